@@ -1,0 +1,71 @@
+/*
+ * hoodie: common definitions: export macro, version, status codes, error reporting, allocator hooks.
+ *
+ * Thread-safety: the error state is thread-local; everything here is safe to call from any thread.
+ */
+#ifndef HOODIE_COMMON_H
+#define HOODIE_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#  define HOODIE_API __attribute__((visibility("default")))
+#else
+#  define HOODIE_API
+#endif
+
+#define HOODIE_VERSION_MAJOR 0
+#define HOODIE_VERSION_MINOR 1
+#define HOODIE_VERSION_PATCH 0
+#define HOODIE_VERSION_NUMBER \
+    (HOODIE_VERSION_MAJOR * 10000 + HOODIE_VERSION_MINOR * 100 + HOODIE_VERSION_PATCH)
+
+/** Runtime twin of HOODIE_VERSION_NUMBER: compare the two to detect header/library skew. */
+HOODIE_API unsigned hoodie_version_number(void);
+
+/** Every fallible call returns one of these. Negative values are failures. */
+typedef enum hoodie_status {
+    HOODIE_OK           =   0,
+    HOODIE_ERROR        =  -1, /**< unclassified; see hoodie_error_last() */
+    HOODIE_ENOMEM       =  -2,
+    HOODIE_EIO          =  -3, /**< storage failed; hoodie_error.sys_errno has detail */
+    HOODIE_ENOTFOUND    =  -4, /**< table, file, instant, file group, key */
+    HOODIE_EEXISTS      =  -5, /**< e.g. instant file already present */
+    HOODIE_ECONFLICT    =  -6, /**< another writer committed first: retry */
+    HOODIE_ECORRUPT     =  -7, /**< stored bytes violate the format */
+    HOODIE_EUNSUPPORTED =  -8, /**< well-formed, not implemented (version, codec) */
+    HOODIE_EINVAL       =  -9, /**< bad argument or configuration */
+    HOODIE_ESTATE       = -10, /**< handle is poisoned or in the wrong state */
+    HOODIE_ITEROVER     = -11  /**< iterator exhausted; not a failure */
+} hoodie_status;
+
+typedef struct hoodie_error {
+    hoodie_status code;
+    int           sys_errno; /**< 0 unless code == HOODIE_EIO */
+    const char   *message;   /**< one line; owned by the library, thread-local */
+} hoodie_error;
+
+/** Never NULL. Meaningful right after a call returned < 0; the next failure on this thread overwrites it. */
+HOODIE_API const hoodie_error *hoodie_error_last(void);
+/** Static text for a status, e.g. "corrupt". */
+HOODIE_API const char *hoodie_status_str(hoodie_status code);
+/** Forget the last error of this thread. */
+HOODIE_API void hoodie_error_clear(void);
+
+/** Memory hooks. All-NULL means malloc/realloc/free. */
+typedef struct hoodie_allocator {
+    void *(*alloc_fn)(void *ctx, size_t size);
+    void *(*realloc_fn)(void *ctx, void *ptr, size_t size);
+    void  (*free_fn)(void *ctx, void *ptr);
+    void   *ctx;
+} hoodie_allocator;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

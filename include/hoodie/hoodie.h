@@ -1,0 +1,8 @@
+/* hoodie: umbrella header. */
+#ifndef HOODIE_H
+#define HOODIE_H
+#include "hoodie/common.h"
+#include "hoodie/arrow.h"
+#include "hoodie/sys/storage.h"
+#include "hoodie/parquet.h"
+#endif

@@ -1,0 +1,98 @@
+/*
+ * Extension point: the storage vtable. hoodie moves bytes only through this interface, so a table can live on
+ * local disk, in memory (tests), behind fault injection (tests) or, later, on an object store.
+ *
+ * Paths are '/'-separated strings passed through unchanged to the backend.
+ * Thread-safety: a backend must allow concurrent calls on distinct handles.
+ */
+#ifndef HOODIE_SYS_STORAGE_H
+#define HOODIE_SYS_STORAGE_H
+
+#include "hoodie/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HOODIE_STORAGE_VERSION 1
+
+typedef struct hoodie_rfile hoodie_rfile; /**< a file open for positional reads (backend-defined) */
+typedef struct hoodie_wfile hoodie_wfile; /**< a file being written sequentially (backend-defined) */
+
+typedef struct hoodie_dirent {
+    const char *name;   /**< entry name, no slashes; valid during the callback only */
+    int is_dir;
+    uint64_t size;      /**< bytes, 0 for directories */
+    int64_t mtime_ms;   /**< modification time, ms since the epoch (0 if unknown) */
+} hoodie_dirent;
+
+typedef int (*hoodie_storage_list_cb)(const hoodie_dirent *entry, void *payload);
+
+/** Create flags. */
+#define HOODIE_CREATE_EXCLUSIVE 1u /**< fail with HOODIE_EEXISTS if the file exists (atomic create-if-absent) */
+
+typedef struct hoodie_storage {
+    unsigned version; /**< HOODIE_STORAGE_VERSION */
+    void *ctx;
+    /** Open for reading; HOODIE_ENOTFOUND if absent. */
+    hoodie_status (*open_read)(void *ctx, const char *path, hoodie_rfile **out, uint64_t *size_out);
+    /** Read exactly len bytes at off (short reads are HOODIE_EIO / HOODIE_ECORRUPT). */
+    hoodie_status (*read_at)(void *ctx, hoodie_rfile *f, uint64_t off, void *buf, size_t len);
+    void (*close_read)(void *ctx, hoodie_rfile *f);
+    /**
+     * Start writing `path`. With HOODIE_CREATE_EXCLUSIVE the file appears atomically, only at finish, and only if
+     * absent (HOODIE_EEXISTS otherwise); without it an existing file is replaced atomically at finish.
+     * Parent directories are created as needed.
+     */
+    hoodie_status (*create)(void *ctx, const char *path, unsigned flags, hoodie_wfile **out);
+    hoodie_status (*write)(void *ctx, hoodie_wfile *f, const void *data, size_t len);
+    /** Make the file durable and visible. Frees the handle whatever the outcome. */
+    hoodie_status (*finish)(void *ctx, hoodie_wfile *f);
+    /** Drop a file being written: nothing becomes visible. Frees the handle. Never fails. */
+    void (*abandon)(void *ctx, hoodie_wfile *f);
+    /** List a directory; HOODIE_ENOTFOUND if absent. A callback returning non-zero stops the listing. */
+    hoodie_status (*list)(void *ctx, const char *dir, hoodie_storage_list_cb cb, void *payload);
+    /** Remove a file (HOODIE_ENOTFOUND if absent). */
+    hoodie_status (*remove)(void *ctx, const char *path);
+    /** Atomic rename, replacing the target. */
+    hoodie_status (*rename)(void *ctx, const char *from, const char *to);
+    /** Create a directory and its parents; existing is fine. */
+    hoodie_status (*mkdirs)(void *ctx, const char *path);
+    /** Remove an empty directory. */
+    hoodie_status (*rmdir)(void *ctx, const char *path);
+    /** 1 if the path exists (file or directory), 0 if not, negative status on failure. */
+    int (*exists)(void *ctx, const char *path);
+    /** Release the backend (NULL: nothing to do). */
+    void (*destroy)(void *ctx);
+} hoodie_storage;
+
+/** The local POSIX file system (a static, shared instance; never free it). */
+HOODIE_API const hoodie_storage *hoodie_storage_posix(void);
+/** A fresh in-memory file system; release with hoodie_storage_free(). */
+HOODIE_API hoodie_status hoodie_storage_mem_new(hoodie_storage **out);
+
+/** Fault injection modes. */
+typedef enum hoodie_fault_mode {
+    HOODIE_FAULT_NONE = 0,
+    HOODIE_FAULT_FAIL_NTH,   /**< the n-th counted operation fails with HOODIE_EIO; later ones succeed */
+    HOODIE_FAULT_CRASH_AT    /**< the n-th and every later operation fails (a process that died there) */
+} hoodie_fault_mode;
+
+/**
+ * Wrap `inner` with fault injection. Counted operations: open_read, read_at, create, write, finish, list, remove,
+ * rename, mkdirs, rmdir. `inner` is borrowed and must outlive the wrapper.
+ */
+HOODIE_API hoodie_status hoodie_storage_faulty_new(hoodie_storage **out, const hoodie_storage *inner);
+HOODIE_API void hoodie_storage_faulty_arm(hoodie_storage *faulty, hoodie_fault_mode mode, uint64_t n);
+/** Operations counted since the last arm (or creation). */
+HOODIE_API uint64_t hoodie_storage_faulty_count(const hoodie_storage *faulty);
+/** 1 if a fault has been injected since the last arm. */
+HOODIE_API int hoodie_storage_faulty_fired(const hoodie_storage *faulty);
+
+/** Release a storage made by a *_new function. NULL is a no-op. */
+HOODIE_API void hoodie_storage_free(hoodie_storage *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

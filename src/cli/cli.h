@@ -1,0 +1,20 @@
+/* The hoodie command-line tool: shared declarations. The CLI uses only the public API (include/hoodie). */
+#ifndef HOODIE_CLI_H
+#define HOODIE_CLI_H
+
+#include "hoodie/hoodie.h"
+
+/* Exit codes. */
+enum { CLI_OK = 0, CLI_ERROR = 1, CLI_USAGE = 2, CLI_CORRUPT = 3, CLI_CONFLICT = 4 };
+
+typedef int (*cli_cmd_fn)(int argc, char **argv);
+
+/* Each command: argv[0] is the command name. */
+int cmd_parquet(int argc, char **argv);
+
+/** Print the last library error to stderr and map the status to an exit code. */
+int cli_fail(hoodie_status rc, const char *context);
+/** Print a usage error to stderr; returns CLI_USAGE. */
+int cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,60 @@
+#include "cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct cli_cmd { const char *name; cli_cmd_fn fn; const char *summary; } cli_cmd;
+
+static const cli_cmd commands[] = {
+    { "parquet", cmd_parquet, "Inspect and convert Parquet files (schema, meta, cat)" },
+};
+
+int cli_fail(hoodie_status rc, const char *context)
+{
+    const hoodie_error *e = hoodie_error_last();
+    if (context) fprintf(stderr, "hoodie: %s: %s\n", context, e->message[0] ? e->message : hoodie_status_str(rc));
+    else fprintf(stderr, "hoodie: %s\n", e->message[0] ? e->message : hoodie_status_str(rc));
+    switch (rc) {
+    case HOODIE_ECORRUPT: return CLI_CORRUPT;
+    case HOODIE_ECONFLICT: return CLI_CONFLICT;
+    case HOODIE_EINVAL: return CLI_USAGE;
+    default: return CLI_ERROR;
+    }
+}
+
+int cli_usage(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("hoodie: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return CLI_USAGE;
+}
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: hoodie <command> [options]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        fprintf(out, "  %-12s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\nRun 'hoodie <command> --help' for the options of a command.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? CLI_USAGE : CLI_OK;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("hoodie %d.%d.%d\n", HOODIE_VERSION_MAJOR, HOODIE_VERSION_MINOR, HOODIE_VERSION_PATCH);
+        return CLI_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        if (!strcmp(argv[1], commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "hoodie: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return CLI_USAGE;
+}

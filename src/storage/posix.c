@@ -1,0 +1,271 @@
+/*
+ * Local POSIX storage.
+ *
+ * Atomicity: every file is written to a hidden temporary name in its directory and made visible at finish:
+ *   - plain create:     rename(tmp, path)          replaces atomically;
+ *   - exclusive create: link(tmp, path) + unlink   fails with EEXIST if path exists, so exactly one of two racing
+ *                                                  writers wins (Hudi's create-if-absent for instant files).
+ * Data is fsync'ed before it becomes visible and the directory after, so a crash never exposes a torn file.
+ */
+#include "hoodie/sys/storage.h"
+#include "util/error.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct hoodie_rfile { int fd; };
+struct hoodie_wfile { int fd; unsigned flags; char *path; char *tmp; };
+
+static hoodie_status io_fail(const char *what, const char *path)
+{
+    int e = errno;
+    hoodie_status code = (e == ENOENT || e == ENOTDIR) ? HOODIE_ENOTFOUND : (e == EEXIST ? HOODIE_EEXISTS : HOODIE_EIO);
+    if (e == ENOMEM) code = HOODIE_ENOMEM;
+    return hoodie_error__set_errno(code, e, "%s %s", what, path);
+}
+
+static hoodie_status px_open_read(void *ctx, const char *path, hoodie_rfile **out, uint64_t *size_out)
+{
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    (void)ctx;
+    *out = NULL;
+    if (fd < 0) return io_fail("cannot open", path);
+    if (fstat(fd, &st) < 0) { hoodie_status rc = io_fail("cannot stat", path); close(fd); return rc; }
+    if (S_ISDIR(st.st_mode)) { close(fd); return HOODIE_FAIL(HOODIE_EINVAL, "%s is a directory", path); }
+    hoodie_rfile *f = malloc(sizeof *f);
+    if (!f) { close(fd); return HOODIE_NOMEM(); }
+    f->fd = fd;
+    *out = f;
+    *size_out = (uint64_t)st.st_size;
+    return HOODIE_OK;
+}
+
+static hoodie_status px_read_at(void *ctx, hoodie_rfile *f, uint64_t off, void *buf, size_t len)
+{
+    (void)ctx;
+    uint8_t *p = buf;
+    while (len) {
+        ssize_t n = pread(f->fd, p, len, (off_t)off);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return hoodie_error__set_errno(HOODIE_EIO, errno, "read failed at offset %llu", (unsigned long long)off);
+        }
+        if (n == 0) return HOODIE_CORRUPT("unexpected end of file at offset %llu", (unsigned long long)off);
+        p += n;
+        off += (uint64_t)n;
+        len -= (size_t)n;
+    }
+    return HOODIE_OK;
+}
+
+static void px_close_read(void *ctx, hoodie_rfile *f)
+{
+    (void)ctx;
+    if (f) { close(f->fd); free(f); }
+}
+
+static hoodie_status mkdirs_path(const char *path)
+{
+    char *p = strdup(path);
+    if (!p) return HOODIE_NOMEM();
+    for (char *s = p + 1; ; s++) {
+        if (*s == '/' || *s == '\0') {
+            char c = *s;
+            *s = '\0';
+            if (mkdir(p, 0777) < 0 && errno != EEXIST) {
+                hoodie_status rc = io_fail("cannot create directory", p);
+                free(p);
+                return rc;
+            }
+            *s = c;
+            if (!c) break;
+        }
+    }
+    free(p);
+    return HOODIE_OK;
+}
+
+static hoodie_status parent_dirs(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash || slash == path) return HOODIE_OK;
+    char *dir = strndup(path, (size_t)(slash - path));
+    if (!dir) return HOODIE_NOMEM();
+    struct stat st;
+    hoodie_status rc = stat(dir, &st) == 0 ? HOODIE_OK : mkdirs_path(dir);
+    free(dir);
+    return rc;
+}
+
+static void fsync_dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+    if (!dir) return;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) { (void)fsync(fd); close(fd); }
+    free(dir);
+}
+
+static int g_fsync = -1;
+
+static int want_fsync(void)
+{
+    if (g_fsync < 0) g_fsync = getenv("HOODIE_NO_FSYNC") ? 0 : 1;
+    return g_fsync;
+}
+
+static hoodie_status px_create(void *ctx, const char *path, unsigned flags, hoodie_wfile **out)
+{
+    static unsigned long counter;
+    (void)ctx;
+    *out = NULL;
+    HOODIE_TRY(parent_dirs(path));
+    hoodie_wfile *f = calloc(1, sizeof *f);
+    if (!f) return HOODIE_NOMEM();
+    f->flags = flags;
+    f->path = strdup(path);
+    size_t n = strlen(path) + 64;
+    f->tmp = malloc(n);
+    if (!f->path || !f->tmp) { free(f->path); free(f->tmp); free(f); return HOODIE_NOMEM(); }
+    const char *slash = strrchr(path, '/');
+    int dirlen = slash ? (int)(slash - path + 1) : 0;
+    snprintf(f->tmp, n, "%.*s.hoodie_tmp_%ld_%lu_%s", dirlen, path, (long)getpid(),
+             __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED), slash ? slash + 1 : path);
+    f->fd = open(f->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (f->fd < 0) {
+        hoodie_status rc = io_fail("cannot create", f->tmp);
+        free(f->path); free(f->tmp); free(f);
+        return rc;
+    }
+    *out = f;
+    return HOODIE_OK;
+}
+
+static hoodie_status px_write(void *ctx, hoodie_wfile *f, const void *data, size_t len)
+{
+    const uint8_t *p = data;
+    (void)ctx;
+    while (len) {
+        ssize_t n = write(f->fd, p, len);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return io_fail("cannot write", f->path);
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return HOODIE_OK;
+}
+
+static void wfile_free(hoodie_wfile *f)
+{
+    free(f->path);
+    free(f->tmp);
+    free(f);
+}
+
+static hoodie_status px_finish(void *ctx, hoodie_wfile *f)
+{
+    hoodie_status rc = HOODIE_OK;
+    (void)ctx;
+    if (want_fsync() && fsync(f->fd) < 0) rc = io_fail("cannot sync", f->path);
+    if (close(f->fd) < 0 && rc == HOODIE_OK) rc = io_fail("cannot close", f->path);
+    if (rc == HOODIE_OK) {
+        if (f->flags & HOODIE_CREATE_EXCLUSIVE) {
+            if (link(f->tmp, f->path) < 0) rc = io_fail("cannot create", f->path);
+            unlink(f->tmp);
+        } else if (rename(f->tmp, f->path) < 0) {
+            rc = io_fail("cannot rename into place", f->path);
+            unlink(f->tmp);
+        }
+        if (rc == HOODIE_OK && want_fsync()) fsync_dir_of(f->path);
+    } else {
+        unlink(f->tmp);
+    }
+    wfile_free(f);
+    return rc;
+}
+
+static void px_abandon(void *ctx, hoodie_wfile *f)
+{
+    (void)ctx;
+    if (!f) return;
+    close(f->fd);
+    unlink(f->tmp);
+    wfile_free(f);
+}
+
+static hoodie_status px_list(void *ctx, const char *dir, hoodie_storage_list_cb cb, void *payload)
+{
+    (void)ctx;
+    DIR *d = opendir(dir);
+    if (!d) return io_fail("cannot list", dir);
+    size_t dlen = strlen(dir);
+    char *full = malloc(dlen + 512);
+    if (!full) { closedir(d); return HOODIE_NOMEM(); }
+    struct dirent *de;
+    hoodie_status rc = HOODIE_OK;
+    while ((de = readdir(d)) != NULL) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) continue;
+        if (!strncmp(de->d_name, ".hoodie_tmp_", 12)) continue; /* our own in-flight temporaries */
+        if (strlen(de->d_name) > 500) continue;
+        snprintf(full, dlen + 512, "%s/%s", dir, de->d_name);
+        struct stat st;
+        if (stat(full, &st) < 0) continue; /* raced with a removal */
+        hoodie_dirent e = { de->d_name, S_ISDIR(st.st_mode), S_ISDIR(st.st_mode) ? 0 : (uint64_t)st.st_size,
+                            (int64_t)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000 };
+        if (cb(&e, payload)) break;
+    }
+    free(full);
+    closedir(d);
+    return rc;
+}
+
+static hoodie_status px_remove(void *ctx, const char *path)
+{
+    (void)ctx;
+    return unlink(path) < 0 ? io_fail("cannot remove", path) : HOODIE_OK;
+}
+
+static hoodie_status px_rename(void *ctx, const char *from, const char *to)
+{
+    (void)ctx;
+    HOODIE_TRY(parent_dirs(to));
+    return rename(from, to) < 0 ? io_fail("cannot rename", from) : HOODIE_OK;
+}
+
+static hoodie_status px_mkdirs(void *ctx, const char *path)
+{
+    (void)ctx;
+    return mkdirs_path(path);
+}
+
+static hoodie_status px_rmdir(void *ctx, const char *path)
+{
+    (void)ctx;
+    return rmdir(path) < 0 ? io_fail("cannot remove directory", path) : HOODIE_OK;
+}
+
+static int px_exists(void *ctx, const char *path)
+{
+    struct stat st;
+    (void)ctx;
+    if (stat(path, &st) == 0) return 1;
+    if (errno == ENOENT || errno == ENOTDIR) return 0;
+    return io_fail("cannot stat", path);
+}
+
+static const hoodie_storage posix_storage = {
+    HOODIE_STORAGE_VERSION, NULL, px_open_read, px_read_at, px_close_read, px_create, px_write, px_finish,
+    px_abandon, px_list, px_remove, px_rename, px_mkdirs, px_rmdir, px_exists, NULL
+};
+
+const hoodie_storage *hoodie_storage_posix(void) { return &posix_storage; }

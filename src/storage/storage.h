@@ -1,0 +1,46 @@
+/* Internal helpers over the storage vtable: whole-file read/write, recursive listing. */
+#ifndef HOODIE_STORAGE_STORAGE_H
+#define HOODIE_STORAGE_STORAGE_H
+
+#include "hoodie/sys/storage.h"
+#include "util/buf.h"
+
+/** Default storage when the caller passes NULL. */
+static inline const hoodie_storage *hoodie_storage__or_default(const hoodie_storage *s)
+{
+    return s ? s : hoodie_storage_posix();
+}
+
+/** Read a whole file into `out` (appended). */
+hoodie_status hoodie_storage_read_all(const hoodie_storage *s, const char *path, hoodie_buf *out);
+/** Write a whole file (flags as for create). */
+hoodie_status hoodie_storage_write_all(const hoodie_storage *s, const char *path, unsigned flags,
+                                       const void *data, size_t len);
+/** Remove a directory tree (files first). Missing is fine. */
+hoodie_status hoodie_storage_remove_tree(const hoodie_storage *s, const char *dir);
+
+/** A positional reader with the file size, and a path for messages. */
+typedef struct hoodie_reader {
+    const hoodie_storage *s;
+    hoodie_rfile *f;
+    uint64_t size;
+    const char *path;  /* borrowed */
+} hoodie_reader;
+
+hoodie_status hoodie_reader_open(hoodie_reader *r, const hoodie_storage *s, const char *path);
+hoodie_status hoodie_reader_read(hoodie_reader *r, uint64_t off, void *buf, size_t len);
+void hoodie_reader_close(hoodie_reader *r);
+
+/** A sequential writer that counts bytes written. */
+typedef struct hoodie_writer_file {
+    const hoodie_storage *s;
+    hoodie_wfile *f;
+    uint64_t written;
+} hoodie_writer_file;
+
+hoodie_status hoodie_wfile_open(hoodie_writer_file *w, const hoodie_storage *s, const char *path, unsigned flags);
+hoodie_status hoodie_wfile_write(hoodie_writer_file *w, const void *data, size_t len);
+hoodie_status hoodie_wfile_finish(hoodie_writer_file *w);
+void hoodie_wfile_abandon(hoodie_writer_file *w);
+
+#endif

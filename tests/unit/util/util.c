@@ -1,0 +1,103 @@
+#include "hoodie_test.h"
+#include "util/arena.h"
+#include "util/buf.h"
+#include "util/cursor.h"
+#include "util/error.h"
+#include "util/hash.h"
+
+#include <stdlib.h>
+
+HOODIE_TEST(util_error__message_and_code)
+{
+    hoodie_status rc = HOODIE_CORRUPT("file %s bad at %d", "x.parquet", 42);
+    hoodie_assert_equal_i(HOODIE_ECORRUPT, rc);
+    hoodie_assert_equal_i(HOODIE_ECORRUPT, hoodie_error_last()->code);
+    hoodie_assert_equal_s("file x.parquet bad at 42", hoodie_error_last()->message);
+    hoodie_error__prefix("ctx: ");
+    hoodie_assert_equal_s("ctx: file x.parquet bad at 42", hoodie_error_last()->message);
+    hoodie_assert_equal_s("corrupt", hoodie_status_str(HOODIE_ECORRUPT));
+}
+
+HOODIE_TEST(util_arena__alloc_reset_big)
+{
+    hoodie_arena *a = NULL;
+    hoodie_assert_ok(hoodie_arena_new(&a, NULL, 1024));
+    for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < 1000; i++) {
+            char *p = hoodie_arena_alloc(a, (size_t)(i % 37) + 1);
+            hoodie_assert(p != NULL);
+            hoodie_assert(((uintptr_t)p & 15) == 0);
+            memset(p, 0xab, (size_t)(i % 37) + 1);
+        }
+        void *big = hoodie_arena_alloc(a, 100000);
+        hoodie_assert(big != NULL);
+        memset(big, 1, 100000);
+        hoodie_assert_equal_s("a-7", hoodie_arena_sprintf(a, "%s-%d", "a", 7));
+        hoodie_arena_reset(a);
+        hoodie_assert_equal_i(0, hoodie_arena_used(a));
+    }
+    hoodie_arena_free(a);
+    hoodie_arena_free(NULL);
+}
+
+HOODIE_TEST(util_buf__append_and_endianness)
+{
+    hoodie_buf b = HOODIE_BUF_INIT;
+    hoodie_assert_ok(hoodie_buf_put_be32(&b, 0x01020304));
+    hoodie_assert_ok(hoodie_buf_put_le32(&b, 0x01020304));
+    hoodie_assert_ok(hoodie_buf_put_uvarint(&b, 300));
+    hoodie_assert_ok(hoodie_buf_printf(&b, "%d", 12345));
+    static const uint8_t want[] = { 1, 2, 3, 4, 4, 3, 2, 1, 0xac, 0x02, '1', '2', '3', '4', '5' };
+    hoodie_assert_equal_i(sizeof want, b.len);
+    hoodie_assert(memcmp(want, b.data, sizeof want) == 0);
+    hoodie_buf_dispose(&b);
+}
+
+HOODIE_TEST(util_cursor__bounds_and_sticky_error)
+{
+    static const uint8_t bytes[] = { 0, 0, 0, 5, 0xac, 0x02, 0xff };
+    hoodie_cursor c;
+    hoodie_cursor_init(&c, bytes, sizeof bytes, 100, "f.log");
+    hoodie_assert_equal_i(5, hoodie_cursor_be32(&c));
+    hoodie_assert_equal_i(300, hoodie_cursor_uvarint(&c));
+    hoodie_assert_equal_i(0, hoodie_cursor_be32(&c)); /* only 1 byte left */
+    hoodie_assert_equal_i(HOODIE_ECORRUPT, c.status);
+    hoodie_assert_contains(hoodie_error_last()->message, "f.log");
+    hoodie_assert_contains(hoodie_error_last()->message, "offset 106");
+    hoodie_assert_equal_i(0, hoodie_cursor_u8(&c)); /* sticky */
+
+    static const uint8_t overlong[] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01 };
+    hoodie_cursor c2 = HOODIE_CURSOR_INIT(overlong, sizeof overlong);
+    (void)hoodie_cursor_uvarint(&c2);
+    hoodie_assert_equal_i(HOODIE_ECORRUPT, c2.status);
+}
+
+HOODIE_TEST(util_hash__map_many_keys)
+{
+    hoodie_hmap m = HOODIE_HMAP_INIT;
+    enum { N = 20000 };
+    char (*keys)[16] = malloc(N * 16);
+    hoodie_assert(keys != NULL);
+    for (int i = 0; i < N; i++) snprintf(keys[i], 16, "key-%d", i);
+    for (int i = 0; i < N; i++) {
+        uint64_t *slot;
+        int existed;
+        hoodie_assert_ok(hoodie_hmap_upsert(&m, keys[i], strlen(keys[i]), &slot, &existed));
+        hoodie_assert(!existed);
+        *slot = (uint64_t)i;
+    }
+    hoodie_assert_equal_i(N, m.count);
+    for (int i = 0; i < N; i += 7) {
+        uint64_t *v = hoodie_hmap_get(&m, keys[i], strlen(keys[i]));
+        hoodie_assert(v && *v == (uint64_t)i);
+    }
+    hoodie_assert(hoodie_hmap_get(&m, "nope", 4) == NULL);
+    uint64_t *slot;
+    int existed;
+    hoodie_assert_ok(hoodie_hmap_upsert(&m, keys[5], strlen(keys[5]), &slot, &existed));
+    hoodie_assert(existed && *slot == 5);
+    hoodie_assert_ok(hoodie_hmap_upsert(&m, "", 0, &slot, &existed));
+    hoodie_assert(!existed);
+    hoodie_hmap_dispose(&m);
+    free(keys);
+}

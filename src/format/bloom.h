@@ -1,0 +1,61 @@
+/*
+ * Hudi's bloom filters, byte-compatible with Java (hudi-format.md section 10): the SIMPLE filter (Hadoop
+ * BloomFilter layout) and DYNAMIC_V0 (Hadoop DynamicBloomFilter layout, bounded), Murmur hashing as Hadoop's
+ * MurmurHash port computes it (sign-extended tail bytes), serialized big-endian and Base64-encoded in the Parquet
+ * footer key "org.apache.hudi.bloomfilter". No I/O.
+ *
+ * SERIALIZED ROW (SIMPLE), all ints big-endian:
+ *   SIZE  FIELD
+ *     4   version     -1 (a positive value is a pre-versioned filter: unsupported)
+ *     4   nb_hash     k
+ *     1   hash_type   1 = Murmur (0 = Jenkins: unsupported)
+ *     4   vector_size m bits
+ *     *   bits        ceil(m/8) bytes, bit i = byte[i>>3] >> (i&7) & 1
+ * DYNAMIC_V0: the same 13-byte header, then int32 nr, int32 current_nb_record, int32 rows, then `rows` SIMPLE rows.
+ */
+#ifndef HOODIE_FORMAT_BLOOM_H
+#define HOODIE_FORMAT_BLOOM_H
+
+#include <stdint.h>
+#include "util/buf.h"
+
+typedef enum hoodie_bloom_type { HOODIE_BLOOM_SIMPLE = 0, HOODIE_BLOOM_DYNAMIC_V0 = 1 } hoodie_bloom_type;
+
+typedef struct hoodie_bloom {
+    hoodie_bloom_type type;
+    int32_t nb_hash;          /* k */
+    int32_t vector_size;      /* m (bits per row) */
+    int32_t nr;               /* DYNAMIC: keys per row */
+    int32_t max_nr;           /* DYNAMIC: bound on rows*nr (not serialized) */
+    int32_t current_nb_record;/* DYNAMIC: keys in the current row */
+    int32_t rows;
+    int reached_max;          /* DYNAMIC: rows used round-robin */
+    uint32_t round_robin;
+    uint8_t **bits;           /* rows x ceil(m/8) bytes, malloc */
+} hoodie_bloom;
+
+/** Java/Hadoop MurmurHash (hash type 1) of `len` bytes with `seed`. */
+int32_t hoodie_bloom_murmur(const uint8_t *data, size_t len, int32_t seed);
+
+/**
+ * A new empty filter sized as Hudi sizes it: m = ceil(n * -ln(fpp) / ln(2)^2), k = ceil(ln(2) * m / n).
+ * Hudi defaults: num_entries 60000, fpp 1e-9, DYNAMIC_V0 with max_entries 100000.
+ */
+hoodie_status hoodie_bloom_init(hoodie_bloom *b, hoodie_bloom_type type, int32_t num_entries, double fpp,
+                                int32_t max_entries);
+void hoodie_bloom_dispose(hoodie_bloom *b);
+hoodie_status hoodie_bloom_add(hoodie_bloom *b, const void *key, size_t len);
+/** 1 if the key may be present, 0 if it is certainly absent. */
+int hoodie_bloom_test(const hoodie_bloom *b, const void *key, size_t len);
+
+/** Serialize (raw bytes, appended) and Base64 text (appended), as Hudi writes them. */
+hoodie_status hoodie_bloom_serialize(const hoodie_bloom *b, hoodie_buf *out);
+hoodie_status hoodie_bloom_to_base64(const hoodie_bloom *b, hoodie_buf *out);
+/**
+ * Parse a Base64 filter string from a footer. `type_code` is the footer's hoodie_bloom_filter_type_code
+ * ("SIMPLE", "DYNAMIC_V0"; NULL means SIMPLE). `what` names the file for messages.
+ */
+hoodie_status hoodie_bloom_from_base64(hoodie_bloom *out, const char *text, size_t len, const char *type_code,
+                                       const char *what);
+
+#endif

@@ -1,0 +1,82 @@
+#include "hoodie_test.h"
+#include "format/bloom.h"
+#include "util/base64.h"
+
+#include <stdio.h>
+
+HOODIE_TEST(format_bloom__hudi_default_sizing)
+{
+    hoodie_bloom b;
+    hoodie_assert_ok(hoodie_bloom_init(&b, HOODIE_BLOOM_DYNAMIC_V0, 60000, 1e-9, 100000));
+    /* the figures decoded from real Spark-written base files (hudi-format.md 10.2) */
+    hoodie_assert_equal_i(2587966, b.vector_size);
+    hoodie_assert_equal_i(30, b.nb_hash);
+    hoodie_buf raw = HOODIE_BUF_INIT;
+    hoodie_assert_ok(hoodie_bloom_serialize(&b, &raw));
+    hoodie_assert_equal_i(13 + 12 + 13 + 323496, raw.len);
+    hoodie_buf b64 = HOODIE_BUF_INIT;
+    hoodie_assert_ok(hoodie_base64_encode(raw.data, raw.len, &b64));
+    hoodie_assert_equal_i(431380, b64.len);
+    hoodie_buf_dispose(&raw);
+    hoodie_buf_dispose(&b64);
+    hoodie_bloom_dispose(&b);
+}
+
+HOODIE_TEST(format_bloom__roundtrip_no_false_negatives)
+{
+    hoodie_bloom b, c;
+    char key[32];
+    hoodie_assert_ok(hoodie_bloom_init(&b, HOODIE_BLOOM_DYNAMIC_V0, 1000, 1e-6, 3000));
+    for (int i = 0; i < 5000; i++) {
+        int n = snprintf(key, sizeof key, "key-%d-\xc3\xa9", i); /* non-ASCII tail exercises sign extension */
+        hoodie_assert_ok(hoodie_bloom_add(&b, key, (size_t)n));
+    }
+    hoodie_assert_equal_i(3, b.rows); /* bounded: 3 rows of 1000, then round-robin */
+    hoodie_buf text = HOODIE_BUF_INIT;
+    hoodie_assert_ok(hoodie_bloom_to_base64(&b, &text));
+    hoodie_assert_ok(hoodie_bloom_from_base64(&c, (const char *)text.data, text.len, "DYNAMIC_V0", "t"));
+    hoodie_assert_equal_i(b.rows, c.rows);
+    int fp = 0;
+    for (int i = 0; i < 5000; i++) {
+        int n = snprintf(key, sizeof key, "key-%d-\xc3\xa9", i);
+        hoodie_assert(hoodie_bloom_test(&c, key, (size_t)n));
+        n = snprintf(key, sizeof key, "other-%d", i);
+        fp += hoodie_bloom_test(&c, key, (size_t)n);
+    }
+    hoodie_assert(fp < 250); /* overfilled rows, but far from saturated */
+    hoodie_buf again = HOODIE_BUF_INIT;
+    hoodie_assert_ok(hoodie_bloom_to_base64(&c, &again));
+    hoodie_assert_equal_i(text.len, again.len);
+    hoodie_assert(memcmp(text.data, again.data, text.len) == 0);
+    hoodie_buf_dispose(&text);
+    hoodie_buf_dispose(&again);
+    hoodie_bloom_dispose(&b);
+    hoodie_bloom_dispose(&c);
+}
+
+HOODIE_TEST(format_bloom__corrupt_input_is_an_error)
+{
+    hoodie_bloom b;
+    hoodie_assert_status(HOODIE_ECORRUPT, hoodie_bloom_from_base64(&b, "AAAA", 4, "SIMPLE", "f.parquet"));
+    hoodie_assert_contains(hoodie_error_last()->message, "f.parquet");
+    hoodie_assert_status(HOODIE_ECORRUPT, hoodie_bloom_from_base64(&b, "/////wAAAB4BACd9PgAA", 20, "DYNAMIC_V0", "f"));
+    hoodie_assert_status(HOODIE_ECORRUPT, hoodie_bloom_from_base64(&b, "!!!!", 4, "SIMPLE", "f"));
+    hoodie_assert_status(HOODIE_EUNSUPPORTED, hoodie_bloom_from_base64(&b, "AAAA", 4, "WHAT", "f"));
+}
+
+HOODIE_TEST(util_base64__vectors)
+{
+    static const char *in[] = { "", "f", "fo", "foo", "foob", "fooba", "foobar" };
+    static const char *out[] = { "", "Zg==", "Zm8=", "Zm9v", "Zm9vYg==", "Zm9vYmE=", "Zm9vYmFy" };
+    for (int i = 0; i < 7; i++) {
+        hoodie_buf b = HOODIE_BUF_INIT, d = HOODIE_BUF_INIT;
+        hoodie_assert_ok(hoodie_base64_encode((const uint8_t *)in[i], strlen(in[i]), &b));
+        hoodie_assert_ok(hoodie_buf_cstr(&b));
+        hoodie_assert_equal_s(out[i], b.len ? (const char *)b.data : "");
+        hoodie_assert_ok(hoodie_base64_decode(out[i], strlen(out[i]), &d));
+        hoodie_assert_equal_i(strlen(in[i]), d.len);
+        hoodie_assert(d.len == 0 || memcmp(d.data, in[i], d.len) == 0);
+        hoodie_buf_dispose(&b);
+        hoodie_buf_dispose(&d);
+    }
+}

@@ -5,4 +5,5 @@
 #include "hoodie/arrow.h"
 #include "hoodie/sys/storage.h"
 #include "hoodie/parquet.h"
+#include "hoodie/output.h"
 #endif

@@ -1,0 +1,79 @@
+#include "merge/record_merge.h"
+
+#include <string.h>
+
+static int cmp_i128(int64_t ahi, uint64_t alo, int64_t bhi, uint64_t blo)
+{
+    if (ahi != bhi) return ahi < bhi ? -1 : 1;
+    return alo < blo ? -1 : alo > blo;
+}
+
+/* Scale a decimal up by 10^k (k small); saturates on overflow, which only affects absurd comparisons. */
+static void dec_scale_up(int64_t *hi, uint64_t *lo, int k)
+{
+    for (int i = 0; i < k; i++) {
+        __int128 v = (__int128)(((unsigned __int128)(uint64_t)*hi << 64) | *lo);
+        __int128 r;
+        if (__builtin_mul_overflow(v, 10, &r)) r = v < 0 ? -(__int128)((~(unsigned __int128)0) >> 1) - 1 : (__int128)((~(unsigned __int128)0) >> 1);
+        *hi = (int64_t)(r >> 64);
+        *lo = (uint64_t)r;
+    }
+}
+
+int hoodie_ordering_compare(const hoodie_ordering *a, const hoodie_ordering *b, int *comparable)
+{
+    *comparable = 1;
+    if (a->kind == HOODIE_ORD_NONE || b->kind == HOODIE_ORD_NONE)
+        return (a->kind != HOODIE_ORD_NONE) - (b->kind != HOODIE_ORD_NONE);
+    if (a->kind == b->kind) {
+        switch (a->kind) {
+        case HOODIE_ORD_INT: return (a->i > b->i) - (a->i < b->i);
+        case HOODIE_ORD_DOUBLE: return (a->d > b->d) - (a->d < b->d);
+        case HOODIE_ORD_BYTES: {
+            size_t n = a->len < b->len ? a->len : b->len;
+            int c = n ? memcmp(a->bytes, b->bytes, n) : 0;
+            if (c) return c < 0 ? -1 : 1;
+            return (a->len > b->len) - (a->len < b->len);
+        }
+        case HOODIE_ORD_DECIMAL: {
+            int64_t ahi = a->i, bhi = b->i;
+            uint64_t alo = a->lo, blo = b->lo;
+            if (a->scale < b->scale) dec_scale_up(&ahi, &alo, b->scale - a->scale);
+            else if (b->scale < a->scale) dec_scale_up(&bhi, &blo, a->scale - b->scale);
+            return cmp_i128(ahi, alo, bhi, blo);
+        }
+        default: break;
+        }
+    }
+    /* mixed numeric kinds compare as doubles */
+    if ((a->kind == HOODIE_ORD_INT || a->kind == HOODIE_ORD_DOUBLE) &&
+        (b->kind == HOODIE_ORD_INT || b->kind == HOODIE_ORD_DOUBLE)) {
+        double x = a->kind == HOODIE_ORD_INT ? (double)a->i : a->d;
+        double y = b->kind == HOODIE_ORD_INT ? (double)b->i : b->d;
+        return (x > y) - (x < y);
+    }
+    *comparable = 0;
+    return 0;
+}
+
+int hoodie_ordering_is_natural(const hoodie_ordering *o)
+{
+    switch (o->kind) {
+    case HOODIE_ORD_NONE: return 1;
+    case HOODIE_ORD_INT: return o->i == 0;
+    case HOODIE_ORD_DOUBLE: return o->d == 0;
+    case HOODIE_ORD_DECIMAL: return o->i == 0 && o->lo == 0;
+    default: return 0;
+    }
+}
+
+int hoodie_merge_newer_wins(hoodie_merge_mode mode, const hoodie_merge_version *older,
+                            const hoodie_merge_version *newer)
+{
+    if (mode == HOODIE_MERGE_COMMIT_TIME) return 1;
+    if (newer->is_delete && hoodie_ordering_is_natural(&newer->ord)) return 1;
+    if (older->is_delete && hoodie_ordering_is_natural(&older->ord)) return 1;
+    int comparable;
+    int c = hoodie_ordering_compare(&newer->ord, &older->ord, &comparable);
+    return !comparable || c >= 0;
+}

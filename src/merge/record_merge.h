@@ -1,0 +1,72 @@
+/*
+ * Record merge semantics of Hudi (hudi-format.md section 8; the fixtures' README), as one pairwise rule applied
+ * in write order: a file slice's base record first, then its log records in (log version, write token, block
+ * order) order. Folding every version of a key with hoodie_merge_newer_wins() leaves the surviving version.
+ *
+ *   COMMIT_TIME_ORDERING  the newer version wins (last write wins).
+ *   EVENT_TIME_ORDERING   the version with the larger ordering value wins; ties go to the newer one.
+ *   deletes               a delete whose ordering value is absent or 0 (Hudi's "natural order") always wins over
+ *                         what came before it, and loses to anything after it, as commit-time ordering would;
+ *                         a delete with another ordering value competes on its ordering value like a record.
+ *                         Ordering values of incomparable types (a string against a long) let the newer win.
+ *
+ * Table version 6 payload classes map onto two modes, one for folding log records together (preCombine) and one
+ * for log against base (combineAndGetUpdateValue):
+ *   OverwriteWithLatestAvroPayload   log fold EVENT_TIME, base COMMIT_TIME
+ *   DefaultHoodieRecordPayload, EventTimeAvroPayload   EVENT_TIME for both
+ * Table version 8 `hoodie.record.merge.mode` applies to both.
+ */
+#ifndef HOODIE_MERGE_RECORD_MERGE_H
+#define HOODIE_MERGE_RECORD_MERGE_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+typedef enum hoodie_merge_mode {
+    HOODIE_MERGE_COMMIT_TIME = 0,
+    HOODIE_MERGE_EVENT_TIME = 1
+} hoodie_merge_mode;
+
+typedef enum hoodie_ordering_kind {
+    HOODIE_ORD_NONE = 0,   /* absent or null */
+    HOODIE_ORD_INT,        /* boolean, int, long, date, time, timestamp: as int64 */
+    HOODIE_ORD_DOUBLE,     /* float, double */
+    HOODIE_ORD_BYTES,      /* string, bytes: unsigned bytewise (Java String.compareTo for BMP text) */
+    HOODIE_ORD_DECIMAL     /* 128-bit unscaled with a scale */
+} hoodie_ordering_kind;
+
+/** An ordering (precombine) value. BYTES borrow their bytes from the batch or block they came from. */
+typedef struct hoodie_ordering {
+    hoodie_ordering_kind kind;
+    int32_t scale;           /* DECIMAL */
+    int64_t i;               /* INT; DECIMAL high 64 bits (signed) */
+    uint64_t lo;             /* DECIMAL low 64 bits */
+    double d;                /* DOUBLE */
+    const uint8_t *bytes;    /* BYTES */
+    size_t len;
+} hoodie_ordering;
+
+/** One version of a record. */
+typedef struct hoodie_merge_version {
+    int is_delete;
+    hoodie_ordering ord;
+} hoodie_merge_version;
+
+/** The pair of modes that a table's merge configuration maps to. */
+typedef struct hoodie_merge_policy {
+    hoodie_merge_mode log_fold;   /* log record against an earlier log record */
+    hoodie_merge_mode base;       /* (folded) log record against the base record */
+} hoodie_merge_policy;
+
+/**
+ * Compare two ordering values: <0, 0, >0; *comparable is set to 0 when their kinds cannot be compared
+ * (NONE compares below everything else).
+ */
+int hoodie_ordering_compare(const hoodie_ordering *a, const hoodie_ordering *b, int *comparable);
+/** An absent ordering value, or a numeric zero: a delete carrying it is a "natural order" delete. */
+int hoodie_ordering_is_natural(const hoodie_ordering *o);
+/** 1 if `newer` replaces `older` under `mode`. */
+int hoodie_merge_newer_wins(hoodie_merge_mode mode, const hoodie_merge_version *older,
+                            const hoodie_merge_version *newer);
+
+#endif

@@ -1,0 +1,68 @@
+#include "hoodie_test.h"
+#include "merge/record_merge.h"
+
+static hoodie_merge_version rec(long long v)
+{
+    hoodie_merge_version m = { 0, { HOODIE_ORD_INT, 0, v, 0, 0, NULL, 0 } };
+    return m;
+}
+
+static hoodie_merge_version del(long long v)
+{
+    hoodie_merge_version m = rec(v);
+    m.is_delete = 1;
+    return m;
+}
+
+HOODIE_TEST(merge_record__commit_time_newer_always_wins)
+{
+    hoodie_merge_version a = rec(10), b = rec(1);
+    hoodie_assert(hoodie_merge_newer_wins(HOODIE_MERGE_COMMIT_TIME, &a, &b));
+    hoodie_merge_version d = del(5);
+    hoodie_assert(hoodie_merge_newer_wins(HOODIE_MERGE_COMMIT_TIME, &a, &d));
+}
+
+HOODIE_TEST(merge_record__event_time_larger_wins_ties_to_newer)
+{
+    hoodie_merge_version a = rec(10), b = rec(1), c = rec(10);
+    hoodie_assert(!hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME, &a, &b)); /* stale update loses */
+    hoodie_assert(hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME, &b, &a));
+    hoodie_assert(hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME, &a, &c)); /* tie: newer */
+}
+
+HOODIE_TEST(merge_record__deletes)
+{
+    hoodie_merge_version a = rec(10), d0 = del(0), d5 = del(5), d20 = del(20), later = rec(3);
+    hoodie_merge_version dnull = del(0);
+    dnull.ord.kind = HOODIE_ORD_NONE;
+    hoodie_assert(hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME, &a, &d0));    /* natural delete wins */
+    hoodie_assert(hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME, &a, &dnull));
+    hoodie_assert(!hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME, &a, &d5));   /* older delete loses */
+    hoodie_assert(hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME, &a, &d20));
+    hoodie_assert(hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME, &d0, &later)); /* after a natural delete */
+    hoodie_assert(!hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME, &d20, &later));
+}
+
+HOODIE_TEST(merge_record__ordering_compare_kinds)
+{
+    int comparable;
+    hoodie_ordering i5 = { HOODIE_ORD_INT, 0, 5, 0, 0, NULL, 0 };
+    hoodie_ordering d55 = { HOODIE_ORD_DOUBLE, 0, 0, 0, 5.5, NULL, 0 };
+    hoodie_ordering sa = { HOODIE_ORD_BYTES, 0, 0, 0, 0, (const uint8_t *)"abc", 3 };
+    hoodie_ordering sb = { HOODIE_ORD_BYTES, 0, 0, 0, 0, (const uint8_t *)"abd", 3 };
+    hoodie_ordering s_short = { HOODIE_ORD_BYTES, 0, 0, 0, 0, (const uint8_t *)"ab", 2 };
+    hoodie_ordering none = { HOODIE_ORD_NONE, 0, 0, 0, 0, NULL, 0 };
+    hoodie_ordering dec1 = { HOODIE_ORD_DECIMAL, 2, 0, 150, 0, NULL, 0 };  /* 1.50 */
+    hoodie_ordering dec2 = { HOODIE_ORD_DECIMAL, 1, 0, 15, 0, NULL, 0 };   /* 1.5 */
+    hoodie_ordering decneg = { HOODIE_ORD_DECIMAL, 0, -1, (uint64_t)-3, 0, NULL, 0 }; /* -3 */
+    hoodie_assert(hoodie_ordering_compare(&i5, &d55, &comparable) < 0 && comparable);
+    hoodie_assert(hoodie_ordering_compare(&sa, &sb, &comparable) < 0 && comparable);
+    hoodie_assert(hoodie_ordering_compare(&s_short, &sa, &comparable) < 0);
+    hoodie_assert(hoodie_ordering_compare(&none, &i5, &comparable) < 0 && comparable);
+    hoodie_assert(hoodie_ordering_compare(&dec1, &dec2, &comparable) == 0 && comparable);
+    hoodie_assert(hoodie_ordering_compare(&decneg, &dec2, &comparable) < 0);
+    (void)hoodie_ordering_compare(&sa, &i5, &comparable);
+    hoodie_assert(!comparable);
+    hoodie_assert(hoodie_ordering_is_natural(&none));
+    hoodie_assert(!hoodie_ordering_is_natural(&i5));
+}

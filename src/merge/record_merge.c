@@ -70,7 +70,7 @@ int hoodie_ordering_is_natural(const hoodie_ordering *o)
 int hoodie_merge_newer_wins(hoodie_merge_mode mode, const hoodie_merge_version *older,
                             const hoodie_merge_version *newer)
 {
-    if (mode == HOODIE_MERGE_COMMIT_TIME) return 1;
+    if (mode == HOODIE_MERGE_COMMIT_TIME_ORDERING) return 1;
     if (newer->is_delete && hoodie_ordering_is_natural(&newer->ord)) return 1;
     if (older->is_delete && hoodie_ordering_is_natural(&older->ord)) return 1;
     int comparable;

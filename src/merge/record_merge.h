@@ -21,11 +21,8 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include "table/config.h" /* hoodie_merge_mode */
 
-typedef enum hoodie_merge_mode {
-    HOODIE_MERGE_COMMIT_TIME = 0,
-    HOODIE_MERGE_EVENT_TIME = 1
-} hoodie_merge_mode;
 
 typedef enum hoodie_ordering_kind {
     HOODIE_ORD_NONE = 0,   /* absent or null */

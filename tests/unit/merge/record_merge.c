@@ -17,17 +17,17 @@ static hoodie_merge_version del(long long v)
 HOODIE_TEST(merge_record__commit_time_newer_always_wins)
 {
     hoodie_merge_version a = rec(10), b = rec(1);
-    hoodie_assert(hoodie_merge_newer_wins(HOODIE_MERGE_COMMIT_TIME, &a, &b));
+    hoodie_assert(hoodie_merge_newer_wins(HOODIE_MERGE_COMMIT_TIME_ORDERING, &a, &b));
     hoodie_merge_version d = del(5);
-    hoodie_assert(hoodie_merge_newer_wins(HOODIE_MERGE_COMMIT_TIME, &a, &d));
+    hoodie_assert(hoodie_merge_newer_wins(HOODIE_MERGE_COMMIT_TIME_ORDERING, &a, &d));
 }
 
 HOODIE_TEST(merge_record__event_time_larger_wins_ties_to_newer)
 {
     hoodie_merge_version a = rec(10), b = rec(1), c = rec(10);
-    hoodie_assert(!hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME, &a, &b)); /* stale update loses */
-    hoodie_assert(hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME, &b, &a));
-    hoodie_assert(hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME, &a, &c)); /* tie: newer */
+    hoodie_assert(!hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME_ORDERING, &a, &b)); /* stale update loses */
+    hoodie_assert(hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME_ORDERING, &b, &a));
+    hoodie_assert(hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME_ORDERING, &a, &c)); /* tie: newer */
 }
 
 HOODIE_TEST(merge_record__deletes)
@@ -35,12 +35,12 @@ HOODIE_TEST(merge_record__deletes)
     hoodie_merge_version a = rec(10), d0 = del(0), d5 = del(5), d20 = del(20), later = rec(3);
     hoodie_merge_version dnull = del(0);
     dnull.ord.kind = HOODIE_ORD_NONE;
-    hoodie_assert(hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME, &a, &d0));    /* natural delete wins */
-    hoodie_assert(hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME, &a, &dnull));
-    hoodie_assert(!hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME, &a, &d5));   /* older delete loses */
-    hoodie_assert(hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME, &a, &d20));
-    hoodie_assert(hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME, &d0, &later)); /* after a natural delete */
-    hoodie_assert(!hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME, &d20, &later));
+    hoodie_assert(hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME_ORDERING, &a, &d0));    /* natural delete wins */
+    hoodie_assert(hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME_ORDERING, &a, &dnull));
+    hoodie_assert(!hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME_ORDERING, &a, &d5));   /* older delete loses */
+    hoodie_assert(hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME_ORDERING, &a, &d20));
+    hoodie_assert(hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME_ORDERING, &d0, &later)); /* after a natural delete */
+    hoodie_assert(!hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME_ORDERING, &d20, &later));
 }
 
 HOODIE_TEST(merge_record__ordering_compare_kinds)

@@ -6,4 +6,5 @@
 #include "hoodie/sys/storage.h"
 #include "hoodie/parquet.h"
 #include "hoodie/output.h"
+#include "hoodie/table.h"
 #endif

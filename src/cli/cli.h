@@ -11,6 +11,9 @@ typedef int (*cli_cmd_fn)(int argc, char **argv);
 
 /* Each command: argv[0] is the command name. */
 int cmd_parquet(int argc, char **argv);
+int cmd_timeline(int argc, char **argv);
+int cmd_fsview(int argc, char **argv);
+int cmd_describe(int argc, char **argv);
 
 /** Print the last library error to stderr and map the status to an exit code. */
 int cli_fail(hoodie_status rc, const char *context);

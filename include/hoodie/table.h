@@ -1,0 +1,73 @@
+/*
+ * Hudi tables: open a table, inspect its configuration, timeline and file-system view.
+ *
+ * Thread-safety: an open hoodie_table is immutable (it caches the configuration and the timeline as loaded by
+ * hoodie_table_open) and may be shared by threads for reading. Reopen it to see later commits.
+ */
+#ifndef HOODIE_TABLE_H
+#define HOODIE_TABLE_H
+
+#include "hoodie/common.h"
+#include "hoodie/sys/storage.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct hoodie_table hoodie_table;
+
+#define HOODIE_TABLE_OPEN_OPTS_VERSION 1
+typedef struct hoodie_table_open_opts {
+    unsigned version;               /**< HOODIE_TABLE_OPEN_OPTS_VERSION */
+    const hoodie_storage *storage;  /**< NULL: local POSIX file system */
+    uint32_t flags;                 /**< HOODIE_OPEN_* */
+} hoodie_table_open_opts;
+#define HOODIE_TABLE_OPEN_OPTS_INIT { HOODIE_TABLE_OPEN_OPTS_VERSION, NULL, 0 }
+
+/** Do not verify hoodie.table.checksum. */
+#define HOODIE_OPEN_NO_CHECKSUM 1u
+
+/**
+ * Open the table rooted at `base_path`: reads .hoodie/hoodie.properties and the active timeline.
+ * @param[out] out  the table; release with hoodie_table_free().
+ * @return HOODIE_OK; HOODIE_ENOTFOUND (no table there); HOODIE_ECORRUPT (a malformed properties file, a checksum
+ *         mismatch: the message names the file); HOODIE_EUNSUPPORTED (a table version other than 6, 8, 9).
+ */
+HOODIE_API hoodie_status hoodie_table_open(hoodie_table **out, const char *base_path,
+                                           const hoodie_table_open_opts *opts);
+/** NULL is a no-op. */
+HOODIE_API void hoodie_table_free(hoodie_table *t);
+
+/** Borrowed strings, valid while the table is open. */
+HOODIE_API const char *hoodie_table_name(const hoodie_table *t);
+HOODIE_API const char *hoodie_table_base_path(const hoodie_table *t);
+HOODIE_API int hoodie_table_version(const hoodie_table *t);
+/** 1 for MERGE_ON_READ, 0 for COPY_ON_WRITE. */
+HOODIE_API int hoodie_table_is_mor(const hoodie_table *t);
+
+/** One instant of the active timeline. Strings are borrowed from the table. */
+typedef struct hoodie_instant_info {
+    const char *requested;   /**< requested instant time */
+    const char *completion;  /**< completion time, "" if the layout does not record it (v6) or pending */
+    const char *action;      /**< "commit", "deltacommit", ... */
+    const char *state;       /**< "requested", "inflight", "completed" */
+} hoodie_instant_info;
+
+HOODIE_API size_t hoodie_table_instant_count(const hoodie_table *t);
+/** The i-th instant in requested-time order. HOODIE_EINVAL if i is out of range. */
+HOODIE_API hoodie_status hoodie_table_instant(const hoodie_table *t, size_t i, hoodie_instant_info *out);
+
+/**
+ * Renderings for people (json = 0) and programs (json = 1); *out is malloc'ed, free() it.
+ *   describe   type, version, name, keys, partition fields, ordering fields, key generator, merge mode, schema
+ *   timeline   requested time, action, state, completion time of every instant
+ *   fsview     partitions, file groups, file slices (base and log files) as of `as_of` (NULL: latest)
+ */
+HOODIE_API hoodie_status hoodie_table_describe(hoodie_table *t, int json, char **out);
+HOODIE_API hoodie_status hoodie_table_timeline_render(hoodie_table *t, int json, char **out);
+HOODIE_API hoodie_status hoodie_table_fsview_render(hoodie_table *t, const char *as_of, int json, char **out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,48 @@
+/*
+ * The open table (include/hoodie/table.h): configuration, active timeline, storage, and the derived facts the
+ * readers and writers need (replaced file groups as of an instant, the table schema as of an instant).
+ */
+#ifndef HOODIE_TABLE_TABLE_H
+#define HOODIE_TABLE_TABLE_H
+
+#include "hoodie/table.h"
+#include "table/commit_meta.h"
+#include "table/config.h"
+#include "table/fsview.h"
+#include "table/timeline.h"
+
+struct hoodie_table {
+    char *base_path;                 /* malloc, no trailing slash */
+    const hoodie_storage *storage;   /* borrowed (or the POSIX singleton) */
+    hoodie_table_config *cfg;
+    hoodie_timeline *tl;
+};
+
+/** File groups replaced by completed replacecommits requested at or before as_of (NULL: all). */
+typedef struct hoodie_replaced_set {
+    const char **partitions;   /* parallel arrays, malloc */
+    const char **file_ids;
+    size_t count;
+    hoodie_commit_meta **metas; /* keeps the strings alive */
+    size_t meta_count;
+} hoodie_replaced_set;
+
+hoodie_status hoodie_table__replaced(const hoodie_table *t, const char *as_of, hoodie_replaced_set *out);
+void hoodie_replaced_set_dispose(hoodie_replaced_set *r);
+
+/** Decode the commit metadata of a completed write instant. */
+hoodie_status hoodie_table__commit_meta(const hoodie_table *t, const hoodie_instant *in, hoodie_commit_meta **out);
+
+/**
+ * The table's Avro schema (JSON text, malloc'ed) as of an instant: the latest completed write instant's
+ * extraMetadata.schema, else hoodie.table.create.schema. HOODIE_ENOTFOUND when neither exists (the caller may
+ * then fall back to a base file's parquet.avro.schema).
+ */
+hoodie_status hoodie_table__schema(const hoodie_table *t, const char *as_of, char **out);
+
+/** Build the file-system view as of an instant, replaced file groups dropped. */
+hoodie_status hoodie_table__fsview(const hoodie_table *t, const char *as_of,
+                                   int (*partition_filter)(void *ctx, const char *partition), void *filter_ctx,
+                                   hoodie_fsview **out);
+
+#endif

@@ -1,0 +1,368 @@
+#include "model/avro.h"
+#include "format/avro/binary.h"
+#include "model/build.h"
+#include "util/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * A decoding plan mirrors the writer schema: each node knows the writer schema it reads and the reader field it
+ * appends to (or none: skip). Records keep, per writer field, the reader child it feeds; reader children no
+ * writer field feeds get nulls.
+ */
+typedef struct plan plan;
+struct plan {
+    const hoodie_avro_schema *w;   /* writer schema of this node */
+    const hoodie_field *r;         /* reader field, NULL: skip */
+    int reader_nullable;
+    plan *children;                /* record: one per writer field; union: one per branch; array/map: 1 */
+    size_t n_children;
+    int *target;                   /* record: reader child index per writer field, -1 skip */
+    unsigned char *fed;            /* record: reader children fed by some writer field */
+    size_t n_reader_children;
+};
+
+struct hoodie_avro_decoder {
+    plan root;
+};
+
+hoodie_status hoodie_avro_to_field(hoodie_field *out, const hoodie_avro_schema *s, const char *name)
+{
+    int nullable = 0;
+    const hoodie_avro_schema *inner = hoodie_avro_nullable_branch(s, NULL);
+    if (inner) { s = inner; nullable = 1; }
+    hoodie_type t = hoodie_type_of(HOODIE_TYPE_NULL);
+    switch (s->kind) {
+    case HOODIE_AVRO_NULL: t.id = HOODIE_TYPE_NULL; nullable = 1; break;
+    case HOODIE_AVRO_BOOLEAN: t.id = HOODIE_TYPE_BOOL; break;
+    case HOODIE_AVRO_INT:
+        if (s->logical == HOODIE_AVRO_LT_DATE) t.id = HOODIE_TYPE_DATE32;
+        else if (s->logical == HOODIE_AVRO_LT_TIME_MILLIS) { t.id = HOODIE_TYPE_TIME32; t.unit = HOODIE_UNIT_MILLI; }
+        else t.id = HOODIE_TYPE_INT32;
+        break;
+    case HOODIE_AVRO_LONG:
+        switch (s->logical) {
+        case HOODIE_AVRO_LT_TIME_MICROS: t.id = HOODIE_TYPE_TIME64; t.unit = HOODIE_UNIT_MICRO; break;
+        case HOODIE_AVRO_LT_TIMESTAMP_MILLIS: t.id = HOODIE_TYPE_TIMESTAMP; t.unit = HOODIE_UNIT_MILLI; t.utc = 1; break;
+        case HOODIE_AVRO_LT_TIMESTAMP_MICROS: t.id = HOODIE_TYPE_TIMESTAMP; t.unit = HOODIE_UNIT_MICRO; t.utc = 1; break;
+        case HOODIE_AVRO_LT_TIMESTAMP_NANOS: t.id = HOODIE_TYPE_TIMESTAMP; t.unit = HOODIE_UNIT_NANO; t.utc = 1; break;
+        case HOODIE_AVRO_LT_LOCAL_TIMESTAMP_MILLIS: t.id = HOODIE_TYPE_TIMESTAMP; t.unit = HOODIE_UNIT_MILLI; break;
+        case HOODIE_AVRO_LT_LOCAL_TIMESTAMP_MICROS: t.id = HOODIE_TYPE_TIMESTAMP; t.unit = HOODIE_UNIT_MICRO; break;
+        case HOODIE_AVRO_LT_LOCAL_TIMESTAMP_NANOS: t.id = HOODIE_TYPE_TIMESTAMP; t.unit = HOODIE_UNIT_NANO; break;
+        default: t.id = HOODIE_TYPE_INT64;
+        }
+        break;
+    case HOODIE_AVRO_FLOAT: t.id = HOODIE_TYPE_FLOAT; break;
+    case HOODIE_AVRO_DOUBLE: t.id = HOODIE_TYPE_DOUBLE; break;
+    case HOODIE_AVRO_STRING: t.id = HOODIE_TYPE_STRING; break;
+    case HOODIE_AVRO_ENUM: t.id = HOODIE_TYPE_STRING; t.ext = HOODIE_EXT_ENUM; break;
+    case HOODIE_AVRO_BYTES: case HOODIE_AVRO_FIXED:
+        if (s->logical == HOODIE_AVRO_LT_DECIMAL) {
+            t.id = HOODIE_TYPE_DECIMAL;
+            t.precision = s->precision;
+            t.scale = s->scale;
+        } else if (s->kind == HOODIE_AVRO_FIXED) {
+            t.id = HOODIE_TYPE_FIXED_BINARY;
+            t.width = s->size;
+            if (s->logical == HOODIE_AVRO_LT_UUID) t.ext = HOODIE_EXT_UUID;
+        } else t.id = HOODIE_TYPE_BINARY;
+        break;
+    case HOODIE_AVRO_RECORD: t.id = HOODIE_TYPE_STRUCT; break;
+    case HOODIE_AVRO_ARRAY: t.id = HOODIE_TYPE_LIST; break;
+    case HOODIE_AVRO_MAP: t.id = HOODIE_TYPE_MAP; break;
+    case HOODIE_AVRO_UNION:
+        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "field '%s': Avro unions other than [null, T] are not supported", name);
+    }
+    HOODIE_TRY(hoodie_field_init(out, name, t, nullable));
+    hoodie_status rc = HOODIE_OK;
+    if (s->kind == HOODIE_AVRO_RECORD) {
+        for (size_t i = 0; i < s->count && rc == HOODIE_OK; i++) {
+            hoodie_field child;
+            rc = hoodie_avro_to_field(&child, s->fields[i].type, s->fields[i].name);
+            if (rc == HOODIE_OK) { rc = hoodie_field_add_child(out, &child); hoodie_field_dispose(&child); }
+        }
+    } else if (s->kind == HOODIE_AVRO_ARRAY) {
+        hoodie_field child;
+        rc = hoodie_avro_to_field(&child, s->items, "element");
+        if (rc == HOODIE_OK) { rc = hoodie_field_add_child(out, &child); hoodie_field_dispose(&child); }
+    } else if (s->kind == HOODIE_AVRO_MAP) {
+        hoodie_field entries, key, value;
+        rc = hoodie_field_init(&entries, "entries", hoodie_type_of(HOODIE_TYPE_STRUCT), 0);
+        if (rc == HOODIE_OK && (rc = hoodie_field_init(&key, "key", hoodie_type_of(HOODIE_TYPE_STRING), 0)) == HOODIE_OK) {
+            rc = hoodie_field_add_child(&entries, &key);
+            hoodie_field_dispose(&key);
+        }
+        if (rc == HOODIE_OK && (rc = hoodie_avro_to_field(&value, s->items, "value")) == HOODIE_OK) {
+            rc = hoodie_field_add_child(&entries, &value);
+            hoodie_field_dispose(&value);
+        }
+        if (rc == HOODIE_OK) rc = hoodie_field_add_child(out, &entries);
+        hoodie_field_dispose(&entries);
+    }
+    if (rc < 0) hoodie_field_dispose(out);
+    return rc;
+}
+
+/* ---- plans ---- */
+
+static void plan_dispose(plan *p)
+{
+    for (size_t i = 0; i < p->n_children; i++) plan_dispose(&p->children[i]);
+    free(p->children);
+    free(p->target);
+    free(p->fed);
+}
+
+static int readable_as(const hoodie_avro_schema *w, const hoodie_field *r)
+{
+    hoodie_type_id id = r->type.id;
+    switch (w->kind) {
+    case HOODIE_AVRO_NULL: return 1;
+    case HOODIE_AVRO_BOOLEAN: return id == HOODIE_TYPE_BOOL;
+    case HOODIE_AVRO_INT:
+        return id == HOODIE_TYPE_INT8 || id == HOODIE_TYPE_INT16 || id == HOODIE_TYPE_INT32 || id == HOODIE_TYPE_INT64 ||
+               id == HOODIE_TYPE_FLOAT || id == HOODIE_TYPE_DOUBLE || id == HOODIE_TYPE_DATE32 ||
+               id == HOODIE_TYPE_TIME32 || id == HOODIE_TYPE_DECIMAL;
+    case HOODIE_AVRO_LONG:
+        return id == HOODIE_TYPE_INT64 || id == HOODIE_TYPE_FLOAT || id == HOODIE_TYPE_DOUBLE ||
+               id == HOODIE_TYPE_TIME64 || id == HOODIE_TYPE_TIMESTAMP || id == HOODIE_TYPE_DECIMAL;
+    case HOODIE_AVRO_FLOAT: return id == HOODIE_TYPE_FLOAT || id == HOODIE_TYPE_DOUBLE;
+    case HOODIE_AVRO_DOUBLE: return id == HOODIE_TYPE_DOUBLE;
+    case HOODIE_AVRO_STRING: case HOODIE_AVRO_ENUM: return id == HOODIE_TYPE_STRING || id == HOODIE_TYPE_BINARY;
+    case HOODIE_AVRO_BYTES:
+        return id == HOODIE_TYPE_BINARY || id == HOODIE_TYPE_STRING ||
+               (id == HOODIE_TYPE_DECIMAL && w->logical == HOODIE_AVRO_LT_DECIMAL);
+    case HOODIE_AVRO_FIXED:
+        return (id == HOODIE_TYPE_FIXED_BINARY && r->type.width == w->size) || id == HOODIE_TYPE_BINARY ||
+               (id == HOODIE_TYPE_DECIMAL && w->logical == HOODIE_AVRO_LT_DECIMAL);
+    case HOODIE_AVRO_RECORD: return id == HOODIE_TYPE_STRUCT;
+    case HOODIE_AVRO_ARRAY: return id == HOODIE_TYPE_LIST;
+    case HOODIE_AVRO_MAP: return id == HOODIE_TYPE_MAP;
+    case HOODIE_AVRO_UNION: return 1;
+    }
+    return 0;
+}
+
+static hoodie_status plan_build(plan *p, const hoodie_avro_schema *w, const hoodie_field *r)
+{
+    memset(p, 0, sizeof *p);
+    p->w = w;
+    p->r = r;
+    if (!r) { /* skip: no children needed, hoodie_avro_skip handles the schema */
+        return HOODIE_OK;
+    }
+    if (!readable_as(w, r)) {
+        char tb[64];
+        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "field '%s': Avro type %d cannot be read as %s", r->name, (int)w->kind,
+                           hoodie_type_name(&r->type, tb, sizeof tb));
+    }
+    switch (w->kind) {
+    case HOODIE_AVRO_UNION:
+        p->n_children = w->count;
+        p->children = calloc(w->count, sizeof *p->children);
+        if (!p->children) return HOODIE_NOMEM();
+        for (size_t i = 0; i < w->count; i++) {
+            /* branches not readable as the reader type fail at decode time only if they occur */
+            if (w->branches[i]->kind == HOODIE_AVRO_NULL || !readable_as(w->branches[i], r)) {
+                p->children[i].w = w->branches[i];
+                p->children[i].r = NULL;
+                continue;
+            }
+            HOODIE_TRY(plan_build(&p->children[i], w->branches[i], r));
+        }
+        return HOODIE_OK;
+    case HOODIE_AVRO_RECORD: {
+        p->n_children = w->count;
+        p->n_reader_children = r->n_children;
+        p->children = calloc(w->count + 1, sizeof *p->children);
+        p->target = calloc(w->count + 1, sizeof *p->target);
+        p->fed = calloc(r->n_children + 1, 1);
+        if (!p->children || !p->target || !p->fed) return HOODIE_NOMEM();
+        for (size_t i = 0; i < w->count; i++) {
+            int idx = hoodie_field_find(r, w->fields[i].name);
+            p->target[i] = idx;
+            if (idx >= 0) p->fed[idx] = 1;
+            HOODIE_TRY(plan_build(&p->children[i], w->fields[i].type, idx >= 0 ? &r->children[idx] : NULL));
+        }
+        for (size_t k = 0; k < r->n_children; k++)
+            if (!p->fed[k] && !r->children[k].nullable)
+                return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "field '%s.%s' is missing from the writer's schema and is not "
+                                   "nullable", r->name, r->children[k].name);
+        return HOODIE_OK;
+    }
+    case HOODIE_AVRO_ARRAY:
+    case HOODIE_AVRO_MAP: {
+        p->n_children = 1;
+        p->children = calloc(1, sizeof *p->children);
+        if (!p->children) return HOODIE_NOMEM();
+        const hoodie_field *elem = &r->children[0];
+        if (w->kind == HOODIE_AVRO_MAP) elem = &elem->children[1]; /* entries.value */
+        return plan_build(&p->children[0], w->items, elem);
+    }
+    default:
+        return HOODIE_OK;
+    }
+}
+
+hoodie_status hoodie_avro_decoder_new(hoodie_avro_decoder **out, const hoodie_avro_schema *writer,
+                                      const hoodie_field *reader)
+{
+    *out = NULL;
+    if (writer->kind != HOODIE_AVRO_RECORD || reader->type.id != HOODIE_TYPE_STRUCT)
+        return HOODIE_FAIL(HOODIE_EINVAL, "Avro decoding needs a record schema and a struct field");
+    hoodie_avro_decoder *d = calloc(1, sizeof *d);
+    if (!d) return HOODIE_NOMEM();
+    hoodie_status rc = plan_build(&d->root, writer, reader);
+    if (rc < 0) { hoodie_avro_decoder_free(d); return rc; }
+    *out = d;
+    return HOODIE_OK;
+}
+
+void hoodie_avro_decoder_free(hoodie_avro_decoder *d)
+{
+    if (!d) return;
+    plan_dispose(&d->root);
+    free(d);
+}
+
+/* ---- decoding ---- */
+
+static hoodie_status decode(const plan *p, hoodie_cursor *c, hoodie_array *a);
+
+static hoodie_status bad_value(hoodie_cursor *c, const plan *p)
+{
+    return hoodie_cursor__fail(c, "value of field '%s' out of range", p->r ? p->r->name : "?");
+}
+
+static int64_t scale_time(int64_t v, hoodie_avro_logical from, hoodie_time_unit to)
+{
+    int from_exp; /* 10^-from_exp seconds */
+    switch (from) {
+    case HOODIE_AVRO_LT_TIMESTAMP_MILLIS: case HOODIE_AVRO_LT_LOCAL_TIMESTAMP_MILLIS: from_exp = 3; break;
+    case HOODIE_AVRO_LT_TIMESTAMP_NANOS: case HOODIE_AVRO_LT_LOCAL_TIMESTAMP_NANOS: from_exp = 9; break;
+    case HOODIE_AVRO_LT_TIMESTAMP_MICROS: case HOODIE_AVRO_LT_LOCAL_TIMESTAMP_MICROS: from_exp = 6; break;
+    default: return v; /* a plain long: taken in the reader's unit */
+    }
+    int to_exp = to == HOODIE_UNIT_SECOND ? 0 : to == HOODIE_UNIT_MILLI ? 3 : to == HOODIE_UNIT_MICRO ? 6 : 9;
+    for (; from_exp < to_exp; from_exp += 3) v *= 1000;
+    for (; from_exp > to_exp; from_exp -= 3) v = v >= 0 ? v / 1000 : -((-v + 999) / 1000);
+    return v;
+}
+
+static hoodie_status append_decimal_be(hoodie_array *a, const hoodie_field *f, const uint8_t *p, size_t n,
+                                       hoodie_cursor *c)
+{
+    if (n > 16) return hoodie_cursor__fail(c, "decimal of %zu bytes in field '%s'", n, f->name);
+    uint8_t le[16];
+    uint8_t fill = n && (p[0] & 0x80) ? 0xff : 0;
+    for (size_t i = 0; i < 16; i++) le[i] = i < n ? p[n - 1 - i] : fill;
+    return hoodie_array_append_bytes(a, f, le, 16);
+}
+
+static hoodie_status decode(const plan *p, hoodie_cursor *c, hoodie_array *a)
+{
+    const hoodie_avro_schema *w = p->w;
+    const hoodie_field *f = p->r;
+    size_t len;
+    const uint8_t *bytes;
+    if (!f) { hoodie_avro_skip(c, w); return c->status; }
+    switch (w->kind) {
+    case HOODIE_AVRO_NULL:
+        return hoodie_array_append_null(a, f);
+    case HOODIE_AVRO_BOOLEAN: {
+        uint8_t b = hoodie_cursor_u8(c);
+        if (c->status) return c->status;
+        return hoodie_array_append_bool(a, f, b != 0);
+    }
+    case HOODIE_AVRO_INT:
+    case HOODIE_AVRO_LONG: {
+        int64_t v = w->kind == HOODIE_AVRO_INT ? hoodie_avro_read_int(c) : hoodie_avro_read_long(c);
+        if (c->status) return c->status;
+        switch (f->type.id) {
+        case HOODIE_TYPE_FLOAT: case HOODIE_TYPE_DOUBLE: return hoodie_array_append_double(a, f, (double)v);
+        case HOODIE_TYPE_INT8: if (v < INT8_MIN || v > INT8_MAX) return bad_value(c, p); break;
+        case HOODIE_TYPE_INT16: if (v < INT16_MIN || v > INT16_MAX) return bad_value(c, p); break;
+        case HOODIE_TYPE_TIMESTAMP: v = scale_time(v, w->logical, f->type.unit); break;
+        default: break;
+        }
+        return hoodie_array_append_int(a, f, v);
+    }
+    case HOODIE_AVRO_FLOAT: {
+        float v = hoodie_avro_read_float(c);
+        if (c->status) return c->status;
+        return hoodie_array_append_double(a, f, (double)v);
+    }
+    case HOODIE_AVRO_DOUBLE: {
+        double v = hoodie_avro_read_double(c);
+        if (c->status) return c->status;
+        return hoodie_array_append_double(a, f, v);
+    }
+    case HOODIE_AVRO_STRING:
+    case HOODIE_AVRO_BYTES:
+        bytes = hoodie_avro_read_bytes(c, &len);
+        if (c->status) return c->status;
+        if (f->type.id == HOODIE_TYPE_DECIMAL) return append_decimal_be(a, f, bytes, len, c);
+        return hoodie_array_append_bytes(a, f, bytes, len);
+    case HOODIE_AVRO_FIXED:
+        bytes = hoodie_cursor_bytes(c, (size_t)w->size);
+        if (c->status) return c->status;
+        if (f->type.id == HOODIE_TYPE_DECIMAL) return append_decimal_be(a, f, bytes, (size_t)w->size, c);
+        return hoodie_array_append_bytes(a, f, bytes, (size_t)w->size);
+    case HOODIE_AVRO_ENUM: {
+        int64_t i = hoodie_avro_read_long(c);
+        if (c->status) return c->status;
+        if (i < 0 || (uint64_t)i >= w->count) return hoodie_cursor__fail(c, "enum index %lld out of range", (long long)i);
+        return hoodie_array_append_str(a, f, w->symbols[i]);
+    }
+    case HOODIE_AVRO_UNION: {
+        int64_t b = hoodie_avro_read_long(c);
+        if (c->status) return c->status;
+        if (b < 0 || (uint64_t)b >= w->count)
+            return hoodie_cursor__fail(c, "union branch %lld out of range in field '%s'", (long long)b, f->name);
+        const plan *br = &p->children[b];
+        if (br->w->kind == HOODIE_AVRO_NULL) {
+            if (!f->nullable) return hoodie_cursor__fail(c, "null in non-nullable field '%s'", f->name);
+            return hoodie_array_append_null(a, f);
+        }
+        if (!br->r)
+            return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "field '%s': union branch %lld cannot be read", f->name, (long long)b);
+        return decode(br, c, a);
+    }
+    case HOODIE_AVRO_RECORD: {
+        for (size_t i = 0; i < p->n_children; i++) {
+            int t = p->target[i];
+            HOODIE_TRY(decode(&p->children[i], c, t >= 0 ? &a->children[t] : NULL));
+        }
+        for (size_t k = 0; k < p->n_reader_children; k++)
+            if (!p->fed[k]) HOODIE_TRY(hoodie_array_append_null(&a->children[k], &f->children[k]));
+        return hoodie_array_struct_end(a, f);
+    }
+    case HOODIE_AVRO_ARRAY:
+    case HOODIE_AVRO_MAP: {
+        hoodie_array *elems = hoodie_array_list_elems(a);
+        const hoodie_field *ef = &f->children[0];
+        for (int64_t n; (n = hoodie_avro_read_block_count(c)) > 0;) {
+            for (int64_t i = 0; i < n; i++) {
+                if (w->kind == HOODIE_AVRO_MAP) {
+                    bytes = hoodie_avro_read_bytes(c, &len);
+                    if (c->status) return c->status;
+                    HOODIE_TRY(hoodie_array_append_bytes(&elems->children[0], &ef->children[0], bytes, len));
+                    HOODIE_TRY(decode(&p->children[0], c, &elems->children[1]));
+                    HOODIE_TRY(hoodie_array_struct_end(elems, ef));
+                } else {
+                    HOODIE_TRY(decode(&p->children[0], c, elems));
+                }
+            }
+        }
+        if (c->status) return c->status;
+        return hoodie_array_list_end(a, f);
+    }
+    }
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_avro_decode_row(hoodie_avro_decoder *d, hoodie_cursor *c, hoodie_array *root)
+{
+    return decode(&d->root, c, root);
+}

@@ -25,8 +25,8 @@ int32_t hoodie_bloom_murmur(const uint8_t *data, size_t len, int32_t seed)
     size_t left = len - (len4 << 2);
     if (left) {
         /* Java promotes the tail bytes as signed (byte -> int): keep that sign extension. */
-        if (left >= 3) h ^= (uint32_t)((int32_t)(int8_t)data[len - 3] << 16);
-        if (left >= 2) h ^= (uint32_t)((int32_t)(int8_t)data[len - 2] << 8);
+        if (left >= 3) h ^= (uint32_t)(int32_t)(int8_t)data[len - 3] << 16;
+        if (left >= 2) h ^= (uint32_t)(int32_t)(int8_t)data[len - 2] << 8;
         h ^= (uint32_t)(int32_t)(int8_t)data[len - 1];
         h *= m;
     }

@@ -50,7 +50,7 @@ static hoodie_status inflate_all(const uint8_t *src, size_t src_len, uint8_t *ds
     }
     inflateEnd(&zs);
     if (rc == Z_MEM_ERROR) return HOODIE_NOMEM();
-    if (rc != Z_STREAM_END && !(rc == Z_BUF_ERROR && produced == dst_len && zs.avail_in == 0))
+    if (rc != Z_STREAM_END)
         return bad(what, "GZIP", zs.msg ? zs.msg : "truncated or invalid stream");
     if (produced != dst_len) return bad(what, "GZIP", "size differs from the page header");
     return HOODIE_OK;

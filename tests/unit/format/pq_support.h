@@ -18,7 +18,7 @@
 
 typedef struct pqt_mem { const uint8_t *data; size_t len; } pqt_mem;
 
-static hoodie_status pqt_mem_read(void *ctx, uint64_t off, void *buf, size_t len)
+__attribute__((unused)) static hoodie_status pqt_mem_read(void *ctx, uint64_t off, void *buf, size_t len)
 {
     pqt_mem *m = ctx;
     if (off > m->len || len > m->len - off) return HOODIE_FAIL(HOODIE_EIO, "read past the end");
@@ -27,7 +27,7 @@ static hoodie_status pqt_mem_read(void *ctx, uint64_t off, void *buf, size_t len
 }
 
 /* Load a whole file; NULL on failure. */
-static uint8_t *pqt_load(const char *path, size_t *len)
+__attribute__((unused)) static uint8_t *pqt_load(const char *path, size_t *len)
 {
     FILE *fp = fopen(path, "rb");
     if (!fp) return NULL;
@@ -145,7 +145,7 @@ static void pqt_render(hoodie_buf *o, const hoodie_field *f, const hoodie_array 
 }
 
 /* Scan a whole file into text lines (one per row, columns joined by '|'); returns the status of the scan. */
-static hoodie_status pqt_scan_text(const char *path, const hoodie_pq_scan_opts *opts, hoodie_buf *out,
+__attribute__((unused)) static hoodie_status pqt_scan_text(const char *path, const hoodie_pq_scan_opts *opts, hoodie_buf *out,
                                    int64_t *rows_out, int64_t *batches_out)
 {
     size_t len;
@@ -185,7 +185,7 @@ done:
 
 /* Run DuckDB SQL (through tests/oracle/duck.mjs); the last statement must select one VARCHAR column `r`.
  * Appends one line per row. Returns 0 on success. */
-static int pqt_duck(const char *sql, hoodie_buf *out)
+__attribute__((unused)) static int pqt_duck(const char *sql, hoodie_buf *out)
 {
     hoodie_buf cmd = HOODIE_BUF_INIT;
     hoodie_buf_printf(&cmd, "node '%s/tests/oracle/duck.mjs' --json \"", HOODIE_SOURCE_DIR);

@@ -314,8 +314,8 @@ static int value_enc_ok(hoodie_pq_encoding e, hoodie_pq_type t)
     case HOODIE_PQ_DELTA_LENGTH_BYTE_ARRAY: return t == HOODIE_PQ_BYTE_ARRAY;
     case HOODIE_PQ_DELTA_BYTE_ARRAY: return t == HOODIE_PQ_BYTE_ARRAY || t == HOODIE_PQ_FIXED_LEN_BYTE_ARRAY;
     case HOODIE_PQ_BYTE_STREAM_SPLIT:
-        return t == HOODIE_PQ_FLOAT || t == HOODIE_PQ_DOUBLE || t == HOODIE_PQ_INT32 || t == HOODIE_PQ_INT64 ||
-               t == HOODIE_PQ_FIXED_LEN_BYTE_ARRAY;
+        /* the spec allows INT32/INT64/FLBA since format 2.11, but common readers (DuckDB) only take floats */
+        return t == HOODIE_PQ_FLOAT || t == HOODIE_PQ_DOUBLE;
     default: return 0;
     }
 }

@@ -41,7 +41,7 @@ typedef struct hoodie_pq_writer_opts {
     int64_t dictionary_limit;      /* dictionary page bytes before fallback; 0: 1 MiB */
     int data_page_v2;
     /* Encoding of non-dictionary values: PLAIN, DELTA_BINARY_PACKED (INT32/INT64), DELTA_LENGTH_BYTE_ARRAY
-     * (BYTE_ARRAY), DELTA_BYTE_ARRAY (BYTE_ARRAY, FLBA), BYTE_STREAM_SPLIT (FLOAT, DOUBLE, INT32, INT64, FLBA).
+     * (BYTE_ARRAY), DELTA_BYTE_ARRAY (BYTE_ARRAY, FLBA), BYTE_STREAM_SPLIT (FLOAT, DOUBLE).
      * Columns whose type does not allow it use PLAIN. */
     hoodie_pq_encoding value_encoding;
     const hoodie_pq_column_encoding *column_encodings;

@@ -52,7 +52,7 @@ static inline char *pqd_duck(const char *mode, const char *sql)
         if (cap - len < 2) { cap *= 2; out = realloc(out, cap); }
     }
     out[len] = 0;
-    if (pclose(f) != 0) { fprintf(stderr, "duckdb failed for: %s\n%s\n", sql, out); free(out); return NULL; }
+    if (pclose(f) != 0) { fprintf(stderr, "duckdb failed for: %.300s...\n%s\n", sql, out); free(out); return NULL; }
     return out;
 }
 

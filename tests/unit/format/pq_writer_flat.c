@@ -251,7 +251,7 @@ HOODIE_TEST(format_pqwrite__flat_matrix)
     }
     /* the row group split of the small-row-group variants */
     const char *p30 = tmp_path("m30.parquet");
-    char q[1024];
+    char q[4096];
     snprintf(q, sizeof q, "SELECT count(DISTINCT row_group_id) AS g, sum(row_group_num_rows) / 29 AS r FROM "
              "parquet_metadata('%s')", p30);
     char *out = pqd_duck("--csv", q);

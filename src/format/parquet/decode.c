@@ -4,13 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int hoodie_pq_bit_width(uint32_t max_value)
-{
-    int w = 0;
-    while (max_value) { w++; max_value >>= 1; }
-    return w;
-}
-
 void hoodie_pq_rle_init(hoodie_pq_rle *d, const uint8_t *p, size_t len, int bit_width)
 {
     memset(d, 0, sizeof *d);

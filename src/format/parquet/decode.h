@@ -7,6 +7,7 @@
 #define HOODIE_FORMAT_PARQUET_DECODE_H
 
 #include <stdint.h>
+#include "format/parquet/bits.h"
 #include <stddef.h>
 #include "hoodie/common.h"
 #include "util/buf.h"
@@ -30,8 +31,6 @@ void hoodie_pq_rle_init(hoodie_pq_rle *d, const uint8_t *p, size_t len, int bit_
 size_t hoodie_pq_rle_get_u32(hoodie_pq_rle *d, uint32_t *out, size_t n);
 size_t hoodie_pq_rle_get_i16(hoodie_pq_rle *d, int16_t *out, size_t n);
 
-/** Bits needed for values 0..max_value. */
-int hoodie_pq_bit_width(uint32_t max_value);
 
 /**
  * Legacy BIT_PACKED levels (deprecated encoding, bits packed from the most significant bit): n values of

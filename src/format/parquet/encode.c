@@ -4,11 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int hoodie_pq_bit_width(uint64_t max_value)
-{
-    return max_value ? 64 - __builtin_clzll(max_value) : 0;
-}
-
 /* ---- bit packing ---- */
 
 /* Pack n u64 values of `bw` bits (0..64) LSB first; the output is padded to a whole byte. */

@@ -16,11 +16,10 @@
 #define HOODIE_FORMAT_PARQUET_ENCODE_H
 
 #include <stdint.h>
+#include "format/parquet/bits.h"
 #include <stddef.h>
 #include "util/buf.h"
 
-/** Bits needed to represent `max_value` (0 for 0). */
-int hoodie_pq_bit_width(uint64_t max_value);
 
 /**
  * RLE/bit-packed hybrid encoding of `n` values (each < 2^bit_width) appended to `out`, without any length prefix

@@ -7,4 +7,5 @@
 #include "hoodie/parquet.h"
 #include "hoodie/output.h"
 #include "hoodie/table.h"
+#include "hoodie/read.h"
 #endif

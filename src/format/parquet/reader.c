@@ -299,7 +299,7 @@ static hoodie_status load_dict(colr *c, const hoodie_pq_page_header *h, const ui
             free(c->dict_off);
             free(c->dict_data);
             c->dict_off = malloc(((size_t)n + 1) * sizeof *c->dict_off);
-            c->dict_data = malloc(total ? total : 1);
+            c->dict_data = calloc(1, total + 16);
             if (!c->dict_off || !c->dict_data) return HOODIE_NOMEM();
             pos = 0;
             size_t o = 0;
@@ -633,13 +633,19 @@ static hoodie_status decode_values(colr *c, hoodie_array *a, int64_t base, size_
             size_t total = 0;
             for (size_t i = 0; i < nv; i++) total += (size_t)(doff[idx[i] + 1] - doff[idx[i]]);
             if (a->values_len + total > INT32_MAX) return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: batch exceeds 2 GiB of bytes", c->what);
-            HOODIE_TRY(grow(&a->values, &a->values_cap, a->values_len + total + 1));
+            /* 16 bytes of slack on both sides let short values be copied in fixed 16-byte steps. */
+            HOODIE_TRY(grow(&a->values, &a->values_cap, a->values_len + total + 16));
             int32_t *off = a->offsets + base;
             uint8_t *dst = a->values;
+            const uint8_t *dd = c->dict_data;
             size_t o = a->values_len;
             for (size_t i = 0; i < nv; i++) {
                 int32_t s = doff[idx[i]], l = doff[idx[i] + 1] - s;
-                memcpy(dst + o, c->dict_data + s, (size_t)l);
+                if (l <= 16) {
+                    memcpy(dst + o, dd + s, 16);
+                } else {
+                    memcpy(dst + o, dd + s, (size_t)l);
+                }
                 o += (size_t)l;
                 off[i + 1] = (int32_t)o;
             }
@@ -810,7 +816,13 @@ static hoodie_status node_slots(const hoodie_pq_node *n, const lbuf *lb, hoodie_
         int64_t s = 0;
         const int16_t dv = n->def_valid;
         if (all_slots) {
-            for (size_t i = 0; i < ne; i++) v[i >> 3] |= (uint8_t)((def[i] >= dv) << (i & 7));
+            size_t i = 0;
+            for (; i + 8 <= ne; i += 8) {
+                const int16_t *d8 = def + i;
+                v[i >> 3] = (uint8_t)((d8[0] >= dv) | (d8[1] >= dv) << 1 | (d8[2] >= dv) << 2 | (d8[3] >= dv) << 3 |
+                                      (d8[4] >= dv) << 4 | (d8[5] >= dv) << 5 | (d8[6] >= dv) << 6 | (d8[7] >= dv) << 7);
+            }
+            for (; i < ne; i++) v[i >> 3] |= (uint8_t)((def[i] >= dv) << (i & 7));
         } else {
             for (size_t i = 0; i < ne; i++) {
                 if (!(lvl(rep, i) <= n->rep && def[i] >= n->def_slot)) continue;
@@ -818,7 +830,10 @@ static hoodie_status node_slots(const hoodie_pq_node *n, const lbuf *lb, hoodie_
                 s++;
             }
         }
-        for (int64_t i = 0; i < ns; i++) nulls += !((v[i >> 3] >> (i & 7)) & 1);
+        int64_t set = 0;
+        for (int64_t i = 0; i < ns / 8; i++) set += __builtin_popcount(v[i]);
+        for (int64_t i = ns / 8 * 8; i < ns; i++) set += (v[i >> 3] >> (i & 7)) & 1;
+        nulls = ns - set;
         if (nulls == 0) { free(a->validity); a->validity = NULL; a->validity_cap = 0; }
     }
     a->length = ns;

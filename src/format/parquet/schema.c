@@ -186,6 +186,9 @@ static hoodie_status build_node(sbuild *b, int depth, int16_t rep, int16_t def_s
 static hoodie_status build_children(sbuild *b, int depth, const hoodie_pq_schema_element *e, int16_t rep,
                                     int16_t def_slot, int16_t def_base, hoodie_field *f, hoodie_pq_node *n)
 {
+    if ((uint32_t)e->num_children > b->m->schema_count - b->i)
+        return HOODIE_CORRUPT("%s: '%s' claims %d children, only %u schema elements follow", b->what, e->name,
+                              (int)e->num_children, b->m->schema_count - b->i);
     HOODIE_TRY(alloc_children(f, n, (size_t)e->num_children));
     for (int32_t k = 0; k < e->num_children; k++)
         HOODIE_TRY(build_node(b, depth + 1, rep, def_slot, def_base, 0, &f->children[k], &n->children[k]));
@@ -389,7 +392,11 @@ hoodie_status hoodie_pq_schema_build(hoodie_pq_schema *out, const hoodie_pq_file
     out->root.type = hoodie_type_of(HOODIE_TYPE_STRUCT);
     out->node.kind = HOODIE_PQ_NODE_STRUCT;
     b.i = 1;
-    rc = alloc_children(&out->root, &out->node, (size_t)(root->num_children > 0 ? root->num_children : 0));
+    if ((uint32_t)(root->num_children > 0 ? root->num_children : 0) > m->schema_count - 1)
+        rc = HOODIE_CORRUPT("%s: root claims %d children, only %u schema elements follow", b.what,
+                            (int)root->num_children, m->schema_count - 1);
+    else
+        rc = alloc_children(&out->root, &out->node, (size_t)(root->num_children > 0 ? root->num_children : 0));
     for (int32_t k = 0; rc >= 0 && k < root->num_children; k++)
         rc = build_node(&b, 1, 0, 0, 0, 0, &out->root.children[k], &out->node.children[k]);
     if (rc >= 0 && b.i != m->schema_count)

@@ -249,3 +249,65 @@ HOODIE_TEST(format_parquet__projection_nested_paths)
     hoodie_assert_status(HOODIE_EINVAL, pqt_scan_text(path, &o, &mine, NULL, NULL));
     hoodie_buf_dispose(&mine);
 }
+
+HOODIE_TEST(format_parquet__statistics_pruning)
+{
+    char path[4200];
+    size_t len;
+    snprintf(path, sizeof path, "%s/snappy_v2.parquet", types_dir());
+    uint8_t *data = pqt_load(path, &len);
+    hoodie_assert(data != NULL);
+    pqt_mem m = { data, len };
+    hoodie_pq_source src = { &m, pqt_mem_read, len, path };
+    hoodie_pq_file *f;
+    hoodie_assert_ok(hoodie_pq_file_open(&f, &src));
+    const hoodie_pq_schema *s = hoodie_pq_file_schema(f);
+    const hoodie_pq_file_meta *meta = hoodie_pq_file_metadata(f);
+    int id = hoodie_pq_schema_find_leaf(s, "id"), str = hoodie_pq_schema_find_leaf(s, "s");
+    int i32 = hoodie_pq_schema_find_leaf(s, "i32"), dec = hoodie_pq_schema_find_leaf(s, "dec18");
+    hoodie_assert(id >= 0 && str >= 0 && i32 >= 0 && dec >= 0);
+    hoodie_assert_equal_i(-1, hoodie_pq_schema_find_leaf(s, "nope"));
+    hoodie_pq_column_stats st;
+    hoodie_assert_ok(hoodie_pq_row_group_stats(f, 0, id, &st));
+    hoodie_assert(st.has_min && st.has_max);
+    hoodie_assert_equal_i(HOODIE_PQ_VAL_I64, st.min.kind);
+    hoodie_assert_equal_i(0, st.min.i);
+    hoodie_assert_equal_i(meta->row_groups[0].num_rows - 1, st.max.i);
+    hoodie_assert_ok(hoodie_pq_row_group_stats(f, 0, i32, &st));
+    hoodie_assert(st.has_null_count && st.null_count > 0);
+    /* id = 5 only in row group 0; id >= 2990 only in the last */
+    hoodie_pq_value v = { 0 };
+    v.kind = HOODIE_PQ_VAL_I64;
+    v.i = 5;
+    hoodie_pq_pred eq = { HOODIE_PQ_OP_EQ, &v, 1 };
+    uint32_t last = meta->row_group_count - 1;
+    hoodie_assert_equal_i(1, hoodie_pq_row_group_may_match(f, 0, id, &eq));
+    hoodie_assert_equal_i(0, hoodie_pq_row_group_may_match(f, last, id, &eq));
+    hoodie_pq_value big = v;
+    big.i = 2990;
+    hoodie_pq_pred ge = { HOODIE_PQ_OP_GE, &big, 1 }, lt = { HOODIE_PQ_OP_LT, &big, 1 };
+    hoodie_assert_equal_i(0, hoodie_pq_row_group_may_match(f, 0, id, &ge));
+    hoodie_assert_equal_i(1, hoodie_pq_row_group_may_match(f, last, id, &ge));
+    hoodie_assert_equal_i(1, hoodie_pq_row_group_may_match(f, 0, id, &lt));
+    hoodie_pq_value in[2] = { big, v };
+    hoodie_pq_pred pin = { HOODIE_PQ_OP_IN, in, 2 };
+    hoodie_assert_equal_i(1, hoodie_pq_row_group_may_match(f, 0, id, &pin));
+    hoodie_pq_pred isnull = { HOODIE_PQ_OP_IS_NULL, NULL, 0 }, notnull = { HOODIE_PQ_OP_IS_NOT_NULL, NULL, 0 };
+    hoodie_assert_equal_i(0, hoodie_pq_row_group_may_match(f, 0, id, &isnull));
+    hoodie_assert_equal_i(1, hoodie_pq_row_group_may_match(f, 0, i32, &isnull));
+    hoodie_assert_equal_i(1, hoodie_pq_row_group_may_match(f, 0, id, &notnull));
+    /* strings: unsigned byte order; "zzz" is above every "strNN" */
+    hoodie_pq_value sv = { 0 };
+    sv.kind = HOODIE_PQ_VAL_BYTES;
+    sv.bytes = (const uint8_t *)"zzz";
+    sv.len = 3;
+    hoodie_pq_pred seq = { HOODIE_PQ_OP_EQ, &sv, 1 };
+    hoodie_assert_equal_i(0, hoodie_pq_row_group_may_match(f, 0, str, &seq));
+    /* decimal statistics decode to the unscaled value */
+    hoodie_assert_ok(hoodie_pq_row_group_stats(f, 0, dec, &st));
+    hoodie_assert(st.has_min);
+    char tb[64];
+    hoodie_assert_equal_s("-1000.000", hoodie_pq_value_text(&st.min, 3, tb, sizeof tb));
+    hoodie_pq_file_free(f);
+    free(data);
+}

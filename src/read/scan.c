@@ -251,6 +251,59 @@ static int in_window(const scan *s, const uint8_t *p, size_t n)
     return 0;
 }
 
+/* ---- missing files ---- */
+
+/*
+ * A listing cannot see a file that is gone. Cross-check it with the timeline: the latest base file that a
+ * completed write instant (as of the query) recorded for a file group must be in the view, unless the group was
+ * replaced. Cleaning only removes older file versions, so this never trips on a healthy table.
+ */
+static hoodie_status check_base_files(scan *s)
+{
+    const hoodie_timeline *tl = s->t->tl;
+    hoodie_status rc = HOODIE_OK;
+    for (size_t i = tl->count; i-- > 0 && rc == HOODIE_OK;) {
+        const hoodie_instant *in = &tl->instants[i];
+        if (in->state != HOODIE_STATE_COMPLETED || !(HOODIE_ACTIONS_WRITE & HOODIE_ACTION_BIT(in->action))) continue;
+        if (s->as_of[0] && strcmp(in->requested, s->as_of) > 0) continue;
+        hoodie_commit_meta *m;
+        if ((rc = hoodie_table__commit_meta(s->t, in, &m)) < 0) break;
+        for (size_t k = 0; k < m->stat_count; k++) {
+            const hoodie_write_stat *st = &m->stats[k];
+            if (!st->path || !st->file_id) continue;
+            size_t n = strlen(st->path);
+            if (n < 8 || strcmp(st->path + n - 8, ".parquet")) continue;
+            const char *name = strrchr(st->path, '/');
+            name = name ? name + 1 : st->path;
+            const hoodie_file_group *g = NULL;
+            for (size_t x = 0; x < s->view->group_count; x++)
+                if (!strcmp(s->view->groups[x].file_id, st->file_id) &&
+                    !strcmp(s->view->groups[x].partition, st->partition_path ? st->partition_path : "")) {
+                    g = &s->view->groups[x];
+                    break;
+                }
+            const hoodie_file_slice *sl = g ? hoodie_file_group_latest(g) : NULL;
+            int present = sl && sl->base && strcmp(sl->base->instant, in->requested) >= 0;
+            if (!present && g == NULL) {
+                /* the whole group is gone: fine only if a replacecommit dropped it */
+                hoodie_replaced_set r;
+                if ((rc = hoodie_table__replaced(s->t, s->as_of[0] ? s->as_of : NULL, &r)) < 0) break;
+                for (size_t q = 0; q < r.count && !present; q++)
+                    present = !strcmp(r.file_ids[q], st->file_id);
+                hoodie_replaced_set_dispose(&r);
+            }
+            if (!present && g && sl && !sl->base) present = 1; /* log-only slice after a base: v6 pending state */
+            if (!present) {
+                rc = HOODIE_FAIL(HOODIE_ENOTFOUND, "%s/%s: base file written by instant %s is missing", s->t->base_path,
+                                 st->path, in->requested);
+                break;
+            }
+        }
+        hoodie_commit_meta_free(m);
+    }
+    return rc;
+}
+
 /* ---- slices ---- */
 
 static void close_slice(scan *s)
@@ -560,6 +613,7 @@ hoodie_status hoodie_table_scan(hoodie_table *t, const hoodie_scan_opts *opts, s
     if (rc == HOODIE_OK)
         rc = hoodie_table__fsview(t, s->as_of[0] ? s->as_of : NULL, s->has_filter ? partition_filter : NULL, s,
                                   &s->view);
+    if (rc == HOODIE_OK && !s->has_filter) rc = check_base_files(s);
     if (rc == HOODIE_OK) rc = build_schema(s);
     if (rc == HOODIE_OK) {
         s->key_col = hoodie_field_find(&s->full, "_hoodie_record_key");

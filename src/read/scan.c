@@ -59,6 +59,7 @@ typedef struct scan {
     int have_logs;
     hoodie_slice_merger *merger;
     int slice_done_base;
+    uint64_t pruned_row_groups;          /* statistics: row groups skipped by the filter */
 } scan;
 
 /* ---- schema ---- */
@@ -360,6 +361,87 @@ static hoodie_status parquet_block(void *ctx, const uint8_t *data, size_t len, c
     return rc;
 }
 
+/* ---- row-group pruning ---- */
+
+/* A filter literal as a statistics value of a column of type t; 0 if it cannot be expressed. */
+static int literal_to_pq(const hoodie_literal *lit, const hoodie_type *t, hoodie_pq_value *v)
+{
+    memset(v, 0, sizeof *v);
+    switch (t->id) {
+    case HOODIE_TYPE_INT8: case HOODIE_TYPE_INT16: case HOODIE_TYPE_INT32: case HOODIE_TYPE_INT64:
+    case HOODIE_TYPE_TIME32: case HOODIE_TYPE_TIME64: case HOODIE_TYPE_TIMESTAMP: case HOODIE_TYPE_DATE32:
+        if (lit->kind != HOODIE_LIT_NUMBER || !lit->is_integer) return 0;
+        v->kind = HOODIE_PQ_VAL_I64;
+        v->i = lit->i;
+        return 1;
+    case HOODIE_TYPE_UINT8: case HOODIE_TYPE_UINT16: case HOODIE_TYPE_UINT32: case HOODIE_TYPE_UINT64:
+        if (lit->kind != HOODIE_LIT_NUMBER || !lit->is_integer || lit->i < 0) return 0;
+        v->kind = HOODIE_PQ_VAL_U64;
+        v->u = (uint64_t)lit->i;
+        return 1;
+    case HOODIE_TYPE_FLOAT: case HOODIE_TYPE_DOUBLE:
+        if (lit->kind != HOODIE_LIT_NUMBER) return 0;
+        v->kind = HOODIE_PQ_VAL_F64;
+        v->d = lit->num;
+        return 1;
+    case HOODIE_TYPE_STRING: case HOODIE_TYPE_BINARY:
+        if (lit->kind != HOODIE_LIT_STRING) return 0;
+        v->kind = HOODIE_PQ_VAL_BYTES;
+        v->bytes = (const uint8_t *)lit->text;
+        v->len = lit->len;
+        return 1;
+    case HOODIE_TYPE_BOOL:
+        if (lit->kind != HOODIE_LIT_BOOL) return 0;
+        v->kind = HOODIE_PQ_VAL_BOOL;
+        v->i = lit->b;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Row groups of the open base file that the filter may match (statistics), into *rgs (malloc). */
+static hoodie_status prune_row_groups(scan *s, uint32_t **rgs, size_t *n_rgs)
+{
+    hoodie_pq_file *f = hoodie_pqfile__file(s->base);
+    const hoodie_pq_file_meta *m = hoodie_pq_file_metadata(f);
+    const hoodie_pq_schema *sch = hoodie_pq_file_schema(f);
+    *rgs = malloc((m->row_group_count + 1) * sizeof **rgs);
+    *n_rgs = 0;
+    if (!*rgs) return HOODIE_NOMEM();
+    for (uint32_t rg = 0; rg < m->row_group_count; rg++) {
+        int keep = 1;
+        for (size_t k = 0; k < s->filter.count && keep; k++) {
+            const hoodie_pred *p = &s->filter.preds[k];
+            int leaf = hoodie_pq_schema_find_leaf(sch, p->column);
+            if (leaf < 0 || sch->leaves[leaf].max_rep > 0) continue;
+            hoodie_pq_value vals[16];
+            hoodie_pq_pred pp = { HOODIE_PQ_OP_EQ, vals, 0 };
+            int expressible = 1;
+            switch (p->op) {
+            case HOODIE_F_EQ: pp.op = HOODIE_PQ_OP_EQ; break;
+            case HOODIE_F_LT: pp.op = HOODIE_PQ_OP_LT; break;
+            case HOODIE_F_LE: pp.op = HOODIE_PQ_OP_LE; break;
+            case HOODIE_F_GT: pp.op = HOODIE_PQ_OP_GT; break;
+            case HOODIE_F_GE: pp.op = HOODIE_PQ_OP_GE; break;
+            case HOODIE_F_IN: pp.op = HOODIE_PQ_OP_IN; break;
+            case HOODIE_F_IS_NULL: pp.op = HOODIE_PQ_OP_IS_NULL; break;
+            case HOODIE_F_IS_NOT_NULL: pp.op = HOODIE_PQ_OP_IS_NOT_NULL; break;
+            default: expressible = 0; /* != prunes nothing */
+            }
+            if (p->op != HOODIE_F_IS_NULL && p->op != HOODIE_F_IS_NOT_NULL) {
+                if (p->n_values > 16) expressible = 0;
+                for (size_t v = 0; expressible && v < p->n_values; v++)
+                    expressible = literal_to_pq(&p->values[v], &sch->leaves[leaf].type, &vals[v]);
+                pp.n_values = p->n_values;
+            }
+            if (expressible && !hoodie_pq_row_group_may_match(f, rg, leaf, &pp)) keep = 0;
+        }
+        if (keep) (*rgs)[(*n_rgs)++] = rg;
+    }
+    return HOODIE_OK;
+}
+
 static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
 {
     const hoodie_file_slice *sl = hoodie_file_group_latest(g);
@@ -383,6 +465,16 @@ static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
         o.batch_rows = s->batch_rows;
         hoodie_status rc = hoodie_parquet_reader_open(&s->base, sl->base->path, &o);
         if (rc < 0) return rc;
+        if (s->has_filter && !s->merger) {
+            /* no log can change these rows: statistics may skip row groups */
+            uint32_t *rgs;
+            size_t n;
+            HOODIE_TRY(prune_row_groups(s, &rgs, &n));
+            s->pruned_row_groups += hoodie_pq_file_metadata(hoodie_pqfile__file(s->base))->row_group_count - n;
+            rc = hoodie_pqfile__scan_open_row_groups(s->base, rgs, n, &s->base_scan);
+            free(rgs);
+            return rc;
+        }
         HOODIE_TRY(hoodie_pqfile__scan_open(s->base, &s->base_scan));
     } else {
         s->slice_done_base = 1;

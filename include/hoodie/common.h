@@ -57,6 +57,12 @@ HOODIE_API const char *hoodie_status_str(hoodie_status code);
 /** Forget the last error of this thread. */
 HOODIE_API void hoodie_error_clear(void);
 
+/** Receives warnings (e.g. a corrupt log block that was skipped): one line, no newline. */
+typedef void (*hoodie_warning_fn)(const char *message, void *payload);
+/** Replace the process-wide warning handler (NULL: the default, which prints to stderr). Not thread-safe:
+ *  set it once at start-up. */
+HOODIE_API void hoodie_set_warning_handler(hoodie_warning_fn fn, void *payload);
+
 /** Memory hooks. All-NULL means malloc/realloc/free. */
 typedef struct hoodie_allocator {
     void *(*alloc_fn)(void *ctx, size_t size);

@@ -7,5 +7,6 @@
 #include "hoodie/parquet.h"
 #include "hoodie/output.h"
 #include "hoodie/table.h"
+#include "hoodie/read.h"
 #include "hoodie/write.h"
 #endif

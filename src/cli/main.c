@@ -7,6 +7,7 @@
 typedef struct cli_cmd { const char *name; cli_cmd_fn fn; const char *summary; } cli_cmd;
 
 static const cli_cmd commands[] = {
+    { "read", cmd_read, "Query a table: snapshot, read-optimized, time travel, incremental" },
     { "describe", cmd_describe, "Show a table's type, version, keys, merge mode and schema" },
     { "timeline", cmd_timeline, "List the instants of a table's active timeline" },
     { "fsview", cmd_fsview, "Show partitions, file groups and file slices (--as-of T)" },

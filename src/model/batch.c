@@ -150,7 +150,7 @@ hoodie_status hoodie_array_reserve(hoodie_array *a, const hoodie_field *field, i
     switch (field->type.id) {
     case HOODIE_TYPE_STRING: case HOODIE_TYPE_BINARY:
         HOODIE_TRY(grow((void **)&a->values, &a->values_cap, bytes, 0));
-        /* fallthrough */
+        __attribute__((fallthrough));
     case HOODIE_TYPE_LIST: case HOODIE_TYPE_MAP:
         HOODIE_TRY(grow((void **)&a->offsets, &a->offsets_cap, (n + 1) * sizeof(int32_t), 0));
         if (a->length == 0) a->offsets[0] = 0;

@@ -2,6 +2,7 @@
 #include "util/error.h"
 
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 /* ---- bitmaps ---- */
@@ -495,7 +496,14 @@ static hoodie_status psel_add(psel *p, const hoodie_field *f, const char *path)
     size_t ci = SIZE_MAX;
     for (size_t i = 0; i < f->n_children; i++)
         if (strlen(f->children[i].name) == len && !memcmp(f->children[i].name, path, len)) { ci = i; break; }
-    if (ci == SIZE_MAX) return HOODIE_FAIL(HOODIE_EINVAL, "no field named '%.*s'", (int)len, path);
+    if (ci == SIZE_MAX) {
+        char names[400];
+        size_t used = 0;
+        names[0] = '\0';
+        for (size_t i = 0; i < f->n_children && used + 4 < sizeof names; i++)
+            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", f->children[i].name);
+        return HOODIE_FAIL(HOODIE_EINVAL, "no column named '%.*s' (columns: %s)", (int)len, path, names);
+    }
     const hoodie_field *c = &f->children[ci];
     if (dot && c->type.id != HOODIE_TYPE_STRUCT)
         return HOODIE_FAIL(HOODIE_EINVAL, "field '%s' is not a struct: cannot select '%s'", c->name, dot + 1);

@@ -551,7 +551,7 @@ hoodie_status hoodie_render_table(hoodie_buf *out, const hoodie_batch *b, int64_
             /* the elided middle: one row of centred dots */
             HOODIE_TRY_GOTO(rc, hoodie_buf_append_str(out, "\xE2\x94\x82"), done);
             for (size_t c = 0; c < ncol; c++) {
-                size_t gap = widths[c] + 2 - 2, left = gap / 2 + 1;
+                size_t left = (widths[c] + 1) / 2;
                 HOODIE_TRY_GOTO(rc, pad(out, left), done);
                 HOODIE_TRY_GOTO(rc, hoodie_buf_append_str(out, "\xC2\xB7"), done);
                 HOODIE_TRY_GOTO(rc, pad(out, widths[c] + 2 - left - 1), done);

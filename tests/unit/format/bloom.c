@@ -80,3 +80,50 @@ HOODIE_TEST(util_base64__vectors)
         hoodie_buf_dispose(&d);
     }
 }
+
+#include "hoodie/parquet.h"
+#include "model/batch.h"
+#include "table/pqfile.h"
+
+/* Rebuild the bloom filter of a Spark-written base file from its keys: the bytes must be identical. */
+HOODIE_TEST(format_bloom__rebuilt_filter_is_byte_identical_to_spark)
+{
+    const char *path = hoodie_fixture("hudi/tables/cow_v8_nonpartitioned/"
+                                      "2746610d-ad02-4adb-a038-5cbb99cbd455-0_0-75-100_20250713010536861.parquet");
+    static const char *const cols[] = { "_hoodie_record_key" };
+    hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
+    o.columns = cols;
+    o.n_columns = 1;
+    hoodie_parquet_reader *r;
+    hoodie_assert_ok(hoodie_parquet_reader_open(&r, path, &o));
+    const char *footer = hoodie_parquet_reader_kv(r, "org.apache.hudi.bloomfilter");
+    hoodie_assert(footer != NULL);
+    hoodie_assert_equal_s("DYNAMIC_V0", hoodie_parquet_reader_kv(r, "hoodie_bloom_filter_type_code"));
+    hoodie_bloom b;
+    hoodie_assert_ok(hoodie_bloom_init(&b, HOODIE_BLOOM_DYNAMIC_V0, 60000, 1e-9, 100000));
+    hoodie_pq_scan *s;
+    hoodie_batch batch;
+    hoodie_assert_ok(hoodie_pqfile__scan_open(r, &s));
+    int keys = 0;
+    while (hoodie_pq_scan_next(s, &batch) == HOODIE_OK) {
+        const hoodie_array *k = &batch.root.children[0];
+        for (int64_t i = 0; i < k->length; i++, keys++)
+            hoodie_assert_ok(hoodie_bloom_add(&b, k->values + k->offsets[i], (size_t)(k->offsets[i + 1] - k->offsets[i])));
+        hoodie_batch_dispose(&batch);
+    }
+    hoodie_pq_scan_free(s);
+    hoodie_assert_equal_i(4, keys);
+    hoodie_buf text = HOODIE_BUF_INIT;
+    hoodie_assert_ok(hoodie_bloom_to_base64(&b, &text));
+    hoodie_assert_equal_i(strlen(footer), text.len);
+    hoodie_assert(memcmp(footer, text.data, text.len) == 0);
+    /* and the parsed footer filter answers for those keys */
+    hoodie_bloom parsed;
+    hoodie_assert_ok(hoodie_bloom_from_base64(&parsed, footer, strlen(footer), "DYNAMIC_V0", path));
+    hoodie_assert(hoodie_bloom_test(&parsed, "3", 1));
+    hoodie_assert(!hoodie_bloom_test(&parsed, "no-such-key", 11));
+    hoodie_bloom_dispose(&parsed);
+    hoodie_buf_dispose(&text);
+    hoodie_bloom_dispose(&b);
+    hoodie_parquet_reader_free(r);
+}

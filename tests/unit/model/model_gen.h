@@ -8,6 +8,8 @@
 
 #include <stdlib.h>
 
+#pragma GCC diagnostic ignored "-Wunused-function"
+
 static uint64_t gen_rng(uint64_t *s)
 {
     *s ^= *s << 13; *s ^= *s >> 7; *s ^= *s << 17;

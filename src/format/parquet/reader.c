@@ -1,0 +1,1146 @@
+/*
+ * Parquet reader: footer, column chunk pages, value decoding straight into Arrow-layout buffers, and record
+ * assembly from definition/repetition levels (see schema.h for the slot rules).
+ *
+ * Per batch and per projected leaf, the column reader appends the level entries of the batch's rows to
+ * lbuf.def/rep and the non-null values, densely, to the leaf's output array. Assembly then walks the node tree:
+ * every node derives its slots, validity and (lists/maps) offsets from the levels of its first leaf, and leaf
+ * values are scattered in place (backwards) from dense to slot positions when there are nulls.
+ */
+#include "format/parquet/reader.h"
+#include "format/parquet/codec.h"
+#include "format/parquet/decode.h"
+#include "util/error.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FOOTER_LEN ((uint64_t)1 << 30)
+#define MAX_PAGE_VALUES ((int32_t)1 << 26)
+#define MAX_PAGE_BYTES ((int32_t)1 << 30)
+
+struct hoodie_pq_file {
+    hoodie_pq_source src;
+    hoodie_arena *arena;
+    hoodie_pq_file_meta meta;
+    hoodie_pq_schema schema;
+    uint64_t footer_off;
+};
+
+/* ---- growable buffers ---- */
+
+static hoodie_status grow(void *pp, size_t *cap, size_t need)
+{
+    void **p = pp;
+    if (need <= *cap) return HOODIE_OK;
+    size_t nc = *cap ? *cap : 64;
+    while (nc < need) {
+        if (nc > SIZE_MAX / 2) return HOODIE_NOMEM();
+        nc *= 2;
+    }
+    void *n = realloc(*p, nc);
+    if (!n) return HOODIE_NOMEM();
+    *p = n;
+    *cap = nc;
+    return HOODIE_OK;
+}
+
+/* ---- leaf output kinds and conversions ---- */
+
+enum out_kind { OUT_FIXED, OUT_BOOL, OUT_VAR };
+enum conv { CV_NONE, CV_I32_I8, CV_I32_I16, CV_INT96, CV_DEC_I32, CV_DEC_I64, CV_DEC_BE };
+
+typedef struct lbuf {
+    int16_t *def, *rep;
+    size_t n, def_cap, rep_cap;
+    int64_t nvals;       /* dense values appended to the leaf array */
+} lbuf;
+
+typedef struct colr {
+    const hoodie_pq_file *f;
+    const hoodie_pq_leaf *lf;
+    int leaf;
+    hoodie_pq_type ptype;
+    size_t pw;           /* physical width (fixed types) */
+    size_t ow;           /* output width (OUT_FIXED) */
+    enum out_kind out;
+    enum conv conv;
+    int16_t max_def, max_rep;
+    char what[256];
+    /* chunk */
+    uint8_t *chunk;
+    size_t chunk_len, pos;
+    uint64_t chunk_off;
+    hoodie_pq_codec codec;
+    hoodie_arena *hdr_arena;
+    /* dictionary, in output representation */
+    int has_dict;
+    uint32_t dict_n;
+    uint8_t *dict_fixed;     /* OUT_FIXED: dict_n * ow bytes */
+    int32_t *dict_off;       /* OUT_VAR: dict_n + 1 offsets into dict_data */
+    uint8_t *dict_data;
+    /* page */
+    uint8_t *page_buf;
+    size_t page_cap;
+    int16_t *def, *rep;
+    size_t def_cap, rep_cap;
+    int32_t page_n, page_i;
+    uint64_t page_off;       /* file offset of the current page header, for messages */
+    /* values */
+    enum { V_PLAIN_FIXED, V_PLAIN_BOOL, V_PLAIN_BA, V_DICT, V_RLE_BOOL, V_MAT_BA } venc;
+    const uint8_t *vp, *vend;
+    uint64_t vbit;
+    hoodie_pq_rle rle;
+    uint8_t *mat;
+    size_t mat_cap;
+    int32_t *mat_off;
+    size_t mat_off_cap, mat_i;
+    const uint8_t *mat_data;
+    hoodie_buf matbuf;
+    uint32_t *idx;
+    size_t idx_cap;
+    int64_t *i64s;
+    size_t i64s_cap;
+} colr;
+
+static hoodie_status col_corrupt(colr *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static hoodie_status col_corrupt(colr *c, const char *fmt, ...)
+{
+    char why[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    return HOODIE_CORRUPT("%s: %s (page at offset %" PRIu64 ")", c->what, why, c->page_off);
+}
+
+/* Big-endian two's complement bytes (n <= 16) to 16 bytes little-endian. */
+static inline void be_to_dec16(const uint8_t *p, size_t n, uint8_t *out)
+{
+    uint8_t fill = n && (p[0] & 0x80) ? 0xff : 0;
+    for (size_t k = 0; k < 16; k++) out[k] = k < n ? p[n - 1 - k] : fill;
+}
+
+static inline void i64_to_dec16(int64_t v, uint8_t *out)
+{
+    uint64_t u = (uint64_t)v, hi = v < 0 ? ~(uint64_t)0 : 0;
+    memcpy(out, &u, 8);
+    memcpy(out + 8, &hi, 8);
+}
+
+/* Convert n physical fixed values at src to the output representation at dst. */
+static void convert_fixed(const colr *c, const uint8_t *src, uint8_t *dst, size_t n)
+{
+    switch (c->conv) {
+    case CV_NONE: memcpy(dst, src, n * c->ow); break;
+    case CV_I32_I8:
+        for (size_t i = 0; i < n; i++) dst[i] = src[4 * i];
+        break;
+    case CV_I32_I16:
+        for (size_t i = 0; i < n; i++) { dst[2 * i] = src[4 * i]; dst[2 * i + 1] = src[4 * i + 1]; }
+        break;
+    case CV_INT96:
+        for (size_t i = 0; i < n; i++) {
+            int64_t v = hoodie_pq_int96_to_nanos(src + 12 * i);
+            memcpy(dst + 8 * i, &v, 8);
+        }
+        break;
+    case CV_DEC_I32:
+        for (size_t i = 0; i < n; i++) {
+            int32_t v;
+            memcpy(&v, src + 4 * i, 4);
+            i64_to_dec16(v, dst + 16 * i);
+        }
+        break;
+    case CV_DEC_I64:
+        for (size_t i = 0; i < n; i++) {
+            int64_t v;
+            memcpy(&v, src + 8 * i, 8);
+            i64_to_dec16(v, dst + 16 * i);
+        }
+        break;
+    case CV_DEC_BE:
+        for (size_t i = 0; i < n; i++) be_to_dec16(src + c->pw * i, c->pw, dst + 16 * i);
+        break;
+    }
+}
+
+static hoodie_status colr_setup(colr *c, const hoodie_pq_file *f, int leaf)
+{
+    memset(c, 0, sizeof *c);
+    c->f = f;
+    c->leaf = leaf;
+    c->lf = &f->schema.leaves[leaf];
+    c->ptype = c->lf->el->type;
+    c->max_def = c->lf->max_def;
+    c->max_rep = c->lf->max_rep;
+    snprintf(c->what, sizeof c->what, "%s: column %s", f->src.name ? f->src.name : "parquet", c->lf->path);
+    const hoodie_type *t = &c->lf->type;
+    switch (c->ptype) {
+    case HOODIE_PQ_BOOLEAN: c->pw = 0; break;
+    case HOODIE_PQ_INT32: case HOODIE_PQ_FLOAT: c->pw = 4; break;
+    case HOODIE_PQ_INT64: case HOODIE_PQ_DOUBLE: c->pw = 8; break;
+    case HOODIE_PQ_INT96: c->pw = 12; break;
+    case HOODIE_PQ_FIXED_LEN_BYTE_ARRAY: c->pw = (size_t)c->lf->el->type_length; break;
+    case HOODIE_PQ_BYTE_ARRAY: c->pw = 0; break;
+    }
+    if (c->ptype == HOODIE_PQ_BOOLEAN) c->out = OUT_BOOL;
+    else if (t->id == HOODIE_TYPE_STRING || t->id == HOODIE_TYPE_BINARY) c->out = OUT_VAR;
+    else c->out = OUT_FIXED;
+    c->ow = c->out == OUT_FIXED ? hoodie_type_fixed_width(t) : 0;
+    c->conv = CV_NONE;
+    if (t->id == HOODIE_TYPE_DECIMAL) {
+        c->conv = c->ptype == HOODIE_PQ_INT32 ? CV_DEC_I32 : c->ptype == HOODIE_PQ_INT64 ? CV_DEC_I64 : CV_DEC_BE;
+    } else if (c->ptype == HOODIE_PQ_INT32 && c->ow == 1) {
+        c->conv = CV_I32_I8;
+    } else if (c->ptype == HOODIE_PQ_INT32 && c->ow == 2) {
+        c->conv = CV_I32_I16;
+    } else if (c->ptype == HOODIE_PQ_INT96) {
+        c->conv = CV_INT96;
+    }
+    if (c->out == OUT_FIXED && c->conv == CV_NONE && c->ow != c->pw)
+        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: cannot map %s to %zu-byte values", c->what,
+                           hoodie_pq_type_name(c->ptype), c->ow);
+    return hoodie_arena_new(&c->hdr_arena, NULL, 4096);
+}
+
+static void colr_dispose(colr *c)
+{
+    free(c->chunk);
+    hoodie_arena_free(c->hdr_arena);
+    free(c->dict_fixed);
+    free(c->dict_off);
+    free(c->dict_data);
+    free(c->page_buf);
+    free(c->def);
+    free(c->rep);
+    free(c->mat);
+    free(c->mat_off);
+    hoodie_buf_dispose(&c->matbuf);
+    free(c->idx);
+    free(c->i64s);
+    memset(c, 0, sizeof *c);
+}
+
+/* Load the column chunk of row group `rg`. */
+static hoodie_status colr_open_chunk(colr *c, uint32_t rg)
+{
+    const hoodie_pq_file *f = c->f;
+    const hoodie_pq_row_group *g = &f->meta.row_groups[rg];
+    const hoodie_pq_column_chunk *cc = &g->columns[c->leaf];
+    const hoodie_pq_column_meta *m = &cc->meta;
+    free(c->chunk);
+    c->chunk = NULL;
+    c->chunk_len = c->pos = 0;
+    c->has_dict = 0;
+    c->page_n = c->page_i = 0;
+    c->page_off = 0;
+    if (!cc->has_meta) return HOODIE_CORRUPT("%s: row group %u has no column metadata", c->what, rg);
+    if (cc->file_path) return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: column chunk in another file", c->what);
+    if (m->type != c->ptype)
+        return HOODIE_CORRUPT("%s: row group %u chunk type %s differs from the schema (%s)", c->what, rg,
+                              hoodie_pq_type_name(m->type), hoodie_pq_type_name(c->ptype));
+    int64_t start = m->data_page_offset;
+    if (m->has_dictionary_page_offset && m->dictionary_page_offset > 0 && m->dictionary_page_offset < start)
+        start = m->dictionary_page_offset;
+    int64_t len = m->total_compressed_size;
+    if (start < 4 || len < 0 || (uint64_t)start > f->footer_off || (uint64_t)len > f->footer_off - (uint64_t)start)
+        return HOODIE_CORRUPT("%s: row group %u chunk at offset %lld length %lld is outside the file", c->what, rg,
+                              (long long)start, (long long)len);
+    c->codec = m->codec;
+    c->chunk_off = (uint64_t)start;
+    c->chunk_len = (size_t)len;
+    c->chunk = malloc(c->chunk_len ? c->chunk_len : 1);
+    if (!c->chunk) return HOODIE_NOMEM();
+    return f->src.read(f->src.ctx, c->chunk_off, c->chunk, c->chunk_len);
+}
+
+/* Decompress a page body into c->page_buf (or borrow it when uncompressed). */
+static hoodie_status page_body(colr *c, const uint8_t *src, size_t src_len, size_t dst_len, int compressed,
+                               const uint8_t **out)
+{
+    if (!compressed || c->codec == HOODIE_PQ_UNCOMPRESSED) {
+        if (src_len != dst_len) return col_corrupt(c, "page sizes differ (%zu vs %zu) without compression", src_len, dst_len);
+        *out = src;
+        return HOODIE_OK;
+    }
+    HOODIE_TRY(grow(&c->page_buf, &c->page_cap, dst_len ? dst_len : 1));
+    char what[320];
+    snprintf(what, sizeof what, "%s page at offset %" PRIu64, c->what, c->page_off);
+    HOODIE_TRY(hoodie_codec_decompress(c->codec, src, src_len, c->page_buf, dst_len, what));
+    *out = c->page_buf;
+    return HOODIE_OK;
+}
+
+static hoodie_status load_dict(colr *c, const hoodie_pq_page_header *h, const uint8_t *p, size_t len)
+{
+    int32_t n = h->dict.num_values;
+    if (h->dict.encoding != HOODIE_PQ_PLAIN && h->dict.encoding != HOODIE_PQ_PLAIN_DICTIONARY)
+        return col_corrupt(c, "dictionary page encoding %d", (int)h->dict.encoding);
+    if (n < 0) return col_corrupt(c, "dictionary with %d values", (int)n);
+    if (c->out == OUT_BOOL) return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: boolean dictionary", c->what);
+    c->has_dict = 0;
+    if (c->ptype == HOODIE_PQ_BYTE_ARRAY) {
+        if ((size_t)n > len / 4) return col_corrupt(c, "dictionary of %d values in %zu bytes", (int)n, len);
+        /* Parse lengths first. */
+        size_t pos = 0, total = 0;
+        for (int32_t i = 0; i < n; i++) {
+            if (len - pos < 4) return col_corrupt(c, "truncated dictionary");
+            uint32_t l = (uint32_t)p[pos] | (uint32_t)p[pos + 1] << 8 | (uint32_t)p[pos + 2] << 16 | (uint32_t)p[pos + 3] << 24;
+            pos += 4;
+            if (l > len - pos) return col_corrupt(c, "dictionary value of %u bytes overruns the page", l);
+            pos += l;
+            total += l;
+        }
+        if (c->out == OUT_VAR) {
+            free(c->dict_off);
+            free(c->dict_data);
+            c->dict_off = malloc(((size_t)n + 1) * sizeof *c->dict_off);
+            c->dict_data = calloc(1, total + 16);
+            if (!c->dict_off || !c->dict_data) return HOODIE_NOMEM();
+            pos = 0;
+            size_t o = 0;
+            c->dict_off[0] = 0;
+            for (int32_t i = 0; i < n; i++) {
+                uint32_t l = (uint32_t)p[pos] | (uint32_t)p[pos + 1] << 8 | (uint32_t)p[pos + 2] << 16 | (uint32_t)p[pos + 3] << 24;
+                memcpy(c->dict_data + o, p + pos + 4, l);
+                pos += 4 + l;
+                o += l;
+                c->dict_off[i + 1] = (int32_t)o;
+            }
+        } else { /* decimal on BYTE_ARRAY */
+            free(c->dict_fixed);
+            c->dict_fixed = malloc(((size_t)n ? (size_t)n : 1) * 16);
+            if (!c->dict_fixed) return HOODIE_NOMEM();
+            pos = 0;
+            for (int32_t i = 0; i < n; i++) {
+                uint32_t l = (uint32_t)p[pos] | (uint32_t)p[pos + 1] << 8 | (uint32_t)p[pos + 2] << 16 | (uint32_t)p[pos + 3] << 24;
+                if (l > 16) return col_corrupt(c, "decimal of %u bytes", l);
+                be_to_dec16(p + pos + 4, l, c->dict_fixed + 16 * (size_t)i);
+                pos += 4 + l;
+            }
+        }
+    } else {
+        if (c->pw == 0 || (size_t)n > len / c->pw) return col_corrupt(c, "dictionary of %d values in %zu bytes", (int)n, len);
+        free(c->dict_fixed);
+        c->dict_fixed = malloc(((size_t)n ? (size_t)n : 1) * c->ow);
+        if (!c->dict_fixed) return HOODIE_NOMEM();
+        convert_fixed(c, p, c->dict_fixed, (size_t)n);
+    }
+    c->dict_n = (uint32_t)n;
+    c->has_dict = 1;
+    return HOODIE_OK;
+}
+
+static hoodie_status decode_levels_rle(colr *c, const uint8_t *p, size_t len, int16_t *out, int32_t n, int16_t max,
+                                       const char *kind)
+{
+    hoodie_pq_rle d;
+    hoodie_pq_rle_init(&d, p, len, hoodie_pq_bit_width((uint32_t)max));
+    size_t got = hoodie_pq_rle_get_i16(&d, out, (size_t)n);
+    if (got != (size_t)n) return col_corrupt(c, "%s levels: %zu of %d decoded", kind, got, (int)n);
+    int16_t bad = 0;
+    for (int32_t i = 0; i < n; i++) bad |= (int16_t)(out[i] > max || out[i] < 0);
+    if (bad) return col_corrupt(c, "%s level above the maximum %d", kind, (int)max);
+    return HOODIE_OK;
+}
+
+/* v1 levels: RLE with a 4-byte length, or legacy BIT_PACKED. Advances *pp. */
+static hoodie_status levels_v1(colr *c, const uint8_t **pp, const uint8_t *end, hoodie_pq_encoding enc, int16_t *out,
+                               int32_t n, int16_t max, const char *kind)
+{
+    const uint8_t *p = *pp;
+    if (enc == HOODIE_PQ_BIT_PACKED) {
+        size_t used = hoodie_pq_bitpacked_legacy_levels(p, (size_t)(end - p), hoodie_pq_bit_width((uint32_t)max), out, (size_t)n);
+        if (used == (size_t)-1) return col_corrupt(c, "truncated %s levels", kind);
+        for (int32_t i = 0; i < n; i++) if (out[i] > max) return col_corrupt(c, "%s level above the maximum", kind);
+        *pp = p + used;
+        return HOODIE_OK;
+    }
+    if (enc != HOODIE_PQ_RLE) return col_corrupt(c, "%s level encoding %d", kind, (int)enc);
+    if (end - p < 4) return col_corrupt(c, "truncated %s levels", kind);
+    uint32_t l = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    p += 4;
+    if (l > (size_t)(end - p)) return col_corrupt(c, "%s levels of %u bytes overrun the page", kind, l);
+    HOODIE_TRY(decode_levels_rle(c, p, l, out, n, max, kind));
+    *pp = p + l;
+    return HOODIE_OK;
+}
+
+static int64_t count_present(const colr *c, int32_t from, int32_t to)
+{
+    if (c->max_def == 0) return to - from;
+    int64_t k = 0;
+    const int16_t *d = c->def, md = c->max_def;
+    for (int32_t i = from; i < to; i++) k += d[i] == md;
+    return k;
+}
+
+/* Prepare the value decoder for a page's value bytes. */
+static hoodie_status values_init(colr *c, hoodie_pq_encoding enc, const uint8_t *p, size_t len)
+{
+    c->vp = p;
+    c->vend = p + len;
+    c->vbit = 0;
+    switch (enc) {
+    case HOODIE_PQ_PLAIN:
+        c->venc = c->ptype == HOODIE_PQ_BOOLEAN ? V_PLAIN_BOOL : c->ptype == HOODIE_PQ_BYTE_ARRAY ? V_PLAIN_BA : V_PLAIN_FIXED;
+        return HOODIE_OK;
+    case HOODIE_PQ_PLAIN_DICTIONARY:
+    case HOODIE_PQ_RLE_DICTIONARY:
+        if (!c->has_dict) return col_corrupt(c, "dictionary-encoded page without a dictionary");
+        if (len < 1 || p[0] > 32) return col_corrupt(c, "bad dictionary index bit width");
+        hoodie_pq_rle_init(&c->rle, p + 1, len - 1, p[0]);
+        c->venc = V_DICT;
+        return HOODIE_OK;
+    case HOODIE_PQ_RLE: {
+        if (c->ptype != HOODIE_PQ_BOOLEAN) return col_corrupt(c, "RLE values for a non-boolean column");
+        if (len < 4) return col_corrupt(c, "truncated RLE booleans");
+        uint32_t l = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+        if (l > len - 4) return col_corrupt(c, "RLE booleans of %u bytes overrun the page", l);
+        hoodie_pq_rle_init(&c->rle, p + 4, l, 1);
+        c->venc = V_RLE_BOOL;
+        return HOODIE_OK;
+    }
+    default: break;
+    }
+    /* Materialized encodings: decode the whole page's values now. */
+    int64_t nv = count_present(c, 0, c->page_n);
+    switch (enc) {
+    case HOODIE_PQ_DELTA_BINARY_PACKED: {
+        if (c->ptype != HOODIE_PQ_INT32 && c->ptype != HOODIE_PQ_INT64)
+            return col_corrupt(c, "DELTA_BINARY_PACKED on %s", hoodie_pq_type_name(c->ptype));
+        size_t got, used;
+        HOODIE_TRY(grow(&c->i64s, &c->i64s_cap, ((size_t)nv + 1) * 8));
+        HOODIE_TRY(hoodie_pq_delta_binary_decode(p, len, (size_t)nv, c->i64s, &got, &used, c->what));
+        if ((int64_t)got != nv) return col_corrupt(c, "DELTA_BINARY_PACKED has %zu values, expected %lld", got, (long long)nv);
+        HOODIE_TRY(grow(&c->mat, &c->mat_cap, (size_t)nv * c->pw + 1));
+        if (c->pw == 4) for (int64_t i = 0; i < nv; i++) { int32_t v = (int32_t)(uint32_t)(uint64_t)c->i64s[i]; memcpy(c->mat + 4 * i, &v, 4); }
+        else memcpy(c->mat, c->i64s, (size_t)nv * 8);
+        c->vp = c->mat;
+        c->vend = c->mat + (size_t)nv * c->pw;
+        c->venc = V_PLAIN_FIXED;
+        return HOODIE_OK;
+    }
+    case HOODIE_PQ_BYTE_STREAM_SPLIT: {
+        if (c->pw == 0) return col_corrupt(c, "BYTE_STREAM_SPLIT on %s", hoodie_pq_type_name(c->ptype));
+        if ((uint64_t)nv * c->pw != len) return col_corrupt(c, "BYTE_STREAM_SPLIT page of %zu bytes for %lld values", len, (long long)nv);
+        HOODIE_TRY(grow(&c->mat, &c->mat_cap, len + 1));
+        HOODIE_TRY(hoodie_pq_byte_stream_split_decode(p, len, (size_t)nv, c->pw, c->mat, c->what));
+        c->vp = c->mat;
+        c->vend = c->mat + len;
+        c->venc = V_PLAIN_FIXED;
+        return HOODIE_OK;
+    }
+    case HOODIE_PQ_DELTA_LENGTH_BYTE_ARRAY: {
+        if (c->ptype != HOODIE_PQ_BYTE_ARRAY) return col_corrupt(c, "DELTA_LENGTH_BYTE_ARRAY on %s", hoodie_pq_type_name(c->ptype));
+        size_t used;
+        HOODIE_TRY(grow(&c->i64s, &c->i64s_cap, ((size_t)nv + 1) * 8));
+        HOODIE_TRY(grow(&c->mat_off, &c->mat_off_cap, ((size_t)nv + 1) * 4));
+        HOODIE_TRY(hoodie_pq_delta_length_decode(p, len, (size_t)nv, c->i64s, c->mat_off, &c->mat_data, &used, c->what));
+        c->mat_i = 0;
+        c->venc = V_MAT_BA;
+        return HOODIE_OK;
+    }
+    case HOODIE_PQ_DELTA_BYTE_ARRAY: {
+        if (c->ptype != HOODIE_PQ_BYTE_ARRAY && c->ptype != HOODIE_PQ_FIXED_LEN_BYTE_ARRAY)
+            return col_corrupt(c, "DELTA_BYTE_ARRAY on %s", hoodie_pq_type_name(c->ptype));
+        hoodie_buf_clear(&c->matbuf);
+        HOODIE_TRY(grow(&c->mat_off, &c->mat_off_cap, ((size_t)nv + 1) * 4));
+        HOODIE_TRY(hoodie_pq_delta_byte_array_decode(p, len, (size_t)nv, &c->matbuf, c->mat_off, c->what));
+        if (c->ptype == HOODIE_PQ_FIXED_LEN_BYTE_ARRAY) {
+            for (int64_t i = 0; i < nv; i++)
+                if ((size_t)(c->mat_off[i + 1] - c->mat_off[i]) != c->pw) return col_corrupt(c, "DELTA_BYTE_ARRAY value of the wrong width");
+            c->vp = c->matbuf.data ? c->matbuf.data : (const uint8_t *)"";
+            c->vend = c->vp + (size_t)nv * c->pw;
+            c->venc = V_PLAIN_FIXED;
+        } else {
+            c->mat_data = c->matbuf.data ? c->matbuf.data : (const uint8_t *)"";
+            c->mat_i = 0;
+            c->venc = V_MAT_BA;
+        }
+        return HOODIE_OK;
+    }
+    default:
+        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: value encoding %s (%d)", c->what, hoodie_pq_encoding_name(enc), (int)enc);
+    }
+}
+
+/* Load the next data page. *done = 1 at the end of the chunk. */
+static hoodie_status load_page(colr *c, int *done)
+{
+    *done = 0;
+    for (;;) {
+        if (c->pos >= c->chunk_len) { *done = 1; return HOODIE_OK; }
+        hoodie_pq_page_header h;
+        hoodie_cursor cur;
+        c->page_off = c->chunk_off + c->pos;
+        hoodie_cursor_init(&cur, c->chunk + c->pos, c->chunk_len - c->pos, c->page_off, c->f->src.name);
+        hoodie_arena_reset(c->hdr_arena);
+        HOODIE_TRY(hoodie_pq_page_header_decode(&h, &cur, c->hdr_arena));
+        c->pos += (size_t)(cur.p - cur.base);
+        if ((size_t)h.compressed_size > c->chunk_len - c->pos)
+            return col_corrupt(c, "page of %d bytes overruns the column chunk", (int)h.compressed_size);
+        if (h.uncompressed_size > MAX_PAGE_BYTES) return col_corrupt(c, "page of %d bytes", (int)h.uncompressed_size);
+        const uint8_t *body = c->chunk + c->pos;
+        size_t clen = (size_t)h.compressed_size, ulen = (size_t)h.uncompressed_size;
+        c->pos += clen;
+        const uint8_t *p;
+        if (h.type == HOODIE_PQ_DICTIONARY_PAGE) {
+            HOODIE_TRY(page_body(c, body, clen, ulen, 1, &p));
+            HOODIE_TRY(load_dict(c, &h, p, ulen));
+            continue;
+        }
+        if (h.type == HOODIE_PQ_DATA_PAGE) {
+            int32_t n = h.data.num_values;
+            if (n < 0 || n > MAX_PAGE_VALUES) return col_corrupt(c, "page with %d values", (int)n);
+            HOODIE_TRY(page_body(c, body, clen, ulen, 1, &p));
+            const uint8_t *end = p + ulen;
+            if (c->max_rep) {
+                HOODIE_TRY(grow(&c->rep, &c->rep_cap, (size_t)n * 2 + 2));
+                HOODIE_TRY(levels_v1(c, &p, end, h.data.rep_encoding, c->rep, n, c->max_rep, "repetition"));
+            }
+            if (c->max_def) {
+                HOODIE_TRY(grow(&c->def, &c->def_cap, (size_t)n * 2 + 2));
+                HOODIE_TRY(levels_v1(c, &p, end, h.data.def_encoding, c->def, n, c->max_def, "definition"));
+            }
+            c->page_n = n;
+            c->page_i = 0;
+            HOODIE_TRY(values_init(c, h.data.encoding, p, (size_t)(end - p)));
+        } else if (h.type == HOODIE_PQ_DATA_PAGE_V2) {
+            const hoodie_pq_data_page_v2_header *v = &h.data_v2;
+            int32_t n = v->num_values;
+            if (n < 0 || n > MAX_PAGE_VALUES) return col_corrupt(c, "page with %d values", (int)n);
+            if (v->rep_levels_len < 0 || v->def_levels_len < 0 ||
+                (uint64_t)v->rep_levels_len + (uint64_t)v->def_levels_len > clen ||
+                (uint64_t)v->rep_levels_len + (uint64_t)v->def_levels_len > ulen)
+                return col_corrupt(c, "level lengths exceed the page");
+            size_t ll = (size_t)v->rep_levels_len + (size_t)v->def_levels_len;
+            if (c->max_rep) {
+                HOODIE_TRY(grow(&c->rep, &c->rep_cap, (size_t)n * 2 + 2));
+                HOODIE_TRY(decode_levels_rle(c, body, (size_t)v->rep_levels_len, c->rep, n, c->max_rep, "repetition"));
+            }
+            if (c->max_def) {
+                HOODIE_TRY(grow(&c->def, &c->def_cap, (size_t)n * 2 + 2));
+                HOODIE_TRY(decode_levels_rle(c, body + v->rep_levels_len, (size_t)v->def_levels_len, c->def, n, c->max_def, "definition"));
+            }
+            HOODIE_TRY(page_body(c, body + ll, clen - ll, ulen - ll, v->is_compressed, &p));
+            c->page_n = n;
+            c->page_i = 0;
+            HOODIE_TRY(values_init(c, v->encoding, p, ulen - ll));
+        } else {
+            continue; /* index pages and unknown page types are skipped */
+        }
+        return HOODIE_OK;
+    }
+}
+
+/* ---- value decoding into the leaf array (dense) ---- */
+
+static hoodie_status reserve_fixed(hoodie_array *a, size_t count, size_t width)
+{
+    size_t need;
+    if (hoodie_mul_overflow(count, width, &need)) return HOODIE_NOMEM();
+    return grow(&a->values, &a->values_cap, need ? need : 1);
+}
+
+static hoodie_status get_indices(colr *c, size_t nv)
+{
+    HOODIE_TRY(grow(&c->idx, &c->idx_cap, nv * 4 + 4));
+    size_t got = hoodie_pq_rle_get_u32(&c->rle, c->idx, nv);
+    if (got != nv) return col_corrupt(c, "%zu of %zu dictionary indices decoded", got, nv);
+    return HOODIE_OK;
+}
+
+static hoodie_status append_var(hoodie_array *a, int64_t base, const uint8_t *src, size_t len)
+{
+    (void)base;
+    HOODIE_TRY(grow(&a->values, &a->values_cap, a->values_len + len + 1));
+    memcpy(a->values + a->values_len, src, len);
+    a->values_len += len;
+    return HOODIE_OK;
+}
+
+static hoodie_status decode_values(colr *c, hoodie_array *a, int64_t base, size_t nv)
+{
+    if (nv == 0) return HOODIE_OK;
+    switch (c->venc) {
+    case V_PLAIN_FIXED: {
+        size_t need = nv * c->pw;
+        if ((size_t)(c->vend - c->vp) < need) return col_corrupt(c, "values truncated");
+        if (c->out == OUT_VAR) {
+            /* FIXED_LEN_BYTE_ARRAY read as binary would land here; not produced by the schema mapping. */
+            return col_corrupt(c, "fixed values for a variable-width column");
+        }
+        HOODIE_TRY(reserve_fixed(a, (size_t)base + nv, c->ow));
+        convert_fixed(c, c->vp, a->values + (size_t)base * c->ow, nv);
+        c->vp += need;
+        return HOODIE_OK;
+    }
+    case V_PLAIN_BOOL: {
+        uint64_t avail = (uint64_t)(c->vend - c->vp) * 8;
+        if (c->vbit + nv > avail) return col_corrupt(c, "boolean values truncated");
+        HOODIE_TRY(grow(&a->values, &a->values_cap, ((size_t)base + nv + 7) / 8 + 1));
+        hoodie_pq_copy_bits(c->vp, c->vbit, a->values, (uint64_t)base, nv);
+        c->vbit += nv;
+        return HOODIE_OK;
+    }
+    case V_RLE_BOOL: {
+        HOODIE_TRY(get_indices(c, nv));
+        HOODIE_TRY(grow(&a->values, &a->values_cap, ((size_t)base + nv + 7) / 8 + 1));
+        for (size_t i = 0; i < nv; i++) {
+            uint64_t t = (uint64_t)base + i;
+            if (c->idx[i]) a->values[t >> 3] |= (uint8_t)(1u << (t & 7));
+            else a->values[t >> 3] &= (uint8_t)~(1u << (t & 7));
+        }
+        return HOODIE_OK;
+    }
+    case V_DICT: {
+        HOODIE_TRY(get_indices(c, nv));
+        const uint32_t *idx = c->idx, dn = c->dict_n;
+        uint32_t bad = 0;
+        for (size_t i = 0; i < nv; i++) bad |= idx[i] >= dn;
+        if (bad) return col_corrupt(c, "dictionary index out of range (dictionary has %u values)", dn);
+        if (c->out == OUT_FIXED) {
+            HOODIE_TRY(reserve_fixed(a, (size_t)base + nv, c->ow));
+            uint8_t *dst = a->values + (size_t)base * c->ow;
+            const uint8_t *dict = c->dict_fixed;
+            switch (c->ow) {
+            case 4: {
+                uint32_t *d = (uint32_t *)(void *)dst;
+                const uint32_t *sv = (const uint32_t *)(const void *)dict;
+                for (size_t i = 0; i < nv; i++) d[i] = sv[idx[i]];
+                break;
+            }
+            case 8: {
+                uint64_t *d = (uint64_t *)(void *)dst;
+                const uint64_t *sv = (const uint64_t *)(const void *)dict;
+                for (size_t i = 0; i < nv; i++) d[i] = sv[idx[i]];
+                break;
+            }
+            default: {
+                size_t w = c->ow;
+                for (size_t i = 0; i < nv; i++) memcpy(dst + i * w, dict + (size_t)idx[i] * w, w);
+            }
+            }
+            return HOODIE_OK;
+        }
+        if (c->out == OUT_VAR) {
+            const int32_t *doff = c->dict_off;
+            size_t total = 0;
+            for (size_t i = 0; i < nv; i++) total += (size_t)(doff[idx[i] + 1] - doff[idx[i]]);
+            if (a->values_len + total > INT32_MAX) return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: batch exceeds 2 GiB of bytes", c->what);
+            /* 16 bytes of slack on both sides let short values be copied in fixed 16-byte steps. */
+            HOODIE_TRY(grow(&a->values, &a->values_cap, a->values_len + total + 16));
+            int32_t *off = a->offsets + base;
+            uint8_t *dst = a->values;
+            const uint8_t *dd = c->dict_data;
+            size_t o = a->values_len;
+            for (size_t i = 0; i < nv; i++) {
+                int32_t s = doff[idx[i]], l = doff[idx[i] + 1] - s;
+                if (l <= 16) {
+                    memcpy(dst + o, dd + s, 16);
+                } else {
+                    memcpy(dst + o, dd + s, (size_t)l);
+                }
+                o += (size_t)l;
+                off[i + 1] = (int32_t)o;
+            }
+            a->values_len = o;
+            return HOODIE_OK;
+        }
+        return col_corrupt(c, "dictionary for a boolean column");
+    }
+    case V_PLAIN_BA: {
+        const uint8_t *p = c->vp, *end = c->vend;
+        if (c->out == OUT_FIXED) { /* decimal on BYTE_ARRAY */
+            HOODIE_TRY(reserve_fixed(a, (size_t)base + nv, 16));
+            for (size_t i = 0; i < nv; i++) {
+                if (end - p < 4) return col_corrupt(c, "byte array values truncated");
+                uint32_t l = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+                p += 4;
+                if (l > (size_t)(end - p) || l > 16) return col_corrupt(c, "bad decimal of %u bytes", l);
+                be_to_dec16(p, l, a->values + ((size_t)base + i) * 16);
+                p += l;
+            }
+            c->vp = p;
+            return HOODIE_OK;
+        }
+        /* Values are at most the bytes left: reserve once. */
+        size_t room = (size_t)(end - p);
+        HOODIE_TRY(grow(&a->values, &a->values_cap, a->values_len + room + 1));
+        int32_t *off = a->offsets + base;
+        uint8_t *dst = a->values;
+        size_t o = a->values_len;
+        for (size_t i = 0; i < nv; i++) {
+            if (end - p < 4) return col_corrupt(c, "byte array values truncated");
+            uint32_t l = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+            p += 4;
+            if (l > (size_t)(end - p)) return col_corrupt(c, "byte array of %u bytes overruns the page", l);
+            if (o + l > INT32_MAX) return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: batch exceeds 2 GiB of bytes", c->what);
+            memcpy(dst + o, p, l);
+            p += l;
+            o += l;
+            off[i + 1] = (int32_t)o;
+        }
+        a->values_len = o;
+        c->vp = p;
+        return HOODIE_OK;
+    }
+    case V_MAT_BA: {
+        const int32_t *mo = c->mat_off + c->mat_i;
+        size_t total = (size_t)(mo[nv] - mo[0]);
+        if (c->out == OUT_FIXED) {
+            HOODIE_TRY(reserve_fixed(a, (size_t)base + nv, 16));
+            for (size_t i = 0; i < nv; i++) {
+                size_t l = (size_t)(mo[i + 1] - mo[i]);
+                if (l > 16) return col_corrupt(c, "bad decimal of %zu bytes", l);
+                be_to_dec16(c->mat_data + mo[i], l, a->values + ((size_t)base + i) * 16);
+            }
+            c->mat_i += nv;
+            return HOODIE_OK;
+        }
+        if (a->values_len + total > INT32_MAX) return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: batch exceeds 2 GiB of bytes", c->what);
+        HOODIE_TRY(append_var(a, base, c->mat_data + mo[0], total));
+        int32_t *off = a->offsets + base;
+        int32_t shift = off[0] - mo[0];
+        for (size_t i = 1; i <= nv; i++) off[i] = mo[i] + shift;
+        c->mat_i += nv;
+        return HOODIE_OK;
+    }
+    }
+    return HOODIE_OK;
+}
+
+/*
+ * Append the next `nrows` rows of this column to lb and (dense values) to a. *rows_out: rows read.
+ */
+static hoodie_status colr_read_rows(colr *c, int64_t nrows, lbuf *lb, hoodie_array *a, int64_t *rows_out)
+{
+    int64_t rows = 0;
+    for (;;) {
+        if (c->max_rep == 0 && rows >= nrows) break;
+        if (c->page_i >= c->page_n) {
+            int done;
+            HOODIE_TRY(load_page(c, &done));
+            if (done) break;
+            continue;
+        }
+        int32_t start = c->page_i, end;
+        if (c->max_rep == 0) {
+            if (rows >= nrows) break;
+            int64_t take = c->page_n - start;
+            if (take > nrows - rows) take = nrows - rows;
+            end = start + (int32_t)take;
+            rows += take;
+        } else {
+            const int16_t *rep = c->rep;
+            int32_t i = start;
+            if (lb->n == 0 && rep[i] != 0) return col_corrupt(c, "batch starts inside a row");
+            while (i < c->page_n) {
+                if (rep[i] == 0) {
+                    if (rows == nrows) break;
+                    rows++;
+                }
+                i++;
+            }
+            end = i;
+            if (end == start) break;
+        }
+        size_t k = (size_t)(end - start);
+        if (lb->n + k > INT32_MAX) return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: batch has too many values", c->what);
+        if (c->max_def) {
+            HOODIE_TRY(grow(&lb->def, &lb->def_cap, (lb->n + k) * 2));
+            memcpy(lb->def + lb->n, c->def + start, k * 2);
+        }
+        if (c->max_rep) {
+            HOODIE_TRY(grow(&lb->rep, &lb->rep_cap, (lb->n + k) * 2));
+            memcpy(lb->rep + lb->n, c->rep + start, k * 2);
+        }
+        size_t nv = (size_t)count_present(c, start, end);
+        if (c->out == OUT_VAR) {
+            HOODIE_TRY(grow(&a->offsets, &a->offsets_cap, ((size_t)lb->nvals + nv + 1) * 4));
+            if (lb->nvals == 0) a->offsets[0] = 0;
+        }
+        HOODIE_TRY(decode_values(c, a, lb->nvals, nv));
+        lb->nvals += (int64_t)nv;
+        lb->n += k;
+        c->page_i = end;
+    }
+    *rows_out = rows;
+    return HOODIE_OK;
+}
+
+/* ---- assembly ---- */
+
+typedef struct hoodie_pq_scan_leaf {
+    int leaf;
+    colr cr;
+    lbuf lb;
+    hoodie_array *arr;   /* in the current batch */
+} scan_leaf;
+
+struct hoodie_pq_scan {
+    hoodie_pq_file *f;
+    hoodie_field root;
+    hoodie_pq_node node;
+    uint32_t *rgs;
+    size_t n_rgs, rg_i;
+    int64_t rg_rows_left;
+    int rg_open;
+    int64_t batch_rows;
+    size_t n_leaves;
+    scan_leaf *leaves;
+    int *leaf_slot;       /* leaf index -> index in leaves, or -1 */
+    hoodie_status poisoned;
+};
+
+static inline int16_t lvl(const int16_t *a, size_t i) { return a ? a[i] : 0; }
+
+/* Validity for a node's slots: returns slot count; *nulls set. bitmap NULL when all valid. */
+static hoodie_status node_slots(const hoodie_pq_node *n, const lbuf *lb, hoodie_array *a, int64_t *nslots_out)
+{
+    const int16_t *def = lb->def, *rep = lb->rep;
+    size_t ne = lb->n;
+    int64_t ns = 0, nulls = 0;
+    int all_slots = rep == NULL && (def == NULL || n->def_slot == 0);
+    if (all_slots) ns = (int64_t)ne;
+    else for (size_t i = 0; i < ne; i++) ns += lvl(rep, i) <= n->rep && lvl(def, i) >= n->def_slot;
+    if (def && n->def_valid > 0) {
+        HOODIE_TRY(grow(&a->validity, &a->validity_cap, ((size_t)ns + 7) / 8 + 1));
+        memset(a->validity, 0, ((size_t)ns + 7) / 8 + 1);
+        uint8_t *v = a->validity;
+        int64_t s = 0;
+        const int16_t dv = n->def_valid;
+        if (all_slots) {
+            size_t i = 0;
+            for (; i + 8 <= ne; i += 8) {
+                const int16_t *d8 = def + i;
+                v[i >> 3] = (uint8_t)((d8[0] >= dv) | (d8[1] >= dv) << 1 | (d8[2] >= dv) << 2 | (d8[3] >= dv) << 3 |
+                                      (d8[4] >= dv) << 4 | (d8[5] >= dv) << 5 | (d8[6] >= dv) << 6 | (d8[7] >= dv) << 7);
+            }
+            for (; i < ne; i++) v[i >> 3] |= (uint8_t)((def[i] >= dv) << (i & 7));
+        } else {
+            for (size_t i = 0; i < ne; i++) {
+                if (!(lvl(rep, i) <= n->rep && def[i] >= n->def_slot)) continue;
+                v[s >> 3] |= (uint8_t)((def[i] >= dv) << (s & 7));
+                s++;
+            }
+        }
+        int64_t set = 0;
+        for (int64_t i = 0; i < ns / 8; i++) set += __builtin_popcount(v[i]);
+        for (int64_t i = ns / 8 * 8; i < ns; i++) set += (v[i >> 3] >> (i & 7)) & 1;
+        nulls = ns - set;
+        if (nulls == 0) { free(a->validity); a->validity = NULL; a->validity_cap = 0; }
+    }
+    a->length = ns;
+    a->null_count = nulls;
+    *nslots_out = ns;
+    return HOODIE_OK;
+}
+
+static hoodie_status scatter_leaf(const scan_leaf *sl, hoodie_array *a, int64_t ns)
+{
+    const colr *c = &sl->cr;
+    int64_t nv = sl->lb.nvals;
+    if (nv + a->null_count != ns) return col_corrupt((colr *)c, "%lld values for %lld slots with %lld nulls",
+                                                     (long long)nv, (long long)ns, (long long)a->null_count);
+    if (c->out == OUT_VAR) {
+        HOODIE_TRY(grow(&a->offsets, &a->offsets_cap, ((size_t)ns + 1) * 4));
+        if (nv == 0) a->offsets[0] = 0;
+        if (ns != nv) {
+            int32_t *off = a->offsets;
+            int64_t k = nv;
+            for (int64_t s = ns - 1; s >= 0; s--) {
+                off[s + 1] = off[k];
+                if (hoodie_bit_get(a->validity, s)) k--;
+            }
+        }
+        return HOODIE_OK;
+    }
+    if (ns == nv) return HOODIE_OK;
+    if (c->out == OUT_BOOL) {
+        HOODIE_TRY(grow(&a->values, &a->values_cap, ((size_t)ns + 7) / 8 + 1));
+        int64_t k = nv;
+        for (int64_t s = ns - 1; s >= 0; s--) {
+            if (hoodie_bit_get(a->validity, s)) {
+                k--;
+                if (hoodie_bit_get(a->values, k)) hoodie_bit_set(a->values, s); else hoodie_bit_clear(a->values, s);
+            } else {
+                hoodie_bit_clear(a->values, s);
+            }
+        }
+        return HOODIE_OK;
+    }
+    size_t w = c->ow;
+    HOODIE_TRY(reserve_fixed(a, (size_t)ns, w));
+    uint8_t *v = a->values;
+    int64_t k = nv;
+    switch (w) {
+    case 4: {
+        uint32_t *x = (uint32_t *)(void *)v;
+        for (int64_t s = ns - 1; s >= 0; s--) {
+            if (hoodie_bit_get(a->validity, s)) x[s] = x[--k]; else x[s] = 0;
+        }
+        break;
+    }
+    case 8: {
+        uint64_t *x = (uint64_t *)(void *)v;
+        for (int64_t s = ns - 1; s >= 0; s--) {
+            if (hoodie_bit_get(a->validity, s)) x[s] = x[--k]; else x[s] = 0;
+        }
+        break;
+    }
+    default:
+        for (int64_t s = ns - 1; s >= 0; s--) {
+            if (hoodie_bit_get(a->validity, s)) { k--; memmove(v + (size_t)s * w, v + (size_t)k * w, w); }
+            else memset(v + (size_t)s * w, 0, w);
+        }
+    }
+    return HOODIE_OK;
+}
+
+static hoodie_status assemble(hoodie_pq_scan *s, const hoodie_pq_node *n, hoodie_array *a)
+{
+    if (n->leaf < 0) return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: nested field without columns", s->f->src.name);
+    scan_leaf *sl = &s->leaves[s->leaf_slot[n->leaf]];
+    const lbuf *lb = &sl->lb;
+    int64_t ns;
+    HOODIE_TRY(node_slots(n, lb, a, &ns));
+    switch (n->kind) {
+    case HOODIE_PQ_NODE_LEAF:
+        return scatter_leaf(sl, a, ns);
+    case HOODIE_PQ_NODE_STRUCT:
+        for (size_t i = 0; i < n->n_children; i++) {
+            HOODIE_TRY(assemble(s, &n->children[i], &a->children[i]));
+            if (a->children[i].length != ns)
+                return HOODIE_CORRUPT("%s: struct child %zu has %lld values for %lld rows (inconsistent levels)",
+                                      s->f->src.name, i, (long long)a->children[i].length, (long long)ns);
+        }
+        return HOODIE_OK;
+    case HOODIE_PQ_NODE_LIST:
+    case HOODIE_PQ_NODE_MAP: {
+        const hoodie_pq_node *e = &n->children[0];
+        const int16_t *def = lb->def, *rep = lb->rep;
+        HOODIE_TRY(grow(&a->offsets, &a->offsets_cap, ((size_t)ns + 1) * 4));
+        int32_t *off = a->offsets;
+        int64_t slot = 0, elems = 0;
+        for (size_t i = 0; i < lb->n; i++) {
+            int16_t r = lvl(rep, i), d = lvl(def, i);
+            if (r <= n->rep && d >= n->def_slot) off[slot++] = (int32_t)elems;
+            if (r <= e->rep && d >= e->def_slot) elems++;
+        }
+        off[ns] = (int32_t)elems;
+        HOODIE_TRY(assemble(s, e, &a->children[0]));
+        if (a->children[0].length != elems)
+            return HOODIE_CORRUPT("%s: list has %lld elements, its child %lld (inconsistent levels)", s->f->src.name,
+                                  (long long)elems, (long long)a->children[0].length);
+        return HOODIE_OK;
+    }
+    }
+    return HOODIE_OK;
+}
+
+/* ---- file ---- */
+
+hoodie_status hoodie_pq_file_open(hoodie_pq_file **out, const hoodie_pq_source *src)
+{
+    hoodie_status rc;
+    uint8_t tail[8], head[4];
+    const char *name = src->name ? src->name : "parquet";
+    *out = NULL;
+    if (src->size < 12) return HOODIE_CORRUPT("%s: %llu bytes is too short for a Parquet file", name, (unsigned long long)src->size);
+    HOODIE_TRY(src->read(src->ctx, src->size - 8, tail, 8));
+    if (!memcmp(tail + 4, "PARE", 4)) return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: encrypted Parquet footer", name);
+    if (memcmp(tail + 4, "PAR1", 4)) return HOODIE_CORRUPT("%s: no PAR1 magic at offset %llu", name, (unsigned long long)(src->size - 4));
+    HOODIE_TRY(src->read(src->ctx, 0, head, 4));
+    if (memcmp(head, "PAR1", 4)) return HOODIE_CORRUPT("%s: no PAR1 magic at offset 0", name);
+    uint64_t flen = (uint64_t)tail[0] | (uint64_t)tail[1] << 8 | (uint64_t)tail[2] << 16 | (uint64_t)tail[3] << 24;
+    if (flen == 0 || flen > src->size - 12 || flen > MAX_FOOTER_LEN)
+        return HOODIE_CORRUPT("%s: footer length %llu at offset %llu does not fit the file", name,
+                              (unsigned long long)flen, (unsigned long long)(src->size - 8));
+    hoodie_pq_file *f = calloc(1, sizeof *f);
+    if (!f) return HOODIE_NOMEM();
+    f->src = *src;
+    f->src.name = name;
+    f->footer_off = src->size - 8 - flen;
+    uint8_t *fb = malloc((size_t)flen);
+    if (!fb) { free(f); return HOODIE_NOMEM(); }
+    HOODIE_TRY_GOTO(rc, src->read(src->ctx, f->footer_off, fb, (size_t)flen), fail);
+    HOODIE_TRY_GOTO(rc, hoodie_arena_new(&f->arena, NULL, 64 * 1024), fail);
+    hoodie_cursor c;
+    hoodie_cursor_init(&c, fb, (size_t)flen, f->footer_off, name);
+    HOODIE_TRY_GOTO(rc, hoodie_pq_file_meta_decode(&f->meta, &c, f->arena), fail);
+    HOODIE_TRY_GOTO(rc, hoodie_pq_schema_build(&f->schema, &f->meta, name), fail);
+    int64_t total = 0;
+    for (uint32_t i = 0; i < f->meta.row_group_count; i++) {
+        const hoodie_pq_row_group *g = &f->meta.row_groups[i];
+        if (g->column_count != f->schema.n_leaves) {
+            rc = HOODIE_CORRUPT("%s: row group %u has %u columns, the schema %zu leaves (footer at offset %llu)", name,
+                                i, g->column_count, f->schema.n_leaves, (unsigned long long)f->footer_off);
+            goto fail;
+        }
+        if (hoodie_add_overflow(total, g->num_rows, &total)) {
+            rc = HOODIE_CORRUPT("%s: row counts overflow", name);
+            goto fail;
+        }
+    }
+    free(fb);
+    *out = f;
+    return HOODIE_OK;
+fail:
+    free(fb);
+    hoodie_pq_file_free(f);
+    return rc;
+}
+
+void hoodie_pq_file_free(hoodie_pq_file *f)
+{
+    if (!f) return;
+    hoodie_pq_schema_dispose(&f->schema);
+    hoodie_arena_free(f->arena);
+    free(f);
+}
+
+const hoodie_pq_file_meta *hoodie_pq_file_metadata(const hoodie_pq_file *f) { return &f->meta; }
+const hoodie_pq_schema *hoodie_pq_file_schema(const hoodie_pq_file *f) { return &f->schema; }
+const char *hoodie_pq_file_name(const hoodie_pq_file *f) { return f->src.name; }
+
+/* ---- scan ---- */
+
+static void collect_leaves(const hoodie_pq_node *n, int *mark)
+{
+    if (n->kind == HOODIE_PQ_NODE_LEAF) { mark[n->leaf] = 1; return; }
+    for (size_t i = 0; i < n->n_children; i++) collect_leaves(&n->children[i], mark);
+}
+
+void hoodie_pq_scan_free(hoodie_pq_scan *s)
+{
+    if (!s) return;
+    for (size_t i = 0; i < s->n_leaves; i++) {
+        colr_dispose(&s->leaves[i].cr);
+        free(s->leaves[i].lb.def);
+        free(s->leaves[i].lb.rep);
+    }
+    free(s->leaves);
+    free(s->leaf_slot);
+    free(s->rgs);
+    hoodie_field_dispose(&s->root);
+    hoodie_pq_node_dispose(&s->node);
+    free(s);
+}
+
+hoodie_status hoodie_pq_scan_open(hoodie_pq_scan **out, hoodie_pq_file *f, const hoodie_pq_scan_opts *opts)
+{
+    hoodie_status rc = HOODIE_OK;
+    hoodie_pq_scan_opts def = { 0 };
+    if (!opts) opts = &def;
+    *out = NULL;
+    hoodie_pq_scan *s = calloc(1, sizeof *s);
+    if (!s) return HOODIE_NOMEM();
+    s->f = f;
+    s->batch_rows = opts->batch_rows > 0 ? opts->batch_rows : 65536;
+    HOODIE_TRY_GOTO(rc, hoodie_pq_schema_project(&s->root, &s->node, &f->schema, opts->columns, opts->n_columns), fail);
+    size_t nl = f->schema.n_leaves;
+    s->leaf_slot = malloc((nl ? nl : 1) * sizeof *s->leaf_slot);
+    int *mark = calloc(nl ? nl : 1, sizeof *mark);
+    if (!s->leaf_slot || !mark) { free(mark); rc = HOODIE_NOMEM(); goto fail; }
+    collect_leaves(&s->node, mark);
+    for (size_t i = 0; i < nl; i++) { s->leaf_slot[i] = -1; s->n_leaves += mark[i] != 0; }
+    s->leaves = calloc(s->n_leaves ? s->n_leaves : 1, sizeof *s->leaves);
+    if (!s->leaves) { free(mark); rc = HOODIE_NOMEM(); goto fail; }
+    size_t k = 0;
+    for (size_t i = 0; i < nl; i++) {
+        if (!mark[i]) continue;
+        s->leaf_slot[i] = (int)k;
+        s->leaves[k].leaf = (int)i;
+        rc = colr_setup(&s->leaves[k].cr, f, (int)i);
+        k++;
+        if (rc < 0) break;
+    }
+    free(mark);
+    if (rc < 0) goto fail;
+    if (opts->row_groups) {
+        s->rgs = malloc((opts->n_row_groups ? opts->n_row_groups : 1) * sizeof *s->rgs);
+        if (!s->rgs) { rc = HOODIE_NOMEM(); goto fail; }
+        for (size_t i = 0; i < opts->n_row_groups; i++) {
+            if (opts->row_groups[i] >= f->meta.row_group_count) {
+                rc = HOODIE_FAIL(HOODIE_EINVAL, "%s: no row group %u (the file has %u)", f->src.name,
+                                 opts->row_groups[i], f->meta.row_group_count);
+                goto fail;
+            }
+            s->rgs[i] = opts->row_groups[i];
+        }
+        s->n_rgs = opts->n_row_groups;
+    } else {
+        s->rgs = malloc((f->meta.row_group_count ? f->meta.row_group_count : 1) * sizeof *s->rgs);
+        if (!s->rgs) { rc = HOODIE_NOMEM(); goto fail; }
+        for (uint32_t i = 0; i < f->meta.row_group_count; i++) s->rgs[i] = i;
+        s->n_rgs = f->meta.row_group_count;
+    }
+    *out = s;
+    return HOODIE_OK;
+fail:
+    hoodie_pq_scan_free(s);
+    return rc;
+}
+
+const hoodie_field *hoodie_pq_scan_schema(const hoodie_pq_scan *s) { return &s->root; }
+
+static void bind_arrays(hoodie_pq_scan *s, const hoodie_pq_node *n, hoodie_array *a)
+{
+    if (n->kind == HOODIE_PQ_NODE_LEAF) { s->leaves[s->leaf_slot[n->leaf]].arr = a; return; }
+    for (size_t i = 0; i < n->n_children; i++) bind_arrays(s, &n->children[i], &a->children[i]);
+}
+
+hoodie_status hoodie_pq_scan_next(hoodie_pq_scan *s, hoodie_batch *out)
+{
+    hoodie_status rc;
+    memset(out, 0, sizeof *out);
+    if (s->poisoned < 0) return HOODIE_FAIL(HOODIE_ESTATE, "%s: scan failed earlier", s->f->src.name);
+    while (!s->rg_open || s->rg_rows_left == 0) {
+        if (s->rg_open) { s->rg_open = 0; s->rg_i++; }
+        if (s->rg_i >= s->n_rgs) return HOODIE_ITEROVER;
+        uint32_t rg = s->rgs[s->rg_i];
+        s->rg_rows_left = s->f->meta.row_groups[rg].num_rows;
+        for (size_t i = 0; i < s->n_leaves; i++) {
+            rc = colr_open_chunk(&s->leaves[i].cr, rg);
+            if (rc < 0) { s->poisoned = rc; return rc; }
+        }
+        s->rg_open = 1;
+    }
+    int64_t nrows = s->rg_rows_left < s->batch_rows ? s->rg_rows_left : s->batch_rows;
+    HOODIE_TRY_GOTO(rc, hoodie_batch_init(out, &s->root), fail);
+    bind_arrays(s, &s->node, &out->root);
+    for (size_t i = 0; i < s->n_leaves; i++) {
+        scan_leaf *sl = &s->leaves[i];
+        int64_t got = 0;
+        sl->lb.n = 0;
+        sl->lb.nvals = 0;
+        HOODIE_TRY_GOTO(rc, colr_read_rows(&sl->cr, nrows, &sl->lb, sl->arr, &got), fail);
+        if (got != nrows) {
+            rc = HOODIE_CORRUPT("%s: has %lld rows in row group %u, the footer says %lld more", sl->cr.what,
+                                (long long)got, s->rgs[s->rg_i], (long long)nrows);
+            goto fail;
+        }
+    }
+    for (size_t i = 0; i < s->node.n_children; i++) {
+        HOODIE_TRY_GOTO(rc, assemble(s, &s->node.children[i], &out->root.children[i]), fail);
+        if (out->root.children[i].length != nrows) {
+            rc = HOODIE_CORRUPT("%s: column %s has %lld values for %lld rows", s->f->src.name, s->root.children[i].name,
+                                (long long)out->root.children[i].length, (long long)nrows);
+            goto fail;
+        }
+    }
+    out->root.length = nrows;
+    s->rg_rows_left -= nrows;
+    return HOODIE_OK;
+fail:
+    hoodie_batch_dispose(out);
+    memset(out, 0, sizeof *out);
+    s->poisoned = rc;
+    return rc;
+}

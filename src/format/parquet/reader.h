@@ -1,0 +1,119 @@
+/*
+ * Parquet file reader: footer, schema, projection, batch scan, row-group statistics. No I/O of its own: bytes
+ * come through a read callback (hoodie_pq_source), so the whole reader can be fuzzed on a memory buffer.
+ *
+ *   hoodie_pq_file_open(&f, &src)                  footer + schema (f borrows src; src must outlive f)
+ *   hoodie_pq_scan_open(&s, f, &opts)              projection, row-group selection, batch size
+ *   while ((rc = hoodie_pq_scan_next(s, &b)) == HOODIE_OK) { use b; hoodie_batch_dispose(&b); }
+ *   rc == HOODIE_ITEROVER at the end; hoodie_pq_scan_free(s); hoodie_pq_file_free(f);
+ *
+ * Batches hold at most opts.batch_rows rows, never split a top-level row, and never span row groups.
+ * Memory: a batch owns its buffers (malloc) and is independent of the scan and the file.
+ */
+#ifndef HOODIE_FORMAT_PARQUET_READER_H
+#define HOODIE_FORMAT_PARQUET_READER_H
+
+#include "format/parquet/meta.h"
+#include "format/parquet/schema.h"
+#include "model/batch.h"
+
+typedef struct hoodie_pq_source {
+    void *ctx;
+    /** Read exactly len bytes at off. */
+    hoodie_status (*read)(void *ctx, uint64_t off, void *buf, size_t len);
+    uint64_t size;      /**< file size in bytes */
+    const char *name;   /**< for messages */
+} hoodie_pq_source;
+
+typedef struct hoodie_pq_file hoodie_pq_file;
+typedef struct hoodie_pq_scan hoodie_pq_scan;
+
+/**
+ * Read and check the footer ("PAR1" at both ends, sane length; "PARE": HOODIE_EUNSUPPORTED), decode the
+ * FileMetaData and build the schema.
+ */
+hoodie_status hoodie_pq_file_open(hoodie_pq_file **out, const hoodie_pq_source *src);
+void hoodie_pq_file_free(hoodie_pq_file *f);
+/** Decoded footer (owned by f). */
+const hoodie_pq_file_meta *hoodie_pq_file_metadata(const hoodie_pq_file *f);
+/** Full schema: root field (STRUCT of top-level columns), nodes, and leaves in column-chunk order. */
+const hoodie_pq_schema *hoodie_pq_file_schema(const hoodie_pq_file *f);
+const char *hoodie_pq_file_name(const hoodie_pq_file *f);
+
+typedef struct hoodie_pq_scan_opts {
+    const char *const *columns;   /**< top-level names or dotted paths through structs; NULL: all columns */
+    size_t n_columns;
+    const uint32_t *row_groups;   /**< row-group indices to read, in this order; NULL: all */
+    size_t n_row_groups;
+    int64_t batch_rows;           /**< max rows per batch; 0: 65536 */
+} hoodie_pq_scan_opts;
+
+/** Start a scan. HOODIE_EINVAL: unknown column or row group. The scan borrows f. */
+hoodie_status hoodie_pq_scan_open(hoodie_pq_scan **out, hoodie_pq_file *f, const hoodie_pq_scan_opts *opts);
+/** Schema of the batches (root STRUCT; owned by the scan). */
+const hoodie_field *hoodie_pq_scan_schema(const hoodie_pq_scan *s);
+/** Next batch into *out (initialised here; the caller disposes it). HOODIE_ITEROVER at the end. */
+hoodie_status hoodie_pq_scan_next(hoodie_pq_scan *s, hoodie_batch *out);
+void hoodie_pq_scan_free(hoodie_pq_scan *s);
+
+/* ---- statistics and pruning ---- */
+
+typedef enum hoodie_pq_value_kind {
+    HOODIE_PQ_VAL_NONE = 0,
+    HOODIE_PQ_VAL_BOOL,     /* i: 0/1 */
+    HOODIE_PQ_VAL_I64,      /* signed integers, DATE32, TIME*, TIMESTAMP (in the column's unit) */
+    HOODIE_PQ_VAL_U64,      /* unsigned integers */
+    HOODIE_PQ_VAL_F64,      /* FLOAT, DOUBLE, FLOAT16 */
+    HOODIE_PQ_VAL_BYTES,    /* STRING, BINARY, FIXED_BINARY: unsigned lexicographic order */
+    HOODIE_PQ_VAL_DECIMAL   /* unscaled 128-bit value (hi:lo), in the column's scale */
+} hoodie_pq_value_kind;
+
+typedef struct hoodie_pq_value {
+    hoodie_pq_value_kind kind;
+    int64_t i;
+    uint64_t u;
+    double d;
+    const uint8_t *bytes;   /* borrowed (from the footer for statistics) */
+    size_t len;
+    int64_t dec_hi;
+    uint64_t dec_lo;
+} hoodie_pq_value;
+
+/** <0, 0, >0; values of different kinds compare by kind. */
+int hoodie_pq_value_cmp(const hoodie_pq_value *a, const hoodie_pq_value *b);
+/** Render a value as text ("2024-01-02" is not attempted: integers stay integers; bytes as UTF-8 or hex). */
+const char *hoodie_pq_value_text(const hoodie_pq_value *v, int scale, char *buf, size_t len);
+
+typedef struct hoodie_pq_column_stats {
+    int has_min, has_max;        /* min/max usable for pruning (ordering rules applied) */
+    hoodie_pq_value min, max;
+    int has_null_count;
+    int64_t null_count;
+    int64_t num_values;          /* level entries in the chunk (rows for flat columns) */
+    int64_t num_rows;            /* rows of the row group */
+} hoodie_pq_column_stats;
+
+/**
+ * Statistics of leaf `leaf` in row group `rg`: min_value/max_value when present; the deprecated min/max only
+ * for signed-order types that are not strings or decimals; none for INT96 or when a float bound is NaN.
+ */
+hoodie_status hoodie_pq_row_group_stats(const hoodie_pq_file *f, uint32_t rg, int leaf, hoodie_pq_column_stats *out);
+
+typedef enum hoodie_pq_op {
+    HOODIE_PQ_OP_EQ, HOODIE_PQ_OP_LT, HOODIE_PQ_OP_LE, HOODIE_PQ_OP_GT, HOODIE_PQ_OP_GE,
+    HOODIE_PQ_OP_IS_NULL, HOODIE_PQ_OP_IS_NOT_NULL, HOODIE_PQ_OP_IN
+} hoodie_pq_op;
+
+/** `column op value` (one value; IN: values[0..n_values)). Values must be of the column's value kind. */
+typedef struct hoodie_pq_pred {
+    hoodie_pq_op op;
+    const hoodie_pq_value *values;
+    size_t n_values;
+} hoodie_pq_pred;
+
+/** 0 only if no row of the chunk described by `st` can satisfy `p`; 1 otherwise. */
+int hoodie_pq_stats_may_match(const hoodie_pq_column_stats *st, const hoodie_pq_pred *p);
+/** hoodie_pq_row_group_stats + hoodie_pq_stats_may_match; 1 when statistics are unreadable. */
+int hoodie_pq_row_group_may_match(const hoodie_pq_file *f, uint32_t rg, int leaf, const hoodie_pq_pred *p);
+
+#endif

@@ -1,0 +1,1627 @@
+/*
+ * Parquet writer: schema mapping, record shredding (definition/repetition levels), page building (PLAIN,
+ * dictionary with fallback, DELTA_*, BYTE_STREAM_SPLIT), statistics, row groups, footer.
+ *
+ * SCHEMA (hoodie type -> Parquet physical type, logical type, converted type)
+ *   BOOL -> BOOLEAN;  INT8/16/32 -> INT32 INTEGER(bw, signed) INT_x;  UINT8/16/32 -> INT32 INTEGER(bw, unsigned)
+ *   UINT_x;  INT64 -> INT64;  UINT64 -> INT64 INTEGER(64, unsigned) UINT_64;  FLOAT, DOUBLE;  FLOAT16 -> FLBA(2)
+ *   FLOAT16;  STRING -> BYTE_ARRAY STRING UTF8 (ext ENUM: ENUM, ext JSON: JSON);  BINARY -> BYTE_ARRAY (ext BSON:
+ *   BSON);  FIXED_BINARY(w) -> FLBA(w) (ext UUID: UUID);  DECIMAL(p,s) -> INT32 (p <= 9), INT64 (p <= 18), else
+ *   FLBA(minimal bytes) DECIMAL;  DATE32 -> INT32 DATE;  TIME32 -> INT32 TIME(MILLIS) (seconds scaled);
+ *   TIME64 -> INT64 TIME(MICROS|NANOS);  TIMESTAMP -> INT64 TIMESTAMP(unit, utc) (+ TIMESTAMP_MILLIS/MICROS when
+ *   utc; seconds scaled to millis), ext INT96 -> INT96;  NULL -> INT32 UNKNOWN (always null);
+ *   STRUCT -> group;  LIST -> <name> (LIST) { repeated group list { <elem> element; } };
+ *   MAP -> <name> (MAP) { repeated group key_value { required key; <opt> value; } }.
+ *
+ * SHREDDING: each leaf column has a chain of steps from its top-level field (STRUCT: optional level; LIST:
+ * optional level + repeated level; LEAF). Flat columns take fast paths (no levels for required, validity bits
+ * for optional); columns under lists are shredded recursively. Levels and the leaf positions of non-null values
+ * are produced per slice of rows, then values are converted to their physical form and fed to the page builder
+ * in small chunks that end on record boundaries, so pages split at rows (needed for DATA_PAGE_V2 num_rows).
+ */
+#include "format/parquet/writer.h"
+#include "format/parquet/codec.h"
+#include "format/parquet/encode.h"
+#include "util/alloc.h"
+#include "util/arena.h"
+#include "util/error.h"
+#include "util/hash.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PQ_MAX_STEPS 64
+#define PQ_SLICE_ROWS 65536
+#define PQ_CREATED_BY "hoodie version 0.1.0"
+
+enum { STEP_STRUCT, STEP_LIST, STEP_LEAF };
+enum {
+    CV_COPY, CV_BOOL, CV_I8, CV_I16, CV_U8, CV_U16, CV_X1000_32, CV_X1000_64, CV_DEC32, CV_DEC64, CV_DECFLBA,
+    CV_INT96, CV_BYTES, CV_NULL
+};
+enum { ST_NONE, ST_BOOL, ST_I32, ST_U32, ST_I64, ST_U64, ST_FLOAT, ST_DOUBLE, ST_BYTES, ST_DECBE, ST_F16 };
+
+typedef struct pq_step {
+    uint8_t kind;
+    uint8_t optional;
+    uint16_t child;
+    int16_t rep;            /* LIST: repetition level of its repeated group */
+} pq_step;
+
+typedef struct pq_bytes {
+    const uint8_t *p;
+    uint32_t len;
+} pq_bytes;
+
+typedef struct pq_stats {
+    int64_t nulls;
+    int has;                /* min/max set */
+    int64_t imin, imax;     /* BOOL, I32, I64 (signed); U32, U64 stored as uint64 bits in imin/imax */
+    double dmin, dmax;      /* FLOAT, DOUBLE, F16 (value) */
+    hoodie_buf bmin, bmax;  /* BYTES, DECBE, F16 (raw) */
+} pq_stats;
+
+typedef struct pq_dict {
+    uint32_t *slots;        /* entry + 1; 0 empty */
+    uint32_t mask;
+    uint32_t *hashes, *offs, *lens;
+    uint32_t count, ecap;
+    hoodie_buf plain;       /* the dictionary page, PLAIN-encoded */
+} pq_dict;
+
+typedef struct pq_col {
+    pq_step steps[PQ_MAX_STEPS];
+    int n_steps, has_list, always_null, top;
+    int16_t max_def, max_rep;
+    char **path;
+    uint32_t path_count;
+    char *dotted;
+    hoodie_type htype;
+    hoodie_pq_type ptype;
+    int width;              /* physical bytes per value (BOOL 1, BYTE_ARRAY 0) */
+    int conv, stat_kind, legacy_minmax;
+    int want_dict;
+    hoodie_pq_encoding value_enc;
+
+    /* slice */
+    uint16_t *sdef, *srep;
+    size_t s_nlev, s_levcap;
+    int64_t *sidx;
+    size_t s_idxcap;
+    int contig;
+    int64_t s_start;
+    size_t s_nvals;
+    uint8_t *phys;
+    size_t phys_cap;
+    const uint8_t *phys_ptr;
+    pq_bytes *bphys;
+    size_t bphys_cap;
+
+    /* page */
+    uint16_t *pdef, *prep;
+    size_t p_nlev, p_levcap;
+    hoodie_buf pvals;
+    uint32_t *pidx;
+    size_t p_nidx, p_idxcap;
+    int64_t p_nvals, p_rows, p_nulls;
+    pq_stats pstats;
+
+    /* chunk */
+    hoodie_buf chunk;
+    int64_t chunk_unc, chunk_nlev;
+    uint32_t enc_mask;
+    int dict_on, dict_pages;
+    pq_stats cstats;
+    pq_dict dict;
+} pq_col;
+
+struct hoodie_pq_writer {
+    hoodie_pq_sink sink;
+    hoodie_pq_writer_opts o;
+    hoodie_field schema;
+    hoodie_arena *arena;
+    hoodie_pq_schema_element *elems;
+    uint32_t n_elems, elems_cap;
+    pq_col *cols;
+    size_t n_cols, cols_cap;
+    hoodie_pq_row_group *rgs;
+    uint32_t n_rgs, rgs_cap;
+    hoodie_pq_kv *kv;
+    uint32_t n_kv;
+    char *created_by;
+    uint64_t pos;
+    int64_t rows_total, rg_rows;
+    int poisoned, closed;
+    hoodie_buf tmp, cmp, hdr, lv, vals;
+};
+
+/* ------------------------------------------------------------------------------------------------ options */
+
+void hoodie_pq_writer_opts_init(hoodie_pq_writer_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->codec = HOODIE_PQ_SNAPPY;
+    o->dictionary = 1;
+    o->value_encoding = HOODIE_PQ_PLAIN;
+}
+
+/* ------------------------------------------------------------------------------------------------ schema */
+
+static hoodie_pq_schema_element *schema_push(hoodie_pq_writer *w, const char *name, int rep)
+{
+    if (w->n_elems == w->elems_cap) {
+        uint32_t ncap = w->elems_cap ? w->elems_cap * 2 : 16;
+        hoodie_pq_schema_element *n = realloc(w->elems, ncap * sizeof *n);
+        if (!n) return NULL;
+        w->elems = n;
+        w->elems_cap = ncap;
+    }
+    hoodie_pq_schema_element *e = &w->elems[w->n_elems++];
+    memset(e, 0, sizeof *e);
+    e->converted = HOODIE_PQ_CT_NONE;
+    e->name = hoodie_arena_strdup(w->arena, name);
+    if (!e->name) return NULL;
+    if (rep >= 0) { e->has_repetition = 1; e->repetition = (hoodie_pq_repetition)rep; }
+    return e;
+}
+
+static int decimal_bytes(int p)
+{
+    return (int)ceil((p * 3.321928094887362 + 1) / 8);
+}
+
+/* Map a leaf hoodie type to its schema element and the column's physical handling. */
+static hoodie_status leaf_map(const hoodie_type *t, hoodie_pq_schema_element *e, pq_col *c)
+{
+    hoodie_pq_logical_type *lt = &e->logical;
+    e->has_type = 1;
+    c->conv = CV_COPY;
+    c->legacy_minmax = 1;
+#define PHYS(pt, wd, st) do { e->type = (pt); c->ptype = (pt); c->width = (wd); c->stat_kind = (st); } while (0)
+#define INTEGER(bw, sg, ct) do { lt->kind = HOODIE_PQ_LT_INTEGER; lt->int_bit_width = (bw); lt->int_signed = (sg); \
+                                 e->converted = (ct); } while (0)
+    switch (t->id) {
+    case HOODIE_TYPE_NULL:
+        PHYS(HOODIE_PQ_INT32, 4, ST_NONE);
+        lt->kind = HOODIE_PQ_LT_UNKNOWN;
+        c->conv = CV_NULL;
+        break;
+    case HOODIE_TYPE_BOOL: PHYS(HOODIE_PQ_BOOLEAN, 1, ST_BOOL); c->conv = CV_BOOL; break;
+    case HOODIE_TYPE_INT8: PHYS(HOODIE_PQ_INT32, 4, ST_I32); INTEGER(8, 1, HOODIE_PQ_CT_INT_8); c->conv = CV_I8; break;
+    case HOODIE_TYPE_INT16: PHYS(HOODIE_PQ_INT32, 4, ST_I32); INTEGER(16, 1, HOODIE_PQ_CT_INT_16); c->conv = CV_I16; break;
+    case HOODIE_TYPE_INT32: PHYS(HOODIE_PQ_INT32, 4, ST_I32); INTEGER(32, 1, HOODIE_PQ_CT_INT_32); break;
+    case HOODIE_TYPE_UINT8:
+        PHYS(HOODIE_PQ_INT32, 4, ST_U32); INTEGER(8, 0, HOODIE_PQ_CT_UINT_8); c->conv = CV_U8; c->legacy_minmax = 0; break;
+    case HOODIE_TYPE_UINT16:
+        PHYS(HOODIE_PQ_INT32, 4, ST_U32); INTEGER(16, 0, HOODIE_PQ_CT_UINT_16); c->conv = CV_U16; c->legacy_minmax = 0; break;
+    case HOODIE_TYPE_UINT32:
+        PHYS(HOODIE_PQ_INT32, 4, ST_U32); INTEGER(32, 0, HOODIE_PQ_CT_UINT_32); c->legacy_minmax = 0; break;
+    case HOODIE_TYPE_INT64: PHYS(HOODIE_PQ_INT64, 8, ST_I64); break;
+    case HOODIE_TYPE_UINT64:
+        PHYS(HOODIE_PQ_INT64, 8, ST_U64); INTEGER(64, 0, HOODIE_PQ_CT_UINT_64); c->legacy_minmax = 0; break;
+    case HOODIE_TYPE_FLOAT: PHYS(HOODIE_PQ_FLOAT, 4, ST_FLOAT); break;
+    case HOODIE_TYPE_DOUBLE: PHYS(HOODIE_PQ_DOUBLE, 8, ST_DOUBLE); break;
+    case HOODIE_TYPE_FLOAT16:
+        PHYS(HOODIE_PQ_FIXED_LEN_BYTE_ARRAY, 2, ST_F16);
+        e->type_length = 2;
+        lt->kind = HOODIE_PQ_LT_FLOAT16;
+        c->legacy_minmax = 0;
+        break;
+    case HOODIE_TYPE_STRING:
+        PHYS(HOODIE_PQ_BYTE_ARRAY, 0, ST_BYTES);
+        c->conv = CV_BYTES;
+        c->legacy_minmax = 0;
+        if (t->ext == HOODIE_EXT_ENUM) { lt->kind = HOODIE_PQ_LT_ENUM; e->converted = HOODIE_PQ_CT_ENUM; }
+        else if (t->ext == HOODIE_EXT_JSON) { lt->kind = HOODIE_PQ_LT_JSON; e->converted = HOODIE_PQ_CT_JSON; }
+        else { lt->kind = HOODIE_PQ_LT_STRING; e->converted = HOODIE_PQ_CT_UTF8; }
+        break;
+    case HOODIE_TYPE_BINARY:
+        PHYS(HOODIE_PQ_BYTE_ARRAY, 0, ST_BYTES);
+        c->conv = CV_BYTES;
+        c->legacy_minmax = 0;
+        if (t->ext == HOODIE_EXT_BSON) { lt->kind = HOODIE_PQ_LT_BSON; e->converted = HOODIE_PQ_CT_BSON; }
+        else if (t->ext == HOODIE_EXT_JSON) { lt->kind = HOODIE_PQ_LT_JSON; e->converted = HOODIE_PQ_CT_JSON; }
+        break;
+    case HOODIE_TYPE_FIXED_BINARY:
+        if (t->width <= 0) return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: fixed_binary width %d", t->width);
+        PHYS(HOODIE_PQ_FIXED_LEN_BYTE_ARRAY, t->width, ST_BYTES);
+        e->type_length = t->width;
+        c->legacy_minmax = 0;
+        if (t->ext == HOODIE_EXT_UUID) {
+            if (t->width != 16) return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: UUID must be 16 bytes");
+            lt->kind = HOODIE_PQ_LT_UUID;
+        }
+        break;
+    case HOODIE_TYPE_DECIMAL:
+        if (t->precision < 1 || t->precision > 38 || t->scale < 0 || t->scale > t->precision)
+            return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: bad decimal(%d,%d)", t->precision, t->scale);
+        if (t->precision <= 9) { PHYS(HOODIE_PQ_INT32, 4, ST_I32); c->conv = CV_DEC32; }
+        else if (t->precision <= 18) { PHYS(HOODIE_PQ_INT64, 8, ST_I64); c->conv = CV_DEC64; }
+        else {
+            int n = decimal_bytes(t->precision);
+            PHYS(HOODIE_PQ_FIXED_LEN_BYTE_ARRAY, n, ST_DECBE);
+            e->type_length = n;
+            c->conv = CV_DECFLBA;
+        }
+        c->legacy_minmax = 0;
+        lt->kind = HOODIE_PQ_LT_DECIMAL;
+        lt->decimal_precision = t->precision;
+        lt->decimal_scale = t->scale;
+        e->converted = HOODIE_PQ_CT_DECIMAL;
+        e->precision = t->precision;
+        e->scale = t->scale;
+        break;
+    case HOODIE_TYPE_DATE32:
+        PHYS(HOODIE_PQ_INT32, 4, ST_I32);
+        lt->kind = HOODIE_PQ_LT_DATE;
+        e->converted = HOODIE_PQ_CT_DATE;
+        break;
+    case HOODIE_TYPE_TIME32:
+        PHYS(HOODIE_PQ_INT32, 4, ST_I32);
+        if (t->unit == HOODIE_UNIT_SECOND) c->conv = CV_X1000_32;
+        lt->kind = HOODIE_PQ_LT_TIME;
+        lt->unit = HOODIE_PQ_MILLIS;
+        lt->is_adjusted_to_utc = t->utc;
+        if (t->utc) e->converted = HOODIE_PQ_CT_TIME_MILLIS;
+        break;
+    case HOODIE_TYPE_TIME64:
+        PHYS(HOODIE_PQ_INT64, 8, ST_I64);
+        lt->kind = HOODIE_PQ_LT_TIME;
+        lt->unit = t->unit == HOODIE_UNIT_NANO ? HOODIE_PQ_NANOS : HOODIE_PQ_MICROS;
+        lt->is_adjusted_to_utc = t->utc;
+        if (t->utc && t->unit != HOODIE_UNIT_NANO) e->converted = HOODIE_PQ_CT_TIME_MICROS;
+        break;
+    case HOODIE_TYPE_TIMESTAMP:
+        if (t->ext == HOODIE_EXT_INT96) {
+            PHYS(HOODIE_PQ_INT96, 12, ST_NONE);
+            c->conv = CV_INT96;
+            c->legacy_minmax = 0;
+            break;
+        }
+        PHYS(HOODIE_PQ_INT64, 8, ST_I64);
+        lt->kind = HOODIE_PQ_LT_TIMESTAMP;
+        lt->is_adjusted_to_utc = t->utc;
+        switch (t->unit) {
+        case HOODIE_UNIT_SECOND: c->conv = CV_X1000_64; lt->unit = HOODIE_PQ_MILLIS; break;
+        case HOODIE_UNIT_MILLI: lt->unit = HOODIE_PQ_MILLIS; break;
+        case HOODIE_UNIT_MICRO: lt->unit = HOODIE_PQ_MICROS; break;
+        default: lt->unit = HOODIE_PQ_NANOS; break;
+        }
+        if (t->utc && lt->unit == HOODIE_PQ_MILLIS) e->converted = HOODIE_PQ_CT_TIMESTAMP_MILLIS;
+        if (t->utc && lt->unit == HOODIE_PQ_MICROS) e->converted = HOODIE_PQ_CT_TIMESTAMP_MICROS;
+        break;
+    default:
+        return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: unsupported leaf type %d", (int)t->id);
+    }
+#undef PHYS
+#undef INTEGER
+    return HOODIE_OK;
+}
+
+typedef struct schema_ctx {
+    pq_step steps[PQ_MAX_STEPS];
+    const char *names[PQ_MAX_STEPS * 2];
+    int n_steps, n_names, top;
+    int16_t def, rep;
+} schema_ctx;
+
+static int value_enc_ok(hoodie_pq_encoding e, hoodie_pq_type t)
+{
+    switch (e) {
+    case HOODIE_PQ_PLAIN: return 1;
+    case HOODIE_PQ_DELTA_BINARY_PACKED: return t == HOODIE_PQ_INT32 || t == HOODIE_PQ_INT64;
+    case HOODIE_PQ_DELTA_LENGTH_BYTE_ARRAY: return t == HOODIE_PQ_BYTE_ARRAY;
+    case HOODIE_PQ_DELTA_BYTE_ARRAY: return t == HOODIE_PQ_BYTE_ARRAY || t == HOODIE_PQ_FIXED_LEN_BYTE_ARRAY;
+    case HOODIE_PQ_BYTE_STREAM_SPLIT:
+        /* the spec allows INT32/INT64/FLBA since format 2.11, but common readers (DuckDB) only take floats */
+        return t == HOODIE_PQ_FLOAT || t == HOODIE_PQ_DOUBLE;
+    default: return 0;
+    }
+}
+
+static hoodie_status add_leaf(hoodie_pq_writer *w, schema_ctx *sc, const hoodie_field *f,
+                              hoodie_pq_schema_element *e)
+{
+    if (w->n_cols == w->cols_cap) {
+        size_t ncap = w->cols_cap ? w->cols_cap * 2 : 8;
+        pq_col *n = realloc(w->cols, ncap * sizeof *n);
+        if (!n) return HOODIE_NOMEM();
+        w->cols = n;
+        w->cols_cap = ncap;
+    }
+    pq_col *c = &w->cols[w->n_cols];
+    memset(c, 0, sizeof *c);
+    w->n_cols++;
+    HOODIE_TRY(leaf_map(&f->type, e, c));
+    memcpy(c->steps, sc->steps, (size_t)sc->n_steps * sizeof *c->steps);
+    c->n_steps = sc->n_steps;
+    for (int i = 0; i < sc->n_steps; i++) if (sc->steps[i].kind == STEP_LIST) c->has_list = 1;
+    c->always_null = f->type.id == HOODIE_TYPE_NULL;
+    c->top = sc->top;
+    c->max_def = sc->def;
+    c->max_rep = sc->rep;
+    c->htype = f->type;
+    c->path_count = (uint32_t)sc->n_names;
+    c->path = hoodie_arena_calloc(w->arena, (size_t)sc->n_names, sizeof *c->path);
+    if (!c->path) return HOODIE_NOMEM();
+    size_t dl = 0;
+    for (int i = 0; i < sc->n_names; i++) {
+        c->path[i] = hoodie_arena_strdup(w->arena, sc->names[i]);
+        if (!c->path[i]) return HOODIE_NOMEM();
+        dl += strlen(sc->names[i]) + 1;
+    }
+    c->dotted = hoodie_arena_alloc(w->arena, dl + 1);
+    if (!c->dotted) return HOODIE_NOMEM();
+    c->dotted[0] = 0;
+    for (int i = 0; i < sc->n_names; i++) {
+        if (i) strcat(c->dotted, ".");
+        strcat(c->dotted, sc->names[i]);
+    }
+    /* encodings */
+    hoodie_pq_encoding enc = w->o.value_encoding;
+    int dict = w->o.dictionary;
+    for (size_t i = 0; i < w->o.n_column_encodings; i++) {
+        const char *p = w->o.column_encodings[i].path;
+        if (strcmp(p, c->dotted) == 0 || strcmp(p, c->path[0]) == 0) {
+            hoodie_pq_encoding ce = w->o.column_encodings[i].encoding;
+            if (ce == HOODIE_PQ_RLE_DICTIONARY || ce == HOODIE_PQ_PLAIN_DICTIONARY) dict = 1;
+            else { dict = 0; enc = ce; }
+        }
+    }
+    if (!value_enc_ok(enc, c->ptype)) enc = HOODIE_PQ_PLAIN;
+    c->value_enc = enc;
+    c->want_dict = dict && c->ptype != HOODIE_PQ_BOOLEAN && !c->always_null;
+    return HOODIE_OK;
+}
+
+static hoodie_status schema_walk(hoodie_pq_writer *w, schema_ctx *sc, const hoodie_field *f, const char *name,
+                                 int repetition, uint16_t child_index);
+
+static hoodie_status push_step(schema_ctx *sc, uint8_t kind, int optional, uint16_t child)
+{
+    if (sc->n_steps >= PQ_MAX_STEPS || sc->n_names + 2 >= PQ_MAX_STEPS * 2)
+        return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: schema nested too deeply");
+    pq_step *s = &sc->steps[sc->n_steps++];
+    s->kind = kind;
+    s->optional = (uint8_t)(optional != 0);
+    s->child = child;
+    s->rep = 0;
+    sc->def = (int16_t)(sc->def + (optional != 0));
+    return HOODIE_OK;
+}
+
+static hoodie_status schema_walk(hoodie_pq_writer *w, schema_ctx *sc, const hoodie_field *f, const char *name,
+                                 int repetition, uint16_t child_index)
+{
+    schema_ctx saved = *sc;
+    hoodie_pq_schema_element *e = schema_push(w, name, repetition);
+    if (!e) return HOODIE_NOMEM();
+    size_t ei = w->n_elems - 1;
+    if (f->field_id >= 0) { e->has_field_id = 1; e->field_id = f->field_id; }
+    sc->names[sc->n_names++] = name;
+    int opt = repetition == HOODIE_PQ_OPTIONAL;
+    switch (f->type.id) {
+    case HOODIE_TYPE_STRUCT:
+        if (f->n_children == 0) return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: struct '%s' has no fields", name);
+        e->num_children = (int32_t)f->n_children;
+        HOODIE_TRY(push_step(sc, STEP_STRUCT, opt, 0));
+        for (size_t i = 0; i < f->n_children; i++) {
+            sc->steps[sc->n_steps - 1].child = (uint16_t)i;
+            const hoodie_field *ch = &f->children[i];
+            HOODIE_TRY(schema_walk(w, sc, ch, ch->name, ch->nullable ? HOODIE_PQ_OPTIONAL : HOODIE_PQ_REQUIRED,
+                                   (uint16_t)i));
+        }
+        break;
+    case HOODIE_TYPE_LIST: {
+        if (f->n_children != 1) return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: list '%s' needs one child", name);
+        e->num_children = 1;
+        e->converted = HOODIE_PQ_CT_LIST;
+        e->logical.kind = HOODIE_PQ_LT_LIST;
+        HOODIE_TRY(push_step(sc, STEP_LIST, opt, 0));
+        sc->def++;
+        sc->rep++;
+        sc->steps[sc->n_steps - 1].rep = sc->rep;
+        hoodie_pq_schema_element *g = schema_push(w, "list", HOODIE_PQ_REPEATED);
+        if (!g) return HOODIE_NOMEM();
+        g->num_children = 1;
+        sc->names[sc->n_names++] = "list";
+        const hoodie_field *el = &f->children[0];
+        HOODIE_TRY(schema_walk(w, sc, el, "element", el->nullable ? HOODIE_PQ_OPTIONAL : HOODIE_PQ_REQUIRED, 0));
+        break;
+    }
+    case HOODIE_TYPE_MAP: {
+        const hoodie_field *ent = f->n_children == 1 ? &f->children[0] : NULL;
+        if (!ent || ent->type.id != HOODIE_TYPE_STRUCT || ent->n_children != 2)
+            return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: map '%s' needs an entries struct of key and value",
+                               name);
+        e->num_children = 1;
+        e->converted = HOODIE_PQ_CT_MAP;
+        e->logical.kind = HOODIE_PQ_LT_MAP;
+        HOODIE_TRY(push_step(sc, STEP_LIST, opt, 0));
+        sc->def++;
+        sc->rep++;
+        sc->steps[sc->n_steps - 1].rep = sc->rep;
+        hoodie_pq_schema_element *g = schema_push(w, "key_value", HOODIE_PQ_REPEATED);
+        if (!g) return HOODIE_NOMEM();
+        g->num_children = 2;
+        sc->names[sc->n_names++] = "key_value";
+        HOODIE_TRY(push_step(sc, STEP_STRUCT, 0, 0));
+        HOODIE_TRY(schema_walk(w, sc, &ent->children[0], "key", HOODIE_PQ_REQUIRED, 0));
+        sc->steps[sc->n_steps - 1].child = 1;
+        HOODIE_TRY(schema_walk(w, sc, &ent->children[1], "value",
+                               ent->children[1].nullable ? HOODIE_PQ_OPTIONAL : HOODIE_PQ_REQUIRED, 1));
+        break;
+    }
+    default:
+        if (f->type.id == HOODIE_TYPE_NULL && !opt)
+            return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: null-typed column '%s' must be nullable", name);
+        HOODIE_TRY(push_step(sc, STEP_LEAF, opt, 0));
+        /* the element may have moved if schema_push reallocated: re-fetch */
+        HOODIE_TRY(add_leaf(w, sc, f, &w->elems[ei]));
+        break;
+    }
+    (void)child_index;
+    *sc = saved;
+    return HOODIE_OK;
+}
+
+/* ------------------------------------------------------------------------------------------------ stats */
+
+static void stats_reset(pq_stats *s)
+{
+    s->nulls = 0;
+    s->has = 0;
+    hoodie_buf_clear(&s->bmin);
+    hoodie_buf_clear(&s->bmax);
+}
+
+static float half_to_float(const uint8_t *p)
+{
+    uint16_t h = (uint16_t)(p[0] | p[1] << 8);
+    int sign = h >> 15, ex = (h >> 10) & 0x1f, man = h & 0x3ff;
+    float v;
+    if (ex == 0) v = ldexpf((float)man, -24);
+    else if (ex == 31) v = man ? NAN : INFINITY;
+    else v = ldexpf((float)(man | 0x400), ex - 25);
+    return sign ? -v : v;
+}
+
+static int bytes_cmp(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
+{
+    size_t m = al < bl ? al : bl;
+    int r = m ? memcmp(a, b, m) : 0;
+    if (r) return r;
+    return al < bl ? -1 : al > bl;
+}
+
+static int decbe_cmp(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    if (n == 0) return 0;
+    if ((int8_t)a[0] != (int8_t)b[0]) return (int8_t)a[0] < (int8_t)b[0] ? -1 : 1;
+    return memcmp(a + 1, b + 1, n - 1);
+}
+
+/* Update `s` with values [v0, v0+n) of the slice's physical values. */
+static hoodie_status stats_update(pq_col *c, pq_stats *s, size_t v0, size_t n)
+{
+    if (n == 0) return HOODIE_OK;
+    const uint8_t *p = c->phys_ptr;
+    switch (c->stat_kind) {
+    case ST_NONE: return HOODIE_OK;
+    case ST_BOOL: case ST_I32: case ST_I64: {
+        int64_t mn = INT64_MAX, mx = INT64_MIN;
+        if (c->stat_kind == ST_BOOL) {
+            for (size_t i = v0; i < v0 + n; i++) { int64_t x = p[i]; mn = x < mn ? x : mn; mx = x > mx ? x : mx; }
+        } else if (c->stat_kind == ST_I32) {
+            const int32_t *q = (const int32_t *)(const void *)p;
+            int32_t a = INT32_MAX, b = INT32_MIN;
+            for (size_t i = v0; i < v0 + n; i++) { int32_t x = q[i]; a = x < a ? x : a; b = x > b ? x : b; }
+            mn = a; mx = b;
+        } else {
+            const int64_t *q = (const int64_t *)(const void *)p;
+            for (size_t i = v0; i < v0 + n; i++) { int64_t x = q[i]; mn = x < mn ? x : mn; mx = x > mx ? x : mx; }
+        }
+        if (!s->has || mn < s->imin) s->imin = mn;
+        if (!s->has || mx > s->imax) s->imax = mx;
+        s->has = 1;
+        return HOODIE_OK;
+    }
+    case ST_U32: case ST_U64: {
+        uint64_t mn = UINT64_MAX, mx = 0;
+        if (c->stat_kind == ST_U32) {
+            const uint32_t *q = (const uint32_t *)(const void *)p;
+            uint32_t a = UINT32_MAX, b = 0;
+            for (size_t i = v0; i < v0 + n; i++) { uint32_t x = q[i]; a = x < a ? x : a; b = x > b ? x : b; }
+            mn = a; mx = b;
+        } else {
+            const uint64_t *q = (const uint64_t *)(const void *)p;
+            for (size_t i = v0; i < v0 + n; i++) { uint64_t x = q[i]; mn = x < mn ? x : mn; mx = x > mx ? x : mx; }
+        }
+        if (!s->has || mn < (uint64_t)s->imin) s->imin = (int64_t)mn;
+        if (!s->has || mx > (uint64_t)s->imax) s->imax = (int64_t)mx;
+        s->has = 1;
+        return HOODIE_OK;
+    }
+    case ST_FLOAT: case ST_DOUBLE: {
+        double mn = INFINITY, mx = -INFINITY;
+        int any = 0;
+        if (c->stat_kind == ST_FLOAT) {
+            const float *q = (const float *)(const void *)p;
+            for (size_t i = v0; i < v0 + n; i++) {
+                float x = q[i];
+                if (x != x) continue;
+                any = 1;
+                if (x < mn) mn = x;
+                if (x > mx) mx = x;
+            }
+        } else {
+            const double *q = (const double *)(const void *)p;
+            for (size_t i = v0; i < v0 + n; i++) {
+                double x = q[i];
+                if (x != x) continue;
+                any = 1;
+                if (x < mn) mn = x;
+                if (x > mx) mx = x;
+            }
+        }
+        if (!any) return HOODIE_OK;
+        if (!s->has || mn < s->dmin) s->dmin = mn;
+        if (!s->has || mx > s->dmax) s->dmax = mx;
+        s->has = 1;
+        return HOODIE_OK;
+    }
+    case ST_F16: {
+        const uint8_t *mnp = NULL, *mxp = NULL;
+        float mn = INFINITY, mx = -INFINITY;
+        for (size_t i = v0; i < v0 + n; i++) {
+            float x = half_to_float(p + 2 * i);
+            if (x != x) continue;
+            if (!mnp || x < mn) { mn = x; mnp = p + 2 * i; }
+            if (!mxp || x > mx) { mx = x; mxp = p + 2 * i; }
+        }
+        if (!mnp) return HOODIE_OK;
+        if (!s->has || mn < s->dmin) { s->dmin = mn; hoodie_buf_clear(&s->bmin); HOODIE_TRY(hoodie_buf_append(&s->bmin, mnp, 2)); }
+        if (!s->has || mx > s->dmax) { s->dmax = mx; hoodie_buf_clear(&s->bmax); HOODIE_TRY(hoodie_buf_append(&s->bmax, mxp, 2)); }
+        s->has = 1;
+        return HOODIE_OK;
+    }
+    case ST_BYTES: case ST_DECBE: {
+        const uint8_t *mnp, *mxp;
+        size_t mnl, mxl;
+        if (c->ptype == HOODIE_PQ_BYTE_ARRAY) {
+            const pq_bytes *b = c->bphys;
+            mnp = mxp = b[v0].p;
+            mnl = mxl = b[v0].len;
+            for (size_t i = v0 + 1; i < v0 + n; i++) {
+                if (bytes_cmp(b[i].p, b[i].len, mnp, mnl) < 0) { mnp = b[i].p; mnl = b[i].len; }
+                else if (bytes_cmp(b[i].p, b[i].len, mxp, mxl) > 0) { mxp = b[i].p; mxl = b[i].len; }
+            }
+        } else {
+            size_t wd = (size_t)c->width;
+            mnp = mxp = p + v0 * wd;
+            mnl = mxl = wd;
+            for (size_t i = v0 + 1; i < v0 + n; i++) {
+                const uint8_t *x = p + i * wd;
+                int lt = c->stat_kind == ST_DECBE ? decbe_cmp(x, mnp, wd) < 0 : memcmp(x, mnp, wd) < 0;
+                int gt = c->stat_kind == ST_DECBE ? decbe_cmp(x, mxp, wd) > 0 : memcmp(x, mxp, wd) > 0;
+                if (lt) mnp = x;
+                if (gt) mxp = x;
+            }
+        }
+        int lt = !s->has || (c->stat_kind == ST_DECBE ? decbe_cmp(mnp, s->bmin.data, mnl) < 0
+                                                      : bytes_cmp(mnp, mnl, s->bmin.data, s->bmin.len) < 0);
+        int gt = !s->has || (c->stat_kind == ST_DECBE ? decbe_cmp(mxp, s->bmax.data, mxl) > 0
+                                                      : bytes_cmp(mxp, mxl, s->bmax.data, s->bmax.len) > 0);
+        if (lt) { hoodie_buf_clear(&s->bmin); HOODIE_TRY(hoodie_buf_append(&s->bmin, mnp, mnl)); }
+        if (gt) { hoodie_buf_clear(&s->bmax); HOODIE_TRY(hoodie_buf_append(&s->bmax, mxp, mxl)); }
+        s->has = 1;
+        return HOODIE_OK;
+    }
+    default:
+        return HOODIE_OK;
+    }
+}
+
+/* Merge page stats `p` into chunk stats `s`. */
+static hoodie_status stats_merge(pq_col *c, pq_stats *s, const pq_stats *p)
+{
+    s->nulls += p->nulls;
+    if (!p->has) return HOODIE_OK;
+    if (!s->has) {
+        s->imin = p->imin; s->imax = p->imax; s->dmin = p->dmin; s->dmax = p->dmax;
+        hoodie_buf_clear(&s->bmin); hoodie_buf_clear(&s->bmax);
+        HOODIE_TRY(hoodie_buf_append(&s->bmin, p->bmin.data, p->bmin.len));
+        HOODIE_TRY(hoodie_buf_append(&s->bmax, p->bmax.data, p->bmax.len));
+        s->has = 1;
+        return HOODIE_OK;
+    }
+    int lt = 0, gt = 0;
+    switch (c->stat_kind) {
+    case ST_BOOL: case ST_I32: case ST_I64: lt = p->imin < s->imin; gt = p->imax > s->imax; break;
+    case ST_U32: case ST_U64: lt = (uint64_t)p->imin < (uint64_t)s->imin; gt = (uint64_t)p->imax > (uint64_t)s->imax; break;
+    case ST_FLOAT: case ST_DOUBLE: case ST_F16: lt = p->dmin < s->dmin; gt = p->dmax > s->dmax; break;
+    case ST_BYTES:
+        lt = bytes_cmp(p->bmin.data, p->bmin.len, s->bmin.data, s->bmin.len) < 0;
+        gt = bytes_cmp(p->bmax.data, p->bmax.len, s->bmax.data, s->bmax.len) > 0;
+        break;
+    case ST_DECBE:
+        lt = decbe_cmp(p->bmin.data, s->bmin.data, p->bmin.len) < 0;
+        gt = decbe_cmp(p->bmax.data, s->bmax.data, p->bmax.len) > 0;
+        break;
+    default: break;
+    }
+    if (lt) {
+        s->imin = p->imin; s->dmin = p->dmin;
+        hoodie_buf_clear(&s->bmin);
+        HOODIE_TRY(hoodie_buf_append(&s->bmin, p->bmin.data, p->bmin.len));
+    }
+    if (gt) {
+        s->imax = p->imax; s->dmax = p->dmax;
+        hoodie_buf_clear(&s->bmax);
+        HOODIE_TRY(hoodie_buf_append(&s->bmax, p->bmax.data, p->bmax.len));
+    }
+    return HOODIE_OK;
+}
+
+/* Fill a thrift Statistics from `s`; fixed-size values go to `scratch` (>= 32 bytes). Byte values are
+ * borrowed from s. */
+static void stats_to_thrift(const pq_col *c, const pq_stats *s, uint8_t *scratch, hoodie_pq_statistics *out)
+{
+    memset(out, 0, sizeof *out);
+    out->present = 1;
+    out->has_null_count = 1;
+    out->null_count = s->nulls;
+    if (!s->has || c->stat_kind == ST_NONE) return;
+    const uint8_t *mn = scratch, *mx = scratch + 16;
+    uint32_t len = 0;
+    switch (c->stat_kind) {
+    case ST_BOOL: scratch[0] = (uint8_t)s->imin; scratch[16] = (uint8_t)s->imax; len = 1; break;
+    case ST_I32: case ST_U32: {
+        uint32_t a = (uint32_t)s->imin, b = (uint32_t)s->imax;
+        memcpy(scratch, &a, 4); memcpy(scratch + 16, &b, 4); len = 4;
+        break;
+    }
+    case ST_I64: case ST_U64: memcpy(scratch, &s->imin, 8); memcpy(scratch + 16, &s->imax, 8); len = 8; break;
+    case ST_FLOAT: {
+        float a = (float)s->dmin, b = (float)s->dmax;
+        if (a == 0) a = -0.0f;
+        if (b == 0) b = 0.0f;
+        memcpy(scratch, &a, 4); memcpy(scratch + 16, &b, 4); len = 4;
+        break;
+    }
+    case ST_DOUBLE: {
+        double a = s->dmin, b = s->dmax;
+        if (a == 0) a = -0.0;
+        if (b == 0) b = 0.0;
+        memcpy(scratch, &a, 8); memcpy(scratch + 16, &b, 8); len = 8;
+        break;
+    }
+    case ST_F16:
+        memcpy(scratch, s->bmin.data, 2); memcpy(scratch + 16, s->bmax.data, 2);
+        if (s->dmin == 0) { scratch[0] = 0; scratch[1] = 0x80; }
+        if (s->dmax == 0) { scratch[16] = 0; scratch[17] = 0; }
+        len = 2;
+        break;
+    default: /* bytes */
+        out->min_value = s->bmin.data ? s->bmin.data : (const uint8_t *)"";
+        out->min_value_len = (uint32_t)s->bmin.len;
+        out->max_value = s->bmax.data ? s->bmax.data : (const uint8_t *)"";
+        out->max_value_len = (uint32_t)s->bmax.len;
+        out->has_min_value = out->has_max_value = 1;
+        return;
+    }
+    out->min_value = mn; out->min_value_len = len; out->has_min_value = 1;
+    out->max_value = mx; out->max_value_len = len; out->has_max_value = 1;
+    if (c->legacy_minmax) {
+        out->min = mn; out->min_len = len; out->has_min = 1;
+        out->max = mx; out->max_len = len; out->has_max = 1;
+    }
+}
+
+/* ------------------------------------------------------------------------------------------------ dictionary */
+
+static inline uint32_t hash_u64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    x ^= x >> 33;
+    return (uint32_t)x;
+}
+
+static void dict_dispose(pq_dict *d)
+{
+    free(d->slots); free(d->hashes); free(d->offs); free(d->lens);
+    hoodie_buf_dispose(&d->plain);
+    memset(d, 0, sizeof *d);
+}
+
+static void dict_clear(pq_dict *d)
+{
+    if (d->slots) memset(d->slots, 0, ((size_t)d->mask + 1) * sizeof *d->slots);
+    d->count = 0;
+    hoodie_buf_clear(&d->plain);
+}
+
+static hoodie_status dict_grow(pq_dict *d, int is_bytes)
+{
+    if (d->count + 1 > d->ecap) {
+        uint32_t ncap = d->ecap ? d->ecap * 2 : 1024;
+        uint32_t *h = realloc(d->hashes, ncap * sizeof *h);
+        if (!h) return HOODIE_NOMEM();
+        d->hashes = h;
+        if (is_bytes) {
+            uint32_t *o = realloc(d->offs, ncap * sizeof *o);
+            if (!o) return HOODIE_NOMEM();
+            d->offs = o;
+            uint32_t *l = realloc(d->lens, ncap * sizeof *l);
+            if (!l) return HOODIE_NOMEM();
+            d->lens = l;
+        }
+        d->ecap = ncap;
+    }
+    if (!d->slots || (size_t)(d->count + 1) * 2 > (size_t)d->mask + 1) {
+        size_t ncap = d->slots ? ((size_t)d->mask + 1) * 2 : 2048;
+        uint32_t *s = calloc(ncap, sizeof *s);
+        if (!s) return HOODIE_NOMEM();
+        uint32_t m = (uint32_t)(ncap - 1);
+        for (uint32_t e = 0; e < d->count; e++) {
+            uint32_t i = d->hashes[e] & m;
+            while (s[i]) i = (i + 1) & m;
+            s[i] = e + 1;
+        }
+        free(d->slots);
+        d->slots = s;
+        d->mask = m;
+    }
+    return HOODIE_OK;
+}
+
+/* Index of the fixed-width value at p (inserted when new). */
+static inline hoodie_status dict_fixed(pq_dict *d, const uint8_t *p, size_t wd, uint32_t *out)
+{
+    uint32_t h;
+    if (wd == 4) { uint32_t x; memcpy(&x, p, 4); h = hash_u64(x); }
+    else if (wd == 8) { uint64_t x; memcpy(&x, p, 8); h = hash_u64(x); }
+    else h = (uint32_t)hoodie_hash_bytes(p, wd, 0);
+    if (!d->slots) HOODIE_TRY(dict_grow(d, 0));
+    uint32_t i = h & d->mask;
+    for (;;) {
+        uint32_t s = d->slots[i];
+        if (!s) break;
+        uint32_t e = s - 1;
+        if (d->hashes[e] == h && memcmp(d->plain.data + (size_t)e * wd, p, wd) == 0) { *out = e; return HOODIE_OK; }
+        i = (i + 1) & d->mask;
+    }
+    if ((size_t)(d->count + 1) * 2 > (size_t)d->mask + 1 || d->count + 1 > d->ecap) {
+        HOODIE_TRY(dict_grow(d, 0));
+        i = h & d->mask;
+        while (d->slots[i]) i = (i + 1) & d->mask;
+    }
+    HOODIE_TRY(hoodie_buf_append(&d->plain, p, wd));
+    uint32_t e = d->count++;
+    d->hashes[e] = h;
+    d->slots[i] = e + 1;
+    *out = e;
+    return HOODIE_OK;
+}
+
+static inline hoodie_status dict_bytes(pq_dict *d, const uint8_t *p, uint32_t len, uint32_t *out)
+{
+    uint32_t h = (uint32_t)hoodie_hash_bytes(p, len, 0);
+    if (!d->slots) HOODIE_TRY(dict_grow(d, 1));
+    uint32_t i = h & d->mask;
+    for (;;) {
+        uint32_t s = d->slots[i];
+        if (!s) break;
+        uint32_t e = s - 1;
+        if (d->hashes[e] == h && d->lens[e] == len && (len == 0 || memcmp(d->plain.data + d->offs[e], p, len) == 0)) {
+            *out = e;
+            return HOODIE_OK;
+        }
+        i = (i + 1) & d->mask;
+    }
+    if ((size_t)(d->count + 1) * 2 > (size_t)d->mask + 1 || d->count + 1 > d->ecap) {
+        HOODIE_TRY(dict_grow(d, 1));
+        i = h & d->mask;
+        while (d->slots[i]) i = (i + 1) & d->mask;
+    }
+    HOODIE_TRY(hoodie_buf_put_le32(&d->plain, len));
+    uint32_t off = (uint32_t)d->plain.len;
+    HOODIE_TRY(hoodie_buf_append(&d->plain, p, len));
+    uint32_t e = d->count++;
+    d->hashes[e] = h;
+    d->offs[e] = off;
+    d->lens[e] = len;
+    d->slots[i] = e + 1;
+    *out = e;
+    return HOODIE_OK;
+}
+
+/* ------------------------------------------------------------------------------------------------ shredding */
+
+#define GROW(ptr, cap, need)                                                                  \
+    do {                                                                                      \
+        if ((need) > (cap)) {                                                                 \
+            size_t _nc = (cap) ? (cap) : 1024;                                                \
+            while (_nc < (need)) _nc *= 2;                                                    \
+            void *_np = realloc((ptr), _nc * sizeof *(ptr));                                  \
+            if (!_np) return HOODIE_NOMEM();                                                  \
+            (ptr) = _np;                                                                      \
+            (cap) = _nc;                                                                      \
+        }                                                                                     \
+    } while (0)
+
+static inline hoodie_status emit(pq_col *c, int16_t d, int16_t r, int64_t idx)
+{
+    if (c->s_nlev == c->s_levcap) {
+        GROW(c->sdef, c->s_levcap, c->s_nlev + 1);
+        size_t cap2 = c->s_levcap;
+        void *np = realloc(c->srep, cap2 * sizeof *c->srep);
+        if (!np) return HOODIE_NOMEM();
+        c->srep = np;
+    }
+    c->sdef[c->s_nlev] = (uint16_t)d;
+    c->srep[c->s_nlev] = (uint16_t)r;
+    c->s_nlev++;
+    if (idx >= 0) {
+        GROW(c->sidx, c->s_idxcap, c->s_nvals + 1);
+        c->sidx[c->s_nvals++] = idx;
+    }
+    return HOODIE_OK;
+}
+
+static hoodie_status shred_rec(pq_col *c, int k, const hoodie_array *a, int64_t i, int16_t d, int16_t r)
+{
+    const pq_step *s = &c->steps[k];
+    if (s->optional && ((s->kind == STEP_LEAF && c->always_null) || !hoodie_array_is_valid(a, i)))
+        return emit(c, d, r, -1);
+    d = (int16_t)(d + s->optional);
+    switch (s->kind) {
+    case STEP_LEAF:
+        return emit(c, d, r, i);
+    case STEP_STRUCT:
+        return shred_rec(c, k + 1, &a->children[s->child], i, d, r);
+    default: {
+        int64_t b = a->offsets[i], e = a->offsets[i + 1];
+        if (b >= e) return emit(c, d, r, -1);
+        const hoodie_array *ch = &a->children[0];
+        for (int64_t j = b; j < e; j++)
+            HOODIE_TRY(shred_rec(c, k + 1, ch, j, (int16_t)(d + 1), j == b ? r : s->rep));
+        return HOODIE_OK;
+    }
+    }
+}
+
+static const hoodie_array *leaf_array(const pq_col *c, const hoodie_array *top)
+{
+    const hoodie_array *a = top;
+    for (int k = 0; k < c->n_steps - 1; k++)
+        a = c->steps[k].kind == STEP_STRUCT ? &a->children[c->steps[k].child] : &a->children[0];
+    return a;
+}
+
+/* Levels and non-null value positions of rows [r0, r1) of the column's top-level array. */
+static hoodie_status shred(pq_col *c, const hoodie_array *top, int64_t r0, int64_t r1)
+{
+    size_t n = (size_t)(r1 - r0);
+    c->s_nlev = 0;
+    c->s_nvals = 0;
+    c->contig = 0;
+    if (c->has_list) {
+        for (int64_t i = r0; i < r1; i++) HOODIE_TRY(shred_rec(c, 0, top, i, 0, 0));
+        return HOODIE_OK;
+    }
+    if (c->max_def == 0) {
+        c->contig = 1;
+        c->s_start = r0;
+        c->s_nvals = n;
+        return HOODIE_OK;
+    }
+    GROW(c->sdef, c->s_levcap, n);
+    c->s_nlev = n;
+    if (c->n_steps == 1) {
+        if (c->always_null) { memset(c->sdef, 0, n * sizeof *c->sdef); return HOODIE_OK; }
+        if (!top->validity) {
+            for (size_t i = 0; i < n; i++) c->sdef[i] = 1;
+            c->contig = 1;
+            c->s_start = r0;
+            c->s_nvals = n;
+            return HOODIE_OK;
+        }
+        GROW(c->sidx, c->s_idxcap, n);
+        const uint8_t *v = top->validity;
+        size_t nv = 0;
+        for (size_t i = 0; i < n; i++) {
+            int64_t row = r0 + (int64_t)i;
+            int bit = (v[row >> 3] >> (row & 7)) & 1;
+            c->sdef[i] = (uint16_t)bit;
+            c->sidx[nv] = row;
+            nv += (size_t)bit;
+        }
+        c->s_nvals = nv;
+        if (nv == n) { c->contig = 1; c->s_start = r0; }
+        return HOODIE_OK;
+    }
+    /* structs without lists: the same row index at every level */
+    const hoodie_array *arrs[PQ_MAX_STEPS];
+    arrs[0] = top;
+    for (int k = 0; k + 1 < c->n_steps; k++) arrs[k + 1] = &arrs[k]->children[c->steps[k].child];
+    GROW(c->sidx, c->s_idxcap, n);
+    size_t nv = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t row = r0 + (int64_t)i;
+        int16_t d = 0;
+        int ok = 1;
+        for (int k = 0; k < c->n_steps; k++) {
+            if (!c->steps[k].optional) continue;
+            if ((c->steps[k].kind == STEP_LEAF && c->always_null) || !hoodie_array_is_valid(arrs[k], row)) {
+                ok = 0;
+                break;
+            }
+            d++;
+        }
+        c->sdef[i] = (uint16_t)d;
+        if (ok) c->sidx[nv++] = row;
+    }
+    c->s_nvals = nv;
+    return HOODIE_OK;
+}
+
+/* Convert the slice's non-null values to their physical representation (c->phys_ptr / c->bphys). */
+static hoodie_status materialize(pq_col *c, const hoodie_array *leaf)
+{
+    size_t n = c->s_nvals;
+    if (c->conv == CV_NULL || n == 0) { c->phys_ptr = c->phys; return HOODIE_OK; }
+    const int64_t *idx = c->sidx;
+    int64_t st = c->s_start;
+    int contig = c->contig;
+#define SRC(i) (contig ? st + (int64_t)(i) : idx[i])
+    if (c->conv == CV_BYTES) {
+        GROW(c->bphys, c->bphys_cap, n);
+        const int32_t *off = leaf->offsets;
+        static const uint8_t empty[1] = { 0 };
+        const uint8_t *base = leaf->values ? leaf->values : empty;
+        for (size_t i = 0; i < n; i++) {
+            int64_t j = SRC(i);
+            c->bphys[i].p = base + off[j];
+            c->bphys[i].len = (uint32_t)(off[j + 1] - off[j]);
+        }
+        return HOODIE_OK;
+    }
+    size_t wd = (size_t)c->width;
+    if (c->conv == CV_COPY && contig) {
+        c->phys_ptr = leaf->values + (size_t)st * wd;
+        return HOODIE_OK;
+    }
+    GROW(c->phys, c->phys_cap, n * wd + 16);
+    uint8_t *out = c->phys;
+    const uint8_t *src = leaf->values;
+    c->phys_ptr = out;
+    switch (c->conv) {
+    case CV_COPY:
+        if (wd == 4) for (size_t i = 0; i < n; i++) memcpy(out + 4 * i, src + 4 * SRC(i), 4);
+        else if (wd == 8) for (size_t i = 0; i < n; i++) memcpy(out + 8 * i, src + 8 * SRC(i), 8);
+        else for (size_t i = 0; i < n; i++) memcpy(out + wd * i, src + wd * (size_t)SRC(i), wd);
+        break;
+    case CV_BOOL:
+        for (size_t i = 0; i < n; i++) { int64_t j = SRC(i); out[i] = (uint8_t)((src[j >> 3] >> (j & 7)) & 1); }
+        break;
+    case CV_I8: case CV_I16: case CV_U8: case CV_U16: {
+        int32_t *o = (int32_t *)(void *)out;
+        if (c->conv == CV_I8) for (size_t i = 0; i < n; i++) o[i] = (int8_t)src[SRC(i)];
+        else if (c->conv == CV_U8) for (size_t i = 0; i < n; i++) o[i] = src[SRC(i)];
+        else if (c->conv == CV_I16) for (size_t i = 0; i < n; i++) { int16_t x; memcpy(&x, src + 2 * SRC(i), 2); o[i] = x; }
+        else for (size_t i = 0; i < n; i++) { uint16_t x; memcpy(&x, src + 2 * SRC(i), 2); o[i] = x; }
+        break;
+    }
+    case CV_X1000_32:
+        for (size_t i = 0; i < n; i++) {
+            int32_t x;
+            memcpy(&x, src + 4 * SRC(i), 4);
+            x = (int32_t)((uint32_t)x * 1000u);
+            memcpy(out + 4 * i, &x, 4);
+        }
+        break;
+    case CV_X1000_64:
+        for (size_t i = 0; i < n; i++) {
+            int64_t x;
+            memcpy(&x, src + 8 * SRC(i), 8);
+            x = (int64_t)((uint64_t)x * 1000u);
+            memcpy(out + 8 * i, &x, 8);
+        }
+        break;
+    case CV_DEC32:
+        for (size_t i = 0; i < n; i++) memcpy(out + 4 * i, src + 16 * SRC(i), 4);
+        break;
+    case CV_DEC64:
+        for (size_t i = 0; i < n; i++) memcpy(out + 8 * i, src + 16 * SRC(i), 8);
+        break;
+    case CV_DECFLBA:
+        for (size_t i = 0; i < n; i++) {
+            const uint8_t *v = src + 16 * SRC(i);
+            for (size_t k = 0; k < wd; k++) out[wd * i + k] = v[wd - 1 - k];
+        }
+        break;
+    case CV_INT96: {
+        int64_t mul = 1, div = 1;
+        switch (c->htype.unit) {
+        case HOODIE_UNIT_SECOND: mul = 1000000000; break;
+        case HOODIE_UNIT_MILLI: mul = 1000000; break;
+        case HOODIE_UNIT_MICRO: mul = 1000; break;
+        default: break;
+        }
+        (void)div;
+        for (size_t i = 0; i < n; i++) {
+            int64_t x;
+            memcpy(&x, src + 8 * SRC(i), 8);
+            const int64_t day_units = 86400LL * 1000000000LL / mul; /* units per day */
+            int64_t days = x / day_units, rem = x % day_units;
+            if (rem < 0) { rem += day_units; days--; }
+            int64_t nanos = rem * mul;
+            int32_t jd = (int32_t)(days + 2440588);
+            memcpy(out + 12 * i, &nanos, 8);
+            memcpy(out + 12 * i + 8, &jd, 4);
+        }
+        break;
+    }
+    default:
+        return HOODIE_FAIL(HOODIE_ERROR, "parquet writer: internal conversion %d", c->conv);
+    }
+#undef SRC
+    return HOODIE_OK;
+}
+
+/* ------------------------------------------------------------------------------------------------ pages */
+
+static size_t page_estimate(const pq_col *c)
+{
+    size_t lv = c->p_nlev * (size_t)((c->max_def > 0) + (c->max_rep > 0)) / 4;
+    if (c->dict_on) {
+        int bw = hoodie_pq_bit_width(c->dict.count);
+        return lv + c->p_nidx * (size_t)(bw ? bw : 1) / 8 + 1;
+    }
+    if (c->ptype == HOODIE_PQ_BOOLEAN) return lv + c->pvals.len / 8;
+    return lv + c->pvals.len;
+}
+
+static hoodie_status encode_values(hoodie_pq_writer *w, pq_col *c, int dict_page, hoodie_pq_encoding *enc)
+{
+    hoodie_buf *v = &w->vals;
+    hoodie_buf_clear(v);
+    if (dict_page) {
+        int bw = hoodie_pq_bit_width(c->dict.count ? c->dict.count - 1 : 0);
+        HOODIE_TRY(hoodie_buf_putc(v, (uint8_t)bw));
+        HOODIE_TRY(hoodie_pq_rle_encode(NULL, c->pidx, c->p_nidx, bw, v));
+        *enc = w->o.data_page_v2 ? HOODIE_PQ_RLE_DICTIONARY : HOODIE_PQ_PLAIN_DICTIONARY;
+        return HOODIE_OK;
+    }
+    size_t n = (size_t)c->p_nvals;
+    *enc = c->value_enc;
+    switch (c->value_enc) {
+    case HOODIE_PQ_DELTA_BINARY_PACKED:
+        return hoodie_pq_delta_binary_encode(c->pvals.data, n, c->ptype == HOODIE_PQ_INT64, v);
+    case HOODIE_PQ_DELTA_LENGTH_BYTE_ARRAY:
+        return hoodie_pq_delta_length_encode(c->pvals.data, c->pvals.len, n, v);
+    case HOODIE_PQ_DELTA_BYTE_ARRAY:
+        return hoodie_pq_delta_byte_array_encode(c->pvals.data, c->pvals.len, n,
+                                                 c->ptype == HOODIE_PQ_BYTE_ARRAY ? 0 : c->width, v);
+    case HOODIE_PQ_BYTE_STREAM_SPLIT:
+        return hoodie_pq_byte_stream_split(c->pvals.data, n, c->width, v);
+    default:
+        *enc = HOODIE_PQ_PLAIN;
+        if (c->ptype == HOODIE_PQ_BOOLEAN) return hoodie_pq_plain_bool(c->pvals.data, n, v);
+        return hoodie_buf_append(v, c->pvals.data, c->pvals.len);
+    }
+}
+
+static hoodie_status put_page(hoodie_pq_writer *w, pq_col *c, hoodie_pq_page_header *h, const uint8_t *data,
+                              size_t len)
+{
+    hoodie_buf_clear(&w->hdr);
+    HOODIE_TRY(hoodie_pq_page_header_encode(h, &w->hdr));
+    HOODIE_TRY(hoodie_buf_append(&c->chunk, w->hdr.data, w->hdr.len));
+    HOODIE_TRY(hoodie_buf_append(&c->chunk, data, len));
+    c->chunk_unc += (int64_t)w->hdr.len + h->uncompressed_size;
+    return HOODIE_OK;
+}
+
+static hoodie_status finish_page(hoodie_pq_writer *w, pq_col *c)
+{
+    if (c->p_nlev == 0) return HOODIE_OK;
+    int dict_page = c->dict_on && c->dict.count > 0;
+    hoodie_pq_encoding enc;
+    HOODIE_TRY(encode_values(w, c, dict_page, &enc));
+    int def_bw = hoodie_pq_bit_width((uint64_t)c->max_def), rep_bw = hoodie_pq_bit_width((uint64_t)c->max_rep);
+    hoodie_pq_page_header h;
+    memset(&h, 0, sizeof h);
+    uint8_t scratch[32];
+    hoodie_pq_statistics st;
+    stats_to_thrift(c, &c->pstats, scratch, &st);
+    hoodie_buf_clear(&w->cmp);
+    if (!w->o.data_page_v2) {
+        hoodie_buf *t = &w->tmp;
+        hoodie_buf_clear(t);
+        if (c->max_rep > 0) {
+            size_t at = t->len;
+            HOODIE_TRY(hoodie_buf_put_le32(t, 0));
+            HOODIE_TRY(hoodie_pq_rle_encode(c->prep, NULL, c->p_nlev, rep_bw, t));
+            uint32_t l = (uint32_t)(t->len - at - 4);
+            memcpy(t->data + at, &l, 4);
+        }
+        if (c->max_def > 0) {
+            size_t at = t->len;
+            HOODIE_TRY(hoodie_buf_put_le32(t, 0));
+            HOODIE_TRY(hoodie_pq_rle_encode(c->pdef, NULL, c->p_nlev, def_bw, t));
+            uint32_t l = (uint32_t)(t->len - at - 4);
+            memcpy(t->data + at, &l, 4);
+        }
+        HOODIE_TRY(hoodie_buf_append(t, w->vals.data, w->vals.len));
+        if (t->len > INT32_MAX) return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: page too large");
+        HOODIE_TRY(hoodie_codec_compress(w->o.codec, w->o.level, t->data, t->len, &w->cmp));
+        h.type = HOODIE_PQ_DATA_PAGE;
+        h.uncompressed_size = (int32_t)t->len;
+        h.compressed_size = (int32_t)w->cmp.len;
+        h.data.num_values = (int32_t)c->p_nlev;
+        h.data.encoding = enc;
+        h.data.def_encoding = HOODIE_PQ_RLE;
+        h.data.rep_encoding = HOODIE_PQ_RLE;
+        h.data.statistics = st;
+        HOODIE_TRY(put_page(w, c, &h, w->cmp.data, w->cmp.len));
+    } else {
+        hoodie_buf *t = &w->tmp;
+        hoodie_buf_clear(t);
+        if (c->max_rep > 0) HOODIE_TRY(hoodie_pq_rle_encode(c->prep, NULL, c->p_nlev, rep_bw, t));
+        size_t rep_len = t->len;
+        if (c->max_def > 0) HOODIE_TRY(hoodie_pq_rle_encode(c->pdef, NULL, c->p_nlev, def_bw, t));
+        size_t def_len = t->len - rep_len;
+        int compressed = w->o.codec != HOODIE_PQ_UNCOMPRESSED;
+        if (compressed) HOODIE_TRY(hoodie_codec_compress(w->o.codec, w->o.level, w->vals.data, w->vals.len, &w->cmp));
+        else HOODIE_TRY(hoodie_buf_append(&w->cmp, w->vals.data, w->vals.len));
+        HOODIE_TRY(hoodie_buf_append(t, w->cmp.data, w->cmp.len));
+        if (t->len + w->vals.len > INT32_MAX) return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: page too large");
+        h.type = HOODIE_PQ_DATA_PAGE_V2;
+        h.uncompressed_size = (int32_t)(rep_len + def_len + w->vals.len);
+        h.compressed_size = (int32_t)t->len;
+        h.data_v2.num_values = (int32_t)c->p_nlev;
+        h.data_v2.num_nulls = (int32_t)c->p_nulls;
+        h.data_v2.num_rows = (int32_t)c->p_rows;
+        h.data_v2.encoding = enc;
+        h.data_v2.def_levels_len = (int32_t)def_len;
+        h.data_v2.rep_levels_len = (int32_t)rep_len;
+        h.data_v2.is_compressed = compressed;
+        h.data_v2.statistics = st;
+        HOODIE_TRY(put_page(w, c, &h, t->data, t->len));
+    }
+    c->enc_mask |= 1u << enc;
+    if (c->max_def > 0 || c->max_rep > 0 || !w->o.data_page_v2) c->enc_mask |= 1u << HOODIE_PQ_RLE;
+    if (dict_page) c->dict_pages++;
+    c->chunk_nlev += (int64_t)c->p_nlev;
+    HOODIE_TRY(stats_merge(c, &c->cstats, &c->pstats));
+    stats_reset(&c->pstats);
+    c->p_nlev = 0;
+    c->p_nidx = 0;
+    c->p_nvals = c->p_rows = c->p_nulls = 0;
+    hoodie_buf_clear(&c->pvals);
+    return HOODIE_OK;
+}
+
+/* Append values [v0, v0+n) of the slice to the current page. */
+static hoodie_status page_add_values(hoodie_pq_writer *w, pq_col *c, size_t v0, size_t n)
+{
+    (void)w;
+    if (n == 0 || c->conv == CV_NULL) return HOODIE_OK;
+    HOODIE_TRY(stats_update(c, &c->pstats, v0, n));
+    if (c->dict_on) {
+        GROW(c->pidx, c->p_idxcap, c->p_nidx + n);
+        uint32_t *o = c->pidx + c->p_nidx;
+        if (c->ptype == HOODIE_PQ_BYTE_ARRAY) {
+            for (size_t i = 0; i < n; i++)
+                HOODIE_TRY(dict_bytes(&c->dict, c->bphys[v0 + i].p, c->bphys[v0 + i].len, &o[i]));
+        } else {
+            size_t wd = (size_t)c->width;
+            const uint8_t *p = c->phys_ptr + v0 * wd;
+            if (wd == 4) for (size_t i = 0; i < n; i++) HOODIE_TRY(dict_fixed(&c->dict, p + 4 * i, 4, &o[i]));
+            else if (wd == 8) for (size_t i = 0; i < n; i++) HOODIE_TRY(dict_fixed(&c->dict, p + 8 * i, 8, &o[i]));
+            else for (size_t i = 0; i < n; i++) HOODIE_TRY(dict_fixed(&c->dict, p + wd * i, wd, &o[i]));
+        }
+        c->p_nidx += n;
+    } else if (c->ptype == HOODIE_PQ_BYTE_ARRAY) {
+        size_t total = 0;
+        for (size_t i = 0; i < n; i++) total += 4 + c->bphys[v0 + i].len;
+        HOODIE_TRY(hoodie_buf_reserve(&c->pvals, total));
+        uint8_t *o = c->pvals.data + c->pvals.len;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t l = c->bphys[v0 + i].len;
+            memcpy(o, &l, 4);
+            if (l) memcpy(o + 4, c->bphys[v0 + i].p, l);
+            o += 4 + l;
+        }
+        c->pvals.len += total;
+    } else {
+        HOODIE_TRY(hoodie_buf_append(&c->pvals, c->phys_ptr + v0 * (size_t)c->width, n * (size_t)c->width));
+    }
+    c->p_nvals += (int64_t)n;
+    return HOODIE_OK;
+}
+
+/* Feed the shredded slice to the page builder. */
+static hoodie_status col_consume(hoodie_pq_writer *w, pq_col *c)
+{
+    int has_levels = c->max_def > 0 || c->max_rep > 0;
+    size_t nlev = has_levels ? c->s_nlev : c->s_nvals;
+    size_t chunk = (size_t)(w->o.page_bytes / 8);
+    if (chunk < 1) chunk = 1;
+    if (chunk > 4096) chunk = 4096;
+    size_t l0 = 0, v0 = 0;
+    while (l0 < nlev) {
+        size_t l1 = l0 + chunk < nlev ? l0 + chunk : nlev;
+        if (c->max_rep > 0) while (l1 < nlev && c->srep[l1] != 0) l1++;
+        size_t nv, rows;
+        if (c->max_def > 0) {
+            nv = 0;
+            int16_t md = c->max_def;
+            for (size_t i = l0; i < l1; i++) nv += c->sdef[i] == md;
+        } else {
+            nv = l1 - l0;
+        }
+        if (c->max_rep > 0) {
+            rows = 0;
+            for (size_t i = l0; i < l1; i++) rows += c->srep[i] == 0;
+        } else {
+            rows = l1 - l0;
+        }
+        if (has_levels) {
+            size_t need = c->p_nlev + (l1 - l0);
+            if (need > c->p_levcap) {
+                size_t nc = c->p_levcap ? c->p_levcap : 4096;
+                while (nc < need) nc *= 2;
+                uint16_t *a = realloc(c->pdef, nc * sizeof *a);
+                if (!a) return HOODIE_NOMEM();
+                c->pdef = a;
+                uint16_t *b = realloc(c->prep, nc * sizeof *b);
+                if (!b) return HOODIE_NOMEM();
+                c->prep = b;
+                c->p_levcap = nc;
+            }
+            if (c->max_def > 0) memcpy(c->pdef + c->p_nlev, c->sdef + l0, (l1 - l0) * sizeof *c->pdef);
+            if (c->max_rep > 0) memcpy(c->prep + c->p_nlev, c->srep + l0, (l1 - l0) * sizeof *c->prep);
+        }
+        c->p_nlev += l1 - l0;
+        c->p_rows += (int64_t)rows;
+        c->p_nulls += (int64_t)(l1 - l0 - nv);
+        c->pstats.nulls += (int64_t)(l1 - l0 - nv);
+        HOODIE_TRY(page_add_values(w, c, v0, nv));
+        v0 += nv;
+        l0 = l1;
+        if (c->dict_on && (int64_t)c->dict.plain.len >= w->o.dictionary_limit) {
+            HOODIE_TRY(finish_page(w, c));
+            c->dict_on = 0; /* fall back for the rest of the chunk */
+        } else if ((int64_t)page_estimate(c) >= w->o.page_bytes) {
+            HOODIE_TRY(finish_page(w, c));
+        }
+    }
+    return HOODIE_OK;
+}
+
+/* ------------------------------------------------------------------------------------------------ row groups */
+
+static hoodie_status sink_write(hoodie_pq_writer *w, const void *p, size_t n)
+{
+    if (!n) return HOODIE_OK;
+    HOODIE_TRY(w->sink.write(w->sink.ctx, p, n));
+    w->pos += n;
+    return HOODIE_OK;
+}
+
+static int64_t rg_estimate(const hoodie_pq_writer *w)
+{
+    int64_t t = 0;
+    for (size_t i = 0; i < w->n_cols; i++) {
+        const pq_col *c = &w->cols[i];
+        t += c->chunk_unc + (int64_t)page_estimate(c) + (int64_t)c->dict.plain.len;
+    }
+    return t;
+}
+
+static void col_chunk_reset(hoodie_pq_writer *w, pq_col *c)
+{
+    hoodie_buf_clear(&c->chunk);
+    c->chunk_unc = c->chunk_nlev = 0;
+    c->enc_mask = 0;
+    c->dict_pages = 0;
+    c->dict_on = c->want_dict;
+    dict_clear(&c->dict);
+    stats_reset(&c->cstats);
+    stats_reset(&c->pstats);
+    (void)w;
+}
+
+static hoodie_status flush_row_group(hoodie_pq_writer *w)
+{
+    if (w->rg_rows == 0) return HOODIE_OK;
+    for (size_t i = 0; i < w->n_cols; i++) HOODIE_TRY(finish_page(w, &w->cols[i]));
+    if (w->n_rgs == w->rgs_cap) {
+        uint32_t ncap = w->rgs_cap ? w->rgs_cap * 2 : 4;
+        hoodie_pq_row_group *n = realloc(w->rgs, ncap * sizeof *n);
+        if (!n) return HOODIE_NOMEM();
+        w->rgs = n;
+        w->rgs_cap = ncap;
+    }
+    hoodie_pq_row_group *rg = &w->rgs[w->n_rgs];
+    memset(rg, 0, sizeof *rg);
+    rg->columns = hoodie_arena_calloc(w->arena, w->n_cols ? w->n_cols : 1, sizeof *rg->columns);
+    if (!rg->columns) return HOODIE_NOMEM();
+    rg->column_count = (uint32_t)w->n_cols;
+    rg->num_rows = w->rg_rows;
+    rg->has_file_offset = 1;
+    rg->file_offset = (int64_t)w->pos;
+    rg->has_ordinal = w->n_rgs < 32768;
+    rg->ordinal = (int16_t)w->n_rgs;
+    int64_t rg_start = (int64_t)w->pos;
+    for (size_t i = 0; i < w->n_cols; i++) {
+        pq_col *c = &w->cols[i];
+        hoodie_pq_column_chunk *cc = &rg->columns[i];
+        hoodie_pq_column_meta *m = &cc->meta;
+        int64_t start = (int64_t)w->pos, unc = 0;
+        cc->has_meta = 1;
+        cc->file_offset = start;
+        if (c->dict_pages) {
+            hoodie_pq_page_header h;
+            memset(&h, 0, sizeof h);
+            hoodie_buf_clear(&w->cmp);
+            HOODIE_TRY(hoodie_codec_compress(w->o.codec, w->o.level, c->dict.plain.data, c->dict.plain.len, &w->cmp));
+            h.type = HOODIE_PQ_DICTIONARY_PAGE;
+            h.uncompressed_size = (int32_t)c->dict.plain.len;
+            h.compressed_size = (int32_t)w->cmp.len;
+            h.dict.num_values = (int32_t)c->dict.count;
+            h.dict.encoding = w->o.data_page_v2 ? HOODIE_PQ_PLAIN : HOODIE_PQ_PLAIN_DICTIONARY;
+            hoodie_buf_clear(&w->hdr);
+            HOODIE_TRY(hoodie_pq_page_header_encode(&h, &w->hdr));
+            m->has_dictionary_page_offset = 1;
+            m->dictionary_page_offset = start;
+            HOODIE_TRY(sink_write(w, w->hdr.data, w->hdr.len));
+            HOODIE_TRY(sink_write(w, w->cmp.data, w->cmp.len));
+            unc += (int64_t)w->hdr.len + h.uncompressed_size;
+            c->enc_mask |= 1u << h.dict.encoding;
+        }
+        m->data_page_offset = (int64_t)w->pos;
+        HOODIE_TRY(sink_write(w, c->chunk.data, c->chunk.len));
+        unc += c->chunk_unc;
+        m->type = c->ptype;
+        m->codec = w->o.codec;
+        m->num_values = c->chunk_nlev;
+        m->total_uncompressed_size = unc;
+        m->total_compressed_size = (int64_t)w->pos - start;
+        m->path_count = c->path_count;
+        m->path = c->path;
+        uint32_t ne = (uint32_t)__builtin_popcount(c->enc_mask);
+        m->encodings = hoodie_arena_calloc(w->arena, ne ? ne : 1, sizeof *m->encodings);
+        if (!m->encodings) return HOODIE_NOMEM();
+        for (uint32_t b = 0; b < 32; b++)
+            if (c->enc_mask & (1u << b)) m->encodings[m->encoding_count++] = (hoodie_pq_encoding)b;
+        uint8_t scratch[32];
+        stats_to_thrift(c, &c->cstats, scratch, &m->statistics);
+        /* copy stats bytes into the footer arena */
+        hoodie_pq_statistics *s = &m->statistics;
+        if (s->has_min_value) { s->min_value = hoodie_arena_memdup(w->arena, s->min_value, s->min_value_len); if (!s->min_value) return HOODIE_NOMEM(); }
+        if (s->has_max_value) { s->max_value = hoodie_arena_memdup(w->arena, s->max_value, s->max_value_len); if (!s->max_value) return HOODIE_NOMEM(); }
+        if (s->has_min) s->min = s->min_value;
+        if (s->has_max) s->max = s->max_value;
+        rg->total_byte_size += unc;
+        col_chunk_reset(w, c);
+    }
+    rg->has_total_compressed_size = 1;
+    rg->total_compressed_size = (int64_t)w->pos - rg_start;
+    w->n_rgs++;
+    w->rg_rows = 0;
+    return HOODIE_OK;
+}
+
+/* ------------------------------------------------------------------------------------------------ API */
+
+hoodie_status hoodie_pq_writer_open(hoodie_pq_writer **out, const hoodie_field *schema,
+                                    const hoodie_pq_writer_opts *opts, hoodie_pq_sink sink)
+{
+    *out = NULL;
+    if (!schema || schema->type.id != HOODIE_TYPE_STRUCT)
+        return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: the schema must be a root struct");
+    if (!sink.write) return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: no sink");
+    hoodie_pq_writer *w = calloc(1, sizeof *w);
+    if (!w) return HOODIE_NOMEM();
+    hoodie_status rc;
+    w->sink = sink;
+    if (opts) w->o = *opts;
+    else hoodie_pq_writer_opts_init(&w->o);
+    hoodie_pq_writer_opts *o = &w->o;
+    switch (o->codec) {
+    case HOODIE_PQ_UNCOMPRESSED: case HOODIE_PQ_SNAPPY: case HOODIE_PQ_GZIP: case HOODIE_PQ_ZSTD: case HOODIE_PQ_LZ4_RAW:
+        break;
+    default: {
+        int codec = (int)o->codec;
+        free(w);
+        return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: codec %d is not supported for writing", codec);
+    }
+    }
+    if (o->row_group_rows <= 0) o->row_group_rows = 1048576;
+    if (o->row_group_bytes <= 0) o->row_group_bytes = 128LL << 20;
+    if (o->page_bytes <= 0) o->page_bytes = 1LL << 20;
+    if (o->dictionary_limit <= 0) o->dictionary_limit = 1LL << 20;
+    o->kv_keys = NULL;
+    o->kv_values = NULL;
+    o->column_encodings = opts ? opts->column_encodings : NULL;
+    HOODIE_TRY_GOTO(rc, hoodie_arena_new(&w->arena, NULL, 0), fail);
+    HOODIE_TRY_GOTO(rc, hoodie_field_clone(&w->schema, schema), fail);
+    w->created_by = hoodie_arena_strdup(w->arena, opts && opts->created_by ? opts->created_by : PQ_CREATED_BY);
+    if (!w->created_by) { rc = HOODIE_NOMEM(); goto fail; }
+    if (opts && opts->n_kv) {
+        w->kv = hoodie_arena_calloc(w->arena, opts->n_kv, sizeof *w->kv);
+        if (!w->kv) { rc = HOODIE_NOMEM(); goto fail; }
+        for (size_t i = 0; i < opts->n_kv; i++) {
+            if (!opts->kv_keys[i]) { rc = HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: NULL metadata key"); goto fail; }
+            w->kv[i].key = hoodie_arena_strdup(w->arena, opts->kv_keys[i]);
+            w->kv[i].value = opts->kv_values && opts->kv_values[i] ? hoodie_arena_strdup(w->arena, opts->kv_values[i])
+                                                                  : NULL;
+            if (!w->kv[i].key) { rc = HOODIE_NOMEM(); goto fail; }
+        }
+        w->n_kv = (uint32_t)opts->n_kv;
+    }
+    /* schema: root then columns */
+    {
+        hoodie_pq_schema_element *root = schema_push(w, opts && opts->root_name ? opts->root_name : "schema", -1);
+        if (!root) { rc = HOODIE_NOMEM(); goto fail; }
+        root->num_children = (int32_t)schema->n_children;
+        if (schema->n_children == 0) { rc = HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: the schema has no columns"); goto fail; }
+        schema_ctx sc;
+        memset(&sc, 0, sizeof sc);
+        for (size_t i = 0; i < schema->n_children; i++) {
+            const hoodie_field *f = &schema->children[i];
+            sc.top = (int)i;
+            HOODIE_TRY_GOTO(rc, schema_walk(w, &sc, f, f->name, f->nullable ? HOODIE_PQ_OPTIONAL : HOODIE_PQ_REQUIRED,
+                                            (uint16_t)i), fail);
+        }
+    }
+    /* top-level column index of each leaf: path[0] order matches children order; remember via steps */
+    for (size_t i = 0; i < w->n_cols; i++) col_chunk_reset(w, &w->cols[i]);
+    HOODIE_TRY_GOTO(rc, sink_write(w, "PAR1", 4), fail);
+    *out = w;
+    return HOODIE_OK;
+fail:
+    w->closed = 1;
+    hoodie_pq_writer_free(w);
+    return rc;
+}
+
+static hoodie_status check_array(const hoodie_field *f, const hoodie_array *a, int64_t len)
+{
+    if (a->length < len) return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: column '%s' has %lld rows, wanted %lld",
+                                            f->name, (long long)a->length, (long long)len);
+    if (f->n_children != a->n_children)
+        return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: column '%s' does not match the schema", f->name);
+    switch (f->type.id) {
+    case HOODIE_TYPE_STRUCT:
+        for (size_t i = 0; i < f->n_children; i++) HOODIE_TRY(check_array(&f->children[i], &a->children[i], len));
+        break;
+    case HOODIE_TYPE_LIST: case HOODIE_TYPE_MAP:
+        if (!a->offsets && len) return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: list '%s' has no offsets", f->name);
+        if (len) HOODIE_TRY(check_array(&f->children[0], &a->children[0], a->offsets[len]));
+        break;
+    case HOODIE_TYPE_STRING: case HOODIE_TYPE_BINARY:
+        if (!a->offsets && len) return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: column '%s' has no offsets", f->name);
+        break;
+    default:
+        break;
+    }
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_pq_writer_write_array(hoodie_pq_writer *w, const hoodie_array *root)
+{
+    if (w->poisoned || w->closed) return HOODIE_FAIL(HOODIE_ESTATE, "parquet writer: not writable (failed or closed)");
+    if (root->n_children != w->schema.n_children)
+        return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: batch has %zu columns, schema has %zu", root->n_children,
+                           w->schema.n_children);
+    int64_t rows = root->length;
+    for (size_t i = 0; i < root->n_children; i++) HOODIE_TRY(check_array(&w->schema.children[i], &root->children[i], rows));
+    hoodie_status rc = HOODIE_OK;
+    int64_t r = 0;
+    while (r < rows) {
+        int64_t n = rows - r;
+        if (n > PQ_SLICE_ROWS) n = PQ_SLICE_ROWS;
+        if (n > w->o.row_group_rows - w->rg_rows) n = w->o.row_group_rows - w->rg_rows;
+        for (size_t i = 0; i < w->n_cols; i++) {
+            pq_col *c = &w->cols[i];
+            const hoodie_array *top = &root->children[c->top];
+            HOODIE_TRY_GOTO(rc, shred(c, top, r, r + n), fail);
+            HOODIE_TRY_GOTO(rc, materialize(c, leaf_array(c, top)), fail);
+            HOODIE_TRY_GOTO(rc, col_consume(w, c), fail);
+        }
+        r += n;
+        w->rg_rows += n;
+        w->rows_total += n;
+        if (w->rg_rows >= w->o.row_group_rows || rg_estimate(w) >= w->o.row_group_bytes)
+            HOODIE_TRY_GOTO(rc, flush_row_group(w), fail);
+    }
+    return HOODIE_OK;
+fail:
+    w->poisoned = 1;
+    return rc;
+}
+
+hoodie_status hoodie_pq_writer_write(hoodie_pq_writer *w, const hoodie_batch *b)
+{
+    return hoodie_pq_writer_write_array(w, &b->root);
+}
+
+hoodie_status hoodie_pq_writer_flush(hoodie_pq_writer *w)
+{
+    if (w->poisoned || w->closed) return HOODIE_FAIL(HOODIE_ESTATE, "parquet writer: not writable (failed or closed)");
+    hoodie_status rc = flush_row_group(w);
+    if (rc < 0) w->poisoned = 1;
+    return rc;
+}
+
+hoodie_status hoodie_pq_writer_close(hoodie_pq_writer *w)
+{
+    if (w->poisoned || w->closed) return HOODIE_FAIL(HOODIE_ESTATE, "parquet writer: not writable (failed or closed)");
+    hoodie_status rc;
+    HOODIE_TRY_GOTO(rc, flush_row_group(w), fail);
+    hoodie_pq_file_meta m;
+    memset(&m, 0, sizeof m);
+    m.version = 1;
+    m.schema = w->elems;
+    m.schema_count = w->n_elems;
+    m.num_rows = w->rows_total;
+    m.row_groups = w->rgs;
+    m.row_group_count = w->n_rgs;
+    m.kv = w->kv;
+    m.kv_count = w->n_kv;
+    m.created_by = w->created_by;
+    m.column_order_count = (uint32_t)w->n_cols;
+    hoodie_buf_clear(&w->tmp);
+    HOODIE_TRY_GOTO(rc, hoodie_pq_file_meta_encode(&m, &w->tmp), fail);
+    HOODIE_TRY_GOTO(rc, hoodie_buf_put_le32(&w->tmp, (uint32_t)w->tmp.len), fail);
+    HOODIE_TRY_GOTO(rc, hoodie_buf_append(&w->tmp, "PAR1", 4), fail);
+    HOODIE_TRY_GOTO(rc, sink_write(w, w->tmp.data, w->tmp.len), fail);
+    w->closed = 1;
+    return HOODIE_OK;
+fail:
+    w->poisoned = 1;
+    return rc;
+}
+
+static void col_dispose(pq_col *c)
+{
+    free(c->sdef); free(c->srep); free(c->sidx); free(c->phys); free(c->bphys);
+    free(c->pdef); free(c->prep); free(c->pidx);
+    hoodie_buf_dispose(&c->pvals);
+    hoodie_buf_dispose(&c->chunk);
+    hoodie_buf_dispose(&c->pstats.bmin); hoodie_buf_dispose(&c->pstats.bmax);
+    hoodie_buf_dispose(&c->cstats.bmin); hoodie_buf_dispose(&c->cstats.bmax);
+    dict_dispose(&c->dict);
+}
+
+void hoodie_pq_writer_free(hoodie_pq_writer *w)
+{
+    if (!w) return;
+    for (size_t i = 0; i < w->n_cols; i++) col_dispose(&w->cols[i]);
+    free(w->cols);
+    free(w->elems);
+    free(w->rgs);
+    hoodie_field_dispose(&w->schema);
+    hoodie_arena_free(w->arena);
+    hoodie_buf_dispose(&w->tmp); hoodie_buf_dispose(&w->cmp); hoodie_buf_dispose(&w->hdr);
+    hoodie_buf_dispose(&w->lv); hoodie_buf_dispose(&w->vals);
+    free(w);
+}
+
+uint64_t hoodie_pq_writer_offset(const hoodie_pq_writer *w) { return w->pos; }
+int64_t hoodie_pq_writer_rows(const hoodie_pq_writer *w) { return w->rows_total; }
+
+const hoodie_pq_schema_element *hoodie_pq_writer_schema(const hoodie_pq_writer *w, uint32_t *count)
+{
+    *count = w->n_elems;
+    return w->elems;
+}

@@ -1,0 +1,84 @@
+/*
+ * Parquet file WRITER on a byte sink (no I/O here: every byte goes through hoodie_pq_sink.write, in order).
+ *
+ *   hoodie_pq_writer_opts o;
+ *   hoodie_pq_writer_opts_init(&o);            defaults: SNAPPY, dictionary on, page v1, 1 MiB pages
+ *   hoodie_pq_writer_open(&w, schema, &o, sink);   schema: a root STRUCT hoodie_field; its children are columns
+ *   hoodie_pq_writer_write(w, &batch) ...      batches whose root array matches the schema (borrowed)
+ *   hoodie_pq_writer_close(w);                 last row group, footer, footer length, "PAR1"
+ *   hoodie_pq_writer_free(w);
+ *
+ * Schema mapping (hoodie type -> Parquet): see writer.c, "schema". Column chunks of the current row group are
+ * buffered in memory (compressed pages) and written when the row group reaches row_group_rows or
+ * row_group_bytes (estimated uncompressed), or at close. After a failure the writer is poisoned (HOODIE_ESTATE).
+ */
+#ifndef HOODIE_FORMAT_PARQUET_WRITER_H
+#define HOODIE_FORMAT_PARQUET_WRITER_H
+
+#include <stdint.h>
+#include "format/parquet/meta.h"
+#include "model/batch.h"
+
+typedef struct hoodie_pq_sink {
+    void *ctx;
+    hoodie_status (*write)(void *ctx, const void *data, size_t len);
+} hoodie_pq_sink;
+
+/** Encoding override for one leaf column, named by its dotted path_in_schema ("a.list.element") or by the
+ *  name of a top-level column (applies to all its leaves). */
+typedef struct hoodie_pq_column_encoding {
+    const char *path;
+    hoodie_pq_encoding encoding;   /* RLE_DICTIONARY forces a dictionary; anything else turns it off */
+} hoodie_pq_column_encoding;
+
+typedef struct hoodie_pq_writer_opts {
+    hoodie_pq_codec codec;         /* UNCOMPRESSED, SNAPPY, GZIP, ZSTD, LZ4_RAW */
+    int level;                     /* codec level; 0: default (zstd 3) */
+    int64_t row_group_rows;        /* 0: 1,048,576 */
+    int64_t row_group_bytes;       /* 0: 128 MiB (uncompressed estimate) */
+    int64_t page_bytes;            /* 0: 1 MiB */
+    int dictionary;                /* 1: dictionary encoding (falls back to value_encoding when over the limit) */
+    int64_t dictionary_limit;      /* dictionary page bytes before fallback; 0: 1 MiB */
+    int data_page_v2;
+    /* Encoding of non-dictionary values: PLAIN, DELTA_BINARY_PACKED (INT32/INT64), DELTA_LENGTH_BYTE_ARRAY
+     * (BYTE_ARRAY), DELTA_BYTE_ARRAY (BYTE_ARRAY, FLBA), BYTE_STREAM_SPLIT (FLOAT, DOUBLE).
+     * Columns whose type does not allow it use PLAIN. */
+    hoodie_pq_encoding value_encoding;
+    const hoodie_pq_column_encoding *column_encodings;
+    size_t n_column_encodings;
+    const char *const *kv_keys;    /* footer key-value metadata (copied at open) */
+    const char *const *kv_values;  /* NULL entries: key without value */
+    size_t n_kv;
+    const char *created_by;        /* NULL: "hoodie version 0.1.0" */
+    const char *root_name;         /* NULL: "schema" */
+} hoodie_pq_writer_opts;
+
+typedef struct hoodie_pq_writer hoodie_pq_writer;
+
+void hoodie_pq_writer_opts_init(hoodie_pq_writer_opts *o);
+
+/**
+ * Start a file: writes the leading magic. `schema` (root STRUCT) is copied. The sink must stay valid until
+ * close/free. @return HOODIE_OK; HOODIE_EINVAL (unsupported type or option); HOODIE_ENOMEM; sink errors.
+ */
+hoodie_status hoodie_pq_writer_open(hoodie_pq_writer **out, const hoodie_field *schema,
+                                    const hoodie_pq_writer_opts *opts, hoodie_pq_sink sink);
+/** Append the rows of `b` (borrowed; its columns must match the schema). */
+hoodie_status hoodie_pq_writer_write(hoodie_pq_writer *w, const hoodie_batch *b);
+/** Same, from a root STRUCT array shaped like the schema. */
+hoodie_status hoodie_pq_writer_write_array(hoodie_pq_writer *w, const hoodie_array *root);
+/** Flush the current row group now (no-op when it is empty). */
+hoodie_status hoodie_pq_writer_flush(hoodie_pq_writer *w);
+/** Last row group, footer and trailing magic. The writer can only be freed afterwards. */
+hoodie_status hoodie_pq_writer_close(hoodie_pq_writer *w);
+/** NULL is a no-op. */
+void hoodie_pq_writer_free(hoodie_pq_writer *w);
+
+/** Bytes written to the sink so far. */
+uint64_t hoodie_pq_writer_offset(const hoodie_pq_writer *w);
+/** Rows accepted so far. */
+int64_t hoodie_pq_writer_rows(const hoodie_pq_writer *w);
+/** The Parquet schema elements (depth-first, [0] is the root) and their count; borrowed from w. */
+const hoodie_pq_schema_element *hoodie_pq_writer_schema(const hoodie_pq_writer *w, uint32_t *count);
+
+#endif

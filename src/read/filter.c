@@ -1,0 +1,337 @@
+#include "read/filter.h"
+#include "util/buf.h"
+#include "util/error.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <strings.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct lexer { const char *s, *p; hoodie_arena *a; } lexer;
+
+static void skip_ws(lexer *l) { while (isspace((unsigned char)*l->p)) l->p++; }
+
+static hoodie_status perr(lexer *l, const char *what)
+{
+    return HOODIE_FAIL(HOODIE_EINVAL, "filter: %s at position %d in \"%s\"", what, (int)(l->p - l->s), l->s);
+}
+
+static int kw(lexer *l, const char *word)
+{
+    size_t n = strlen(word);
+    skip_ws(l);
+    if (strncasecmp(l->p, word, n) == 0 && !isalnum((unsigned char)l->p[n]) && l->p[n] != '_') {
+        l->p += n;
+        return 1;
+    }
+    return 0;
+}
+
+static hoodie_status ident(lexer *l, const char **out)
+{
+    skip_ws(l);
+    const char *start = l->p;
+    if (*l->p == '"') {
+        const char *end = strchr(l->p + 1, '"');
+        if (!end) return perr(l, "unterminated quoted name");
+        *out = hoodie_arena_strndup(l->a, l->p + 1, (size_t)(end - l->p - 1));
+        l->p = end + 1;
+        return *out ? HOODIE_OK : HOODIE_ENOMEM;
+    }
+    while (isalnum((unsigned char)*l->p) || *l->p == '_' || *l->p == '.' || *l->p == '$') l->p++;
+    if (l->p == start) return perr(l, "expected a column name");
+    *out = hoodie_arena_strndup(l->a, start, (size_t)(l->p - start));
+    return *out ? HOODIE_OK : HOODIE_ENOMEM;
+}
+
+static hoodie_status literal(lexer *l, hoodie_literal *lit)
+{
+    memset(lit, 0, sizeof *lit);
+    skip_ws(l);
+    if (*l->p == '\'') {
+        hoodie_buf b = HOODIE_BUF_INIT;
+        l->p++;
+        for (;;) {
+            if (!*l->p) { hoodie_buf_dispose(&b); return perr(l, "unterminated string"); }
+            if (*l->p == '\'') {
+                if (l->p[1] == '\'') { hoodie_buf_putc(&b, '\''); l->p += 2; continue; }
+                l->p++;
+                break;
+            }
+            hoodie_buf_putc(&b, (uint8_t)*l->p++);
+        }
+        lit->kind = HOODIE_LIT_STRING;
+        lit->text = hoodie_arena_strndup(l->a, b.data ? (const char *)b.data : "", b.len);
+        lit->len = b.len;
+        hoodie_buf_dispose(&b);
+        return lit->text ? HOODIE_OK : HOODIE_ENOMEM;
+    }
+    int is_true = kw(l, "true");
+    if (is_true || kw(l, "false")) {
+        lit->kind = HOODIE_LIT_BOOL;
+        lit->b = is_true;
+        lit->text = lit->b ? "true" : "false";
+        lit->len = strlen(lit->text);
+        return HOODIE_OK;
+    }
+    if (kw(l, "null")) { lit->kind = HOODIE_LIT_NULL; lit->text = "null"; lit->len = 4; return HOODIE_OK; }
+    const char *start = l->p;
+    char *end;
+    double d = strtod(l->p, &end);
+    if (end == l->p) return perr(l, "expected a literal");
+    l->p = end;
+    lit->kind = HOODIE_LIT_NUMBER;
+    lit->num = d;
+    lit->text = hoodie_arena_strndup(l->a, start, (size_t)(end - start));
+    lit->len = (size_t)(end - start);
+    if (!strpbrk(lit->text, ".eE") && fabs(d) < 9.2e18) {
+        lit->is_integer = 1;
+        lit->i = strtoll(lit->text, NULL, 10);
+    }
+    return lit->text ? HOODIE_OK : HOODIE_ENOMEM;
+}
+
+hoodie_status hoodie_filter_parse(hoodie_filter *out, const char *text)
+{
+    memset(out, 0, sizeof *out);
+    HOODIE_TRY(hoodie_arena_new(&out->arena, NULL, 4096));
+    lexer l = { text, text, out->arena };
+    size_t cap = 0;
+    hoodie_status rc = HOODIE_OK;
+    for (;;) {
+        if (out->count == cap) {
+            cap = cap ? cap * 2 : 4;
+            hoodie_pred *n = realloc(out->preds, cap * sizeof *n);
+            if (!n) { rc = HOODIE_NOMEM(); break; }
+            out->preds = n;
+        }
+        hoodie_pred *p = &out->preds[out->count];
+        memset(p, 0, sizeof *p);
+        if ((rc = ident(&l, &p->column)) < 0) break;
+        skip_ws(&l);
+        if (kw(&l, "IS")) {
+            p->op = kw(&l, "NOT") ? HOODIE_F_IS_NOT_NULL : HOODIE_F_IS_NULL;
+            if (!kw(&l, "NULL")) { rc = perr(&l, "expected NULL"); break; }
+        } else if (kw(&l, "IN")) {
+            p->op = HOODIE_F_IN;
+            skip_ws(&l);
+            if (*l.p != '(') { rc = perr(&l, "expected ( after IN"); break; }
+            l.p++;
+            size_t vcap = 0;
+            for (;;) {
+                if (p->n_values == vcap) {
+                    vcap = vcap ? vcap * 2 : 4;
+                    hoodie_literal *nv = hoodie_arena_alloc(out->arena, vcap * sizeof *nv);
+                    if (!nv) { rc = HOODIE_NOMEM(); break; }
+                    if (p->n_values) memcpy(nv, p->values, p->n_values * sizeof *nv);
+                    p->values = nv;
+                }
+                if ((rc = literal(&l, &p->values[p->n_values])) < 0) break;
+                p->n_values++;
+                skip_ws(&l);
+                if (*l.p == ',') { l.p++; continue; }
+                if (*l.p == ')') { l.p++; break; }
+                rc = perr(&l, "expected , or ) in IN list");
+                break;
+            }
+            if (rc < 0) break;
+        } else {
+            static const struct { const char *s; hoodie_filter_op op; } ops[] = {
+                { "<=", HOODIE_F_LE }, { ">=", HOODIE_F_GE }, { "<>", HOODIE_F_NE }, { "!=", HOODIE_F_NE },
+                { "==", HOODIE_F_EQ }, { "=", HOODIE_F_EQ }, { "<", HOODIE_F_LT }, { ">", HOODIE_F_GT },
+            };
+            size_t k;
+            for (k = 0; k < sizeof ops / sizeof *ops; k++)
+                if (!strncmp(l.p, ops[k].s, strlen(ops[k].s))) break;
+            if (k == sizeof ops / sizeof *ops) { rc = perr(&l, "expected an operator"); break; }
+            p->op = ops[k].op;
+            l.p += strlen(ops[k].s);
+            p->values = hoodie_arena_alloc(out->arena, sizeof *p->values);
+            if (!p->values) { rc = HOODIE_NOMEM(); break; }
+            p->n_values = 1;
+            if ((rc = literal(&l, p->values)) < 0) break;
+        }
+        out->count++;
+        skip_ws(&l);
+        if (!*l.p) break;
+        if (!kw(&l, "AND")) { rc = perr(&l, "expected AND (only conjunctions are supported)"); break; }
+    }
+    if (rc < 0) hoodie_filter_dispose(out);
+    return rc;
+}
+
+void hoodie_filter_dispose(hoodie_filter *f)
+{
+    free(f->preds);
+    hoodie_arena_free(f->arena);
+    memset(f, 0, sizeof *f);
+}
+
+/* ---- evaluation ---- */
+
+/* Find a column by dotted path; returns the field and array (through struct children). */
+static int find_path(const hoodie_field *root, const hoodie_array *ra, const char *path, const hoodie_field **f,
+                     const hoodie_array **a)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", path);
+    const hoodie_field *cf = root;
+    const hoodie_array *ca = ra;
+    for (char *tok = strtok(buf, "."); tok; tok = strtok(NULL, ".")) {
+        if (cf->type.id != HOODIE_TYPE_STRUCT) return 0;
+        int i = hoodie_field_find(cf, tok);
+        if (i < 0) return 0;
+        cf = &cf->children[i];
+        ca = &ca->children[i];
+    }
+    *f = cf;
+    *a = ca;
+    return 1;
+}
+
+static int64_t int_value(const hoodie_field *f, const hoodie_array *a, int64_t r, int *is_unsigned)
+{
+    *is_unsigned = 0;
+    switch (f->type.id) {
+    case HOODIE_TYPE_INT8: return ((const int8_t *)a->values)[r];
+    case HOODIE_TYPE_INT16: return ((const int16_t *)a->values)[r];
+    case HOODIE_TYPE_INT32: case HOODIE_TYPE_DATE32: case HOODIE_TYPE_TIME32: return ((const int32_t *)a->values)[r];
+    case HOODIE_TYPE_UINT8: return ((const uint8_t *)a->values)[r];
+    case HOODIE_TYPE_UINT16: return ((const uint16_t *)a->values)[r];
+    case HOODIE_TYPE_UINT32: return ((const uint32_t *)a->values)[r];
+    case HOODIE_TYPE_UINT64: *is_unsigned = 1; return ((const int64_t *)a->values)[r];
+    default: return ((const int64_t *)a->values)[r];
+    }
+}
+
+static int cmp_num(double x, double y) { return (x > y) - (x < y); }
+
+/* Compare a cell with a literal: <0, 0, >0; *ok = 0 when not comparable (type mismatch). */
+static int cmp_cell(const hoodie_field *f, const hoodie_array *a, int64_t r, const hoodie_literal *lit, int *ok)
+{
+    *ok = 1;
+    switch (f->type.id) {
+    case HOODIE_TYPE_BOOL:
+        if (lit->kind != HOODIE_LIT_BOOL) break;
+        return hoodie_bit_get(a->values, r) - lit->b;
+    case HOODIE_TYPE_INT8: case HOODIE_TYPE_INT16: case HOODIE_TYPE_INT32: case HOODIE_TYPE_INT64:
+    case HOODIE_TYPE_UINT8: case HOODIE_TYPE_UINT16: case HOODIE_TYPE_UINT32: case HOODIE_TYPE_UINT64:
+    case HOODIE_TYPE_TIMESTAMP: case HOODIE_TYPE_TIME32: case HOODIE_TYPE_TIME64: {
+        if (lit->kind != HOODIE_LIT_NUMBER) break;
+        int uns;
+        int64_t v = int_value(f, a, r, &uns);
+        if (lit->is_integer && !uns) return (v > lit->i) - (v < lit->i);
+        return cmp_num(uns ? (double)(uint64_t)v : (double)v, lit->num);
+    }
+    case HOODIE_TYPE_DATE32: {
+        int uns;
+        int64_t v = int_value(f, a, r, &uns);
+        if (lit->kind == HOODIE_LIT_NUMBER) return cmp_num((double)v, lit->num);
+        if (lit->kind == HOODIE_LIT_STRING) {
+            int y, m, d;
+            if (sscanf(lit->text, "%d-%d-%d", &y, &m, &d) != 3) break;
+            /* days from civil (proleptic Gregorian) */
+            y -= m <= 2;
+            int era = (y >= 0 ? y : y - 399) / 400;
+            unsigned yoe = (unsigned)(y - era * 400);
+            unsigned doy = (unsigned)((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1);
+            unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+            int64_t days = (int64_t)era * 146097 + (int64_t)doe - 719468;
+            return (v > days) - (v < days);
+        }
+        break;
+    }
+    case HOODIE_TYPE_FLOAT: case HOODIE_TYPE_DOUBLE: {
+        if (lit->kind != HOODIE_LIT_NUMBER) break;
+        double v = f->type.id == HOODIE_TYPE_FLOAT ? ((const float *)a->values)[r] : ((const double *)a->values)[r];
+        return cmp_num(v, lit->num);
+    }
+    case HOODIE_TYPE_DECIMAL: {
+        if (lit->kind != HOODIE_LIT_NUMBER) break;
+        const uint8_t *p = a->values + (size_t)r * 16;
+        __int128 v = 0;
+        for (int i = 15; i >= 0; i--) v = v * 256 + p[i];
+        double dv = (double)v;
+        for (int s = 0; s < f->type.scale; s++) dv /= 10;
+        return cmp_num(dv, lit->num);
+    }
+    case HOODIE_TYPE_STRING: case HOODIE_TYPE_BINARY: {
+        if (lit->kind == HOODIE_LIT_NULL || lit->kind == HOODIE_LIT_BOOL) break;
+        const uint8_t *p = a->values + a->offsets[r];
+        size_t n = (size_t)(a->offsets[r + 1] - a->offsets[r]);
+        size_t m = n < lit->len ? n : lit->len;
+        int c = m ? memcmp(p, lit->text, m) : 0;
+        if (c) return c < 0 ? -1 : 1;
+        return (n > lit->len) - (n < lit->len);
+    }
+    default: break;
+    }
+    *ok = 0;
+    return 0;
+}
+
+static int apply_op(hoodie_filter_op op, int c)
+{
+    switch (op) {
+    case HOODIE_F_EQ: return c == 0;
+    case HOODIE_F_NE: return c != 0;
+    case HOODIE_F_LT: return c < 0;
+    case HOODIE_F_LE: return c <= 0;
+    case HOODIE_F_GT: return c > 0;
+    case HOODIE_F_GE: return c >= 0;
+    default: return 0;
+    }
+}
+
+hoodie_status hoodie_filter_eval(const hoodie_filter *flt, const hoodie_batch *b, uint8_t *keep)
+{
+    int64_t n = b->root.length;
+    memset(keep, 1, (size_t)n);
+    for (size_t k = 0; k < flt->count; k++) {
+        const hoodie_pred *p = &flt->preds[k];
+        const hoodie_field *f;
+        const hoodie_array *a;
+        if (!find_path(&b->schema, &b->root, p->column, &f, &a))
+            return HOODIE_FAIL(HOODIE_EINVAL, "filter: no column '%s'", p->column);
+        for (int64_t r = 0; r < n; r++) {
+            if (!keep[r]) continue;
+            int valid = hoodie_array_is_valid(a, r);
+            if (p->op == HOODIE_F_IS_NULL) { keep[r] = !valid; continue; }
+            if (p->op == HOODIE_F_IS_NOT_NULL) { keep[r] = (uint8_t)valid; continue; }
+            if (!valid) { keep[r] = 0; continue; }
+            int pass = 0;
+            for (size_t v = 0; v < p->n_values && !pass; v++) {
+                int ok;
+                int c = cmp_cell(f, a, r, &p->values[v], &ok);
+                if (!ok) {
+                    char tb[64];
+                    return HOODIE_FAIL(HOODIE_EINVAL, "filter: cannot compare column '%s' (%s) with %s", p->column,
+                                       hoodie_type_name(&f->type, tb, sizeof tb), p->values[v].text);
+                }
+                pass = p->op == HOODIE_F_IN ? c == 0 : apply_op(p->op, c);
+            }
+            keep[r] = (uint8_t)pass;
+        }
+    }
+    return HOODIE_OK;
+}
+
+int hoodie_pred_may_match_text(const hoodie_pred *p, const char *value)
+{
+    int is_null = !value || !strcmp(value, "__HIVE_DEFAULT_PARTITION__") || !strcmp(value, "default");
+    if (p->op == HOODIE_F_IS_NULL) return is_null;
+    if (p->op == HOODIE_F_IS_NOT_NULL) return !is_null;
+    if (is_null) return 0;
+    for (size_t v = 0; v < p->n_values; v++) {
+        const hoodie_literal *lit = &p->values[v];
+        int c;
+        char *end;
+        double num = strtod(value, &end);
+        if (lit->kind == HOODIE_LIT_NUMBER && end != value && !*end) c = cmp_num(num, lit->num);
+        else c = strcmp(value, lit->text);
+        if (p->op == HOODIE_F_IN ? c == 0 : apply_op(p->op, c)) return 1;
+    }
+    return 0;
+}

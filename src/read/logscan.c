@@ -1,0 +1,180 @@
+#include "read/logscan.h"
+#include "format/avro/schema.h"
+#include "model/avro.h"
+#include "storage/storage.h"
+#include "util/error.h"
+#include "util/warn.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Writer schemas seen in SCHEMA headers, parsed once per scan. */
+typedef struct schema_cache_entry {
+    const char *json;          /* arena */
+    hoodie_avro_schema *schema;
+    hoodie_avro_decoder *decoder;
+} schema_cache_entry;
+
+typedef struct scan_state {
+    const hoodie_logscan_ctx *ctx;
+    hoodie_log_items *out;
+    schema_cache_entry *cache;
+    size_t cache_count;
+} scan_state;
+
+hoodie_log_item *hoodie_log_items_push(hoodie_log_items *l, hoodie_log_item_kind kind, const char *instant)
+{
+    if (l->count == l->cap) {
+        size_t ncap = l->cap ? l->cap * 2 : 8;
+        hoodie_log_item *n = realloc(l->items, ncap * sizeof *n);
+        if (!n) { HOODIE_NOMEM(); return NULL; }
+        l->items = n;
+        l->cap = ncap;
+    }
+    hoodie_log_item *it = &l->items[l->count++];
+    memset(it, 0, sizeof *it);
+    it->kind = kind;
+    snprintf(it->instant, sizeof it->instant, "%s", instant ? instant : "");
+    return it;
+}
+
+void hoodie_log_items_dispose(hoodie_log_items *l)
+{
+    for (size_t i = 0; i < l->count; i++)
+        if (l->items[i].kind == HOODIE_LOG_DATA) hoodie_batch_dispose(&l->items[i].batch);
+    free(l->items);
+    hoodie_arena_free(l->arena);
+    memset(l, 0, sizeof *l);
+}
+
+static int instant_applies(const hoodie_logscan_ctx *c, const char *t)
+{
+    if (!t || !hoodie_instant_time_valid(t, strlen(t))) return 0;
+    if (c->as_of && strcmp(t, c->as_of) > 0) return 0;
+    for (size_t i = 0; i < c->rolled_back_count; i++)
+        if (!strcmp(c->rolled_back[i], t)) return 0;
+    if (hoodie_timeline_is_completed(c->tl, t, HOODIE_ACTIONS_WRITE)) return 1;
+    return hoodie_timeline_before_start(c->tl, t);
+}
+
+static hoodie_status decoder_for(scan_state *st, const char *json, size_t len, const char *what,
+                                 hoodie_avro_decoder **out)
+{
+    for (size_t i = 0; i < st->cache_count; i++)
+        if (!strcmp(st->cache[i].json, json)) { *out = st->cache[i].decoder; return HOODIE_OK; }
+    schema_cache_entry *n = realloc(st->cache, (st->cache_count + 1) * sizeof *n);
+    if (!n) return HOODIE_NOMEM();
+    st->cache = n;
+    schema_cache_entry *e = &st->cache[st->cache_count];
+    memset(e, 0, sizeof *e);
+    e->json = hoodie_arena_strndup(st->out->arena, json, len);
+    if (!e->json) return HOODIE_NOMEM();
+    HOODIE_TRY(hoodie_avro_schema_parse(&e->schema, json, len, st->out->arena, what));
+    HOODIE_TRY(hoodie_avro_decoder_new(&e->decoder, e->schema, st->ctx->schema));
+    st->cache_count++;
+    *out = e->decoder;
+    return HOODIE_OK;
+}
+
+static hoodie_status avro_block(scan_state *st, const hoodie_hlog_block *b, const char *what, const char *instant)
+{
+    const char *schema = b->header[HOODIE_HLOG_SCHEMA];
+    if (!schema)
+        return HOODIE_CORRUPT("%s: Avro data block at offset %llu has no SCHEMA header", what,
+                              (unsigned long long)b->offset);
+    hoodie_avro_decoder *dec = NULL;
+    hoodie_status rc = decoder_for(st, schema, b->header_len[HOODIE_HLOG_SCHEMA], what, &dec);
+    if (rc < 0) { hoodie_error__prefix("%s: block at offset %llu: ", what, (unsigned long long)b->offset); return rc; }
+    hoodie_hlog_avro_records recs;
+    HOODIE_TRY(hoodie_hlog_avro_open(&recs, b, what));
+    hoodie_log_item *it = hoodie_log_items_push(st->out, HOODIE_LOG_DATA, instant);
+    if (!it) return HOODIE_ENOMEM;
+    HOODIE_TRY(hoodie_batch_init(&it->batch, st->ctx->schema));
+    const uint8_t *rec;
+    size_t len;
+    while ((rc = hoodie_hlog_avro_next(&recs, &rec, &len)) == HOODIE_OK) {
+        hoodie_cursor c;
+        uint64_t off = b->content_offset + (uint64_t)(rec - b->content);
+        hoodie_cursor_init(&c, rec, len, off, what);
+        HOODIE_TRY(hoodie_avro_decode_row(dec, &c, &it->batch.root));
+        if (hoodie_cursor_left(&c))
+            return HOODIE_CORRUPT("%s: Avro record at offset %llu has %zu trailing bytes", what,
+                                  (unsigned long long)off, hoodie_cursor_left(&c));
+    }
+    return rc == HOODIE_ITEROVER ? HOODIE_OK : rc;
+}
+
+static hoodie_status scan_file(scan_state *st, const hoodie_fs_file *f)
+{
+    const hoodie_logscan_ctx *ctx = st->ctx;
+    hoodie_buf data = HOODIE_BUF_INIT;
+    hoodie_hlog_iter it;
+    hoodie_hlog_block b;
+    hoodie_status rc = hoodie_storage_read_all(ctx->storage, f->path, &data);
+    if (rc < 0) return rc;
+    if ((rc = hoodie_hlog_iter_init(&it, data.data, data.len, f->path)) < 0) { hoodie_buf_dispose(&data); return rc; }
+    while ((rc = hoodie_hlog_iter_next(&it, &b)) == HOODIE_OK) {
+        const char *instant = b.header[HOODIE_HLOG_INSTANT_TIME];
+        if (b.type == HOODIE_HLOG_CORRUPT_BLOCK) {
+            st->out->corrupt_blocks++;
+            hoodie_warn("%s: corrupt log block at offset %llu skipped (%s)", f->path, (unsigned long long)b.offset,
+                        b.corrupt_reason ? b.corrupt_reason : "unreadable");
+            continue;
+        }
+        if (b.type == HOODIE_HLOG_COMMAND_BLOCK) {
+            const char *target = NULL;
+            int r = hoodie_hlog_command_rollback(&b, f->path, &target);
+            if (r < 0) { rc = r; break; }
+            if (r == 1 && target)
+                for (size_t i = 0; i < st->out->count; i++)
+                    if (!strcmp(st->out->items[i].instant, target)) st->out->items[i].removed = 1;
+            continue;
+        }
+        if (!instant_applies(ctx, instant)) { st->out->skipped_blocks++; continue; }
+        switch (b.type) {
+        case HOODIE_HLOG_AVRO_DATA_BLOCK:
+            rc = avro_block(st, &b, f->path, instant);
+            break;
+        case HOODIE_HLOG_DELETE_BLOCK: {
+            hoodie_log_item *item = hoodie_log_items_push(st->out, HOODIE_LOG_DELETES, instant);
+            if (!item) { rc = HOODIE_ENOMEM; break; }
+            rc = hoodie_hlog_delete_decode(&b, st->out->arena, f->path, &item->deletes, &item->delete_count);
+            break;
+        }
+        case HOODIE_HLOG_PARQUET_DATA_BLOCK: {
+            const uint8_t *p;
+            size_t n;
+            rc = hoodie_hlog_parquet_content(&b, f->path, &p, &n);
+            if (rc == HOODIE_OK && !ctx->parquet_block)
+                rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: Parquet data blocks cannot be read here", f->path);
+            if (rc == HOODIE_OK) rc = ctx->parquet_block(ctx->parquet_ctx, p, n, f->path, ctx->schema, st->out, instant);
+            break;
+        }
+        case HOODIE_HLOG_HFILE_DATA_BLOCK:
+            rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: HFile data block at offset %llu (metadata table) is not "
+                             "supported", f->path, (unsigned long long)b.offset);
+            break;
+        default: /* CDC blocks carry change records, not table rows */
+            break;
+        }
+        if (rc < 0) break;
+    }
+    if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
+    hoodie_hlog_iter_dispose(&it);
+    hoodie_buf_dispose(&data);
+    return rc;
+}
+
+hoodie_status hoodie_logscan(hoodie_log_items *out, const hoodie_logscan_ctx *ctx, const hoodie_fs_file *const *logs,
+                             size_t n_logs)
+{
+    scan_state st = { ctx, out, NULL, 0 };
+    memset(out, 0, sizeof *out);
+    hoodie_status rc = hoodie_arena_new(&out->arena, NULL, 16384);
+    for (size_t i = 0; i < n_logs && rc == HOODIE_OK; i++) rc = scan_file(&st, logs[i]);
+    for (size_t i = 0; i < st.cache_count; i++) hoodie_avro_decoder_free(st.cache[i].decoder);
+    free(st.cache);
+    if (rc < 0) hoodie_log_items_dispose(out);
+    return rc;
+}

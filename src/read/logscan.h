@@ -1,0 +1,59 @@
+/*
+ * Scanning the log files of a file slice into the items the merge applies (hudi-format.md 5.8; fixtures README):
+ * data blocks decoded to the reader's schema, and delete blocks' keys with their ordering values, in apply
+ * order (log files in slice order, blocks in file order).
+ *
+ * A block applies only if its INSTANT_TIME is a completed instant, requested at or before the as-of instant, and
+ * not rolled back. A ROLLBACK command block removes the earlier items of its TARGET_INSTANT_TIME. Corrupt blocks
+ * are skipped with a warning (util/warn.h), as Hudi does; the remaining blocks are read.
+ *
+ * Memory: items own their batches; delete keys live in the result's arena. hoodie_log_items_dispose frees all.
+ */
+#ifndef HOODIE_READ_LOGSCAN_H
+#define HOODIE_READ_LOGSCAN_H
+
+#include "format/hlog/hlog.h"
+#include "model/batch.h"
+#include "table/fsview.h"
+#include "table/timeline.h"
+
+typedef enum hoodie_log_item_kind { HOODIE_LOG_DATA = 0, HOODIE_LOG_DELETES = 1 } hoodie_log_item_kind;
+
+typedef struct hoodie_log_item {
+    hoodie_log_item_kind kind;
+    char instant[HOODIE_INSTANT_TIME_MAX + 1];
+    hoodie_batch batch;              /* DATA: rows in the reader's schema */
+    hoodie_hlog_delete *deletes;     /* DELETES: arena */
+    size_t delete_count;
+    int removed;                     /* rolled back by a later command block */
+} hoodie_log_item;
+
+typedef struct hoodie_log_items {
+    hoodie_log_item *items;
+    size_t count, cap;
+    hoodie_arena *arena;
+    unsigned corrupt_blocks;
+    unsigned skipped_blocks;          /* blocks of instants that do not apply */
+} hoodie_log_items;
+
+typedef struct hoodie_logscan_ctx {
+    const hoodie_storage *storage;
+    const hoodie_timeline *tl;
+    const char *as_of;                /* NULL: everything completed */
+    const hoodie_field *schema;       /* reader STRUCT: the table schema with meta columns */
+    const char *const *rolled_back;   /* instants rolled back by completed rollbacks */
+    size_t rolled_back_count;
+    /* Decode a PARQUET_DATA_BLOCK's embedded file into batches conformed to `schema`, appended as DATA items
+     * (supplied by the read layer, which owns the Parquet reader). NULL: Parquet blocks are unsupported. */
+    hoodie_status (*parquet_block)(void *ctx, const uint8_t *data, size_t len, const char *what,
+                                   const hoodie_field *schema, hoodie_log_items *out, const char *instant);
+    void *parquet_ctx;
+} hoodie_logscan_ctx;
+
+hoodie_status hoodie_logscan(hoodie_log_items *out, const hoodie_logscan_ctx *ctx, const hoodie_fs_file *const *logs,
+                             size_t n_logs);
+/** Append an empty item (for block decoders); returns NULL on ENOMEM. */
+hoodie_log_item *hoodie_log_items_push(hoodie_log_items *l, hoodie_log_item_kind kind, const char *instant);
+void hoodie_log_items_dispose(hoodie_log_items *l);
+
+#endif

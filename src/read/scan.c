@@ -1,0 +1,739 @@
+/*
+ * Table scans (include/hoodie/read.h): snapshot, read-optimized, time travel and incremental queries.
+ *
+ *   open:  as-of instant -> table schema (meta columns + table columns) -> file-system view (partition pruning)
+ *   next:  per file group, its latest slice: base file batches (row groups pruned when no log can change them)
+ *          conformed to the schema, merged with the slice's log records (read/slice_merge.h), then the
+ *          incremental window, the row filter, the meta columns of tables without them, and the projection.
+ *
+ * The stream is lazy: one slice is open at a time (its log records in a hash map, its base file streamed).
+ */
+#include "hoodie/read.h"
+#include "format/avro/schema.h"
+#include "format/parquet/reader.h"
+#include "model/arrow.h"
+#include "model/avro.h"
+#include "model/build.h"
+#include "model/value.h"
+#include "read/conform.h"
+#include "read/filter.h"
+#include "read/logscan.h"
+#include "read/slice_merge.h"
+#include "storage/storage.h"
+#include "table/pqfile.h"
+#include "table/table.h"
+#include "util/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const META_COLS[5] = { "_hoodie_commit_time", "_hoodie_commit_seqno", "_hoodie_record_key",
+                                          "_hoodie_partition_path", "_hoodie_file_name" };
+
+typedef struct scan {
+    hoodie_table *t;
+    hoodie_query_type query;
+    char as_of[HOODIE_INSTANT_TIME_MAX + 1];   /* "" = latest */
+    char **columns;
+    size_t n_columns;
+    int64_t batch_rows;
+    hoodie_filter filter;
+    int has_filter;
+    hoodie_field full;                   /* meta + table columns */
+    hoodie_field out_schema;             /* after projection */
+    hoodie_fsview *view;
+    size_t next_group;
+    char **rolled_back;
+    size_t n_rolled_back;
+    char **incr;                         /* incremental: requested times of the instants in range (sorted) */
+    size_t n_incr;
+    int key_col, ord_col, del_col;
+    hoodie_merge_policy policy;
+    /* the open slice */
+    const hoodie_file_group *group;
+    const hoodie_file_slice *slice;
+    hoodie_parquet_reader *base;
+    hoodie_pq_scan *base_scan;
+    hoodie_log_items logs;
+    int have_logs;
+    hoodie_slice_merger *merger;
+    int slice_done_base;
+    uint64_t pruned_row_groups;          /* statistics: row groups skipped by the filter */
+} scan;
+
+/* ---- schema ---- */
+
+static int is_meta(const char *name)
+{
+    for (int i = 0; i < 5; i++)
+        if (!strcmp(name, META_COLS[i])) return 1;
+    return 0;
+}
+
+static hoodie_status schema_from_avro(scan *s, const char *json)
+{
+    hoodie_arena *a;
+    hoodie_avro_schema *as;
+    hoodie_field data;
+    HOODIE_TRY(hoodie_arena_new(&a, NULL, 16384));
+    hoodie_status rc = hoodie_avro_schema_parse(&as, json, strlen(json), a, "table schema");
+    if (rc == HOODIE_OK && as->kind != HOODIE_AVRO_RECORD)
+        rc = HOODIE_CORRUPT("table schema is not an Avro record");
+    if (rc == HOODIE_OK) rc = hoodie_avro_to_field(&data, as, "root");
+    hoodie_arena_free(a);
+    if (rc < 0) return rc;
+    for (size_t i = 0; i < data.n_children && rc == HOODIE_OK; i++)
+        if (!is_meta(data.children[i].name)) rc = hoodie_field_add_child(&s->full, &data.children[i]);
+    hoodie_field_dispose(&data);
+    return rc;
+}
+
+static hoodie_status schema_from_base_file(scan *s, const char *path)
+{
+    hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
+    hoodie_parquet_reader *r;
+    o.storage = s->t->storage;
+    HOODIE_TRY(hoodie_parquet_reader_open(&r, path, &o));
+    const char *avro = hoodie_parquet_reader_kv(r, "parquet.avro.schema");
+    hoodie_status rc = HOODIE_OK;
+    if (avro) {
+        rc = schema_from_avro(s, avro);
+    } else {
+        const hoodie_field *f = hoodie_pqfile__schema(r);
+        for (size_t i = 0; i < f->n_children && rc == HOODIE_OK; i++)
+            if (!is_meta(f->children[i].name)) rc = hoodie_field_add_child(&s->full, &f->children[i]);
+    }
+    hoodie_parquet_reader_free(r);
+    return rc;
+}
+
+static hoodie_status build_schema(scan *s)
+{
+    char *json = NULL;
+    HOODIE_TRY(hoodie_field_init(&s->full, "root", hoodie_type_of(HOODIE_TYPE_STRUCT), 0));
+    for (int i = 0; i < 5; i++) {
+        hoodie_field m;
+        HOODIE_TRY(hoodie_field_init(&m, META_COLS[i], hoodie_type_of(HOODIE_TYPE_STRING), 1));
+        hoodie_status rc = hoodie_field_add_child(&s->full, &m);
+        hoodie_field_dispose(&m);
+        HOODIE_TRY(rc);
+    }
+    hoodie_status rc = hoodie_table__schema(s->t, s->as_of[0] ? s->as_of : NULL, &json);
+    if (rc == HOODIE_OK) {
+        rc = schema_from_avro(s, json);
+        free(json);
+        return rc;
+    }
+    if (rc != HOODIE_ENOTFOUND) return rc;
+    hoodie_error_clear();
+    /* no schema recorded: take it from a base file, if there is one */
+    for (size_t g = 0; g < s->view->group_count; g++) {
+        const hoodie_file_slice *sl = hoodie_file_group_latest(&s->view->groups[g]);
+        if (sl && sl->base) return schema_from_base_file(s, sl->base->path);
+    }
+    return HOODIE_OK; /* an empty table: the meta columns only */
+}
+
+/* ---- partition pruning ---- */
+
+/* Value of partition field `idx` in a partition path ("a=1/b=2" or "1/2"), copied into buf. */
+static const char *partition_value(const hoodie_table_config *c, const char *path, size_t idx, char *buf, size_t cap)
+{
+    const char *p = path;
+    for (size_t i = 0; i < idx && p; i++) {
+        p = strchr(p, '/');
+        if (p) p++;
+    }
+    if (!p || !*p) return NULL;
+    const char *end = strchr(p, '/');
+    size_t n = end ? (size_t)(end - p) : strlen(p);
+    const char *eq = c->hive_style_partitioning ? memchr(p, '=', n) : NULL;
+    if (eq) { n -= (size_t)(eq + 1 - p); p = eq + 1; }
+    if (n >= cap) n = cap - 1;
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+    if (c->url_encode_partitions) { /* %XX unescaping */
+        char *w = buf;
+        for (const char *r = buf; *r; r++) {
+            unsigned v;
+            if (*r == '%' && sscanf(r + 1, "%2x", &v) == 1 && r[1] && r[2]) { *w++ = (char)v; r += 2; }
+            else *w++ = *r;
+        }
+        *w = '\0';
+    }
+    return buf;
+}
+
+static int partition_filter(void *ctx, const char *partition)
+{
+    scan *s = ctx;
+    const hoodie_table_config *c = s->t->cfg;
+    for (size_t k = 0; k < s->filter.count; k++) {
+        const hoodie_pred *p = &s->filter.preds[k];
+        for (size_t f = 0; f < c->partition_fields.count; f++) {
+            if (strcmp(p->column, c->partition_fields.items[f])) continue;
+            char buf[512];
+            const char *v = partition_value(c, partition, f, buf, sizeof buf);
+            if (v && !hoodie_pred_may_match_text(p, v)) return 0;
+        }
+    }
+    return 1;
+}
+
+/* ---- rollbacks and the incremental window ---- */
+
+static hoodie_status push_str(char ***v, size_t *n, const char *s)
+{
+    char **nv = realloc(*v, (*n + 1) * sizeof *nv);
+    if (!nv) return HOODIE_NOMEM();
+    *v = nv;
+    nv[*n] = strdup(s);
+    if (!nv[*n]) return HOODIE_NOMEM();
+    (*n)++;
+    return HOODIE_OK;
+}
+
+static hoodie_status load_rollbacks(scan *s)
+{
+    const hoodie_timeline *tl = s->t->tl;
+    for (size_t i = 0; i < tl->count; i++) {
+        const hoodie_instant *in = &tl->instants[i];
+        if (in->action != HOODIE_ACTION_ROLLBACK || in->state != HOODIE_STATE_COMPLETED) continue;
+        hoodie_buf path = HOODIE_BUF_INIT, data = HOODIE_BUF_INIT;
+        hoodie_rollback_meta *m = NULL;
+        hoodie_status rc = hoodie_timeline_instant_path(tl, in, HOODIE_STATE_COMPLETED, &path);
+        if (rc == HOODIE_OK) rc = hoodie_storage_read_all(s->t->storage, (const char *)path.data, &data);
+        if (rc == HOODIE_OK) rc = hoodie_rollback_meta_decode(&m, data.data, data.len, (const char *)path.data);
+        for (size_t k = 0; rc == HOODIE_OK && k < m->commit_count; k++)
+            rc = push_str(&s->rolled_back, &s->n_rolled_back, m->commits_rollback[k]);
+        hoodie_rollback_meta_free(m);
+        hoodie_buf_dispose(&path);
+        hoodie_buf_dispose(&data);
+        HOODIE_TRY(rc);
+    }
+    return HOODIE_OK;
+}
+
+static hoodie_status incremental_window(scan *s, const char *from, const char *to)
+{
+    const hoodie_timeline *tl = s->t->tl;
+    int by_completion = tl->layout_version == 2;
+    const char *max_req = NULL;
+    if (!s->t->cfg->populate_meta_fields)
+        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "incremental queries need meta fields (hoodie.populate.meta.fields)");
+    for (size_t i = 0; i < tl->count; i++) {
+        const hoodie_instant *in = &tl->instants[i];
+        if (in->state != HOODIE_STATE_COMPLETED || !(HOODIE_ACTIONS_WRITE & HOODIE_ACTION_BIT(in->action))) continue;
+        const char *axis = by_completion && in->completion[0] ? in->completion : in->requested;
+        if (from && strcmp(axis, from) <= 0) continue;
+        if (to && strcmp(axis, to) > 0) continue;
+        HOODIE_TRY(push_str(&s->incr, &s->n_incr, in->requested));
+        if (!max_req || strcmp(in->requested, max_req) > 0) max_req = in->requested;
+    }
+    /* the snapshot the window is cut from: as of the last instant completed by `to` */
+    if (to) {
+        const char *q = NULL;
+        for (size_t i = 0; i < tl->count; i++) {
+            const hoodie_instant *in = &tl->instants[i];
+            if (in->state != HOODIE_STATE_COMPLETED || !(HOODIE_ACTIONS_WRITE & HOODIE_ACTION_BIT(in->action))) continue;
+            const char *axis = by_completion && in->completion[0] ? in->completion : in->requested;
+            if (strcmp(axis, to) <= 0 && (!q || strcmp(in->requested, q) > 0)) q = in->requested;
+        }
+        snprintf(s->as_of, sizeof s->as_of, "%s", q ? q : "0");
+    }
+    return HOODIE_OK;
+}
+
+static int in_window(const scan *s, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < s->n_incr; i++)
+        if (strlen(s->incr[i]) == n && !memcmp(s->incr[i], p, n)) return 1;
+    return 0;
+}
+
+/* ---- missing files ---- */
+
+/*
+ * A listing cannot see a file that is gone. Cross-check it with the timeline: the latest base file that a
+ * completed write instant (as of the query) recorded for a file group must be in the view, unless the group was
+ * replaced. Cleaning only removes older file versions, so this never trips on a healthy table.
+ */
+static hoodie_status check_base_files(scan *s)
+{
+    const hoodie_timeline *tl = s->t->tl;
+    hoodie_status rc = HOODIE_OK;
+    for (size_t i = tl->count; i-- > 0 && rc == HOODIE_OK;) {
+        const hoodie_instant *in = &tl->instants[i];
+        if (in->state != HOODIE_STATE_COMPLETED || !(HOODIE_ACTIONS_WRITE & HOODIE_ACTION_BIT(in->action))) continue;
+        if (s->as_of[0] && strcmp(in->requested, s->as_of) > 0) continue;
+        hoodie_commit_meta *m;
+        if ((rc = hoodie_table__commit_meta(s->t, in, &m)) < 0) break;
+        for (size_t k = 0; k < m->stat_count; k++) {
+            const hoodie_write_stat *st = &m->stats[k];
+            if (!st->path || !st->file_id) continue;
+            size_t n = strlen(st->path);
+            if (n < 8 || strcmp(st->path + n - 8, ".parquet")) continue;
+            const char *name = strrchr(st->path, '/');
+            name = name ? name + 1 : st->path;
+            const hoodie_file_group *g = NULL;
+            for (size_t x = 0; x < s->view->group_count; x++)
+                if (!strcmp(s->view->groups[x].file_id, st->file_id) &&
+                    !strcmp(s->view->groups[x].partition, st->partition_path ? st->partition_path : "")) {
+                    g = &s->view->groups[x];
+                    break;
+                }
+            const hoodie_file_slice *sl = g ? hoodie_file_group_latest(g) : NULL;
+            int present = sl && sl->base && strcmp(sl->base->instant, in->requested) >= 0;
+            if (!present && g == NULL) {
+                /* the whole group is gone: fine only if a replacecommit dropped it */
+                hoodie_replaced_set r;
+                if ((rc = hoodie_table__replaced(s->t, s->as_of[0] ? s->as_of : NULL, &r)) < 0) break;
+                for (size_t q = 0; q < r.count && !present; q++)
+                    present = !strcmp(r.file_ids[q], st->file_id);
+                hoodie_replaced_set_dispose(&r);
+            }
+            if (!present && g && sl && !sl->base) present = 1; /* log-only slice after a base: v6 pending state */
+            if (!present) {
+                rc = HOODIE_FAIL(HOODIE_ENOTFOUND, "%s/%s: base file written by instant %s is missing", s->t->base_path,
+                                 st->path, in->requested);
+                break;
+            }
+        }
+        hoodie_commit_meta_free(m);
+    }
+    return rc;
+}
+
+/* ---- slices ---- */
+
+static void close_slice(scan *s)
+{
+    hoodie_slice_merger_free(s->merger);
+    s->merger = NULL;
+    if (s->have_logs) hoodie_log_items_dispose(&s->logs);
+    s->have_logs = 0;
+    hoodie_pq_scan_free(s->base_scan);
+    s->base_scan = NULL;
+    hoodie_parquet_reader_free(s->base);
+    s->base = NULL;
+    s->group = NULL;
+    s->slice = NULL;
+}
+
+static hoodie_status parquet_block(void *ctx, const uint8_t *data, size_t len, const char *what,
+                                   const hoodie_field *schema, hoodie_log_items *out, const char *instant);
+
+typedef struct mem_src { const uint8_t *p; size_t len; } mem_src;
+
+static hoodie_status mem_read(void *ctx, uint64_t off, void *buf, size_t len)
+{
+    mem_src *m = ctx;
+    if (off > m->len || len > m->len - off) return HOODIE_CORRUPT("read past the end of an embedded Parquet file");
+    memcpy(buf, m->p + off, len);
+    return HOODIE_OK;
+}
+
+static hoodie_status parquet_block(void *ctx, const uint8_t *data, size_t len, const char *what,
+                                   const hoodie_field *schema, hoodie_log_items *out, const char *instant)
+{
+    (void)ctx;
+    mem_src m = { data, len };
+    hoodie_pq_source src = { &m, mem_read, len, what };
+    hoodie_pq_file *f = NULL;
+    hoodie_pq_scan *sc = NULL;
+    hoodie_status rc = hoodie_pq_file_open(&f, &src);
+    if (rc == HOODIE_OK) rc = hoodie_pq_scan_open(&sc, f, NULL);
+    while (rc == HOODIE_OK) {
+        hoodie_batch b;
+        rc = hoodie_pq_scan_next(sc, &b);
+        if (rc < 0) break;
+        hoodie_log_item *it = hoodie_log_items_push(out, HOODIE_LOG_DATA, instant);
+        if (!it) { hoodie_batch_dispose(&b); rc = HOODIE_ENOMEM; break; }
+        it->kind = HOODIE_LOG_DATA;
+        rc = hoodie_conform_batch(&it->batch, schema, &b);
+        hoodie_batch_dispose(&b);
+        if (rc < 0) { hoodie_batch_init(&it->batch, schema); break; }
+    }
+    if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
+    hoodie_pq_scan_free(sc);
+    hoodie_pq_file_free(f);
+    return rc;
+}
+
+/* ---- row-group pruning ---- */
+
+/* A filter literal as a statistics value of a column of type t; 0 if it cannot be expressed. */
+static int literal_to_pq(const hoodie_literal *lit, const hoodie_type *t, hoodie_pq_value *v)
+{
+    memset(v, 0, sizeof *v);
+    switch (t->id) {
+    case HOODIE_TYPE_INT8: case HOODIE_TYPE_INT16: case HOODIE_TYPE_INT32: case HOODIE_TYPE_INT64:
+    case HOODIE_TYPE_TIME32: case HOODIE_TYPE_TIME64: case HOODIE_TYPE_TIMESTAMP: case HOODIE_TYPE_DATE32:
+        if (lit->kind != HOODIE_LIT_NUMBER || !lit->is_integer) return 0;
+        v->kind = HOODIE_PQ_VAL_I64;
+        v->i = lit->i;
+        return 1;
+    case HOODIE_TYPE_UINT8: case HOODIE_TYPE_UINT16: case HOODIE_TYPE_UINT32: case HOODIE_TYPE_UINT64:
+        if (lit->kind != HOODIE_LIT_NUMBER || !lit->is_integer || lit->i < 0) return 0;
+        v->kind = HOODIE_PQ_VAL_U64;
+        v->u = (uint64_t)lit->i;
+        return 1;
+    case HOODIE_TYPE_FLOAT: case HOODIE_TYPE_DOUBLE:
+        if (lit->kind != HOODIE_LIT_NUMBER) return 0;
+        v->kind = HOODIE_PQ_VAL_F64;
+        v->d = lit->num;
+        return 1;
+    case HOODIE_TYPE_STRING: case HOODIE_TYPE_BINARY:
+        if (lit->kind != HOODIE_LIT_STRING) return 0;
+        v->kind = HOODIE_PQ_VAL_BYTES;
+        v->bytes = (const uint8_t *)lit->text;
+        v->len = lit->len;
+        return 1;
+    case HOODIE_TYPE_BOOL:
+        if (lit->kind != HOODIE_LIT_BOOL) return 0;
+        v->kind = HOODIE_PQ_VAL_BOOL;
+        v->i = lit->b;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Row groups of the open base file that the filter may match (statistics), into *rgs (malloc). */
+static hoodie_status prune_row_groups(scan *s, uint32_t **rgs, size_t *n_rgs)
+{
+    hoodie_pq_file *f = hoodie_pqfile__file(s->base);
+    const hoodie_pq_file_meta *m = hoodie_pq_file_metadata(f);
+    const hoodie_pq_schema *sch = hoodie_pq_file_schema(f);
+    *rgs = malloc((m->row_group_count + 1) * sizeof **rgs);
+    *n_rgs = 0;
+    if (!*rgs) return HOODIE_NOMEM();
+    for (uint32_t rg = 0; rg < m->row_group_count; rg++) {
+        int keep = 1;
+        for (size_t k = 0; k < s->filter.count && keep; k++) {
+            const hoodie_pred *p = &s->filter.preds[k];
+            int leaf = hoodie_pq_schema_find_leaf(sch, p->column);
+            if (leaf < 0 || sch->leaves[leaf].max_rep > 0) continue;
+            hoodie_pq_value vals[16];
+            hoodie_pq_pred pp = { HOODIE_PQ_OP_EQ, vals, 0 };
+            int expressible = 1;
+            switch (p->op) {
+            case HOODIE_F_EQ: pp.op = HOODIE_PQ_OP_EQ; break;
+            case HOODIE_F_LT: pp.op = HOODIE_PQ_OP_LT; break;
+            case HOODIE_F_LE: pp.op = HOODIE_PQ_OP_LE; break;
+            case HOODIE_F_GT: pp.op = HOODIE_PQ_OP_GT; break;
+            case HOODIE_F_GE: pp.op = HOODIE_PQ_OP_GE; break;
+            case HOODIE_F_IN: pp.op = HOODIE_PQ_OP_IN; break;
+            case HOODIE_F_IS_NULL: pp.op = HOODIE_PQ_OP_IS_NULL; break;
+            case HOODIE_F_IS_NOT_NULL: pp.op = HOODIE_PQ_OP_IS_NOT_NULL; break;
+            default: expressible = 0; /* != prunes nothing */
+            }
+            if (p->op != HOODIE_F_IS_NULL && p->op != HOODIE_F_IS_NOT_NULL) {
+                if (p->n_values > 16) expressible = 0;
+                for (size_t v = 0; expressible && v < p->n_values; v++)
+                    expressible = literal_to_pq(&p->values[v], &sch->leaves[leaf].type, &vals[v]);
+                pp.n_values = p->n_values;
+            }
+            if (expressible && !hoodie_pq_row_group_may_match(f, rg, leaf, &pp)) keep = 0;
+        }
+        if (keep) (*rgs)[(*n_rgs)++] = rg;
+    }
+    return HOODIE_OK;
+}
+
+static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
+{
+    const hoodie_file_slice *sl = hoodie_file_group_latest(g);
+    s->group = g;
+    s->slice = sl;
+    s->slice_done_base = 0;
+    int use_logs = s->query != HOODIE_QUERY_READ_OPTIMIZED && sl->log_count > 0;
+    if (use_logs) {
+        hoodie_logscan_ctx lc = { s->t->storage, s->t->tl, s->as_of[0] ? s->as_of : NULL, &s->full,
+                                  (const char *const *)s->rolled_back, s->n_rolled_back, parquet_block, s };
+        HOODIE_TRY(hoodie_logscan(&s->logs, &lc, sl->logs, sl->log_count));
+        s->have_logs = 1;
+        if (s->key_col < 0)
+            return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "merging log files needs the _hoodie_record_key column");
+        hoodie_slice_merge_cfg mc = { &s->full, s->key_col, s->ord_col, s->del_col, s->policy };
+        HOODIE_TRY(hoodie_slice_merger_new(&s->merger, &mc, &s->logs));
+    }
+    if (sl->base) {
+        hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
+        o.storage = s->t->storage;
+        o.batch_rows = s->batch_rows;
+        hoodie_status rc = hoodie_parquet_reader_open(&s->base, sl->base->path, &o);
+        if (rc < 0) return rc;
+        if (s->has_filter && !s->merger) {
+            /* no log can change these rows: statistics may skip row groups */
+            uint32_t *rgs;
+            size_t n;
+            HOODIE_TRY(prune_row_groups(s, &rgs, &n));
+            s->pruned_row_groups += hoodie_pq_file_metadata(hoodie_pqfile__file(s->base))->row_group_count - n;
+            rc = hoodie_pqfile__scan_open_row_groups(s->base, rgs, n, &s->base_scan);
+            free(rgs);
+            return rc;
+        }
+        HOODIE_TRY(hoodie_pqfile__scan_open(s->base, &s->base_scan));
+    } else {
+        s->slice_done_base = 1;
+    }
+    return HOODIE_OK;
+}
+
+/* Fill the meta columns of a table written without them: record key from the key fields, partition path and
+ * file name from the slice. */
+static hoodie_status fill_meta(scan *s, hoodie_batch *b)
+{
+    const hoodie_table_config *c = s->t->cfg;
+    hoodie_field *sf = &b->schema;
+    hoodie_array keys, parts, names;
+    hoodie_buf k = HOODIE_BUF_INIT;
+    hoodie_status rc = hoodie_array_init(&keys, &sf->children[2]);
+    if (rc == HOODIE_OK) rc = hoodie_array_init(&parts, &sf->children[3]);
+    if (rc == HOODIE_OK) rc = hoodie_array_init(&names, &sf->children[4]);
+    int complex = c->record_key_fields.count > 1 || c->keygen == HOODIE_KEYGEN_COMPLEX;
+    for (int64_t r = 0; r < b->root.length && rc == HOODIE_OK; r++) {
+        hoodie_buf_clear(&k);
+        for (size_t i = 0; i < c->record_key_fields.count && rc == HOODIE_OK; i++) {
+            const char *kf = c->record_key_fields.items[i];
+            int col = hoodie_field_find(sf, kf);
+            if (col < 0) { rc = HOODIE_FAIL(HOODIE_EINVAL, "record key field '%s' is not in the schema", kf); break; }
+            if (complex) rc = hoodie_buf_printf(&k, "%s%s:", i ? "," : "", kf);
+            if (rc == HOODIE_OK) rc = hoodie_value_to_key(&k, &sf->children[col], &b->root.children[col], r);
+        }
+        if (rc == HOODIE_OK) rc = hoodie_array_append_bytes(&keys, &sf->children[2], k.data ? k.data : (uint8_t *)"", k.len);
+        if (rc == HOODIE_OK) rc = hoodie_array_append_str(&parts, &sf->children[3], s->group->partition);
+        if (rc == HOODIE_OK)
+            rc = hoodie_array_append_str(&names, &sf->children[4], s->slice->base ? s->slice->base->name : s->group->file_id);
+    }
+    hoodie_buf_dispose(&k);
+    if (rc < 0) {
+        hoodie_array_dispose(&keys);
+        hoodie_array_dispose(&parts);
+        hoodie_array_dispose(&names);
+        return rc;
+    }
+    hoodie_array_dispose(&b->root.children[2]);
+    hoodie_array_dispose(&b->root.children[3]);
+    hoodie_array_dispose(&b->root.children[4]);
+    b->root.children[2] = keys;
+    b->root.children[3] = parts;
+    b->root.children[4] = names;
+    return HOODIE_OK;
+}
+
+/* Incremental window, row filter, projection: `in` (full schema) -> `out` (output schema). */
+static hoodie_status finish_batch(scan *s, hoodie_batch *in, hoodie_batch *out)
+{
+    hoodie_status rc = HOODIE_OK;
+    int64_t n = in->root.length;
+    if (!s->t->cfg->populate_meta_fields) HOODIE_TRY(fill_meta(s, in));
+    if (s->query == HOODIE_QUERY_INCREMENTAL || s->has_filter) {
+        uint8_t *keep = malloc((size_t)n + 1);
+        if (!keep) return HOODIE_NOMEM();
+        if (s->has_filter) rc = hoodie_filter_eval(&s->filter, in, keep);
+        else memset(keep, 1, (size_t)n);
+        if (rc == HOODIE_OK && s->query == HOODIE_QUERY_INCREMENTAL) {
+            const hoodie_array *ct = &in->root.children[0];
+            for (int64_t r = 0; r < n; r++)
+                if (keep[r])
+                    keep[r] = hoodie_array_is_valid(ct, r) &&
+                              in_window(s, ct->values + ct->offsets[r], (size_t)(ct->offsets[r + 1] - ct->offsets[r]));
+        }
+        int64_t kept = 0;
+        for (int64_t r = 0; r < n; r++) kept += keep[r];
+        if (rc == HOODIE_OK && kept != n) {
+            int64_t *rows = malloc((size_t)kept * sizeof *rows + 1);
+            hoodie_batch f;
+            if (!rows) rc = HOODIE_NOMEM();
+            else {
+                int64_t j = 0;
+                for (int64_t r = 0; r < n; r++) if (keep[r]) rows[j++] = r;
+                rc = hoodie_batch_init(&f, &in->schema);
+                if (rc == HOODIE_OK) {
+                    for (size_t c = 0; c < in->root.n_children && rc == HOODIE_OK; c++)
+                        rc = hoodie_array_take(&f.root.children[c], &f.schema.children[c], &in->root.children[c],
+                                               rows, (size_t)kept);
+                    f.root.length = kept;
+                    if (rc == HOODIE_OK) { hoodie_batch_dispose(in); *in = f; }
+                    else hoodie_batch_dispose(&f);
+                }
+            }
+            free(rows);
+        }
+        free(keep);
+        if (rc < 0) return rc;
+    }
+    if (s->columns) {
+        rc = hoodie_batch_project(out, in, (const char *const *)s->columns, s->n_columns);
+        hoodie_batch_dispose(in);
+        return rc;
+    }
+    *out = *in; /* move */
+    memset(in, 0, sizeof *in);
+    return HOODIE_OK;
+}
+
+/* Produce the next merged batch (full schema) from the open slice; HOODIE_ITEROVER when the slice is done. */
+static hoodie_status slice_next(scan *s, hoodie_batch *out)
+{
+    if (!s->slice_done_base) {
+        hoodie_batch raw, conformed;
+        hoodie_status rc = hoodie_pq_scan_next(s->base_scan, &raw);
+        if (rc == HOODIE_ITEROVER) {
+            s->slice_done_base = 1;
+        } else if (rc < 0) {
+            return rc;
+        } else {
+            rc = hoodie_conform_batch(&conformed, &s->full, &raw);
+            hoodie_batch_dispose(&raw);
+            if (rc < 0) { hoodie_error__prefix("%s: ", s->slice->base->path); return rc; }
+            if (!s->merger) { *out = conformed; return HOODIE_OK; }
+            rc = hoodie_slice_merger_base(s->merger, &conformed, out);
+            hoodie_batch_dispose(&conformed);
+            return rc;
+        }
+    }
+    if (s->merger) {
+        hoodie_status rc = hoodie_slice_merger_finish(s->merger, out);
+        hoodie_slice_merger_free(s->merger);
+        s->merger = NULL;
+        return rc;
+    }
+    return HOODIE_ITEROVER;
+}
+
+static hoodie_status scan_next(hoodie_batch *out, void *payload)
+{
+    scan *s = payload;
+    for (;;) {
+        if (!s->group) {
+            if (s->next_group >= s->view->group_count) return HOODIE_ITEROVER;
+            const hoodie_file_group *g = &s->view->groups[s->next_group++];
+            if (!hoodie_file_group_latest(g)) continue;
+            hoodie_status rc = open_slice(s, g);
+            if (rc < 0) { close_slice(s); return rc; }
+        }
+        hoodie_batch merged, done;
+        hoodie_status rc = slice_next(s, &merged);
+        if (rc == HOODIE_ITEROVER) { close_slice(s); continue; }
+        if (rc < 0) return rc;
+        rc = finish_batch(s, &merged, &done);
+        hoodie_batch_dispose(&merged);
+        if (rc < 0) return rc;
+        if (done.root.length == 0) { hoodie_batch_dispose(&done); continue; }
+        hoodie_batch_dispose(out);
+        *out = done;
+        return HOODIE_OK;
+    }
+}
+
+static void scan_free(void *payload)
+{
+    scan *s = payload;
+    if (!s) return;
+    close_slice(s);
+    hoodie_fsview_free(s->view);
+    hoodie_field_dispose(&s->full);
+    hoodie_field_dispose(&s->out_schema);
+    for (size_t i = 0; i < s->n_columns; i++) free(s->columns[i]);
+    free(s->columns);
+    for (size_t i = 0; i < s->n_rolled_back; i++) free(s->rolled_back[i]);
+    free(s->rolled_back);
+    for (size_t i = 0; i < s->n_incr; i++) free(s->incr[i]);
+    free(s->incr);
+    if (s->has_filter) hoodie_filter_dispose(&s->filter);
+    free(s);
+}
+
+static hoodie_merge_policy policy_of(const hoodie_table_config *c)
+{
+    hoodie_merge_policy p;
+    if (c->merge_mode == HOODIE_MERGE_EVENT_TIME_ORDERING) {
+        p.log_fold = p.base = HOODIE_MERGE_EVENT_TIME_ORDERING;
+    } else if (c->version < 8) {
+        /* OverwriteWithLatestAvroPayload: preCombine keeps the larger ordering value, the merge with the stored
+         * record takes the newer one */
+        p.log_fold = HOODIE_MERGE_EVENT_TIME_ORDERING;
+        p.base = HOODIE_MERGE_COMMIT_TIME_ORDERING;
+    } else {
+        p.log_fold = p.base = HOODIE_MERGE_COMMIT_TIME_ORDERING;
+    }
+    return p;
+}
+
+hoodie_status hoodie_table_scan(hoodie_table *t, const hoodie_scan_opts *opts, struct ArrowArrayStream *out)
+{
+    hoodie_scan_opts def = HOODIE_SCAN_OPTS_INIT;
+    hoodie_status rc = HOODIE_OK;
+    if (!opts) opts = &def;
+    if (t->cfg->merge_mode == HOODIE_MERGE_CUSTOM)
+        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: custom record mergers (payload %s) are not supported",
+                           t->base_path, t->cfg->payload_class ? t->cfg->payload_class : "?");
+    scan *s = calloc(1, sizeof *s);
+    if (!s) return HOODIE_NOMEM();
+    s->t = t;
+    s->query = opts->query;
+    s->batch_rows = opts->batch_rows > 0 ? opts->batch_rows : 65536;
+    if (opts->as_of) {
+        if (!hoodie_instant_time_valid(opts->as_of, strlen(opts->as_of))) {
+            scan_free(s);
+            return HOODIE_FAIL(HOODIE_EINVAL, "'%s' is not an instant time (yyyyMMddHHmmssSSS)", opts->as_of);
+        }
+        snprintf(s->as_of, sizeof s->as_of, "%s", opts->as_of);
+    }
+    if (opts->query == HOODIE_QUERY_INCREMENTAL) {
+        if (opts->as_of) rc = HOODIE_FAIL(HOODIE_EINVAL, "an incremental query takes --from/--to, not --as-of");
+        else rc = incremental_window(s, opts->from, opts->to);
+    }
+    if (rc == HOODIE_OK && opts->filter && *opts->filter) {
+        rc = hoodie_filter_parse(&s->filter, opts->filter);
+        s->has_filter = rc == HOODIE_OK;
+    }
+    if (rc == HOODIE_OK && opts->columns) {
+        s->columns = calloc(opts->n_columns + 1, sizeof *s->columns);
+        if (!s->columns) rc = HOODIE_NOMEM();
+        for (size_t i = 0; rc == HOODIE_OK && i < opts->n_columns; i++) {
+            s->columns[i] = strdup(opts->columns[i]);
+            if (!s->columns[i]) rc = HOODIE_NOMEM();
+            else s->n_columns = i + 1;
+        }
+    }
+    if (rc == HOODIE_OK) rc = load_rollbacks(s);
+    if (rc == HOODIE_OK)
+        rc = hoodie_table__fsview(t, s->as_of[0] ? s->as_of : NULL, s->has_filter ? partition_filter : NULL, s,
+                                  &s->view);
+    if (rc == HOODIE_OK && !s->has_filter) rc = check_base_files(s);
+    if (rc == HOODIE_OK) rc = build_schema(s);
+    if (rc == HOODIE_OK) {
+        s->key_col = hoodie_field_find(&s->full, "_hoodie_record_key");
+        s->ord_col = t->cfg->ordering_fields.count ? hoodie_field_find(&s->full, t->cfg->ordering_fields.items[0]) : -1;
+        s->del_col = hoodie_field_find(&s->full, "_hoodie_is_deleted");
+        if (s->del_col >= 0 && s->full.children[s->del_col].type.id != HOODIE_TYPE_BOOL) s->del_col = -1;
+        s->policy = policy_of(t->cfg);
+        /* the output schema: project an empty batch */
+        hoodie_batch empty, projected;
+        rc = hoodie_batch_init(&empty, &s->full);
+        if (rc == HOODIE_OK) {
+            if (s->columns) {
+                rc = hoodie_batch_project(&projected, &empty, (const char *const *)s->columns, s->n_columns);
+                if (rc == HOODIE_OK) {
+                    rc = hoodie_field_clone(&s->out_schema, &projected.schema);
+                    hoodie_batch_dispose(&projected);
+                }
+            } else {
+                rc = hoodie_field_clone(&s->out_schema, &s->full);
+            }
+            hoodie_batch_dispose(&empty);
+        }
+        if (rc == HOODIE_OK && s->has_filter) { /* check the filter's columns up front */
+            hoodie_batch probe;
+            rc = hoodie_batch_init(&probe, &s->full);
+            if (rc == HOODIE_OK) { uint8_t k = 0; rc = hoodie_filter_eval(&s->filter, &probe, &k); hoodie_batch_dispose(&probe); }
+        }
+    }
+    if (rc < 0) { scan_free(s); return rc; }
+    return hoodie_arrow_stream_export(out, &s->out_schema, scan_next, scan_free, s);
+}

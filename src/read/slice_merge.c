@@ -1,0 +1,235 @@
+#include "read/slice_merge.h"
+#include "model/build.h"
+#include "read/conform.h"
+#include "util/error.h"
+#include "util/hash.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct log_entry {
+    uint32_t src;          /* 1 + index into m->batches, or 0 for a delete (no row) */
+    int64_t row;
+    hoodie_merge_version ver;
+    uint8_t consumed;
+} log_entry;
+
+struct hoodie_slice_merger {
+    hoodie_slice_merge_cfg cfg;
+    hoodie_log_items *items;
+    const hoodie_batch **srcs;   /* [0] = the current base batch, [1..] = log data batches */
+    size_t n_srcs;
+    hoodie_hmap map;             /* key -> index into entries */
+    log_entry *entries;
+    size_t n_entries, cap_entries;
+    hoodie_row_ref *sel;
+    size_t sel_cap;
+};
+
+static void key_at(const hoodie_array *a, int64_t r, const uint8_t **p, size_t *n)
+{
+    if (!hoodie_array_is_valid(a, r)) { *p = (const uint8_t *)""; *n = 0; return; }
+    *p = a->values + a->offsets[r];
+    *n = (size_t)(a->offsets[r + 1] - a->offsets[r]);
+}
+
+static void version_of(const hoodie_slice_merger *m, const hoodie_batch *b, int64_t r, hoodie_merge_version *v)
+{
+    const hoodie_field *f = &b->schema;
+    memset(v, 0, sizeof *v);
+    if (m->cfg.ordering_col >= 0)
+        hoodie_ordering_of(&v->ord, &f->children[m->cfg.ordering_col], &b->root.children[m->cfg.ordering_col], r);
+    if (m->cfg.deleted_col >= 0) {
+        const hoodie_array *d = &b->root.children[m->cfg.deleted_col];
+        v->is_delete = hoodie_array_is_valid(d, r) && hoodie_bit_get(d->values, r);
+    }
+}
+
+static void delete_ordering(const hoodie_hlog_delete *d, hoodie_ordering *o)
+{
+    memset(o, 0, sizeof *o);
+    switch (d->ord_type) {
+    case HOODIE_HLOG_ORD_NULL: break;
+    case HOODIE_HLOG_ORD_FLOAT: case HOODIE_HLOG_ORD_DOUBLE: o->kind = HOODIE_ORD_DOUBLE; o->d = d->ord_d; break;
+    case HOODIE_HLOG_ORD_BYTES: case HOODIE_HLOG_ORD_STRING:
+        o->kind = HOODIE_ORD_BYTES; o->bytes = d->ord_bytes; o->len = d->ord_len; break;
+    case HOODIE_HLOG_ORD_DECIMAL: {
+        if (d->ord_len > 16) break;
+        uint8_t fill = d->ord_len && (d->ord_bytes[0] & 0x80) ? 0xff : 0;
+        uint64_t hi = fill ? ~0ull : 0, lo = fill ? ~0ull : 0;
+        for (size_t i = 0; i < d->ord_len; i++) {
+            hi = hi << 8 | lo >> 56;
+            lo = lo << 8 | d->ord_bytes[i];
+        }
+        o->kind = HOODIE_ORD_DECIMAL; o->i = (int64_t)hi; o->lo = lo; o->scale = 15;
+        break;
+    }
+    default: o->kind = HOODIE_ORD_INT; o->i = d->ord_i; break;
+    }
+}
+
+static hoodie_status fold(hoodie_slice_merger *m, const uint8_t *key, size_t len, uint32_t src, int64_t row,
+                          const hoodie_merge_version *v)
+{
+    uint64_t *slot;
+    int existed;
+    HOODIE_TRY(hoodie_hmap_upsert(&m->map, key, len, &slot, &existed));
+    if (existed) {
+        log_entry *e = &m->entries[*slot];
+        if (hoodie_merge_newer_wins(m->cfg.policy.log_fold, &e->ver, v)) {
+            e->src = src;
+            e->row = row;
+            e->ver = *v;
+        }
+        return HOODIE_OK;
+    }
+    if (m->n_entries == m->cap_entries) {
+        size_t ncap = m->cap_entries ? m->cap_entries * 2 : 256;
+        log_entry *n = realloc(m->entries, ncap * sizeof *n);
+        if (!n) return HOODIE_NOMEM();
+        m->entries = n;
+        m->cap_entries = ncap;
+    }
+    *slot = m->n_entries;
+    log_entry *e = &m->entries[m->n_entries++];
+    e->src = src;
+    e->row = row;
+    e->ver = *v;
+    e->consumed = 0;
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_slice_merger_new(hoodie_slice_merger **out, const hoodie_slice_merge_cfg *cfg,
+                                      hoodie_log_items *items)
+{
+    *out = NULL;
+    hoodie_slice_merger *m = calloc(1, sizeof *m);
+    if (!m) return HOODIE_NOMEM();
+    m->cfg = *cfg;
+    m->items = items;
+    hoodie_status rc = HOODIE_OK;
+    size_t rows = 0, n_data = 0;
+    for (size_t i = 0; i < items->count; i++)
+        if (items->items[i].kind == HOODIE_LOG_DATA && !items->items[i].removed) {
+            n_data++;
+            rows += (size_t)items->items[i].batch.root.length;
+        } else if (!items->items[i].removed) rows += items->items[i].delete_count;
+    m->srcs = calloc(n_data + 1, sizeof *m->srcs);
+    if (!m->srcs) { rc = HOODIE_NOMEM(); goto done; }
+    m->n_srcs = 1;
+    if ((rc = hoodie_hmap_init(&m->map, rows)) < 0) goto done;
+    for (size_t i = 0; i < items->count && rc == HOODIE_OK; i++) {
+        hoodie_log_item *it = &items->items[i];
+        if (it->removed) continue;
+        if (it->kind == HOODIE_LOG_DATA) {
+            uint32_t src = (uint32_t)m->n_srcs;
+            m->srcs[m->n_srcs++] = &it->batch;
+            const hoodie_array *keys = &it->batch.root.children[cfg->key_col];
+            for (int64_t r = 0; r < it->batch.root.length && rc == HOODIE_OK; r++) {
+                const uint8_t *k;
+                size_t kl;
+                hoodie_merge_version v;
+                key_at(keys, r, &k, &kl);
+                version_of(m, &it->batch, r, &v);
+                rc = fold(m, k, kl, src, r, &v);
+            }
+        } else {
+            for (size_t d = 0; d < it->delete_count && rc == HOODIE_OK; d++) {
+                const hoodie_hlog_delete *del = &it->deletes[d];
+                if (!del->record_key) continue;
+                hoodie_merge_version v = { 1, { 0 } };
+                delete_ordering(del, &v.ord);
+                rc = fold(m, (const uint8_t *)del->record_key, strlen(del->record_key), 0, -1, &v);
+            }
+        }
+    }
+done:
+    if (rc < 0) { hoodie_slice_merger_free(m); return rc; }
+    *out = m;
+    return HOODIE_OK;
+}
+
+void hoodie_slice_merger_free(hoodie_slice_merger *m)
+{
+    if (!m) return;
+    hoodie_hmap_dispose(&m->map);
+    free(m->entries);
+    free(m->srcs);
+    free(m->sel);
+    free(m);
+}
+
+size_t hoodie_slice_merger_log_keys(const hoodie_slice_merger *m) { return m->n_entries; }
+
+static hoodie_status sel_reserve(hoodie_slice_merger *m, size_t n)
+{
+    if (n <= m->sel_cap) return HOODIE_OK;
+    hoodie_row_ref *s = realloc(m->sel, n * sizeof *s);
+    if (!s) return HOODIE_NOMEM();
+    m->sel = s;
+    m->sel_cap = n;
+    return HOODIE_OK;
+}
+
+static hoodie_status gather(hoodie_slice_merger *m, size_t n, hoodie_batch *out)
+{
+    HOODIE_TRY(hoodie_batch_init(out, m->cfg.schema));
+    hoodie_status rc = n ? hoodie_batch_take(out, m->srcs, m->n_srcs, m->sel, n) : HOODIE_OK;
+    if (rc < 0) hoodie_batch_dispose(out);
+    return rc;
+}
+
+hoodie_status hoodie_slice_merger_base(hoodie_slice_merger *m, const hoodie_batch *base, hoodie_batch *out)
+{
+    size_t n = 0;
+    HOODIE_TRY(sel_reserve(m, (size_t)base->root.length));
+    m->srcs[0] = base;
+    const hoodie_array *keys = &base->root.children[m->cfg.key_col];
+    for (int64_t r = 0; r < base->root.length; r++) {
+        const uint8_t *k;
+        size_t kl;
+        key_at(keys, r, &k, &kl);
+        uint64_t *slot = m->n_entries ? hoodie_hmap_get(&m->map, k, kl) : NULL;
+        hoodie_merge_version vb;
+        if (!slot) {
+            if (m->cfg.deleted_col >= 0) {
+                version_of(m, base, r, &vb);
+                if (vb.is_delete) continue;
+            }
+            m->sel[n].source = 0;
+            m->sel[n].row = r;
+            n++;
+            continue;
+        }
+        log_entry *e = &m->entries[*slot];
+        e->consumed = 1;
+        version_of(m, base, r, &vb);
+        if (hoodie_merge_newer_wins(m->cfg.policy.base, &vb, &e->ver)) {
+            if (e->ver.is_delete) continue;
+            m->sel[n].source = e->src;
+            m->sel[n].row = e->row;
+        } else {
+            if (vb.is_delete) continue;
+            m->sel[n].source = 0;
+            m->sel[n].row = r;
+        }
+        n++;
+    }
+    return gather(m, n, out);
+}
+
+hoodie_status hoodie_slice_merger_finish(hoodie_slice_merger *m, hoodie_batch *out)
+{
+    size_t n = 0;
+    HOODIE_TRY(sel_reserve(m, m->n_entries));
+    m->srcs[0] = NULL;
+    for (size_t i = 0; i < m->n_entries; i++) {
+        const log_entry *e = &m->entries[i];
+        if (e->consumed || e->ver.is_delete || e->src == 0) continue;
+        m->sel[n].source = e->src;
+        m->sel[n].row = e->row;
+        n++;
+    }
+    if (n && !m->srcs[0]) m->srcs[0] = m->srcs[1]; /* never referenced; keeps every source non-NULL */
+    return gather(m, n, out);
+}

@@ -1,0 +1,42 @@
+/*
+ * Merging one file slice: the log items (read/logscan.h) folded per record key into a hash map, then the base
+ * file streamed batch by batch against it (the default layout's hash merge; hudi-format.md 8.5):
+ *
+ *   log fold   for each data row and delete, in apply order: keep the version that wins under policy.log_fold
+ *   base       for each base row: no log version -> the base row; else the winner under policy.base (a winning
+ *              delete drops the row)
+ *   finish     log versions whose key never appeared in the base (inserts), deletes skipped
+ *
+ * Output rows are gathered once per base batch with hoodie_batch_take from (base batch, log batches): a
+ * selection vector of (source, row), no per-row copies.
+ *
+ * Keys are not merged across file groups (each slice is merged on its own), as Hudi does.
+ */
+#ifndef HOODIE_READ_SLICE_MERGE_H
+#define HOODIE_READ_SLICE_MERGE_H
+
+#include "merge/record_merge.h"
+#include "read/logscan.h"
+
+typedef struct hoodie_slice_merge_cfg {
+    const hoodie_field *schema;   /* reader STRUCT; base batches and log batches are shaped like it */
+    int key_col;                  /* column of the record key (a STRING column) */
+    int ordering_col;             /* -1: no ordering field */
+    int deleted_col;              /* _hoodie_is_deleted (BOOL) or -1 */
+    hoodie_merge_policy policy;
+} hoodie_slice_merge_cfg;
+
+typedef struct hoodie_slice_merger hoodie_slice_merger;
+
+/** Fold the log items (borrowed: they must outlive the merger). */
+hoodie_status hoodie_slice_merger_new(hoodie_slice_merger **out, const hoodie_slice_merge_cfg *cfg,
+                                      hoodie_log_items *items);
+void hoodie_slice_merger_free(hoodie_slice_merger *m);
+/** Merge one base batch; `out` is initialised here with the merged rows. */
+hoodie_status hoodie_slice_merger_base(hoodie_slice_merger *m, const hoodie_batch *base, hoodie_batch *out);
+/** The log-only rows, after the last base batch; `out` is initialised here (possibly empty). */
+hoodie_status hoodie_slice_merger_finish(hoodie_slice_merger *m, hoodie_batch *out);
+/** Number of distinct keys in the log items. */
+size_t hoodie_slice_merger_log_keys(const hoodie_slice_merger *m);
+
+#endif

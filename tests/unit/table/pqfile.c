@@ -1,0 +1,66 @@
+/* Public Parquet reader API: open through storage, kv, describe (text and JSON), schema text, projection. */
+#include "hoodie_test.h"
+#include "table/pqfile.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+
+static const char *g_file =
+    "hudi/tables/cow_v8_nonpartitioned/2746610d-ad02-4adb-a038-5cbb99cbd455-0_0-75-100_20250713010536861.parquet";
+
+HOODIE_TEST(table_pqfile__open_describe)
+{
+    hoodie_parquet_reader *r;
+    char *txt;
+    hoodie_assert_ok(hoodie_parquet_reader_open(&r, hoodie_fixture(g_file), NULL));
+    hoodie_assert(hoodie_parquet_reader_num_rows(r) > 0);
+    hoodie_assert(hoodie_parquet_reader_kv(r, "parquet.avro.schema") != NULL ||
+                  hoodie_parquet_reader_kv(r, "org.apache.hudi.bloomfilter") != NULL);
+    hoodie_assert(hoodie_parquet_reader_kv(r, "no such key") == NULL);
+    hoodie_assert_ok(hoodie_parquet_reader_describe(r, 0, &txt));
+    hoodie_assert_contains(txt, "_hoodie_commit_time");
+    hoodie_assert_contains(txt, "row group 0:");
+    hoodie_assert_contains(txt, "min=");
+    free(txt);
+    hoodie_assert_ok(hoodie_parquet_reader_describe(r, 1, &txt));
+    json_error_t err;
+    json_t *j = json_loads(txt, 0, &err);
+    hoodie_assert(j != NULL);
+    hoodie_assert_equal_i(hoodie_parquet_reader_num_rows(r), json_integer_value(json_object_get(j, "num_rows")));
+    hoodie_assert(json_array_size(json_object_get(j, "row_groups")) >= 1);
+    json_decref(j);
+    free(txt);
+    hoodie_assert_ok(hoodie_parquet_reader_schema_text(r, &txt));
+    hoodie_assert_contains(txt, "message ");
+    hoodie_assert_contains(txt, "BYTE_ARRAY STRING _hoodie_record_key");
+    free(txt);
+
+    /* scan through the internal API */
+    hoodie_pq_scan *s;
+    hoodie_batch b;
+    int64_t rows = 0;
+    hoodie_assert_ok(hoodie_pqfile__scan_open(r, &s));
+    while (hoodie_pq_scan_next(s, &b) == HOODIE_OK) { rows += b.root.length; hoodie_batch_dispose(&b); }
+    hoodie_pq_scan_free(s);
+    hoodie_assert_equal_i(hoodie_parquet_reader_num_rows(r), rows);
+    hoodie_parquet_reader_free(r);
+}
+
+HOODIE_TEST(table_pqfile__projection_and_errors)
+{
+    hoodie_parquet_reader *r;
+    hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
+    const char *cols[] = { "_hoodie_record_key" };
+    o.columns = cols;
+    o.n_columns = 1;
+    hoodie_assert_ok(hoodie_parquet_reader_open(&r, hoodie_fixture(g_file), &o));
+    const hoodie_field *f = hoodie_pqfile__schema(r);
+    hoodie_assert_equal_i(1, f->n_children);
+    hoodie_assert_equal_s("_hoodie_record_key", f->children[0].name);
+    hoodie_assert_equal_i(HOODIE_TYPE_STRING, f->children[0].type.id);
+    hoodie_parquet_reader_free(r);
+    const char *bad[] = { "nope" };
+    o.columns = bad;
+    hoodie_assert_status(HOODIE_EINVAL, hoodie_parquet_reader_open(&r, hoodie_fixture(g_file), &o));
+    hoodie_assert_status(HOODIE_ENOTFOUND, hoodie_parquet_reader_open(&r, "/nonexistent/x.parquet", NULL));
+}

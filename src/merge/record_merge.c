@@ -77,3 +77,54 @@ int hoodie_merge_newer_wins(hoodie_merge_mode mode, const hoodie_merge_version *
     int c = hoodie_ordering_compare(&newer->ord, &older->ord, &comparable);
     return !comparable || c >= 0;
 }
+
+static int64_t int_at(const hoodie_field *f, const hoodie_array *a, int64_t r)
+{
+    switch (f->type.id) {
+    case HOODIE_TYPE_INT8: return ((const int8_t *)a->values)[r];
+    case HOODIE_TYPE_INT16: return ((const int16_t *)a->values)[r];
+    case HOODIE_TYPE_INT32: case HOODIE_TYPE_DATE32: case HOODIE_TYPE_TIME32: return ((const int32_t *)a->values)[r];
+    case HOODIE_TYPE_UINT8: return ((const uint8_t *)a->values)[r];
+    case HOODIE_TYPE_UINT16: return ((const uint16_t *)a->values)[r];
+    case HOODIE_TYPE_UINT32: return ((const uint32_t *)a->values)[r];
+    default: return ((const int64_t *)a->values)[r];
+    }
+}
+
+void hoodie_ordering_of(hoodie_ordering *out, const hoodie_field *f, const hoodie_array *a, int64_t row)
+{
+    memset(out, 0, sizeof *out);
+    if (!hoodie_array_is_valid(a, row)) return;
+    switch (f->type.id) {
+    case HOODIE_TYPE_BOOL: out->kind = HOODIE_ORD_INT; out->i = hoodie_bit_get(a->values, row); break;
+    case HOODIE_TYPE_INT8: case HOODIE_TYPE_INT16: case HOODIE_TYPE_INT32: case HOODIE_TYPE_INT64:
+    case HOODIE_TYPE_UINT8: case HOODIE_TYPE_UINT16: case HOODIE_TYPE_UINT32: case HOODIE_TYPE_UINT64:
+    case HOODIE_TYPE_DATE32: case HOODIE_TYPE_TIME32: case HOODIE_TYPE_TIME64: case HOODIE_TYPE_TIMESTAMP:
+        out->kind = HOODIE_ORD_INT;
+        out->i = int_at(f, a, row);
+        break;
+    case HOODIE_TYPE_FLOAT: out->kind = HOODIE_ORD_DOUBLE; out->d = ((const float *)a->values)[row]; break;
+    case HOODIE_TYPE_DOUBLE: out->kind = HOODIE_ORD_DOUBLE; out->d = ((const double *)a->values)[row]; break;
+    case HOODIE_TYPE_STRING: case HOODIE_TYPE_BINARY:
+        out->kind = HOODIE_ORD_BYTES;
+        out->bytes = a->values + a->offsets[row];
+        out->len = (size_t)(a->offsets[row + 1] - a->offsets[row]);
+        break;
+    case HOODIE_TYPE_FIXED_BINARY:
+        out->kind = HOODIE_ORD_BYTES;
+        out->len = (size_t)f->type.width;
+        out->bytes = a->values + (size_t)row * out->len;
+        break;
+    case HOODIE_TYPE_DECIMAL: {
+        const uint8_t *p = a->values + (size_t)row * 16;
+        uint64_t lo = 0, hi = 0;
+        for (int i = 7; i >= 0; i--) { lo = lo << 8 | p[i]; hi = hi << 8 | p[8 + i]; }
+        out->kind = HOODIE_ORD_DECIMAL;
+        out->lo = lo;
+        out->i = (int64_t)hi;
+        out->scale = f->type.scale;
+        break;
+    }
+    default: break; /* nested or null types do not order */
+    }
+}

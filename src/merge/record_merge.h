@@ -21,6 +21,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include "model/batch.h"
 #include "table/config.h" /* hoodie_merge_mode */
 
 
@@ -65,5 +66,8 @@ int hoodie_ordering_is_natural(const hoodie_ordering *o);
 /** 1 if `newer` replaces `older` under `mode`. */
 int hoodie_merge_newer_wins(hoodie_merge_mode mode, const hoodie_merge_version *older,
                             const hoodie_merge_version *newer);
+
+/** The ordering value of a cell (a borrowed view: BYTES point into the array). Null gives HOODIE_ORD_NONE. */
+void hoodie_ordering_of(hoodie_ordering *out, const hoodie_field *f, const hoodie_array *a, int64_t row);
 
 #endif

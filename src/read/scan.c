@@ -15,7 +15,7 @@
 #include "model/avro.h"
 #include "model/build.h"
 #include "model/value.h"
-#include "read/conform.h"
+#include "model/conform.h"
 #include "read/filter.h"
 #include "read/logscan.h"
 #include "read/slice_merge.h"

@@ -1,6 +1,6 @@
 #include "read/slice_merge.h"
 #include "model/build.h"
-#include "read/conform.h"
+#include "model/conform.h"
 #include "util/error.h"
 #include "util/hash.h"
 

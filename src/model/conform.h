@@ -4,10 +4,9 @@
  * widening promotions (int8/16/32 -> int64, int -> float/double, float -> double, date -> timestamp is not one)
  * are applied. Equal types move without copying.
  */
-#ifndef HOODIE_READ_CONFORM_H
-#define HOODIE_READ_CONFORM_H
+#ifndef HOODIE_MODEL_CONFORM_H
+#define HOODIE_MODEL_CONFORM_H
 
-#include "merge/record_merge.h"
 #include "model/batch.h"
 
 /**
@@ -17,8 +16,5 @@
  *         HOODIE_EINVAL when a missing column is not nullable in the target.
  */
 hoodie_status hoodie_conform_batch(hoodie_batch *out, const hoodie_field *target, hoodie_batch *src);
-
-/** The ordering value of a cell (a borrowed view: BYTES point into the array). Null gives HOODIE_ORD_NONE. */
-void hoodie_ordering_of(hoodie_ordering *out, const hoodie_field *f, const hoodie_array *a, int64_t row);
 
 #endif

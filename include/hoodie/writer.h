@@ -1,0 +1,70 @@
+/*
+ * Writing data into Hudi tables: insert, upsert, delete, bulk_insert, insert_overwrite,
+ * insert_overwrite_table and delete_partition, on copy-on-write and merge-on-read tables of version 8 or 6.
+ *
+ * One call is one commit (a Hudi instant). The rows come as an Arrow stream; record keys and partition paths are
+ * computed with the table's key generator, duplicates within the input are combined by the ordering field,
+ * existing records are found through the bloom filters and key ranges in the base files' footers, inserts fill
+ * small file groups first, and the commit becomes visible only when its completed instant file is created, last.
+ * A write left unfinished by a dead writer is rolled back first.
+ *
+ * Thread-safety: one writer per table at a time (no lock is taken yet); readers may read concurrently and see
+ * the table as of the last completed commit.
+ */
+#ifndef HOODIE_WRITER_H
+#define HOODIE_WRITER_H
+
+#include "hoodie/common.h"
+#include "hoodie/arrow.h"
+#include "hoodie/parquet.h"
+#include "hoodie/sys/storage.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum hoodie_write_operation {
+    HOODIE_WRITE_UPSERT = 0,               /**< update existing keys, insert new ones */
+    HOODIE_WRITE_INSERT = 1,               /**< insert without looking up existing keys */
+    HOODIE_WRITE_BULK_INSERT = 2,          /**< insert into new file groups, no lookup, no small-file packing */
+    HOODIE_WRITE_DELETE = 3,               /**< delete the input's keys (rows need the key and partition fields) */
+    HOODIE_WRITE_INSERT_OVERWRITE = 4,     /**< replace the partitions the input touches */
+    HOODIE_WRITE_INSERT_OVERWRITE_TABLE = 5, /**< replace the whole table */
+    HOODIE_WRITE_DELETE_PARTITION = 6      /**< drop the partitions the input rows name */
+} hoodie_write_operation;
+
+#define HOODIE_WRITE_OPTS_VERSION 1
+typedef struct hoodie_write_opts {
+    unsigned version;                 /**< HOODIE_WRITE_OPTS_VERSION */
+    const hoodie_storage *storage;    /**< NULL: local POSIX */
+    hoodie_write_operation op;
+    int64_t small_file_limit;         /**< hoodie.parquet.small.file.limit; 0: 100 MiB */
+    int64_t max_file_size;            /**< hoodie.parquet.max.file.size; 0: 120 MiB */
+    hoodie_parquet_codec codec;       /**< base files (default SNAPPY) */
+    int no_combine;                   /**< 1: keep duplicate keys of the input (insert/bulk_insert only) */
+} hoodie_write_opts;
+#define HOODIE_WRITE_OPTS_INIT \
+    { HOODIE_WRITE_OPTS_VERSION, NULL, HOODIE_WRITE_UPSERT, 0, 0, HOODIE_PARQUET_CODEC_SNAPPY, 0 }
+
+typedef struct hoodie_write_result {
+    char instant[24];                 /**< the completed instant's requested time */
+    char action[16];                  /**< "commit", "deltacommit" or "replacecommit" */
+    int64_t inserts, updates, deletes;
+    int64_t files_written;
+    int64_t bytes_written;
+    size_t rolled_back;               /**< pending instants of dead writers rolled back first */
+} hoodie_write_result;
+
+/**
+ * Write `input` (consumed and released, whatever the outcome) into the table at `base_path` as one commit.
+ * @param[out] result  may be NULL.
+ * @return HOODIE_OK; HOODIE_EINVAL (input lacks key fields, incompatible schema: the message says which column);
+ *         HOODIE_ENOTFOUND (no table); storage errors (nothing is visible then; the next write rolls back).
+ */
+HOODIE_API hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream *input,
+                                            const hoodie_write_opts *opts, hoodie_write_result *result);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

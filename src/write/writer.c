@@ -1,0 +1,1087 @@
+/*
+ * The write client (include/hoodie/writer.h): one call, one commit.
+ *
+ *   recover    roll back pending writes left by dead writers (write/rollback.h)
+ *   input      drain the Arrow stream, evolve the table schema with the input's (write/wschema.h), conform
+ *   keys       record key and partition path of every row (table/keygen.h)
+ *   combine    one row per (partition, key): the larger ordering value wins, ties to the later row
+ *   index      upsert/delete: base files whose key range and bloom filter admit a key are read (key column only)
+ *              to find the file group holding it
+ *   assign     updates and deletes to their file group; inserts fill small file groups
+ *              (< small_file_limit, up to max_file_size by the group's average record size), then new groups
+ *   write      COW: a new base file version per touched group (merge handle), new groups (create handle);
+ *              MOR: updates and deletes as log files (Avro data block, delete block), inserts as base files
+ *   commit     requested -> markers -> inflight (workload) -> data files -> completed (commit metadata), the
+ *              completed file created exclusively and last (write/commit.h)
+ *
+ * Memory: the input is held in memory (one batch); base files touched are rewritten one at a time.
+ */
+#include "hoodie/writer.h"
+#include "format/avro/schema.h"
+#include "format/bloom.h"
+#include "model/arrow.h"
+#include "model/avro.h"
+#include "model/build.h"
+#include "model/conform.h"
+#include "merge/record_merge.h"
+#include "storage/storage.h"
+#include "table/file_name.h"
+#include "table/keygen.h"
+#include "table/pqfile.h"
+#include "table/pqwrite.h"
+#include "table/table.h"
+#include "util/error.h"
+#include "util/hash.h"
+#include "write/commit.h"
+#include "write/commit_encode.h"
+#include "write/create.h"
+#include "write/rollback.h"
+#include "write/wlog.h"
+#include "write/wschema.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_SMALL_FILE (100ll << 20)
+#define DEFAULT_MAX_FILE (120ll << 20)
+#define DEFAULT_RECORD_SIZE 1024
+
+typedef struct rowvec { int64_t *v; size_t n, cap; } rowvec;
+
+static hoodie_status rv_push(rowvec *r, int64_t x)
+{
+    if (r->n == r->cap) {
+        size_t nc = r->cap ? r->cap * 2 : 64;
+        int64_t *p = realloc(r->v, nc * sizeof *p);
+        if (!p) return HOODIE_NOMEM();
+        r->v = p;
+        r->cap = nc;
+    }
+    r->v[r->n++] = x;
+    return HOODIE_OK;
+}
+
+typedef struct wgroup {
+    uint32_t part;                  /* partition index */
+    char file_id[80];
+    const hoodie_file_group *existing;  /* NULL: a new file group */
+    const hoodie_file_slice *slice; /* its latest slice */
+    int64_t base_rows;              /* rows of the existing base file */
+    uint64_t base_size;
+    rowvec updates;                 /* input rows whose key is in the group (updates, deletes) */
+    rowvec inserts;                 /* input rows inserted into the group */
+    int ordinal;                    /* task number for write tokens and sequence numbers */
+} wgroup;
+
+typedef struct wctx {
+    hoodie_table *t;
+    const hoodie_storage *s;
+    hoodie_write_opts o;
+    const hoodie_table_config *cfg;
+    int mor, replace;
+    hoodie_action action;
+    const char *op_name;
+    hoodie_field data_schema;       /* table columns (no meta) */
+    hoodie_field file_schema;       /* meta + table columns */
+    int have_schemas;
+    hoodie_batch in;                /* input, conformed to data_schema (deletes: as given) */
+    int have_in;
+    hoodie_keygen_plan kg;
+    int have_kg;
+    hoodie_keygen_out keys, parts;
+    uint8_t *del;                   /* per input row: a delete */
+    rowvec live;                    /* rows kept after combining */
+    int ord_col;                    /* ordering column in `in`, -1 */
+    char **part_names;              /* distinct partitions of the live rows */
+    size_t n_parts;
+    uint32_t *row_part;             /* partition index per input row */
+    hoodie_fsview *view;
+    wgroup *groups;
+    size_t n_groups, cap_groups;
+    int64_t record_size;            /* estimated bytes per record */
+    hoodie_write_txn tx;
+    int tx_started;
+    hoodie_wstat *stats;
+    size_t n_stats, cap_stats;
+    hoodie_arena *arena;            /* strings of the stats */
+    char *avro_data_schema;         /* extraMetadata.schema */
+    char *avro_file_schema;         /* parquet.avro.schema, log block SCHEMA */
+    hoodie_replaced_file_ids *replaced;
+    size_t n_replaced;
+    hoodie_write_result res;
+} wctx;
+
+static const char *key_at(const hoodie_keygen_out *k, int64_t row, size_t *len)
+{
+    *len = (size_t)(k->offsets[row + 1] - k->offsets[row]);
+    return (const char *)k->data.data + k->offsets[row];
+}
+
+/* ---- schema ---- */
+
+static hoodie_status table_schema_field(wctx *w, hoodie_field *out, int *found)
+{
+    char *json = NULL;
+    *found = 0;
+    hoodie_status rc = hoodie_table__schema(w->t, NULL, &json);
+    if (rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); return HOODIE_OK; }
+    if (rc < 0) return rc;
+    hoodie_arena *a;
+    hoodie_avro_schema *s;
+    rc = hoodie_arena_new(&a, NULL, 16384);
+    if (rc == HOODIE_OK) rc = hoodie_avro_schema_parse(&s, json, strlen(json), a, "table schema");
+    if (rc == HOODIE_OK) rc = hoodie_avro_to_field(out, s, "root");
+    hoodie_arena_free(a);
+    free(json);
+    if (rc == HOODIE_OK) *found = 1;
+    return rc;
+}
+
+static hoodie_status prepare_schema(wctx *w, const hoodie_field *input)
+{
+    hoodie_field table;
+    int found;
+    HOODIE_TRY(table_schema_field(w, &table, &found));
+    hoodie_status rc;
+    if (w->o.op == HOODIE_WRITE_DELETE || w->o.op == HOODIE_WRITE_DELETE_PARTITION) {
+        if (!found) {
+            rc = HOODIE_FAIL(HOODIE_EINVAL, "%s: nothing to delete: the table has no schema yet", w->t->base_path);
+        } else {
+            rc = hoodie_wschema_evolve(&w->data_schema, &table, &table);
+        }
+    } else {
+        rc = hoodie_wschema_evolve(&w->data_schema, found ? &table : NULL, input);
+    }
+    if (found) hoodie_field_dispose(&table);
+    if (rc < 0) return rc;
+    rc = hoodie_wschema_with_meta(&w->file_schema, &w->data_schema);
+    if (rc < 0) { hoodie_field_dispose(&w->data_schema); return rc; }
+    w->have_schemas = 1;
+    const char *tn = w->cfg->name;
+    HOODIE_TRY(hoodie_wlog_avro_schema(&w->avro_data_schema, &w->data_schema, tn, 0));
+    HOODIE_TRY(hoodie_wlog_avro_schema(&w->avro_file_schema, &w->data_schema, tn, 1));
+    return HOODIE_OK;
+}
+
+/* ---- combine ---- */
+
+static void version_of(const wctx *w, int64_t row, hoodie_merge_version *v)
+{
+    memset(v, 0, sizeof *v);
+    v->is_delete = w->del[row];
+    if (w->ord_col >= 0)
+        hoodie_ordering_of(&v->ord, &w->in.schema.children[w->ord_col], &w->in.root.children[w->ord_col], row);
+}
+
+static hoodie_status combine(wctx *w)
+{
+    int64_t n = w->in.root.length;
+    hoodie_hmap m = HOODIE_HMAP_INIT;
+    hoodie_buf kb = HOODIE_BUF_INIT;
+    hoodie_status rc = hoodie_hmap_init(&m, (size_t)n);
+    int dedupe = !(w->o.no_combine && (w->o.op == HOODIE_WRITE_INSERT || w->o.op == HOODIE_WRITE_BULK_INSERT));
+    /* composite keys (partition \0 key) live in kb; offsets are stable, pointers are fixed up after */
+    int64_t *koff = malloc(((size_t)n + 1) * sizeof *koff);
+    if (!koff) rc = HOODIE_NOMEM();
+    for (int64_t r = 0; rc == HOODIE_OK && r < n; r++) {
+        size_t kl, pl;
+        const char *k = key_at(&w->keys, r, &kl);
+        const char *p = key_at(&w->parts, r, &pl);
+        koff[r] = (int64_t)kb.len;
+        rc = hoodie_buf_append(&kb, p, pl);
+        if (rc == HOODIE_OK) rc = hoodie_buf_putc(&kb, 0);
+        if (rc == HOODIE_OK) rc = hoodie_buf_append(&kb, k, kl);
+    }
+    if (rc == HOODIE_OK) koff[n] = (int64_t)kb.len;
+    int64_t *best = rc == HOODIE_OK ? malloc(((size_t)n + 1) * sizeof *best) : NULL;
+    if (rc == HOODIE_OK && !best) rc = HOODIE_NOMEM();
+    size_t n_best = 0;
+    for (int64_t r = 0; rc == HOODIE_OK && r < n; r++) {
+        if (!dedupe) { best[n_best++] = r; continue; }
+        uint64_t *slot;
+        int existed;
+        rc = hoodie_hmap_upsert(&m, kb.data + koff[r], (size_t)(koff[r + 1] - koff[r]), &slot, &existed);
+        if (rc < 0) break;
+        if (!existed) { *slot = n_best; best[n_best++] = r; continue; }
+        hoodie_merge_version a, b;
+        version_of(w, best[*slot], &a);
+        version_of(w, r, &b);
+        /* precombine: the larger ordering value wins, ties to the later row (both payloads agree) */
+        if (hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME_ORDERING, &a, &b)) best[*slot] = r;
+    }
+    for (size_t i = 0; rc == HOODIE_OK && i < n_best; i++) rc = rv_push(&w->live, best[i]);
+    free(best);
+    free(koff);
+    hoodie_buf_dispose(&kb);
+    hoodie_hmap_dispose(&m);
+    return rc;
+}
+
+/* ---- partitions ---- */
+
+static hoodie_status index_partitions(wctx *w)
+{
+    int64_t n = w->in.root.length;
+    hoodie_hmap m = HOODIE_HMAP_INIT;
+    hoodie_status rc = hoodie_hmap_init(&m, 64);
+    w->row_part = calloc((size_t)n + 1, sizeof *w->row_part);
+    if (!w->row_part) rc = HOODIE_NOMEM();
+    for (size_t i = 0; rc == HOODIE_OK && i < w->live.n; i++) {
+        int64_t r = w->live.v[i];
+        size_t pl;
+        const char *p = key_at(&w->parts, r, &pl);
+        uint64_t *slot;
+        int existed;
+        rc = hoodie_hmap_upsert(&m, p, pl, &slot, &existed);
+        if (rc < 0) break;
+        if (!existed) {
+            char **np = realloc(w->part_names, (w->n_parts + 1) * sizeof *np);
+            if (!np) { rc = HOODIE_NOMEM(); break; }
+            w->part_names = np;
+            np[w->n_parts] = strndup(p, pl);
+            if (!np[w->n_parts]) { rc = HOODIE_NOMEM(); break; }
+            *slot = w->n_parts++;
+        }
+        w->row_part[r] = (uint32_t)*slot;
+    }
+    hoodie_hmap_dispose(&m);
+    return rc;
+}
+
+static int part_index(const wctx *w, const char *p)
+{
+    for (size_t i = 0; i < w->n_parts; i++)
+        if (!strcmp(w->part_names[i], p)) return (int)i;
+    return -1;
+}
+
+static int view_filter(void *ctx, const char *partition)
+{
+    const wctx *w = ctx;
+    if (w->o.op == HOODIE_WRITE_INSERT_OVERWRITE_TABLE) return 1;
+    return part_index(w, partition) >= 0;
+}
+
+/* ---- groups ---- */
+
+static wgroup *new_group(wctx *w, uint32_t part, const hoodie_file_group *existing)
+{
+    if (w->n_groups == w->cap_groups) {
+        size_t nc = w->cap_groups ? w->cap_groups * 2 : 16;
+        wgroup *g = realloc(w->groups, nc * sizeof *g);
+        if (!g) { HOODIE_NOMEM(); return NULL; }
+        w->groups = g;
+        w->cap_groups = nc;
+    }
+    wgroup *g = &w->groups[w->n_groups];
+    memset(g, 0, sizeof *g);
+    g->part = part;
+    g->ordinal = (int)w->n_groups;
+    g->existing = existing;
+    if (existing) {
+        snprintf(g->file_id, sizeof g->file_id, "%s", existing->file_id);
+        g->slice = hoodie_file_group_latest(existing);
+        if (g->slice && g->slice->base) g->base_size = g->slice->base->size;
+    } else {
+        hoodie_write__new_file_id(g->file_id, sizeof g->file_id);
+    }
+    w->n_groups++;
+    return g;
+}
+
+/* ---- index lookup ---- */
+
+typedef struct key_probe { int64_t row; } key_probe;
+
+/* Keys of a base file (the _hoodie_record_key column), into a hash set owned by the caller. */
+static hoodie_status base_file_keys(wctx *w, const hoodie_fs_file *f, hoodie_hmap *set, hoodie_buf *store,
+                                    int64_t *rows_out)
+{
+    static const char *const cols[] = { "_hoodie_record_key" };
+    hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
+    hoodie_parquet_reader *r;
+    hoodie_pq_scan *sc = NULL;
+    o.storage = w->s;
+    o.columns = cols;
+    o.n_columns = 1;
+    HOODIE_TRY(hoodie_parquet_reader_open(&r, f->path, &o));
+    hoodie_status rc = hoodie_pqfile__scan_open(r, &sc);
+    int64_t rows = 0;
+    /* keys are copied into `store` first and hashed afterwards, since store may move while it grows */
+    rowvec offs = { 0 };
+    while (rc == HOODIE_OK) {
+        hoodie_batch b;
+        rc = hoodie_pq_scan_next(sc, &b);
+        if (rc < 0) break;
+        const hoodie_array *k = &b.root.children[0];
+        for (int64_t i = 0; rc == HOODIE_OK && i < k->length; i++) {
+            rc = rv_push(&offs, (int64_t)store->len);
+            if (rc == HOODIE_OK && hoodie_array_is_valid(k, i))
+                rc = hoodie_buf_append(store, k->values + k->offsets[i], (size_t)(k->offsets[i + 1] - k->offsets[i]));
+        }
+        rows += k->length;
+        hoodie_batch_dispose(&b);
+    }
+    if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
+    if (rc == HOODIE_OK) rc = rv_push(&offs, (int64_t)store->len);
+    for (size_t i = 0; rc == HOODIE_OK && i + 1 < offs.n; i++) {
+        uint64_t *slot;
+        int existed;
+        rc = hoodie_hmap_upsert(set, store->data + offs.v[i], (size_t)(offs.v[i + 1] - offs.v[i]), &slot, &existed);
+    }
+    free(offs.v);
+    hoodie_pq_scan_free(sc);
+    hoodie_parquet_reader_free(r);
+    *rows_out = rows;
+    return rc;
+}
+
+/* Which existing file group holds each live row's key (bloom index: key range, bloom filter, exact check). */
+static hoodie_status lookup(wctx *w, int32_t *row_group)
+{
+    hoodie_status rc = HOODIE_OK;
+    for (size_t g = 0; g < w->view->group_count && rc == HOODIE_OK; g++) {
+        const hoodie_file_group *fg = &w->view->groups[g];
+        const hoodie_file_slice *sl = hoodie_file_group_latest(fg);
+        int pi = part_index(w, fg->partition);
+        if (pi < 0 || !sl || !sl->base) continue;
+        hoodie_parquet_reader *r;
+        hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
+        o.storage = w->s;
+        if ((rc = hoodie_parquet_reader_open(&r, sl->base->path, &o)) < 0) break;
+        const char *minkey = hoodie_parquet_reader_kv(r, "hoodie_min_record_key");
+        const char *maxkey = hoodie_parquet_reader_kv(r, "hoodie_max_record_key");
+        const char *bf = hoodie_parquet_reader_kv(r, "org.apache.hudi.bloomfilter");
+        hoodie_bloom bloom;
+        int have_bloom = 0;
+        if (bf) {
+            rc = hoodie_bloom_from_base64(&bloom, bf, strlen(bf), hoodie_parquet_reader_kv(r, "hoodie_bloom_filter_type_code"),
+                                          sl->base->path);
+            have_bloom = rc == HOODIE_OK;
+        }
+        hoodie_parquet_reader_free(r);
+        if (rc < 0) break;
+        rowvec cand = { 0 };
+        for (size_t i = 0; rc == HOODIE_OK && i < w->live.n; i++) {
+            int64_t row = w->live.v[i];
+            if ((int)w->row_part[row] != pi || row_group[row] >= 0) continue;
+            size_t kl;
+            const char *k = key_at(&w->keys, row, &kl);
+            if (minkey && maxkey) {
+                size_t ml = strlen(minkey), xl = strlen(maxkey);
+                int c1 = memcmp(k, minkey, kl < ml ? kl : ml), c2 = memcmp(k, maxkey, kl < xl ? kl : xl);
+                if (c1 < 0 || (c1 == 0 && kl < ml) || c2 > 0 || (c2 == 0 && kl > xl)) continue;
+            }
+            if (have_bloom && !hoodie_bloom_test(&bloom, k, kl)) continue;
+            rc = rv_push(&cand, row);
+        }
+        if (have_bloom) hoodie_bloom_dispose(&bloom);
+        if (rc == HOODIE_OK && cand.n) {
+            hoodie_hmap set = HOODIE_HMAP_INIT;
+            hoodie_buf store = HOODIE_BUF_INIT;
+            int64_t rows = 0;
+            rc = hoodie_hmap_init(&set, 1024);
+            if (rc == HOODIE_OK) rc = base_file_keys(w, sl->base, &set, &store, &rows);
+            wgroup *grp = NULL;
+            for (size_t i = 0; rc == HOODIE_OK && i < cand.n; i++) {
+                size_t kl;
+                const char *k = key_at(&w->keys, cand.v[i], &kl);
+                if (!hoodie_hmap_get(&set, k, kl)) continue;
+                if (!grp) {
+                    grp = new_group(w, (uint32_t)pi, fg);
+                    if (!grp) { rc = HOODIE_ENOMEM; break; }
+                    grp->base_rows = rows;
+                }
+                row_group[cand.v[i]] = (int32_t)(grp - w->groups);
+            }
+            hoodie_hmap_dispose(&set);
+            hoodie_buf_dispose(&store);
+        }
+        free(cand.v);
+    }
+    return rc;
+}
+
+/* ---- assignment ---- */
+
+static hoodie_status estimate_record_size(wctx *w)
+{
+    w->record_size = DEFAULT_RECORD_SIZE;
+    const hoodie_timeline *tl = w->t->tl;
+    for (size_t i = tl->count; i-- > 0;) {
+        const hoodie_instant *in = &tl->instants[i];
+        if (in->state != HOODIE_STATE_COMPLETED || !(HOODIE_ACTIONS_WRITE & HOODIE_ACTION_BIT(in->action))) continue;
+        hoodie_commit_meta *m;
+        HOODIE_TRY(hoodie_table__commit_meta(w->t, in, &m));
+        int64_t bytes = 0, recs = 0;
+        for (size_t k = 0; k < m->stat_count; k++) {
+            const char *p = m->stats[k].path;
+            if (!p || strlen(p) < 8 || strcmp(p + strlen(p) - 8, ".parquet")) continue;
+            bytes += m->stats[k].total_write_bytes;
+            recs += m->stats[k].num_writes;
+        }
+        hoodie_commit_meta_free(m);
+        if (recs > 0 && bytes > 0) { w->record_size = bytes / recs > 0 ? bytes / recs : 1; break; }
+    }
+    return HOODIE_OK;
+}
+
+static hoodie_status assign(wctx *w, const int32_t *row_group)
+{
+    int64_t small = w->o.small_file_limit > 0 ? w->o.small_file_limit : DEFAULT_SMALL_FILE;
+    int64_t maxsz = w->o.max_file_size > 0 ? w->o.max_file_size : DEFAULT_MAX_FILE;
+    int64_t per_file = maxsz / (w->record_size > 0 ? w->record_size : 1);
+    if (per_file < 1) per_file = 1;
+    hoodie_status rc = HOODIE_OK;
+    int pack = w->o.op == HOODIE_WRITE_UPSERT || w->o.op == HOODIE_WRITE_INSERT;
+    for (uint32_t p = 0; p < w->n_parts && rc == HOODIE_OK; p++) {
+        /* small file groups of this partition: base files under the limit (MOR: without log files) */
+        size_t first_new = w->n_groups;
+        wgroup *cur = NULL;
+        int64_t room = 0;
+        size_t scan_small = 0;
+        for (size_t i = 0; i < w->live.n && rc == HOODIE_OK; i++) {
+            int64_t row = w->live.v[i];
+            if (w->row_part[row] != p) continue;
+            if (row_group[row] >= 0) { rc = rv_push(&w->groups[row_group[row]].updates, row); continue; }
+            if (w->del[row]) continue; /* deleting a key that does not exist */
+            while (!cur || room <= 0) {
+                cur = NULL;
+                /* next small file of the view in this partition */
+                for (; pack && scan_small < w->view->group_count; scan_small++) {
+                    const hoodie_file_group *fg = &w->view->groups[scan_small];
+                    const hoodie_file_slice *sl = hoodie_file_group_latest(fg);
+                    if (strcmp(fg->partition, w->part_names[p]) || !sl || !sl->base) continue;
+                    if ((int64_t)sl->base->size >= small || (w->mor && sl->log_count)) continue;
+                    wgroup *g = NULL;
+                    for (size_t k = 0; k < w->n_groups; k++)
+                        if (w->groups[k].existing == fg) g = &w->groups[k];
+                    if (g && w->mor && g->updates.n) continue; /* MOR updates go to a log file */
+                    if (!g && !(g = new_group(w, p, fg))) return HOODIE_ENOMEM;
+                    room = (maxsz - (int64_t)sl->base->size) / (w->record_size > 0 ? w->record_size : 1);
+                    scan_small++;
+                    if (room > 0) { cur = g; break; }
+                }
+                if (!cur) {
+                    cur = new_group(w, p, NULL);
+                    if (!cur) return HOODIE_ENOMEM;
+                    room = per_file;
+                }
+            }
+            rc = rv_push(&cur->inserts, row);
+            room--;
+        }
+        (void)first_new;
+    }
+    return rc;
+}
+
+/* ---- records ---- */
+
+/* The rows of the input (in the order given) as file records: meta columns + data. */
+static hoodie_status make_records(wctx *w, const wgroup *g, const int64_t *rows, size_t n, const char *file_name,
+                                  int64_t seq_start, hoodie_batch *out)
+{
+    HOODIE_TRY(hoodie_batch_init(out, &w->file_schema));
+    hoodie_status rc = HOODIE_OK;
+    hoodie_field *fs = &out->schema;
+    hoodie_array *cols = out->root.children;
+    char seq[64];
+    for (size_t i = 0; i < n && rc == HOODIE_OK; i++) {
+        int64_t r = rows[i];
+        size_t kl, pl;
+        const char *k = key_at(&w->keys, r, &kl);
+        const char *p = key_at(&w->parts, r, &pl);
+        snprintf(seq, sizeof seq, "%s_%d_%lld", w->tx.inst.requested, g->ordinal, (long long)(seq_start + (int64_t)i));
+        rc = hoodie_array_append_str(&cols[0], &fs->children[0], w->tx.inst.requested);
+        if (rc == HOODIE_OK) rc = hoodie_array_append_str(&cols[1], &fs->children[1], seq);
+        if (rc == HOODIE_OK) rc = hoodie_array_append_bytes(&cols[2], &fs->children[2], k, kl);
+        if (rc == HOODIE_OK) rc = hoodie_array_append_bytes(&cols[3], &fs->children[3], p, pl);
+        if (rc == HOODIE_OK) rc = hoodie_array_append_str(&cols[4], &fs->children[4], file_name);
+    }
+    for (size_t c = 0; c < w->data_schema.n_children && rc == HOODIE_OK; c++)
+        rc = hoodie_array_take(&cols[5 + c], &fs->children[5 + c], &w->in.root.children[c], rows, n);
+    out->root.length = (int64_t)n;
+    if (rc < 0) hoodie_batch_dispose(out);
+    return rc;
+}
+
+/* ---- stats ---- */
+
+static hoodie_wstat *add_stat(wctx *w)
+{
+    if (w->n_stats == w->cap_stats) {
+        size_t nc = w->cap_stats ? w->cap_stats * 2 : 16;
+        hoodie_wstat *s = realloc(w->stats, nc * sizeof *s);
+        if (!s) { HOODIE_NOMEM(); return NULL; }
+        w->stats = s;
+        w->cap_stats = nc;
+    }
+    hoodie_wstat *s = &w->stats[w->n_stats++];
+    memset(s, 0, sizeof *s);
+    return s;
+}
+
+/* ---- base files ---- */
+
+static void write_token(const wgroup *g, char *out, size_t cap)
+{
+    snprintf(out, cap, "%d-1-%d", g->ordinal, g->ordinal);
+}
+
+static hoodie_status write_base(wctx *w, wgroup *g, const hoodie_batch *const *parts, size_t n_parts,
+                                const char *name, const char *prev_commit, int64_t inserts, int64_t updates,
+                                int64_t deletes)
+{
+    const char *partition = w->part_names[g->part];
+    char *rel = *partition ? hoodie_arena_sprintf(w->arena, "%s/%s", partition, name) : hoodie_arena_strdup(w->arena, name);
+    char *path = hoodie_arena_sprintf(w->arena, "%s/%s", w->t->base_path, rel);
+    if (!rel || !path) return HOODIE_ENOMEM;
+    /* footer: schema, bloom filter and key range of the file's records */
+    hoodie_bloom bloom;
+    hoodie_buf bf = HOODIE_BUF_INIT;
+    const uint8_t *minp = NULL, *maxp = NULL;
+    size_t minl = 0, maxl = 0;
+    int64_t rows = 0;
+    HOODIE_TRY(hoodie_bloom_init(&bloom, HOODIE_BLOOM_DYNAMIC_V0, 60000, 1e-9, 100000));
+    hoodie_status rc = HOODIE_OK;
+    for (size_t b = 0; b < n_parts && rc == HOODIE_OK; b++) {
+        const hoodie_array *k = &parts[b]->root.children[2];
+        for (int64_t i = 0; i < k->length && rc == HOODIE_OK; i++) {
+            const uint8_t *p = k->values + k->offsets[i];
+            size_t l = (size_t)(k->offsets[i + 1] - k->offsets[i]);
+            rc = hoodie_bloom_add(&bloom, p, l);
+            size_t m1 = l < minl ? l : minl, m2 = l < maxl ? l : maxl;
+            int c1 = minp ? memcmp(p, minp, m1) : -1, c2 = maxp ? memcmp(p, maxp, m2) : 1;
+            if (!minp || c1 < 0 || (c1 == 0 && l < minl)) { minp = p; minl = l; }
+            if (!maxp || c2 > 0 || (c2 == 0 && l > maxl)) { maxp = p; maxl = l; }
+        }
+        rows += parts[b]->root.length;
+    }
+    if (rc == HOODIE_OK) rc = hoodie_bloom_to_base64(&bloom, &bf);
+    if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&bf);
+    hoodie_bloom_dispose(&bloom);
+    char *minkey = minp ? hoodie_arena_strndup(w->arena, (const char *)minp, minl) : hoodie_arena_strdup(w->arena, "");
+    char *maxkey = maxp ? hoodie_arena_strndup(w->arena, (const char *)maxp, maxl) : hoodie_arena_strdup(w->arena, "");
+    const char *keys[] = { "parquet.avro.schema", "writer.model.name", "hoodie_bloom_filter_type_code",
+                           "org.apache.hudi.bloomfilter", "hoodie_min_record_key", "hoodie_max_record_key" };
+    const char *vals[] = { w->avro_file_schema, "avro", "DYNAMIC_V0", (const char *)bf.data, minkey, maxkey };
+    hoodie_parquet_write_opts po = HOODIE_PARQUET_WRITE_OPTS_INIT;
+    po.codec = w->o.codec;
+    po.kv_keys = keys;
+    po.kv_values = vals;
+    po.n_kv = 6;
+    hoodie_pqwrite *pw = NULL;
+    hoodie_pq_writer_opts fo;
+    if (rc == HOODIE_OK) rc = hoodie_pqwrite_map_opts(&po, &fo);
+    if (rc == HOODIE_OK) rc = hoodie_write__marker(&w->tx, partition, name, g->existing ? HOODIE_MARKER_MERGE : HOODIE_MARKER_CREATE);
+    if (rc == HOODIE_OK) rc = hoodie_write__partition_metadata(w->s, w->t->base_path, partition, w->tx.inst.requested);
+    if (rc == HOODIE_OK) rc = hoodie_pqwrite_open_ex(&pw, path, w->s, HOODIE_CREATE_EXCLUSIVE, &w->file_schema, &fo);
+    for (size_t b = 0; b < n_parts && rc == HOODIE_OK; b++) rc = hoodie_pqwrite_write_batch(pw, parts[b]);
+    if (rc == HOODIE_OK) rc = hoodie_pqwrite_close(pw);
+    uint64_t size = rc == HOODIE_OK ? hoodie_pqwrite_size(pw) : 0;
+    hoodie_pqwrite_free(pw);
+    hoodie_buf_dispose(&bf);
+    if (rc < 0) return rc;
+    hoodie_wstat *st = add_stat(w);
+    if (!st) return HOODIE_ENOMEM;
+    st->partition_path = partition;
+    st->file_id = g->file_id;
+    st->path = rel;
+    st->prev_commit = prev_commit;
+    st->num_writes = rows;
+    st->num_inserts = inserts;
+    st->num_update_writes = updates;
+    st->num_deletes = deletes;
+    st->total_write_bytes = (int64_t)size;
+    st->file_size_in_bytes = (int64_t)size;
+    w->res.files_written++;
+    w->res.bytes_written += (int64_t)size;
+    return HOODIE_OK;
+}
+
+static hoodie_status create_handle(wctx *w, wgroup *g)
+{
+    char token[32], name[256];
+    hoodie_buf nb = HOODIE_BUF_INIT;
+    write_token(g, token, sizeof token);
+    HOODIE_TRY(hoodie_file_name_base(&nb, g->file_id, token, w->tx.inst.requested, "parquet"));
+    snprintf(name, sizeof name, "%s", (const char *)nb.data);
+    hoodie_buf_dispose(&nb);
+    hoodie_batch recs;
+    HOODIE_TRY(make_records(w, g, g->inserts.v, g->inserts.n, name, 0, &recs));
+    const hoodie_batch *parts[1] = { &recs };
+    hoodie_status rc = write_base(w, g, parts, 1, name, NULL, (int64_t)g->inserts.n, 0, 0);
+    hoodie_batch_dispose(&recs);
+    w->res.inserts += (int64_t)g->inserts.n;
+    return rc;
+}
+
+/* Rewrite an existing base file with the group's updates, deletes and inserts (COW; MOR small files). */
+static hoodie_status merge_handle(wctx *w, wgroup *g)
+{
+    char token[32], name[256];
+    hoodie_buf nb = HOODIE_BUF_INIT;
+    write_token(g, token, sizeof token);
+    HOODIE_TRY(hoodie_file_name_base(&nb, g->file_id, token, w->tx.inst.requested, "parquet"));
+    snprintf(name, sizeof name, "%s", (const char *)nb.data);
+    hoodie_buf_dispose(&nb);
+
+    /* the group's input: key -> index into g->updates */
+    hoodie_hmap m = HOODIE_HMAP_INIT;
+    hoodie_status rc = hoodie_hmap_init(&m, g->updates.n + 1);
+    for (size_t i = 0; rc == HOODIE_OK && i < g->updates.n; i++) {
+        size_t kl;
+        const char *k = key_at(&w->keys, g->updates.v[i], &kl);
+        uint64_t *slot;
+        int existed;
+        rc = hoodie_hmap_upsert(&m, k, kl, &slot, &existed);
+        if (rc == HOODIE_OK) *slot = i;
+    }
+    /* new versions of updated records, then inserts: one batch of file records */
+    rowvec newrows = { 0 };
+    for (size_t i = 0; rc == HOODIE_OK && i < g->updates.n; i++) rc = rv_push(&newrows, g->updates.v[i]);
+    for (size_t i = 0; rc == HOODIE_OK && i < g->inserts.n; i++) rc = rv_push(&newrows, g->inserts.v[i]);
+    hoodie_batch fresh;
+    int have_fresh = 0;
+    if (rc == HOODIE_OK) rc = make_records(w, g, newrows.v, newrows.n, name, 0, &fresh);
+    have_fresh = rc == HOODIE_OK;
+
+    hoodie_merge_mode mode = w->cfg->merge_mode == HOODIE_MERGE_EVENT_TIME_ORDERING ? HOODIE_MERGE_EVENT_TIME_ORDERING
+                                                                                     : HOODIE_MERGE_COMMIT_TIME_ORDERING;
+    int ord_file_col = w->ord_col >= 0 ? w->ord_col + 5 : -1;
+    hoodie_parquet_read_opts ro = HOODIE_PARQUET_READ_OPTS_INIT;
+    hoodie_parquet_reader *r = NULL;
+    hoodie_pq_scan *sc = NULL;
+    ro.storage = w->s;
+    if (rc == HOODIE_OK) rc = hoodie_parquet_reader_open(&r, g->slice->base->path, &ro);
+    if (rc == HOODIE_OK) rc = hoodie_pqfile__scan_open(r, &sc);
+    hoodie_batch *outs = NULL;
+    size_t n_outs = 0;
+    uint8_t *used = calloc(g->updates.n + 1, 1);
+    if (!used && rc == HOODIE_OK) rc = HOODIE_NOMEM();
+    int64_t updates = 0, deletes = 0, seq = (int64_t)newrows.n;
+    hoodie_row_ref *sel = NULL;
+    while (rc == HOODIE_OK) {
+        hoodie_batch raw, old;
+        rc = hoodie_pq_scan_next(sc, &raw);
+        if (rc < 0) break;
+        rc = hoodie_conform_batch(&old, &w->file_schema, &raw);
+        hoodie_batch_dispose(&raw);
+        if (rc < 0) break;
+        free(sel);
+        sel = malloc(((size_t)old.root.length + 1) * sizeof *sel);
+        if (!sel) { hoodie_batch_dispose(&old); rc = HOODIE_NOMEM(); break; }
+        size_t n = 0;
+        const hoodie_array *ka = &old.root.children[2];
+        for (int64_t i = 0; i < old.root.length; i++) {
+            const uint8_t *k = ka->values + ka->offsets[i];
+            size_t kl = (size_t)(ka->offsets[i + 1] - ka->offsets[i]);
+            uint64_t *slot = g->updates.n ? hoodie_hmap_get(&m, k, kl) : NULL;
+            if (!slot) { sel[n].source = 0; sel[n].row = i; n++; continue; }
+            used[*slot] = 1;
+            int64_t inrow = g->updates.v[*slot];
+            hoodie_merge_version vo = { 0 }, vn;
+            if (ord_file_col >= 0)
+                hoodie_ordering_of(&vo.ord, &old.schema.children[ord_file_col], &old.root.children[ord_file_col], i);
+            version_of(w, inrow, &vn);
+            if (!hoodie_merge_newer_wins(mode, &vo, &vn)) { sel[n].source = 0; sel[n].row = i; n++; continue; }
+            if (vn.is_delete) { deletes++; continue; }
+            updates++;
+            sel[n].source = 1;
+            sel[n].row = (int64_t)*slot;
+            n++;
+        }
+        hoodie_batch merged;
+        const hoodie_batch *srcs[2] = { &old, &fresh };
+        rc = hoodie_batch_init(&merged, &w->file_schema);
+        if (rc == HOODIE_OK) rc = hoodie_batch_take(&merged, srcs, 2, sel, n);
+        hoodie_batch_dispose(&old);
+        if (rc < 0) { hoodie_batch_dispose(&merged); break; }
+        hoodie_batch *no = realloc(outs, (n_outs + 1) * sizeof *no);
+        if (!no) { hoodie_batch_dispose(&merged); rc = HOODIE_NOMEM(); break; }
+        outs = no;
+        outs[n_outs++] = merged;
+    }
+    if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
+    (void)seq;
+    /* inserts assigned to this group (rows after the updates in `fresh`) */
+    if (rc == HOODIE_OK && g->inserts.n) {
+        hoodie_batch ins;
+        int64_t *idx = malloc(g->inserts.n * sizeof *idx);
+        if (!idx) rc = HOODIE_NOMEM();
+        for (size_t i = 0; idx && i < g->inserts.n; i++) idx[i] = (int64_t)(g->updates.n + i);
+        if (rc == HOODIE_OK) rc = hoodie_batch_init(&ins, &w->file_schema);
+        for (size_t c = 0; rc == HOODIE_OK && c < w->file_schema.n_children; c++)
+            rc = hoodie_array_take(&ins.root.children[c], &ins.schema.children[c], &fresh.root.children[c], idx, g->inserts.n);
+        if (rc == HOODIE_OK) {
+            ins.root.length = (int64_t)g->inserts.n;
+            hoodie_batch *no = realloc(outs, (n_outs + 1) * sizeof *no);
+            if (!no) { hoodie_batch_dispose(&ins); rc = HOODIE_NOMEM(); }
+            else { outs = no; outs[n_outs++] = ins; }
+        }
+        free(idx);
+    }
+    if (rc == HOODIE_OK) {
+        const hoodie_batch **ptrs = malloc((n_outs + 1) * sizeof *ptrs);
+        if (!ptrs) rc = HOODIE_NOMEM();
+        for (size_t i = 0; ptrs && i < n_outs; i++) ptrs[i] = &outs[i];
+        if (rc == HOODIE_OK)
+            rc = write_base(w, g, ptrs, n_outs, name, g->slice->base_instant, (int64_t)g->inserts.n, updates, deletes);
+        free(ptrs);
+    }
+    w->res.inserts += (int64_t)g->inserts.n;
+    w->res.updates += updates;
+    w->res.deletes += deletes;
+    for (size_t i = 0; i < n_outs; i++) hoodie_batch_dispose(&outs[i]);
+    free(outs);
+    free(sel);
+    free(used);
+    hoodie_pq_scan_free(sc);
+    hoodie_parquet_reader_free(r);
+    if (have_fresh) hoodie_batch_dispose(&fresh);
+    free(newrows.v);
+    hoodie_hmap_dispose(&m);
+    return rc;
+}
+
+/* MOR: updates and deletes of an existing group as one new log file. */
+static hoodie_status append_handle(wctx *w, wgroup *g)
+{
+    rowvec ups = { 0 }, dels = { 0 };
+    hoodie_status rc = HOODIE_OK;
+    for (size_t i = 0; rc == HOODIE_OK && i < g->updates.n; i++)
+        rc = rv_push(w->del[g->updates.v[i]] ? &dels : &ups, g->updates.v[i]);
+    hoodie_batch recs;
+    int have = 0;
+    if (rc == HOODIE_OK) { rc = make_records(w, g, ups.v, ups.n, g->file_id, 0, &recs); have = rc == HOODIE_OK; }
+    hoodie_wlog_deletes d = { 0 };
+    if (rc == HOODIE_OK && dels.n) {
+        d.count = dels.n;
+        d.keys = calloc(dels.n, sizeof *d.keys);
+        d.key_lens = calloc(dels.n, sizeof *d.key_lens);
+        d.ords = calloc(dels.n, sizeof *d.ords);
+        if (!d.keys || !d.key_lens || !d.ords) rc = HOODIE_NOMEM();
+        for (size_t i = 0; rc == HOODIE_OK && i < dels.n; i++) {
+            hoodie_merge_version v;
+            d.keys[i] = key_at(&w->keys, dels.v[i], &d.key_lens[i]);
+            version_of(w, dels.v[i], &v);
+            d.ords[i] = v.ord;
+        }
+        d.partition = w->part_names[g->part];
+    }
+    /* log file name: v8 names it with this instant; v6 with the slice's base instant, next version */
+    const char *name_instant = w->cfg->version >= 8 ? w->tx.inst.requested : g->slice->base_instant;
+    int64_t version = 1;
+    if (w->cfg->version < 8)
+        for (size_t i = 0; i < g->slice->log_count; i++) {
+            const hoodie_fs_file *lf = g->slice->logs[i];
+            if (!strcmp(lf->instant, name_instant) && lf->fn.version >= version) version = lf->fn.version + 1;
+        }
+    char token[32];
+    write_token(g, token, sizeof token);
+    hoodie_buf nb = HOODIE_BUF_INIT;
+    if (rc == HOODIE_OK) rc = hoodie_file_name_log(&nb, g->file_id, name_instant, version, token);
+    const char *partition = w->part_names[g->part];
+    char *name = rc == HOODIE_OK ? hoodie_arena_strdup(w->arena, (const char *)nb.data) : NULL;
+    hoodie_buf_dispose(&nb);
+    if (rc == HOODIE_OK && !name) rc = HOODIE_ENOMEM;
+    char *rel = name ? (*partition ? hoodie_arena_sprintf(w->arena, "%s/%s", partition, name) : name) : NULL;
+    uint64_t size = 0;
+    if (rc == HOODIE_OK) rc = hoodie_write__marker(&w->tx, partition, name, HOODIE_MARKER_APPEND);
+    if (rc == HOODIE_OK) {
+        char *path = hoodie_arena_sprintf(w->arena, "%s/%s", w->t->base_path, rel);
+        rc = path ? hoodie_wlog_write(w->s, path, w->tx.inst.requested, w->avro_file_schema, &w->file_schema,
+                                      ups.n ? &recs : NULL, dels.n ? &d : NULL, &size)
+                  : HOODIE_ENOMEM;
+    }
+    if (rc == HOODIE_OK) {
+        hoodie_wstat *st = add_stat(w);
+        if (!st) rc = HOODIE_ENOMEM;
+        else {
+            const char **logs = hoodie_arena_alloc(w->arena, sizeof *logs);
+            if (logs) logs[0] = name;
+            st->partition_path = partition;
+            st->file_id = g->file_id;
+            st->path = rel;
+            st->prev_commit = g->slice->base_instant;
+            st->num_writes = (int64_t)ups.n;
+            st->num_update_writes = (int64_t)ups.n;
+            st->num_deletes = (int64_t)dels.n;
+            st->total_write_bytes = (int64_t)size;
+            st->file_size_in_bytes = (int64_t)size;
+            st->is_delta = 1;
+            st->log_version = (int32_t)version;
+            st->base_file = g->slice->base ? g->slice->base->name : "";
+            st->log_files = logs;
+            st->log_file_count = logs ? 1 : 0;
+            st->total_log_records = (int64_t)(ups.n + dels.n);
+            st->total_log_blocks = (ups.n ? 1 : 0) + (dels.n ? 1 : 0);
+            w->res.files_written++;
+            w->res.bytes_written += (int64_t)size;
+            w->res.updates += (int64_t)ups.n;
+            w->res.deletes += (int64_t)dels.n;
+        }
+    }
+    if (have) hoodie_batch_dispose(&recs);
+    free(d.keys);
+    free(d.key_lens);
+    free(d.ords);
+    free(ups.v);
+    free(dels.v);
+    return rc;
+}
+
+/* ---- the commit ---- */
+
+static hoodie_status workload(wctx *w, hoodie_buf *out)
+{
+    hoodie_wstat *ws = calloc(w->n_groups + 1, sizeof *ws);
+    if (!ws) return HOODIE_NOMEM();
+    for (size_t i = 0; i < w->n_groups; i++) {
+        ws[i].workload = 1;
+        ws[i].partition_path = w->part_names[w->groups[i].part];
+        ws[i].file_id = w->groups[i].existing ? w->groups[i].file_id : "";
+        ws[i].num_inserts = (int64_t)w->groups[i].inserts.n;
+        ws[i].num_update_writes = (int64_t)w->groups[i].updates.n;
+    }
+    hoodie_commit_info ci = { 0 };
+    ci.stats = ws;
+    ci.stat_count = w->n_groups;
+    ci.operation_type = w->op_name;
+    ci.is_replace = w->replace;
+    hoodie_status rc = hoodie_commit_encode(out, &ci, w->cfg->version >= 8 ? 8 : 6);
+    free(ws);
+    return rc;
+}
+
+static hoodie_status replaced_groups(wctx *w)
+{
+    /* every existing group of the affected partitions (all of them for insert_overwrite_table) */
+    for (size_t g = 0; g < w->view->group_count; g++) {
+        const hoodie_file_group *fg = &w->view->groups[g];
+        if (w->o.op != HOODIE_WRITE_INSERT_OVERWRITE_TABLE && part_index(w, fg->partition) < 0) continue;
+        size_t k;
+        for (k = 0; k < w->n_replaced; k++)
+            if (!strcmp(w->replaced[k].partition_path, fg->partition)) break;
+        if (k == w->n_replaced) {
+            hoodie_replaced_file_ids *nr = realloc(w->replaced, (w->n_replaced + 1) * sizeof *nr);
+            if (!nr) return HOODIE_NOMEM();
+            w->replaced = nr;
+            memset(&nr[k], 0, sizeof nr[k]);
+            nr[k].partition_path = fg->partition;
+            w->n_replaced++;
+        }
+        hoodie_replaced_file_ids *r = &w->replaced[k];
+        const char **ids = realloc((void *)r->file_ids, (r->count + 1) * sizeof *ids);
+        if (!ids) return HOODIE_NOMEM();
+        ids[r->count++] = fg->file_id;
+        r->file_ids = ids;
+    }
+    return HOODIE_OK;
+}
+
+static const char *op_name(hoodie_write_operation op)
+{
+    switch (op) {
+    case HOODIE_WRITE_UPSERT: return "UPSERT";
+    case HOODIE_WRITE_INSERT: return "INSERT";
+    case HOODIE_WRITE_BULK_INSERT: return "BULK_INSERT";
+    case HOODIE_WRITE_DELETE: return "DELETE";
+    case HOODIE_WRITE_INSERT_OVERWRITE: return "INSERT_OVERWRITE";
+    case HOODIE_WRITE_INSERT_OVERWRITE_TABLE: return "INSERT_OVERWRITE_TABLE";
+    case HOODIE_WRITE_DELETE_PARTITION: return "DELETE_PARTITION";
+    }
+    return "UNKNOWN";
+}
+
+static void wctx_dispose(wctx *w)
+{
+    if (w->tx_started) hoodie_write__txn_dispose(&w->tx);
+    for (size_t i = 0; i < w->n_groups; i++) { free(w->groups[i].updates.v); free(w->groups[i].inserts.v); }
+    free(w->groups);
+    for (size_t i = 0; i < w->n_replaced; i++) free((void *)w->replaced[i].file_ids);
+    free(w->replaced);
+    free(w->stats);
+    hoodie_fsview_free(w->view);
+    for (size_t i = 0; i < w->n_parts; i++) free(w->part_names[i]);
+    free(w->part_names);
+    free(w->row_part);
+    free(w->live.v);
+    free(w->del);
+    hoodie_keygen_out_dispose(&w->keys);
+    hoodie_keygen_out_dispose(&w->parts);
+    if (w->have_kg) hoodie_keygen_dispose(&w->kg);
+    if (w->have_in) hoodie_batch_dispose(&w->in);
+    if (w->have_schemas) { hoodie_field_dispose(&w->data_schema); hoodie_field_dispose(&w->file_schema); }
+    free(w->avro_data_schema);
+    free(w->avro_file_schema);
+    hoodie_arena_free(w->arena);
+    hoodie_table_free(w->t);
+}
+
+static hoodie_status drain(struct ArrowArrayStream *input, hoodie_batch *out)
+{
+    hoodie_arrow_reader r;
+    hoodie_status rc = hoodie_arrow_reader_open(&r, input);
+    if (rc < 0) {
+        if (input->release) input->release(input);
+        return rc;
+    }
+    rc = hoodie_batch_init(out, &r.schema);
+    while (rc == HOODIE_OK) {
+        hoodie_batch b;
+        rc = hoodie_arrow_reader_next(&r, &b);
+        if (rc == HOODIE_ITEROVER) { rc = HOODIE_OK; break; }
+        if (rc < 0) break;
+        if (out->root.length == 0) { hoodie_batch_dispose(out); *out = b; continue; }
+        rc = hoodie_batch_concat(out, &b);
+        hoodie_batch_dispose(&b);
+    }
+    hoodie_arrow_reader_close(&r);
+    return rc;
+}
+
+hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream *input, const hoodie_write_opts *opts,
+                                 hoodie_write_result *result)
+{
+    hoodie_write_opts def = HOODIE_WRITE_OPTS_INIT;
+    wctx w;
+    hoodie_status rc;
+    hoodie_batch raw;
+    int have_raw = 0;
+    int32_t *row_group = NULL;
+    memset(&w, 0, sizeof w);
+    w.o = opts ? *opts : def;
+    w.s = w.o.storage ? w.o.storage : hoodie_storage_posix();
+    hoodie_keygen_out_init(&w.keys);
+    hoodie_keygen_out_init(&w.parts);
+    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+    to.storage = w.s;
+
+    /* recover from dead writers, then see the table as it is now */
+    rc = hoodie_table_open(&w.t, base_path, &to);
+    if (rc == HOODIE_OK) rc = hoodie_write__recover(w.t, &w.res.rolled_back);
+    if (rc == HOODIE_OK && w.res.rolled_back) {
+        hoodie_table_free(w.t);
+        w.t = NULL;
+        rc = hoodie_table_open(&w.t, base_path, &to);
+    }
+    if (rc < 0) {
+        if (input->release) input->release(input);
+        goto done;
+    }
+    w.cfg = w.t->cfg;
+    w.mor = w.cfg->type == HOODIE_TABLE_MERGE_ON_READ;
+    w.replace = w.o.op == HOODIE_WRITE_INSERT_OVERWRITE || w.o.op == HOODIE_WRITE_INSERT_OVERWRITE_TABLE ||
+                w.o.op == HOODIE_WRITE_DELETE_PARTITION;
+    w.action = w.replace ? HOODIE_ACTION_REPLACECOMMIT : w.mor ? HOODIE_ACTION_DELTACOMMIT : HOODIE_ACTION_COMMIT;
+    w.op_name = op_name(w.o.op);
+    if ((rc = hoodie_arena_new(&w.arena, NULL, 16384)) < 0) goto done;
+
+    /* input */
+    if ((rc = drain(input, &raw)) < 0) goto done;
+    have_raw = 1;
+    if ((rc = prepare_schema(&w, &raw.schema)) < 0) goto done;
+    if (w.o.op == HOODIE_WRITE_DELETE || w.o.op == HOODIE_WRITE_DELETE_PARTITION) {
+        w.in = raw; /* keys come from the given columns */
+        have_raw = 0;
+    } else {
+        rc = hoodie_conform_batch(&w.in, &w.data_schema, &raw);
+        if (rc < 0) { hoodie_error__prefix("input: "); goto done; }
+    }
+    w.have_in = 1;
+    int64_t n = w.in.root.length;
+    w.ord_col = w.cfg->ordering_fields.count ? hoodie_field_find(&w.in.schema, w.cfg->ordering_fields.items[0]) : -1;
+    if ((rc = hoodie_keygen_init(&w.kg, w.cfg, &w.in.schema)) < 0) goto done;
+    w.have_kg = 1;
+    if ((rc = hoodie_keygen_record_keys(&w.kg, &w.in, &w.keys)) < 0) goto done;
+    if ((rc = hoodie_keygen_partition_paths(&w.kg, &w.in, &w.parts)) < 0) goto done;
+    w.del = calloc((size_t)n + 1, 1);
+    if (!w.del) { rc = HOODIE_NOMEM(); goto done; }
+    int del_col = hoodie_field_find(&w.in.schema, "_hoodie_is_deleted");
+    for (int64_t r = 0; r < n; r++) {
+        if (w.o.op == HOODIE_WRITE_DELETE) w.del[r] = 1;
+        else if (del_col >= 0 && w.in.schema.children[del_col].type.id == HOODIE_TYPE_BOOL) {
+            const hoodie_array *a = &w.in.root.children[del_col];
+            w.del[r] = hoodie_array_is_valid(a, r) && hoodie_bit_get(a->values, r);
+        }
+    }
+    if ((rc = combine(&w)) < 0) goto done;
+    if ((rc = index_partitions(&w)) < 0) goto done;
+    if ((rc = hoodie_table__fsview(w.t, NULL, view_filter, &w, &w.view)) < 0) goto done;
+    if ((rc = estimate_record_size(&w)) < 0) goto done;
+
+    row_group = malloc(((size_t)n + 1) * sizeof *row_group);
+    if (!row_group) { rc = HOODIE_NOMEM(); goto done; }
+    for (int64_t r = 0; r < n; r++) row_group[r] = -1;
+    if (w.o.op == HOODIE_WRITE_UPSERT || w.o.op == HOODIE_WRITE_DELETE)
+        if ((rc = lookup(&w, row_group)) < 0) goto done;
+    if (w.replace && (rc = replaced_groups(&w)) < 0) goto done;
+    if (w.o.op != HOODIE_WRITE_DELETE_PARTITION) {
+        hoodie_write_opts saved = w.o;
+        if (w.o.op == HOODIE_WRITE_BULK_INSERT || w.replace) w.o.op = HOODIE_WRITE_BULK_INSERT; /* new groups only */
+        rc = assign(&w, row_group);
+        w.o = saved;
+        if (rc < 0) goto done;
+    }
+
+    /* the instant */
+    if (w.replace) {
+        /* HoodieRequestedReplaceMetadata with every field null, as Spark writes it for insert_overwrite */
+        hoodie_buf req = HOODIE_BUF_INIT;
+        rc = hoodie_wlog_requested_replace(&req, w.op_name);
+        if (rc == HOODIE_OK) rc = hoodie_write__begin(&w.tx, w.s, w.t->base_path, w.cfg, w.action, req.data, req.len);
+        hoodie_buf_dispose(&req);
+    } else {
+        rc = hoodie_write__begin(&w.tx, w.s, w.t->base_path, w.cfg, w.action, NULL, 0);
+    }
+    if (rc < 0) goto done;
+    w.tx_started = 1;
+    {
+        hoodie_buf wl = HOODIE_BUF_INIT;
+        rc = workload(&w, &wl);
+        if (rc == HOODIE_OK) rc = hoodie_write__inflight(&w.tx, wl.data, wl.len);
+        hoodie_buf_dispose(&wl);
+        if (rc < 0) goto done;
+    }
+    for (size_t i = 0; i < w.n_groups && rc == HOODIE_OK; i++) {
+        wgroup *g = &w.groups[i];
+        if (!g->existing) rc = g->inserts.n ? create_handle(&w, g) : HOODIE_OK;
+        else if (w.mor && g->updates.n) rc = append_handle(&w, g);
+        else if (g->updates.n || g->inserts.n) rc = merge_handle(&w, g);
+    }
+    if (rc < 0) goto done;
+
+    /* commit metadata */
+    {
+        hoodie_kv extra[1] = { { "schema", w.avro_data_schema } };
+        hoodie_commit_info ci = { 0 };
+        ci.stats = w.stats;
+        ci.stat_count = w.n_stats;
+        ci.is_replace = w.replace;
+        ci.replaced = w.replaced;
+        ci.replaced_count = w.n_replaced;
+        ci.extra = extra;
+        ci.extra_count = 1;
+        ci.operation_type = w.op_name;
+        hoodie_buf meta = HOODIE_BUF_INIT;
+        rc = hoodie_commit_encode(&meta, &ci, w.cfg->version >= 8 ? 8 : 6);
+        if (rc == HOODIE_OK) rc = hoodie_write__complete(&w.tx, meta.data, meta.len);
+        hoodie_buf_dispose(&meta);
+        if (rc < 0) goto done;
+    }
+    snprintf(w.res.instant, sizeof w.res.instant, "%s", w.tx.inst.requested);
+    snprintf(w.res.action, sizeof w.res.action, "%s", hoodie_action_name(w.action));
+    if (result) *result = w.res;
+done:
+    if (rc < 0 && result) {
+        memset(result, 0, sizeof *result);
+        result->rolled_back = w.res.rolled_back;
+    }
+    free(row_group);
+    if (have_raw) hoodie_batch_dispose(&raw);
+    wctx_dispose(&w);
+    return rc;
+}

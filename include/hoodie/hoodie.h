@@ -8,4 +8,5 @@
 #include "hoodie/output.h"
 #include "hoodie/table.h"
 #include "hoodie/read.h"
+#include "hoodie/write.h"
 #endif

@@ -1,0 +1,152 @@
+/* hoodie create: create an empty Hudi table (hoodie.properties and the .hoodie layout). */
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+    "usage: hoodie create TABLE --type cow|mor --name NAME --record-key F[,F...]\n"
+    "                    [--partition-fields F[,F...]] [--hive-style] [--url-encode]\n"
+    "                    [--keygen simple|complex|nonpartitioned|timestamp|custom]\n"
+    "                    [--ordering-field F] [--merge-mode event_time|commit_time]\n"
+    "                    [--table-version 8|6] [--schema FILE] [--database DB]\n"
+    "                    [--timezone utc|local] [--no-meta-fields] [--prop KEY=VALUE]...\n"
+    "\n"
+    "Custom key generator partition fields carry their type: --partition-fields region:SIMPLE,ts:TIMESTAMP.\n"
+    "--prop persists extra table properties, e.g. hoodie.keygen.timebased.output.dateformat=yyyy/MM/dd.\n";
+
+/* Split "a,b,c" in place into a malloc'ed array of pointers. */
+static const char **split(char *s, size_t *count)
+{
+    size_t n = 1;
+    for (char *p = s; *p; p++) n += *p == ',';
+    const char **items = malloc(n * sizeof *items);
+    if (!items) return NULL;
+    *count = 0;
+    for (char *tok = s, *next; tok; tok = next) {
+        next = strchr(tok, ',');
+        if (next) *next++ = 0;
+        items[(*count)++] = tok;
+    }
+    return items;
+}
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    size_t n;
+    while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += n;
+        if (cap - len < 2) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) { free(buf); buf = NULL; break; }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (buf) {
+        /* drop trailing whitespace: the schema is stored as one property value */
+        while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r' || buf[len - 1] == ' ')) len--;
+        buf[len] = 0;
+    }
+    return buf;
+}
+
+int cmd_create(int argc, char **argv)
+{
+    hoodie_table_create_opts o = HOODIE_TABLE_CREATE_OPTS_INIT;
+    const char *table = NULL, *type = NULL, *schema_file = NULL;
+    char *keys = NULL, *parts = NULL, *schema = NULL;
+    const char **key_list = NULL, **part_list = NULL;
+    const char **extra = calloc((size_t)argc * 2 + 1, sizeof *extra);
+    size_t extra_n = 0;
+    int ret = CLI_OK;
+    if (!extra) return cli_fail(HOODIE_ENOMEM, "create");
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEEDS_VALUE() do { if (!v) { ret = cli_usage("create: %s needs a value", a); goto done; } i++; } while (0)
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(usage_text, stdout); goto done; }
+        else if (!strcmp(a, "--type")) { NEEDS_VALUE(); type = v; }
+        else if (!strcmp(a, "--name")) { NEEDS_VALUE(); o.name = v; }
+        else if (!strcmp(a, "--record-key")) { NEEDS_VALUE(); free(keys); keys = strdup(v); }
+        else if (!strcmp(a, "--partition-fields")) { NEEDS_VALUE(); free(parts); parts = strdup(v); }
+        else if (!strcmp(a, "--hive-style")) o.hive_style = 1;
+        else if (!strcmp(a, "--url-encode")) o.url_encode = 1;
+        else if (!strcmp(a, "--no-meta-fields")) o.no_meta_fields = 1;
+        else if (!strcmp(a, "--keygen")) { NEEDS_VALUE(); o.keygen = v; }
+        else if (!strcmp(a, "--ordering-field")) { NEEDS_VALUE(); o.ordering_field = v; }
+        else if (!strcmp(a, "--database")) { NEEDS_VALUE(); o.database = v; }
+        else if (!strcmp(a, "--schema")) { NEEDS_VALUE(); schema_file = v; }
+        else if (!strcmp(a, "--merge-mode")) {
+            NEEDS_VALUE();
+            if (!strcmp(v, "event_time")) o.merge_mode = HOODIE_CREATE_MERGE_EVENT_TIME;
+            else if (!strcmp(v, "commit_time")) o.merge_mode = HOODIE_CREATE_MERGE_COMMIT_TIME;
+            else { ret = cli_usage("create: --merge-mode is event_time or commit_time, not '%s'", v); goto done; }
+        } else if (!strcmp(a, "--table-version")) {
+            NEEDS_VALUE();
+            if (!strcmp(v, "8")) o.table_version = 8;
+            else if (!strcmp(v, "6")) o.table_version = 6;
+            else { ret = cli_usage("create: --table-version is 8 or 6, not '%s'", v); goto done; }
+        } else if (!strcmp(a, "--timezone")) {
+            NEEDS_VALUE();
+            if (!strcmp(v, "utc") || !strcmp(v, "UTC")) o.timeline_timezone_utc = 1;
+            else if (strcmp(v, "local") && strcmp(v, "LOCAL")) {
+                ret = cli_usage("create: --timezone is utc or local, not '%s'", v);
+                goto done;
+            }
+        } else if (!strcmp(a, "--prop")) {
+            NEEDS_VALUE();
+            char *eq = strchr(v, '=');
+            if (!eq || eq == v) { ret = cli_usage("create: --prop needs KEY=VALUE, not '%s'", v); goto done; }
+            *eq = 0;
+            extra[extra_n++] = v;
+            extra[extra_n++] = eq + 1;
+        } else if (a[0] == '-' && a[1]) { ret = cli_usage("create: unknown option '%s'", a); goto done; }
+        else if (!table) table = a;
+        else { ret = cli_usage("create: unexpected argument '%s'", a); goto done; }
+#undef NEEDS_VALUE
+    }
+    if (!table) { ret = cli_usage("create: missing TABLE"); goto done; }
+    if (!type) { ret = cli_usage("create: missing --type cow|mor"); goto done; }
+    if (!strcmp(type, "cow") || !strcmp(type, "COPY_ON_WRITE")) o.type = HOODIE_CREATE_COPY_ON_WRITE;
+    else if (!strcmp(type, "mor") || !strcmp(type, "MERGE_ON_READ")) o.type = HOODIE_CREATE_MERGE_ON_READ;
+    else { ret = cli_usage("create: --type is cow or mor, not '%s'", type); goto done; }
+    if (!o.name) { ret = cli_usage("create: missing --name"); goto done; }
+    if (!keys) { ret = cli_usage("create: missing --record-key"); goto done; }
+    key_list = split(keys, &o.record_key_count);
+    o.record_key_fields = key_list;
+    if (parts && *parts) {
+        part_list = split(parts, &o.partition_count);
+        o.partition_fields = part_list;
+    }
+    if (schema_file) {
+        schema = read_file(schema_file);
+        if (!schema) {
+            fprintf(stderr, "hoodie: create: cannot read schema file '%s'\n", schema_file);
+            ret = CLI_ERROR;
+            goto done;
+        }
+        o.schema_json = schema;
+    }
+    if (extra_n) o.extra_props = extra;
+    hoodie_status rc = hoodie_table_create(table, &o);
+    if (rc < 0) { ret = cli_fail(rc, "create"); goto done; }
+    printf("created %s table '%s' (version %d) at %s\n",
+           o.type == HOODIE_CREATE_MERGE_ON_READ ? "MERGE_ON_READ" : "COPY_ON_WRITE", o.name,
+           o.table_version ? o.table_version : 8, table);
+done:
+    free(keys);
+    free(parts);
+    free(schema);
+    free(key_list);
+    free(part_list);
+    free(extra);
+    return ret;
+}

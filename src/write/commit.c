@@ -1,0 +1,238 @@
+/* Commit protocol of write instants (see commit.h). */
+#include "write/commit.h"
+#include "write/create.h"
+#include "storage/storage.h"
+#include "util/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+char *hoodie_write__path(const char *base_path, const char *rel)
+{
+    size_t lb = strlen(base_path), lr = strlen(rel);
+    while (lb > 1 && base_path[lb - 1] == '/') lb--;
+    char *p = malloc(lb + lr + 2);
+    if (!p) return NULL;
+    memcpy(p, base_path, lb);
+    size_t o = lb;
+    if (lr) { p[o++] = '/'; memcpy(p + o, rel, lr); o += lr; }
+    p[o] = 0;
+    return p;
+}
+
+/* ---- times ---- */
+
+static void format_time(char out[18], int64_t ms, int utc)
+{
+    time_t secs = (time_t)(ms / 1000);
+    struct tm tm;
+    if (utc) gmtime_r(&secs, &tm);
+    else localtime_r(&secs, &tm);
+    char buf[64];
+    snprintf(buf, sizeof buf, "%04d%02d%02d%02d%02d%02d%03d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+             tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(ms % 1000));
+    memcpy(out, buf, 17); /* years past 9999 are out of scope */
+    out[17] = 0;
+}
+
+/* floor + 1 ms, with field arithmetic on the naive date-time (no time zone involved). */
+static int next_after(char out[18], const char *floor)
+{
+    char f[18];
+    size_t n = strlen(floor);
+    if (n < 14 || n > 17) return -1;
+    memcpy(f, floor, n);
+    for (size_t i = n; i < 17; i++) f[i] = '0';
+    f[17] = 0;
+    struct tm tm = { 0 };
+    int ms;
+    if (sscanf(f, "%4d%2d%2d%2d%2d%2d%3d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
+               &tm.tm_sec, &ms) != 7)
+        return -1;
+    tm.tm_year -= 1900;
+    tm.tm_mon -= 1;
+    time_t t = timegm(&tm);
+    if (t == (time_t)-1) return -1;
+    format_time(out, (int64_t)t * 1000 + ms + 1, 1);
+    return 0;
+}
+
+static int time_cmp(const char *a, const char *b)
+{
+    /* legacy 14-digit times compare as if padded with zeros */
+    size_t la = strlen(a), lb = strlen(b), n = la > lb ? la : lb;
+    for (size_t i = 0; i < n; i++) {
+        char ca = i < la ? a[i] : '0', cb = i < lb ? b[i] : '0';
+        if (ca != cb) return ca < cb ? -1 : 1;
+    }
+    return 0;
+}
+
+hoodie_status hoodie_write__new_time(char out[18], int utc, const char *floor)
+{
+    format_time(out, hoodie_write__now_us() / 1000, utc);
+    if (floor && *floor && time_cmp(out, floor) <= 0) {
+        /* the clock is behind the timeline (skew, or several instants in one millisecond): go past it */
+        if (next_after(out, floor) < 0)
+            return HOODIE_FAIL(HOODIE_EINVAL, "instant time '%s' on the timeline is not yyyyMMddHHmmss[SSS]", floor);
+    }
+    return HOODIE_OK;
+}
+
+void hoodie_write__timeline_max(const hoodie_timeline *tl, char out[HOODIE_INSTANT_TIME_MAX + 1])
+{
+    out[0] = 0;
+    for (size_t i = 0; tl && i < tl->count; i++) {
+        const hoodie_instant *in = &tl->instants[i];
+        if (time_cmp(in->requested, out) > 0) snprintf(out, HOODIE_INSTANT_TIME_MAX + 1, "%s", in->requested);
+        if (in->completion[0] && time_cmp(in->completion, out) > 0)
+            snprintf(out, HOODIE_INSTANT_TIME_MAX + 1, "%s", in->completion);
+    }
+}
+
+/* ---- protocol ---- */
+
+static hoodie_status state_path(hoodie_write_txn *tx, hoodie_instant_state st, char **out)
+{
+    char name[128];
+    HOODIE_TRY(hoodie_instant_file_name(&tx->inst, st, tx->layout, name, sizeof name));
+    *out = hoodie_write__path(tx->timeline_dir, name);
+    return *out ? HOODIE_OK : HOODIE_NOMEM();
+}
+
+static hoodie_status load_max(hoodie_write_txn *tx, char max[HOODIE_INSTANT_TIME_MAX + 1])
+{
+    hoodie_timeline *tl = NULL;
+    HOODIE_TRY(hoodie_timeline_load_dir(&tl, tx->s, tx->timeline_dir, tx->layout));
+    hoodie_write__timeline_max(tl, max);
+    hoodie_timeline_free(tl);
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_write__begin(hoodie_write_txn *tx, const hoodie_storage *s, const char *base_path,
+                                  const hoodie_table_config *cfg, hoodie_action action, const void *requested,
+                                  size_t len)
+{
+    hoodie_status rc = HOODIE_OK;
+    char max[HOODIE_INSTANT_TIME_MAX + 1], t[18];
+    char *path = NULL;
+    memset(tx, 0, sizeof *tx);
+    if (action != HOODIE_ACTION_COMMIT && action != HOODIE_ACTION_DELTACOMMIT && action != HOODIE_ACTION_REPLACECOMMIT)
+        return HOODIE_FAIL(HOODIE_EINVAL, "write instant: action '%s' is not a write action",
+                           hoodie_action_name(action) ? hoodie_action_name(action) : "?");
+    if (cfg->version != 6 && cfg->version != 8)
+        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "write instant: hoodie writes table versions 6 and 8, not %d",
+                           cfg->version);
+    tx->s = hoodie_storage__or_default(s);
+    tx->table_version = cfg->version;
+    tx->layout = cfg->timeline_layout_version;
+    tx->utc = cfg->timeline_timezone_utc;
+    tx->base_path = hoodie_write__path(base_path, "");
+    tx->timeline_dir = hoodie_write__path(base_path, cfg->timeline_dir);
+    if (!tx->base_path || !tx->timeline_dir) { rc = HOODIE_NOMEM(); goto fail; }
+    HOODIE_TRY_GOTO(rc, load_max(tx, max), fail);
+    for (int attempt = 0; attempt < 16; attempt++) {
+        HOODIE_TRY_GOTO(rc, hoodie_write__new_time(t, tx->utc, max), fail);
+        memset(&tx->inst, 0, sizeof tx->inst);
+        memcpy(tx->inst.requested, t, 18);
+        tx->inst.action = tx->inst.plan_action = action;
+        tx->inst.state = HOODIE_STATE_REQUESTED;
+        free(path);
+        path = NULL;
+        HOODIE_TRY_GOTO(rc, state_path(tx, HOODIE_STATE_REQUESTED, &path), fail);
+        rc = hoodie_storage_write_all(tx->s, path, HOODIE_CREATE_EXCLUSIVE, requested ? requested : "", len);
+        if (rc != HOODIE_EEXISTS) break;
+        memcpy(max, t, 18); /* taken by a concurrent writer: go past it */
+    }
+    if (rc < 0) goto fail;
+    free(path);
+    return HOODIE_OK;
+fail:
+    hoodie_error__prefix("start %s instant: ", hoodie_action_name(action) ? hoodie_action_name(action) : "?");
+    free(path);
+    hoodie_write__txn_dispose(tx);
+    return rc;
+}
+
+static const char *const marker_names[] = { "CREATE", "MERGE", "APPEND" };
+
+hoodie_status hoodie_write__marker(hoodie_write_txn *tx, const char *partition, const char *file_name,
+                                   hoodie_marker_type type)
+{
+    hoodie_buf rel = HOODIE_BUF_INIT;
+    char *path = NULL, *dir = NULL;
+    hoodie_status rc;
+    if ((unsigned)type > HOODIE_MARKER_APPEND) return HOODIE_FAIL(HOODIE_EINVAL, "marker: bad IO type %d", (int)type);
+    rc = hoodie_buf_printf(&rel, ".hoodie/.temp/%s%s%s", tx->inst.requested, partition && *partition ? "/" : "",
+                           partition ? partition : "");
+    if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&rel);
+    if (rc < 0) goto done;
+    dir = hoodie_write__path(tx->base_path, (const char *)rel.data);
+    hoodie_buf_clear(&rel);
+    if (!dir || hoodie_buf_printf(&rel, "%s.marker.%s", file_name, marker_names[type]) < 0) { rc = HOODIE_NOMEM(); goto done; }
+    path = hoodie_write__path(dir, (const char *)rel.data);
+    if (!path) { rc = HOODIE_NOMEM(); goto done; }
+    HOODIE_TRY_GOTO(rc, tx->s->mkdirs(tx->s->ctx, dir), done);
+    rc = hoodie_storage_write_all(tx->s, path, HOODIE_CREATE_EXCLUSIVE, "", 0);
+done:
+    if (rc < 0) hoodie_error__prefix("marker of '%s': ", file_name);
+    hoodie_buf_dispose(&rel);
+    free(dir);
+    free(path);
+    return rc;
+}
+
+hoodie_status hoodie_write__inflight(hoodie_write_txn *tx, const void *content, size_t len)
+{
+    char *path = NULL;
+    hoodie_status rc;
+    if (tx->inst.state != HOODIE_STATE_REQUESTED)
+        return HOODIE_FAIL(HOODIE_ESTATE, "instant %s is not requested", tx->inst.requested);
+    HOODIE_TRY(state_path(tx, HOODIE_STATE_INFLIGHT, &path));
+    rc = hoodie_storage_write_all(tx->s, path, HOODIE_CREATE_EXCLUSIVE, content ? content : "", len);
+    free(path);
+    if (rc == HOODIE_OK) tx->inst.state = HOODIE_STATE_INFLIGHT;
+    else hoodie_error__prefix("inflight %s: ", tx->inst.requested);
+    return rc;
+}
+
+hoodie_status hoodie_write__complete(hoodie_write_txn *tx, const void *content, size_t len)
+{
+    char *path = NULL, *markers = NULL;
+    char max[HOODIE_INSTANT_TIME_MAX + 1], c[18];
+    hoodie_status rc;
+    if (tx->inst.state != HOODIE_STATE_INFLIGHT)
+        return HOODIE_FAIL(HOODIE_ESTATE, "instant %s is not inflight", tx->inst.requested);
+    if (tx->layout == 2) {
+        HOODIE_TRY_GOTO(rc, load_max(tx, max), done);
+        HOODIE_TRY_GOTO(rc, hoodie_write__new_time(c, tx->utc, max), done);
+        memcpy(tx->inst.completion, c, 18);
+    }
+    HOODIE_TRY_GOTO(rc, state_path(tx, HOODIE_STATE_COMPLETED, &path), done);
+    /* the commit point */
+    rc = hoodie_storage_write_all(tx->s, path, HOODIE_CREATE_EXCLUSIVE, content ? content : "", len);
+    if (rc < 0) goto done;
+    tx->inst.state = HOODIE_STATE_COMPLETED;
+    char rel[64];
+    snprintf(rel, sizeof rel, ".hoodie/.temp/%s", tx->inst.requested);
+    markers = hoodie_write__path(tx->base_path, rel);
+    if (markers) (void)hoodie_storage_remove_tree(tx->s, markers); /* committed whatever happens here */
+done:
+    if (rc < 0) {
+        tx->inst.completion[0] = 0;
+        hoodie_error__prefix("complete %s: ", tx->inst.requested);
+    }
+    free(path);
+    free(markers);
+    return rc;
+}
+
+void hoodie_write__txn_dispose(hoodie_write_txn *tx)
+{
+    if (!tx) return;
+    free(tx->base_path);
+    free(tx->timeline_dir);
+    tx->base_path = tx->timeline_dir = NULL;
+}

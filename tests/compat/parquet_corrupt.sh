@@ -12,11 +12,11 @@ set -uo pipefail
 
 pq_need_node
 pq_tmpdir corrupt
+pq_preflight_probe
 if ! node "$ORACLE/gen_matrix.mjs" "$PQ_TMP/in" >/dev/null 2>"$PQ_TMP/gen.err"; then
     pq_fail "gen_matrix" "$(cat "$PQ_TMP/gen.err")"
     pq_finish
 fi
-pq_preflight "$PQ_TMP/in/types_rows1.parquet"
 sources=()
 for b in types_snappy_v1 nested_zstd_v2 types_rows1 types_rg1 nested_plain_v1; do sources+=("$PQ_TMP/in/$b.parquet"); done
 if ! node "$ORACLE/corrupt.mjs" "$PQ_TMP/bad" "${sources[@]}" >"$PQ_TMP/bad.tsv" 2>"$PQ_TMP/corrupt.err"; then

@@ -13,6 +13,7 @@ set -uo pipefail
 
 pq_need_node
 pq_tmpdir matrix
+pq_preflight_probe
 in=$PQ_TMP/in out=$PQ_TMP/out manifest=$PQ_TMP/manifest.tsv
 mkdir -p "$out"
 : >"$manifest"
@@ -23,7 +24,6 @@ if ! node "$ORACLE/gen_matrix.mjs" "$in" >"$PQ_TMP/files.txt" 2>"$PQ_TMP/gen.err
 fi
 mapfile -t files <"$PQ_TMP/files.txt"
 echo "matrix: ${#files[@]} files from DuckDB in $in"
-pq_preflight "${files[0]}"
 
 # Projection per table shape: top-level columns out of file order, dotted paths into structs.
 columns_for() {

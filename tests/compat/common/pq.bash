@@ -73,6 +73,16 @@ pq_preflight() { # VALID.parquet
     fi
 }
 
+# Preflight on a one-row file from DuckDB, before spending time generating the inputs.
+pq_preflight_probe() {
+    if ! node "$ORACLE/duck.mjs" "COPY (SELECT 1 AS id, 'x' AS s) TO '$PQ_TMP/probe.parquet' (FORMAT parquet)" \
+        >/dev/null 2>"$PQ_TMP/probe.err"; then
+        pq_fail "setup" "DuckDB cannot write a probe file: $(head -c 300 "$PQ_TMP/probe.err")"
+        pq_finish
+    fi
+    pq_preflight "$PQ_TMP/probe.parquet"
+}
+
 # Run the batch of DuckDB checks in MANIFEST and fold its PASS/FAIL lines into the counters.
 pq_checks() { # MANIFEST
     [ -s "$1" ] || return 0

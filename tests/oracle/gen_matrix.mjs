@@ -10,9 +10,12 @@
 //   nested: list of ints, list of strings, list of lists, struct, struct with list, list of struct,
 //           map(varchar, int), map with struct values, a doubly nested struct; each with null values, null
 //           elements, empty lists/maps and null lists/maps.
-// Files vary codec (uncompressed, snappy, gzip, zstd, lz4_raw), page version (PARQUET_VERSION v1 / v2: v2 makes
-// DuckDB write DATA_PAGE_V2 and DELTA_* / BYTE_STREAM_SPLIT encodings), dictionary vs plain (low-cardinality
-// values vs high cardinality with DICTIONARY_SIZE_LIMIT 1), row-group size (1 row, 1000 rows, default) and row
+// Files vary codec (uncompressed, snappy, gzip, zstd, lz4_raw), format version (PARQUET_VERSION v1 / v2: v2 makes
+// DuckDB use DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, BYTE_STREAM_SPLIT, RLE_DICTIONARY; note that DuckDB
+// 1.5.6 still writes DATA_PAGE (v1) page headers, and one data page per column chunk at these sizes, so neither
+// DATA_PAGE_V2 nor multi-page chunks come from this matrix), dictionary vs plain (low-cardinality
+// values vs high cardinality with DICTIONARY_SIZE_LIMIT 1), row-group size (1 row; ROW_GROUP_SIZE 1000, which
+// DuckDB rounds up to its 2048-row chunks: 10000 rows in 5 groups; default: one group) and row
 // count (0, 1, 25, 10000, 120000).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -119,7 +122,7 @@ for (const t of ['types', 'nested']) {
   files.push({ name: `${t}_rg1`, table: t, rows: 25, rg1: true, opts: { ROW_GROUP_SIZE: 1 } });
   files.push({ name: `${t}_rg1000_v2`, table: t, rows: 10000, opts: { ROW_GROUP_SIZE: 1000, PARQUET_VERSION: 'v2', COMPRESSION: 'zstd' } });
 }
-// Many pages per column chunk and a large row group; field ids and footer key-value metadata.
+// A larger row group (120000 rows); field ids and footer key-value metadata.
 files.push({ name: 'types_big', table: 'types', rows: 120000, cols: 'row_id, c_bigint, c_varchar, c_bool', opts: { COMPRESSION: 'zstd' } });
 files.push({ name: 'types_fieldids_kv', table: 'types', rows: 100, opts: { FIELD_IDS: "'auto'", KV_METADATA: "{origin: 'hoodie-matrix', note: 'kv ✓'}" } });
 

@@ -86,7 +86,7 @@ pq_preflight_probe() {
 # Run the batch of DuckDB checks in MANIFEST and fold its PASS/FAIL lines into the counters.
 pq_checks() { # MANIFEST
     [ -s "$1" ] || return 0
-    local out rc=0 line
+    local out rc=0
     out=$(node "$ORACLE/pqcheck.mjs" "$1" 2>&1) || rc=$?
     echo "$out" | grep -v -E '^[0-9]+ passed, [0-9]+ failed$' || true
     local p f

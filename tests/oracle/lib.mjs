@@ -16,7 +16,7 @@ export function lit(s) { return "'" + String(s).replace(/'/g, "''") + "'"; }
 /** SQL quoted identifier. */
 export function ident(s) { return '"' + String(s).replace(/"/g, '""') + '"'; }
 /** read_parquet(...) of one file. */
-export function rp(path) { return `read_parquet(${lit(path)})`; }
+export function rp(path) { return `read_parquet(${lit(path)}, hive_partitioning = false)`; }
 
 /** Run SQL, return rows as arrays of JS values (BIGINT as bigint). */
 export async function rows(con, sql) {

@@ -952,7 +952,9 @@ hoodie_status hoodie_pq_file_open(hoodie_pq_file **out, const hoodie_pq_source *
     uint8_t tail[8], head[4];
     const char *name = src->name ? src->name : "parquet";
     *out = NULL;
-    if (src->size < 12) return HOODIE_CORRUPT("%s: %llu bytes is too short for a Parquet file", name, (unsigned long long)src->size);
+    if (src->size < 12)
+        return HOODIE_CORRUPT("%s: %llu bytes is too short for a Parquet file (truncated at offset %llu; a file needs at least 12)",
+                              name, (unsigned long long)src->size, (unsigned long long)src->size);
     HOODIE_TRY(src->read(src->ctx, src->size - 8, tail, 8));
     if (!memcmp(tail + 4, "PARE", 4)) return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: encrypted Parquet footer", name);
     if (memcmp(tail + 4, "PAR1", 4)) return HOODIE_CORRUPT("%s: no PAR1 magic at offset %llu", name, (unsigned long long)(src->size - 4));

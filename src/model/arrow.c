@@ -94,7 +94,10 @@ static hoodie_status field_metadata(const hoodie_field *f, char **out)
 {
     const char *ext = f->type.ext == HOODIE_EXT_UUID ? "arrow.uuid" : f->type.ext == HOODIE_EXT_JSON ? "arrow.json"
                                                                                                       : NULL;
-    int32_t count = (ext ? 1 : 0) + (f->field_id >= 0 ? 1 : 0);
+    /* annotations Arrow has no type for, kept so a Parquet round trip through Arrow loses nothing */
+    const char *hext = f->type.ext == HOODIE_EXT_INT96 ? "INT96" : f->type.ext == HOODIE_EXT_ENUM ? "ENUM"
+                     : f->type.ext == HOODIE_EXT_BSON ? "BSON" : NULL;
+    int32_t count = (ext ? 1 : 0) + (hext ? 1 : 0) + (f->field_id >= 0 ? 1 : 0);
     *out = NULL;
     if (!count) return HOODIE_OK;
     hoodie_buf b = HOODIE_BUF_INIT;
@@ -103,6 +106,10 @@ static hoodie_status field_metadata(const hoodie_field *f, char **out)
     if (rc == HOODIE_OK && ext) {
         rc = meta_put(&b, "ARROW:extension:name");
         if (rc == HOODIE_OK) rc = meta_put(&b, ext);
+    }
+    if (rc == HOODIE_OK && hext) {
+        rc = meta_put(&b, "hoodie:ext");
+        if (rc == HOODIE_OK) rc = meta_put(&b, hext);
     }
     if (rc == HOODIE_OK && f->field_id >= 0) {
         snprintf(id, sizeof id, "%d", (int)f->field_id);
@@ -459,6 +466,10 @@ static hoodie_status import_metadata(hoodie_field *f, const char *md)
         if (kl == 20 && !memcmp(k, "ARROW:extension:name", 20)) {
             if (vl == 10 && !memcmp(v, "arrow.uuid", 10)) f->type.ext = HOODIE_EXT_UUID;
             else if (vl == 10 && !memcmp(v, "arrow.json", 10)) f->type.ext = HOODIE_EXT_JSON;
+        } else if (kl == 10 && !memcmp(k, "hoodie:ext", 10)) {
+            if (vl == 5 && !memcmp(v, "INT96", 5) && f->type.id == HOODIE_TYPE_TIMESTAMP) f->type.ext = HOODIE_EXT_INT96;
+            else if (vl == 4 && !memcmp(v, "ENUM", 4) && f->type.id == HOODIE_TYPE_STRING) f->type.ext = HOODIE_EXT_ENUM;
+            else if (vl == 4 && !memcmp(v, "BSON", 4) && f->type.id == HOODIE_TYPE_BINARY) f->type.ext = HOODIE_EXT_BSON;
         } else if (kl == 16 && !memcmp(k, "PARQUET:field_id", 16) && vl > 0 && vl < 11) {
             char buf[12];
             memcpy(buf, v, (size_t)vl);

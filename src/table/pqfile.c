@@ -157,7 +157,26 @@ static json_t *arrow_field_json(const hoodie_field *f)
     return o;
 }
 
-static json_t *jstr(const char *s) { return s ? json_stringn_nocheck(s, strlen(s)) : json_null(); }
+/* A JSON string of bytes from a file: invalid UTF-8 (a corrupt or binary value) is shown with \\xHH escapes. */
+static json_t *jstr(const char *s)
+{
+    if (!s) return json_null();
+    json_t *j = json_string(s);
+    if (j) return j;
+    size_t n = strlen(s);
+    char *buf = malloc(n * 4 + 1);
+    if (!buf) return NULL;
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x80) buf[w++] = (char)c;
+        else w += (size_t)snprintf(buf + w, 5, "\\x%02X", c);
+    }
+    buf[w] = '\0';
+    j = json_string(buf);
+    free(buf);
+    return j;
+}
 
 static hoodie_status describe_json(hoodie_parquet_reader *r, char **out)
 {
@@ -198,7 +217,7 @@ static hoodie_status describe_json(hoodie_parquet_reader *r, char **out)
             const hoodie_pq_column_meta *cm = &rg->columns[c].meta;
             hoodie_pq_column_stats st;
             json_t *co = json_object();
-            json_object_set_new(co, "path", json_string(s->leaves[c].path));
+            json_object_set_new(co, "path", jstr(s->leaves[c].path));
             json_object_set_new(co, "type", json_string(hoodie_pq_type_name(cm->type)));
             json_object_set_new(co, "codec", json_string(hoodie_codec_name(cm->codec)));
             json_t *enc = json_array();
@@ -212,8 +231,8 @@ static hoodie_status describe_json(hoodie_parquet_reader *r, char **out)
                 json_object_set_new(co, "dictionary_page_offset", json_integer(cm->dictionary_page_offset));
             stat_texts(f, g, (int)c, mn, mx, sizeof mn, &st);
             json_t *so = json_object();
-            if (st.has_min) json_object_set_new(so, "min", json_string(mn));
-            if (st.has_max) json_object_set_new(so, "max", json_string(mx));
+            if (st.has_min) json_object_set_new(so, "min", jstr(mn));
+            if (st.has_max) json_object_set_new(so, "max", jstr(mx));
             if (st.has_null_count) json_object_set_new(so, "null_count", json_integer(st.null_count));
             if (cm->statistics.has_distinct_count)
                 json_object_set_new(so, "distinct_count", json_integer(cm->statistics.distinct_count));

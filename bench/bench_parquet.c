@@ -1,0 +1,365 @@
+/*
+ * bench_parquet: the hoodie side of `make bench` (bench/run.sh). One case per run, so peak RSS is per case.
+ *
+ *   bench_parquet parquet_write OUT.parquet ROWS
+ *       Generate ROWS rows of the dataset (bench_gen.h: the same rows DuckDB generates in duck_bench.mjs) into
+ *       Arrow batches in memory, untimed; then time writing them to OUT as snappy Parquet (open, write every
+ *       batch, close).
+ *   bench_parquet parquet_scan IN.parquet
+ *       Time reading IN completely, every column of every row materialized, and aggregate what DuckDB's scan query
+ *       aggregates: count, sum of string lengths of id/name/address/partition_path, sum(age), sum(ts).
+ *
+ * Output, one line: `hoodie_s=<seconds> hoodie_rss_mb=<peak RSS, getrusage> check=<aggregates>` (check has the
+ * format of duck_bench.mjs checksum, so run.sh can compare). Exit 2 on usage error, 3 for an unknown case (run.sh
+ * prints NA), 1 on failure.
+ *
+ * It uses the public API (hoodie/parquet.h, Arrow C data interface); all strings in the dataset are ASCII, so byte
+ * lengths equal DuckDB's character lengths.
+ */
+#include "hoodie/hoodie.h"
+#include "hoodie/parquet.h"
+#include "hoodie/arrow.h"
+#include "bench_gen.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#define BATCH_ROWS 65536
+#define N_COLS 6
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double peak_rss_mb(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_maxrss / 1024.0; /* Linux: kilobytes */
+}
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fprintf(stderr, "bench_parquet: out of memory (%zu bytes)\n", n);
+        exit(1);
+    }
+    return p;
+}
+
+/* Sums are 128-bit, as DuckDB's sum(BIGINT) is: sum(ts) over 10M rows does not fit 64 bits. */
+typedef __int128 sum_t;
+
+static void print_i128(sum_t v)
+{
+    char buf[48];
+    int n = 0, neg = v < 0;
+    unsigned __int128 u = neg ? -(unsigned __int128)v : (unsigned __int128)v;
+    do { buf[n++] = (char)('0' + (int)(u % 10)); u /= 10; } while (u);
+    if (neg) putchar('-');
+    while (n) putchar(buf[--n]);
+}
+
+static double peak_rss_mb(void);
+
+static void print_result(double seconds, int64_t rows, const sum_t *sums)
+{
+    printf("hoodie_s=%.3f hoodie_rss_mb=%.1f check=%" PRId64, seconds, peak_rss_mb(), rows);
+    for (int k = 0; k < 6; k++) { putchar(','); print_i128(sums[k]); }
+    putchar('\n');
+}
+
+/* ---- Arrow export of the generated batches: everything malloc'ed, freed by the release callbacks ---- */
+
+static const char *const COL_NAMES[N_COLS] = { "id", "name", "age", "address", "partition_path", "ts" };
+static const char *const COL_FORMATS[N_COLS] = { "u", "u", "i", "u", "u", "l" };
+
+static void release_schema(struct ArrowSchema *s)
+{
+    if (s->children) {
+        for (int64_t k = 0; k < s->n_children; k++) {
+            if (s->children[k]->release) s->children[k]->release(s->children[k]);
+            free(s->children[k]);
+        }
+        free(s->children);
+    }
+    s->release = NULL;
+}
+
+static void release_leaf_schema(struct ArrowSchema *s) { s->release = NULL; }
+
+static void make_schema(struct ArrowSchema *out)
+{
+    memset(out, 0, sizeof *out);
+    out->format = "+s";
+    out->name = "";
+    out->n_children = N_COLS;
+    out->children = xmalloc(sizeof(struct ArrowSchema *) * N_COLS);
+    for (int k = 0; k < N_COLS; k++) {
+        struct ArrowSchema *c = xmalloc(sizeof *c);
+        memset(c, 0, sizeof *c);
+        c->format = COL_FORMATS[k];
+        c->name = COL_NAMES[k];
+        c->flags = ARROW_FLAG_NULLABLE;
+        c->release = release_leaf_schema;
+        out->children[k] = c;
+    }
+    out->release = release_schema;
+}
+
+static void release_array(struct ArrowArray *a)
+{
+    for (int64_t k = 0; k < a->n_children; k++) {
+        a->children[k]->release(a->children[k]);
+        free(a->children[k]);
+    }
+    free(a->children);
+    for (int64_t b = 0; b < a->n_buffers; b++) free((void *)a->buffers[b]);
+    free(a->buffers);
+    a->release = NULL;
+}
+
+static struct ArrowArray *new_array(int64_t length, int64_t n_buffers)
+{
+    struct ArrowArray *a = xmalloc(sizeof *a);
+    memset(a, 0, sizeof *a);
+    a->length = length;
+    a->n_buffers = n_buffers;
+    a->buffers = xmalloc(sizeof(void *) * (size_t)n_buffers);
+    for (int64_t b = 0; b < n_buffers; b++) a->buffers[b] = NULL;
+    a->release = release_array;
+    return a;
+}
+
+typedef struct strcol {
+    int32_t *offsets;
+    char *data;
+    size_t len, cap;
+} strcol;
+
+static void strcol_push(strcol *s, int64_t row, const char *v, size_t n)
+{
+    if (s->len + n > s->cap) {
+        s->cap = (s->len + n) * 2;
+        char *d = realloc(s->data, s->cap);
+        if (!d) {
+            fprintf(stderr, "bench_parquet: out of memory\n");
+            exit(1);
+        }
+        s->data = d;
+    }
+    memcpy(s->data + s->len, v, n);
+    s->len += n;
+    s->offsets[row + 1] = (int32_t)s->len;
+}
+
+static struct ArrowArray *string_array(strcol *s, int64_t rows)
+{
+    struct ArrowArray *a = new_array(rows, 3);
+    a->buffers[1] = s->offsets;
+    a->buffers[2] = s->data;
+    return a;
+}
+
+/* Rows [start, start+rows) as a struct array. */
+static void make_batch(int64_t start, int64_t rows, struct ArrowArray *out)
+{
+    strcol str[4];
+    for (int k = 0; k < 4; k++) {
+        str[k].offsets = xmalloc(sizeof(int32_t) * (size_t)(rows + 1));
+        str[k].offsets[0] = 0;
+        str[k].cap = (size_t)rows * 16;
+        str[k].data = xmalloc(str[k].cap);
+        str[k].len = 0;
+    }
+    int32_t *age = xmalloc(sizeof(int32_t) * (size_t)rows);
+    int64_t *ts = xmalloc(sizeof(int64_t) * (size_t)rows);
+    bench_row r;
+    for (int64_t j = 0; j < rows; j++) {
+        bench_gen_row(start + j, &r);
+        strcol_push(&str[0], j, r.id, r.id_len);
+        strcol_push(&str[1], j, r.name, r.name_len);
+        age[j] = r.age;
+        strcol_push(&str[2], j, r.address, r.address_len);
+        strcol_push(&str[3], j, r.partition_path, r.partition_path_len);
+        ts[j] = r.ts;
+    }
+    memset(out, 0, sizeof *out);
+    out->length = rows;
+    out->n_buffers = 1;
+    out->buffers = xmalloc(sizeof(void *));
+    out->buffers[0] = NULL;
+    out->n_children = N_COLS;
+    out->children = xmalloc(sizeof(struct ArrowArray *) * N_COLS);
+    out->children[0] = string_array(&str[0], rows);
+    out->children[1] = string_array(&str[1], rows);
+    out->children[2] = new_array(rows, 2);
+    out->children[2]->buffers[1] = age;
+    out->children[3] = string_array(&str[2], rows);
+    out->children[4] = string_array(&str[3], rows);
+    out->children[5] = new_array(rows, 2);
+    out->children[5]->buffers[1] = ts;
+    out->release = release_array;
+}
+
+static int fail(const char *what, hoodie_status rc)
+{
+    const hoodie_error *e = hoodie_error_last();
+    fprintf(stderr, "bench_parquet: %s: %s: %s\n", what, hoodie_status_str(rc), e->message ? e->message : "");
+    return 1;
+}
+
+static int case_write(const char *path, int64_t rows)
+{
+    int64_t n_batches = (rows + BATCH_ROWS - 1) / BATCH_ROWS;
+    struct ArrowArray *batches = xmalloc(sizeof(struct ArrowArray) * (size_t)(n_batches ? n_batches : 1));
+    for (int64_t b = 0; b < n_batches; b++) {
+        int64_t start = b * BATCH_ROWS;
+        make_batch(start, rows - start < BATCH_ROWS ? rows - start : BATCH_ROWS, &batches[b]);
+    }
+    struct ArrowSchema schema;
+    make_schema(&schema);
+    hoodie_parquet_write_opts opts = HOODIE_PARQUET_WRITE_OPTS_INIT;
+    opts.codec = HOODIE_PARQUET_CODEC_SNAPPY;
+
+    double t0 = now_s();
+    hoodie_parquet_writer *w = NULL;
+    hoodie_status rc = hoodie_parquet_writer_open(&w, path, &schema, &opts);
+    if (rc != HOODIE_OK) return fail("writer_open", rc);
+    for (int64_t b = 0; b < n_batches; b++) {
+        rc = hoodie_parquet_writer_write(w, &batches[b]);
+        if (rc != HOODIE_OK) {
+            hoodie_parquet_writer_free(w);
+            return fail("writer_write", rc);
+        }
+    }
+    rc = hoodie_parquet_writer_close(w);
+    if (rc != HOODIE_OK) {
+        hoodie_parquet_writer_free(w);
+        return fail("writer_close", rc);
+    }
+    double t1 = now_s();
+    hoodie_parquet_writer_free(w);
+
+    /* The check of what was written is DuckDB's job (run.sh); here only what went in. */
+    sum_t sums[N_COLS] = { 0 };
+    for (int64_t b = 0; b < n_batches; b++) {
+        struct ArrowArray *a = &batches[b];
+        const int32_t *age = a->children[2]->buffers[1];
+        const int64_t *ts = a->children[5]->buffers[1];
+        for (int k = 0; k < N_COLS; k++) {
+            if (k == 2 || k == 5) continue;
+            const int32_t *off = a->children[k]->buffers[1];
+            sums[k] += off[a->length] - off[0];
+        }
+        for (int64_t j = 0; j < a->length; j++) {
+            sums[2] += age[j];
+            sums[5] += ts[j];
+        }
+        a->release(a);
+    }
+    free(batches);
+    schema.release(&schema);
+    print_result(t1 - t0, rows, sums);
+    return 0;
+}
+
+/* Sum of string byte lengths, or of int values, of one column of a batch (honouring the array offset). */
+static int add_column(const struct ArrowSchema *s, const struct ArrowArray *a, sum_t *sum)
+{
+    const uint8_t *valid = a->buffers[0];
+    int64_t n = a->length, o = a->offset;
+    if (strcmp(s->format, "u") == 0 || strcmp(s->format, "z") == 0) {
+        const int32_t *off = a->buffers[1];
+        for (int64_t j = 0; j < n; j++)
+            if (!valid || (valid[(o + j) >> 3] >> ((o + j) & 7) & 1)) *sum += off[o + j + 1] - off[o + j];
+    } else if (strcmp(s->format, "U") == 0 || strcmp(s->format, "Z") == 0) {
+        const int64_t *off = a->buffers[1];
+        for (int64_t j = 0; j < n; j++)
+            if (!valid || (valid[(o + j) >> 3] >> ((o + j) & 7) & 1)) *sum += off[o + j + 1] - off[o + j];
+    } else if (strcmp(s->format, "i") == 0) {
+        const int32_t *v = a->buffers[1];
+        for (int64_t j = 0; j < n; j++)
+            if (!valid || (valid[(o + j) >> 3] >> ((o + j) & 7) & 1)) *sum += v[o + j];
+    } else if (strcmp(s->format, "l") == 0) {
+        const int64_t *v = a->buffers[1];
+        for (int64_t j = 0; j < n; j++)
+            if (!valid || (valid[(o + j) >> 3] >> ((o + j) & 7) & 1)) *sum += v[o + j];
+    } else {
+        fprintf(stderr, "bench_parquet: column %s has Arrow format %s, not one of the dataset's\n", s->name,
+                s->format);
+        return 1;
+    }
+    return 0;
+}
+
+static int case_scan(const char *path)
+{
+    double t0 = now_s();
+    hoodie_parquet_read_opts opts = HOODIE_PARQUET_READ_OPTS_INIT;
+    hoodie_parquet_reader *r = NULL;
+    hoodie_status rc = hoodie_parquet_reader_open(&r, path, &opts);
+    if (rc != HOODIE_OK) return fail("reader_open", rc);
+    struct ArrowArrayStream stream;
+    rc = hoodie_parquet_reader_stream(r, &stream);
+    if (rc != HOODIE_OK) {
+        hoodie_parquet_reader_free(r);
+        return fail("reader_stream", rc);
+    }
+    struct ArrowSchema schema;
+    if (stream.get_schema(&stream, &schema) != 0) {
+        fprintf(stderr, "bench_parquet: get_schema: %s\n", stream.get_last_error(&stream));
+        return 1;
+    }
+    /* Map the dataset's columns (by name) to the schema's children. */
+    int64_t idx[N_COLS];
+    for (int k = 0; k < N_COLS; k++) {
+        idx[k] = -1;
+        for (int64_t c = 0; c < schema.n_children; c++)
+            if (strcmp(schema.children[c]->name, COL_NAMES[k]) == 0) idx[k] = c;
+        if (idx[k] < 0) {
+            fprintf(stderr, "bench_parquet: %s has no column %s\n", path, COL_NAMES[k]);
+            return 1;
+        }
+    }
+    int64_t count = 0;
+    sum_t sums[N_COLS] = { 0 };
+    for (;;) {
+        struct ArrowArray batch;
+        if (stream.get_next(&stream, &batch) != 0) {
+            fprintf(stderr, "bench_parquet: get_next: %s\n", stream.get_last_error(&stream));
+            return 1;
+        }
+        if (!batch.release) break;
+        count += batch.length;
+        for (int k = 0; k < N_COLS; k++)
+            if (add_column(schema.children[idx[k]], batch.children[idx[k]], &sums[k])) return 1;
+        batch.release(&batch);
+    }
+    schema.release(&schema);
+    stream.release(&stream);
+    hoodie_parquet_reader_free(r);
+    double t1 = now_s();
+    print_result(t1 - t0, count, sums);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 4 && strcmp(argv[1], "parquet_write") == 0) return case_write(argv[2], strtoll(argv[3], NULL, 10));
+    if (argc >= 3 && strcmp(argv[1], "parquet_scan") == 0) return case_scan(argv[2]);
+    if (argc >= 2 && strncmp(argv[1], "parquet_", 8) != 0 && argv[1][0] != '-') {
+        fprintf(stderr, "bench_parquet: no case %s\n", argv[1]);
+        return 3;
+    }
+    fprintf(stderr, "usage: bench_parquet parquet_write OUT.parquet ROWS | parquet_scan IN.parquet\n");
+    return 2;
+}

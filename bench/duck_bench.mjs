@@ -1,0 +1,116 @@
+// The DuckDB side of `make bench` (single-threaded: SET threads=1), and the dataset.
+//   node duck_bench.mjs data DATADIR ROWS          make DATADIR/people_<ROWS>.parquet if missing (DuckDB, snappy);
+//                                                  prints its path
+//   node duck_bench.mjs run CASE DATA.parquet      time one case; prints `duckdb_s=<s> duckdb_rss_mb=<mb> check=<c>`
+//   node duck_bench.mjs checksum FILE.parquet      prints `check=<c>` (the parquet_scan aggregates of FILE)
+//   node duck_bench.mjs verify-gen TSV START COUNT exit 0 iff TSV (bench_gen output) = rows START.. of the dataset
+// Cases: parquet_write (COPY of an in-memory table of the dataset to snappy Parquet; only the COPY is timed),
+//        parquet_scan (read the file with every column of every row materialized: the checksum aggregates).
+// RSS is process.resourceUsage().maxRSS: the whole node process, peak over its life (one process per case).
+import { mkdirSync, existsSync, renameSync, rmSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+
+// The DuckDB binding lives with the test oracle.
+const here = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(join(here, '..', 'tests', 'oracle', 'package.json'));
+const { DuckDBInstance } = await import(require.resolve('@duckdb/node-api'));
+
+const FIRST = ['Alice', 'Bob', 'Carla', 'Dmitri', 'Elena', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jonas', 'Kofi', 'Lena',
+  'Mateo', 'Nora', 'Omar', 'Priya'];
+const LAST = ['Smith', 'Moreau', 'Tanaka', 'Okafor', 'Silva', 'Novak', 'Haddad', 'Larsen', 'Kowalski', 'Rossi',
+  'Nguyen', 'Fischer', 'Garcia', 'Ivanova', 'Dubois', 'Park'];
+const STREET = ['Maple', 'Oak', 'Cedar', 'Elm', 'Willow', 'Birch', 'Chestnut', 'Aspen', 'Harbor', 'Mill', 'Station',
+  'Church', 'Market', 'River', 'Garden', 'Hill'];
+const SUFFIX = ['Street', 'Avenue', 'Road', 'Lane'];
+const CITY = ['Springfield', 'Riverton', 'Lakeside', 'Fairview', 'Greenville', 'Bristol', 'Clayton', 'Ashford',
+  'Milton', 'Newport', 'Salem', 'Dover', 'Kingston', 'Oakridge', 'Brighton', 'Hudson'];
+const STATE = ['NY', 'CA', 'TX', 'WA', 'IL', 'MA', 'OR', 'CO'];
+const DAY = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+const L = (a) => '[' + a.map(s => `'${s}'`).join(', ') + ']';
+
+// The dataset: the same formula as bench/bench_gen.h, row i from range(start, start + rows).
+export function datasetSql(start, rows) {
+  return `SELECT lpad(i::VARCHAR, 8, '0') AS id,
+    ${L(FIRST)}[h1 % 16 + 1] || ' ' || ${L(LAST)}[(h1 >> 8) % 16 + 1] AS name,
+    ((h1 >> 16) % 80 + 18)::INTEGER AS age,
+    (h2 % 9000 + 1000)::VARCHAR || ' ' || ${L(STREET)}[(h2 >> 13) % 16 + 1] || ' ' || ${L(SUFFIX)}[(h2 >> 17) % 4 + 1]
+      || ', ' || ${L(CITY)}[h3 % 16 + 1] || ' ' || ${L(STATE)}[(h1 >> 24) % 8 + 1] || ' ' || ((h3 >> 8) % 90000 + 10000)::VARCHAR AS address,
+    ${L(DAY)}[(h3 >> 20) % 7 + 1] AS partition_path,
+    (1700000000000 + i * 1000 + h3 % 1000)::BIGINT AS ts
+  FROM (SELECT i, (i * 2654435761 + 1013904223) % 4294967296 AS h1, (i * 2246822519 + 3266489917) % 4294967296 AS h2,
+               (i * 3266489917 + 668265263) % 4294967296 AS h3
+        FROM range(${start}, ${start + rows}) t(i))`;
+}
+
+const CHECK_SQL = (rel) => `SELECT count(*) || ',' || sum(length(id)) || ',' || sum(length(name)) || ',' ||
+  sum(age) || ',' || sum(length(address)) || ',' || sum(length(partition_path)) || ',' || sum(ts) FROM ${rel}`;
+const lit = (s) => "'" + String(s).replace(/'/g, "''") + "'";
+
+async function connect() {
+  const inst = await DuckDBInstance.create(':memory:');
+  const con = await inst.connect();
+  await con.run('SET threads=1');
+  await con.run("SET TimeZone='UTC'");
+  return con;
+}
+const scalar = async (con, sql) => (await con.runAndReadAll(sql)).getRowsJS()[0][0];
+const rssMb = () => (process.resourceUsage().maxRSS / 1024).toFixed(1);
+
+const [cmd, ...args] = process.argv.slice(2);
+const con = await connect();
+if (cmd === 'data') {
+  const [dir, rowsArg] = args;
+  const rows = Number(rowsArg || 10000000);
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `people_${rows}.parquet`);
+  if (!existsSync(path)) {
+    const tmp = path + '.tmp';
+    await con.run(`COPY (${datasetSql(0, rows)}) TO ${lit(tmp)} (FORMAT parquet, COMPRESSION snappy)`);
+    renameSync(tmp, path);
+  }
+  process.stdout.write(path + '\n');
+} else if (cmd === 'checksum') {
+  process.stdout.write(`check=${await scalar(con, CHECK_SQL(`read_parquet(${lit(args[0])})`))}\n`);
+} else if (cmd === 'run') {
+  const [name, data] = args;
+  let t0, t1, check = '';
+  if (name === 'parquet_write') {
+    await con.run(`CREATE TABLE people AS SELECT * FROM read_parquet(${lit(data)})`);
+    const out = join(dirname(data), `duck_write_${process.pid}.parquet`);
+    t0 = process.hrtime.bigint();
+    await con.run(`COPY people TO ${lit(out)} (FORMAT parquet, COMPRESSION snappy)`);
+    t1 = process.hrtime.bigint();
+    check = await scalar(con, CHECK_SQL(`read_parquet(${lit(out)})`));
+    rmSync(out, { force: true });
+  } else if (name === 'parquet_scan') {
+    t0 = process.hrtime.bigint();
+    check = await scalar(con, CHECK_SQL(`read_parquet(${lit(data)})`));
+    t1 = process.hrtime.bigint();
+  } else {
+    process.stderr.write(`duck_bench: unknown case ${name}\n`);
+    process.exit(2);
+  }
+  process.stdout.write(`duckdb_s=${(Number(t1 - t0) / 1e9).toFixed(3)} duckdb_rss_mb=${rssMb()} check=${check}\n`);
+} else if (cmd === 'verify-gen') {
+  const [tsv, start, count] = args.map((x, k) => k ? Number(x) : x);
+  const rel = `read_csv(${lit(tsv)}, delim='\t', header=false, quote='', escape='', columns={'id': 'VARCHAR',
+    'name': 'VARCHAR', 'age': 'INTEGER', 'address': 'VARCHAR', 'partition_path': 'VARCHAR', 'ts': 'BIGINT'})`;
+  const n = await scalar(con, `SELECT count(*) FROM ${rel}`);
+  const diff = await scalar(con, `SELECT count(*) FROM ((SELECT * FROM ${rel} EXCEPT ALL ${datasetSql(start, count)})
+    UNION ALL (${datasetSql(start, count)} EXCEPT ALL SELECT * FROM ${rel}))`);
+  if (Number(n) !== count || diff !== 0n) {
+    process.stdout.write(`bench_gen differs from the SQL dataset: ${n} rows (expected ${count}), ${diff} differing\n`);
+    const r = (await con.runAndReadAll(`SELECT * FROM ${rel} EXCEPT ALL ${datasetSql(start, count)} LIMIT 3`)).getRowsJS();
+    const s = (await con.runAndReadAll(`${datasetSql(start, count)} EXCEPT ALL SELECT * FROM ${rel} LIMIT 3`)).getRowsJS();
+    const j = (x) => JSON.stringify(x, (k, v) => typeof v === 'bigint' ? v.toString() : v);
+    for (const x of r) process.stdout.write(`  C only:   ${j(x)}\n`);
+    for (const x of s) process.stdout.write(`  SQL only: ${j(x)}\n`);
+    process.exit(1);
+  }
+  process.stdout.write(`bench_gen = SQL dataset for rows ${start}..${start + count - 1}\n`);
+} else {
+  process.stderr.write('usage: node duck_bench.mjs data DIR ROWS | run CASE DATA | checksum FILE | verify-gen TSV START COUNT\n');
+  process.exit(2);
+}

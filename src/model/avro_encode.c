@@ -1,0 +1,428 @@
+#include "model/avro_encode.h"
+#include "format/avro/binary.h"
+#include "model/value.h"
+#include "util/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * An encoding plan mirrors the writer schema: each node knows the Avro type it writes (unions resolved to the
+ * null branch and one value branch), the column field it reads (NULL: the column is missing, always null), and
+ * how to convert the column's values.
+ */
+typedef enum op {
+    OP_NULL,        /* nothing to write */
+    OP_BOOL,
+    OP_INT,         /* Avro int or long from an integer-like column (with time scaling) */
+    OP_FLOAT,
+    OP_DOUBLE,
+    OP_BYTES,       /* bytes/string from STRING/BINARY/FIXED_BINARY */
+    OP_FIXED,       /* fixed from FIXED_BINARY/BINARY */
+    OP_DEC_BYTES,
+    OP_DEC_FIXED,
+    OP_ENUM,
+    OP_RECORD,
+    OP_ARRAY,
+    OP_MAP
+} op;
+
+typedef struct node node;
+struct node {
+    op op;
+    const hoodie_avro_schema *s;   /* the (non-union) schema written */
+    const hoodie_field *f;         /* column field; NULL: missing column, always null */
+    const char *name;              /* field name for messages */
+    int64_t null_branch;           /* union index of "null", -1 if none */
+    int64_t value_branch;          /* union index of the value branch, -1 when not a union */
+    int is_int;                    /* OP_INT: Avro int (range-checked to 32 bits) */
+    int64_t mul, div;              /* OP_INT: value * mul, floor(value / div) */
+    node *children;                /* record: one per Avro field; array: element; map: value */
+    int *col;                      /* record: column index per Avro field, -1 missing */
+    size_t n_children;
+};
+
+struct hoodie_avro_encoder {
+    node root;
+};
+
+static void node_dispose(node *n)
+{
+    for (size_t i = 0; i < n->n_children; i++) node_dispose(&n->children[i]);
+    free(n->children);
+    free(n->col);
+}
+
+static int is_integer(hoodie_type_id id)
+{
+    return id == HOODIE_TYPE_INT8 || id == HOODIE_TYPE_INT16 || id == HOODIE_TYPE_INT32 || id == HOODIE_TYPE_INT64 ||
+           id == HOODIE_TYPE_UINT8 || id == HOODIE_TYPE_UINT16 || id == HOODIE_TYPE_UINT32 || id == HOODIE_TYPE_UINT64;
+}
+
+static int is_floating(hoodie_type_id id)
+{
+    return id == HOODIE_TYPE_FLOAT16 || id == HOODIE_TYPE_FLOAT || id == HOODIE_TYPE_DOUBLE;
+}
+
+/* Can a column of field f be written as Avro schema s (not a union)? */
+static int writable_as(const hoodie_avro_schema *s, const hoodie_field *f)
+{
+    hoodie_type_id id = f->type.id;
+    switch (s->kind) {
+    case HOODIE_AVRO_NULL: return id == HOODIE_TYPE_NULL;
+    case HOODIE_AVRO_BOOLEAN: return id == HOODIE_TYPE_BOOL;
+    case HOODIE_AVRO_INT:
+        if (s->logical == HOODIE_AVRO_LT_DATE) return id == HOODIE_TYPE_DATE32;
+        if (s->logical == HOODIE_AVRO_LT_TIME_MILLIS) return id == HOODIE_TYPE_TIME32 || id == HOODIE_TYPE_TIME64;
+        return is_integer(id) && id != HOODIE_TYPE_UINT64 ? 1 : id == HOODIE_TYPE_DATE32 || id == HOODIE_TYPE_TIME32;
+    case HOODIE_AVRO_LONG:
+        switch (s->logical) {
+        case HOODIE_AVRO_LT_TIME_MICROS: return id == HOODIE_TYPE_TIME32 || id == HOODIE_TYPE_TIME64;
+        case HOODIE_AVRO_LT_TIMESTAMP_MILLIS: case HOODIE_AVRO_LT_TIMESTAMP_MICROS: case HOODIE_AVRO_LT_TIMESTAMP_NANOS:
+        case HOODIE_AVRO_LT_LOCAL_TIMESTAMP_MILLIS: case HOODIE_AVRO_LT_LOCAL_TIMESTAMP_MICROS:
+        case HOODIE_AVRO_LT_LOCAL_TIMESTAMP_NANOS:
+            return id == HOODIE_TYPE_TIMESTAMP;
+        default:
+            return is_integer(id) || id == HOODIE_TYPE_DATE32 || id == HOODIE_TYPE_TIME32 || id == HOODIE_TYPE_TIME64 ||
+                   id == HOODIE_TYPE_TIMESTAMP;
+        }
+    case HOODIE_AVRO_FLOAT: case HOODIE_AVRO_DOUBLE: return is_floating(id);
+    case HOODIE_AVRO_STRING: return id == HOODIE_TYPE_STRING || id == HOODIE_TYPE_BINARY;
+    case HOODIE_AVRO_ENUM: return id == HOODIE_TYPE_STRING;
+    case HOODIE_AVRO_BYTES:
+        if (s->logical == HOODIE_AVRO_LT_DECIMAL && id == HOODIE_TYPE_DECIMAL) return f->type.scale == s->scale;
+        return id == HOODIE_TYPE_BINARY || id == HOODIE_TYPE_STRING || id == HOODIE_TYPE_FIXED_BINARY;
+    case HOODIE_AVRO_FIXED:
+        if (s->logical == HOODIE_AVRO_LT_DECIMAL && id == HOODIE_TYPE_DECIMAL) return f->type.scale == s->scale;
+        return (id == HOODIE_TYPE_FIXED_BINARY && f->type.width == s->size) || id == HOODIE_TYPE_BINARY;
+    case HOODIE_AVRO_RECORD: return id == HOODIE_TYPE_STRUCT;
+    case HOODIE_AVRO_ARRAY: return id == HOODIE_TYPE_LIST;
+    case HOODIE_AVRO_MAP:
+        return id == HOODIE_TYPE_MAP && f->n_children == 1 && f->children[0].n_children == 2 &&
+               (f->children[0].children[0].type.id == HOODIE_TYPE_STRING ||
+                f->children[0].children[0].type.id == HOODIE_TYPE_BINARY);
+    case HOODIE_AVRO_UNION: return 0;
+    }
+    return 0;
+}
+
+/* 10^-exp seconds per unit */
+static int unit_exp(hoodie_time_unit u)
+{
+    return u == HOODIE_UNIT_SECOND ? 0 : u == HOODIE_UNIT_MILLI ? 3 : u == HOODIE_UNIT_MICRO ? 6 : 9;
+}
+
+static int logical_exp(hoodie_avro_logical lt)
+{
+    switch (lt) {
+    case HOODIE_AVRO_LT_TIME_MILLIS: case HOODIE_AVRO_LT_TIMESTAMP_MILLIS: case HOODIE_AVRO_LT_LOCAL_TIMESTAMP_MILLIS:
+        return 3;
+    case HOODIE_AVRO_LT_TIME_MICROS: case HOODIE_AVRO_LT_TIMESTAMP_MICROS: case HOODIE_AVRO_LT_LOCAL_TIMESTAMP_MICROS:
+        return 6;
+    case HOODIE_AVRO_LT_TIMESTAMP_NANOS: case HOODIE_AVRO_LT_LOCAL_TIMESTAMP_NANOS: return 9;
+    default: return -1;
+    }
+}
+
+static hoodie_status plan_build(node *n, const hoodie_avro_schema *s, const hoodie_field *f, const char *name);
+
+static hoodie_status plan_value(node *n, const hoodie_avro_schema *s, const hoodie_field *f)
+{
+    n->s = s;
+    switch (s->kind) {
+    case HOODIE_AVRO_NULL: n->op = OP_NULL; return HOODIE_OK;
+    case HOODIE_AVRO_BOOLEAN: n->op = OP_BOOL; return HOODIE_OK;
+    case HOODIE_AVRO_INT: case HOODIE_AVRO_LONG: {
+        n->op = OP_INT;
+        n->is_int = s->kind == HOODIE_AVRO_INT;
+        n->mul = n->div = 1;
+        int to = logical_exp(s->logical);
+        hoodie_type_id id = f->type.id;
+        if (to >= 0 && (id == HOODIE_TYPE_TIME32 || id == HOODIE_TYPE_TIME64 || id == HOODIE_TYPE_TIMESTAMP)) {
+            int from = unit_exp(f->type.unit);
+            for (; from < to; from += 3) n->mul *= 1000;
+            for (; from > to; from -= 3) n->div *= 1000;
+        }
+        return HOODIE_OK;
+    }
+    case HOODIE_AVRO_FLOAT: n->op = OP_FLOAT; return HOODIE_OK;
+    case HOODIE_AVRO_DOUBLE: n->op = OP_DOUBLE; return HOODIE_OK;
+    case HOODIE_AVRO_STRING: n->op = OP_BYTES; return HOODIE_OK;
+    case HOODIE_AVRO_ENUM: n->op = OP_ENUM; return HOODIE_OK;
+    case HOODIE_AVRO_BYTES:
+        n->op = f->type.id == HOODIE_TYPE_DECIMAL ? OP_DEC_BYTES : OP_BYTES;
+        return HOODIE_OK;
+    case HOODIE_AVRO_FIXED:
+        n->op = f->type.id == HOODIE_TYPE_DECIMAL ? OP_DEC_FIXED : OP_FIXED;
+        return HOODIE_OK;
+    case HOODIE_AVRO_RECORD:
+        n->op = OP_RECORD;
+        n->n_children = s->count;
+        n->children = calloc(s->count + 1, sizeof *n->children);
+        n->col = calloc(s->count + 1, sizeof *n->col);
+        if (!n->children || !n->col) return HOODIE_NOMEM();
+        for (size_t i = 0; i < s->count; i++) {
+            int c = hoodie_field_find(f, s->fields[i].name);
+            n->col[i] = c;
+            HOODIE_TRY(plan_build(&n->children[i], s->fields[i].type, c >= 0 ? &f->children[c] : NULL,
+                                  s->fields[i].name));
+        }
+        return HOODIE_OK;
+    case HOODIE_AVRO_ARRAY: case HOODIE_AVRO_MAP: {
+        n->op = s->kind == HOODIE_AVRO_ARRAY ? OP_ARRAY : OP_MAP;
+        n->n_children = 1;
+        n->children = calloc(1, sizeof *n->children);
+        if (!n->children) return HOODIE_NOMEM();
+        const hoodie_field *ef = &f->children[0];
+        if (s->kind == HOODIE_AVRO_MAP) ef = &ef->children[1];
+        return plan_build(&n->children[0], s->items, ef, ef->name);
+    }
+    case HOODIE_AVRO_UNION:
+        break;
+    }
+    return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "nested Avro unions are not supported");
+}
+
+static hoodie_status plan_build(node *n, const hoodie_avro_schema *s, const hoodie_field *f, const char *name)
+{
+    memset(n, 0, sizeof *n);
+    n->f = f;
+    n->name = name;
+    n->null_branch = -1;
+    n->value_branch = -1;
+    n->s = s;
+    if (s->kind == HOODIE_AVRO_UNION) {
+        for (size_t i = 0; i < s->count; i++)
+            if (s->branches[i]->kind == HOODIE_AVRO_NULL) { n->null_branch = (int64_t)i; break; }
+        if (f && f->type.id != HOODIE_TYPE_NULL) {
+            for (size_t i = 0; i < s->count && n->value_branch < 0; i++)
+                if (s->branches[i]->kind != HOODIE_AVRO_NULL && s->branches[i]->kind != HOODIE_AVRO_UNION &&
+                    writable_as(s->branches[i], f))
+                    n->value_branch = (int64_t)i;
+            if (n->value_branch < 0) {
+                char tb[64];
+                return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "field '%s': a %s column fits no branch of its Avro union", name,
+                                   hoodie_type_name(&f->type, tb, sizeof tb));
+            }
+            return plan_value(n, s->branches[n->value_branch], f);
+        }
+        if (n->null_branch < 0)
+            return HOODIE_FAIL(HOODIE_EINVAL, "field '%s' is not nullable in the Avro schema but %s", name,
+                               f ? "its column is of the null type" : "the batch has no such column");
+        n->op = OP_NULL;
+        n->f = NULL;
+        return HOODIE_OK;
+    }
+    if (!f || f->type.id == HOODIE_TYPE_NULL) {
+        if (s->kind != HOODIE_AVRO_NULL)
+            return HOODIE_FAIL(HOODIE_EINVAL, "field '%s' is not nullable in the Avro schema but %s", name,
+                               f ? "its column is of the null type" : "the batch has no such column");
+        n->op = OP_NULL;
+        n->f = NULL;
+        return HOODIE_OK;
+    }
+    if (!writable_as(s, f)) {
+        char tb[64];
+        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "field '%s': a %s column cannot be written as Avro type %d", name,
+                           hoodie_type_name(&f->type, tb, sizeof tb), (int)s->kind);
+    }
+    return plan_value(n, s, f);
+}
+
+hoodie_status hoodie_avro_encoder_new(hoodie_avro_encoder **out, const hoodie_avro_schema *schema,
+                                      const hoodie_field *fields)
+{
+    *out = NULL;
+    if (schema->kind != HOODIE_AVRO_RECORD || fields->type.id != HOODIE_TYPE_STRUCT)
+        return HOODIE_FAIL(HOODIE_EINVAL, "Avro encoding needs a record schema and a struct field");
+    hoodie_avro_encoder *e = calloc(1, sizeof *e);
+    if (!e) return HOODIE_NOMEM();
+    hoodie_status rc = plan_build(&e->root, schema, fields, fields->name ? fields->name : "record");
+    if (rc < 0) { hoodie_avro_encoder_free(e); return rc; }
+    *out = e;
+    return HOODIE_OK;
+}
+
+void hoodie_avro_encoder_free(hoodie_avro_encoder *e)
+{
+    if (!e) return;
+    node_dispose(&e->root);
+    free(e);
+}
+
+/* ---- encoding ---- */
+
+static int64_t get_int(const hoodie_array *a, hoodie_type_id id, int64_t row, int *too_big)
+{
+    const uint8_t *v = a->values;
+    switch (id) {
+    case HOODIE_TYPE_INT8: return ((const int8_t *)v)[row];
+    case HOODIE_TYPE_UINT8: return ((const uint8_t *)v)[row];
+    case HOODIE_TYPE_INT16: { int16_t x; memcpy(&x, v + 2 * row, 2); return x; }
+    case HOODIE_TYPE_UINT16: { uint16_t x; memcpy(&x, v + 2 * row, 2); return x; }
+    case HOODIE_TYPE_INT32: case HOODIE_TYPE_DATE32: case HOODIE_TYPE_TIME32: { int32_t x; memcpy(&x, v + 4 * row, 4); return x; }
+    case HOODIE_TYPE_UINT32: { uint32_t x; memcpy(&x, v + 4 * row, 4); return x; }
+    case HOODIE_TYPE_UINT64: {
+        uint64_t x;
+        memcpy(&x, v + 8 * row, 8);
+        if (x > INT64_MAX) *too_big = 1;
+        return (int64_t)x;
+    }
+    default: { int64_t x; memcpy(&x, v + 8 * row, 8); return x; }
+    }
+}
+
+static double get_double(const hoodie_array *a, hoodie_type_id id, int64_t row)
+{
+    switch (id) {
+    case HOODIE_TYPE_FLOAT16: { uint16_t h; memcpy(&h, a->values + 2 * row, 2); return hoodie_half_to_float(h); }
+    case HOODIE_TYPE_FLOAT: { float x; memcpy(&x, a->values + 4 * row, 4); return x; }
+    default: { double x; memcpy(&x, a->values + 8 * row, 8); return x; }
+    }
+}
+
+static const uint8_t *get_bytes(const hoodie_array *a, const hoodie_field *f, int64_t row, size_t *len)
+{
+    if (f->type.id == HOODIE_TYPE_FIXED_BINARY) {
+        *len = (size_t)f->type.width;
+        return a->values + (size_t)row * (size_t)f->type.width;
+    }
+    *len = (size_t)(a->offsets[row + 1] - a->offsets[row]);
+    return a->values + a->offsets[row];
+}
+
+static hoodie_status bad(const node *n, int64_t row, const char *what)
+{
+    return HOODIE_FAIL(HOODIE_EINVAL, "field '%s', row %lld: %s", n->name, (long long)row, what);
+}
+
+/* Big-endian two's complement of a 16-byte little-endian value, minimal (BigInteger.toByteArray) or
+ * sign-extended to `size` bytes. */
+static hoodie_status put_decimal(hoodie_buf *out, const uint8_t le[16], int fixed_size, const node *n, int64_t row)
+{
+    uint8_t be[16];
+    for (int i = 0; i < 16; i++) be[i] = le[15 - i];
+    uint8_t fill = (be[0] & 0x80) ? 0xff : 0;
+    int skip = 0; /* leading bytes that are pure sign extension */
+    while (skip < 15 && be[skip] == fill && ((be[skip + 1] & 0x80) ? 0xff : 0) == fill) skip++;
+    int minimal = 16 - skip;
+    if (fixed_size < 0) return hoodie_avro_write_bytes(out, be + skip, (size_t)minimal);
+    if (minimal > fixed_size) return bad(n, row, "decimal value does not fit its Avro fixed size");
+    HOODIE_TRY(hoodie_buf_reserve(out, (size_t)fixed_size));
+    for (int i = minimal; i < fixed_size; i++) out->data[out->len++] = fill;
+    memcpy(out->data + out->len, be + skip, (size_t)minimal);
+    out->len += (size_t)minimal;
+    return HOODIE_OK;
+}
+
+static hoodie_status encode(const node *n, const hoodie_array *a, int64_t row, hoodie_buf *out)
+{
+    if (n->value_branch >= 0 || n->null_branch >= 0) { /* a union */
+        if (!n->f || !hoodie_array_is_valid(a, row)) {
+            if (n->null_branch < 0) return bad(n, row, "null value in a field that is not nullable");
+            return hoodie_avro_write_long(out, n->null_branch);
+        }
+        HOODIE_TRY(hoodie_avro_write_long(out, n->value_branch));
+    } else if (n->op == OP_NULL) {
+        return HOODIE_OK;
+    } else if (!hoodie_array_is_valid(a, row)) {
+        return bad(n, row, "null value in a field that is not nullable");
+    }
+    const hoodie_field *f = n->f;
+    switch (n->op) {
+    case OP_NULL: return HOODIE_OK;
+    case OP_BOOL: return hoodie_buf_putc(out, (uint8_t)hoodie_bit_get(a->values, row));
+    case OP_INT: {
+        int too_big = 0;
+        int64_t v = get_int(a, f->type.id, row, &too_big);
+        if (too_big) return bad(n, row, "unsigned value out of the range of an Avro long");
+        if (n->mul != 1 && __builtin_mul_overflow(v, n->mul, &v))
+            return bad(n, row, "time value overflows when converted to the Avro unit");
+        if (n->div != 1) v = v >= 0 ? v / n->div : -((-(v + 1)) / n->div) - 1;
+        if (n->is_int && (v < INT32_MIN || v > INT32_MAX)) return bad(n, row, "value out of the range of an Avro int");
+        return hoodie_avro_write_long(out, v);
+    }
+    case OP_FLOAT: return hoodie_avro_write_float(out, (float)get_double(a, f->type.id, row));
+    case OP_DOUBLE: return hoodie_avro_write_double(out, get_double(a, f->type.id, row));
+    case OP_BYTES: {
+        size_t len;
+        const uint8_t *p = get_bytes(a, f, row, &len);
+        return hoodie_avro_write_bytes(out, p, len);
+    }
+    case OP_FIXED: {
+        size_t len;
+        const uint8_t *p = get_bytes(a, f, row, &len);
+        if (len != (size_t)n->s->size) return bad(n, row, "binary value does not have the Avro fixed size");
+        return hoodie_buf_append(out, p, len);
+    }
+    case OP_DEC_BYTES: return put_decimal(out, a->values + 16 * (size_t)row, -1, n, row);
+    case OP_DEC_FIXED: return put_decimal(out, a->values + 16 * (size_t)row, n->s->size, n, row);
+    case OP_ENUM: {
+        size_t len;
+        const uint8_t *p = get_bytes(a, f, row, &len);
+        for (size_t i = 0; i < n->s->count; i++)
+            if (strlen(n->s->symbols[i]) == len && memcmp(n->s->symbols[i], p, len) == 0)
+                return hoodie_avro_write_long(out, (int64_t)i);
+        return bad(n, row, "value is not a symbol of the Avro enum");
+    }
+    case OP_RECORD:
+        for (size_t i = 0; i < n->n_children; i++) {
+            int c = n->col[i];
+            HOODIE_TRY(encode(&n->children[i], c >= 0 ? &a->children[c] : NULL, row, out));
+        }
+        return HOODIE_OK;
+    case OP_ARRAY: case OP_MAP: {
+        int32_t lo = a->offsets[row], hi = a->offsets[row + 1];
+        const hoodie_array *elems = &a->children[0];
+        if (hi > lo) {
+            HOODIE_TRY(hoodie_avro_write_long(out, hi - lo));
+            for (int32_t i = lo; i < hi; i++) {
+                if (n->op == OP_MAP) {
+                    const hoodie_field *kf = &f->children[0].children[0];
+                    size_t len;
+                    if (!hoodie_array_is_valid(&elems->children[0], i)) return bad(n, row, "null map key");
+                    const uint8_t *p = get_bytes(&elems->children[0], kf, i, &len);
+                    HOODIE_TRY(hoodie_avro_write_bytes(out, p, len));
+                    HOODIE_TRY(encode(&n->children[0], &elems->children[1], i, out));
+                } else {
+                    HOODIE_TRY(encode(&n->children[0], elems, i, out));
+                }
+            }
+        }
+        return hoodie_avro_write_long(out, 0);
+    }
+    }
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_avro_encode_row(const hoodie_avro_encoder *e, const hoodie_array *root, int64_t row,
+                                     hoodie_buf *out)
+{
+    size_t start = out->len;
+    if (row < 0 || row >= root->length) return HOODIE_FAIL(HOODIE_EINVAL, "row %lld out of range", (long long)row);
+    hoodie_status rc = encode(&e->root, root, row, out);
+    if (rc < 0) out->len = start;
+    return rc;
+}
+
+hoodie_status hoodie_avro_encode_data_block(hoodie_buf *out, const hoodie_avro_encoder *e, const hoodie_array *root,
+                                            int64_t start, int64_t count, const hoodie_hlog_header_entry *header,
+                                            size_t header_count)
+{
+    size_t begin = out->len;
+    hoodie_hlog_block_mark m;
+    hoodie_hlog_avro_writer w;
+    if (start < 0 || count < 0 || start > root->length || count > root->length - start)
+        return HOODIE_FAIL(HOODIE_EINVAL, "rows [%lld, +%lld) out of range", (long long)start, (long long)count);
+    hoodie_status rc = hoodie_hlog_block_begin(out, &m, HOODIE_HLOG_AVRO_DATA_BLOCK, header, header_count);
+    if (rc == HOODIE_OK) rc = hoodie_hlog_avro_content_begin(out, &w);
+    for (int64_t r = start; r < start + count && rc == HOODIE_OK; r++) {
+        rc = hoodie_hlog_avro_record_begin(out, &w);
+        if (rc == HOODIE_OK) rc = encode(&e->root, root, r, out);
+        if (rc == HOODIE_OK) rc = hoodie_hlog_avro_record_end(out, &w);
+    }
+    if (rc == HOODIE_OK) rc = hoodie_hlog_avro_content_end(out, &w);
+    if (rc == HOODIE_OK) rc = hoodie_hlog_block_end(out, &m);
+    if (rc < 0) out->len = begin;
+    return rc;
+}

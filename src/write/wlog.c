@@ -1,0 +1,148 @@
+#include "write/wlog.h"
+#include "format/avro/schema.h"
+#include "format/hlog/hlog.h"
+#include "format/hlog/hlog_write.h"
+#include "model/avro_encode.h"
+#include "model/avro_schema_gen.h"
+#include "storage/storage.h"
+#include "util/arena.h"
+#include "util/error.h"
+#include "write/avro_enc.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+hoodie_status hoodie_wlog_avro_schema(char **out, const hoodie_field *data, const char *table_name, int with_meta)
+{
+    hoodie_buf b = HOODIE_BUF_INIT;
+    *out = NULL;
+    hoodie_status rc = hoodie_avro_schema_gen(&b, data, table_name,
+                                              HOODIE_AVRO_GEN_NULL_FIRST | (with_meta ? HOODIE_AVRO_GEN_META_FIELDS : 0));
+    if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&b);
+    if (rc < 0) { hoodie_buf_dispose(&b); return rc; }
+    *out = (char *)hoodie_buf_detach(&b, NULL);
+    return HOODIE_OK;
+}
+
+/* The delete block's orderingVal: Hudi wraps the ordering field's value in the matching wrapper record. */
+static void delete_ordering(const hoodie_ordering *o, hoodie_hlog_delete *d)
+{
+    switch (o->kind) {
+    case HOODIE_ORD_NONE: d->ord_type = HOODIE_HLOG_ORD_INT; d->ord_i = 0; break; /* natural order, as Spark */
+    case HOODIE_ORD_INT: d->ord_type = HOODIE_HLOG_ORD_LONG; d->ord_i = o->i; break;
+    case HOODIE_ORD_DOUBLE: d->ord_type = HOODIE_HLOG_ORD_DOUBLE; d->ord_d = o->d; break;
+    case HOODIE_ORD_BYTES:
+        d->ord_type = HOODIE_HLOG_ORD_STRING;
+        d->ord_bytes = o->bytes;
+        d->ord_len = o->len;
+        break;
+    case HOODIE_ORD_DECIMAL: d->ord_type = HOODIE_HLOG_ORD_LONG; d->ord_i = (int64_t)o->lo; break;
+    }
+}
+
+hoodie_status hoodie_wlog_write(const hoodie_storage *s, const char *path, const char *instant, const char *schema_json,
+                                const hoodie_field *file_schema, const hoodie_batch *records,
+                                const hoodie_wlog_deletes *deletes, uint64_t *size_out)
+{
+    hoodie_buf out = HOODIE_BUF_INIT;
+    hoodie_arena *a = NULL;
+    hoodie_avro_encoder *enc = NULL;
+    hoodie_status rc = hoodie_arena_new(&a, NULL, 16384);
+    hoodie_hlog_header_entry hdr[2] = {
+        { HOODIE_HLOG_INSTANT_TIME, instant, strlen(instant) },
+        { HOODIE_HLOG_SCHEMA, schema_json, strlen(schema_json) },
+    };
+    *size_out = 0;
+    if (rc == HOODIE_OK && records && records->root.length) {
+        hoodie_avro_schema *sch;
+        rc = hoodie_avro_schema_parse(&sch, schema_json, strlen(schema_json), a, "log schema");
+        if (rc == HOODIE_OK) rc = hoodie_avro_encoder_new(&enc, sch, file_schema);
+        if (rc == HOODIE_OK)
+            rc = hoodie_avro_encode_data_block(&out, enc, &records->root, 0, records->root.length, hdr, 2);
+    }
+    if (rc == HOODIE_OK && deletes && deletes->count) {
+        hoodie_hlog_delete *d = hoodie_arena_calloc(a, deletes->count, sizeof *d);
+        if (!d) rc = HOODIE_ENOMEM;
+        for (size_t i = 0; rc == HOODIE_OK && i < deletes->count; i++) {
+            d[i].record_key = hoodie_arena_strndup(a, deletes->keys[i], deletes->key_lens[i]);
+            d[i].partition_path = deletes->partition;
+            delete_ordering(&deletes->ords[i], &d[i]);
+            if (!d[i].record_key) rc = HOODIE_ENOMEM;
+        }
+        if (rc == HOODIE_OK) rc = hoodie_hlog_write_delete_block(&out, hdr, 2, d, deletes->count);
+    }
+    if (rc == HOODIE_OK) rc = hoodie_storage_write_all(s, path, HOODIE_CREATE_EXCLUSIVE, out.data, out.len);
+    if (rc == HOODIE_OK) *size_out = out.len;
+    hoodie_avro_encoder_free(enc);
+    hoodie_arena_free(a);
+    hoodie_buf_dispose(&out);
+    return rc;
+}
+
+static const char requested_replace_schema[] =
+    "{\"type\":\"record\",\"name\":\"HoodieRequestedReplaceMetadata\",\"namespace\":\"org.apache.hudi.avro.model\","
+    "\"fields\":[{\"name\":\"operationType\",\"type\":[\"null\",{\"type\":\"string\",\"avro.java.string\":\"String\"}],"
+    "\"default\":null},{\"name\":\"clusteringPlan\",\"type\":[\"null\",{\"type\":\"record\",\"name\":"
+    "\"HoodieClusteringPlan\",\"fields\":[{\"name\":\"inputGroups\",\"type\":[\"null\",{\"type\":\"array\",\"items\":"
+    "{\"type\":\"record\",\"name\":\"HoodieClusteringGroup\",\"fields\":[{\"name\":\"slices\",\"type\":[\"null\","
+    "{\"type\":\"array\",\"items\":{\"type\":\"record\",\"name\":\"HoodieSliceInfo\",\"fields\":[{\"name\":"
+    "\"dataFilePath\",\"type\":[\"null\",{\"type\":\"string\",\"avro.java.string\":\"String\"}],\"default\":null},"
+    "{\"name\":\"deltaFilePaths\",\"type\":[\"null\",{\"type\":\"array\",\"items\":{\"type\":\"string\","
+    "\"avro.java.string\":\"String\"}}],\"default\":null},{\"name\":\"fileId\",\"type\":[\"null\",{\"type\":"
+    "\"string\",\"avro.java.string\":\"String\"}]},{\"name\":\"partitionPath\",\"type\":[\"null\",{\"type\":"
+    "\"string\",\"avro.java.string\":\"String\"}],\"default\":null},{\"name\":\"bootstrapFilePath\",\"type\":"
+    "[\"null\",{\"type\":\"string\",\"avro.java.string\":\"String\"}],\"default\":null},{\"name\":\"version\","
+    "\"type\":[\"int\",\"null\"],\"default\":1}]}}],\"default\":null},{\"name\":\"metrics\",\"type\":[\"null\","
+    "{\"type\":\"map\",\"values\":\"double\",\"avro.java.string\":\"String\"}],\"default\":null},{\"name\":"
+    "\"numOutputFileGroups\",\"type\":[\"int\",\"null\"],\"default\":1},{\"name\":\"extraMetadata\",\"type\":"
+    "[\"null\",{\"type\":\"map\",\"values\":{\"type\":\"string\",\"avro.java.string\":\"String\"},"
+    "\"avro.java.string\":\"String\"}],\"default\":null},{\"name\":\"version\",\"type\":[\"int\",\"null\"],"
+    "\"default\":1}]}}],\"default\":null},{\"name\":\"strategy\",\"type\":[\"null\",{\"type\":\"record\",\"name\":"
+    "\"HoodieClusteringStrategy\",\"fields\":[{\"name\":\"strategyClassName\",\"type\":[\"null\",{\"type\":"
+    "\"string\",\"avro.java.string\":\"String\"}],\"default\":null},{\"name\":\"strategyParams\",\"type\":[\"null\","
+    "{\"type\":\"map\",\"values\":{\"type\":\"string\",\"avro.java.string\":\"String\"},\"avro.java.string\":"
+    "\"String\"}],\"default\":null},{\"name\":\"version\",\"type\":[\"int\",\"null\"],\"default\":1}]}],"
+    "\"default\":null},{\"name\":\"extraMetadata\",\"type\":[\"null\",{\"type\":\"map\",\"values\":{\"type\":"
+    "\"string\",\"avro.java.string\":\"String\"},\"avro.java.string\":\"String\"}],\"default\":null},{\"name\":"
+    "\"version\",\"type\":[\"int\",\"null\"],\"default\":1},{\"name\":\"preserveHoodieMetadata\",\"type\":"
+    "[\"null\",\"boolean\"],\"default\":null},{\"name\":\"missingSchedulePartitions\",\"type\":[\"null\",{\"type\":"
+    "\"array\",\"items\":{\"type\":\"string\",\"avro.java.string\":\"String\"}}],\"default\":null}]}],"
+    "\"default\":null},{\"name\":\"extraMetadata\",\"type\":[\"null\",{\"type\":\"map\",\"values\":{\"type\":"
+    "\"string\",\"avro.java.string\":\"String\"},\"avro.java.string\":\"String\"}],\"default\":null},{\"name\":"
+    "\"version\",\"type\":[\"int\",\"null\"],\"default\":1}]}";
+
+hoodie_status hoodie_wlog_requested_replace(hoodie_buf *out, const char *operation)
+{
+    (void)operation; /* Spark leaves operationType null in the requested file; the completed one carries it */
+    json_t *rec = json_object();
+    json_t *arr = json_array();
+    if (!rec || !arr) { json_decref(rec); json_decref(arr); return HOODIE_NOMEM(); }
+    json_object_set_new(rec, "operationType", json_null());
+    json_object_set_new(rec, "clusteringPlan", json_null());
+    json_object_set_new(rec, "extraMetadata", json_null());
+    json_object_set_new(rec, "version", json_null());
+    json_array_append_new(arr, rec);
+    hoodie_status rc = hoodie_write__avro_ocf(out, requested_replace_schema, arr);
+    json_decref(arr);
+    return rc;
+}
+
+void hoodie_write__new_file_id(char *out, size_t cap)
+{
+    uint8_t r[16];
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    ssize_t n = fd >= 0 ? read(fd, r, sizeof r) : -1;
+    if (fd >= 0) close(fd);
+    if (n != (ssize_t)sizeof r) { /* fall back on the clock and the address space */
+        uint64_t x = (uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)out ^ (uint64_t)clock();
+        for (int i = 0; i < 16; i++) { x = x * 6364136223846793005ull + 1442695040888963407ull; r[i] = (uint8_t)(x >> 56); }
+    }
+    r[6] = (uint8_t)((r[6] & 0x0f) | 0x40); /* version 4 */
+    r[8] = (uint8_t)((r[8] & 0x3f) | 0x80); /* variant */
+    snprintf(out, cap, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x-0", r[0], r[1], r[2], r[3],
+             r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[13], r[14], r[15]);
+}

@@ -1,0 +1,42 @@
+/*
+ * Pieces of a write that sit between the write client and the format encoders: the Avro schemas a write
+ * records, MOR log files (an Avro data block of updated records and a delete block, written once, exclusively),
+ * the requested-replace metadata of insert_overwrite, and new file ids.
+ */
+#ifndef HOODIE_WRITE_WLOG_H
+#define HOODIE_WRITE_WLOG_H
+
+#include "hoodie/sys/storage.h"
+#include "merge/record_merge.h"
+#include "model/batch.h"
+#include "util/buf.h"
+
+/** Avro schema JSON (malloc) of the data columns: with_meta adds the five meta fields first (parquet.avro.schema,
+ *  log blocks), else the table schema recorded in commit metadata. */
+hoodie_status hoodie_wlog_avro_schema(char **out, const hoodie_field *data, const char *table_name, int with_meta);
+
+/** Deletes for a delete block: keys (not NUL-terminated), their ordering values, one partition. */
+typedef struct hoodie_wlog_deletes {
+    const char **keys;
+    size_t *key_lens;
+    hoodie_ordering *ords;
+    size_t count;
+    const char *partition;
+} hoodie_wlog_deletes;
+
+/**
+ * Write a log file at `path` (created exclusively): an AVRO_DATA_BLOCK of `records` (file schema: meta columns +
+ * data, encoded with `schema_json`) and/or a DELETE_BLOCK, both with INSTANT_TIME = instant and SCHEMA.
+ * *size_out receives the file size.
+ */
+hoodie_status hoodie_wlog_write(const hoodie_storage *s, const char *path, const char *instant, const char *schema_json,
+                                const hoodie_field *file_schema, const hoodie_batch *records,
+                                const hoodie_wlog_deletes *deletes, uint64_t *size_out);
+
+/** HoodieRequestedReplaceMetadata (Avro OCF) as Spark writes it for insert_overwrite: every field null. */
+hoodie_status hoodie_wlog_requested_replace(hoodie_buf *out, const char *operation);
+
+/** A new file id: a random UUID and "-0", as Hudi creates them. */
+void hoodie_write__new_file_id(char *out, size_t cap);
+
+#endif

@@ -664,3 +664,179 @@ HOODIE_TEST(table_archived__lsm_damaged)
     hoodie_archived_free(a);
     hoodie_timeline_free(tl);
 }
+
+/* ---- reads that reach into the archive ------------------------------------------------------------------- */
+
+#include "hoodie/read.h"
+
+/* Rows of a query as sorted "commit_time|record_key" lines (malloc'ed, NULL on error with *rc set). */
+static char *query_rows(hoodie_table *t, hoodie_query_type q, const char *as_of, const char *from, const char *to,
+                        size_t *n_rows)
+{
+    static const char *const cols[] = { "_hoodie_commit_time", "_hoodie_record_key" };
+    hoodie_scan_opts o = HOODIE_SCAN_OPTS_INIT;
+    struct ArrowArrayStream st;
+    o.query = q;
+    o.as_of = as_of;
+    o.from = from;
+    o.to = to;
+    o.columns = cols;
+    o.n_columns = 2;
+    hoodie_assert_ok(hoodie_table_scan(t, &o, &st));
+    char **lines = NULL;
+    size_t n = 0;
+    for (;;) {
+        struct ArrowArray a;
+        hoodie_assert_equal_i(0, st.get_next(&st, &a));
+        if (!a.release) break;
+        for (int64_t r = 0; r < a.length; r++) {
+            char line[256];
+            size_t o2 = 0;
+            for (int c = 0; c < 2; c++) {
+                const struct ArrowArray *col = a.children[c];
+                const int32_t *off = col->buffers[1];
+                const char *data = col->buffers[2];
+                int64_t i = r + col->offset;
+                o2 += (size_t)snprintf(line + o2, sizeof line - o2, "%s%.*s", c ? "|" : "", (int)(off[i + 1] - off[i]),
+                                       data + off[i]);
+            }
+            lines = realloc(lines, (n + 1) * sizeof *lines);
+            lines[n++] = strdup(line);
+        }
+        a.release(&a);
+    }
+    st.release(&st);
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && strcmp(lines[j - 1], lines[j]) > 0; j--) {
+            char *x = lines[j];
+            lines[j] = lines[j - 1];
+            lines[j - 1] = x;
+        }
+    hoodie_buf out = HOODIE_BUF_INIT;
+    for (size_t i = 0; i < n; i++) {
+        hoodie_buf_printf(&out, "%s\n", lines[i]);
+        free(lines[i]);
+    }
+    free(lines);
+    hoodie_buf_cstr(&out);
+    *n_rows = n;
+    return (char *)hoodie_buf_detach(&out, NULL);
+}
+
+/* The same query on the original table and on its copy with archived instants gives the same rows. */
+static void same_rows(hoodie_table *orig, hoodie_table *arch, hoodie_query_type q, const char *as_of,
+                      const char *from, const char *to, const char *must_have_time)
+{
+    size_t n1, n2;
+    char *a = query_rows(orig, q, as_of, from, to, &n1);
+    char *b = query_rows(arch, q, as_of, from, to, &n2);
+    if (strcmp(a, b)) printf("  query %d as_of=%s from=%s to=%s\n  original:\n%s  archived copy:\n%s", (int)q,
+                             as_of ? as_of : "-", from ? from : "-", to ? to : "-", a, b);
+    hoodie_assert_equal_s(a, b);
+    hoodie_assert(n1 > 0);
+    if (must_have_time) hoodie_assert_contains(a, must_have_time);
+    free(a);
+    free(b);
+}
+
+static void copy_table(const char *table, const char *dst)
+{
+    char cmd[3000];
+    snprintf(cmd, sizeof cmd, "cp -r '%s/%s' '%s' && chmod -R u+w '%s'", fx("hudi/tables"), table, dst, dst);
+    hoodie_assert_equal_i(0, system(cmd));
+}
+
+/* Remove every state file of `in` from the timeline folder. */
+static void drop_instant(const hoodie_timeline *tl, const hoodie_instant *in, const char *tldir)
+{
+    for (int st = HOODIE_STATE_REQUESTED; st <= HOODIE_STATE_COMPLETED; st++) {
+        char name[128], path[1400];
+        if (!(in->state_files & HOODIE_STATE_BIT(st))) continue;
+        hoodie_assert_ok(hoodie_instant_file_name(in, (hoodie_instant_state)st, tl->layout_version, name, sizeof name));
+        snprintf(path, sizeof path, "%s/%s", tldir, name);
+        hoodie_assert_equal_i(0, unlink(path));
+    }
+}
+
+HOODIE_TEST(table_archived__v6_reads_reach_into_the_archive)
+{
+    char *schema_text = entry_schema();
+    char dir[1024], tldir[1200], path[1400];
+    snprintf(dir, sizeof dir, "%s/v6_read", hoodie_test_tmpdir());
+    copy_table("cow_v6_simplekeygen_nonhivestyle", dir);
+    snprintf(tldir, sizeof tldir, "%s/.hoodie", dir);
+    hoodie_timeline *tl;
+    hoodie_assert_ok(hoodie_timeline_load_dir(&tl, NULL, tldir, 1));
+    hoodie_assert(tl->count == 2);
+    const hoodie_instant *first = &tl->instants[0];
+    /* archive the first commit as Hudi does: its three state files become entries, then they leave .hoodie */
+    json_t *e[3];
+    size_t n = 0;
+    for (int st = HOODIE_STATE_REQUESTED; st <= HOODIE_STATE_COMPLETED; st++)
+        if (first->state_files & HOODIE_STATE_BIT(st)) e[n++] = entry_of(tldir, first, (hoodie_instant_state)st);
+    snprintf(path, sizeof path, "%s/archived", tldir);
+    mkdir(path, 0777);
+    snprintf(path, sizeof path, "%s/archived/.commits_.archive.1_1-0-1", tldir);
+    write_archive(path, schema_text, e, n, 10);
+    for (size_t i = 0; i < n; i++) json_decref(e[i]);
+    drop_instant(tl, first, tldir);
+
+    hoodie_table *orig, *arch;
+    hoodie_assert_ok(hoodie_table_open(&orig, fx("hudi/tables/cow_v6_simplekeygen_nonhivestyle"), NULL));
+    hoodie_assert_ok(hoodie_table_open(&arch, dir, NULL));
+    hoodie_assert_equal_i(1, hoodie_table_instant_count(arch));
+    /* incremental from the beginning, and windows ending before the active timeline starts */
+    same_rows(orig, arch, HOODIE_QUERY_INCREMENTAL, NULL, NULL, NULL, first->requested);
+    same_rows(orig, arch, HOODIE_QUERY_INCREMENTAL, NULL, NULL, first->requested, first->requested);
+    same_rows(orig, arch, HOODIE_QUERY_INCREMENTAL, NULL, "20240101000000000", first->requested, first->requested);
+    /* time travel to the archived instant, and the snapshot */
+    same_rows(orig, arch, HOODIE_QUERY_SNAPSHOT, first->requested, NULL, NULL, first->requested);
+    same_rows(orig, arch, HOODIE_QUERY_SNAPSHOT, NULL, NULL, NULL, NULL);
+    hoodie_table_free(orig);
+    hoodie_table_free(arch);
+    hoodie_timeline_free(tl);
+    free(schema_text);
+}
+
+HOODIE_TEST(table_archived__v8_reads_reach_into_the_history)
+{
+    if (!have_duckdb()) { printf("  (skipped: node or DuckDB not available)\n"); return; }
+    char dir[1024], tldir[1200], hist[1400], name[128], path[1600];
+    snprintf(dir, sizeof dir, "%s/v8_read", hoodie_test_tmpdir());
+    copy_table("cow_v8_simplekeygen_nonhivestyle", dir);
+    snprintf(tldir, sizeof tldir, "%s/.hoodie/timeline", dir);
+    snprintf(hist, sizeof hist, "%s/history", tldir);
+    hoodie_timeline *tl;
+    hoodie_assert_ok(hoodie_timeline_load_dir(&tl, NULL, tldir, 2));
+    hoodie_assert(tl->count == 2);
+    const hoodie_instant *first = &tl->instants[0];
+    const hoodie_instant *ins[1] = { first };
+    mkdir(hist, 0777);
+    snprintf(name, sizeof name, "%s_%s_0.parquet", first->requested, first->completion);
+    snprintf(path, sizeof path, "%s/%s", hist, name);
+    hoodie_buf sql = HOODIE_BUF_INIT;
+    write_lsm_file(&sql, tl, ins, 0, 1, path);
+    hoodie_buf_printf(&sql, "SELECT 1");
+    hoodie_buf_cstr(&sql);
+    duck((const char *)sql.data);
+    hoodie_buf_dispose(&sql);
+    char man[512];
+    snprintf(man, sizeof man, "{\"files\":[{\"fileName\":\"%s\",\"fileLen\":1}]}", name);
+    write_text(hist, "manifest_1", man);
+    write_text(hist, "_version_", "1");
+    drop_instant(tl, first, tldir);
+
+    hoodie_table *orig, *arch;
+    hoodie_assert_ok(hoodie_table_open(&orig, fx("hudi/tables/cow_v8_simplekeygen_nonhivestyle"), NULL));
+    hoodie_assert_ok(hoodie_table_open(&arch, dir, NULL));
+    hoodie_assert_equal_i(1, hoodie_table_instant_count(arch));
+    /* v8 windows are on completion time */
+    same_rows(orig, arch, HOODIE_QUERY_INCREMENTAL, NULL, NULL, NULL, first->requested);
+    same_rows(orig, arch, HOODIE_QUERY_INCREMENTAL, NULL, NULL, first->completion, first->requested);
+    same_rows(orig, arch, HOODIE_QUERY_INCREMENTAL, NULL, "20250101000000000", first->completion, first->requested);
+    same_rows(orig, arch, HOODIE_QUERY_SNAPSHOT, first->requested, NULL, NULL, first->requested);
+    same_rows(orig, arch, HOODIE_QUERY_SNAPSHOT, NULL, NULL, NULL, NULL);
+    hoodie_table_free(orig);
+    hoodie_table_free(arch);
+    hoodie_timeline_free(tl);
+}

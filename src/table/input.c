@@ -576,12 +576,14 @@ static hoodie_status json_append(conv *cv, hoodie_array *a, const hoodie_field *
     switch (id) {
     case HOODIE_TYPE_STRUCT: {
         if (!json_is_object(v)) return json_bad(f, v, "want an object");
+        size_t matched = 0;
         for (size_t i = 0; i < f->n_children; i++) {
-            hoodie_status rc = json_append(cv, &a->children[i], &f->children[i],
-                                           json_object_get(v, f->children[i].name));
+            json_t *fv = json_object_get(v, f->children[i].name);
+            matched += fv != NULL;
+            hoodie_status rc = json_append(cv, &a->children[i], &f->children[i], fv);
             if (rc < 0) { hoodie_error__prefix("field '%s': ", f->children[i].name); return rc; }
         }
-        if (!cv->ignore_extra && json_object_size(v) > f->n_children) {
+        if (!cv->ignore_extra && json_object_size(v) > matched) {
             const char *key;
             json_t *val;
             json_object_foreach(v, key, val) {
@@ -1325,14 +1327,17 @@ static hoodie_status jsonl_next(hoodie_input *in, hoodie_batch *out)
         json_t *j;
         HOODIE_TRY_GOTO(rc, jsonl_load(in, p, n, &j), fail);
         in->cv.in_json = 1;
+        size_t matched = 0;
         for (size_t c = 0; c < in->schema.n_children; c++) {
-            rc = json_append(&in->cv, &cols[c], &fs[c], json_object_get(j, fs[c].name));
+            json_t *fv = json_object_get(j, fs[c].name);
+            matched += fv != NULL;
+            rc = json_append(&in->cv, &cols[c], &fs[c], fv);
             if (rc < 0) {
                 hoodie_error__prefix("%s: line %lld: field '%s': ", in->name, (long long)in->line, fs[c].name);
                 break;
             }
         }
-        if (rc == HOODIE_OK && !in->cv.ignore_extra && json_object_size(j) > in->schema.n_children) {
+        if (rc == HOODIE_OK && !in->cv.ignore_extra && json_object_size(j) > matched) {
             const char *key;
             json_t *val;
             json_object_foreach(j, key, val) {

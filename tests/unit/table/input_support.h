@@ -199,15 +199,31 @@ static inline hoodie_status read_text(const char *text, const char *name, const 
     do { char *_got; hoodie_assert_status((code), read_text((text), (name), (spec), 2, &_got)); \
          hoodie_assert_contains(hoodie_error_last()->message, (msg)); free(_got); } while (0)
 
-/* The inferred schema rendered as "name:type, ..." using hoodie_type_name. */
+/* A field's type with children: "struct<x:int64,y:string>", "list<double>". */
+static inline size_t type_text(const hoodie_field *f, char *buf, size_t len)
+{
+    char tn[128];
+    size_t o = (size_t)snprintf(buf, len, "%s", hoodie_type_name(&f->type, tn, sizeof tn));
+    if (f->type.id == HOODIE_TYPE_STRUCT || f->type.id == HOODIE_TYPE_LIST) {
+        o += (size_t)snprintf(buf + o, o < len ? len - o : 0, "<");
+        for (size_t i = 0; i < f->n_children && o < len; i++) {
+            if (f->type.id == HOODIE_TYPE_STRUCT)
+                o += (size_t)snprintf(buf + o, len - o, "%s%s:", i ? "," : "", f->children[i].name);
+            if (o < len) o += type_text(&f->children[i], buf + o, len - o);
+        }
+        if (o < len) o += (size_t)snprintf(buf + o, len - o, ">");
+    }
+    return o;
+}
+
+/* A schema rendered as "name:type, ..." (nested types spelled out). */
 static inline void schema_text(const hoodie_field *f, char *buf, size_t len)
 {
     size_t o = 0;
     buf[0] = 0;
     for (size_t i = 0; i < f->n_children && o < len; i++) {
-        char tn[128];
-        o += (size_t)snprintf(buf + o, len - o, "%s%s:%s", i ? ", " : "", f->children[i].name,
-                              hoodie_type_name(&f->children[i].type, tn, sizeof tn));
+        o += (size_t)snprintf(buf + o, len - o, "%s%s:", i ? ", " : "", f->children[i].name);
+        if (o < len) o += type_text(&f->children[i], buf + o, len - o);
     }
 }
 

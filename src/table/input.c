@@ -1189,7 +1189,7 @@ static hoodie_status put_field(hoodie_input *in, hoodie_array *a, const hoodie_f
                 return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "more than 2 GiB of values in one batch column");
             HOODIE_TRY(hoodie_array_reserve(a, f, cap_rows, need));
         }
-        memcpy(a->values + a->values_len, p, n);
+        if (n) memcpy(a->values + a->values_len, p, n);
         a->values_len = need;
         a->offsets[a->length + 1] = (int32_t)need;
         put_done(a);

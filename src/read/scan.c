@@ -20,6 +20,7 @@
 #include "read/logscan.h"
 #include "read/slice_merge.h"
 #include "storage/storage.h"
+#include "table/archived.h"
 #include "table/pqfile.h"
 #include "table/table.h"
 #include "util/error.h"
@@ -215,34 +216,45 @@ static hoodie_status load_rollbacks(scan *s)
     return HOODIE_OK;
 }
 
+/*
+ * An incremental window that starts before the active timeline (or at the beginning) also takes the completed
+ * writes of the archived timeline (hudi-format.md §6.6-6.7, §8.7), loaded here only for that. Archived instants
+ * are found by requested time, so on the completion-time axis (v8) a window starting after the first active
+ * instant's requested time does not look at the archive.
+ */
+static int reaches_archive(const hoodie_timeline *tl, const char *from)
+{
+    return tl->count == 0 || !from || strcmp(from, tl->instants[0].requested) < 0;
+}
+
 static hoodie_status incremental_window(scan *s, const char *from, const char *to)
 {
     const hoodie_timeline *tl = s->t->tl;
     int by_completion = tl->layout_version == 2;
-    const char *max_req = NULL;
+    const char *q = NULL;
+    hoodie_archived_timeline *arch = NULL;
+    hoodie_status rc = HOODIE_OK;
     if (!s->t->cfg->populate_meta_fields)
         return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "incremental queries need meta fields (hoodie.populate.meta.fields)");
-    for (size_t i = 0; i < tl->count; i++) {
-        const hoodie_instant *in = &tl->instants[i];
+    if (reaches_archive(tl, from))
+        HOODIE_TRY(hoodie_archived_load(&arch, s->t->storage, s->t->base_path, s->t->cfg));
+    /* archived instants first (older), then the active ones; an instant in both (archival interrupted before
+     * the active files were removed) counts once */
+    size_t n_arch = arch ? arch->count : 0;
+    for (size_t k = 0; rc == HOODIE_OK && k < n_arch + tl->count; k++) {
+        const hoodie_instant *in = k < n_arch ? &arch->instants[k] : &tl->instants[k - n_arch];
         if (in->state != HOODIE_STATE_COMPLETED || !(HOODIE_ACTIONS_WRITE & HOODIE_ACTION_BIT(in->action))) continue;
+        if (k < n_arch && hoodie_timeline_find(tl, in->requested, in->action)) continue;
         const char *axis = by_completion && in->completion[0] ? in->completion : in->requested;
+        /* the snapshot the window is cut from: as of the last instant completed by `to` */
+        if (to && strcmp(axis, to) <= 0 && (!q || strcmp(in->requested, q) > 0)) q = in->requested;
         if (from && strcmp(axis, from) <= 0) continue;
         if (to && strcmp(axis, to) > 0) continue;
-        HOODIE_TRY(push_str(&s->incr, &s->n_incr, in->requested));
-        if (!max_req || strcmp(in->requested, max_req) > 0) max_req = in->requested;
+        rc = push_str(&s->incr, &s->n_incr, in->requested);
     }
-    /* the snapshot the window is cut from: as of the last instant completed by `to` */
-    if (to) {
-        const char *q = NULL;
-        for (size_t i = 0; i < tl->count; i++) {
-            const hoodie_instant *in = &tl->instants[i];
-            if (in->state != HOODIE_STATE_COMPLETED || !(HOODIE_ACTIONS_WRITE & HOODIE_ACTION_BIT(in->action))) continue;
-            const char *axis = by_completion && in->completion[0] ? in->completion : in->requested;
-            if (strcmp(axis, to) <= 0 && (!q || strcmp(in->requested, q) > 0)) q = in->requested;
-        }
-        snprintf(s->as_of, sizeof s->as_of, "%s", q ? q : "0");
-    }
-    return HOODIE_OK;
+    if (rc == HOODIE_OK && to) snprintf(s->as_of, sizeof s->as_of, "%s", q ? q : "0");
+    hoodie_archived_free(arch);
+    return rc;
 }
 
 static int in_window(const scan *s, const uint8_t *p, size_t n)

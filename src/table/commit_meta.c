@@ -206,6 +206,33 @@ hoodie_status hoodie_commit_meta_decode(hoodie_commit_meta **out, const void *da
     CM_DECODE(hoodie_commit_meta, cm_fill, hoodie_commit_meta_free);
 }
 
+/* Same as CM_DECODE, from an already decoded value (NULL or json null: empty metadata). */
+#define CM_FROM_JSON(type, fill_fn, free_fn)                                                     \
+    do {                                                                                         \
+        type *m = calloc(1, sizeof *m);                                                          \
+        hoodie_status rc;                                                                        \
+        cm_ctx x;                                                                                \
+        *out = NULL;                                                                             \
+        if (!m) return HOODIE_NOMEM();                                                           \
+        rc = hoodie_arena_new(&m->arena, NULL, 4096);                                            \
+        x.a = m->arena;                                                                          \
+        x.what = what ? what : "metadata";                                                       \
+        if (!rc && root && !json_is_null(root) && !json_is_object(root))                         \
+            rc = HOODIE_CORRUPT("%s: metadata is not a JSON object / Avro record", x.what);      \
+        if (!rc && root && json_is_object(root)) rc = fill_fn(&x, (json_t *)root, m);            \
+        if (rc) {                                                                                \
+            free_fn(m);                                                                          \
+            return rc;                                                                           \
+        }                                                                                        \
+        *out = m;                                                                                \
+        return HOODIE_OK;                                                                        \
+    } while (0)
+
+hoodie_status hoodie_commit_meta_from_json(hoodie_commit_meta **out, const struct json_t *root, const char *what)
+{
+    CM_FROM_JSON(hoodie_commit_meta, cm_fill, hoodie_commit_meta_free);
+}
+
 /* partitionMetadata: map<partition, {successDeleteFiles: [..]}> */
 static hoodie_status cm_partition_files(cm_ctx *x, json_t *pm, hoodie_partition_files **out, size_t *count)
 {
@@ -250,6 +277,11 @@ hoodie_status hoodie_rollback_meta_decode(hoodie_rollback_meta **out, const void
     CM_DECODE(hoodie_rollback_meta, rb_fill, hoodie_rollback_meta_free);
 }
 
+hoodie_status hoodie_rollback_meta_from_json(hoodie_rollback_meta **out, const struct json_t *root, const char *what)
+{
+    CM_FROM_JSON(hoodie_rollback_meta, rb_fill, hoodie_rollback_meta_free);
+}
+
 static hoodie_status cl_fill(cm_ctx *x, json_t *root, hoodie_clean_meta *m)
 {
     HOODIE_TRY(cm_str(x, root, "earliestCommitToRetain", &m->earliest_commit_to_retain));
@@ -267,4 +299,9 @@ void hoodie_clean_meta_free(hoodie_clean_meta *m)
 hoodie_status hoodie_clean_meta_decode(hoodie_clean_meta **out, const void *data, size_t len, const char *what)
 {
     CM_DECODE(hoodie_clean_meta, cl_fill, hoodie_clean_meta_free);
+}
+
+hoodie_status hoodie_clean_meta_from_json(hoodie_clean_meta **out, const struct json_t *root, const char *what)
+{
+    CM_FROM_JSON(hoodie_clean_meta, cl_fill, hoodie_clean_meta_free);
 }

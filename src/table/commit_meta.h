@@ -15,6 +15,8 @@
 #include "hoodie/common.h"
 #include "util/arena.h"
 
+struct json_t; /* jansson */
+
 typedef struct hoodie_write_stat {
     const char *partition_path;  /* the partitionToWriteStats key ("" for non-partitioned) */
     const char *file_id;
@@ -55,6 +57,9 @@ typedef struct hoodie_commit_meta {
 /** Decode the content of a completed commit/deltacommit/replacecommit file (JSON or Avro; auto-detected). */
 hoodie_status hoodie_commit_meta_decode(hoodie_commit_meta **out, const void *data, size_t len, const char *what);
 void hoodie_commit_meta_free(hoodie_commit_meta *m);
+/** The same from a value already decoded to jansson (an Avro record decoded by format/avro/json.h, e.g. the
+ *  hoodieCommitMetadata of an archived entry). `root` is borrowed; NULL or json null give empty metadata. */
+hoodie_status hoodie_commit_meta_from_json(hoodie_commit_meta **out, const struct json_t *root, const char *what);
 /** extraMetadata value of `key`, or NULL. */
 const char *hoodie_commit_meta_extra(const hoodie_commit_meta *m, const char *key);
 
@@ -76,6 +81,9 @@ typedef struct hoodie_rollback_meta {
 hoodie_status hoodie_rollback_meta_decode(hoodie_rollback_meta **out, const void *data, size_t len,
                                           const char *what);
 void hoodie_rollback_meta_free(hoodie_rollback_meta *m);
+/** From a decoded value (as hoodie_commit_meta_from_json). */
+hoodie_status hoodie_rollback_meta_from_json(hoodie_rollback_meta **out, const struct json_t *root,
+                                             const char *what);
 
 typedef struct hoodie_clean_meta {
     hoodie_arena *arena;
@@ -88,5 +96,7 @@ typedef struct hoodie_clean_meta {
 /** Decode a completed clean file (HoodieCleanMetadata, Avro; JSON accepted too). */
 hoodie_status hoodie_clean_meta_decode(hoodie_clean_meta **out, const void *data, size_t len, const char *what);
 void hoodie_clean_meta_free(hoodie_clean_meta *m);
+/** From a decoded value (as hoodie_commit_meta_from_json). */
+hoodie_status hoodie_clean_meta_from_json(hoodie_clean_meta **out, const struct json_t *root, const char *what);
 
 #endif

@@ -1,4 +1,5 @@
 #include "table/table.h"
+#include "table/archived.h"
 #include "format/avro/schema.h"
 #include "storage/storage.h"
 #include "util/error.h"
@@ -124,6 +125,24 @@ hoodie_status hoodie_table__schema(const hoodie_table *t, const char *as_of, cha
             return *out ? HOODIE_OK : HOODIE_NOMEM();
         }
         hoodie_commit_meta_free(m);
+    }
+    /* no schema in the active timeline as of that instant: the archived writes before it may have one */
+    if (!as_of || hoodie_timeline_before_start(t->tl, as_of) || t->tl->count == 0) {
+        hoodie_archived_timeline *a;
+        HOODIE_TRY(hoodie_archived_load(&a, t->storage, t->base_path, t->cfg));
+        hoodie_status rc = HOODIE_OK;
+        for (size_t i = a->count; i-- > 0 && rc == HOODIE_OK && !*out;) {
+            const hoodie_instant *in = &a->instants[i];
+            if (in->state != HOODIE_STATE_COMPLETED || !(HOODIE_ACTIONS_WRITE & HOODIE_ACTION_BIT(in->action))) continue;
+            if (as_of && strcmp(in->requested, as_of) > 0) continue;
+            hoodie_commit_meta *m;
+            if ((rc = hoodie_archived_commit_meta(a, i, &m)) < 0) break;
+            if (m->schema && *m->schema && !(*out = strdup(m->schema))) rc = HOODIE_NOMEM();
+            hoodie_commit_meta_free(m);
+        }
+        hoodie_archived_free(a);
+        HOODIE_TRY(rc);
+        if (*out) return HOODIE_OK;
     }
     if (t->cfg->create_schema && *t->cfg->create_schema) {
         *out = strdup(t->cfg->create_schema);

@@ -9,4 +9,6 @@
 #include "hoodie/table.h"
 #include "hoodie/read.h"
 #include "hoodie/write.h"
+#include "hoodie/writer.h"
+#include "hoodie/input.h"
 #endif

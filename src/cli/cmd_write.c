@@ -78,9 +78,9 @@ int cmd_write(int argc, char **argv)
 
     struct ArrowArrayStream stream;
     hoodie_write_result res;
-    hoodie_input_opts io = HOODIE_INPUT_OPTS_INIT;
-    io.format = format;
-    hoodie_status rc = hoodie_input_open_stream(inputs, n_inputs, table, &io, &stream);
+    hoodie_files_opts fo = HOODIE_FILES_OPTS_INIT;
+    fo.format = format;
+    hoodie_status rc = hoodie_files_stream(inputs, n_inputs, table, &fo, &stream);
     if (rc == HOODIE_OK) rc = hoodie_table_write(table, &stream, &wo, &res);
     free(inputs);
     if (rc < 0) return cli_fail(rc, NULL);

@@ -1,0 +1,168 @@
+/*
+ * hoodie_files_stream (include/hoodie/input.h): input files as one Arrow stream. Text inputs are typed by the
+ * table's schema (its data columns) when the table has one, else inferred; Parquet inputs keep their types.
+ * Batches of later files are conformed to the first file's schema by column name.
+ */
+#include "hoodie/input.h"
+#include "format/avro/schema.h"
+#include "model/arrow.h"
+#include "model/avro.h"
+#include "model/conform.h"
+#include "table/input.h"
+#include "table/pqfile.h"
+#include "table/table.h"
+#include "util/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+typedef struct files_stream {
+    char **paths;
+    size_t n, i;
+    const hoodie_storage *storage;
+    char *format;
+    int64_t batch_rows;
+    hoodie_field table_schema;   /* data columns of the table, or none */
+    int have_table_schema;
+    hoodie_field schema;         /* of the stream: the first file's */
+    /* the open file */
+    hoodie_input *text;
+    hoodie_parquet_reader *pq;
+    hoodie_pq_scan *pq_scan;
+} files_stream;
+
+static int is_parquet(const files_stream *fs, const char *path)
+{
+    if (fs->format) return !strcasecmp(fs->format, "parquet");
+    size_t n = strlen(path);
+    return n >= 8 && !strcasecmp(path + n - 8, ".parquet");
+}
+
+static void close_current(files_stream *fs)
+{
+    hoodie_input_free(fs->text);
+    fs->text = NULL;
+    hoodie_pq_scan_free(fs->pq_scan);
+    fs->pq_scan = NULL;
+    hoodie_parquet_reader_free(fs->pq);
+    fs->pq = NULL;
+}
+
+static hoodie_status open_file(files_stream *fs, const char *path)
+{
+    if (is_parquet(fs, path)) {
+        hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
+        o.storage = fs->storage;
+        o.batch_rows = fs->batch_rows;
+        HOODIE_TRY(hoodie_parquet_reader_open(&fs->pq, path, &o));
+        return hoodie_pqfile__scan_open(fs->pq, &fs->pq_scan);
+    }
+    hoodie_input_opts o = HOODIE_INPUT_OPTS_INIT;
+    if (fs->format && !strcasecmp(fs->format, "csv")) o.format = HOODIE_INPUT_CSV;
+    else if (fs->format && (!strcasecmp(fs->format, "jsonl") || !strcasecmp(fs->format, "json"))) o.format = HOODIE_INPUT_JSONL;
+    else if (fs->format) return HOODIE_FAIL(HOODIE_EINVAL, "unknown input format '%s' (csv, jsonl, parquet)", fs->format);
+    o.schema = fs->have_table_schema ? &fs->table_schema : NULL;
+    o.batch_rows = fs->batch_rows;
+    return hoodie_input_open(&fs->text, fs->storage, path, &o);
+}
+
+static const hoodie_field *current_schema(const files_stream *fs)
+{
+    return fs->text ? hoodie_input_schema(fs->text) : hoodie_pqfile__schema(fs->pq);
+}
+
+static hoodie_status files_next(hoodie_batch *out, void *payload)
+{
+    files_stream *fs = payload;
+    for (;;) {
+        if (!fs->text && !fs->pq) {
+            if (fs->i >= fs->n) return HOODIE_ITEROVER;
+            HOODIE_TRY(open_file(fs, fs->paths[fs->i]));
+            fs->i++;
+        }
+        hoodie_batch b;
+        hoodie_status rc = fs->text ? hoodie_input_next(fs->text, &b) : hoodie_pq_scan_next(fs->pq_scan, &b);
+        if (rc == HOODIE_ITEROVER) { close_current(fs); continue; }
+        if (rc < 0) return rc;
+        hoodie_batch c;
+        rc = hoodie_conform_batch(&c, &fs->schema, &b);
+        hoodie_batch_dispose(&b);
+        if (rc < 0) { hoodie_error__prefix("%s: ", fs->paths[fs->i - 1]); return rc; }
+        hoodie_batch_dispose(out);
+        *out = c;
+        return HOODIE_OK;
+    }
+}
+
+static void files_free(void *payload)
+{
+    files_stream *fs = payload;
+    if (!fs) return;
+    close_current(fs);
+    for (size_t i = 0; i < fs->n; i++) free(fs->paths[i]);
+    free(fs->paths);
+    free(fs->format);
+    if (fs->have_table_schema) hoodie_field_dispose(&fs->table_schema);
+    hoodie_field_dispose(&fs->schema);
+    free(fs);
+}
+
+static hoodie_status load_table_schema(files_stream *fs, const char *table_path)
+{
+    hoodie_table *t;
+    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+    to.storage = fs->storage;
+    HOODIE_TRY(hoodie_table_open(&t, table_path, &to));
+    char *json = NULL;
+    hoodie_status rc = hoodie_table__schema(t, NULL, &json);
+    hoodie_table_free(t);
+    if (rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); return HOODIE_OK; }
+    if (rc < 0) return rc;
+    hoodie_arena *a;
+    hoodie_avro_schema *s;
+    hoodie_field all;
+    rc = hoodie_arena_new(&a, NULL, 16384);
+    if (rc == HOODIE_OK) rc = hoodie_avro_schema_parse(&s, json, strlen(json), a, "table schema");
+    if (rc == HOODIE_OK) rc = hoodie_avro_to_field(&all, s, "root");
+    hoodie_arena_free(a);
+    free(json);
+    if (rc < 0) return rc;
+    rc = hoodie_field_init(&fs->table_schema, "root", hoodie_type_of(HOODIE_TYPE_STRUCT), 0);
+    for (size_t i = 0; rc == HOODIE_OK && i < all.n_children; i++)
+        if (strncmp(all.children[i].name, "_hoodie_", 8) || !strcmp(all.children[i].name, "_hoodie_is_deleted"))
+            rc = hoodie_field_add_child(&fs->table_schema, &all.children[i]);
+    hoodie_field_dispose(&all);
+    if (rc == HOODIE_OK) fs->have_table_schema = 1;
+    else hoodie_field_dispose(&fs->table_schema);
+    return rc;
+}
+
+hoodie_status hoodie_files_stream(const char *const *paths, size_t n_paths, const char *table_path,
+                                  const hoodie_files_opts *opts, struct ArrowArrayStream *out)
+{
+    hoodie_files_opts def = HOODIE_FILES_OPTS_INIT;
+    if (!opts) opts = &def;
+    if (!n_paths) return HOODIE_FAIL(HOODIE_EINVAL, "no input files");
+    files_stream *fs = calloc(1, sizeof *fs);
+    if (!fs) return HOODIE_NOMEM();
+    fs->storage = opts->storage;
+    fs->batch_rows = opts->batch_rows;
+    hoodie_status rc = HOODIE_OK;
+    fs->paths = calloc(n_paths, sizeof *fs->paths);
+    if (!fs->paths || (opts->format && !(fs->format = strdup(opts->format)))) rc = HOODIE_NOMEM();
+    for (size_t i = 0; rc == HOODIE_OK && i < n_paths; i++) {
+        fs->paths[i] = strdup(paths[i]);
+        if (!fs->paths[i]) rc = HOODIE_NOMEM();
+        else fs->n = i + 1;
+    }
+    if (rc == HOODIE_OK && table_path) rc = load_table_schema(fs, table_path);
+    /* the stream's schema is the first file's */
+    if (rc == HOODIE_OK) rc = open_file(fs, fs->paths[0]);
+    if (rc == HOODIE_OK) {
+        fs->i = 1;
+        rc = hoodie_field_clone(&fs->schema, current_schema(fs));
+    }
+    if (rc < 0) { files_free(fs); return rc; }
+    return hoodie_arrow_stream_export(out, &fs->schema, files_next, files_free, fs);
+}

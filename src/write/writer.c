@@ -32,6 +32,7 @@
 #include "table/table.h"
 #include "util/error.h"
 #include "util/hash.h"
+#include "write/basefile.h"
 #include "write/commit.h"
 #include "write/commit_encode.h"
 #include "write/create.h"
@@ -538,51 +539,12 @@ static hoodie_status write_base(wctx *w, wgroup *g, const hoodie_batch *const *p
     char *rel = *partition ? hoodie_arena_sprintf(w->arena, "%s/%s", partition, name) : hoodie_arena_strdup(w->arena, name);
     char *path = hoodie_arena_sprintf(w->arena, "%s/%s", w->t->base_path, rel);
     if (!rel || !path) return HOODIE_ENOMEM;
-    /* footer: schema, bloom filter and key range of the file's records */
-    hoodie_bloom bloom;
-    hoodie_buf bf = HOODIE_BUF_INIT;
-    const uint8_t *minp = NULL, *maxp = NULL;
-    size_t minl = 0, maxl = 0;
     int64_t rows = 0;
-    HOODIE_TRY(hoodie_bloom_init(&bloom, HOODIE_BLOOM_DYNAMIC_V0, 60000, 1e-9, 100000));
-    hoodie_status rc = HOODIE_OK;
-    for (size_t b = 0; b < n_parts && rc == HOODIE_OK; b++) {
-        const hoodie_array *k = &parts[b]->root.children[2];
-        for (int64_t i = 0; i < k->length && rc == HOODIE_OK; i++) {
-            const uint8_t *p = k->values + k->offsets[i];
-            size_t l = (size_t)(k->offsets[i + 1] - k->offsets[i]);
-            rc = hoodie_bloom_add(&bloom, p, l);
-            size_t m1 = l < minl ? l : minl, m2 = l < maxl ? l : maxl;
-            int c1 = minp ? memcmp(p, minp, m1) : -1, c2 = maxp ? memcmp(p, maxp, m2) : 1;
-            if (!minp || c1 < 0 || (c1 == 0 && l < minl)) { minp = p; minl = l; }
-            if (!maxp || c2 > 0 || (c2 == 0 && l > maxl)) { maxp = p; maxl = l; }
-        }
-        rows += parts[b]->root.length;
-    }
-    if (rc == HOODIE_OK) rc = hoodie_bloom_to_base64(&bloom, &bf);
-    if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&bf);
-    hoodie_bloom_dispose(&bloom);
-    char *minkey = minp ? hoodie_arena_strndup(w->arena, (const char *)minp, minl) : hoodie_arena_strdup(w->arena, "");
-    char *maxkey = maxp ? hoodie_arena_strndup(w->arena, (const char *)maxp, maxl) : hoodie_arena_strdup(w->arena, "");
-    const char *keys[] = { "parquet.avro.schema", "writer.model.name", "hoodie_bloom_filter_type_code",
-                           "org.apache.hudi.bloomfilter", "hoodie_min_record_key", "hoodie_max_record_key" };
-    const char *vals[] = { w->avro_file_schema, "avro", "DYNAMIC_V0", (const char *)bf.data, minkey, maxkey };
-    hoodie_parquet_write_opts po = HOODIE_PARQUET_WRITE_OPTS_INIT;
-    po.codec = w->o.codec;
-    po.kv_keys = keys;
-    po.kv_values = vals;
-    po.n_kv = 6;
-    hoodie_pqwrite *pw = NULL;
-    hoodie_pq_writer_opts fo;
-    if (rc == HOODIE_OK) rc = hoodie_pqwrite_map_opts(&po, &fo);
-    if (rc == HOODIE_OK) rc = hoodie_write__marker(&w->tx, partition, name, g->existing ? HOODIE_MARKER_MERGE : HOODIE_MARKER_CREATE);
+    uint64_t size = 0;
+    hoodie_basefile_opts bo = { w->s, path, &w->file_schema, w->avro_file_schema, w->o.codec, 0 };
+    hoodie_status rc = hoodie_write__marker(&w->tx, partition, name, g->existing ? HOODIE_MARKER_MERGE : HOODIE_MARKER_CREATE);
     if (rc == HOODIE_OK) rc = hoodie_write__partition_metadata(w->s, w->t->base_path, partition, w->tx.inst.requested);
-    if (rc == HOODIE_OK) rc = hoodie_pqwrite_open_ex(&pw, path, w->s, HOODIE_CREATE_EXCLUSIVE, &w->file_schema, &fo);
-    for (size_t b = 0; b < n_parts && rc == HOODIE_OK; b++) rc = hoodie_pqwrite_write_batch(pw, parts[b]);
-    if (rc == HOODIE_OK) rc = hoodie_pqwrite_close(pw);
-    uint64_t size = rc == HOODIE_OK ? hoodie_pqwrite_size(pw) : 0;
-    hoodie_pqwrite_free(pw);
-    hoodie_buf_dispose(&bf);
+    if (rc == HOODIE_OK) rc = hoodie_basefile_write(&bo, parts, n_parts, &size, &rows);
     if (rc < 0) return rc;
     hoodie_wstat *st = add_stat(w);
     if (!st) return HOODIE_ENOMEM;

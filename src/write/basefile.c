@@ -1,0 +1,72 @@
+#include "write/basefile.h"
+#include "format/bloom.h"
+#include "table/pqwrite.h"
+#include "util/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int key_less(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
+{
+    int c = memcmp(a, b, al < bl ? al : bl);
+    return c < 0 || (c == 0 && al < bl);
+}
+
+hoodie_status hoodie_basefile_write(const hoodie_basefile_opts *o, const hoodie_batch *const *batches, size_t n,
+                                    uint64_t *size_out, int64_t *rows_out)
+{
+    hoodie_bloom bloom;
+    hoodie_buf bf = HOODIE_BUF_INIT;
+    const uint8_t *minp = NULL, *maxp = NULL;
+    size_t minl = 0, maxl = 0;
+    int64_t rows = 0;
+    char *minkey = NULL, *maxkey = NULL;
+    hoodie_pqwrite *pw = NULL;
+    if (size_out) *size_out = 0;
+    if (rows_out) *rows_out = 0;
+    HOODIE_TRY(hoodie_bloom_init(&bloom, HOODIE_BLOOM_DYNAMIC_V0, 60000, 1e-9, 100000));
+    hoodie_status rc = HOODIE_OK;
+    for (size_t b = 0; b < n && rc == HOODIE_OK; b++) {
+        const hoodie_array *k = &batches[b]->root.children[2];
+        for (int64_t i = 0; i < k->length && rc == HOODIE_OK; i++) {
+            const uint8_t *p = k->values + k->offsets[i];
+            size_t l = (size_t)(k->offsets[i + 1] - k->offsets[i]);
+            rc = hoodie_bloom_add(&bloom, p, l);
+            if (!minp || key_less(p, l, minp, minl)) { minp = p; minl = l; }
+            if (!maxp || key_less(maxp, maxl, p, l)) { maxp = p; maxl = l; }
+        }
+        rows += batches[b]->root.length;
+    }
+    if (rc == HOODIE_OK) rc = hoodie_bloom_to_base64(&bloom, &bf);
+    if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&bf);
+    hoodie_bloom_dispose(&bloom);
+    if (rc == HOODIE_OK) {
+        minkey = strndup(minp ? (const char *)minp : "", minl);
+        maxkey = strndup(maxp ? (const char *)maxp : "", maxl);
+        if (!minkey || !maxkey) rc = HOODIE_NOMEM();
+    }
+    /* the key order of Hudi's footers */
+    const char *keys[] = { "parquet.avro.schema", "writer.model.name", "hoodie_bloom_filter_type_code",
+                           "org.apache.hudi.bloomfilter", "hoodie_min_record_key", "hoodie_max_record_key" };
+    const char *vals[] = { o->avro_schema, "avro", "DYNAMIC_V0", (const char *)bf.data, minkey, maxkey };
+    hoodie_parquet_write_opts po = HOODIE_PARQUET_WRITE_OPTS_INIT;
+    po.codec = o->codec;
+    po.row_group_bytes = o->row_group_bytes;
+    po.kv_keys = keys;
+    po.kv_values = vals;
+    po.n_kv = 6;
+    hoodie_pq_writer_opts fo;
+    if (rc == HOODIE_OK) rc = hoodie_pqwrite_map_opts(&po, &fo);
+    if (rc == HOODIE_OK) rc = hoodie_pqwrite_open_ex(&pw, o->path, o->storage, HOODIE_CREATE_EXCLUSIVE, o->file_schema, &fo);
+    for (size_t b = 0; b < n && rc == HOODIE_OK; b++) rc = hoodie_pqwrite_write_batch(pw, batches[b]);
+    if (rc == HOODIE_OK) rc = hoodie_pqwrite_close(pw);
+    if (rc == HOODIE_OK) {
+        if (size_out) *size_out = hoodie_pqwrite_size(pw);
+        if (rows_out) *rows_out = rows;
+    }
+    hoodie_pqwrite_free(pw);
+    free(minkey);
+    free(maxkey);
+    hoodie_buf_dispose(&bf);
+    return rc;
+}

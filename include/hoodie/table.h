@@ -57,6 +57,31 @@ HOODIE_API size_t hoodie_table_instant_count(const hoodie_table *t);
 /** The i-th instant in requested-time order. HOODIE_EINVAL if i is out of range. */
 HOODIE_API hoodie_status hoodie_table_instant(const hoodie_table *t, size_t i, hoodie_instant_info *out);
 
+/** The file slices of a table as of an instant (see hoodie_table_slices). Opaque. */
+typedef struct hoodie_slices hoodie_slices;
+
+/** One file slice. Strings are borrowed from the hoodie_slices that returned it. */
+typedef struct hoodie_slice_info {
+    const char *partition;          /**< relative partition path, "" for a non-partitioned table */
+    const char *file_id;
+    const char *base_instant;       /**< the slice's key */
+    const char *base_file;          /**< full path of the base file, or NULL for a log-only slice */
+    const char *const *log_files;   /**< full paths, in the order they apply */
+    size_t n_log_files;
+    int latest;                     /**< 1 for the latest slice of its file group (what queries read) */
+} hoodie_slice_info;
+
+/**
+ * List partitions, file groups and their file slices as of `as_of` (NULL: latest), replaced file groups dropped,
+ * uncommitted and rolled-back files ignored.
+ * @param[out] out  release with hoodie_slices_free().
+ */
+HOODIE_API hoodie_status hoodie_table_slices(hoodie_table *t, const char *as_of, hoodie_slices **out);
+HOODIE_API size_t hoodie_slices_count(const hoodie_slices *s);
+/** The i-th slice (file groups in (partition, file id) order, slices oldest first). HOODIE_EINVAL if out of range. */
+HOODIE_API hoodie_status hoodie_slices_get(const hoodie_slices *s, size_t i, hoodie_slice_info *out);
+HOODIE_API void hoodie_slices_free(hoodie_slices *s);
+
 /**
  * Renderings for people (json = 0) and programs (json = 1); *out is malloc'ed, free() it.
  *   describe   type, version, name, keys, partition fields, ordering fields, key generator, merge mode, schema

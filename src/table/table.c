@@ -398,3 +398,68 @@ hoodie_status hoodie_table_fsview_render(hoodie_table *t, const char *as_of, int
     hoodie_fsview_free(v);
     return rc;
 }
+
+/* ---- file slices ---- */
+
+struct hoodie_slices {
+    hoodie_fsview *view;
+    hoodie_slice_info *items;
+    const char **logs;   /* all log paths, sliced per item */
+    size_t count;
+};
+
+hoodie_status hoodie_table_slices(hoodie_table *t, const char *as_of, hoodie_slices **out)
+{
+    *out = NULL;
+    hoodie_slices *s = calloc(1, sizeof *s);
+    if (!s) return HOODIE_NOMEM();
+    hoodie_status rc = hoodie_table__fsview(t, as_of, NULL, NULL, &s->view);
+    size_t n = 0, nl = 0;
+    for (size_t g = 0; rc == HOODIE_OK && g < s->view->group_count; g++)
+        for (size_t k = 0; k < s->view->groups[g].slice_count; k++) {
+            n++;
+            nl += s->view->groups[g].slices[k].log_count;
+        }
+    if (rc == HOODIE_OK) {
+        s->items = calloc(n + 1, sizeof *s->items);
+        s->logs = calloc(nl + 1, sizeof *s->logs);
+        if (!s->items || !s->logs) rc = HOODIE_NOMEM();
+    }
+    size_t li = 0;
+    for (size_t g = 0; rc == HOODIE_OK && g < s->view->group_count; g++) {
+        const hoodie_file_group *grp = &s->view->groups[g];
+        for (size_t k = 0; k < grp->slice_count; k++) {
+            const hoodie_file_slice *sl = &grp->slices[k];
+            hoodie_slice_info *it = &s->items[s->count++];
+            it->partition = grp->partition;
+            it->file_id = grp->file_id;
+            it->base_instant = sl->base_instant;
+            it->base_file = sl->base ? sl->base->path : NULL;
+            it->log_files = &s->logs[li];
+            it->n_log_files = sl->log_count;
+            it->latest = k + 1 == grp->slice_count;
+            for (size_t l = 0; l < sl->log_count; l++) s->logs[li++] = sl->logs[l]->path;
+        }
+    }
+    if (rc < 0) { hoodie_slices_free(s); return rc; }
+    *out = s;
+    return HOODIE_OK;
+}
+
+size_t hoodie_slices_count(const hoodie_slices *s) { return s ? s->count : 0; }
+
+hoodie_status hoodie_slices_get(const hoodie_slices *s, size_t i, hoodie_slice_info *out)
+{
+    if (!s || i >= s->count) return HOODIE_FAIL(HOODIE_EINVAL, "slice index %zu out of range", i);
+    *out = s->items[i];
+    return HOODIE_OK;
+}
+
+void hoodie_slices_free(hoodie_slices *s)
+{
+    if (!s) return;
+    hoodie_fsview_free(s->view);
+    free(s->items);
+    free(s->logs);
+    free(s);
+}

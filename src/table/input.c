@@ -29,7 +29,7 @@ __extension__ typedef unsigned __int128 u128;
 
 #define DEFAULT_BATCH_ROWS 65536
 #define DEFAULT_INFER_ROWS 10000
-#define DEFAULT_CHUNK (8u << 20)
+#define DEFAULT_CHUNK (1u << 20)
 #define MAX_RECORD_BYTES ((size_t)1 << 30)
 
 /* ====================================================================================================== */
@@ -74,6 +74,23 @@ static int parse_u64(const char *p, size_t n, uint64_t *out)
     return 0;
 }
 
+/* Eight ASCII digits at p (first digit most significant) as a number; 0 if any byte is not a digit. */
+static inline int digits8(const char *p, uint64_t *out)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    if ((v & 0xF0F0F0F0F0F0F0F0ull) != 0x3030303030303030ull ||
+        ((v + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) != 0x3030303030303030ull)
+        return 0;
+    v -= 0x3030303030303030ull;
+    v = (v * 10 + (v >> 8)) & 0x00FF00FF00FF00FFull;        /* pairs of digits */
+    v = (v * 100 + (v >> 16)) & 0x0000FFFF0000FFFFull;      /* groups of four */
+    v = (v * 10000 + (v >> 32)) & 0xFFFFFFFFull;
+    *out = v;
+    return 1;
+}
+
+/* 0 ok, -1 syntax, -2 out of range */
 static inline __attribute__((always_inline)) int parse_i64(const char *p, size_t n, int64_t *out)
 {
     int neg = 0;
@@ -82,7 +99,15 @@ static inline __attribute__((always_inline)) int parse_i64(const char *p, size_t
     uint64_t u;
     if (n <= 18) {  /* cannot overflow */
         u = 0;
-        for (size_t i = 0; i < n; i++) {
+        size_t i = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        for (; n - i >= 8; i += 8) {
+            uint64_t c;
+            if (!digits8(p + i, &c)) return -1;
+            u = u * 100000000u + c;
+        }
+#endif
+        for (; i < n; i++) {
             unsigned d = (unsigned)(p[i] - '0');
             if (d > 9) return -1;
             u = u * 10 + d;

@@ -30,8 +30,8 @@
  *   BOOL        true / false / 1 / 0, case-insensitive
  *   INT*, UINT* optional sign, decimal digits, range-checked for the column's width
  *   FLOAT*      strtod syntax without hex: 1, -1.5, 1e10, nan, inf, infinity (case-insensitive)
- *   DECIMAL     [sign] digits [. digits]: exact; at most `scale` fraction digits (more is an error, even zeros
- *               beyond the scale are accepted only if they are zeros) and at most precision-scale integer digits
+ *   DECIMAL     [sign] digits [. digits], no exponent: exact; at most precision-scale integer digits (leading
+ *               zeros not counted) and at most `scale` fraction digits (further digits are an error unless zeros)
  *   DATE32      YYYY-MM-DD, or an integer (days since the epoch)
  *   TIME*       HH:MM:SS[.fraction], or an integer in the column's unit
  *   TIMESTAMP   YYYY-MM-DD[( |T)HH:MM[:SS[.fraction]]][Z|+hh|+hhmm|+hh:mm|-...], or an integer (epoch in the
@@ -45,7 +45,8 @@
  * JSON lines: one object per line (empty lines skipped); duplicate keys are an error.
  *   - top-level and STRUCT fields by name; missing -> null; keys the schema lacks are an error unless
  *     opts.ignore_extra_columns; JSON null -> null (error for non-nullable fields)
- *   - BOOL: true/false; integers: JSON integers (range-checked) or strings; floats: numbers or strings;
+ *   - BOOL: true/false; integers: JSON integers (range-checked) or strings (jansson rejects JSON integers beyond
+ *     int64, so UINT64 values above INT64_MAX must be strings); floats: numbers or strings;
  *     DECIMAL: strings or integers (exact), or reals (their shortest round-trip text); DATE/TIME/TIMESTAMP:
  *     strings or integers as above; STRING: strings, other values as their compact JSON text;
  *     BINARY: strings decoded per opts.binary; LIST: arrays; MAP: objects (keys converted from their text);
@@ -101,7 +102,7 @@ typedef struct hoodie_input_opts {
     int64_t batch_rows;            /**< rows per batch; 0: 65536 */
     int64_t infer_rows;            /**< records sampled for inference; 0: 10000 */
     hoodie_input_binary binary;
-    size_t chunk_bytes;            /**< read size; 0: 8 MiB */
+    size_t chunk_bytes;            /**< read size; 0: 1 MiB (the buffer grows for longer records) */
 } hoodie_input_opts;
 #define HOODIE_INPUT_OPTS_INIT { HOODIE_INPUT_AUTO, NULL, 0, 0, 0, 0, HOODIE_INPUT_BINARY_DEFAULT, 0 }
 

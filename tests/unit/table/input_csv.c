@@ -58,6 +58,8 @@ HOODIE_TEST(table_input__csv_integers)
     assert_read_fails("a\n9223372036854775808\n", "r.csv", "a:int64", HOODIE_ECORRUPT, "out of range");
     assert_read_fails("a\n-1\n", "r.csv", "a:uint32", HOODIE_ECORRUPT, "not a valid uint32");
     assert_read_fails("a\n18446744073709551616\n", "r.csv", "a:uint64", HOODIE_ECORRUPT, "out of range");
+    assert_read_fails("a\n1234567-9\n", "r.csv", "a:int64", HOODIE_ECORRUPT, "not a valid int64");
+    assert_read_fails("a\n12345678:12345678\n", "r.csv", "a:int64", HOODIE_ECORRUPT, "not a valid int64");
     assert_read_fails("a\n12x\n", "r.csv", "a:int64", HOODIE_ECORRUPT, "value \"12x\" is not a valid int64");
     assert_read_fails("a\n 1\n", "r.csv", "a:int64", HOODIE_ECORRUPT, "not a valid int64");
     assert_read_fails("a\n-\n", "r.csv", "a:int16", HOODIE_ECORRUPT, "not a valid int16");

@@ -78,18 +78,6 @@ int hoodie_merge_newer_wins(hoodie_merge_mode mode, const hoodie_merge_version *
     return !comparable || c >= 0;
 }
 
-static int64_t int_at(const hoodie_field *f, const hoodie_array *a, int64_t r)
-{
-    switch (f->type.id) {
-    case HOODIE_TYPE_INT8: return ((const int8_t *)a->values)[r];
-    case HOODIE_TYPE_INT16: return ((const int16_t *)a->values)[r];
-    case HOODIE_TYPE_INT32: case HOODIE_TYPE_DATE32: case HOODIE_TYPE_TIME32: return ((const int32_t *)a->values)[r];
-    case HOODIE_TYPE_UINT8: return ((const uint8_t *)a->values)[r];
-    case HOODIE_TYPE_UINT16: return ((const uint16_t *)a->values)[r];
-    case HOODIE_TYPE_UINT32: return ((const uint32_t *)a->values)[r];
-    default: return ((const int64_t *)a->values)[r];
-    }
-}
 
 void hoodie_ordering_of(hoodie_ordering *out, const hoodie_field *f, const hoodie_array *a, int64_t row)
 {
@@ -101,7 +89,7 @@ void hoodie_ordering_of(hoodie_ordering *out, const hoodie_field *f, const hoodi
     case HOODIE_TYPE_UINT8: case HOODIE_TYPE_UINT16: case HOODIE_TYPE_UINT32: case HOODIE_TYPE_UINT64:
     case HOODIE_TYPE_DATE32: case HOODIE_TYPE_TIME32: case HOODIE_TYPE_TIME64: case HOODIE_TYPE_TIMESTAMP:
         out->kind = HOODIE_ORD_INT;
-        out->i = int_at(f, a, row);
+        out->i = hoodie_array_int_at(f, a, row);
         break;
     case HOODIE_TYPE_FLOAT: out->kind = HOODIE_ORD_DOUBLE; out->d = ((const float *)a->values)[row]; break;
     case HOODIE_TYPE_DOUBLE: out->kind = HOODIE_ORD_DOUBLE; out->d = ((const double *)a->values)[row]; break;

@@ -24,6 +24,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include <string.h>
 #include "hoodie/common.h"
 
 typedef enum hoodie_type_id {
@@ -129,6 +130,38 @@ static inline void hoodie_bit_clear(uint8_t *bits, int64_t i) { bits[i >> 3] &= 
 static inline int hoodie_array_is_valid(const hoodie_array *a, int64_t i)
 {
     return !a->validity || hoodie_bit_get(a->validity, i);
+}
+
+/** A fixed-width integer cell of w bytes (1, 2, 4, 8), sign-extended / zero-extended. */
+static inline int64_t hoodie_array_get_i(const hoodie_array *a, int64_t r, size_t w)
+{
+    const uint8_t *p = a->values + (size_t)r * w;
+    switch (w) {
+    case 1: return (int8_t)*p;
+    case 2: { int16_t v; memcpy(&v, p, 2); return v; }
+    case 4: { int32_t v; memcpy(&v, p, 4); return v; }
+    default: { int64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
+static inline uint64_t hoodie_array_get_u(const hoodie_array *a, int64_t r, size_t w)
+{
+    const uint8_t *p = a->values + (size_t)r * w;
+    switch (w) {
+    case 1: return *p;
+    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
+/** An integer-like cell (INT*, UINT*, DATE32, TIME*, TIMESTAMP) as int64: unsigned types zero-extended (UINT64
+ *  keeps its bits). */
+static inline int64_t hoodie_array_int_at(const hoodie_field *f, const hoodie_array *a, int64_t r)
+{
+    size_t w = hoodie_type_fixed_width(&f->type);
+    hoodie_type_id id = f->type.id;
+    if (id == HOODIE_TYPE_UINT8 || id == HOODIE_TYPE_UINT16 || id == HOODIE_TYPE_UINT32)
+        return (int64_t)hoodie_array_get_u(a, r, w);
+    return hoodie_array_get_i(a, r, w);
 }
 
 /* ---- batches ---- */

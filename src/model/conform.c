@@ -10,18 +10,6 @@ static int is_int(hoodie_type_id id)
     return id == HOODIE_TYPE_INT8 || id == HOODIE_TYPE_INT16 || id == HOODIE_TYPE_INT32 || id == HOODIE_TYPE_INT64;
 }
 
-static int64_t int_at(const hoodie_field *f, const hoodie_array *a, int64_t r)
-{
-    switch (f->type.id) {
-    case HOODIE_TYPE_INT8: return ((const int8_t *)a->values)[r];
-    case HOODIE_TYPE_INT16: return ((const int16_t *)a->values)[r];
-    case HOODIE_TYPE_INT32: case HOODIE_TYPE_DATE32: case HOODIE_TYPE_TIME32: return ((const int32_t *)a->values)[r];
-    case HOODIE_TYPE_UINT8: return ((const uint8_t *)a->values)[r];
-    case HOODIE_TYPE_UINT16: return ((const uint16_t *)a->values)[r];
-    case HOODIE_TYPE_UINT32: return ((const uint32_t *)a->values)[r];
-    default: return ((const int64_t *)a->values)[r];
-    }
-}
 
 /* Convert column `src` (field sf) into a new array for field tf by value. */
 static hoodie_status promote(hoodie_array *dst, const hoodie_field *tf, const hoodie_array *src, const hoodie_field *sf)
@@ -44,10 +32,10 @@ static hoodie_status promote(hoodie_array *dst, const hoodie_field *tf, const ho
             rc = hoodie_array_append_bytes(dst, tf, src->values + src->offsets[r],
                                            (size_t)(src->offsets[r + 1] - src->offsets[r]));
         } else if (t == HOODIE_TYPE_FLOAT || t == HOODIE_TYPE_DOUBLE) {
-            double v = s == HOODIE_TYPE_FLOAT ? (double)((const float *)src->values)[r] : (double)int_at(sf, src, r);
+            double v = s == HOODIE_TYPE_FLOAT ? (double)((const float *)src->values)[r] : (double)hoodie_array_int_at(sf, src, r);
             rc = hoodie_array_append_double(dst, tf, v);
         } else {
-            rc = hoodie_array_append_int(dst, tf, int_at(sf, src, r));
+            rc = hoodie_array_append_int(dst, tf, hoodie_array_int_at(sf, src, r));
         }
     }
     if (rc < 0) hoodie_array_dispose(dst);

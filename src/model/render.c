@@ -9,27 +9,7 @@
 
 static const char HEX[] = "0123456789ABCDEF";
 
-static inline int64_t rd_i(const hoodie_array *a, int64_t r, size_t w)
-{
-    const uint8_t *p = a->values + (size_t)r * w;
-    switch (w) {
-    case 1: return (int8_t)*p;
-    case 2: { int16_t v; memcpy(&v, p, 2); return v; }
-    case 4: { int32_t v; memcpy(&v, p, 4); return v; }
-    default: { int64_t v; memcpy(&v, p, 8); return v; }
-    }
-}
 
-static inline uint64_t rd_u(const hoodie_array *a, int64_t r, size_t w)
-{
-    const uint8_t *p = a->values + (size_t)r * w;
-    switch (w) {
-    case 1: return *p;
-    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
-    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
-    default: { uint64_t v; memcpy(&v, p, 8); return v; }
-    }
-}
 
 static hoodie_status put_date(hoodie_buf *out, int64_t days)
 {
@@ -241,14 +221,14 @@ static hoodie_status render_text_leaf(hoodie_buf *out, const hoodie_field *f, co
         if (q) HOODIE_TRY(hoodie_buf_putc(out, '"'));
         return HOODIE_OK;
     }
-    case HOODIE_TYPE_DATE32: return put_date(out, rd_i(a, row, 4));
+    case HOODIE_TYPE_DATE32: return put_date(out, hoodie_array_get_i(a, row, 4));
     case HOODIE_TYPE_TIME32: case HOODIE_TYPE_TIME64: {
-        int64_t v = rd_i(a, row, t->id == HOODIE_TYPE_TIME32 ? 4 : 8), per = UNIT_PER_SEC[t->unit & 3];
+        int64_t v = hoodie_array_get_i(a, row, t->id == HOODIE_TYPE_TIME32 ? 4 : 8), per = UNIT_PER_SEC[t->unit & 3];
         int64_t secs = v / per, frac = v % per;
         if (frac < 0) { frac += per; secs--; }
         return put_time_of_day(out, secs, frac, UNIT_DIGITS[t->unit & 3]);
     }
-    case HOODIE_TYPE_TIMESTAMP: return put_timestamp(out, rd_i(a, row, 8), t->unit, t->utc);
+    case HOODIE_TYPE_TIMESTAMP: return put_timestamp(out, hoodie_array_get_i(a, row, 8), t->unit, t->utc);
     default: return HOODIE_FAIL(HOODIE_EINVAL, "render: unexpected type");
     }
 }
@@ -263,14 +243,14 @@ static hoodie_status render(hoodie_buf *out, const hoodie_field *f, const hoodie
     switch (t->id) {
     case HOODIE_TYPE_BOOL: return hoodie_buf_append_str(out, hoodie_bit_get(a->values, row) ? "true" : "false");
     case HOODIE_TYPE_INT8: case HOODIE_TYPE_INT16: case HOODIE_TYPE_INT32: case HOODIE_TYPE_INT64:
-        return hoodie_buf_printf(out, "%lld", (long long)rd_i(a, row, hoodie_type_fixed_width(t)));
+        return hoodie_buf_printf(out, "%lld", (long long)hoodie_array_get_i(a, row, hoodie_type_fixed_width(t)));
     case HOODIE_TYPE_UINT8: case HOODIE_TYPE_UINT16: case HOODIE_TYPE_UINT32: case HOODIE_TYPE_UINT64:
-        return hoodie_buf_printf(out, "%llu", (unsigned long long)rd_u(a, row, hoodie_type_fixed_width(t)));
+        return hoodie_buf_printf(out, "%llu", (unsigned long long)hoodie_array_get_u(a, row, hoodie_type_fixed_width(t)));
     case HOODIE_TYPE_FLOAT16: case HOODIE_TYPE_FLOAT: case HOODIE_TYPE_DOUBLE: {
         double v;
         if (t->id == HOODIE_TYPE_DOUBLE) memcpy(&v, a->values + (size_t)row * 8, 8);
         else if (t->id == HOODIE_TYPE_FLOAT) { float x; memcpy(&x, a->values + (size_t)row * 4, 4); v = x; }
-        else v = hoodie_half_to_float((uint16_t)rd_u(a, row, 2));
+        else v = hoodie_half_to_float((uint16_t)hoodie_array_get_u(a, row, 2));
         int q = json && !isfinite(v);
         if (q) HOODIE_TRY(hoodie_buf_putc(out, '"'));
         HOODIE_TRY(hoodie_double_to_text(out, v, t->id != HOODIE_TYPE_DOUBLE));

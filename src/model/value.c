@@ -19,33 +19,13 @@ float hoodie_half_to_float(uint16_t h)
     return s ? -v : v;
 }
 
-static inline int64_t get_i(const hoodie_array *a, int64_t r, size_t w)
-{
-    const uint8_t *p = a->values + (size_t)r * w;
-    switch (w) {
-    case 1: return (int8_t)*p;
-    case 2: { int16_t v; memcpy(&v, p, 2); return v; }
-    case 4: { int32_t v; memcpy(&v, p, 4); return v; }
-    default: { int64_t v; memcpy(&v, p, 8); return v; }
-    }
-}
 
-static inline uint64_t get_u(const hoodie_array *a, int64_t r, size_t w)
-{
-    const uint8_t *p = a->values + (size_t)r * w;
-    switch (w) {
-    case 1: return *p;
-    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
-    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
-    default: { uint64_t v; memcpy(&v, p, 8); return v; }
-    }
-}
 
 static double get_f(const hoodie_field *f, const hoodie_array *a, int64_t r)
 {
     if (f->type.id == HOODIE_TYPE_DOUBLE) { double v; memcpy(&v, a->values + (size_t)r * 8, 8); return v; }
     if (f->type.id == HOODIE_TYPE_FLOAT) { float v; memcpy(&v, a->values + (size_t)r * 4, 4); return v; }
-    return hoodie_half_to_float((uint16_t)get_u(a, r, 2));
+    return hoodie_half_to_float((uint16_t)hoodie_array_get_u(a, r, 2));
 }
 
 static int cmp_bytes(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
@@ -71,14 +51,14 @@ int hoodie_value_compare(const hoodie_field *f, const hoodie_array *a, int64_t r
     if (!va || !vb) return va - vb;
     if (is_signed_int(id)) {
         size_t w = hoodie_type_fixed_width(&f->type);
-        int64_t x = get_i(a, ra, w), y = get_i(b, rb, w);
+        int64_t x = hoodie_array_get_i(a, ra, w), y = hoodie_array_get_i(b, rb, w);
         return (x > y) - (x < y);
     }
     switch (id) {
     case HOODIE_TYPE_BOOL: return hoodie_bit_get(a->values, ra) - hoodie_bit_get(b->values, rb);
     case HOODIE_TYPE_UINT8: case HOODIE_TYPE_UINT16: case HOODIE_TYPE_UINT32: case HOODIE_TYPE_UINT64: {
         size_t w = hoodie_type_fixed_width(&f->type);
-        uint64_t x = get_u(a, ra, w), y = get_u(b, rb, w);
+        uint64_t x = hoodie_array_get_u(a, ra, w), y = hoodie_array_get_u(b, rb, w);
         return (x > y) - (x < y);
     }
     case HOODIE_TYPE_FLOAT16: case HOODIE_TYPE_FLOAT: case HOODIE_TYPE_DOUBLE: {
@@ -140,11 +120,11 @@ uint64_t hoodie_value_hash(const hoodie_field *f, const hoodie_array *a, int64_t
 {
     hoodie_type_id id = f->type.id;
     if (id == HOODIE_TYPE_NULL || !hoodie_array_is_valid(a, row)) return mix(seed, 0x6e756c6cULL);
-    if (is_signed_int(id)) return mix(seed, (uint64_t)get_i(a, row, hoodie_type_fixed_width(&f->type)));
+    if (is_signed_int(id)) return mix(seed, (uint64_t)hoodie_array_get_i(a, row, hoodie_type_fixed_width(&f->type)));
     switch (id) {
     case HOODIE_TYPE_BOOL: return mix(seed, 2 + (uint64_t)hoodie_bit_get(a->values, row));
     case HOODIE_TYPE_UINT8: case HOODIE_TYPE_UINT16: case HOODIE_TYPE_UINT32: case HOODIE_TYPE_UINT64:
-        return mix(seed, get_u(a, row, hoodie_type_fixed_width(&f->type)));
+        return mix(seed, hoodie_array_get_u(a, row, hoodie_type_fixed_width(&f->type)));
     case HOODIE_TYPE_FLOAT16: case HOODIE_TYPE_FLOAT: case HOODIE_TYPE_DOUBLE: {
         double x = get_f(f, a, row);
         uint64_t bits;
@@ -365,11 +345,11 @@ hoodie_status hoodie_value_to_key(hoodie_buf *out, const hoodie_field *f, const 
     hoodie_type_id id = f->type.id;
     if (id == HOODIE_TYPE_NULL || !hoodie_array_is_valid(a, row)) return hoodie_buf_append_str(out, "__null__");
     if (is_signed_int(id) && id != HOODIE_TYPE_DATE32)
-        return hoodie_buf_printf(out, "%lld", (long long)get_i(a, row, hoodie_type_fixed_width(&f->type)));
+        return hoodie_buf_printf(out, "%lld", (long long)hoodie_array_get_i(a, row, hoodie_type_fixed_width(&f->type)));
     switch (id) {
     case HOODIE_TYPE_BOOL: return hoodie_buf_append_str(out, hoodie_bit_get(a->values, row) ? "true" : "false");
     case HOODIE_TYPE_UINT8: case HOODIE_TYPE_UINT16: case HOODIE_TYPE_UINT32: case HOODIE_TYPE_UINT64:
-        return hoodie_buf_printf(out, "%llu", (unsigned long long)get_u(a, row, hoodie_type_fixed_width(&f->type)));
+        return hoodie_buf_printf(out, "%llu", (unsigned long long)hoodie_array_get_u(a, row, hoodie_type_fixed_width(&f->type)));
     case HOODIE_TYPE_FLOAT16: case HOODIE_TYPE_FLOAT: return java_double(out, get_f(f, a, row), 1);
     case HOODIE_TYPE_DOUBLE: return java_double(out, get_f(f, a, row), 0);
     case HOODIE_TYPE_STRING: case HOODIE_TYPE_BINARY: {
@@ -383,7 +363,7 @@ hoodie_status hoodie_value_to_key(hoodie_buf *out, const hoodie_field *f, const 
     case HOODIE_TYPE_DATE32: {
         int64_t y;
         unsigned m, d;
-        hoodie_days_to_civil(get_i(a, row, 4), &y, &m, &d);
+        hoodie_days_to_civil(hoodie_array_get_i(a, row, 4), &y, &m, &d);
         return hoodie_buf_printf(out, "%04lld-%02u-%02u", (long long)y, m, d);
     }
     default:

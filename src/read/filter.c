@@ -193,17 +193,8 @@ static int find_path(const hoodie_field *root, const hoodie_array *ra, const cha
 
 static int64_t int_value(const hoodie_field *f, const hoodie_array *a, int64_t r, int *is_unsigned)
 {
-    *is_unsigned = 0;
-    switch (f->type.id) {
-    case HOODIE_TYPE_INT8: return ((const int8_t *)a->values)[r];
-    case HOODIE_TYPE_INT16: return ((const int16_t *)a->values)[r];
-    case HOODIE_TYPE_INT32: case HOODIE_TYPE_DATE32: case HOODIE_TYPE_TIME32: return ((const int32_t *)a->values)[r];
-    case HOODIE_TYPE_UINT8: return ((const uint8_t *)a->values)[r];
-    case HOODIE_TYPE_UINT16: return ((const uint16_t *)a->values)[r];
-    case HOODIE_TYPE_UINT32: return ((const uint32_t *)a->values)[r];
-    case HOODIE_TYPE_UINT64: *is_unsigned = 1; return ((const int64_t *)a->values)[r];
-    default: return ((const int64_t *)a->values)[r];
-    }
+    *is_unsigned = f->type.id == HOODIE_TYPE_UINT64;
+    return hoodie_array_int_at(f, a, r);
 }
 
 static int cmp_num(double x, double y) { return (x > y) - (x < y); }

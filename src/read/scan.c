@@ -21,6 +21,7 @@
 #include "read/slice_merge.h"
 #include "storage/storage.h"
 #include "table/archived.h"
+#include "table/keygen.h"
 #include "table/pqfile.h"
 #include "table/table.h"
 #include "util/error.h"
@@ -498,29 +499,30 @@ static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
  * file name from the slice. */
 static hoodie_status fill_meta(scan *s, hoodie_batch *b)
 {
-    const hoodie_table_config *c = s->t->cfg;
     hoodie_field *sf = &b->schema;
     hoodie_array keys, parts, names;
-    hoodie_buf k = HOODIE_BUF_INIT;
-    hoodie_status rc = hoodie_array_init(&keys, &sf->children[2]);
+    hoodie_keygen_plan kg;
+    hoodie_keygen_out ko;
+    hoodie_keygen_out_init(&ko);
+    memset(&keys, 0, sizeof keys);
+    memset(&parts, 0, sizeof parts);
+    memset(&names, 0, sizeof names);
+    /* the table's key generator, as the writer ran it (so keys match what Hudi computed) */
+    hoodie_status rc = hoodie_keygen_init(&kg, s->t->cfg, sf);
+    if (rc < 0) return rc;
+    rc = hoodie_keygen_record_keys(&kg, b, &ko);
+    if (rc == HOODIE_OK) rc = hoodie_array_init(&keys, &sf->children[2]);
     if (rc == HOODIE_OK) rc = hoodie_array_init(&parts, &sf->children[3]);
     if (rc == HOODIE_OK) rc = hoodie_array_init(&names, &sf->children[4]);
-    int complex = c->record_key_fields.count > 1 || c->keygen == HOODIE_KEYGEN_COMPLEX;
     for (int64_t r = 0; r < b->root.length && rc == HOODIE_OK; r++) {
-        hoodie_buf_clear(&k);
-        for (size_t i = 0; i < c->record_key_fields.count && rc == HOODIE_OK; i++) {
-            const char *kf = c->record_key_fields.items[i];
-            int col = hoodie_field_find(sf, kf);
-            if (col < 0) { rc = HOODIE_FAIL(HOODIE_EINVAL, "record key field '%s' is not in the schema", kf); break; }
-            if (complex) rc = hoodie_buf_printf(&k, "%s%s:", i ? "," : "", kf);
-            if (rc == HOODIE_OK) rc = hoodie_value_to_key(&k, &sf->children[col], &b->root.children[col], r);
-        }
-        if (rc == HOODIE_OK) rc = hoodie_array_append_bytes(&keys, &sf->children[2], k.data ? k.data : (uint8_t *)"", k.len);
+        rc = hoodie_array_append_bytes(&keys, &sf->children[2], ko.data.data + ko.offsets[r],
+                                       (size_t)(ko.offsets[r + 1] - ko.offsets[r]));
         if (rc == HOODIE_OK) rc = hoodie_array_append_str(&parts, &sf->children[3], s->group->partition);
         if (rc == HOODIE_OK)
             rc = hoodie_array_append_str(&names, &sf->children[4], s->slice->base ? s->slice->base->name : s->group->file_id);
     }
-    hoodie_buf_dispose(&k);
+    hoodie_keygen_out_dispose(&ko);
+    hoodie_keygen_dispose(&kg);
     if (rc < 0) {
         hoodie_array_dispose(&keys);
         hoodie_array_dispose(&parts);

@@ -12,6 +12,7 @@ typedef struct log_entry {
     int64_t row;
     hoodie_merge_version ver;
     uint8_t consumed;
+    uint8_t after_delete;  /* a natural-order delete came before ver: it removed the base record, whatever ver is */
 } log_entry;
 
 struct hoodie_slice_merger {
@@ -77,6 +78,9 @@ static hoodie_status fold(hoodie_slice_merger *m, const uint8_t *key, size_t len
     if (existed) {
         log_entry *e = &m->entries[*slot];
         if (hoodie_merge_newer_wins(m->cfg.policy.log_fold, &e->ver, v)) {
+            /* records before a delete without an ordering value are removed by it, whatever their ordering
+               values; a later record survives it and does not bring the base record back (HUDI-7610) */
+            if (e->ver.is_delete && hoodie_ordering_is_natural(&e->ver.ord)) e->after_delete = 1;
             e->src = src;
             e->row = row;
             e->ver = *v;
@@ -96,6 +100,7 @@ static hoodie_status fold(hoodie_slice_merger *m, const uint8_t *key, size_t len
     e->row = row;
     e->ver = *v;
     e->consumed = 0;
+    e->after_delete = 0;
     return HOODIE_OK;
 }
 
@@ -204,7 +209,7 @@ hoodie_status hoodie_slice_merger_base(hoodie_slice_merger *m, const hoodie_batc
         log_entry *e = &m->entries[*slot];
         e->consumed = 1;
         version_of(m, base, r, &vb);
-        if (hoodie_merge_newer_wins(m->cfg.policy.base, &vb, &e->ver)) {
+        if (e->after_delete || hoodie_merge_newer_wins(m->cfg.policy.base, &vb, &e->ver)) {
             if (e->ver.is_delete) continue;
             m->sel[n].source = e->src;
             m->sel[n].row = e->row;

@@ -72,6 +72,7 @@ typedef struct wgroup {
     uint64_t base_size;
     rowvec updates;                 /* input rows whose key is in the group (updates, deletes) */
     rowvec inserts;                 /* input rows inserted into the group */
+    int small;                      /* a small file group of a partition receiving inserts */
     int ordinal;                    /* task number for write tokens and sequence numbers */
 } wgroup;
 
@@ -428,52 +429,75 @@ static hoodie_status estimate_record_size(wctx *w)
     return HOODIE_OK;
 }
 
+static wgroup *group_of(wctx *w, uint32_t part, const hoodie_file_group *fg)
+{
+    for (size_t k = 0; k < w->n_groups; k++)
+        if (w->groups[k].existing == fg) return &w->groups[k];
+    return new_group(w, part, fg);
+}
+
+/*
+ * Updates and deletes go to the group holding their key. Inserts fill the partition's small file groups (latest
+ * base file under small_file_limit; on MOR only slices without log files, as the bloom index cannot see into
+ * logs), each up to max_file_size by the estimated record size, then new groups of max_file_size each. As in
+ * Hudi, on MOR every small file group of a partition that receives inserts is rewritten by the merge handle,
+ * its updates included; the updates of other groups go to log files.
+ */
 static hoodie_status assign(wctx *w, const int32_t *row_group)
 {
     int64_t small = w->o.small_file_limit > 0 ? w->o.small_file_limit : DEFAULT_SMALL_FILE;
     int64_t maxsz = w->o.max_file_size > 0 ? w->o.max_file_size : DEFAULT_MAX_FILE;
-    int64_t per_file = maxsz / (w->record_size > 0 ? w->record_size : 1);
+    int64_t rsz = w->record_size > 0 ? w->record_size : 1;
+    int64_t per_file = maxsz / rsz;
     if (per_file < 1) per_file = 1;
     hoodie_status rc = HOODIE_OK;
     int pack = w->o.op == HOODIE_WRITE_UPSERT || w->o.op == HOODIE_WRITE_INSERT;
     for (uint32_t p = 0; p < w->n_parts && rc == HOODIE_OK; p++) {
-        /* small file groups of this partition: base files under the limit (MOR: without log files) */
-        size_t first_new = w->n_groups;
-        wgroup *cur = NULL;
-        int64_t room = 0;
-        size_t scan_small = 0;
+        int64_t n_inserts = 0;
         for (size_t i = 0; i < w->live.n && rc == HOODIE_OK; i++) {
             int64_t row = w->live.v[i];
             if (w->row_part[row] != p) continue;
-            if (row_group[row] >= 0) { rc = rv_push(&w->groups[row_group[row]].updates, row); continue; }
-            if (w->del[row]) continue; /* deleting a key that does not exist */
+            if (row_group[row] >= 0) rc = rv_push(&w->groups[row_group[row]].updates, row);
+            else if (!w->del[row]) n_inserts++; /* deleting a key that does not exist: nothing */
+        }
+        if (rc < 0 || !n_inserts) continue;
+        /* the partition's small file groups, in the view's order */
+        size_t n_small = 0, *smalls = NULL;
+        for (size_t v = 0; pack && v < w->view->group_count; v++) {
+            const hoodie_file_group *fg = &w->view->groups[v];
+            const hoodie_file_slice *sl = hoodie_file_group_latest(fg);
+            if (strcmp(fg->partition, w->part_names[p]) || !sl || !sl->base) continue;
+            if ((int64_t)sl->base->size >= small || (w->mor && sl->log_count)) continue;
+            wgroup *g = group_of(w, p, fg);
+            if (!g) { free(smalls); return HOODIE_ENOMEM; }
+            g->small = 1;
+            size_t *ns = realloc(smalls, (n_small + 1) * sizeof *ns);
+            if (!ns) { free(smalls); return HOODIE_NOMEM(); }
+            smalls = ns;
+            smalls[n_small++] = (size_t)(g - w->groups);
+        }
+        size_t next_small = 0;
+        wgroup *cur = NULL;
+        int64_t room = 0;
+        for (size_t i = 0; i < w->live.n && rc == HOODIE_OK; i++) {
+            int64_t row = w->live.v[i];
+            if (w->row_part[row] != p || row_group[row] >= 0 || w->del[row]) continue;
             while (!cur || room <= 0) {
                 cur = NULL;
-                /* next small file of the view in this partition */
-                for (; pack && scan_small < w->view->group_count; scan_small++) {
-                    const hoodie_file_group *fg = &w->view->groups[scan_small];
-                    const hoodie_file_slice *sl = hoodie_file_group_latest(fg);
-                    if (strcmp(fg->partition, w->part_names[p]) || !sl || !sl->base) continue;
-                    if ((int64_t)sl->base->size >= small || (w->mor && sl->log_count)) continue;
-                    wgroup *g = NULL;
-                    for (size_t k = 0; k < w->n_groups; k++)
-                        if (w->groups[k].existing == fg) g = &w->groups[k];
-                    if (g && w->mor && g->updates.n) continue; /* MOR updates go to a log file */
-                    if (!g && !(g = new_group(w, p, fg))) return HOODIE_ENOMEM;
-                    room = (maxsz - (int64_t)sl->base->size) / (w->record_size > 0 ? w->record_size : 1);
-                    scan_small++;
+                while (next_small < n_small) {
+                    wgroup *g = &w->groups[smalls[next_small++]];
+                    room = (maxsz - (int64_t)g->base_size) / rsz;
                     if (room > 0) { cur = g; break; }
                 }
                 if (!cur) {
-                    cur = new_group(w, p, NULL);
-                    if (!cur) return HOODIE_ENOMEM;
+                    if (!(cur = new_group(w, p, NULL))) { free(smalls); return HOODIE_ENOMEM; }
                     room = per_file;
                 }
             }
             rc = rv_push(&cur->inserts, row);
             room--;
         }
-        (void)first_new;
+        free(smalls);
     }
     return rc;
 }
@@ -1011,7 +1035,7 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     for (size_t i = 0; i < w.n_groups && rc == HOODIE_OK; i++) {
         wgroup *g = &w.groups[i];
         if (!g->existing) rc = g->inserts.n ? create_handle(&w, g) : HOODIE_OK;
-        else if (w.mor && g->updates.n) rc = append_handle(&w, g);
+        else if (w.mor && g->updates.n && !g->small) rc = append_handle(&w, g);
         else if (g->updates.n || g->inserts.n) rc = merge_handle(&w, g);
     }
     if (rc < 0) goto done;

@@ -11,4 +11,5 @@
 #include "hoodie/write.h"
 #include "hoodie/writer.h"
 #include "hoodie/input.h"
+#include "hoodie/services.h"
 #endif

@@ -17,6 +17,14 @@ int cmd_describe(int argc, char **argv);
 int cmd_read(int argc, char **argv);
 int cmd_write(int argc, char **argv);
 int cmd_create(int argc, char **argv);
+int cmd_compact(int argc, char **argv);
+int cmd_logcompact(int argc, char **argv);
+int cmd_cluster(int argc, char **argv);
+int cmd_clean(int argc, char **argv);
+int cmd_archive(int argc, char **argv);
+int cmd_rollback(int argc, char **argv);
+int cmd_savepoint(int argc, char **argv);
+int cmd_restore(int argc, char **argv);
 
 /** Print the last library error to stderr and map the status to an exit code. */
 int cli_fail(hoodie_status rc, const char *context);

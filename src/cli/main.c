@@ -13,6 +13,14 @@ static const cli_cmd commands[] = {
     { "fsview", cmd_fsview, "Show partitions, file groups and file slices (--as-of T)" },
     { "write", cmd_write, "Write rows into a table: insert, upsert, delete, bulk_insert, insert_overwrite, ..." },
     { "create", cmd_create, "Create an empty Hudi table (table version 8 or 6, COW or MOR)" },
+    { "compact", cmd_compact, "Schedule and/or run compaction of a MOR table's file slices" },
+    { "logcompact", cmd_logcompact, "Merge the log files of each latest file slice into one" },
+    { "cluster", cmd_cluster, "Rewrite small file groups into larger ones, sorted by columns" },
+    { "clean", cmd_clean, "Delete file versions that the clean policy no longer needs" },
+    { "archive", cmd_archive, "Move old instants from the active to the archived timeline" },
+    { "rollback", cmd_rollback, "Roll back a pending or the latest completed write" },
+    { "savepoint", cmd_savepoint, "Create, delete or list savepoints" },
+    { "restore", cmd_restore, "Restore the table to a savepoint" },
     { "parquet", cmd_parquet, "Inspect and convert Parquet files (schema, meta, cat)" },
 };
 

@@ -1,0 +1,304 @@
+/*
+ * Table-service commands: compact, logcompact, cluster, clean, archive, rollback, savepoint, restore.
+ * Each prints one line describing what it did.
+ */
+#include "cli.h"
+#include "hoodie/services.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int parse_count(const char *cmd, const char *opt, const char *v, int64_t *out)
+{
+    char *end;
+    long long x = v ? strtoll(v, &end, 10) : -1;
+    if (!v || *end || x <= 0) return cli_usage("%s: %s needs a positive number", cmd, opt);
+    *out = x;
+    return CLI_OK;
+}
+
+static int parse_codec(const char *v, hoodie_parquet_codec *c)
+{
+    if (!v) return 0;
+    if (!strcmp(v, "snappy")) *c = HOODIE_PARQUET_CODEC_SNAPPY;
+    else if (!strcmp(v, "zstd")) *c = HOODIE_PARQUET_CODEC_ZSTD;
+    else if (!strcmp(v, "gzip")) *c = HOODIE_PARQUET_CODEC_GZIP;
+    else if (!strcmp(v, "none") || !strcmp(v, "uncompressed")) *c = HOODIE_PARQUET_CODEC_UNCOMPRESSED;
+    else return 0;
+    return 1;
+}
+
+static void print_result(const char *what, const hoodie_service_result *r)
+{
+    if (r->rolled_back) printf("rolled back %zu pending write(s)\n", r->rolled_back);
+    if (!r->instant[0]) { printf("%s: nothing to do\n", what); return; }
+    printf("%s %s: %lld file group(s), %lld file(s) written, %lld file(s) deleted, %lld instant(s), %lld record(s)\n",
+           what, r->instant, (long long)r->file_groups, (long long)r->files_written, (long long)r->files_deleted,
+           (long long)r->instants, (long long)r->records);
+}
+
+int cmd_compact(int argc, char **argv)
+{
+    const char *table = NULL, *instant = NULL;
+    int schedule = 0, run = 0;
+    hoodie_service_opts o = HOODIE_SERVICE_OPTS_INIT;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            printf("usage: hoodie compact TABLE [--schedule | --run [INSTANT]] [--strategy all|log-size|bounded-io]\n"
+                   "                      [--log-size BYTES] [--io-budget BYTES] [--codec snappy|zstd|gzip|none]\n"
+                   "  Without --schedule or --run: schedule, then run every pending compaction.\n");
+            return CLI_OK;
+        }
+        if (!strcmp(a, "--schedule")) schedule = 1;
+        else if (!strcmp(a, "--run")) {
+            run = 1;
+            if (v && v[0] != '-') { instant = v; i++; }
+        } else if (!strcmp(a, "--strategy")) {
+            if (!v) return cli_usage("compact: --strategy needs a value");
+            if (!strcmp(v, "all")) o.strategy = HOODIE_COMPACT_ALL;
+            else if (!strcmp(v, "log-size")) o.strategy = HOODIE_COMPACT_LOG_SIZE;
+            else if (!strcmp(v, "bounded-io")) o.strategy = HOODIE_COMPACT_BOUNDED_IO;
+            else return cli_usage("compact: unknown strategy '%s'", v);
+            i++;
+        } else if (!strcmp(a, "--log-size")) {
+            if (parse_count("compact", a, v, &o.log_size_threshold)) return CLI_USAGE;
+            i++;
+        } else if (!strcmp(a, "--io-budget")) {
+            if (parse_count("compact", a, v, &o.io_budget)) return CLI_USAGE;
+            i++;
+        } else if (!strcmp(a, "--codec")) {
+            if (!parse_codec(v, &o.codec)) return cli_usage("compact: unknown codec");
+            i++;
+        } else if (a[0] == '-') return cli_usage("compact: unknown option '%s'", a);
+        else if (!table) table = a;
+        else return cli_usage("compact: unexpected argument '%s'", a);
+    }
+    if (!table) return cli_usage("compact: no table given");
+    if (!schedule && !run) schedule = run = 1;
+    hoodie_service_result r;
+    hoodie_status rc;
+    if (schedule) {
+        if ((rc = hoodie_compaction_schedule(table, &o, &r)) < 0) return cli_fail(rc, "compact");
+        if (r.rolled_back) printf("rolled back %zu pending write(s)\n", r.rolled_back);
+        if (r.instant[0]) printf("scheduled compaction %s: %lld file group(s)\n", r.instant, (long long)r.file_groups);
+        else printf("compaction: nothing to schedule\n");
+    }
+    if (run) {
+        if ((rc = hoodie_compaction_run(table, &o, instant, &r)) < 0) return cli_fail(rc, "compact");
+        print_result("compaction", &r);
+    }
+    return CLI_OK;
+}
+
+int cmd_logcompact(int argc, char **argv)
+{
+    const char *table = NULL;
+    hoodie_service_opts o = HOODIE_SERVICE_OPTS_INIT;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("usage: hoodie logcompact TABLE\n  Merge the log files of each latest slice into one log file.\n");
+            return CLI_OK;
+        }
+        if (argv[i][0] == '-') return cli_usage("logcompact: unknown option '%s'", argv[i]);
+        if (table) return cli_usage("logcompact: unexpected argument '%s'", argv[i]);
+        table = argv[i];
+    }
+    if (!table) return cli_usage("logcompact: no table given");
+    hoodie_service_result r;
+    hoodie_status rc = hoodie_log_compaction(table, &o, &r);
+    if (rc < 0) return cli_fail(rc, "logcompact");
+    print_result("log compaction", &r);
+    return CLI_OK;
+}
+
+int cmd_cluster(int argc, char **argv)
+{
+    const char *table = NULL;
+    char *sort = NULL;
+    const char **cols = calloc((size_t)argc + 16, sizeof *cols);
+    hoodie_service_opts o = HOODIE_SERVICE_OPTS_INIT;
+    int code = CLI_OK;
+    if (!cols) return cli_fail(HOODIE_ENOMEM, NULL);
+    for (int i = 1; i < argc && code == CLI_OK; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            printf("usage: hoodie cluster TABLE --sort-by COL[,COL...] [--small-file-limit BYTES] "
+                   "[--max-file-size BYTES]\n");
+            free(cols);
+            return CLI_OK;
+        }
+        if (!strcmp(a, "--sort-by")) {
+            if (!v) { code = cli_usage("cluster: --sort-by needs columns"); break; }
+            free(sort);
+            sort = strdup(v);
+            i++;
+        } else if (!strcmp(a, "--small-file-limit")) {
+            code = parse_count("cluster", a, v, &o.small_file_limit);
+            i++;
+        } else if (!strcmp(a, "--max-file-size")) {
+            code = parse_count("cluster", a, v, &o.max_file_size);
+            i++;
+        } else if (a[0] == '-') code = cli_usage("cluster: unknown option '%s'", a);
+        else if (!table) table = a;
+        else code = cli_usage("cluster: unexpected argument '%s'", a);
+    }
+    if (code == CLI_OK && !table) code = cli_usage("cluster: no table given");
+    if (code == CLI_OK && sort) {
+        size_t n = 0;
+        for (char *tok = strtok(sort, ","); tok && n < (size_t)argc + 15; tok = strtok(NULL, ",")) cols[n++] = tok;
+        o.sort_columns = cols;
+        o.n_sort_columns = n;
+    }
+    if (code == CLI_OK) {
+        hoodie_service_result r;
+        hoodie_status rc = hoodie_clustering(table, &o, &r);
+        if (rc < 0) code = cli_fail(rc, "cluster");
+        else print_result("clustering", &r);
+    }
+    free(sort);
+    free(cols);
+    return code;
+}
+
+int cmd_clean(int argc, char **argv)
+{
+    const char *table = NULL;
+    hoodie_service_opts o = HOODIE_SERVICE_OPTS_INIT;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            printf("usage: hoodie clean TABLE [--policy P] [--retain N]\n"
+                   "  P: KEEP_LATEST_COMMITS (default, N commits: 10), KEEP_LATEST_FILE_VERSIONS (N versions: 3),\n"
+                   "     KEEP_LATEST_BY_HOURS (N hours: 24)\n");
+            return CLI_OK;
+        }
+        if (!strcmp(a, "--policy")) {
+            if (!v) return cli_usage("clean: --policy needs a value");
+            if (!strcasecmp(v, "KEEP_LATEST_COMMITS")) o.clean_policy = HOODIE_CLEAN_KEEP_LATEST_COMMITS;
+            else if (!strcasecmp(v, "KEEP_LATEST_FILE_VERSIONS")) o.clean_policy = HOODIE_CLEAN_KEEP_LATEST_FILE_VERSIONS;
+            else if (!strcasecmp(v, "KEEP_LATEST_BY_HOURS")) o.clean_policy = HOODIE_CLEAN_KEEP_LATEST_BY_HOURS;
+            else return cli_usage("clean: unknown policy '%s'", v);
+            i++;
+        } else if (!strcmp(a, "--retain")) {
+            if (parse_count("clean", a, v, &o.retain)) return CLI_USAGE;
+            i++;
+        } else if (a[0] == '-') return cli_usage("clean: unknown option '%s'", a);
+        else if (!table) table = a;
+        else return cli_usage("clean: unexpected argument '%s'", a);
+    }
+    if (!table) return cli_usage("clean: no table given");
+    hoodie_service_result r;
+    hoodie_status rc = hoodie_clean(table, &o, &r);
+    if (rc < 0) return cli_fail(rc, "clean");
+    print_result("clean", &r);
+    return CLI_OK;
+}
+
+int cmd_archive(int argc, char **argv)
+{
+    const char *table = NULL;
+    hoodie_service_opts o = HOODIE_SERVICE_OPTS_INIT;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            printf("usage: hoodie archive TABLE [--min-commits N] [--max-commits M]\n");
+            return CLI_OK;
+        }
+        if (!strcmp(a, "--min-commits")) {
+            if (parse_count("archive", a, v, &o.min_commits)) return CLI_USAGE;
+            i++;
+        } else if (!strcmp(a, "--max-commits")) {
+            if (parse_count("archive", a, v, &o.max_commits)) return CLI_USAGE;
+            i++;
+        } else if (a[0] == '-') return cli_usage("archive: unknown option '%s'", a);
+        else if (!table) table = a;
+        else return cli_usage("archive: unexpected argument '%s'", a);
+    }
+    if (!table) return cli_usage("archive: no table given");
+    hoodie_service_result r;
+    hoodie_status rc = hoodie_archive(table, &o, &r);
+    if (rc < 0) return cli_fail(rc, "archive");
+    print_result("archive", &r);
+    return CLI_OK;
+}
+
+/* TABLE INSTANT */
+static int table_instant(int argc, char **argv, const char *cmd, const char **table, const char **instant)
+{
+    *table = *instant = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (argv[i][0] == '-') return cli_usage("%s: unknown option '%s'", cmd, argv[i]);
+        if (!*table) *table = argv[i];
+        else if (!*instant) *instant = argv[i];
+        else return cli_usage("%s: unexpected argument '%s'", cmd, argv[i]);
+    }
+    if (!*table || !*instant) return cli_usage("%s: usage: hoodie %s TABLE INSTANT", cmd, cmd);
+    return CLI_OK;
+}
+
+int cmd_rollback(int argc, char **argv)
+{
+    const char *table, *instant;
+    if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        printf("usage: hoodie rollback TABLE INSTANT\n  Undo a pending write, or the latest completed write.\n");
+        return CLI_OK;
+    }
+    int code = table_instant(argc, argv, "rollback", &table, &instant);
+    if (code) return code;
+    hoodie_service_opts o = HOODIE_SERVICE_OPTS_INIT;
+    hoodie_service_result r;
+    hoodie_status rc = hoodie_rollback(table, &o, instant, &r);
+    if (rc < 0) return cli_fail(rc, "rollback");
+    print_result("rollback", &r);
+    return CLI_OK;
+}
+
+int cmd_restore(int argc, char **argv)
+{
+    const char *table, *instant;
+    if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        printf("usage: hoodie restore TABLE INSTANT\n  Roll the table back to the savepoint INSTANT.\n");
+        return CLI_OK;
+    }
+    int code = table_instant(argc, argv, "restore", &table, &instant);
+    if (code) return code;
+    hoodie_service_opts o = HOODIE_SERVICE_OPTS_INIT;
+    hoodie_service_result r;
+    hoodie_status rc = hoodie_restore(table, &o, instant, &r);
+    if (rc < 0) return cli_fail(rc, "restore");
+    print_result("restore", &r);
+    return CLI_OK;
+}
+
+int cmd_savepoint(int argc, char **argv)
+{
+    if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        printf("usage: hoodie savepoint TABLE create [INSTANT] | delete INSTANT | list\n");
+        return CLI_OK;
+    }
+    if (argc < 3) return cli_usage("savepoint: usage: hoodie savepoint TABLE create|delete|list [INSTANT]");
+    const char *table = argv[1], *verb = argv[2], *instant = argc > 3 ? argv[3] : NULL;
+    if (argc > 4) return cli_usage("savepoint: unexpected argument '%s'", argv[4]);
+    hoodie_service_opts o = HOODIE_SERVICE_OPTS_INIT;
+    hoodie_status rc;
+    if (!strcmp(verb, "create")) {
+        hoodie_service_result r;
+        if ((rc = hoodie_savepoint_create(table, &o, instant, &r)) < 0) return cli_fail(rc, "savepoint");
+        printf("savepoint %s created\n", r.instant);
+    } else if (!strcmp(verb, "delete")) {
+        if (!instant) return cli_usage("savepoint: delete needs an instant");
+        if ((rc = hoodie_savepoint_delete(table, &o, instant)) < 0) return cli_fail(rc, "savepoint");
+        printf("savepoint %s deleted\n", instant);
+    } else if (!strcmp(verb, "list")) {
+        char *out = NULL;
+        if (instant) return cli_usage("savepoint: list takes no instant");
+        if ((rc = hoodie_savepoint_list(table, &o, &out)) < 0) return cli_fail(rc, "savepoint");
+        fputs(out, stdout);
+        free(out);
+    } else {
+        return cli_usage("savepoint: unknown action '%s' (create, delete, list)", verb);
+    }
+    return CLI_OK;
+}

@@ -1,0 +1,335 @@
+/*
+ * Compaction (hudi-format.md 9.1): the latest file slices of a MOR table merged into new base files.
+ *
+ *   schedule  C.compaction.requested: a HoodieCompactionPlan (version 2: log file names) with one operation per
+ *             slice chosen by the strategy; file groups of pending compactions or clusterings are left out
+ *   run       C.compaction.inflight (empty, as Hudi writes it); per operation the base file and the listed logs
+ *             merged as the snapshot reader merges them (read/logscan + read/slice_merge), written as
+ *             <fileId>_<token>_C.parquet (records keep their commit time and sequence number; the file name
+ *             column names the new file); completed as C.commit / C_C.commit with compacted=true and
+ *             operationType COMPACT
+ *
+ * Output names are deterministic (the operation's index is the write token), so a run that died part-way is
+ * redone from its plan: leftovers of the dead run are replaced.
+ */
+#include "services/svc.h"
+#include "storage/storage.h"
+#include "table/file_name.h"
+#include "util/error.h"
+#include "write/basefile.h"
+#include "write/commit_encode.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MB (1024.0 * 1024.0)
+#define DEFAULT_IO_BUDGET (500ll * 1024 * 1024 * 1024)
+
+static json_t *jstring_or_null(const char *s) { return s ? json_string(s) : json_null(); }
+
+static json_t *operation(const hoodie_file_group *g, const hoodie_file_slice *sl)
+{
+    json_t *op = json_object(), *logs = json_array(), *metrics = json_object();
+    int bad = !op || !logs || !metrics;
+    uint64_t log_size = 0, base_size = sl->base ? sl->base->size : 0;
+    for (size_t i = 0; !bad && i < sl->log_count; i++) {
+        bad |= json_array_append_new(logs, json_string(sl->logs[i]->name)) < 0;
+        log_size += sl->logs[i]->size;
+    }
+    bad |= hoodie_svc__set(metrics, "TOTAL_LOG_FILES", json_real((double)sl->log_count)) < 0;
+    bad |= hoodie_svc__set(metrics, "TOTAL_IO_READ_MB", json_real((double)(base_size + log_size) / MB)) < 0;
+    bad |= hoodie_svc__set(metrics, "TOTAL_LOG_FILES_SIZE", json_real((double)log_size)) < 0;
+    bad |= hoodie_svc__set(metrics, "TOTAL_IO_WRITE_MB", json_real((double)base_size / MB)) < 0;
+    bad |= hoodie_svc__set(metrics, "TOTAL_IO_MB", json_real((double)(2 * base_size + log_size) / MB)) < 0;
+    bad |= hoodie_svc__set(op, "baseInstantTime", json_string(sl->base_instant)) < 0;
+    bad |= hoodie_svc__set(op, "deltaFilePaths", logs) < 0;
+    logs = NULL;
+    bad |= hoodie_svc__set(op, "dataFilePath", jstring_or_null(sl->base ? sl->base->name : NULL)) < 0;
+    bad |= hoodie_svc__set(op, "fileId", json_string(g->file_id)) < 0;
+    bad |= hoodie_svc__set(op, "partitionPath", json_string(g->partition)) < 0;
+    bad |= hoodie_svc__set(op, "metrics", metrics) < 0;
+    metrics = NULL;
+    bad |= hoodie_svc__set(op, "bootstrapFilePath", json_null()) < 0;
+    if (bad) { json_decref(op); return NULL; }
+    return op;
+}
+
+static uint64_t slice_io(const hoodie_file_slice *sl)
+{
+    uint64_t n = sl->base ? 2 * sl->base->size : 0;
+    for (size_t i = 0; i < sl->log_count; i++) n += sl->logs[i]->size;
+    return n;
+}
+
+static uint64_t slice_log_size(const hoodie_file_slice *sl)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < sl->log_count; i++) n += sl->logs[i]->size;
+    return n;
+}
+
+hoodie_status hoodie_compaction_schedule(const char *base_path, const hoodie_service_opts *opts,
+                                         hoodie_service_result *result)
+{
+    hoodie_svc sv;
+    hoodie_fsview *v = NULL;
+    hoodie_svc_pending_fgs pend = { 0 };
+    hoodie_write_txn tx;
+    int have_tx = 0;
+    json_t *plan = NULL, *ops = NULL;
+    hoodie_buf content = HOODIE_BUF_INIT;
+    hoodie_service_result res;
+    memset(&res, 0, sizeof res);
+    hoodie_status rc = hoodie_svc__open(&sv, base_path, opts, 1);
+    res.rolled_back = sv.rolled_back;
+    if (rc == HOODIE_OK && sv.t->cfg->type != HOODIE_TABLE_MERGE_ON_READ)
+        rc = HOODIE_FAIL(HOODIE_EINVAL, "%s: compaction needs a merge-on-read table", sv.base_path);
+    if (rc == HOODIE_OK) rc = hoodie_svc__pending_file_groups(&sv, &pend);
+    if (rc == HOODIE_OK) rc = hoodie_table__fsview(sv.t, NULL, NULL, NULL, &v);
+    if (rc == HOODIE_OK && !(ops = json_array())) rc = HOODIE_NOMEM();
+    int64_t threshold = sv.o.log_size_threshold > 0 ? sv.o.log_size_threshold : 1;
+    int64_t budget = sv.o.io_budget > 0 ? sv.o.io_budget : DEFAULT_IO_BUDGET;
+    for (size_t i = 0; rc == HOODIE_OK && v && i < v->group_count; i++) {
+        const hoodie_file_group *g = &v->groups[i];
+        const hoodie_file_slice *sl = hoodie_file_group_latest(g);
+        if (!sl || !sl->log_count || hoodie_svc__pending_has(&pend, g->partition, g->file_id)) continue;
+        if (sv.o.strategy == HOODIE_COMPACT_LOG_SIZE && (int64_t)slice_log_size(sl) < threshold) continue;
+        if (sv.o.strategy == HOODIE_COMPACT_BOUNDED_IO && budget <= 0) break;
+        json_t *op = operation(g, sl);
+        if (!op || json_array_append_new(ops, op) < 0) { rc = HOODIE_NOMEM(); break; }
+        budget -= (int64_t)slice_io(sl);
+        res.file_groups++;
+    }
+    if (rc == HOODIE_OK && json_array_size(ops)) {
+        plan = json_object();
+        int bad = !plan;
+        bad |= hoodie_svc__set(plan, "operations", ops) < 0;
+        ops = NULL;
+        bad |= hoodie_svc__set(plan, "extraMetadata", json_null()) < 0;
+        bad |= hoodie_svc__set(plan, "version", json_integer(2)) < 0;
+        bad |= hoodie_svc__set(plan, "strategy", json_null()) < 0;
+        bad |= hoodie_svc__set(plan, "preserveHoodieMetadata", json_false()) < 0;
+        bad |= hoodie_svc__set(plan, "missingSchedulePartitions", json_null()) < 0;
+        if (bad) rc = HOODIE_NOMEM();
+        if (rc == HOODIE_OK) {
+            rc = hoodie_svc__ocf(&content, hoodie_svc__schema_compaction_plan, plan);
+            plan = NULL;
+        }
+        if (rc == HOODIE_OK) rc = hoodie_svc__begin(&sv, &tx, HOODIE_ACTION_COMPACTION, content.data, content.len);
+        have_tx = rc == HOODIE_OK;
+        if (rc == HOODIE_OK) snprintf(res.instant, sizeof res.instant, "%s", tx.inst.requested);
+    }
+    if (have_tx) hoodie_write__txn_dispose(&tx);
+    json_decref(plan);
+    json_decref(ops);
+    hoodie_buf_dispose(&content);
+    hoodie_svc__pending_dispose(&pend);
+    hoodie_fsview_free(v);
+    hoodie_svc__close(&sv);
+    if (result) *result = res;
+    return rc;
+}
+
+/* ---- run ---- */
+
+static const char *jstr(json_t *o, const char *k)
+{
+    json_t *v = json_object_get(o, k);
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+typedef struct stat_vec {
+    hoodie_wstat *v;
+    size_t n, cap;
+    hoodie_arena *arena;
+} stat_vec;
+
+static hoodie_wstat *stat_add(stat_vec *s)
+{
+    if (s->n == s->cap) {
+        size_t nc = s->cap ? s->cap * 2 : 16;
+        hoodie_wstat *nv = realloc(s->v, nc * sizeof *nv);
+        if (!nv) { HOODIE_NOMEM(); return NULL; }
+        s->v = nv;
+        s->cap = nc;
+    }
+    hoodie_wstat *w = &s->v[s->n++];
+    memset(w, 0, sizeof *w);
+    return w;
+}
+
+/* One operation: merge, write the new base file, record its stat. */
+static hoodie_status compact_one(hoodie_svc *sv, hoodie_write_txn *tx, json_t *op, size_t ordinal, stat_vec *stats,
+                                 hoodie_service_result *res)
+{
+    const char *part = jstr(op, "partitionPath");
+    const char *fid = jstr(op, "fileId");
+    const char *data = jstr(op, "dataFilePath");
+    const char *base_instant = jstr(op, "baseInstantTime");
+    json_t *deltas = json_object_get(op, "deltaFilePaths");
+    if (!part) part = "";
+    if (!fid) return HOODIE_CORRUPT("%s: compaction operation without a fileId", tx->inst.requested);
+    size_t n_logs = json_array_size(deltas);
+    const char **logs = calloc(n_logs + 1, sizeof *logs);
+    if (!logs) return HOODIE_NOMEM();
+    for (size_t i = 0; i < n_logs; i++) {
+        const char *p = json_string_value(json_array_get(deltas, i));
+        const char *slash = p ? strrchr(p, '/') : NULL; /* plan version 1 holds full paths */
+        logs[i] = slash ? slash + 1 : p ? p : "";
+    }
+    if (data) {
+        const char *slash = strrchr(data, '/');
+        if (slash) data = slash + 1;
+        if (!*data) data = NULL;
+    }
+    hoodie_svc_rows rows = { 0 };
+    hoodie_buf nb = HOODIE_BUF_INIT;
+    char token[64], *path = NULL, *rel = NULL;
+    uint64_t size = 0;
+    int64_t written = 0;
+    snprintf(token, sizeof token, "%zu-0-%zu", ordinal, ordinal);
+    hoodie_status rc = hoodie_svc__merge_slice(sv, part, data, logs, n_logs, &rows);
+    if (rc == HOODIE_OK) rc = hoodie_file_name_base(&nb, fid, token, tx->inst.requested, "parquet");
+    const char *name = rc == HOODIE_OK ? (const char *)nb.data : NULL;
+    if (rc == HOODIE_OK) rc = hoodie_svc__set_file_name(sv, &rows, name);
+    if (rc == HOODIE_OK) {
+        path = hoodie_svc__file_path(sv, part, name);
+        rel = *part ? hoodie_arena_sprintf(stats->arena, "%s/%s", part, name) : hoodie_arena_strdup(stats->arena, name);
+        if (!path || !rel) rc = HOODIE_NOMEM();
+    }
+    if (rc == HOODIE_OK) {
+        rc = hoodie_write__marker(tx, part, name, HOODIE_MARKER_CREATE);
+        if (rc == HOODIE_EEXISTS) { hoodie_error_clear(); rc = HOODIE_OK; } /* a run before this one */
+    }
+    if (rc == HOODIE_OK) rc = hoodie_svc__remove(sv->s, path);
+    hoodie_batch empty;
+    int have_empty = 0;
+    if (rc == HOODIE_OK) {
+        const hoodie_batch **parts = calloc(rows.n + 1, sizeof *parts);
+        if (!parts) rc = HOODIE_NOMEM();
+        for (size_t i = 0; parts && i < rows.n; i++) parts[i] = &rows.b[i];
+        if (rc == HOODIE_OK && rows.n == 0) { /* every record deleted: an empty base file ends the old slice */
+            rc = hoodie_batch_init(&empty, &sv->file_schema);
+            have_empty = rc == HOODIE_OK;
+            parts[0] = &empty;
+        }
+        hoodie_basefile_opts bo = { sv->s, path, &sv->file_schema, sv->avro_file_schema, sv->o.codec, 0 };
+        if (rc == HOODIE_OK) rc = hoodie_basefile_write(&bo, parts, rows.n ? rows.n : 1, &size, &written);
+        free(parts);
+    }
+    if (have_empty) hoodie_batch_dispose(&empty);
+    if (rc == HOODIE_OK) {
+        hoodie_wstat *st = stat_add(stats);
+        if (!st) rc = HOODIE_ENOMEM;
+        else {
+            uint64_t log_size = 0;
+            for (size_t i = 0; i < n_logs; i++) {
+                char *lp = hoodie_svc__file_path(sv, part, logs[i]);
+                hoodie_rfile *f;
+                uint64_t sz = 0;
+                if (lp && sv->s->open_read(sv->s->ctx, lp, &f, &sz) == HOODIE_OK) {
+                    sv->s->close_read(sv->s->ctx, f);
+                    log_size += sz;
+                }
+                hoodie_error_clear();
+                free(lp);
+            }
+            st->partition_path = hoodie_arena_strdup(stats->arena, part);
+            st->file_id = hoodie_arena_strdup(stats->arena, fid);
+            st->path = rel;
+            st->prev_commit = base_instant ? hoodie_arena_strdup(stats->arena, base_instant) : NULL;
+            st->num_writes = written;
+            st->num_update_writes = rows.updated;
+            st->total_write_bytes = (int64_t)size;
+            st->file_size_in_bytes = (int64_t)size;
+            st->total_log_records = rows.log_records;
+            st->total_log_blocks = rows.log_blocks;
+            st->total_log_files_compacted = (int64_t)n_logs;
+            st->total_log_size_compacted = (int64_t)log_size;
+            st->total_updated_records_compacted = rows.log_records;
+            if (!st->partition_path || !st->file_id) rc = HOODIE_NOMEM();
+            res->files_written++;
+            res->records += written;
+            res->file_groups++;
+        }
+    }
+    free(path);
+    hoodie_buf_dispose(&nb);
+    hoodie_svc__rows_dispose(&rows);
+    free(logs);
+    if (rc < 0) hoodie_error__prefix("compaction %s of file group %s: ", tx->inst.requested, fid);
+    return rc;
+}
+
+static hoodie_status run_one(hoodie_svc *sv, const hoodie_instant *in, hoodie_service_result *res)
+{
+    hoodie_write_txn tx;
+    json_t *plan = NULL;
+    stat_vec stats = { 0 };
+    hoodie_buf meta = HOODIE_BUF_INIT;
+    HOODIE_TRY(hoodie_svc__load_schema(sv));
+    HOODIE_TRY(hoodie_svc__resume(sv, &tx, in));
+    hoodie_status rc = hoodie_svc__read_record(sv, in, HOODIE_STATE_REQUESTED, &plan);
+    if (rc == HOODIE_OK && !plan) rc = HOODIE_CORRUPT("%s: empty compaction plan", in->requested);
+    if (rc == HOODIE_OK) rc = hoodie_arena_new(&stats.arena, NULL, 4096);
+    if (rc == HOODIE_OK) rc = hoodie_svc__ensure_inflight(&tx, NULL, 0);
+    json_t *ops = json_object_get(plan, "operations");
+    for (size_t i = 0; rc == HOODIE_OK && i < json_array_size(ops); i++)
+        rc = compact_one(sv, &tx, json_array_get(ops, i), i, &stats, res);
+    if (rc == HOODIE_OK) {
+        hoodie_kv extra[1] = { { "schema", sv->avro_data_schema } };
+        hoodie_commit_info ci = { 0 };
+        ci.stats = stats.v;
+        ci.stat_count = stats.n;
+        ci.compacted = 1;
+        ci.extra = extra;
+        ci.extra_count = 1;
+        ci.operation_type = "COMPACT";
+        rc = hoodie_commit_encode(&meta, &ci, sv->t->cfg->version >= 8 ? 8 : 6);
+    }
+    if (rc == HOODIE_OK) rc = hoodie_write__complete(&tx, meta.data, meta.len);
+    if (rc == HOODIE_OK) snprintf(res->instant, sizeof res->instant, "%s", in->requested);
+    hoodie_buf_dispose(&meta);
+    free(stats.v);
+    hoodie_arena_free(stats.arena);
+    json_decref(plan);
+    hoodie_write__txn_dispose(&tx);
+    return rc;
+}
+
+hoodie_status hoodie_compaction_run(const char *base_path, const hoodie_service_opts *opts, const char *instant,
+                                    hoodie_service_result *result)
+{
+    hoodie_svc sv;
+    hoodie_service_result res;
+    memset(&res, 0, sizeof res);
+    hoodie_status rc = hoodie_svc__open(&sv, base_path, opts, 1);
+    res.rolled_back = sv.rolled_back;
+    int found = 0;
+    if (rc == HOODIE_OK) {
+        /* the pending compactions, copied: the timeline is reloaded between them */
+        const hoodie_timeline *tl = sv.t->tl;
+        hoodie_instant *todo = calloc(tl->count + 1, sizeof *todo);
+        size_t n = 0;
+        if (!todo) rc = HOODIE_NOMEM();
+        for (size_t i = 0; todo && i < tl->count; i++) {
+            const hoodie_instant *in = &tl->instants[i];
+            if (in->plan_action != HOODIE_ACTION_COMPACTION) continue;
+            if (instant && strcmp(in->requested, instant)) continue;
+            found = 1;
+            if (in->state != HOODIE_STATE_COMPLETED) todo[n++] = *in;
+        }
+        if (rc == HOODIE_OK && instant && !found)
+            rc = HOODIE_FAIL(HOODIE_ENOTFOUND, "%s: no compaction %s on the timeline", sv.base_path, instant);
+        for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
+            rc = run_one(&sv, &todo[i], &res);
+            if (rc == HOODIE_OK) res.instants++;
+            if (rc == HOODIE_OK && i + 1 < n) rc = hoodie_svc__reload(&sv);
+        }
+        free(todo);
+    }
+    hoodie_svc__close(&sv);
+    if (result) *result = res;
+    return rc;
+}

@@ -1,0 +1,557 @@
+/* Shared pieces of the table services (see svc.h). */
+#include "services/svc.h"
+#include "format/avro/json.h"
+#include "format/avro/schema.h"
+#include "format/parquet/reader.h"
+#include "model/avro.h"
+#include "model/build.h"
+#include "model/conform.h"
+#include "read/logscan.h"
+#include "read/slice_merge.h"
+#include "storage/storage.h"
+#include "table/pqfile.h"
+#include "util/error.h"
+#include "write/avro_enc.h"
+#include "write/rollback.h"
+#include "write/wlog.h"
+#include "write/wschema.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the table ---- */
+
+static hoodie_status open_table(hoodie_svc *sv)
+{
+    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+    to.storage = sv->s;
+    return hoodie_table_open(&sv->t, sv->base_path, &to);
+}
+
+hoodie_status hoodie_svc__open(hoodie_svc *sv, const char *base_path, const hoodie_service_opts *o, int recover)
+{
+    hoodie_service_opts def = HOODIE_SERVICE_OPTS_INIT;
+    memset(sv, 0, sizeof *sv);
+    sv->o = o ? *o : def;
+    sv->s = hoodie_storage__or_default(sv->o.storage);
+    if (!base_path || !*base_path) return HOODIE_FAIL(HOODIE_EINVAL, "no table path given");
+    sv->base_path = hoodie_write__path(base_path, "");
+    if (!sv->base_path) return HOODIE_NOMEM();
+    HOODIE_TRY(open_table(sv));
+    if (sv->t->cfg->version != 6 && sv->t->cfg->version != 8)
+        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: table services write table versions 6 and 8, not %d",
+                           sv->base_path, sv->t->cfg->version);
+    if (recover) {
+        HOODIE_TRY(hoodie_write__recover(sv->t, &sv->rolled_back));
+        if (sv->rolled_back) HOODIE_TRY(hoodie_svc__reload(sv));
+    }
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_svc__reload(hoodie_svc *sv)
+{
+    hoodie_table_free(sv->t);
+    sv->t = NULL;
+    return open_table(sv);
+}
+
+void hoodie_svc__close(hoodie_svc *sv)
+{
+    if (sv->have_schema) {
+        hoodie_field_dispose(&sv->data_schema);
+        hoodie_field_dispose(&sv->file_schema);
+    }
+    free(sv->avro_data_schema);
+    free(sv->avro_file_schema);
+    for (size_t i = 0; i < sv->n_rolled_back_instants; i++) free(sv->rolled_back_instants[i]);
+    free(sv->rolled_back_instants);
+    hoodie_table_free(sv->t);
+    free(sv->base_path);
+    memset(sv, 0, sizeof *sv);
+}
+
+static hoodie_merge_policy policy_of(const hoodie_table_config *c)
+{
+    /* as the snapshot reader (read/scan.c) */
+    hoodie_merge_policy p;
+    if (c->merge_mode == HOODIE_MERGE_EVENT_TIME_ORDERING) {
+        p.log_fold = p.base = HOODIE_MERGE_EVENT_TIME_ORDERING;
+    } else if (c->version < 8) {
+        p.log_fold = HOODIE_MERGE_EVENT_TIME_ORDERING;
+        p.base = HOODIE_MERGE_COMMIT_TIME_ORDERING;
+    } else {
+        p.log_fold = p.base = HOODIE_MERGE_COMMIT_TIME_ORDERING;
+    }
+    return p;
+}
+
+static hoodie_status load_rolled_back(hoodie_svc *sv)
+{
+    const hoodie_timeline *tl = sv->t->tl;
+    for (size_t i = 0; i < tl->count; i++) {
+        const hoodie_instant *in = &tl->instants[i];
+        if (in->action != HOODIE_ACTION_ROLLBACK || in->state != HOODIE_STATE_COMPLETED) continue;
+        hoodie_buf path = HOODIE_BUF_INIT, data = HOODIE_BUF_INIT;
+        hoodie_rollback_meta *m = NULL;
+        hoodie_status rc = hoodie_timeline_instant_path(tl, in, HOODIE_STATE_COMPLETED, &path);
+        if (rc == HOODIE_OK) rc = hoodie_storage_read_all(sv->s, (const char *)path.data, &data);
+        if (rc == HOODIE_OK) rc = hoodie_rollback_meta_decode(&m, data.data, data.len, (const char *)path.data);
+        for (size_t k = 0; rc == HOODIE_OK && k < m->commit_count; k++) {
+            char **nv = realloc(sv->rolled_back_instants, (sv->n_rolled_back_instants + 1) * sizeof *nv);
+            if (!nv) { rc = HOODIE_NOMEM(); break; }
+            sv->rolled_back_instants = nv;
+            if (!(nv[sv->n_rolled_back_instants] = strdup(m->commits_rollback[k]))) { rc = HOODIE_NOMEM(); break; }
+            sv->n_rolled_back_instants++;
+        }
+        hoodie_rollback_meta_free(m);
+        hoodie_buf_dispose(&path);
+        hoodie_buf_dispose(&data);
+        HOODIE_TRY(rc);
+    }
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_svc__load_schema(hoodie_svc *sv)
+{
+    char *json = NULL;
+    hoodie_arena *a = NULL;
+    hoodie_avro_schema *as;
+    hoodie_field table;
+    int have_table = 0;
+    if (sv->have_schema) return HOODIE_OK;
+    if (!sv->t->cfg->populate_meta_fields)
+        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: table services need the meta fields (hoodie.populate.meta.fields)",
+                           sv->base_path);
+    hoodie_status rc = hoodie_table__schema(sv->t, NULL, &json);
+    if (rc == HOODIE_ENOTFOUND) {
+        hoodie_error_clear();
+        return HOODIE_FAIL(HOODIE_ENOTFOUND, "%s: the table has no schema yet (nothing written)", sv->base_path);
+    }
+    HOODIE_TRY(rc);
+    rc = hoodie_arena_new(&a, NULL, 16384);
+    if (rc == HOODIE_OK) rc = hoodie_avro_schema_parse(&as, json, strlen(json), a, "table schema");
+    if (rc == HOODIE_OK) rc = hoodie_avro_to_field(&table, as, "root");
+    have_table = rc == HOODIE_OK;
+    hoodie_arena_free(a);
+    free(json);
+    /* evolve against itself: drops meta columns, keeps types */
+    if (rc == HOODIE_OK) rc = hoodie_wschema_evolve(&sv->data_schema, &table, &table);
+    if (have_table) hoodie_field_dispose(&table);
+    HOODIE_TRY(rc);
+    rc = hoodie_wschema_with_meta(&sv->file_schema, &sv->data_schema);
+    if (rc < 0) { hoodie_field_dispose(&sv->data_schema); return rc; }
+    sv->have_schema = 1;
+    HOODIE_TRY(hoodie_wlog_avro_schema(&sv->avro_data_schema, &sv->data_schema, sv->t->cfg->name, 0));
+    HOODIE_TRY(hoodie_wlog_avro_schema(&sv->avro_file_schema, &sv->data_schema, sv->t->cfg->name, 1));
+    const hoodie_table_config *c = sv->t->cfg;
+    sv->key_col = hoodie_field_find(&sv->file_schema, "_hoodie_record_key");
+    sv->ord_col = c->ordering_fields.count ? hoodie_field_find(&sv->file_schema, c->ordering_fields.items[0]) : -1;
+    sv->del_col = hoodie_field_find(&sv->file_schema, "_hoodie_is_deleted");
+    if (sv->del_col >= 0 && sv->file_schema.children[sv->del_col].type.id != HOODIE_TYPE_BOOL) sv->del_col = -1;
+    sv->policy = policy_of(c);
+    if (c->merge_mode == HOODIE_MERGE_CUSTOM)
+        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: custom record mergers (payload %s) are not supported",
+                           sv->base_path, c->payload_class ? c->payload_class : "?");
+    return load_rolled_back(sv);
+}
+
+/* ---- instants ---- */
+
+static hoodie_status txn_init(hoodie_svc *sv, hoodie_write_txn *tx)
+{
+    const hoodie_table_config *cfg = sv->t->cfg;
+    memset(tx, 0, sizeof *tx);
+    tx->s = sv->s;
+    tx->table_version = cfg->version;
+    tx->layout = cfg->timeline_layout_version;
+    tx->utc = cfg->timeline_timezone_utc;
+    tx->base_path = hoodie_write__path(sv->base_path, "");
+    tx->timeline_dir = hoodie_write__path(sv->base_path, cfg->timeline_dir);
+    if (!tx->base_path || !tx->timeline_dir) { hoodie_write__txn_dispose(tx); return HOODIE_NOMEM(); }
+    return HOODIE_OK;
+}
+
+static hoodie_status state_path(const hoodie_write_txn *tx, const hoodie_instant *in, hoodie_instant_state st,
+                                char **out)
+{
+    char name[128];
+    HOODIE_TRY(hoodie_instant_file_name(in, st, tx->layout, name, sizeof name));
+    *out = hoodie_write__path(tx->timeline_dir, name);
+    return *out ? HOODIE_OK : HOODIE_NOMEM();
+}
+
+hoodie_status hoodie_svc__begin(hoodie_svc *sv, hoodie_write_txn *tx, hoodie_action action, const void *req,
+                                size_t len)
+{
+    char max[HOODIE_INSTANT_TIME_MAX + 1], t[18];
+    hoodie_timeline *tl = NULL;
+    char *path = NULL;
+    HOODIE_TRY(txn_init(sv, tx));
+    hoodie_status rc = hoodie_timeline_load_dir(&tl, sv->s, tx->timeline_dir, tx->layout);
+    if (rc == HOODIE_OK) hoodie_write__timeline_max(tl, max);
+    hoodie_timeline_free(tl);
+    for (int attempt = 0; rc == HOODIE_OK && attempt < 16; attempt++) {
+        if ((rc = hoodie_write__new_time(t, tx->utc, max)) < 0) break;
+        memset(&tx->inst, 0, sizeof tx->inst);
+        memcpy(tx->inst.requested, t, 18);
+        tx->inst.action = tx->inst.plan_action = action;
+        tx->inst.state = HOODIE_STATE_REQUESTED;
+        free(path);
+        path = NULL;
+        if ((rc = state_path(tx, &tx->inst, HOODIE_STATE_REQUESTED, &path)) < 0) break;
+        rc = hoodie_storage_write_all(sv->s, path, HOODIE_CREATE_EXCLUSIVE, req ? req : "", len);
+        if (rc != HOODIE_EEXISTS) break;
+        memcpy(max, t, 18);
+    }
+    free(path);
+    if (rc < 0) {
+        hoodie_error__prefix("start %s instant: ", hoodie_action_name(action) ? hoodie_action_name(action) : "?");
+        hoodie_write__txn_dispose(tx);
+    }
+    return rc;
+}
+
+hoodie_status hoodie_svc__resume(hoodie_svc *sv, hoodie_write_txn *tx, const hoodie_instant *in)
+{
+    HOODIE_TRY(txn_init(sv, tx));
+    tx->inst = *in;
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_svc__ensure_inflight(hoodie_write_txn *tx, const void *content, size_t len)
+{
+    if (tx->inst.state == HOODIE_STATE_INFLIGHT) return HOODIE_OK;
+    if (tx->inst.state != HOODIE_STATE_REQUESTED)
+        return HOODIE_FAIL(HOODIE_ESTATE, "instant %s is not pending", tx->inst.requested);
+    return hoodie_write__inflight(tx, content, len);
+}
+
+hoodie_status hoodie_svc__read_record(hoodie_svc *sv, const hoodie_instant *in, hoodie_instant_state st, json_t **out)
+{
+    hoodie_buf path = HOODIE_BUF_INIT, data = HOODIE_BUF_INIT;
+    hoodie_avro_ocf f;
+    *out = NULL;
+    hoodie_status rc = hoodie_timeline_instant_path(sv->t->tl, in, st, &path);
+    if (rc == HOODIE_OK) rc = hoodie_storage_read_all(sv->s, (const char *)path.data, &data);
+    if (rc == HOODIE_OK && data.len) {
+        const char *what = (const char *)path.data;
+        if (!hoodie_avro_is_ocf(data.data, data.len)) {
+            json_error_t je;
+            *out = json_loadb((const char *)data.data, data.len, 0, &je);
+            if (!*out) rc = HOODIE_CORRUPT("%s: neither Avro nor JSON", what);
+        } else if ((rc = hoodie_avro_ocf_open(&f, data.data, data.len, what)) == HOODIE_OK) {
+            rc = hoodie_avro_ocf_next(&f, out);
+            if (rc == HOODIE_ITEROVER) rc = HOODIE_CORRUPT("%s: no record", what);
+            hoodie_avro_ocf_close(&f);
+        }
+    }
+    hoodie_buf_dispose(&path);
+    hoodie_buf_dispose(&data);
+    return rc;
+}
+
+hoodie_status hoodie_svc__ocf(hoodie_buf *out, const char *schema, json_t *rec)
+{
+    if (!rec) return HOODIE_NOMEM();
+    json_t *arr = json_array();
+    hoodie_status rc = arr && json_array_append_new(arr, rec) == 0 ? hoodie_write__avro_ocf(out, schema, arr)
+                                                                    : HOODIE_NOMEM();
+    if (!arr) json_decref(rec);
+    json_decref(arr);
+    return rc;
+}
+
+int hoodie_svc__set(json_t *o, const char *k, json_t *v)
+{
+    if (!o || !v) { json_decref(v); return -1; }
+    return json_object_set_new(o, k, v);
+}
+
+/* ---- merged slices ---- */
+
+typedef struct mem_src { const uint8_t *p; size_t len; } mem_src;
+
+static hoodie_status mem_read(void *ctx, uint64_t off, void *buf, size_t len)
+{
+    mem_src *m = ctx;
+    if (off > m->len || len > m->len - off) return HOODIE_CORRUPT("read past the end of an embedded Parquet file");
+    memcpy(buf, m->p + off, len);
+    return HOODIE_OK;
+}
+
+/* PARQUET_DATA_BLOCKs of log files (as the snapshot reader decodes them) */
+static hoodie_status parquet_block(void *ctx, const uint8_t *data, size_t len, const char *what,
+                                   const hoodie_field *schema, hoodie_log_items *out, const char *instant)
+{
+    (void)ctx;
+    mem_src m = { data, len };
+    hoodie_pq_source src = { &m, mem_read, len, what };
+    hoodie_pq_file *f = NULL;
+    hoodie_pq_scan *sc = NULL;
+    hoodie_status rc = hoodie_pq_file_open(&f, &src);
+    if (rc == HOODIE_OK) rc = hoodie_pq_scan_open(&sc, f, NULL);
+    while (rc == HOODIE_OK) {
+        hoodie_batch b;
+        rc = hoodie_pq_scan_next(sc, &b);
+        if (rc < 0) break;
+        hoodie_log_item *it = hoodie_log_items_push(out, HOODIE_LOG_DATA, instant);
+        if (!it) { hoodie_batch_dispose(&b); rc = HOODIE_ENOMEM; break; }
+        rc = hoodie_conform_batch(&it->batch, schema, &b);
+        hoodie_batch_dispose(&b);
+        if (rc < 0) { hoodie_batch_init(&it->batch, schema); break; }
+    }
+    if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
+    hoodie_pq_scan_free(sc);
+    hoodie_pq_file_free(f);
+    return rc;
+}
+
+static hoodie_status rows_push(hoodie_svc_rows *r, hoodie_batch *b)
+{
+    if (b->root.length == 0) { hoodie_batch_dispose(b); return HOODIE_OK; }
+    if (r->n == r->cap) {
+        size_t nc = r->cap ? r->cap * 2 : 8;
+        hoodie_batch *nb = realloc(r->b, nc * sizeof *nb);
+        if (!nb) { hoodie_batch_dispose(b); return HOODIE_NOMEM(); }
+        r->b = nb;
+        r->cap = nc;
+    }
+    r->rows += b->root.length;
+    r->b[r->n++] = *b;
+    return HOODIE_OK;
+}
+
+void hoodie_svc__rows_dispose(hoodie_svc_rows *r)
+{
+    for (size_t i = 0; i < r->n; i++) hoodie_batch_dispose(&r->b[i]);
+    free(r->b);
+    memset(r, 0, sizeof *r);
+}
+
+char *hoodie_svc__file_path(const hoodie_svc *sv, const char *partition, const char *name)
+{
+    char *dir = hoodie_write__path(sv->base_path, partition ? partition : "");
+    char *p = dir ? hoodie_write__path(dir, name) : NULL;
+    free(dir);
+    return p;
+}
+
+static hoodie_status fs_file_of(hoodie_svc *sv, hoodie_arena *a, const char *partition, const char *name,
+                                hoodie_fs_file **out)
+{
+    hoodie_fs_file *f = hoodie_arena_calloc(a, 1, sizeof *f);
+    char *path = hoodie_svc__file_path(sv, partition, name);
+    if (!f || !path) { free(path); return HOODIE_NOMEM(); }
+    f->name = hoodie_arena_strdup(a, name);
+    f->path = hoodie_arena_strdup(a, path);
+    f->partition = hoodie_arena_strdup(a, partition ? partition : "");
+    free(path);
+    if (!f->name || !f->path || !f->partition) return HOODIE_NOMEM();
+    if (hoodie_file_name_parse(&f->fn, f->name) == HOODIE_FILE_OTHER)
+        return HOODIE_FAIL(HOODIE_EINVAL, "'%s' is not a base or log file name", name);
+    size_t n = f->fn.instant.len < HOODIE_INSTANT_TIME_MAX ? f->fn.instant.len : HOODIE_INSTANT_TIME_MAX;
+    memcpy(f->instant, f->fn.instant.p, n);
+    *out = f;
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_svc__merge_slice(hoodie_svc *sv, const char *partition, const char *base_name,
+                                      const char *const *log_names, size_t n_logs, hoodie_svc_rows *out)
+{
+    hoodie_arena *a = NULL;
+    hoodie_log_items items;
+    int have_items = 0;
+    hoodie_slice_merger *m = NULL;
+    hoodie_parquet_reader *r = NULL;
+    hoodie_pq_scan *sc = NULL;
+    const hoodie_fs_file **logs = NULL;
+    HOODIE_TRY(hoodie_svc__load_schema(sv));
+    hoodie_status rc = hoodie_arena_new(&a, NULL, 4096);
+    if (rc == HOODIE_OK && n_logs) {
+        logs = hoodie_arena_calloc(a, n_logs, sizeof *logs);
+        if (!logs) rc = HOODIE_ENOMEM;
+        for (size_t i = 0; rc == HOODIE_OK && i < n_logs; i++) {
+            hoodie_fs_file *f = NULL;
+            rc = fs_file_of(sv, a, partition, log_names[i], &f);
+            logs[i] = f;
+        }
+        if (rc == HOODIE_OK) {
+            hoodie_logscan_ctx lc = { sv->s, sv->t->tl, NULL, &sv->file_schema,
+                                      (const char *const *)sv->rolled_back_instants, sv->n_rolled_back_instants,
+                                      parquet_block, NULL };
+            rc = hoodie_logscan(&items, &lc, logs, n_logs);
+            have_items = rc == HOODIE_OK;
+        }
+        if (rc == HOODIE_OK) {
+            for (size_t i = 0; i < items.count; i++) {
+                if (items.items[i].removed) continue;
+                out->log_records += items.items[i].kind == HOODIE_LOG_DATA ? items.items[i].batch.root.length
+                                                                           : (int64_t)items.items[i].delete_count;
+            }
+            hoodie_slice_merge_cfg mc = { &sv->file_schema, sv->key_col, sv->ord_col, sv->del_col, sv->policy };
+            rc = hoodie_slice_merger_new(&m, &mc, &items);
+        }
+        out->log_blocks += n_logs;
+    }
+    if (rc == HOODIE_OK && base_name) {
+        char *path = hoodie_svc__file_path(sv, partition, base_name);
+        hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
+        o.storage = sv->s;
+        if (!path) rc = HOODIE_NOMEM();
+        if (rc == HOODIE_OK) rc = hoodie_parquet_reader_open(&r, path, &o);
+        if (rc == HOODIE_OK) rc = hoodie_pqfile__scan_open(r, &sc);
+        while (rc == HOODIE_OK) {
+            hoodie_batch raw, conformed, merged;
+            rc = hoodie_pq_scan_next(sc, &raw);
+            if (rc < 0) break;
+            rc = hoodie_conform_batch(&conformed, &sv->file_schema, &raw);
+            hoodie_batch_dispose(&raw);
+            if (rc < 0) { hoodie_error__prefix("%s: ", path); break; }
+            if (!m) { rc = rows_push(out, &conformed); continue; }
+            int64_t before = conformed.root.length;
+            rc = hoodie_slice_merger_base(m, &conformed, &merged);
+            hoodie_batch_dispose(&conformed);
+            if (rc == HOODIE_OK) {
+                (void)before;
+                rc = rows_push(out, &merged);
+            }
+        }
+        if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
+        free(path);
+    }
+    if (rc == HOODIE_OK && m) {
+        hoodie_batch fin;
+        rc = hoodie_slice_merger_finish(m, &fin);
+        if (rc == HOODIE_OK) rc = rows_push(out, &fin);
+    }
+    hoodie_slice_merger_free(m);
+    hoodie_pq_scan_free(sc);
+    hoodie_parquet_reader_free(r);
+    if (have_items) hoodie_log_items_dispose(&items);
+    hoodie_arena_free(a);
+    return rc;
+}
+
+hoodie_status hoodie_svc__set_file_name(hoodie_svc *sv, hoodie_svc_rows *r, const char *name)
+{
+    int col = hoodie_field_find(&sv->file_schema, "_hoodie_file_name");
+    if (col < 0) return HOODIE_OK;
+    const hoodie_field *f = &sv->file_schema.children[col];
+    for (size_t i = 0; i < r->n; i++) {
+        hoodie_array na;
+        HOODIE_TRY(hoodie_array_init(&na, f));
+        hoodie_status rc = hoodie_array_reserve(&na, f, r->b[i].root.length, strlen(name) * (size_t)r->b[i].root.length);
+        for (int64_t k = 0; rc == HOODIE_OK && k < r->b[i].root.length; k++) rc = hoodie_array_append_str(&na, f, name);
+        if (rc < 0) { hoodie_array_dispose(&na); return rc; }
+        hoodie_array_dispose(&r->b[i].root.children[col]);
+        r->b[i].root.children[col] = na;
+    }
+    return HOODIE_OK;
+}
+
+/* ---- files and instants ---- */
+
+hoodie_status hoodie_svc__remove(const hoodie_storage *s, const char *path)
+{
+    hoodie_status rc = s->remove(s->ctx, path);
+    if (rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); return HOODIE_OK; }
+    return rc;
+}
+
+hoodie_status hoodie_svc__remove_instant_files(hoodie_svc *sv, const hoodie_instant *in, int completed)
+{
+    char name[128];
+    const hoodie_timeline *tl = sv->t->tl;
+    if (completed) {
+        HOODIE_TRY(hoodie_instant_file_name(in, HOODIE_STATE_COMPLETED, tl->layout_version, name, sizeof name));
+        char *p = hoodie_write__path(tl->dir, name);
+        if (!p) return HOODIE_NOMEM();
+        hoodie_status rc = hoodie_svc__remove(sv->s, p);
+        free(p);
+        return rc;
+    }
+    for (int st = HOODIE_STATE_INFLIGHT; st >= HOODIE_STATE_REQUESTED; st--) {
+        HOODIE_TRY(hoodie_instant_file_name(in, (hoodie_instant_state)st, tl->layout_version, name, sizeof name));
+        char *p = hoodie_write__path(tl->dir, name);
+        if (!p) return HOODIE_NOMEM();
+        hoodie_status rc = hoodie_svc__remove(sv->s, p);
+        free(p);
+        HOODIE_TRY(rc);
+    }
+    return HOODIE_OK;
+}
+
+/* ---- file groups of pending plans ---- */
+
+static hoodie_status pending_add(hoodie_svc_pending_fgs *p, const char *part, const char *fid)
+{
+    char **np = realloc(p->partitions, (p->count + 1) * sizeof *np);
+    if (!np) return HOODIE_NOMEM();
+    p->partitions = np;
+    char **nf = realloc(p->file_ids, (p->count + 1) * sizeof *nf);
+    if (!nf) return HOODIE_NOMEM();
+    p->file_ids = nf;
+    np[p->count] = strdup(part ? part : "");
+    nf[p->count] = strdup(fid ? fid : "");
+    if (!np[p->count] || !nf[p->count]) { free(np[p->count]); free(nf[p->count]); return HOODIE_NOMEM(); }
+    p->count++;
+    return HOODIE_OK;
+}
+
+static const char *jstr(json_t *o, const char *k)
+{
+    json_t *v = json_object_get(o, k);
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+hoodie_status hoodie_svc__pending_file_groups(hoodie_svc *sv, hoodie_svc_pending_fgs *out)
+{
+    memset(out, 0, sizeof *out);
+    const hoodie_timeline *tl = sv->t->tl;
+    hoodie_status rc = HOODIE_OK;
+    for (size_t i = 0; i < tl->count && rc == HOODIE_OK; i++) {
+        const hoodie_instant *in = &tl->instants[i];
+        if (in->state == HOODIE_STATE_COMPLETED) continue;
+        int compaction = in->plan_action == HOODIE_ACTION_COMPACTION || in->plan_action == HOODIE_ACTION_LOGCOMPACTION;
+        int cluster = in->plan_action == HOODIE_ACTION_CLUSTERING || in->plan_action == HOODIE_ACTION_REPLACECOMMIT;
+        if (!compaction && !cluster) continue;
+        if (!(in->state_files & HOODIE_STATE_BIT(HOODIE_STATE_REQUESTED))) continue;
+        json_t *rec;
+        if ((rc = hoodie_svc__read_record(sv, in, HOODIE_STATE_REQUESTED, &rec)) < 0) break;
+        if (!rec) continue;
+        if (compaction) {
+            json_t *ops = json_object_get(rec, "operations");
+            for (size_t k = 0; rc == HOODIE_OK && k < json_array_size(ops); k++) {
+                json_t *op = json_array_get(ops, k);
+                rc = pending_add(out, jstr(op, "partitionPath"), jstr(op, "fileId"));
+            }
+        } else {
+            json_t *groups = json_object_get(json_object_get(rec, "clusteringPlan"), "inputGroups");
+            for (size_t g = 0; rc == HOODIE_OK && g < json_array_size(groups); g++) {
+                json_t *slices = json_object_get(json_array_get(groups, g), "slices");
+                for (size_t k = 0; rc == HOODIE_OK && k < json_array_size(slices); k++) {
+                    json_t *sl = json_array_get(slices, k);
+                    rc = pending_add(out, jstr(sl, "partitionPath"), jstr(sl, "fileId"));
+                }
+            }
+        }
+        json_decref(rec);
+    }
+    return rc;
+}
+
+int hoodie_svc__pending_has(const hoodie_svc_pending_fgs *p, const char *partition, const char *file_id)
+{
+    for (size_t i = 0; i < p->count; i++)
+        if (!strcmp(p->partitions[i], partition) && !strcmp(p->file_ids[i], file_id)) return 1;
+    return 0;
+}
+
+void hoodie_svc__pending_dispose(hoodie_svc_pending_fgs *p)
+{
+    for (size_t i = 0; i < p->count; i++) { free(p->partitions[i]); free(p->file_ids[i]); }
+    free(p->partitions);
+    free(p->file_ids);
+    memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,107 @@
+/*
+ * What the table services share (include/hoodie/services.h): the open table with the schemas a rewrite needs,
+ * service instants (any action: requested -> inflight -> completed through write/commit.h), Avro timeline
+ * records, and reading one file slice merged exactly as the snapshot reader merges it (read/logscan.h +
+ * read/slice_merge.h), as file records (meta columns + data) ready for a new base or log file.
+ *
+ * services/ is the one layer that uses both read/ and write/.
+ */
+#ifndef HOODIE_SERVICES_SVC_H
+#define HOODIE_SERVICES_SVC_H
+
+#include <jansson.h>
+#include "hoodie/services.h"
+#include "merge/record_merge.h"
+#include "model/batch.h"
+#include "table/table.h"
+#include "util/buf.h"
+#include "write/commit.h"
+
+/* Schemas of the service records (schemas.c); rollback schemas are in write/avro_enc.h. */
+extern const char hoodie_svc__schema_compaction_plan[];
+extern const char hoodie_svc__schema_requested_replace[];
+extern const char hoodie_svc__schema_cleaner_plan[];
+extern const char hoodie_svc__schema_clean_meta[];
+extern const char hoodie_svc__schema_savepoint[];
+extern const char hoodie_svc__schema_restore_plan[];
+extern const char hoodie_svc__schema_restore_meta[];
+
+/** An open table for a service. Stack-embedded: hoodie_svc__open ... hoodie_svc__close. */
+typedef struct hoodie_svc {
+    hoodie_service_opts o;
+    const hoodie_storage *s;
+    char *base_path;              /* malloc */
+    hoodie_table *t;
+    size_t rolled_back;           /* pending writes rolled back by open */
+    /* hoodie_svc__load_schema */
+    int have_schema;
+    hoodie_field data_schema;     /* table columns */
+    hoodie_field file_schema;     /* meta + table columns: the shape of every merged batch */
+    char *avro_data_schema;       /* extraMetadata.schema */
+    char *avro_file_schema;       /* parquet.avro.schema, log block SCHEMA */
+    int key_col, ord_col, del_col;
+    hoodie_merge_policy policy;
+    char **rolled_back_instants;  /* instants undone by completed rollbacks (log blocks of them are skipped) */
+    size_t n_rolled_back_instants;
+} hoodie_svc;
+
+/** Open the table; recover != 0 first rolls back pending writes of dead writers (write/rollback.h). */
+hoodie_status hoodie_svc__open(hoodie_svc *sv, const char *base_path, const hoodie_service_opts *o, int recover);
+/** Re-read the table (timeline and config) after the service changed it. */
+hoodie_status hoodie_svc__reload(hoodie_svc *sv);
+void hoodie_svc__close(hoodie_svc *sv);
+/** The table schema (latest commit's, else the create schema) and the merge configuration. */
+hoodie_status hoodie_svc__load_schema(hoodie_svc *sv);
+
+/** Start a service instant of `action` with `req` as the requested file's content (a new time > the timeline). */
+hoodie_status hoodie_svc__begin(hoodie_svc *sv, hoodie_write_txn *tx, hoodie_action action, const void *req,
+                                size_t len);
+/** A transaction over the existing pending instant `in` (its state as on storage). */
+hoodie_status hoodie_svc__resume(hoodie_svc *sv, hoodie_write_txn *tx, const hoodie_instant *in);
+/** Write the inflight file of a resumed instant if it is missing. */
+hoodie_status hoodie_svc__ensure_inflight(hoodie_write_txn *tx, const void *content, size_t len);
+
+/** Decode the single Avro record of `in`'s file in state `st` (*out NULL for an empty file). */
+hoodie_status hoodie_svc__read_record(hoodie_svc *sv, const hoodie_instant *in, hoodie_instant_state st, json_t **out);
+/** An Avro object container file holding `rec` (a reference is stolen; NULL means out of memory). */
+hoodie_status hoodie_svc__ocf(hoodie_buf *out, const char *schema, json_t *rec);
+/** json_object_set_new that reports failure (also for v NULL). */
+int hoodie_svc__set(json_t *o, const char *k, json_t *v);
+
+/** Merged rows of one slice: batches shaped as sv->file_schema. */
+typedef struct hoodie_svc_rows {
+    hoodie_batch *b;
+    size_t n, cap;
+    int64_t rows;
+    int64_t log_records;      /* data rows + deletes read from the logs */
+    int64_t log_blocks;
+    int64_t updated;          /* base rows replaced or deleted by log records */
+} hoodie_svc_rows;
+
+/**
+ * Merge the slice (base file name or NULL, log file names in apply order) of `partition` as the snapshot reader
+ * does (completed, not rolled-back blocks), appending the result to `out`. Deleted records are dropped.
+ */
+hoodie_status hoodie_svc__merge_slice(hoodie_svc *sv, const char *partition, const char *base_name,
+                                      const char *const *log_names, size_t n_logs, hoodie_svc_rows *out);
+void hoodie_svc__rows_dispose(hoodie_svc_rows *r);
+/** Set the _hoodie_file_name column of every batch to `name`. */
+hoodie_status hoodie_svc__set_file_name(hoodie_svc *sv, hoodie_svc_rows *r, const char *name);
+
+/** Full path of a file in a partition (malloc). */
+char *hoodie_svc__file_path(const hoodie_svc *sv, const char *partition, const char *name);
+/** Remove a file; a missing file is fine. */
+hoodie_status hoodie_svc__remove(const hoodie_storage *s, const char *path);
+/** Remove `in`'s state files (inflight, then requested; or the completed file when completed != 0). */
+hoodie_status hoodie_svc__remove_instant_files(hoodie_svc *sv, const hoodie_instant *in, int completed);
+
+/** 1 if (partition, file id) is in a pending compaction, log compaction or clustering plan. */
+typedef struct hoodie_svc_pending_fgs {
+    char **partitions, **file_ids;
+    size_t count;
+} hoodie_svc_pending_fgs;
+hoodie_status hoodie_svc__pending_file_groups(hoodie_svc *sv, hoodie_svc_pending_fgs *out);
+int hoodie_svc__pending_has(const hoodie_svc_pending_fgs *p, const char *partition, const char *file_id);
+void hoodie_svc__pending_dispose(hoodie_svc_pending_fgs *p);
+
+#endif

@@ -77,11 +77,20 @@ typedef struct hoodie_table_create_opts {
      * itself writes is rejected with HOODIE_EINVAL.
      */
     const char *const *extra_props;
+    /**
+     * Storage layout (hoodie.table.storage.layout): NULL/"default", or "lsm_tree" (RFC-103: every base and log
+     * file sorted by record key, native Parquet log files, sorted k-way merges). MERGE_ON_READ and table version 8
+     * only; chosen at creation, an existing table cannot be switched.
+     */
+    const char *layout;
+    /** Index: NULL/"bloom" (default), or "bucket" (simple bucket index, hoodie.index.type=BUCKET). */
+    const char *index_type;
+    int bucket_count;                  /**< hoodie.bucket.index.num.buckets for the bucket index (>= 1) */
 } hoodie_table_create_opts;
 
 #define HOODIE_TABLE_CREATE_OPTS_INIT \
     { HOODIE_TABLE_CREATE_OPTS_VERSION, NULL, 8, HOODIE_CREATE_COPY_ON_WRITE, NULL, NULL, NULL, 0, NULL, 0, NULL, \
-      NULL, 0, 0, 0, 0, 0, HOODIE_CREATE_MERGE_DEFAULT, NULL, NULL }
+      NULL, 0, 0, 0, 0, 0, HOODIE_CREATE_MERGE_DEFAULT, NULL, NULL, NULL, NULL, 0 }
 
 /**
  * Create an empty Hudi table rooted at `base_path`.

@@ -12,6 +12,7 @@ static const char usage_text[] =
     "                    [--ordering-field F] [--merge-mode event_time|commit_time]\n"
     "                    [--table-version 8|6] [--schema FILE] [--database DB]\n"
     "                    [--timezone utc|local] [--no-meta-fields] [--prop KEY=VALUE]...\n"
+    "                    [--layout default|lsm_tree] [--index bloom|bucket] [--buckets N]\n"
     "\n"
     "Custom key generator partition fields carry their type: --partition-fields region:SIMPLE,ts:TIMESTAMP.\n"
     "--prop persists extra table properties, e.g. hoodie.keygen.timebased.output.dateformat=yyyy/MM/dd.\n";
@@ -84,6 +85,15 @@ int cmd_create(int argc, char **argv)
         else if (!strcmp(a, "--ordering-field")) { NEEDS_VALUE(); o.ordering_field = v; }
         else if (!strcmp(a, "--database")) { NEEDS_VALUE(); o.database = v; }
         else if (!strcmp(a, "--schema")) { NEEDS_VALUE(); schema_file = v; }
+        else if (!strcmp(a, "--layout")) { NEEDS_VALUE(); o.layout = v; }
+        else if (!strcmp(a, "--index")) { NEEDS_VALUE(); o.index_type = v; }
+        else if (!strcmp(a, "--buckets")) {
+            NEEDS_VALUE();
+            char *end;
+            long nb = strtol(v, &end, 10);
+            if (*end || nb < 1 || nb > 1000000) { ret = cli_usage("create: --buckets is a number >= 1, not '%s'", v); goto done; }
+            o.bucket_count = (int)nb;
+        }
         else if (!strcmp(a, "--merge-mode")) {
             NEEDS_VALUE();
             if (!strcmp(v, "event_time")) o.merge_mode = HOODIE_CREATE_MERGE_EVENT_TIME;

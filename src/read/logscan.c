@@ -1,4 +1,5 @@
 #include "read/logscan.h"
+#include "read/lsm_read.h"
 #include "format/avro/schema.h"
 #include "model/avro.h"
 #include "storage/storage.h"
@@ -48,7 +49,7 @@ void hoodie_log_items_dispose(hoodie_log_items *l)
     memset(l, 0, sizeof *l);
 }
 
-static int instant_applies(const hoodie_logscan_ctx *c, const char *t)
+int hoodie_logscan__applies(const hoodie_logscan_ctx *c, const char *t)
 {
     if (!t || !hoodie_instant_time_valid(t, strlen(t))) return 0;
     if (c->as_of && strcmp(t, c->as_of) > 0) return 0;
@@ -131,7 +132,7 @@ static hoodie_status scan_file(scan_state *st, const hoodie_fs_file *f)
                     if (!strcmp(st->out->items[i].instant, target)) st->out->items[i].removed = 1;
             continue;
         }
-        if (!instant_applies(ctx, instant)) { st->out->skipped_blocks++; continue; }
+        if (!hoodie_logscan__applies(ctx, instant)) { st->out->skipped_blocks++; continue; }
         switch (b.type) {
         case HOODIE_HLOG_AVRO_DATA_BLOCK:
             rc = avro_block(st, &b, f->path, instant);
@@ -172,7 +173,8 @@ hoodie_status hoodie_logscan(hoodie_log_items *out, const hoodie_logscan_ctx *ct
     scan_state st = { ctx, out, NULL, 0 };
     memset(out, 0, sizeof *out);
     hoodie_status rc = hoodie_arena_new(&out->arena, NULL, 16384);
-    for (size_t i = 0; i < n_logs && rc == HOODIE_OK; i++) rc = scan_file(&st, logs[i]);
+    for (size_t i = 0; i < n_logs && rc == HOODIE_OK; i++)
+        rc = logs[i]->fn.kind == HOODIE_FILE_LOG ? scan_file(&st, logs[i]) : hoodie_lsm__native_items(ctx, logs[i], out);
     for (size_t i = 0; i < st.cache_count; i++) hoodie_avro_decoder_free(st.cache[i].decoder);
     free(st.cache);
     if (rc < 0) hoodie_log_items_dispose(out);

@@ -52,6 +52,8 @@ typedef struct hoodie_logscan_ctx {
 
 hoodie_status hoodie_logscan(hoodie_log_items *out, const hoodie_logscan_ctx *ctx, const hoodie_fs_file *const *logs,
                              size_t n_logs);
+/** 1 if items of instant `t` apply to the scan (completed, within as-of, not rolled back). */
+int hoodie_logscan__applies(const hoodie_logscan_ctx *ctx, const char *t);
 /** Append an empty item (for block decoders); returns NULL on ENOMEM. */
 hoodie_log_item *hoodie_log_items_push(hoodie_log_items *l, hoodie_log_item_kind kind, const char *instant);
 void hoodie_log_items_dispose(hoodie_log_items *l);

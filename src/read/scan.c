@@ -18,6 +18,7 @@
 #include "model/conform.h"
 #include "read/filter.h"
 #include "read/logscan.h"
+#include "read/lsm_read.h"
 #include "read/slice_merge.h"
 #include "storage/storage.h"
 #include "table/archived.h"
@@ -60,6 +61,7 @@ typedef struct scan {
     hoodie_log_items logs;
     int have_logs;
     hoodie_slice_merger *merger;
+    hoodie_lsm_slice *lsm;               /* LSM layout: the slice's sorted merge (read/lsm_read.h) */
     int slice_done_base;
     uint64_t pruned_row_groups;          /* statistics: row groups skipped by the filter */
 } scan;
@@ -289,6 +291,8 @@ static hoodie_status check_base_files(scan *s)
             if (n < 8 || strcmp(st->path + n - 8, ".parquet")) continue;
             const char *name = strrchr(st->path, '/');
             name = name ? name + 1 : st->path;
+            hoodie_file_name fnp;
+            if (hoodie_file_name_parse(&fnp, name) != HOODIE_FILE_BASE) continue; /* native log files */
             const hoodie_file_group *g = NULL;
             for (size_t x = 0; x < s->view->group_count; x++)
                 if (!strcmp(s->view->groups[x].file_id, st->file_id) &&
@@ -324,6 +328,8 @@ static void close_slice(scan *s)
 {
     hoodie_slice_merger_free(s->merger);
     s->merger = NULL;
+    hoodie_lsm_slice_free(s->lsm);
+    s->lsm = NULL;
     if (s->have_logs) hoodie_log_items_dispose(&s->logs);
     s->have_logs = 0;
     hoodie_pq_scan_free(s->base_scan);
@@ -462,6 +468,13 @@ static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
     s->slice = sl;
     s->slice_done_base = 0;
     int use_logs = s->query != HOODIE_QUERY_READ_OPTIMIZED && sl->log_count > 0;
+    if (use_logs && s->t->cfg->lsm_tree && s->key_col >= 0 && hoodie_lsm_slice_sortable(sl)) {
+        hoodie_lsm_slice_cfg lc = { { s->t->storage, s->t->tl, s->as_of[0] ? s->as_of : NULL, &s->full,
+                                      (const char *const *)s->rolled_back, s->n_rolled_back, parquet_block, s },
+                                    s->key_col, s->ord_col, s->del_col, s->policy, s->batch_rows, 0, 0 };
+        s->slice_done_base = 1;
+        return hoodie_lsm_slice_open(&s->lsm, &lc, sl);
+    }
     if (use_logs) {
         hoodie_logscan_ctx lc = { s->t->storage, s->t->tl, s->as_of[0] ? s->as_of : NULL, &s->full,
                                   (const char *const *)s->rolled_back, s->n_rolled_back, parquet_block, s };
@@ -593,6 +606,7 @@ static hoodie_status finish_batch(scan *s, hoodie_batch *in, hoodie_batch *out)
 /* Produce the next merged batch (full schema) from the open slice; HOODIE_ITEROVER when the slice is done. */
 static hoodie_status slice_next(scan *s, hoodie_batch *out)
 {
+    if (s->lsm) return hoodie_lsm_slice_next(s->lsm, out, NULL);
     if (!s->slice_done_base) {
         hoodie_batch raw, conformed;
         hoodie_status rc = hoodie_pq_scan_next(s->base_scan, &raw);

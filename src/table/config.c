@@ -252,6 +252,36 @@ static hoodie_status cfg_merge_mode(hoodie_table_config *c)
     return HOODIE_OK;
 }
 
+/* RFC-103 storage layout and the simple bucket index (hudi-format.md 12.1, 13). */
+static hoodie_status cfg_lsm(hoodie_table_config *c)
+{
+    const char *v = hoodie_props_get(&c->props, "hoodie.table.storage.layout");
+    if (v && !strcasecmp(v, "lsm_tree")) {
+        if (c->type != HOODIE_TABLE_MERGE_ON_READ)
+            return cfg_bad(c, "hoodie.table.storage.layout", "the lsm_tree layout is for MERGE_ON_READ tables only");
+        c->lsm_tree = 1;
+    } else if (v && strcasecmp(v, "default")) {
+        return cfg_bad(c, "hoodie.table.storage.layout", "unknown storage layout '%s' (default or lsm_tree)", v);
+    }
+    v = hoodie_props_get(&c->props, "hoodie.index.type");
+    if (!v || strcasecmp(v, "BUCKET")) return HOODIE_OK;
+    const char *engine = hoodie_props_get(&c->props, "hoodie.index.bucket.engine");
+    if (engine && strcasecmp(engine, "SIMPLE"))
+        return HOODIE_OK; /* consistent hashing: not supported for writing; readers need no index */
+    v = hoodie_props_get(&c->props, "hoodie.bucket.index.num.buckets");
+    char *end = NULL;
+    long n = v ? strtol(v, &end, 10) : 0;
+    if (!v || *end || n < 1 || n > 1000000000L)
+        return cfg_bad(c, "hoodie.bucket.index.num.buckets", "the bucket index needs a number of buckets >= 1, not '%s'",
+                       v ? v : "(absent)");
+    c->bucket_index = 1;
+    c->bucket_count = (int)n;
+    v = hoodie_props_get(&c->props, "hoodie.bucket.index.hash.field");
+    if (v && *v) return cfg_split(c, v, &c->bucket_hash_fields);
+    c->bucket_hash_fields = c->record_key_fields;
+    return HOODIE_OK;
+}
+
 static hoodie_status cfg_build(hoodie_table_config *c, unsigned flags)
 {
     const char *v;
@@ -365,7 +395,7 @@ static hoodie_status cfg_build(hoodie_table_config *c, unsigned flags)
 
     HOODIE_TRY(cfg_merge_mode(c));
     c->create_schema = hoodie_props_get(&c->props, K_CREATE_SCHEMA);
-    return HOODIE_OK;
+    return cfg_lsm(c);
 }
 
 hoodie_status hoodie_table_config_parse(hoodie_table_config **out, const void *data, size_t len,

@@ -87,6 +87,11 @@ typedef struct hoodie_table_config {
     const char *create_schema;     /* hoodie.table.create.schema or NULL */
     int has_checksum;
     uint32_t checksum;             /* hoodie.table.checksum (verified unless HOODIE_CONFIG_NO_CHECKSUM) */
+
+    int lsm_tree;                  /* hoodie.table.storage.layout=lsm_tree (RFC-103; MERGE_ON_READ only) */
+    int bucket_index;              /* hoodie.index.type=BUCKET with the SIMPLE engine */
+    int bucket_count;              /* hoodie.bucket.index.num.buckets */
+    hoodie_str_list bucket_hash_fields; /* hoodie.bucket.index.hash.field, else the record key fields */
 } hoodie_table_config;
 
 /** Load flags. */

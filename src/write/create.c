@@ -302,6 +302,25 @@ hoodie_status hoodie_table_create(const char *base_path, const hoodie_table_crea
     if (event_time && !(o->ordering_field && *o->ordering_field))
         return HOODIE_FAIL(HOODIE_EINVAL, "table create: event-time merging needs an ordering field");
 
+    int lsm = 0, bucket = 0;
+    if (o->layout && *o->layout && strcasecmp(o->layout, "default")) {
+        if (strcasecmp(o->layout, "lsm_tree"))
+            return HOODIE_FAIL(HOODIE_EINVAL, "table create: unknown storage layout '%s' (default or lsm_tree)", o->layout);
+        if (o->type != HOODIE_CREATE_MERGE_ON_READ)
+            return HOODIE_FAIL(HOODIE_EINVAL, "table create: the lsm_tree layout is for MERGE_ON_READ tables only");
+        if (!v8) return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "table create: the lsm_tree layout needs table version 8");
+        lsm = 1;
+    }
+    if (o->index_type && *o->index_type && strcasecmp(o->index_type, "bloom")) {
+        if (strcasecmp(o->index_type, "bucket"))
+            return HOODIE_FAIL(HOODIE_EINVAL, "table create: unknown index '%s' (bloom or bucket)", o->index_type);
+        if (o->bucket_count < 1)
+            return HOODIE_FAIL(HOODIE_EINVAL, "table create: the bucket index needs a number of buckets >= 1");
+        bucket = 1;
+    } else if (o->bucket_count) {
+        return HOODIE_FAIL(HOODIE_EINVAL, "table create: a number of buckets needs the bucket index");
+    }
+
     if (o->schema_json) {
         json_error_t jerr;
         json_t *j = json_loads(o->schema_json, 0, &jerr);
@@ -367,6 +386,15 @@ hoodie_status hoodie_table_create(const char *base_path, const hoodie_table_crea
     }
     if (o->no_meta_fields) SET("hoodie.populate.meta.fields", "false");
     if (o->timeline_timezone_utc) SET("hoodie.table.timeline.timezone", "UTC");
+    if (lsm) SET("hoodie.table.storage.layout", "lsm_tree");
+    if (bucket) {
+        char nb[32];
+        snprintf(nb, sizeof nb, "%d", o->bucket_count);
+        SET("hoodie.index.type", "BUCKET");
+        SET("hoodie.index.bucket.engine", "SIMPLE");
+        SET("hoodie.bucket.index.num.buckets", nb);
+        SET("hoodie.bucket.index.hash.field", (const char *)keys.data);
+    }
     if (o->extra_props) {
         for (const char *const *kv = o->extra_props; kv[0]; kv += 2) {
             if (!kv[1]) { rc = HOODIE_FAIL(HOODIE_EINVAL, "table create: extra property '%s' has no value", kv[0]); goto done; }
@@ -384,6 +412,11 @@ hoodie_status hoodie_table_create(const char *base_path, const hoodie_table_crea
     if (!props_path) { rc = HOODIE_NOMEM(); goto done; }
     int ex = s->exists(s->ctx, props_path);
     if (ex < 0) { rc = (hoodie_status)ex; goto done; }
+    if (ex && lsm) {
+        rc = HOODIE_FAIL(HOODIE_EEXISTS, "a Hudi table already exists at '%s': the lsm_tree storage layout is chosen "
+                         "when a table is created, an existing table cannot be switched to it", base_path);
+        goto done;
+    }
     if (ex) {
         rc = HOODIE_FAIL(HOODIE_EEXISTS, "a Hudi table already exists at '%s' (%s is present)", base_path, props_path);
         goto done;

@@ -25,6 +25,7 @@
 #include "model/conform.h"
 #include "merge/record_merge.h"
 #include "storage/storage.h"
+#include "table/bucket.h"
 #include "table/file_name.h"
 #include "table/keygen.h"
 #include "table/pqfile.h"
@@ -36,6 +37,7 @@
 #include "write/commit.h"
 #include "write/commit_encode.h"
 #include "write/create.h"
+#include "write/lsm_write.h"
 #include "write/rollback.h"
 #include "write/wlog.h"
 #include "write/wschema.h"
@@ -182,7 +184,8 @@ static hoodie_status combine(wctx *w)
     hoodie_hmap m = HOODIE_HMAP_INIT;
     hoodie_buf kb = HOODIE_BUF_INIT;
     hoodie_status rc = hoodie_hmap_init(&m, (size_t)n);
-    int dedupe = !(w->o.no_combine && (w->o.op == HOODIE_WRITE_INSERT || w->o.op == HOODIE_WRITE_BULK_INSERT));
+    int dedupe = w->cfg->lsm_tree || /* LSM files hold each key once */
+                 !(w->o.no_combine && (w->o.op == HOODIE_WRITE_INSERT || w->o.op == HOODIE_WRITE_BULK_INSERT));
     /* composite keys (partition \0 key) live in kb; offsets are stable, pointers are fixed up after */
     int64_t *koff = malloc(((size_t)n + 1) * sizeof *koff);
     if (!koff) rc = HOODIE_NOMEM();
@@ -451,7 +454,8 @@ static hoodie_status assign(wctx *w, const int32_t *row_group)
     int64_t per_file = maxsz / rsz;
     if (per_file < 1) per_file = 1;
     hoodie_status rc = HOODIE_OK;
-    int pack = w->o.op == HOODIE_WRITE_UPSERT || w->o.op == HOODIE_WRITE_INSERT;
+    /* LSM: no bin-packing into existing base files (they would have to be re-sorted) */
+    int pack = !w->cfg->lsm_tree && (w->o.op == HOODIE_WRITE_UPSERT || w->o.op == HOODIE_WRITE_INSERT);
     for (uint32_t p = 0; p < w->n_parts && rc == HOODIE_OK; p++) {
         int64_t n_inserts = 0;
         for (size_t i = 0; i < w->live.n && rc == HOODIE_OK; i++) {
@@ -596,6 +600,7 @@ static hoodie_status create_handle(wctx *w, wgroup *g)
     snprintf(name, sizeof name, "%s", (const char *)nb.data);
     hoodie_buf_dispose(&nb);
     hoodie_batch recs;
+    if (w->cfg->lsm_tree) HOODIE_TRY(hoodie_lsm_sort_rows(&w->keys, g->inserts.v, g->inserts.n));
     HOODIE_TRY(make_records(w, g, g->inserts.v, g->inserts.n, name, 0, &recs));
     const hoodie_batch *parts[1] = { &recs };
     hoodie_status rc = write_base(w, g, parts, 1, name, NULL, (int64_t)g->inserts.n, 0, 0);
@@ -819,6 +824,127 @@ static hoodie_status append_handle(wctx *w, wgroup *g)
     return rc;
 }
 
+/* ---- LSM tree layout and bucket index ---- */
+
+/* One native log file of sorted rows (data, or deletes: key, partition path, ordering value). */
+static hoodie_status lsm_log_file(wctx *w, wgroup *g, rowvec *rows, int deletes, int64_t *size_out)
+{
+    char token[32];
+    hoodie_buf nb = HOODIE_BUF_INIT;
+    const char *partition = w->part_names[g->part];
+    write_token(g, token, sizeof token);
+    HOODIE_TRY(hoodie_lsm_sort_rows(&w->keys, rows->v, rows->n));
+    HOODIE_TRY(hoodie_file_name_native_log(&nb, g->file_id, token, w->tx.inst.requested, 1, deletes));
+    char *name = hoodie_arena_strdup(w->arena, (const char *)nb.data);
+    hoodie_buf_dispose(&nb);
+    if (!name) return HOODIE_ENOMEM;
+    char *rel = *partition ? hoodie_arena_sprintf(w->arena, "%s/%s", partition, name) : name;
+    char *path = rel ? hoodie_arena_sprintf(w->arena, "%s/%s", w->t->base_path, rel) : NULL;
+    if (!path) return HOODIE_ENOMEM;
+    hoodie_batch recs, dels;
+    int have_dels = 0;
+    HOODIE_TRY(make_records(w, g, rows->v, rows->n, deletes ? g->file_id : name, 0, &recs));
+    hoodie_status rc = HOODIE_OK;
+    if (deletes) {
+        const char *cols[3] = { "_hoodie_record_key", "_hoodie_partition_path",
+                                w->ord_col >= 0 ? w->data_schema.children[w->ord_col].name : NULL };
+        rc = hoodie_batch_project(&dels, &recs, cols, w->ord_col >= 0 ? 3 : 2);
+        have_dels = rc == HOODIE_OK;
+    }
+    uint64_t size = 0;
+    const hoodie_batch *parts[1] = { deletes ? &dels : &recs };
+    hoodie_lsm_log_opts lo = { w->s, path, w->tx.inst.requested, w->avro_file_schema, w->o.codec, deletes ? 0 : 2 };
+    if (rc == HOODIE_OK) rc = hoodie_write__marker(&w->tx, partition, name, HOODIE_MARKER_APPEND);
+    if (rc == HOODIE_OK) rc = hoodie_write__partition_metadata(w->s, w->t->base_path, partition, w->tx.inst.requested);
+    if (rc == HOODIE_OK) rc = hoodie_lsm_write_log(&lo, parts, 1, &size);
+    if (have_dels) hoodie_batch_dispose(&dels);
+    hoodie_batch_dispose(&recs);
+    if (rc < 0) return rc;
+    hoodie_wstat *st = add_stat(w);
+    const char **logs = hoodie_arena_alloc(w->arena, sizeof *logs);
+    if (!st || !logs) return HOODIE_ENOMEM;
+    logs[0] = name;
+    st->partition_path = partition;
+    st->file_id = g->file_id;
+    st->path = rel;
+    st->prev_commit = g->slice && g->slice->base_instant ? g->slice->base_instant : "null";
+    st->num_writes = deletes ? 0 : (int64_t)rows->n;
+    st->num_update_writes = deletes ? 0 : (int64_t)rows->n;
+    st->num_deletes = deletes ? (int64_t)rows->n : 0;
+    st->total_write_bytes = st->file_size_in_bytes = (int64_t)size;
+    st->is_delta = 1;
+    st->log_version = 1;
+    st->base_file = g->slice && g->slice->base ? g->slice->base->name : "";
+    st->log_files = logs;
+    st->log_file_count = 1;
+    st->total_log_records = (int64_t)rows->n;
+    st->total_log_blocks = 1;
+    w->res.files_written++;
+    w->res.bytes_written += (int64_t)size;
+    *size_out = (int64_t)size;
+    return HOODIE_OK;
+}
+
+/* MOR, LSM layout: the group's updates, inserts and deletes as sorted native log files (RFC-103 L0). */
+static hoodie_status lsm_append_handle(wctx *w, wgroup *g)
+{
+    rowvec ups = { 0 }, dels = { 0 };
+    hoodie_status rc = HOODIE_OK;
+    int64_t size = 0;
+    for (size_t i = 0; rc == HOODIE_OK && i < g->updates.n; i++)
+        rc = rv_push(w->del[g->updates.v[i]] ? &dels : &ups, g->updates.v[i]);
+    for (size_t i = 0; rc == HOODIE_OK && i < g->inserts.n; i++) rc = rv_push(&ups, g->inserts.v[i]);
+    if (rc == HOODIE_OK && ups.n) rc = lsm_log_file(w, g, &ups, 0, &size);
+    if (rc == HOODIE_OK && dels.n) rc = lsm_log_file(w, g, &dels, 1, &size);
+    w->res.updates += (int64_t)ups.n;
+    w->res.deletes += (int64_t)dels.n;
+    free(ups.v);
+    free(dels.v);
+    return rc;
+}
+
+/* Bucket index: every live row goes to its bucket's file group in its partition, no lookup (hudi-format.md 12.1).
+ * Rows of an existing group are its updates (MOR: appended to its logs), rows of a new group its inserts. */
+static hoodie_status bucket_assign(wctx *w)
+{
+    int nb = w->cfg->bucket_count;
+    size_t n_slots = w->n_parts * (size_t)nb;
+    int32_t *slot = calloc(n_slots + 1, sizeof *slot); /* group index + 1 */
+    if (!slot) return HOODIE_NOMEM();
+    if (!w->replace)
+        for (size_t i = 0; i < w->view->group_count; i++) {
+            const hoodie_file_group *fg = &w->view->groups[i];
+            int pi = part_index(w, fg->partition), b = hoodie_bucket_of_file_id(fg->file_id);
+            if (pi < 0 || b < 0 || b >= nb || slot[(size_t)pi * (size_t)nb + (size_t)b]) continue;
+            if (!hoodie_file_group_latest(fg)) continue;
+            wgroup *g = new_group(w, (uint32_t)pi, fg);
+            if (!g) { free(slot); return HOODIE_ENOMEM; }
+            slot[(size_t)pi * (size_t)nb + (size_t)b] = (int32_t)(g - w->groups) + 1;
+        }
+    hoodie_status rc = HOODIE_OK;
+    for (size_t i = 0; rc == HOODIE_OK && i < w->live.n; i++) {
+        int64_t row = w->live.v[i];
+        size_t kl;
+        const char *k = key_at(&w->keys, row, &kl);
+        int b = hoodie_bucket_id(k, kl, w->cfg->bucket_hash_fields.items, w->cfg->bucket_hash_fields.count, nb);
+        int32_t *s = &slot[(size_t)w->row_part[row] * (size_t)nb + (size_t)b];
+        if (!*s) {
+            if (w->del[row]) continue; /* deleting from a bucket that does not exist */
+            wgroup *g = new_group(w, w->row_part[row], NULL);
+            if (!g) { rc = HOODIE_ENOMEM; break; }
+            char id[80];
+            hoodie_bucket_file_id(id, sizeof id, b, g->file_id);
+            snprintf(g->file_id, sizeof g->file_id, "%s", id);
+            *s = (int32_t)(g - w->groups) + 1;
+        }
+        wgroup *g = &w->groups[*s - 1];
+        if (g->existing) rc = rv_push(&g->updates, row);
+        else if (!w->del[row]) rc = rv_push(&g->inserts, row);
+    }
+    free(slot);
+    return rc;
+}
+
 /* ---- the commit ---- */
 
 static hoodie_status workload(wctx *w, hoodie_buf *out)
@@ -1002,10 +1128,16 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     row_group = malloc(((size_t)n + 1) * sizeof *row_group);
     if (!row_group) { rc = HOODIE_NOMEM(); goto done; }
     for (int64_t r = 0; r < n; r++) row_group[r] = -1;
-    if (w.o.op == HOODIE_WRITE_UPSERT || w.o.op == HOODIE_WRITE_DELETE)
+    if (w.cfg->bucket_index && !w.mor) {
+        rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: bucket index writes need a MERGE_ON_READ table", base_path);
+        goto done;
+    }
+    if ((w.o.op == HOODIE_WRITE_UPSERT || w.o.op == HOODIE_WRITE_DELETE) && !w.cfg->bucket_index)
         if ((rc = lookup(&w, row_group)) < 0) goto done;
     if (w.replace && (rc = replaced_groups(&w)) < 0) goto done;
-    if (w.o.op != HOODIE_WRITE_DELETE_PARTITION) {
+    if (w.o.op != HOODIE_WRITE_DELETE_PARTITION && w.cfg->bucket_index) {
+        if ((rc = bucket_assign(&w)) < 0) goto done;
+    } else if (w.o.op != HOODIE_WRITE_DELETE_PARTITION) {
         hoodie_write_opts saved = w.o;
         if (w.o.op == HOODIE_WRITE_BULK_INSERT || w.replace) w.o.op = HOODIE_WRITE_BULK_INSERT; /* new groups only */
         rc = assign(&w, row_group);
@@ -1035,6 +1167,7 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     for (size_t i = 0; i < w.n_groups && rc == HOODIE_OK; i++) {
         wgroup *g = &w.groups[i];
         if (!g->existing) rc = g->inserts.n ? create_handle(&w, g) : HOODIE_OK;
+        else if (w.mor && w.cfg->lsm_tree) rc = g->updates.n || g->inserts.n ? lsm_append_handle(&w, g) : HOODIE_OK;
         else if (w.mor && g->updates.n && !g->small) rc = append_handle(&w, g);
         else if (g->updates.n || g->inserts.n) rc = merge_handle(&w, g);
     }

@@ -1,0 +1,275 @@
+#include "read/lsm_read.h"
+#include "format/hlog/native_log.h"
+#include "format/parquet/reader.h"
+#include "model/build.h"
+#include "model/conform.h"
+#include "table/pqfile.h"
+#include "util/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- one native file ---- */
+
+typedef struct nfile {
+    const hoodie_field *schema;       /* reader schema */
+    const hoodie_fs_file *f;
+    hoodie_parquet_reader *r;
+    hoodie_pq_scan *sc;
+    int deletes;
+    int64_t batch_rows;
+} nfile;
+
+static void nfile_close(nfile *n)
+{
+    hoodie_pq_scan_free(n->sc);
+    hoodie_parquet_reader_free(n->r);
+    n->sc = NULL;
+    n->r = NULL;
+}
+
+/* Open a native file; *applies = 0 when its instant does not apply (the file is then closed). */
+static hoodie_status nfile_open(nfile *n, const hoodie_logscan_ctx *ctx, const hoodie_fs_file *f, int64_t batch_rows,
+                                int *applies)
+{
+    memset(n, 0, sizeof *n);
+    n->schema = ctx->schema;
+    n->f = f;
+    n->deletes = f->fn.kind == HOODIE_FILE_DELETES_NATIVE;
+    n->batch_rows = batch_rows;
+    hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
+    o.storage = ctx->storage;
+    if (batch_rows > 0) o.batch_rows = batch_rows;
+    HOODIE_TRY(hoodie_parquet_reader_open(&n->r, f->path, &o));
+    const char *meta = hoodie_parquet_reader_kv(n->r, HOODIE_NATIVE_LOG_FOOTER_KEY);
+    char instant[HOODIE_INSTANT_TIME_MAX + 1];
+    snprintf(instant, sizeof instant, "%s", f->instant);
+    hoodie_status rc = HOODIE_OK;
+    if (meta) {
+        hoodie_arena *a;
+        hoodie_native_log_meta m;
+        rc = hoodie_arena_new(&a, NULL, 4096);
+        if (rc == HOODIE_OK) rc = hoodie_native_log_meta_parse(&m, meta, strlen(meta), a, f->path);
+        if (rc == HOODIE_OK && m.header[HOODIE_HLOG_INSTANT_TIME])
+            snprintf(instant, sizeof instant, "%s", m.header[HOODIE_HLOG_INSTANT_TIME]);
+        hoodie_arena_free(a);
+    }
+    *applies = rc == HOODIE_OK && hoodie_logscan__applies(ctx, instant);
+    if (rc == HOODIE_OK && *applies) rc = hoodie_pqfile__scan_open(n->r, &n->sc);
+    if (rc < 0 || !*applies) nfile_close(n);
+    return rc;
+}
+
+/* A delete file's rows in the reader schema: key, partition path and ordering value by name, other columns null. */
+static hoodie_status deletes_batch(const nfile *n, hoodie_batch *raw, hoodie_batch *out)
+{
+    HOODIE_TRY(hoodie_batch_init(out, n->schema));
+    int64_t len = raw->root.length;
+    int64_t *ident = malloc(((size_t)len + 1) * sizeof *ident), *nulls = malloc(((size_t)len + 1) * sizeof *nulls);
+    hoodie_status rc = ident && nulls ? HOODIE_OK : HOODIE_NOMEM();
+    for (int64_t i = 0; rc == HOODIE_OK && i < len; i++) { ident[i] = i; nulls[i] = -1; }
+    for (size_t c = 0; rc == HOODIE_OK && c < n->schema->n_children; c++) {
+        const hoodie_field *tf = &n->schema->children[c];
+        int sc = hoodie_field_find(&raw->schema, tf->name);
+        int same = sc >= 0 && raw->schema.children[sc].type.id == tf->type.id && tf->n_children == 0;
+        if (same) rc = hoodie_array_take(&out->root.children[c], tf, &raw->root.children[sc], ident, (size_t)len);
+        else {
+            /* a null column of the right length (take from itself: every row a null) */
+            hoodie_array empty;
+            rc = hoodie_array_init(&empty, tf);
+            if (rc == HOODIE_OK) rc = hoodie_array_take(&out->root.children[c], tf, &empty, nulls, (size_t)len);
+            hoodie_array_dispose(&empty);
+        }
+    }
+    out->root.length = len;
+    free(ident);
+    free(nulls);
+    if (rc < 0) { hoodie_batch_dispose(out); hoodie_error__prefix("%s: ", n->f->path); }
+    return rc;
+}
+
+/* Next batch in the reader schema; *deleted: all-ones flags for a delete file. */
+static hoodie_status nfile_next(nfile *n, hoodie_batch *out, uint8_t **deleted)
+{
+    hoodie_batch raw;
+    if (deleted) *deleted = NULL;
+    HOODIE_TRY(hoodie_pq_scan_next(n->sc, &raw));
+    hoodie_status rc;
+    if (n->deletes) {
+        rc = deletes_batch(n, &raw, out);
+        if (rc == HOODIE_OK && deleted) {
+            *deleted = malloc((size_t)out->root.length + 1);
+            if (!*deleted) { hoodie_batch_dispose(out); rc = HOODIE_NOMEM(); }
+            else memset(*deleted, 1, (size_t)out->root.length + 1);
+        }
+    } else {
+        rc = hoodie_conform_batch(out, n->schema, &raw);
+        if (rc < 0) hoodie_error__prefix("%s: ", n->f->path);
+    }
+    hoodie_batch_dispose(&raw);
+    return rc;
+}
+
+/* ---- native files as log items (hash merge) ---- */
+
+static hoodie_status delete_items(hoodie_log_item *it, hoodie_arena *a, const hoodie_batch *b, int key_col, int ord_col)
+{
+    size_t n = (size_t)b->root.length;
+    it->deletes = hoodie_arena_calloc(a, n + 1, sizeof *it->deletes);
+    if (!it->deletes) return HOODIE_NOMEM();
+    it->delete_count = n;
+    const hoodie_array *k = &b->root.children[key_col];
+    for (size_t i = 0; i < n; i++) {
+        hoodie_hlog_delete *d = &it->deletes[i];
+        if (hoodie_array_is_valid(k, (int64_t)i)) {
+            d->record_key = hoodie_arena_strndup(a, (const char *)k->values + k->offsets[i],
+                                                 (size_t)(k->offsets[i + 1] - k->offsets[i]));
+            if (!d->record_key) return HOODIE_NOMEM();
+        }
+        if (ord_col < 0) continue;
+        hoodie_ordering o;
+        hoodie_ordering_of(&o, &b->schema.children[ord_col], &b->root.children[ord_col], (int64_t)i);
+        switch (o.kind) {
+        case HOODIE_ORD_INT: d->ord_type = HOODIE_HLOG_ORD_LONG; d->ord_i = o.i; break;
+        case HOODIE_ORD_DOUBLE: d->ord_type = HOODIE_HLOG_ORD_DOUBLE; d->ord_d = o.d; break;
+        case HOODIE_ORD_BYTES:
+            d->ord_type = HOODIE_HLOG_ORD_STRING;
+            d->ord_bytes = hoodie_arena_memdup(a, o.bytes, o.len ? o.len : 1);
+            d->ord_len = o.len;
+            if (!d->ord_bytes) return HOODIE_NOMEM();
+            break;
+        default: break; /* decimals and nulls: natural order */
+        }
+    }
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_lsm__native_items(const hoodie_logscan_ctx *ctx, const hoodie_fs_file *f, hoodie_log_items *out)
+{
+    nfile n;
+    int applies;
+    HOODIE_TRY(nfile_open(&n, ctx, f, 0, &applies));
+    if (!applies) { out->skipped_blocks++; return HOODIE_OK; }
+    char instant[HOODIE_INSTANT_TIME_MAX + 1];
+    snprintf(instant, sizeof instant, "%s", f->instant);
+    int key_col = hoodie_field_find(ctx->schema, "_hoodie_record_key");
+    int ord_col = -1;
+    hoodie_status rc = HOODIE_OK;
+    if (n.deletes) {
+        /* the ordering value is the third column of a delete file, whatever its name */
+        const hoodie_field *fs = hoodie_pqfile__schema(n.r);
+        if (fs->n_children >= 3) ord_col = hoodie_field_find(ctx->schema, fs->children[2].name);
+    }
+    while (rc == HOODIE_OK) {
+        hoodie_batch b;
+        rc = nfile_next(&n, &b, NULL);
+        if (rc < 0) break;
+        hoodie_log_item *it = hoodie_log_items_push(out, n.deletes ? HOODIE_LOG_DELETES : HOODIE_LOG_DATA, instant);
+        if (!it) { hoodie_batch_dispose(&b); rc = HOODIE_ENOMEM; break; }
+        if (!n.deletes) { it->batch = b; continue; }
+        rc = key_col < 0 ? HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: delete files need the record key column", f->path)
+                         : delete_items(it, out->arena, &b, key_col, ord_col);
+        hoodie_batch_dispose(&b);
+    }
+    if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
+    nfile_close(&n);
+    return rc;
+}
+
+/* ---- sorted merge of a slice ---- */
+
+int hoodie_lsm_slice_sortable(const hoodie_file_slice *sl)
+{
+    for (size_t i = 0; i < sl->log_count; i++)
+        if (sl->logs[i]->fn.kind != HOODIE_FILE_LOG_NATIVE && sl->logs[i]->fn.kind != HOODIE_FILE_DELETES_NATIVE)
+            return 0;
+    return 1;
+}
+
+struct hoodie_lsm_slice {
+    nfile *files;
+    hoodie_sorted_source *srcs;
+    size_t n;
+    hoodie_sorted_merge *m;
+};
+
+static hoodie_status src_next(void *ctx, hoodie_batch *out, uint8_t **deleted)
+{
+    return nfile_next(ctx, out, deleted);
+}
+
+void hoodie_lsm_slice_free(hoodie_lsm_slice *s)
+{
+    if (!s) return;
+    hoodie_sorted_merge_free(s->m);
+    for (size_t i = 0; i < s->n; i++) nfile_close(&s->files[i]);
+    free(s->files);
+    free(s->srcs);
+    free(s);
+}
+
+hoodie_status hoodie_lsm_slice_open(hoodie_lsm_slice **out, const hoodie_lsm_slice_cfg *cfg,
+                                    const hoodie_file_slice *sl)
+{
+    *out = NULL;
+    if (!hoodie_lsm_slice_sortable(sl))
+        return HOODIE_FAIL(HOODIE_EINVAL, "a sorted merge needs a slice of native log files only");
+    hoodie_lsm_slice *s = calloc(1, sizeof *s);
+    if (!s) return HOODIE_NOMEM();
+    size_t cap = sl->log_count + 1;
+    s->files = calloc(cap, sizeof *s->files);
+    s->srcs = calloc(cap, sizeof *s->srcs);
+    hoodie_status rc = s->files && s->srcs ? HOODIE_OK : HOODIE_NOMEM();
+    int has_base = 0;
+    if (rc == HOODIE_OK && sl->base && !cfg->skip_base) {
+        /* a base file applies whenever it is in the view */
+        nfile *n = &s->files[s->n];
+        hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
+        memset(n, 0, sizeof *n);
+        n->schema = cfg->scan.schema;
+        n->f = sl->base;
+        o.storage = cfg->scan.storage;
+        if (cfg->batch_rows > 0) o.batch_rows = cfg->batch_rows;
+        rc = hoodie_parquet_reader_open(&n->r, sl->base->path, &o);
+        if (rc == HOODIE_OK) rc = hoodie_pqfile__scan_open(n->r, &n->sc);
+        if (rc == HOODIE_OK) {
+            s->srcs[s->n].next = src_next;
+            s->srcs[s->n].ctx = n;
+            s->n++;
+            has_base = 1;
+        } else {
+            nfile_close(n);
+        }
+    }
+    for (size_t i = 0; rc == HOODIE_OK && i < sl->log_count; i++) {
+        int applies;
+        rc = nfile_open(&s->files[s->n], &cfg->scan, sl->logs[i], cfg->batch_rows, &applies);
+        if (rc == HOODIE_OK && applies) {
+            s->srcs[s->n].next = src_next;
+            s->srcs[s->n].ctx = &s->files[s->n];
+            s->n++;
+        }
+    }
+    if (rc == HOODIE_OK && s->n) {
+        hoodie_sorted_merge_cfg mc = { cfg->scan.schema, cfg->key_col, cfg->ordering_col, cfg->deleted_col,
+                                       cfg->policy, has_base, cfg->keep_deletes, 0, cfg->batch_rows };
+        rc = hoodie_sorted_merge_open(&s->m, &mc, s->srcs, s->n);
+    }
+    if (rc < 0) { hoodie_lsm_slice_free(s); return rc; }
+    *out = s;
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_lsm_slice_next(hoodie_lsm_slice *s, hoodie_batch *out, uint8_t **deleted)
+{
+    if (deleted) *deleted = NULL;
+    if (!s->m) return HOODIE_ITEROVER;
+    return hoodie_sorted_merge_next(s->m, out, deleted);
+}
+
+void hoodie_lsm_slice_stats(const hoodie_lsm_slice *s, hoodie_sorted_merge_stats *out)
+{
+    if (s->m) hoodie_sorted_merge_stats_get(s->m, out);
+    else memset(out, 0, sizeof *out);
+}

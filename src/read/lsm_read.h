@@ -1,0 +1,47 @@
+/*
+ * Reading file groups of the LSM tree layout (RFC-103; hudi-format.md 13).
+ *
+ * Native log files (<fileId>_<token>_<instant>_<version>.log.parquet, .deletes.parquet) are plain Parquet files
+ * whose footer key hudi.log.format.metadata carries the block header (INSTANT_TIME, SCHEMA). Two readers:
+ *
+ *   hoodie_lsm__native_items   a native file as log items (read/logscan.h), so the default layout's hash merge
+ *                              reads slices that mix framed (v1) and native log files; logscan calls it
+ *   hoodie_lsm_slice_*         a file slice whose logs are all native, merged by the streaming sorted merge
+ *                              (merge/sorted_merge.h): one source per file, base first, logs in slice order;
+ *                              memory O(files) batches. Serves snapshot reads and, with keep_deletes, log
+ *                              compaction (L0 -> L0); without, compaction (L0 -> L1).
+ *
+ * A native file applies when its instant (footer INSTANT_TIME, else the file name's) applies to the scan
+ * (completed, at or before the as-of instant, not rolled back), as a framed log block would.
+ */
+#ifndef HOODIE_READ_LSM_READ_H
+#define HOODIE_READ_LSM_READ_H
+
+#include "merge/sorted_merge.h"
+#include "read/logscan.h"
+
+/** Read one native log or delete file into `out` (called by hoodie_logscan). */
+hoodie_status hoodie_lsm__native_items(const hoodie_logscan_ctx *ctx, const hoodie_fs_file *f, hoodie_log_items *out);
+
+/** 1 if every log file of the slice is a native file (the sorted merge can read it). */
+int hoodie_lsm_slice_sortable(const hoodie_file_slice *sl);
+
+typedef struct hoodie_lsm_slice_cfg {
+    hoodie_logscan_ctx scan;          /* storage, timeline, as-of, rolled back instants, reader schema */
+    int key_col, ordering_col, deleted_col;
+    hoodie_merge_policy policy;
+    int64_t batch_rows;
+    int keep_deletes;                 /* log compaction: emit winning deletes with their flag */
+    int skip_base;                    /* log compaction: merge the logs only */
+} hoodie_lsm_slice_cfg;
+
+typedef struct hoodie_lsm_slice hoodie_lsm_slice;
+
+hoodie_status hoodie_lsm_slice_open(hoodie_lsm_slice **out, const hoodie_lsm_slice_cfg *cfg,
+                                    const hoodie_file_slice *sl);
+/** Next merged batch in key order (shaped as cfg.scan.schema); `deleted` as hoodie_sorted_merge_next. */
+hoodie_status hoodie_lsm_slice_next(hoodie_lsm_slice *s, hoodie_batch *out, uint8_t **deleted);
+void hoodie_lsm_slice_stats(const hoodie_lsm_slice *s, hoodie_sorted_merge_stats *out);
+void hoodie_lsm_slice_free(hoodie_lsm_slice *s);
+
+#endif

@@ -10,10 +10,8 @@
 # first, then compared with the base), so layouts with different file placement could legitimately differ.
 set -euo pipefail
 H=${HOODIE:?}
-# The default-layout table is written without small-file packing: packing inserts into an existing MOR base file
-# currently loses event-time ordering in the write client (an older, lower-ordered version overwrote a newer one;
-# reported, src/write/writer.c). Set DEF_OPTS= to include it.
-DEF_OPTS=${DEF_OPTS---small-file-limit 1}
+# The default-layout table packs inserts into small files (extra write options can be given in DEF_OPTS).
+DEF_OPTS=${DEF_OPTS-}
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }

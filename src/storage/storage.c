@@ -38,6 +38,7 @@ void hoodie_reader_close(hoodie_reader *r)
 hoodie_status hoodie_storage_read_all(const hoodie_storage *s, const char *path, hoodie_buf *out)
 {
     hoodie_reader r;
+    int had_memory = out->data != NULL;
     hoodie_status rc = hoodie_reader_open(&r, s, path);
     if (rc < 0) return rc;
     if (r.size > SIZE_MAX / 2) { hoodie_reader_close(&r); return HOODIE_FAIL(HOODIE_ENOMEM, "%s: too large", path); }
@@ -46,6 +47,8 @@ hoodie_status hoodie_storage_read_all(const hoodie_storage *s, const char *path,
     if (rc == HOODIE_OK) {
         out->len += (size_t)r.size;
         out->data[out->len] = '\0';
+    } else if (!had_memory) {
+        hoodie_buf_dispose(out); /* a failed read leaves the caller's empty buffer as it was */
     }
     hoodie_reader_close(&r);
     return rc;

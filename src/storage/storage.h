@@ -11,7 +11,7 @@ static inline const hoodie_storage *hoodie_storage__or_default(const hoodie_stor
     return s ? s : hoodie_storage_posix();
 }
 
-/** Read a whole file into `out` (appended). */
+/** Read a whole file into `out` (appended). On failure an empty `out` stays empty (no memory held). */
 hoodie_status hoodie_storage_read_all(const hoodie_storage *s, const char *path, hoodie_buf *out);
 /** Write a whole file (flags as for create). */
 hoodie_status hoodie_storage_write_all(const hoodie_storage *s, const char *path, unsigned flags,

@@ -21,6 +21,7 @@
 #include "util/error.h"
 
 #include <avro.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,3 +269,163 @@ HOODIE_TEST(write_writer__faults_cow_v8) { sweep_all(0, 8); }
 HOODIE_TEST(write_writer__faults_mor_v8) { sweep_all(1, 8); }
 HOODIE_TEST(write_writer__faults_cow_v6) { sweep_all(0, 6); }
 HOODIE_TEST(write_writer__faults_mor_v6) { sweep_all(1, 6); }
+
+/* ---- v8 commit files, as written, through libavro ---- */
+
+typedef struct stat_sums { int64_t writes, inserts, updates, deletes, files, bad_sizes, log_files; } stat_sums;
+
+static int64_t avro_long_field(avro_value_t *rec, const char *name)
+{
+    avro_value_t f, b;
+    int64_t l = -1;
+    hoodie_assert_equal_i(0, avro_value_get_by_name(rec, name, &f, NULL));
+    if (avro_value_get_type(&f) == AVRO_UNION) {
+        hoodie_assert_equal_i(0, avro_value_get_current_branch(&f, &b));
+        f = b;
+    }
+    if (avro_value_get_type(&f) == AVRO_NULL) return -1;
+    hoodie_assert_equal_i(0, avro_value_get_long(&f, &l));
+    return l;
+}
+
+static const char *avro_str_field(avro_value_t *rec, const char *name)
+{
+    avro_value_t f, b;
+    const char *s = NULL;
+    size_t len;
+    hoodie_assert_equal_i(0, avro_value_get_by_name(rec, name, &f, NULL));
+    if (avro_value_get_type(&f) == AVRO_UNION) {
+        hoodie_assert_equal_i(0, avro_value_get_current_branch(&f, &b));
+        f = b;
+    }
+    if (avro_value_get_type(&f) == AVRO_NULL) return NULL;
+    hoodie_assert_equal_i(0, avro_value_get_string(&f, &s, &len));
+    return s;
+}
+
+/* Decode one completed v8 commit file; sum its write statistics and check each file's size on disk. */
+static void decode_commit(const char *table, const char *path, const char *want_schema, const char *want_op,
+                          stat_sums *sum)
+{
+    memset(sum, 0, sizeof *sum);
+    avro_file_reader_t r;
+    hoodie_assert_equal_i(0, avro_file_reader(path, &r));
+    avro_schema_t s = avro_file_reader_get_writer_schema(r);
+    hoodie_assert_equal_s(want_schema, avro_schema_name(s));
+    avro_value_iface_t *iface = avro_generic_class_from_schema(s);
+    avro_value_t rec, field, map;
+    hoodie_assert_equal_i(0, avro_generic_value_new(iface, &rec));
+    hoodie_assert_equal_i(0, avro_file_reader_read_value(r, &rec));
+    hoodie_assert_equal_s(want_op, avro_str_field(&rec, "operationType"));
+    hoodie_assert_equal_i(0, avro_value_get_by_name(&rec, "partitionToWriteStats", &field, NULL));
+    hoodie_assert_equal_i(0, avro_value_get_current_branch(&field, &map));
+    size_t np = 0;
+    hoodie_assert_equal_i(0, avro_value_get_size(&map, &np));
+    for (size_t p = 0; p < np; p++) {
+        avro_value_t arr, st;
+        const char *part;
+        hoodie_assert_equal_i(0, avro_value_get_by_index(&map, p, &arr, &part));
+        size_t ns = 0;
+        hoodie_assert_equal_i(0, avro_value_get_size(&arr, &ns));
+        for (size_t i = 0; i < ns; i++) {
+            hoodie_assert_equal_i(0, avro_value_get_by_index(&arr, i, &st, NULL));
+            hoodie_assert_equal_s(part, avro_str_field(&st, "partitionPath"));
+            sum->writes += avro_long_field(&st, "numWrites");
+            sum->inserts += avro_long_field(&st, "numInserts");
+            sum->updates += avro_long_field(&st, "numUpdateWrites");
+            sum->deletes += avro_long_field(&st, "numDeletes");
+            sum->files++;
+            const char *rel = avro_str_field(&st, "path");
+            hoodie_assert(rel != NULL);
+            if (strstr(rel, ".log.")) sum->log_files++;
+            char full[1024];
+            snprintf(full, sizeof full, "%s/%s", table, rel);
+            FILE *f = fopen(full, "rb");
+            hoodie_assert(f != NULL);
+            fseek(f, 0, SEEK_END);
+            if (ftell(f) != avro_long_field(&st, "fileSizeInBytes") ||
+                ftell(f) != avro_long_field(&st, "totalWriteBytes"))
+                sum->bad_sizes++;
+            fclose(f);
+        }
+    }
+    hoodie_assert(avro_file_reader_read_value(r, &rec) != 0); /* exactly one record */
+    avro_value_decref(&rec);
+    avro_value_iface_decref(iface);
+    avro_schema_decref(s);
+    avro_file_reader_close(r);
+}
+
+static void completed_file(const char *table, const char *instant, const char *action, char *out, size_t cap)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/.hoodie/timeline", table);
+    out[0] = 0;
+    size_t il = strlen(instant);
+    DIR *d = opendir(dir);
+    hoodie_assert(d != NULL);
+    for (struct dirent *e; (e = readdir(d));) {
+        const char *nm = e->d_name, *dot = strchr(nm, '.');
+        /* REQUESTED_COMPLETED.action, nothing after the action */
+        if (!strncmp(nm, instant, il) && nm[il] == '_' && dot && !strcmp(dot + 1, action) && dot - nm == 35)
+            if ((size_t)snprintf(out, cap, "%s/%s", dir, nm) >= cap) out[0] = 0;
+    }
+    closedir(d);
+    hoodie_assert(out[0] != 0);
+}
+
+static void commit_files_case(int mor)
+{
+    char table[512], path[2048];
+    snprintf(table, sizeof table, "%s/commits_%s", hoodie_test_tmpdir(), mor ? "mor" : "cow");
+    make_table(table, NULL, mor, 8);
+    const char *action = mor ? "deltacommit" : "commit";
+    hoodie_write_result res;
+    stat_sums s;
+    /* 60 inserts across three partitions */
+    rows_spec a = { 1, 60, 10, "a", NULL, 0 };
+    hoodie_assert_ok(write_rows(table, NULL, HOODIE_WRITE_BULK_INSERT, &a, &res));
+    completed_file(table, res.instant, action, path, sizeof path);
+    decode_commit(table, path, "HoodieCommitMetadata", "BULK_INSERT", &s);
+    hoodie_assert_equal_i(60, s.writes);
+    hoodie_assert_equal_i(60, s.inserts);
+    hoodie_assert_equal_i(0, s.updates + s.deletes + s.bad_sizes);
+    hoodie_assert_equal_i(res.files_written, s.files);
+    /* 20 updates (ids 41..60) and 10 inserts (61..70) */
+    rows_spec b = { 41, 70, 20, "b", NULL, 0 };
+    hoodie_assert_ok(write_rows(table, NULL, HOODIE_WRITE_UPSERT, &b, &res));
+    hoodie_assert_equal_i(20, res.updates);
+    hoodie_assert_equal_i(10, res.inserts);
+    completed_file(table, res.instant, action, path, sizeof path);
+    decode_commit(table, path, "HoodieCommitMetadata", "UPSERT", &s);
+    hoodie_assert_equal_i(20, s.updates);
+    hoodie_assert_equal_i(10, s.inserts);
+    hoodie_assert_equal_i(0, s.bad_sizes);
+    /* the partitions receive inserts, so their small file groups are rewritten with their updates (on MOR too,
+       as Hudi does when the index cannot see log files): every record of a touched file is written again */
+    hoodie_assert_equal_i(70, s.writes);
+    /* deletes of 5 keys that exist and 2 that do not */
+    rows_spec d = { 1, 5, 0, "d", NULL, 0 }, d2 = { 100, 101, 0, "d", NULL, 0 };
+    hoodie_assert_ok(write_rows(table, NULL, HOODIE_WRITE_DELETE, &d, &res));
+    completed_file(table, res.instant, action, path, sizeof path);
+    decode_commit(table, path, "HoodieCommitMetadata", "DELETE", &s);
+    hoodie_assert_equal_i(5, s.deletes);
+    hoodie_assert_equal_i(mor ? s.files : 0, s.log_files); /* MOR deletes go to log files */
+    hoodie_assert_equal_i(0, s.bad_sizes);
+    hoodie_assert_ok(write_rows(table, NULL, HOODIE_WRITE_DELETE, &d2, &res));
+    completed_file(table, res.instant, action, path, sizeof path);
+    decode_commit(table, path, "HoodieCommitMetadata", "DELETE", &s);
+    hoodie_assert_equal_i(0, s.deletes);
+    /* insert_overwrite of partition sf */
+    rows_spec o = { 1, 9, 5, "o", "sf", 0 };
+    hoodie_assert_ok(write_rows(table, NULL, HOODIE_WRITE_INSERT_OVERWRITE, &o, &res));
+    hoodie_assert_equal_s("replacecommit", res.action);
+    completed_file(table, res.instant, "replacecommit", path, sizeof path);
+    decode_commit(table, path, "HoodieReplaceCommitMetadata", "INSERT_OVERWRITE", &s);
+    hoodie_assert_equal_i(3, s.inserts);
+    hoodie_assert_equal_i(3, s.writes);
+    hoodie_assert_equal_i(0, s.bad_sizes);
+}
+
+HOODIE_TEST(write_writer__v8_commit_files_by_libavro_cow) { commit_files_case(0); }
+HOODIE_TEST(write_writer__v8_commit_files_by_libavro_mor) { commit_files_case(1); }

@@ -836,7 +836,7 @@ static hoodie_status workload(wctx *w, hoodie_buf *out)
     ci.stats = ws;
     ci.stat_count = w->n_groups;
     ci.operation_type = w->op_name;
-    ci.is_replace = w->replace;
+    ci.is_replace = 0; /* Hudi writes a replacecommit's inflight workload as plain HoodieCommitMetadata */
     hoodie_status rc = hoodie_commit_encode(out, &ci, w->cfg->version >= 8 ? 8 : 6);
     free(ws);
     return rc;

@@ -72,7 +72,6 @@ typedef struct wgroup {
     uint64_t base_size;
     rowvec updates;                 /* input rows whose key is in the group (updates, deletes) */
     rowvec inserts;                 /* input rows inserted into the group */
-    int small;                      /* a small file group of a partition receiving inserts */
     int ordinal;                    /* task number for write tokens and sequence numbers */
 } wgroup;
 
@@ -439,9 +438,11 @@ static wgroup *group_of(wctx *w, uint32_t part, const hoodie_file_group *fg)
 /*
  * Updates and deletes go to the group holding their key. Inserts fill the partition's small file groups (latest
  * base file under small_file_limit; on MOR only slices without log files, as the bloom index cannot see into
- * logs), each up to max_file_size by the estimated record size, then new groups of max_file_size each. As in
- * Hudi, on MOR every small file group of a partition that receives inserts is rewritten by the merge handle,
- * its updates included; the updates of other groups go to log files.
+ * logs), each up to max_file_size by the estimated record size, then new groups of max_file_size each. On MOR a
+ * small file group that receives inserts is rewritten by the merge handle, its updates included; the updates of
+ * every other group go to log files. (Hudi rewrites every small file group of a partition receiving inserts,
+ * filled or not; this writer leaves the updates of the ones that get no inserts in log files, the cheaper and
+ * equally valid layout.)
  */
 static hoodie_status assign(wctx *w, const int32_t *row_group)
 {
@@ -470,7 +471,6 @@ static hoodie_status assign(wctx *w, const int32_t *row_group)
             if ((int64_t)sl->base->size >= small || (w->mor && sl->log_count)) continue;
             wgroup *g = group_of(w, p, fg);
             if (!g) { free(smalls); return HOODIE_ENOMEM; }
-            g->small = 1;
             size_t *ns = realloc(smalls, (n_small + 1) * sizeof *ns);
             if (!ns) { free(smalls); return HOODIE_NOMEM(); }
             smalls = ns;
@@ -825,16 +825,20 @@ static hoodie_status workload(wctx *w, hoodie_buf *out)
 {
     hoodie_wstat *ws = calloc(w->n_groups + 1, sizeof *ws);
     if (!ws) return HOODIE_NOMEM();
+    size_t n = 0;
     for (size_t i = 0; i < w->n_groups; i++) {
-        ws[i].workload = 1;
-        ws[i].partition_path = w->part_names[w->groups[i].part];
-        ws[i].file_id = w->groups[i].existing ? w->groups[i].file_id : "";
-        ws[i].num_inserts = (int64_t)w->groups[i].inserts.n;
-        ws[i].num_update_writes = (int64_t)w->groups[i].updates.n;
+        const wgroup *g = &w->groups[i];
+        if (!g->inserts.n && !g->updates.n) continue; /* a small file candidate left unused */
+        ws[n].workload = 1;
+        ws[n].partition_path = w->part_names[g->part];
+        ws[n].file_id = g->existing ? g->file_id : "";
+        ws[n].num_inserts = (int64_t)g->inserts.n;
+        ws[n].num_update_writes = (int64_t)g->updates.n;
+        n++;
     }
     hoodie_commit_info ci = { 0 };
     ci.stats = ws;
-    ci.stat_count = w->n_groups;
+    ci.stat_count = n;
     ci.operation_type = w->op_name;
     ci.is_replace = 0; /* Hudi writes a replacecommit's inflight workload as plain HoodieCommitMetadata */
     hoodie_status rc = hoodie_commit_encode(out, &ci, w->cfg->version >= 8 ? 8 : 6);
@@ -1035,7 +1039,7 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     for (size_t i = 0; i < w.n_groups && rc == HOODIE_OK; i++) {
         wgroup *g = &w.groups[i];
         if (!g->existing) rc = g->inserts.n ? create_handle(&w, g) : HOODIE_OK;
-        else if (w.mor && g->updates.n && !g->small) rc = append_handle(&w, g);
+        else if (w.mor && g->updates.n && !g->inserts.n) rc = append_handle(&w, g);
         else if (g->updates.n || g->inserts.n) rc = merge_handle(&w, g);
     }
     if (rc < 0) goto done;

@@ -512,15 +512,26 @@ static hoodie_status make_records(wctx *w, const wgroup *g, const int64_t *rows,
     hoodie_status rc = HOODIE_OK;
     hoodie_field *fs = &out->schema;
     hoodie_array *cols = out->root.children;
-    char seq[64];
+    char seq[96];
+    size_t inst_len = strlen(w->tx.inst.requested);
+    int pl0 = snprintf(seq, 64, "%s_%d_", w->tx.inst.requested, g->ordinal);
+    size_t prefix_len = pl0 > 0 && pl0 < 64 ? (size_t)pl0 : 0;
     for (size_t i = 0; i < n && rc == HOODIE_OK; i++) {
         int64_t r = rows[i];
         size_t kl, pl;
         const char *k = key_at(&w->keys, r, &kl);
         const char *p = key_at(&w->parts, r, &pl);
-        snprintf(seq, sizeof seq, "%s_%d_%lld", w->tx.inst.requested, g->ordinal, (long long)(seq_start + (int64_t)i));
-        rc = hoodie_array_append_str(&cols[0], &fs->children[0], w->tx.inst.requested);
-        if (rc == HOODIE_OK) rc = hoodie_array_append_str(&cols[1], &fs->children[1], seq);
+        /* INSTANT_TASK_N: the prefix once, the number in place (no printf per row) */
+        size_t sl = prefix_len;
+        char digits[24];
+        int nd = 0;
+        for (uint64_t v = (uint64_t)(seq_start + (int64_t)i);; v /= 10) {
+            digits[nd++] = (char)('0' + v % 10);
+            if (v < 10) break;
+        }
+        while (nd) seq[sl++] = digits[--nd];
+        rc = hoodie_array_append_bytes(&cols[0], &fs->children[0], w->tx.inst.requested, inst_len);
+        if (rc == HOODIE_OK) rc = hoodie_array_append_bytes(&cols[1], &fs->children[1], seq, sl);
         if (rc == HOODIE_OK) rc = hoodie_array_append_bytes(&cols[2], &fs->children[2], k, kl);
         if (rc == HOODIE_OK) rc = hoodie_array_append_bytes(&cols[3], &fs->children[3], p, pl);
         if (rc == HOODIE_OK) rc = hoodie_array_append_str(&cols[4], &fs->children[4], file_name);

@@ -4,6 +4,7 @@
 #                (it says yes to every key, and is byte for byte the filter Java builds from the keys) and the
 #                min/max record keys (tests/oracle/basefile_check.mjs, first checked against the fixtures' files)
 #   timeline     instant files named as in the v6 and v8 fixtures and encoded alike (tests/oracle/timeline_shape.mjs)
+#   evolution    new nullable columns, int to long, float to double taken; an incompatible input refused
 # (the v8 commit files are decoded with libavro in tests/unit/write/writer.c)
 set -u
 HOODIE=${HOODIE:-build/hoodie}
@@ -53,5 +54,31 @@ ours=$(find "${tables[@]}" -name '*.parquet' -not -path '*/.hoodie/*')
 if [ -z "$ours" ]; then echo "FAIL no base files written"; fail=$((fail + 1)); fi
 count < <(node "$SRC/tests/oracle/basefile_check.mjs" $ours 2>&1)
 count < <(node "$SRC/tests/oracle/timeline_shape.mjs" "$FIX"/* -- "${tables[@]}" 2>&1)
+# schema evolution (Parquet inputs keep their types): int to long, float to double and a new nullable column are
+# taken, the older rows read with nulls; a string where the table has a long is refused with a message naming it
+ev="$tmp/evolve"
+node "$SRC/tests/oracle/duck.mjs" "COPY (SELECT 1::INT AS id, 'sf' AS city, 1::BIGINT AS ts, 5::INT AS n, 1.5::FLOAT AS f)
+    TO '$tmp/ev_a.parquet' (FORMAT parquet);
+  COPY (SELECT 2::INT AS id, 'sf' AS city, 2::BIGINT AS ts, 5000000000::BIGINT AS n, 2.25::DOUBLE AS f, 'x' AS extra)
+    TO '$tmp/ev_b.parquet' (FORMAT parquet);
+  COPY (SELECT 3::INT AS id, 'sf' AS city, 3::BIGINT AS ts, 'abc' AS n) TO '$tmp/ev_c.parquet' (FORMAT parquet)" > /dev/null
+for type in cow mor; do
+  rm -rf "$ev"
+  "$HOODIE" create "$ev" --type $type --name ev --record-key id --partition-fields city --ordering-field ts > /dev/null
+  if "$HOODIE" write "$ev" --op bulk_insert --input "$tmp/ev_a.parquet" > /dev/null 2>&1 &&
+     "$HOODIE" write "$ev" --op upsert --input "$tmp/ev_b.parquet" > /dev/null 2>&1 &&
+     [ "$("$HOODIE" read "$ev" --format csv --columns id,n,f,extra | tr '\n' ' ')" = "id,n,f,extra 1,5,1.5, 2,5000000000,2.25,x " ]; then
+    pass=$((pass + 1))
+  else
+    echo "FAIL evolve $type: $("$HOODIE" read "$ev" --format csv --columns id,n,f,extra 2>&1 | tr '\n' ' ')"; fail=$((fail + 1))
+  fi
+  if ! "$HOODIE" write "$ev" --op upsert --input "$tmp/ev_c.parquet" > /dev/null 2> "$tmp/err" &&
+     grep -q "column 'n'" "$tmp/err" && [ "$(find "$ev" -name '*.parquet' | wc -l)" -gt 0 ] &&
+     [ "$("$HOODIE" read "$ev" --format csv --columns id | wc -l)" = 3 ]; then
+    pass=$((pass + 1))
+  else
+    echo "FAIL evolve $type: an incompatible input: $(cat "$tmp/err")"; fail=$((fail + 1))
+  fi
+done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -105,16 +105,19 @@ hoodie_status hoodie_bloom_add(hoodie_bloom *b, const void *key, size_t len)
         return HOODIE_OK;
     }
     /* InternalDynamicBoundedBloomFilter.add: grow while under the bound, then reuse rows round-robin. */
-    if (!b->reached_max && b->current_nb_record >= b->nr) {
-        if ((int64_t)b->rows * b->nr < b->max_nr) {
+    if (b->reached_max) {
+        row = b->bits[b->round_robin++ % (uint32_t)b->rows];
+    } else if (b->current_nb_record >= b->nr && (int64_t)b->rows * b->nr >= b->max_nr) {
+        /* the key that reaches the bound goes to row 0; the round robin starts (at row 0) with the next one */
+        b->reached_max = 1;
+        row = b->bits[0];
+    } else {
+        if (b->current_nb_record >= b->nr) {
             HOODIE_TRY(add_row(b));
             b->current_nb_record = 0;
-        } else {
-            b->reached_max = 1;
         }
+        row = b->bits[b->rows - 1];
     }
-    if (b->reached_max) row = b->bits[b->round_robin++ % (uint32_t)b->rows];
-    else row = b->bits[b->rows - 1];
     set_bits(b, row, key, len);
     b->current_nb_record++;
     return HOODIE_OK;

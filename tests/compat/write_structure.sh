@@ -50,6 +50,16 @@ for type in cow mor; do
     [ "$ok" = 1 ] && tables+=("$t")
   done
 done
+# a file of more than 100,000 keys: the bounded dynamic bloom filter fills its rows and goes round robin
+big="$tmp/big"
+node "$SRC/tests/oracle/duck.mjs" "COPY (SELECT 'key-' || i AS id, 'all' AS p, i AS ts FROM range(130000) t(i))
+  TO '$tmp/big.csv' (HEADER)" > /dev/null
+if "$HOODIE" create "$big" --type cow --name big --record-key id --partition-fields p --ordering-field ts > /dev/null &&
+   "$HOODIE" write "$big" --op bulk_insert --input "$tmp/big.csv" --max-file-size 200000000 > /dev/null 2> "$tmp/err"; then
+  tables+=("$big")
+else
+  echo "FAIL big table: $(cat "$tmp/err")"; fail=$((fail + 1))
+fi
 ours=$(find "${tables[@]}" -name '*.parquet' -not -path '*/.hoodie/*')
 if [ -z "$ours" ]; then echo "FAIL no base files written"; fail=$((fail + 1)); fi
 count < <(node "$SRC/tests/oracle/basefile_check.mjs" $ours 2>&1)

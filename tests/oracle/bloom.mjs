@@ -45,16 +45,18 @@ export function newFilter(type = 'DYNAMIC_V0', numEntries = 60000, fpp = 1e-9, m
   const size = Math.ceil(-(numEntries * Math.log(fpp)) / (Math.log(2) * Math.log(2)));
   const k = Math.ceil(Math.log(2) * size / numEntries);
   return { type, k, size, nr: numEntries, maxNr: maxEntries, cur: 0, reachedMax: false, rr: 0,
-           rows: type === 'SIMPLE' ? [new Uint8Array((size + 7) >> 3)] : [] };
+           rows: [new Uint8Array((size + 7) >> 3)] };
 }
 
 export function add(f, keyBytes) {
   let row;
   if (f.type === 'SIMPLE') row = f.rows[0];
   else {
+    // InternalDynamicBloomFilter: rows grow while rows * nr < maxNr; the key reaching the bound goes to row 0,
+    // later keys round-robin from row 0
     if (f.reachedMax) row = f.rows[f.rr++ % f.rows.length];
-    else if (f.rows.length && f.cur < f.nr) row = f.rows[f.rows.length - 1];
-    else if (f.rows.length && f.rows.length * f.nr >= f.maxNr) { f.reachedMax = true; row = f.rows[0]; }
+    else if (f.cur < f.nr) row = f.rows[f.rows.length - 1];
+    else if (f.rows.length * f.nr >= f.maxNr) { f.reachedMax = true; row = f.rows[0]; }
     else { f.rows.push(new Uint8Array((f.size + 7) >> 3)); f.cur = 0; row = f.rows[f.rows.length - 1]; }
     f.cur++;
   }

@@ -527,6 +527,20 @@ static hoodie_status make_records(wctx *w, const wgroup *g, const int64_t *rows,
     size_t inst_len = strlen(w->tx.inst.requested);
     int pl0 = snprintf(seq, 64, "%s_%d_", w->tx.inst.requested, g->ordinal);
     size_t prefix_len = pl0 > 0 && pl0 < 64 ? (size_t)pl0 : 0;
+    /* the meta columns' buffers sized once: no regrowth row by row */
+    size_t kbytes = 0, pbytes = 0, fl = strlen(file_name);
+    for (size_t i = 0; i < n; i++) {
+        size_t kl, pl;
+        (void)key_at(&w->keys, rows[i], &kl);
+        (void)key_at(&w->parts, rows[i], &pl);
+        kbytes += kl;
+        pbytes += pl;
+    }
+    rc = hoodie_array_reserve(&cols[0], &fs->children[0], (int64_t)n, n * inst_len);
+    if (rc == HOODIE_OK) rc = hoodie_array_reserve(&cols[1], &fs->children[1], (int64_t)n, n * (prefix_len + 20));
+    if (rc == HOODIE_OK) rc = hoodie_array_reserve(&cols[2], &fs->children[2], (int64_t)n, kbytes);
+    if (rc == HOODIE_OK) rc = hoodie_array_reserve(&cols[3], &fs->children[3], (int64_t)n, pbytes);
+    if (rc == HOODIE_OK) rc = hoodie_array_reserve(&cols[4], &fs->children[4], (int64_t)n, n * fl);
     for (size_t i = 0; i < n && rc == HOODIE_OK; i++) {
         int64_t r = rows[i];
         size_t kl, pl;

@@ -4,8 +4,18 @@
 //   node duck_bench.mjs run CASE DATA.parquet      time one case; prints `duckdb_s=<s> duckdb_rss_mb=<mb> check=<c>`
 //   node duck_bench.mjs checksum FILE.parquet      prints `check=<c>` (the parquet_scan aggregates of FILE)
 //   node duck_bench.mjs verify-gen TSV START COUNT exit 0 iff TSV (bench_gen output) = rows START.. of the dataset
+//   node duck_bench.mjs csv DATA.parquet ROWS      make the write benchmarks' CSV inputs next to DATA if missing:
+//                                                  people_<ROWS>.csv (the dataset) and upsert_<ROWS>.csv (every
+//                                                  10th row updated: name + ' Jr', ts + 1; then ROWS/50 new rows);
+//                                                  prints both paths and `upsert_check=<c>` (the table after it)
+//   node duck_bench.mjs run bulk_insert PEOPLE.csv OUTDIR
+//   node duck_bench.mjs run cow_upsert DIR UPSERT.csv OUTDIR
+//   node duck_bench.mjs checksum-dir DIR           `check=<c>` of every Parquet file under DIR
 // Cases: parquet_write (COPY of an in-memory table of the dataset to snappy Parquet; only the COPY is timed),
-//        parquet_scan (read the file with every column of every row materialized: the checksum aggregates).
+//        parquet_scan (read the file with every column of every row materialized: the checksum aggregates),
+//        bulk_insert (the CSV to Parquet partitioned by partition_path: COPY ... (PARTITION_BY partition_path)),
+//        cow_upsert (the partitioned table rewritten with the upsert batch: anti-join of the old rows on id, union
+//        the batch, COPY partitioned again).
 // RSS is process.resourceUsage().maxRSS: the whole node process, peak over its life (one process per case).
 import { mkdirSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { join, dirname } from 'node:path';
@@ -73,10 +83,54 @@ if (cmd === 'data') {
   process.stdout.write(path + '\n');
 } else if (cmd === 'checksum') {
   process.stdout.write(`check=${await scalar(con, CHECK_SQL(`read_parquet(${lit(args[0])})`))}\n`);
+} else if (cmd === 'csv') {
+  const [data, rowsArg] = args;
+  const rows = Number(rowsArg);
+  const people = join(dirname(data), `people_${rows}.csv`), upsert = join(dirname(data), `upsert_${rows}.csv`);
+  if (!existsSync(people)) {
+    await con.run(`COPY (SELECT * FROM read_parquet(${lit(data)})) TO ${lit(people + '.tmp')} (HEADER, FORMAT csv)`);
+    renameSync(people + '.tmp', people);
+  }
+  if (!existsSync(upsert)) {
+    await con.run(`COPY (SELECT id, name || ' Jr' AS name, age, address, partition_path, ts + 1 AS ts
+                         FROM read_parquet(${lit(data)}) WHERE id::BIGINT % 10 = 0
+                         UNION ALL (${datasetSql(rows, Math.floor(rows / 50))}))
+                   TO ${lit(upsert + '.tmp')} (HEADER, FORMAT csv)`);
+    renameSync(upsert + '.tmp', upsert);
+  }
+  const after = `(SELECT * FROM read_parquet(${lit(data)}) WHERE id NOT IN (SELECT id FROM read_csv(${lit(upsert)}, all_varchar = true))
+                  UNION ALL SELECT * FROM read_csv(${lit(upsert)}, columns = {'id': 'VARCHAR', 'name': 'VARCHAR',
+                  'age': 'INTEGER', 'address': 'VARCHAR', 'partition_path': 'VARCHAR', 'ts': 'BIGINT'}))`;
+  process.stdout.write(`${people}\n${upsert}\nupsert_check=${await scalar(con, CHECK_SQL(after))}\n`);
+} else if (cmd === 'checksum-dir') {
+  process.stdout.write(`check=${await scalar(con, CHECK_SQL(`read_parquet(${lit(args[0] + '/**/*.parquet')}, hive_partitioning = false)`))}\n`);
 } else if (cmd === 'run') {
   const [name, data] = args;
   let t0, t1, check = '';
-  if (name === 'parquet_write') {
+  const CSV_COLS = "columns = {'id': 'VARCHAR', 'name': 'VARCHAR', 'age': 'INTEGER', 'address': 'VARCHAR', " +
+                   "'partition_path': 'VARCHAR', 'ts': 'BIGINT'}";
+  if (name === 'bulk_insert') {
+    const out = args[2];
+    rmSync(out, { recursive: true, force: true });
+    t0 = process.hrtime.bigint();
+    await con.run(`COPY (SELECT * FROM read_csv(${lit(data)}, header = true, ${CSV_COLS}))
+                   TO ${lit(out)} (FORMAT parquet, COMPRESSION snappy, PARTITION_BY partition_path)`);
+    t1 = process.hrtime.bigint();
+    check = await scalar(con, CHECK_SQL(`read_parquet(${lit(out + '/**/*.parquet')}, hive_partitioning = true)`));
+  } else if (name === 'cow_upsert') {
+    const [, , upsert, out] = args;
+    rmSync(out, { recursive: true, force: true });
+    t0 = process.hrtime.bigint();
+    await con.run(`CREATE TEMP TABLE upd AS SELECT * FROM read_csv(${lit(upsert)}, header = true, ${CSV_COLS})`);
+    await con.run(`COPY (SELECT id, name, age, address, partition_path, ts
+                         FROM read_parquet(${lit(data + '/**/*.parquet')}, hive_partitioning = true) o
+                         WHERE NOT EXISTS (SELECT 1 FROM upd WHERE upd.id = o.id)
+                         UNION ALL SELECT * FROM upd)
+                   TO ${lit(out)} (FORMAT parquet, COMPRESSION snappy, PARTITION_BY partition_path)`);
+    t1 = process.hrtime.bigint();
+    check = await scalar(con, CHECK_SQL(`read_parquet(${lit(out + '/**/*.parquet')}, hive_partitioning = true)`));
+    rmSync(out, { recursive: true, force: true });
+  } else if (name === 'parquet_write') {
     await con.run(`CREATE TABLE people AS SELECT * FROM read_parquet(${lit(data)})`);
     const out = join(dirname(data), `duck_write_${process.pid}.parquet`);
     t0 = process.hrtime.bigint();

@@ -4,7 +4,8 @@
 # A case the hoodie side does not have yet (no bench_parquet in BUILD_DIR/bench, or it reports no such case)
 # prints hoodie_s=NA. Both sides' results are checked against DuckDB's aggregates of the dataset (count, string
 # lengths, sums); a mismatch is reported on the line (check=MISMATCH) and makes the exit status 1.
-# Environment: BENCH_ROWS (default 10000000), BENCH_REPEAT (default 1: best of N runs per side and case).
+# Environment: BENCH_ROWS (default 10000000), BENCH_REPEAT (default 1: best of N runs per side and case; the write
+# cases run once), BENCH_CASES (default: all; e.g. "parquet_scan bulk_insert": the write cases run together).
 # Dataset: bench/bench_gen.h (= duck_bench.mjs datasetSql), cached as bench/data/people_<rows>.parquet.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,7 +24,9 @@ ref=$(field check "$(duck checksum "$data")")
 [ -x "$hoodie_bench" ] || echo "bench: no $hoodie_bench (the Parquet reader/writer are not built yet): hoodie_s=NA"
 
 status=0
+cases=${BENCH_CASES:-parquet_write parquet_scan bulk_insert cow_upsert mor_upsert}
 for case in parquet_write parquet_scan; do
+    [[ " $cases " == *" $case "* ]] || continue
     best_d="" d_rss="" d_check=""
     for _ in $(seq "$repeat"); do
         line=$(duck run "$case" "$data")
@@ -62,4 +65,61 @@ for case in parquet_write parquet_scan; do
     fi
     echo "BENCH $case hoodie_s=$best_h duckdb_s=$best_d ratio=$ratio hoodie_rss_mb=$h_rss duckdb_rss_mb=$d_rss check=$check"
 done
+
+# ---- writing Hudi tables (hoodie write) next to DuckDB writing partitioned Parquet ----
+#   bulk_insert  the dataset as CSV into a new COW table / DuckDB: CSV to Parquet partitioned by partition_path
+#   cow_upsert   every 10th row updated plus ROWS/50 new rows (CSV) into the COW table / DuckDB: anti-join rewrite
+#   mor_upsert   the same batch into a MOR table made by bulk_insert; ratio = hoodie mor / hoodie cow upsert time
+# Checks: DuckDB's aggregates of the base files after bulk_insert, of `hoodie read` after the upserts.
+hoodie=$build/hoodie
+if ! [[ " $cases " == *" bulk_insert "* || " $cases " == *"_upsert "* ]]; then
+    :
+elif [ -x "$hoodie" ]; then
+    mapfile -t csvs < <(duck csv "$data" "$rows")
+    people=${csvs[0]} upsert=${csvs[1]} upsert_ref=${csvs[2]#upsert_check=}
+    w=$data_dir/write_$$
+    rm -rf "$w"; mkdir -p "$w"
+    timed() { # OUT_VAR CMD...: runs CMD, sets OUT_VAR to "seconds rss_mb"
+        local var=$1; shift
+        /usr/bin/time -f "%e %M" -o "$w/time" "$@" > "$w/out" 2> "$w/err" || { cat "$w/err" >&2; return 1; }
+        printf -v "$var" '%s %s' "$(cut -d' ' -f1 "$w/time")" "$(awk '{printf "%.1f", $2 / 1024}' "$w/time")"
+    }
+    mk() { "$hoodie" create "$1" --type "$2" --name "bench_$2" --record-key id --partition-fields partition_path \
+             --hive-style --ordering-field ts > /dev/null; }
+    hoodie_check() { "$hoodie" read "$1" --columns id,name,age,address,partition_path,ts --format parquet -o "$w/check.parquet" &&
+                     field check "$(duck checksum "$w/check.parquet")"; rm -f "$w/check.parquet"; }
+    line() { # CASE HOODIE_RES DUCK_LINE HCHECK REF [RATIO_BASE]
+        local hs=${2% *} hr=${2#* } ds ratio check=ok
+        ds=$(field duckdb_s "$3")
+        if [ -n "${6:-}" ]; then ratio=$(awk "BEGIN{printf \"%.2f\", $hs / $6}"); else ratio=$(awk "BEGIN{printf \"%.2f\", $hs / $ds}"); fi
+        if [ "$4" != "$5" ] || { [ -n "$3" ] && [ "$(field check "$3")" != "$5" ]; }; then
+            check=MISMATCH status=1
+            echo "bench: $1: expected check=$5, hoodie=$4 duckdb=$(field check "$3")" >&2
+        fi
+        echo "BENCH $1 hoodie_s=$hs duckdb_s=${ds:-NA} ratio=$ratio hoodie_rss_mb=$hr duckdb_rss_mb=$(field duckdb_rss_mb "$3")${6:+ ratio_of=hoodie_cow_upsert} check=$check"
+    }
+    # bulk_insert
+    d_line=$(duck run bulk_insert "$people" "$w/duck_table")
+    mk "$w/cow" cow
+    if timed h_res "$hoodie" write "$w/cow" --op bulk_insert --input "$people"; then
+        h_check=$(field check "$(duck checksum-dir "$w/cow")")
+        line bulk_insert "$h_res" "$d_line" "$h_check" "$ref"
+    else status=1; fi
+    # cow_upsert
+    d_line=$(duck run cow_upsert "$w/duck_table" "$upsert" "$w/duck_up")
+    rm -rf "$w/duck_table"
+    if timed cow_res "$hoodie" write "$w/cow" --op upsert --input "$upsert"; then
+        line cow_upsert "$cow_res" "$d_line" "$(hoodie_check "$w/cow")" "$upsert_ref"
+    else status=1; fi
+    rm -rf "$w/cow"
+    # mor_upsert (the MOR table's bulk_insert is not timed)
+    mk "$w/mor" mor
+    "$hoodie" write "$w/mor" --op bulk_insert --input "$people" > /dev/null
+    if [ -n "${cow_res:-}" ] && timed mor_res "$hoodie" write "$w/mor" --op upsert --input "$upsert"; then
+        line mor_upsert "$mor_res" "$d_line" "$(hoodie_check "$w/mor")" "$upsert_ref" "${cow_res% *}"
+    else status=1; fi
+    rm -rf "$w"
+else
+    echo "bench: no $hoodie: bulk_insert, cow_upsert, mor_upsert hoodie_s=NA"
+fi
 exit $status

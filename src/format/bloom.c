@@ -74,15 +74,73 @@ void hoodie_bloom_dispose(hoodie_bloom *b)
     memset(b, 0, sizeof *b);
 }
 
+/*
+ * The k chained hashes of a key (each seeded with the previous one), as bit positions. Murmur's per-block mixing
+ * does not depend on the seed: it is done once per key, and each of the k hashes only folds the mixed blocks in.
+ */
+#define PREMIX_BLOCKS 64
+static void positions(const hoodie_bloom *b, const uint8_t *key, size_t len, int32_t *out)
+{
+    const uint32_t m = 0x5bd1e995u;
+    size_t len4 = len >> 2;
+    if (len4 > PREMIX_BLOCKS) {
+        int32_t h = 0;
+        for (int32_t i = 0; i < b->nb_hash; i++) {
+            h = hoodie_bloom_murmur(key, len, h);
+            int32_t pos = h % b->vector_size;
+            out[i] = pos < 0 ? -pos : pos;
+        }
+        return;
+    }
+    uint32_t mixed[PREMIX_BLOCKS];
+    for (size_t i = 0; i < len4; i++) {
+        const uint8_t *p = key + 4 * i;
+        uint32_t k = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+        k *= m;
+        k ^= k >> 24;
+        k *= m;
+        mixed[i] = k;
+    }
+    size_t left = len - (len4 << 2);
+    uint32_t tail = 0;
+    if (left >= 3) tail ^= (uint32_t)(int32_t)(int8_t)key[len - 3] << 16;
+    if (left >= 2) tail ^= (uint32_t)(int32_t)(int8_t)key[len - 2] << 8;
+    if (left >= 1) tail ^= (uint32_t)(int32_t)(int8_t)key[len - 1];
+    int32_t seed = 0;
+    for (int32_t i = 0; i < b->nb_hash; i++) {
+        uint32_t h = (uint32_t)seed ^ (uint32_t)len;
+        for (size_t j = 0; j < len4; j++) {
+            h *= m;
+            h ^= mixed[j];
+        }
+        if (left) {
+            h ^= tail;
+            h *= m;
+        }
+        h ^= h >> 13;
+        h *= m;
+        h ^= h >> 15;
+        seed = (int32_t)h;
+        int32_t pos = seed % b->vector_size;
+        out[i] = pos < 0 ? -pos : pos;
+    }
+}
+
 static void set_bits(const hoodie_bloom *b, uint8_t *row, const uint8_t *key, size_t len)
 {
-    int32_t h = 0;
-    for (int32_t i = 0; i < b->nb_hash; i++) {
-        h = hoodie_bloom_murmur(key, len, h);
-        int32_t pos = h % b->vector_size;
-        if (pos < 0) pos = -pos;
-        row[pos >> 3] |= (uint8_t)(1u << (pos & 7));
+    int32_t pos[256];
+    if (b->nb_hash > 256) {
+        int32_t h = 0;
+        for (int32_t i = 0; i < b->nb_hash; i++) {
+            h = hoodie_bloom_murmur(key, len, h);
+            int32_t p = h % b->vector_size;
+            if (p < 0) p = -p;
+            row[p >> 3] |= (uint8_t)(1u << (p & 7));
+        }
+        return;
     }
+    positions(b, key, len, pos);
+    for (int32_t i = 0; i < b->nb_hash; i++) row[pos[i] >> 3] |= (uint8_t)(1u << (pos[i] & 7));
 }
 
 static int test_row(const hoodie_bloom *b, const uint8_t *row, const uint8_t *key, size_t len)
@@ -105,16 +163,19 @@ hoodie_status hoodie_bloom_add(hoodie_bloom *b, const void *key, size_t len)
         return HOODIE_OK;
     }
     /* InternalDynamicBoundedBloomFilter.add: grow while under the bound, then reuse rows round-robin. */
-    if (!b->reached_max && b->current_nb_record >= b->nr) {
-        if ((int64_t)b->rows * b->nr < b->max_nr) {
+    if (b->reached_max) {
+        row = b->bits[b->round_robin++ % (uint32_t)b->rows];
+    } else if (b->current_nb_record >= b->nr && (int64_t)b->rows * b->nr >= b->max_nr) {
+        /* the key that reaches the bound goes to row 0; the round robin starts (at row 0) with the next one */
+        b->reached_max = 1;
+        row = b->bits[0];
+    } else {
+        if (b->current_nb_record >= b->nr) {
             HOODIE_TRY(add_row(b));
             b->current_nb_record = 0;
-        } else {
-            b->reached_max = 1;
         }
+        row = b->bits[b->rows - 1];
     }
-    if (b->reached_max) row = b->bits[b->round_robin++ % (uint32_t)b->rows];
-    else row = b->bits[b->rows - 1];
     set_bits(b, row, key, len);
     b->current_nb_record++;
     return HOODIE_OK;

@@ -45,7 +45,22 @@ hoodie_status hoodie_base64_decode(const char *src, size_t len, hoodie_buf *out)
     HOODIE_TRY(hoodie_buf_reserve(out, len / 4 * 3 + 3));
     uint32_t acc = 0;
     int bits = 0, pad = 0;
-    for (size_t i = 0; i < len; i++) {
+    size_t i = 0;
+    /* fast path: whole quads of alphabet characters (no whitespace, no padding) */
+    uint8_t *o = out->data + out->len;
+    while (i + 4 <= len) {
+        const uint8_t *q = (const uint8_t *)src + i;
+        int32_t a = rev[q[0]], b = rev[q[1]], c = rev[q[2]], d = rev[q[3]];
+        if ((a | b | c | d) < 0) break;
+        uint32_t v = (uint32_t)a << 18 | (uint32_t)b << 12 | (uint32_t)c << 6 | (uint32_t)d;
+        o[0] = (uint8_t)(v >> 16);
+        o[1] = (uint8_t)(v >> 8);
+        o[2] = (uint8_t)v;
+        o += 3;
+        i += 4;
+    }
+    out->len = (size_t)(o - out->data);
+    for (; i < len; i++) {
         uint8_t c = (uint8_t)src[i];
         if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
         if (c == '=') { pad++; continue; }

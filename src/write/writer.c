@@ -74,7 +74,6 @@ typedef struct wgroup {
     uint64_t base_size;
     rowvec updates;                 /* input rows whose key is in the group (updates, deletes) */
     rowvec inserts;                 /* input rows inserted into the group */
-    int small;                      /* a small file group of a partition receiving inserts */
     int ordinal;                    /* task number for write tokens and sequence numbers */
 } wgroup;
 
@@ -355,12 +354,18 @@ static hoodie_status lookup(wctx *w, int32_t *row_group)
         hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
         o.storage = w->s;
         if ((rc = hoodie_parquet_reader_open(&r, sl->base->path, &o)) < 0) break;
-        /* the key range outlives the reader: copy it */
+        /* copies: the footer's strings go with the reader, freed before the keys are probed */
         const char *kmin = hoodie_parquet_reader_kv(r, "hoodie_min_record_key");
         const char *kmax = hoodie_parquet_reader_kv(r, "hoodie_max_record_key");
         char *minkey = kmin && kmax ? strdup(kmin) : NULL, *maxkey = kmin && kmax ? strdup(kmax) : NULL;
-        if (kmin && kmax && (!minkey || !maxkey)) rc = HOODIE_NOMEM();
-        const char *bf = rc == HOODIE_OK ? hoodie_parquet_reader_kv(r, "org.apache.hudi.bloomfilter") : NULL;
+        if (kmin && kmax && (!minkey || !maxkey)) {
+            free(minkey);
+            free(maxkey);
+            hoodie_parquet_reader_free(r);
+            rc = HOODIE_NOMEM();
+            break;
+        }
+        const char *bf = hoodie_parquet_reader_kv(r, "org.apache.hudi.bloomfilter");
         hoodie_bloom bloom;
         int have_bloom = 0;
         if (bf) {
@@ -447,9 +452,11 @@ static wgroup *group_of(wctx *w, uint32_t part, const hoodie_file_group *fg)
 /*
  * Updates and deletes go to the group holding their key. Inserts fill the partition's small file groups (latest
  * base file under small_file_limit; on MOR only slices without log files, as the bloom index cannot see into
- * logs), each up to max_file_size by the estimated record size, then new groups of max_file_size each. As in
- * Hudi, on MOR every small file group of a partition that receives inserts is rewritten by the merge handle,
- * its updates included; the updates of other groups go to log files.
+ * logs), each up to max_file_size by the estimated record size, then new groups of max_file_size each. On MOR a
+ * small file group that receives inserts is rewritten by the merge handle, its updates included; the updates of
+ * every other group go to log files. (Hudi rewrites every small file group of a partition receiving inserts,
+ * filled or not; this writer leaves the updates of the ones that get no inserts in log files, the cheaper and
+ * equally valid layout.)
  */
 static hoodie_status assign(wctx *w, const int32_t *row_group)
 {
@@ -479,7 +486,6 @@ static hoodie_status assign(wctx *w, const int32_t *row_group)
             if ((int64_t)sl->base->size >= small || (w->mor && sl->log_count)) continue;
             wgroup *g = group_of(w, p, fg);
             if (!g) { free(smalls); return HOODIE_ENOMEM; }
-            g->small = 1;
             size_t *ns = realloc(smalls, (n_small + 1) * sizeof *ns);
             if (!ns) { free(smalls); return HOODIE_NOMEM(); }
             smalls = ns;
@@ -521,15 +527,40 @@ static hoodie_status make_records(wctx *w, const wgroup *g, const int64_t *rows,
     hoodie_status rc = HOODIE_OK;
     hoodie_field *fs = &out->schema;
     hoodie_array *cols = out->root.children;
-    char seq[64];
+    char seq[96];
+    size_t inst_len = strlen(w->tx.inst.requested);
+    int pl0 = snprintf(seq, 64, "%s_%d_", w->tx.inst.requested, g->ordinal);
+    size_t prefix_len = pl0 > 0 && pl0 < 64 ? (size_t)pl0 : 0;
+    /* the meta columns' buffers sized once: no regrowth row by row */
+    size_t kbytes = 0, pbytes = 0, fl = strlen(file_name);
+    for (size_t i = 0; i < n; i++) {
+        size_t kl, pl;
+        (void)key_at(&w->keys, rows[i], &kl);
+        (void)key_at(&w->parts, rows[i], &pl);
+        kbytes += kl;
+        pbytes += pl;
+    }
+    rc = hoodie_array_reserve(&cols[0], &fs->children[0], (int64_t)n, n * inst_len);
+    if (rc == HOODIE_OK) rc = hoodie_array_reserve(&cols[1], &fs->children[1], (int64_t)n, n * (prefix_len + 20));
+    if (rc == HOODIE_OK) rc = hoodie_array_reserve(&cols[2], &fs->children[2], (int64_t)n, kbytes);
+    if (rc == HOODIE_OK) rc = hoodie_array_reserve(&cols[3], &fs->children[3], (int64_t)n, pbytes);
+    if (rc == HOODIE_OK) rc = hoodie_array_reserve(&cols[4], &fs->children[4], (int64_t)n, n * fl);
     for (size_t i = 0; i < n && rc == HOODIE_OK; i++) {
         int64_t r = rows[i];
         size_t kl, pl;
         const char *k = key_at(&w->keys, r, &kl);
         const char *p = key_at(&w->parts, r, &pl);
-        snprintf(seq, sizeof seq, "%s_%d_%lld", w->tx.inst.requested, g->ordinal, (long long)(seq_start + (int64_t)i));
-        rc = hoodie_array_append_str(&cols[0], &fs->children[0], w->tx.inst.requested);
-        if (rc == HOODIE_OK) rc = hoodie_array_append_str(&cols[1], &fs->children[1], seq);
+        /* INSTANT_TASK_N: the prefix once, the number in place (no printf per row) */
+        size_t sl = prefix_len;
+        char digits[24];
+        int nd = 0;
+        for (uint64_t v = (uint64_t)(seq_start + (int64_t)i);; v /= 10) {
+            digits[nd++] = (char)('0' + v % 10);
+            if (v < 10) break;
+        }
+        while (nd) seq[sl++] = digits[--nd];
+        rc = hoodie_array_append_bytes(&cols[0], &fs->children[0], w->tx.inst.requested, inst_len);
+        if (rc == HOODIE_OK) rc = hoodie_array_append_bytes(&cols[1], &fs->children[1], seq, sl);
         if (rc == HOODIE_OK) rc = hoodie_array_append_bytes(&cols[2], &fs->children[2], k, kl);
         if (rc == HOODIE_OK) rc = hoodie_array_append_bytes(&cols[3], &fs->children[3], p, pl);
         if (rc == HOODIE_OK) rc = hoodie_array_append_str(&cols[4], &fs->children[4], file_name);
@@ -956,18 +987,22 @@ static hoodie_status workload(wctx *w, hoodie_buf *out)
 {
     hoodie_wstat *ws = calloc(w->n_groups + 1, sizeof *ws);
     if (!ws) return HOODIE_NOMEM();
+    size_t n = 0;
     for (size_t i = 0; i < w->n_groups; i++) {
-        ws[i].workload = 1;
-        ws[i].partition_path = w->part_names[w->groups[i].part];
-        ws[i].file_id = w->groups[i].existing ? w->groups[i].file_id : "";
-        ws[i].num_inserts = (int64_t)w->groups[i].inserts.n;
-        ws[i].num_update_writes = (int64_t)w->groups[i].updates.n;
+        const wgroup *g = &w->groups[i];
+        if (!g->inserts.n && !g->updates.n) continue; /* a small file candidate left unused */
+        ws[n].workload = 1;
+        ws[n].partition_path = w->part_names[g->part];
+        ws[n].file_id = g->existing ? g->file_id : "";
+        ws[n].num_inserts = (int64_t)g->inserts.n;
+        ws[n].num_update_writes = (int64_t)g->updates.n;
+        n++;
     }
     hoodie_commit_info ci = { 0 };
     ci.stats = ws;
-    ci.stat_count = w->n_groups;
+    ci.stat_count = n;
     ci.operation_type = w->op_name;
-    ci.is_replace = w->replace;
+    ci.is_replace = 0; /* Hudi writes a replacecommit's inflight workload as plain HoodieCommitMetadata */
     hoodie_status rc = hoodie_commit_encode(out, &ci, w->cfg->version >= 8 ? 8 : 6);
     free(ws);
     return rc;
@@ -1173,7 +1208,7 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
         wgroup *g = &w.groups[i];
         if (!g->existing) rc = g->inserts.n ? create_handle(&w, g) : HOODIE_OK;
         else if (w.mor && w.cfg->lsm_tree) rc = g->updates.n || g->inserts.n ? lsm_append_handle(&w, g) : HOODIE_OK;
-        else if (w.mor && g->updates.n && !g->small) rc = append_handle(&w, g);
+        else if (w.mor && g->updates.n && !g->inserts.n) rc = append_handle(&w, g);
         else if (g->updates.n || g->inserts.n) rc = merge_handle(&w, g);
     }
     if (rc < 0) goto done;

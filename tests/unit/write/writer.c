@@ -1,0 +1,431 @@
+/*
+ * The write client end to end through the public API: hoodie_table_write fed an Arrow stream built in C,
+ * hoodie_table_scan to read back.
+ *
+ *   fault injection  every storage operation of a write failing in turn (the k-th only, and the k-th and all
+ *                    after it, as a writer that died there): the table then reads exactly as before the write
+ *                    (or, when the write reported success, as after it); the next write rolls back what was
+ *                    left and ends with the table the fault-free write gives
+ *   commit files     the v8 completed instants the writer leaves decode with libavro against their embedded
+ *                    schema, with write statistics that add up to what the table holds
+ */
+#include "hoodie_test.h"
+#include "hoodie/read.h"
+#include "hoodie/table.h"
+#include "hoodie/write.h"
+#include "hoodie/writer.h"
+#include "model/arrow.h"
+#include "model/build.h"
+#include "model/render.h"
+#include "storage/storage.h"
+#include "util/error.h"
+
+#include <avro.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- input: rows (id, name, city, ts) as an Arrow stream ---- */
+
+typedef struct rows_spec {
+    int64_t first, last;   /* ids first..last */
+    int64_t ts;
+    const char *tag;       /* name = tag + id */
+    const char *only_city; /* NULL: every id; else only ids of that city */
+    int done;
+} rows_spec;
+
+static const char *city_of(int64_t id) { static const char *c[] = { "sf", "la", "ny" }; return c[id % 3]; }
+
+static void schema_of(hoodie_field *s)
+{
+    hoodie_field f;
+    hoodie_assert_ok(hoodie_field_init(s, "", hoodie_type_of(HOODIE_TYPE_STRUCT), 0));
+    static const struct { const char *n; hoodie_type_id t; } cols[] = {
+        { "id", HOODIE_TYPE_INT64 }, { "name", HOODIE_TYPE_STRING }, { "city", HOODIE_TYPE_STRING },
+        { "ts", HOODIE_TYPE_INT64 },
+    };
+    for (size_t i = 0; i < 4; i++) {
+        hoodie_assert_ok(hoodie_field_init(&f, cols[i].n, hoodie_type_of(cols[i].t), 1));
+        hoodie_assert_ok(hoodie_field_add_child(s, &f));
+        hoodie_field_dispose(&f);
+    }
+}
+
+static hoodie_status next_rows(hoodie_batch *out, void *payload)
+{
+    rows_spec *r = payload;
+    if (r->done) return HOODIE_ITEROVER;
+    r->done = 1;
+    char name[64];
+    int64_t n = 0;
+    for (int64_t id = r->first; id <= r->last; id++) {
+        const char *c = city_of(id);
+        if (r->only_city && strcmp(c, r->only_city)) continue;
+        snprintf(name, sizeof name, "%s%lld", r->tag, (long long)id);
+        HOODIE_TRY(hoodie_array_append_int(&out->root.children[0], &out->schema.children[0], id));
+        HOODIE_TRY(hoodie_array_append_str(&out->root.children[1], &out->schema.children[1], name));
+        HOODIE_TRY(hoodie_array_append_str(&out->root.children[2], &out->schema.children[2], c));
+        HOODIE_TRY(hoodie_array_append_int(&out->root.children[3], &out->schema.children[3], r->ts));
+        n++;
+    }
+    out->root.length = n;
+    return HOODIE_OK;
+}
+
+static hoodie_status write_rows(const char *base, const hoodie_storage *s, hoodie_write_operation op,
+                                const rows_spec *spec, hoodie_write_result *res)
+{
+    hoodie_field sc;
+    schema_of(&sc);
+    rows_spec *p = malloc(sizeof *p);
+    *p = *spec;
+    p->done = 0;
+    struct ArrowArrayStream st;
+    hoodie_status rc = hoodie_arrow_stream_export(&st, &sc, next_rows, free, p);
+    hoodie_field_dispose(&sc);
+    hoodie_assert_ok(rc);
+    hoodie_write_opts o = HOODIE_WRITE_OPTS_INIT;
+    o.storage = s;
+    o.op = op;
+    return hoodie_table_write(base, &st, &o, res);
+}
+
+/* ---- reading: the table's rows as sorted CSV lines ---- */
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* All columns (meta included) when `meta`, else the record key and data columns only. */
+static char *snapshot(const char *base, const hoodie_storage *s, int meta)
+{
+    static const char *const data_cols[] = { "_hoodie_record_key", "_hoodie_partition_path", "id", "name", "city", "ts" };
+    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+    to.storage = s;
+    hoodie_table *t;
+    hoodie_assert_ok(hoodie_table_open(&t, base, &to));
+    hoodie_scan_opts so = HOODIE_SCAN_OPTS_INIT;
+    if (!meta) { so.columns = data_cols; so.n_columns = 6; }
+    struct ArrowArrayStream st;
+    hoodie_buf text = HOODIE_BUF_INIT;
+    hoodie_status rc = hoodie_table_scan(t, &so, &st);
+    if (rc == HOODIE_OK) {
+        hoodie_arrow_reader r;
+        hoodie_assert_ok(hoodie_arrow_reader_open(&r, &st));
+        hoodie_batch b;
+        while ((rc = hoodie_arrow_reader_next(&r, &b)) == HOODIE_OK) {
+            hoodie_assert_ok(hoodie_render_csv(&text, &b, 0));
+            hoodie_batch_dispose(&b);
+        }
+        hoodie_arrow_reader_close(&r);
+        if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
+    }
+    if (rc < 0) fprintf(stderr, "scan: %s\n", hoodie_error_last()->message);
+    hoodie_assert_ok(rc);
+    hoodie_table_free(t);
+    /* sort the lines */
+    size_t n = 0, cap = 16;
+    char **lines = malloc(cap * sizeof *lines);
+    hoodie_assert_ok(hoodie_buf_cstr(&text));
+    char *save = NULL;
+    for (char *l = strtok_r((char *)text.data, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        if (n == cap) lines = realloc(lines, (cap *= 2) * sizeof *lines);
+        lines[n++] = l;
+    }
+    qsort(lines, n, sizeof *lines, cmp_str);
+    size_t len = 1;
+    for (size_t i = 0; i < n; i++) len += strlen(lines[i]) + 1;
+    char *out = malloc(len), *o = out;
+    for (size_t i = 0; i < n; i++) o += sprintf(o, "%s\n", lines[i]);
+    *o = 0;
+    free(lines);
+    hoodie_buf_dispose(&text);
+    return out;
+}
+
+/* ---- fault injection ---- */
+
+typedef struct wstep { hoodie_write_operation op; rows_spec rows; } wstep;
+
+static void make_table(const char *base, const hoodie_storage *s, int mor, int version)
+{
+    static const char *const rk[] = { "id" }, *const pf[] = { "city" };
+    hoodie_table_create_opts co = HOODIE_TABLE_CREATE_OPTS_INIT;
+    co.storage = s;
+    co.table_version = version;
+    co.type = mor ? HOODIE_CREATE_MERGE_ON_READ : HOODIE_CREATE_COPY_ON_WRITE;
+    co.name = "ft";
+    co.record_key_fields = rk;
+    co.record_key_count = 1;
+    co.partition_fields = pf;
+    co.partition_count = 1;
+    co.ordering_field = "ts";
+    hoodie_assert_ok(hoodie_table_create(base, &co));
+}
+
+/* The table before the step under test: a bulk insert, then an upsert that leaves MOR log files. */
+static void prepare(const char *base, const hoodie_storage *s, int mor, int version)
+{
+    make_table(base, s, mor, version);
+    rows_spec a = { 1, 40, 10, "a", NULL, 0 }, b = { 1, 6, 30, "b", NULL, 0 };
+    hoodie_assert_ok(write_rows(base, s, HOODIE_WRITE_BULK_INSERT, &a, NULL));
+    hoodie_assert_ok(write_rows(base, s, HOODIE_WRITE_UPSERT, &b, NULL));
+}
+
+static void fault_sweep(int mor, int version, const wstep *w, hoodie_fault_mode mode, int *checked)
+{
+    const char *base = "/tbl";
+    /* the fault-free run: how many operations, and the table it gives */
+    hoodie_storage *mem, *fs;
+    hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+    hoodie_assert_ok(hoodie_storage_faulty_new(&fs, mem));
+    prepare(base, mem, mor, version);
+    char *before = snapshot(base, mem, 1);
+    hoodie_storage_faulty_arm(fs, HOODIE_FAULT_NONE, 0);
+    hoodie_write_result res;
+    hoodie_status rc = write_rows(base, fs, w->op, &w->rows, &res);
+    if (rc < 0) fprintf(stderr, "write: %s\n", hoodie_error_last()->message);
+    hoodie_assert_ok(rc);
+    uint64_t n_ops = hoodie_storage_faulty_count(fs);
+    char *after_data = snapshot(base, mem, 0);
+    char *after_full = snapshot(base, mem, 1);
+    hoodie_assert(strcmp(before, after_full) != 0);
+    hoodie_storage_free(fs);
+    hoodie_storage_free(mem);
+    hoodie_assert(n_ops > 5);
+
+    for (uint64_t k = 1; k <= n_ops; k++) {
+        hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+        hoodie_assert_ok(hoodie_storage_faulty_new(&fs, mem));
+        prepare(base, mem, mor, version);
+        free(before);
+        before = snapshot(base, mem, 1); /* instants and file ids are new each time */
+        hoodie_storage_faulty_arm(fs, mode, k);
+        rc = write_rows(base, fs, w->op, &w->rows, &res);
+        hoodie_error_clear();
+        hoodie_assert(hoodie_storage_faulty_fired(fs));
+        char *now = snapshot(base, mem, 1);
+        if (rc < 0) {
+            if (strcmp(now, before)) {
+                fprintf(stderr, "%s v%d op %d fault %d at %llu/%llu: the table changed\n--- before\n%s--- now\n%s",
+                        mor ? "mor" : "cow", version, (int)w->op, (int)mode, (unsigned long long)k,
+                        (unsigned long long)n_ops, before, now);
+            }
+            hoodie_assert_equal_s(before, now);
+        } else {
+            char *d = snapshot(base, mem, 0);
+            hoodie_assert_equal_s(after_data, d);
+            free(d);
+        }
+        free(now);
+        /* the next write (the same one, fault-free) rolls back what the failed one left and succeeds */
+        rc = write_rows(base, mem, w->op, &w->rows, &res);
+        if (rc < 0) fprintf(stderr, "retry after fault %llu: %s\n", (unsigned long long)k, hoodie_error_last()->message);
+        hoodie_assert_ok(rc);
+        char *again = snapshot(base, mem, 0);
+        if (strcmp(again, after_data))
+            fprintf(stderr, "%s v%d op %d: after the fault at %llu and a retry:\n%s--- want\n%s", mor ? "mor" : "cow",
+                    version, (int)w->op, (unsigned long long)k, again, after_data);
+        hoodie_assert_equal_s(after_data, again);
+        free(again);
+        /* nothing pending is left */
+        hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+        to.storage = mem;
+        hoodie_table *t;
+        hoodie_assert_ok(hoodie_table_open(&t, base, &to));
+        for (size_t i = 0; i < hoodie_table_instant_count(t); i++) {
+            hoodie_instant_info ii;
+            hoodie_assert_ok(hoodie_table_instant(t, i, &ii));
+            hoodie_assert_equal_s("completed", ii.state);
+        }
+        hoodie_table_free(t);
+        hoodie_storage_free(fs);
+        hoodie_storage_free(mem);
+        (*checked)++;
+    }
+    free(before);
+    free(after_data);
+    free(after_full);
+}
+
+static const wstep STEPS[] = {
+    /* updates (newer and stale ordering values) and inserts */
+    { HOODIE_WRITE_UPSERT, { 3, 50, 20, "u", NULL, 0 } },
+    { HOODIE_WRITE_DELETE, { 5, 15, 0, "d", NULL, 0 } },
+    { HOODIE_WRITE_INSERT_OVERWRITE, { 1, 60, 1, "o", "sf", 0 } },
+};
+
+static void sweep_all(int mor, int version)
+{
+    int checked = 0;
+    for (size_t i = 0; i < sizeof STEPS / sizeof *STEPS; i++) {
+        fault_sweep(mor, version, &STEPS[i], HOODIE_FAULT_FAIL_NTH, &checked);
+        if (i == 0) fault_sweep(mor, version, &STEPS[i], HOODIE_FAULT_CRASH_AT, &checked); /* a dead writer */
+    }
+    hoodie_assert(checked > 30);
+}
+
+HOODIE_TEST(write_writer__faults_cow_v8) { sweep_all(0, 8); }
+HOODIE_TEST(write_writer__faults_mor_v8) { sweep_all(1, 8); }
+HOODIE_TEST(write_writer__faults_cow_v6) { sweep_all(0, 6); }
+HOODIE_TEST(write_writer__faults_mor_v6) { sweep_all(1, 6); }
+
+/* ---- v8 commit files, as written, through libavro ---- */
+
+typedef struct stat_sums { int64_t writes, inserts, updates, deletes, files, bad_sizes, log_files; } stat_sums;
+
+static int64_t avro_long_field(avro_value_t *rec, const char *name)
+{
+    avro_value_t f, b;
+    int64_t l = -1;
+    hoodie_assert_equal_i(0, avro_value_get_by_name(rec, name, &f, NULL));
+    if (avro_value_get_type(&f) == AVRO_UNION) {
+        hoodie_assert_equal_i(0, avro_value_get_current_branch(&f, &b));
+        f = b;
+    }
+    if (avro_value_get_type(&f) == AVRO_NULL) return -1;
+    hoodie_assert_equal_i(0, avro_value_get_long(&f, &l));
+    return l;
+}
+
+static const char *avro_str_field(avro_value_t *rec, const char *name)
+{
+    avro_value_t f, b;
+    const char *s = NULL;
+    size_t len;
+    hoodie_assert_equal_i(0, avro_value_get_by_name(rec, name, &f, NULL));
+    if (avro_value_get_type(&f) == AVRO_UNION) {
+        hoodie_assert_equal_i(0, avro_value_get_current_branch(&f, &b));
+        f = b;
+    }
+    if (avro_value_get_type(&f) == AVRO_NULL) return NULL;
+    hoodie_assert_equal_i(0, avro_value_get_string(&f, &s, &len));
+    return s;
+}
+
+/* Decode one completed v8 commit file; sum its write statistics and check each file's size on disk. */
+static void decode_commit(const char *table, const char *path, const char *want_schema, const char *want_op,
+                          stat_sums *sum)
+{
+    memset(sum, 0, sizeof *sum);
+    avro_file_reader_t r;
+    hoodie_assert_equal_i(0, avro_file_reader(path, &r));
+    avro_schema_t s = avro_file_reader_get_writer_schema(r);
+    hoodie_assert_equal_s(want_schema, avro_schema_name(s));
+    avro_value_iface_t *iface = avro_generic_class_from_schema(s);
+    avro_value_t rec, field, map;
+    hoodie_assert_equal_i(0, avro_generic_value_new(iface, &rec));
+    hoodie_assert_equal_i(0, avro_file_reader_read_value(r, &rec));
+    hoodie_assert_equal_s(want_op, avro_str_field(&rec, "operationType"));
+    hoodie_assert_equal_i(0, avro_value_get_by_name(&rec, "partitionToWriteStats", &field, NULL));
+    hoodie_assert_equal_i(0, avro_value_get_current_branch(&field, &map));
+    size_t np = 0;
+    hoodie_assert_equal_i(0, avro_value_get_size(&map, &np));
+    for (size_t p = 0; p < np; p++) {
+        avro_value_t arr, st;
+        const char *part;
+        hoodie_assert_equal_i(0, avro_value_get_by_index(&map, p, &arr, &part));
+        size_t ns = 0;
+        hoodie_assert_equal_i(0, avro_value_get_size(&arr, &ns));
+        for (size_t i = 0; i < ns; i++) {
+            hoodie_assert_equal_i(0, avro_value_get_by_index(&arr, i, &st, NULL));
+            hoodie_assert_equal_s(part, avro_str_field(&st, "partitionPath"));
+            sum->writes += avro_long_field(&st, "numWrites");
+            sum->inserts += avro_long_field(&st, "numInserts");
+            sum->updates += avro_long_field(&st, "numUpdateWrites");
+            sum->deletes += avro_long_field(&st, "numDeletes");
+            sum->files++;
+            const char *rel = avro_str_field(&st, "path");
+            hoodie_assert(rel != NULL);
+            if (strstr(rel, ".log.")) sum->log_files++;
+            char full[1024];
+            snprintf(full, sizeof full, "%s/%s", table, rel);
+            FILE *f = fopen(full, "rb");
+            hoodie_assert(f != NULL);
+            fseek(f, 0, SEEK_END);
+            if (ftell(f) != avro_long_field(&st, "fileSizeInBytes") ||
+                ftell(f) != avro_long_field(&st, "totalWriteBytes"))
+                sum->bad_sizes++;
+            fclose(f);
+        }
+    }
+    hoodie_assert(avro_file_reader_read_value(r, &rec) != 0); /* exactly one record */
+    avro_value_decref(&rec);
+    avro_value_iface_decref(iface);
+    avro_schema_decref(s);
+    avro_file_reader_close(r);
+}
+
+static void completed_file(const char *table, const char *instant, const char *action, char *out, size_t cap)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/.hoodie/timeline", table);
+    out[0] = 0;
+    size_t il = strlen(instant);
+    DIR *d = opendir(dir);
+    hoodie_assert(d != NULL);
+    for (struct dirent *e; (e = readdir(d));) {
+        const char *nm = e->d_name, *dot = strchr(nm, '.');
+        /* REQUESTED_COMPLETED.action, nothing after the action */
+        if (!strncmp(nm, instant, il) && nm[il] == '_' && dot && !strcmp(dot + 1, action) && dot - nm == 35)
+            if ((size_t)snprintf(out, cap, "%s/%s", dir, nm) >= cap) out[0] = 0;
+    }
+    closedir(d);
+    hoodie_assert(out[0] != 0);
+}
+
+static void commit_files_case(int mor)
+{
+    char table[512], path[2048];
+    snprintf(table, sizeof table, "%s/commits_%s", hoodie_test_tmpdir(), mor ? "mor" : "cow");
+    make_table(table, NULL, mor, 8);
+    const char *action = mor ? "deltacommit" : "commit";
+    hoodie_write_result res;
+    stat_sums s;
+    /* 60 inserts across three partitions */
+    rows_spec a = { 1, 60, 10, "a", NULL, 0 };
+    hoodie_assert_ok(write_rows(table, NULL, HOODIE_WRITE_BULK_INSERT, &a, &res));
+    completed_file(table, res.instant, action, path, sizeof path);
+    decode_commit(table, path, "HoodieCommitMetadata", "BULK_INSERT", &s);
+    hoodie_assert_equal_i(60, s.writes);
+    hoodie_assert_equal_i(60, s.inserts);
+    hoodie_assert_equal_i(0, s.updates + s.deletes + s.bad_sizes);
+    hoodie_assert_equal_i(res.files_written, s.files);
+    /* 20 updates (ids 41..60) and 10 inserts (61..70) */
+    rows_spec b = { 41, 70, 20, "b", NULL, 0 };
+    hoodie_assert_ok(write_rows(table, NULL, HOODIE_WRITE_UPSERT, &b, &res));
+    hoodie_assert_equal_i(20, res.updates);
+    hoodie_assert_equal_i(10, res.inserts);
+    completed_file(table, res.instant, action, path, sizeof path);
+    decode_commit(table, path, "HoodieCommitMetadata", "UPSERT", &s);
+    hoodie_assert_equal_i(20, s.updates);
+    hoodie_assert_equal_i(10, s.inserts);
+    hoodie_assert_equal_i(0, s.bad_sizes);
+    /* the partitions receive inserts, so their small file groups are rewritten with their updates (on MOR too,
+       as Hudi does when the index cannot see log files): every record of a touched file is written again */
+    hoodie_assert_equal_i(70, s.writes);
+    /* deletes of 5 keys that exist and 2 that do not */
+    rows_spec d = { 1, 5, 0, "d", NULL, 0 }, d2 = { 100, 101, 0, "d", NULL, 0 };
+    hoodie_assert_ok(write_rows(table, NULL, HOODIE_WRITE_DELETE, &d, &res));
+    completed_file(table, res.instant, action, path, sizeof path);
+    decode_commit(table, path, "HoodieCommitMetadata", "DELETE", &s);
+    hoodie_assert_equal_i(5, s.deletes);
+    hoodie_assert_equal_i(mor ? s.files : 0, s.log_files); /* MOR deletes go to log files */
+    hoodie_assert_equal_i(0, s.bad_sizes);
+    hoodie_assert_ok(write_rows(table, NULL, HOODIE_WRITE_DELETE, &d2, &res));
+    completed_file(table, res.instant, action, path, sizeof path);
+    decode_commit(table, path, "HoodieCommitMetadata", "DELETE", &s);
+    hoodie_assert_equal_i(0, s.deletes);
+    /* insert_overwrite of partition sf */
+    rows_spec o = { 1, 9, 5, "o", "sf", 0 };
+    hoodie_assert_ok(write_rows(table, NULL, HOODIE_WRITE_INSERT_OVERWRITE, &o, &res));
+    hoodie_assert_equal_s("replacecommit", res.action);
+    completed_file(table, res.instant, "replacecommit", path, sizeof path);
+    decode_commit(table, path, "HoodieReplaceCommitMetadata", "INSERT_OVERWRITE", &s);
+    hoodie_assert_equal_i(3, s.inserts);
+    hoodie_assert_equal_i(3, s.writes);
+    hoodie_assert_equal_i(0, s.bad_sizes);
+}
+
+HOODIE_TEST(write_writer__v8_commit_files_by_libavro_cow) { commit_files_case(0); }
+HOODIE_TEST(write_writer__v8_commit_files_by_libavro_mor) { commit_files_case(1); }

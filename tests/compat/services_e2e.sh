@@ -103,6 +103,27 @@ for variant in mor8 mor6 cow8 cow6; do
   [ "$type" = cow ] || check "$variant: KEEP_LATEST_COMMITS deleted something" test -s "$tmp/got"
   check "$variant: reads kept by retention unchanged after clean" same_as_before $((n - 3))
 
+  # clustering: two more file groups by bulk insert, then everything regrouped sorted by v
+  csv 10,a,1,m10 11,b,1,m11 12,c,1,a12 > "$tmp/b1.csv"
+  csv 13,a,1,k13 14,b,1,c14 > "$tmp/b2.csv"
+  "$HOODIE" write "$t" --op bulk_insert --input "$tmp/b1.csv" > /dev/null
+  "$HOODIE" write "$t" --op bulk_insert --input "$tmp/b2.csv" > /dev/null
+  mapfile -t commits < <(completed_writes "$t")
+  snap "$t" > "$tmp/$variant.s0"
+  for c in "${commits[@]}"; do snap "$t" --as-of "$c" > "$tmp/$variant.asof.$c"; done
+  "$HOODIE" cluster "$t" --sort-by v > "$tmp/out" 2> "$tmp/err" || bad "$variant cluster: $(cat "$tmp/err")"
+  cl=$(awk '/^clustering/ {print $2}' "$tmp/out" | tr -d :)
+  check "$variant: clustering ran" test -n "$cl"
+  check "$variant: reads unchanged after clustering" same_as_before 0
+  if [ "$ver" = 8 ]; then pend=clustering; else pend=replacecommit; fi
+  check "$variant: clustering requested as $pend" test -e "$t/$( [ "$ver" = 8 ] && echo .hoodie/timeline || echo .hoodie)/$cl.$pend.requested"
+  # each new file's rows (in file order) are sorted by v
+  "$HOODIE" read "$t" --format csv | awk -F, -v c="$cl" 'index($5, c) {if (($5 in last) && $9 < last[$5]) bad=1; last[$5]=$9} END {exit bad}'
+  check "$variant: clustered files sorted by v" test $? -eq 0
+  check "$variant: replaced groups gone from the view" bash -c "[ \$('$HOODIE' fsview '$t' | grep -c '^  file group') -le 4 ]"
+  mapfile -t commits < <(completed_writes "$t")
+  snap "$t" > "$tmp/$variant.s0"
+
   # savepoint, more writes, KEEP_LATEST_FILE_VERSIONS 1 keeps the savepointed files, restore
   sp=$("$HOODIE" savepoint "$t" create | awk '{print $2}')
   check "$variant: savepoint listed" bash -c "'$HOODIE' savepoint '$t' list | grep -qx '$sp'"
@@ -127,7 +148,11 @@ for variant in mor8 mor6 cow8 cow6; do
     "$HOODIE" compact "$t" > /dev/null
   fi
   "$HOODIE" fsview "$t" --as-of "$sp" | awk '/^partition / {part = ($2 == "(root)" ? "" : $2 "/")} /^    slice/ {latest = /\(latest\)/} /^      (base|log) / && latest {print part $2}' | sort > "$tmp/spfiles"
-  expected_clean "$t" versions 1 | comm -23 - "$tmp/spfiles" > "$tmp/exp"
+  # plus every file of the groups a replacecommit dropped (KEEP_LATEST_FILE_VERSIONS cleans them whole)
+  "$HOODIE" fsview "$t" | awk '/^  file group / {print $3}' | sort > "$tmp/fgs"
+  data_files "$t" | awk -v fgs="$tmp/fgs" 'BEGIN {while ((getline l < fgs) > 0) live[l]=1}
+    {n=$0; sub(/.*\//, "", n); sub(/^\./, "", n); split(n, a, "_"); if (!(a[1] in live)) print $0}' > "$tmp/replaced"
+  { expected_clean "$t" versions 1; cat "$tmp/replaced"; } | sort | comm -23 - "$tmp/spfiles" > "$tmp/exp"
   data_files "$t" > "$tmp/before"
   "$HOODIE" clean "$t" --policy KEEP_LATEST_FILE_VERSIONS --retain 1 > /dev/null 2> "$tmp/err" || bad "$variant clean versions: $(cat "$tmp/err")"
   data_files "$t" > "$tmp/after"
@@ -158,6 +183,7 @@ for exp in "$FIX"/expected/*.csv; do
   if grep -q 'hoodie.table.type=MERGE_ON_READ' "$t/.hoodie/hoodie.properties"; then
     "$HOODIE" compact "$t" > "$tmp/out" 2>&1 || { grep -q "no schema\|meta fields\|not supported\|table versions 6 and 8" "$tmp/out" || bad "$table compact: $(cat "$tmp/out")"; }
   fi
+  "$HOODIE" cluster "$t" --sort-by _hoodie_record_key > "$tmp/out" 2>&1 || { grep -q "no schema\|meta fields\|not supported\|table versions 6 and 8" "$tmp/out" || bad "$table cluster: $(cat "$tmp/out")"; }
   "$HOODIE" clean "$t" --retain 3 > "$tmp/out" 2>&1 || { grep -q "no schema\|meta fields\|not supported\|table versions 6 and 8" "$tmp/out" || bad "$table clean: $(cat "$tmp/out")"; }
 done
 for exp in "$FIX"/expected/*.csv; do

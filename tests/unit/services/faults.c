@@ -132,6 +132,10 @@ static hoodie_storage *build(int version, int mor, svc_kind kind, char sp[24], c
     ok = ok && write_csv(mem, "id,p,ts,v\n1,a,2,y1\n3,b,2,y3\n4,b,2,y4\n", HOODIE_WRITE_UPSERT) == HOODIE_OK;
     ok = ok && write_csv(mem, "id,p,ts,v\n2,a,3,z2\n", HOODIE_WRITE_UPSERT) == HOODIE_OK;
     ok = ok && write_csv(mem, "id,p,ts,v\n4,b,3,z4\n", HOODIE_WRITE_DELETE) == HOODIE_OK;
+    if (ok && kind == SVC_CLUSTER) {
+        ok = write_csv(mem, "id,p,ts,v\n10,a,1,m10\n11,b,1,a11\n", HOODIE_WRITE_BULK_INSERT) == HOODIE_OK;
+        ok = ok && write_csv(mem, "id,p,ts,v\n12,a,1,b12\n13,b,1,c13\n", HOODIE_WRITE_BULK_INSERT) == HOODIE_OK;
+    }
     if (ok && mor && kind == SVC_CLEAN) {
         hoodie_service_opts o = HOODIE_SERVICE_OPTS_INIT;
         o.storage = mem;
@@ -294,4 +298,14 @@ HOODIE_TEST(services_faults__rollback_mor_v6)
 HOODIE_TEST(services_faults__restore_mor_v8)
 {
     hoodie_assert(sweep(8, 1, SVC_RESTORE) > 5);
+}
+
+HOODIE_TEST(services_faults__clustering_cow_v8)
+{
+    hoodie_assert(sweep(8, 0, SVC_CLUSTER) > 5);
+}
+
+HOODIE_TEST(services_faults__clustering_mor_v6)
+{
+    hoodie_assert(sweep(6, 1, SVC_CLUSTER) > 5);
 }

@@ -44,6 +44,9 @@ expected_clean() {
     END { flush() }' | sort
 }
 
+completed_writes_n() { "$HOODIE" timeline "$1" | awk '($2=="commit"||$2=="deltacommit"||$2=="replacecommit") && $3=="completed"' | wc -l; }
+export -f completed_writes_n
+export HOODIE
 csv() { printf 'id,p,ts,v\n'; printf '%s\n' "$@"; }
 
 # ---- tables written by hoodie ----
@@ -70,7 +73,8 @@ for variant in mor8 mor6 cow8 cow6; do
     local from=$1 i
     same "$tmp/$variant.s0" <(snap "$t") || return 1
     for ((i = from; i < ${#commits[@]}; i++)); do
-      same "$tmp/$variant.asof.${commits[$i]}" <(snap "$t" --as-of "${commits[$i]}") || { echo "  as of ${commits[$i]} differs"; return 1; }
+      [ -e "$tmp/$variant.asof.${commits[$i]}.cleaned" ] && continue
+      same "$tmp/$variant.asof.${commits[$i]}" <(snap "$t" --as-of "${commits[$i]}") || { echo "  as of ${commits[$i]} differs"; diff "$tmp/$variant.asof.${commits[$i]}" <(snap "$t" --as-of "${commits[$i]}") | head -5; return 1; }
     done
   }
 
@@ -168,6 +172,23 @@ for variant in mor8 mor6 cow8 cow6; do
   # the table is still writable
   check "$variant: write after restore" "$HOODIE" write "$t" --op upsert --input "$tmp/w7.csv"
   check "$variant: read after restore + write" same <(cut -d, -f5- "$tmp/$variant.w7" | sort) <(snap "$t" | cut -d, -f5- | sort)
+  # archival: more writes, then archive down to 3 completed writes; every read returns what it did before
+  for i in 20 21 22 23 24 25; do
+    csv "$i,a,$i,n$i" "1,a,$i,u$i" > "$tmp/wa.csv"
+    "$HOODIE" write "$t" --op upsert --input "$tmp/wa.csv" > /dev/null
+  done
+  mapfile -t commits < <(completed_writes "$t")
+  snap "$t" > "$tmp/$variant.s0"
+  # as-of reads that cleaning already made impossible (outside retention) are not compared
+  for c in "${commits[@]}"; do snap "$t" --as-of "$c" > "$tmp/$variant.asof.$c"; [ -s "$tmp/read.err" ] && touch "$tmp/$variant.asof.$c.cleaned"; done
+  "$HOODIE" read "$t" --query incremental --format csv | sort > "$tmp/$variant.incr"
+  "$HOODIE" archive "$t" --min-commits 3 --max-commits 5 > "$tmp/out" 2> "$tmp/err" || bad "$variant archive: $(cat "$tmp/err")"
+  check "$variant: archive moved instants" bash -c "[ \$(completed_writes_n '$t') -lt ${#commits[@]} ]"
+  if [ "$ver" = 8 ]; then check "$variant: LSM history written" test -s "$t/.hoodie/timeline/history/_version_"
+  else check "$variant: archive log written" bash -c "ls -a '$t/.hoodie/archived' | grep -q '^.commits_.archive.1_'"; fi
+  check "$variant: reads unchanged after archival (snapshot, every as-of)" same_as_before 0
+  check "$variant: incremental read unchanged after archival" same "$tmp/$variant.incr" <("$HOODIE" read "$t" --query incremental --format csv | sort)
+  check "$variant: write after archival" "$HOODIE" write "$t" --op upsert --input "$tmp/wa.csv"
 done
 
 # ---- fixture copies ----

@@ -191,6 +191,16 @@ for variant in mor8 mor6 cow8 cow6; do
   check "$variant: write after archival" "$HOODIE" write "$t" --op upsert --input "$tmp/wa.csv"
 done
 
+# ---- inline services on writes ----
+t="$tmp/inline"
+"$HOODIE" create "$t" --type mor --name inline --record-key id --ordering-field ts > /dev/null
+for i in 1 2 3 4 5; do
+  csv "1,a,$i,v$i" "$i,a,$i,w$i" > "$tmp/wi.csv"
+  "$HOODIE" write "$t" --op upsert --input "$tmp/wi.csv" --compact-every 2 --clean --archive > /dev/null 2> "$tmp/err" || bad "inline write $i: $(cat "$tmp/err")"
+done
+check "inline: --compact-every 2 compacted twice in 5 delta commits" test "$("$HOODIE" timeline "$t" | awk '$2=="commit"' | wc -l)" -eq 2
+check "inline: reads after inline services" test "$("$HOODIE" read "$t" --format csv | tail -n +2 | wc -l)" -eq 5
+
 # ---- fixture copies ----
 for exp in "$FIX"/expected/*.csv; do
   base=$(basename "$exp" .csv)

@@ -351,8 +351,9 @@ static hoodie_status lookup(wctx *w, int32_t *row_group)
         hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
         o.storage = w->s;
         if ((rc = hoodie_parquet_reader_open(&r, sl->base->path, &o)) < 0) break;
-        const char *minkey = hoodie_parquet_reader_kv(r, "hoodie_min_record_key");
-        const char *maxkey = hoodie_parquet_reader_kv(r, "hoodie_max_record_key");
+        /* copied: the footer's strings go with the reader, freed below */
+        char *minkey = hoodie_parquet_reader_kv(r, "hoodie_min_record_key") ? strdup(hoodie_parquet_reader_kv(r, "hoodie_min_record_key")) : NULL;
+        char *maxkey = hoodie_parquet_reader_kv(r, "hoodie_max_record_key") ? strdup(hoodie_parquet_reader_kv(r, "hoodie_max_record_key")) : NULL;
         const char *bf = hoodie_parquet_reader_kv(r, "org.apache.hudi.bloomfilter");
         hoodie_bloom bloom;
         int have_bloom = 0;
@@ -362,7 +363,7 @@ static hoodie_status lookup(wctx *w, int32_t *row_group)
             have_bloom = rc == HOODIE_OK;
         }
         hoodie_parquet_reader_free(r);
-        if (rc < 0) break;
+        if (rc < 0) { free(minkey); free(maxkey); break; }
         rowvec cand = { 0 };
         for (size_t i = 0; rc == HOODIE_OK && i < w->live.n; i++) {
             int64_t row = w->live.v[i];
@@ -378,6 +379,8 @@ static hoodie_status lookup(wctx *w, int32_t *row_group)
             rc = rv_push(&cand, row);
         }
         if (have_bloom) hoodie_bloom_dispose(&bloom);
+        free(minkey);
+        free(maxkey);
         if (rc == HOODIE_OK && cand.n) {
             hoodie_hmap set = HOODIE_HMAP_INIT;
             hoodie_buf store = HOODIE_BUF_INIT;

@@ -26,6 +26,9 @@ int cmd_rollback(int argc, char **argv);
 int cmd_savepoint(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
 
+/** Table services run after a write (hoodie write --compact-every N --clean --archive); cmd_services.c. */
+int cli_inline_services(const char *table, int64_t compact_every, int clean, int archive);
+
 /** Print the last library error to stderr and map the status to an exit code. */
 int cli_fail(hoodie_status rc, const char *context);
 /** Print a usage error to stderr; returns CLI_USAGE. */

@@ -302,3 +302,45 @@ int cmd_savepoint(int argc, char **argv)
     }
     return CLI_OK;
 }
+
+/* Delta commits since the last compaction (commit) on a MOR table's active timeline. */
+static int64_t uncompacted_deltas(const char *table)
+{
+    hoodie_table *t;
+    if (hoodie_table_open(&t, table, NULL) < 0) return -1;
+    int64_t n = 0;
+    for (size_t i = 0; i < hoodie_table_instant_count(t); i++) {
+        hoodie_instant_info ii;
+        if (hoodie_table_instant(t, i, &ii) < 0 || strcmp(ii.state, "completed")) continue;
+        if (!strcmp(ii.action, "commit")) n = 0;
+        else if (!strcmp(ii.action, "deltacommit")) n++;
+    }
+    int mor = hoodie_table_is_mor(t);
+    hoodie_table_free(t);
+    return mor ? n : 0;
+}
+
+int cli_inline_services(const char *table, int64_t compact_every, int clean, int archive)
+{
+    hoodie_service_opts o = HOODIE_SERVICE_OPTS_INIT;
+    hoodie_service_result r;
+    hoodie_status rc;
+    if (compact_every > 0) {
+        int64_t n = uncompacted_deltas(table);
+        if (n < 0) return cli_fail(HOODIE_EIO, "compact");
+        if (n >= compact_every) {
+            if ((rc = hoodie_compaction_schedule(table, &o, &r)) < 0) return cli_fail(rc, "compact");
+            if ((rc = hoodie_compaction_run(table, &o, NULL, &r)) < 0) return cli_fail(rc, "compact");
+            print_result("compaction", &r);
+        }
+    }
+    if (clean) {
+        if ((rc = hoodie_clean(table, &o, &r)) < 0) return cli_fail(rc, "clean");
+        print_result("clean", &r);
+    }
+    if (archive) {
+        if ((rc = hoodie_archive(table, &o, &r)) < 0) return cli_fail(rc, "archive");
+        print_result("archive", &r);
+    }
+    return CLI_OK;
+}

@@ -15,7 +15,9 @@ static void write_usage(FILE *out)
             "\n"
             "  OP: insert, upsert, delete, bulk_insert, insert_overwrite, insert_overwrite_table, delete_partition\n"
             "  The input format is taken from the file name (.csv, .jsonl/.json, .parquet) unless given.\n"
-            "  For delete, rows need the record key fields (and the partition fields).\n");
+            "  For delete, rows need the record key fields (and the partition fields).\n"
+            "  Inline table services after the commit: --compact-every N (MOR: compact when N delta commits are\n"
+            "  uncompacted), --clean (default policy), --archive (default keep.min/max.commits).\n");
 }
 
 static int parse_op(const char *s, hoodie_write_operation *op)
@@ -37,6 +39,8 @@ int cmd_write(int argc, char **argv)
     const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
     size_t n_inputs = 0;
     int have_op = 0;
+    int64_t compact_every = 0;
+    int inline_clean = 0, inline_archive = 0;
     hoodie_write_opts wo = HOODIE_WRITE_OPTS_INIT;
     if (!inputs) return cli_fail(HOODIE_ENOMEM, NULL);
     int code = CLI_OK;
@@ -66,7 +70,15 @@ int cmd_write(int argc, char **argv)
             else if (!strcmp(v, "none")) wo.codec = HOODIE_PARQUET_CODEC_UNCOMPRESSED;
             else code = cli_usage("write: unknown codec '%s'", v);
             i++;
-        } else if (a[0] == '-' && a[1]) code = cli_usage("write: unknown option '%s'", a);
+        } else if (!strcmp(a, "--compact-every")) {
+            char *end;
+            long long x = v ? strtoll(v, &end, 10) : 0;
+            if (!v || *end || x <= 0) code = cli_usage("write: --compact-every needs a positive number");
+            compact_every = x;
+            i++;
+        } else if (!strcmp(a, "--clean")) inline_clean = 1;
+        else if (!strcmp(a, "--archive")) inline_archive = 1;
+        else if (a[0] == '-' && a[1]) code = cli_usage("write: unknown option '%s'", a);
         else if (!table) table = a;
         else code = cli_usage("write: unexpected argument '%s'", a);
     }
@@ -88,5 +100,7 @@ int cmd_write(int argc, char **argv)
     printf("%s %s: %lld inserted, %lld updated, %lld deleted, %lld file(s), %lld bytes\n", res.action, res.instant,
            (long long)res.inserts, (long long)res.updates, (long long)res.deletes, (long long)res.files_written,
            (long long)res.bytes_written);
+    if (compact_every || inline_clean || inline_archive)
+        return cli_inline_services(table, compact_every, inline_clean, inline_archive);
     return CLI_OK;
 }

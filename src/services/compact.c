@@ -333,3 +333,14 @@ hoodie_status hoodie_compaction_run(const char *base_path, const hoodie_service_
     if (result) *result = res;
     return rc;
 }
+
+/* Log compaction is not implemented yet: the action and its plan are recognised (pending file groups), nothing
+ * is written. */
+hoodie_status hoodie_log_compaction(const char *base_path, const hoodie_service_opts *opts,
+                                    hoodie_service_result *result)
+{
+    (void)base_path;
+    (void)opts;
+    if (result) memset(result, 0, sizeof *result);
+    return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "log compaction is not implemented yet");
+}

@@ -102,7 +102,7 @@ static size_t pending_instants(const hoodie_storage *s)
     return n;
 }
 
-typedef enum { SVC_COMPACT, SVC_CLEAN, SVC_ROLLBACK_LATEST, SVC_RESTORE, SVC_CLUSTER } svc_kind;
+typedef enum { SVC_COMPACT, SVC_CLEAN, SVC_ROLLBACK_LATEST, SVC_RESTORE, SVC_CLUSTER, SVC_ARCHIVE } svc_kind;
 
 /* Fresh table with a few writes (and, for restore, a savepoint after the first). */
 static hoodie_storage *build(int version, int mor, svc_kind kind, char sp[24], char latest[24])
@@ -132,6 +132,15 @@ static hoodie_storage *build(int version, int mor, svc_kind kind, char sp[24], c
     ok = ok && write_csv(mem, "id,p,ts,v\n1,a,2,y1\n3,b,2,y3\n4,b,2,y4\n", HOODIE_WRITE_UPSERT) == HOODIE_OK;
     ok = ok && write_csv(mem, "id,p,ts,v\n2,a,3,z2\n", HOODIE_WRITE_UPSERT) == HOODIE_OK;
     ok = ok && write_csv(mem, "id,p,ts,v\n4,b,3,z4\n", HOODIE_WRITE_DELETE) == HOODIE_OK;
+    if (ok && kind == SVC_CLUSTER) {
+        ok = write_csv(mem, "id,p,ts,v\n10,a,1,m10\n11,b,1,a11\n", HOODIE_WRITE_BULK_INSERT) == HOODIE_OK;
+        ok = ok && write_csv(mem, "id,p,ts,v\n12,a,1,b12\n13,b,1,c13\n", HOODIE_WRITE_BULK_INSERT) == HOODIE_OK;
+    }
+    for (int i = 0; ok && kind == SVC_ARCHIVE && i < 5; i++) {
+        char text[128];
+        snprintf(text, sizeof text, "id,p,ts,v\n%d,a,%d,n%d\n1,a,%d,u%d\n", 20 + i, 10 + i, i, 10 + i, i);
+        ok = write_csv(mem, text, HOODIE_WRITE_UPSERT) == HOODIE_OK;
+    }
     if (ok && mor && kind == SVC_CLEAN) {
         hoodie_service_opts o = HOODIE_SERVICE_OPTS_INIT;
         o.storage = mem;
@@ -174,6 +183,13 @@ static hoodie_status run(svc_kind kind, const hoodie_storage *s, const char *sp,
     }
     case SVC_RESTORE:
         return hoodie_restore(TBL, &o, sp, NULL);
+    case SVC_ARCHIVE: {
+        o.min_commits = 3;
+        o.max_commits = 5;
+        hoodie_service_result r;
+        TRY(hoodie_archive(TBL, &o, &r));
+        return HOODIE_OK;
+    }
     case SVC_CLUSTER: {
         static const char *const cols[] = { "v" };
         o.sort_columns = cols;
@@ -294,4 +310,70 @@ HOODIE_TEST(services_faults__rollback_mor_v6)
 HOODIE_TEST(services_faults__restore_mor_v8)
 {
     hoodie_assert(sweep(8, 1, SVC_RESTORE) > 5);
+}
+
+HOODIE_TEST(services_faults__clustering_cow_v8)
+{
+    hoodie_assert(sweep(8, 0, SVC_CLUSTER) > 5);
+}
+
+HOODIE_TEST(services_faults__clustering_mor_v6)
+{
+    hoodie_assert(sweep(6, 1, SVC_CLUSTER) > 5);
+}
+
+HOODIE_TEST(services_faults__archive_mor_v8)
+{
+    hoodie_assert(sweep(8, 1, SVC_ARCHIVE) > 5);
+}
+
+HOODIE_TEST(services_faults__archive_cow_v6)
+{
+    hoodie_assert(sweep(6, 0, SVC_ARCHIVE) > 5);
+}
+
+/* The archived instants are readable by the archived-timeline reader, metadata included. */
+#include "table/archived.h"
+#include "table/table.h"
+
+static void archived_readable(int version)
+{
+    char sp[24] = "", latest[24] = "";
+    hoodie_storage *mem = build(version, 1, SVC_ARCHIVE, sp, latest);
+    hoodie_assert(mem != NULL);
+    hoodie_assert_ok(run(SVC_ARCHIVE, mem, sp, latest));
+    hoodie_table *t;
+    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+    to.storage = mem;
+    hoodie_assert_ok(hoodie_table_open(&t, TBL, &to));
+    hoodie_archived_timeline *a;
+    hoodie_assert_ok(hoodie_archived_load(&a, mem, TBL, t->cfg));
+    hoodie_assert(a->count >= 4);
+    size_t writes = 0;
+    for (size_t i = 0; i < a->count; i++) {
+        hoodie_assert(a->instants[i].state == HOODIE_STATE_COMPLETED);
+        hoodie_assert(!hoodie_timeline_find(t->tl, a->instants[i].requested, a->instants[i].action));
+        if (!(HOODIE_ACTIONS_WRITE & HOODIE_ACTION_BIT(a->instants[i].action))) continue;
+        hoodie_commit_meta *m;
+        hoodie_assert_ok(hoodie_archived_commit_meta(a, i, &m));
+        hoodie_assert(m->stat_count > 0);
+        hoodie_assert(m->schema != NULL);
+        hoodie_commit_meta_free(m);
+        writes++;
+    }
+    hoodie_assert(writes >= 4);
+    hoodie_assert(strcmp(a->instants[a->count - 1].requested, t->tl->instants[0].requested) < 0);
+    hoodie_archived_free(a);
+    hoodie_table_free(t);
+    hoodie_storage_free(mem);
+}
+
+HOODIE_TEST(services_archive__readable_v8)
+{
+    archived_readable(8);
+}
+
+HOODIE_TEST(services_archive__readable_v6)
+{
+    archived_readable(6);
 }

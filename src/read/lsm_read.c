@@ -22,6 +22,8 @@ typedef struct nfile {
     const char *const *keys;          /* point lookup (cfg.keys): sorted, unique */
     size_t n_keys;
     int past_keys;                    /* lookup: the file's rows are past the largest key */
+    char instant[HOODIE_INSTANT_TIME_MAX + 1]; /* the file's instant (footer INSTANT_TIME, else its name's) */
+    char *compacted;                  /* COMPACTED_BLOCK_TIMES of a log compaction's file (malloc), or NULL */
 } nfile;
 
 /* ---- point lookups: row groups by statistics, rows by binary search ---- */
@@ -111,11 +113,16 @@ static hoodie_status pick_keys(nfile *n, hoodie_batch *raw)
 
 static void nfile_close(nfile *n)
 {
+    free(n->compacted);
+    n->compacted = NULL;
     hoodie_pq_scan_free(n->sc);
     hoodie_parquet_reader_free(n->r);
     n->sc = NULL;
     n->r = NULL;
 }
+
+/* Planning reads footers only (batch_rows < 0). */
+static int ctx_footer_only(const nfile *n) { return n->batch_rows < 0; }
 
 /* Open a native file; *applies = 0 when its instant does not apply (the file is then closed). */
 static hoodie_status nfile_open(nfile *n, const hoodie_logscan_ctx *ctx, const hoodie_fs_file *f, int64_t batch_rows,
@@ -144,10 +151,14 @@ static hoodie_status nfile_open(nfile *n, const hoodie_logscan_ctx *ctx, const h
         if (rc == HOODIE_OK) rc = hoodie_native_log_meta_parse(&m, meta, strlen(meta), a, f->path);
         if (rc == HOODIE_OK && m.header[HOODIE_HLOG_INSTANT_TIME])
             snprintf(instant, sizeof instant, "%s", m.header[HOODIE_HLOG_INSTANT_TIME]);
+        if (rc == HOODIE_OK && m.header[HOODIE_HLOG_COMPACTED_BLOCK_TIMES] &&
+            !(n->compacted = strdup(m.header[HOODIE_HLOG_COMPACTED_BLOCK_TIMES])))
+            rc = HOODIE_NOMEM();
         hoodie_arena_free(a);
     }
+    snprintf(n->instant, sizeof n->instant, "%s", instant);
     *applies = rc == HOODIE_OK && hoodie_logscan__applies(ctx, instant);
-    if (rc == HOODIE_OK && *applies) rc = nfile_scan_open(n);
+    if (rc == HOODIE_OK && *applies && !ctx_footer_only(n)) rc = nfile_scan_open(n);
     if (rc < 0 || !*applies) nfile_close(n);
     return rc;
 }
@@ -272,6 +283,59 @@ hoodie_status hoodie_lsm__native_items(const hoodie_logscan_ctx *ctx, const hood
 
 /* ---- sorted merge of a slice ---- */
 
+/* 1 if `instant` is one of the comma-separated instants of `list`. */
+static int listed(const char *list, const char *instant)
+{
+    size_t il = strlen(instant);
+    for (const char *p = list; p && *p;) {
+        const char *e = strchr(p, ',');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        while (l && *p == ' ') { p++; l--; }
+        if (l == il && !memcmp(p, instant, il)) return 1;
+        p = e ? e + 1 : NULL;
+    }
+    return 0;
+}
+
+/* Log files replaced by a later log compaction's file of the same slice (its COMPACTED_BLOCK_TIMES lists their
+ * instant): skip[i] = 1. Files are in apply order; only applying files count. The data and delete files of one log
+ * compaction share instant and version and do not replace each other. */
+static void superseded(const nfile *files, size_t n, uint8_t *skip)
+{
+    for (size_t i = 0; i < n; i++) {
+        skip[i] = 0;
+        for (size_t j = i + 1; j < n && !skip[i]; j++)
+            if (files[j].compacted && listed(files[j].compacted, files[i].instant) &&
+                /* not the other file (data / deletes) of the same log compaction */
+                !(!strcmp(files[j].instant, files[i].instant) && files[j].f->fn.version == files[i].f->fn.version))
+                skip[i] = 1;
+    }
+}
+
+hoodie_status hoodie_lsm_slice_live_logs(const hoodie_lsm_slice_cfg *cfg, const hoodie_file_slice *sl, uint8_t *live)
+{
+    nfile *files = calloc(sl->log_count + 1, sizeof *files);
+    size_t *idx = calloc(sl->log_count + 1, sizeof *idx);
+    uint8_t *skip = calloc(sl->log_count + 1, 1);
+    size_t n = 0;
+    hoodie_status rc = files && idx && skip ? HOODIE_OK : HOODIE_NOMEM();
+    for (size_t i = 0; i < sl->log_count; i++) live[i] = 0;
+    for (size_t i = 0; rc == HOODIE_OK && i < sl->log_count; i++) {
+        int applies = 0;
+        rc = nfile_open(&files[n], &cfg->scan, sl->logs[i], -1, NULL, 0, &applies);
+        if (rc == HOODIE_OK && applies) idx[n++] = i;
+    }
+    if (rc == HOODIE_OK) {
+        superseded(files, n, skip);
+        for (size_t j = 0; j < n; j++) live[idx[j]] = !skip[j];
+    }
+    for (size_t j = 0; files && j < n; j++) nfile_close(&files[j]);
+    free(files);
+    free(idx);
+    free(skip);
+    return rc;
+}
+
 int hoodie_lsm_slice_sortable(const hoodie_file_slice *sl)
 {
     for (size_t i = 0; i < sl->log_count; i++)
@@ -345,6 +409,23 @@ hoodie_status hoodie_lsm_slice_open(hoodie_lsm_slice **out, const hoodie_lsm_sli
             s->srcs[s->n].next = src_next;
             s->srcs[s->n].ctx = &s->files[s->n];
             s->n++;
+        }
+    }
+    if (rc == HOODIE_OK && s->n > (size_t)has_base) { /* drop logs replaced by a log compaction's file */
+        size_t nl = s->n - (size_t)has_base, k = 0;
+        uint8_t *skip = malloc(nl);
+        if (!skip) rc = HOODIE_NOMEM();
+        else {
+            superseded(s->files + has_base, nl, skip);
+            for (size_t j = 0; j < nl; j++) {
+                nfile *f = &s->files[(size_t)has_base + j];
+                if (skip[j]) { nfile_close(f); continue; }
+                if (k != j) { s->files[(size_t)has_base + k] = *f; memset(f, 0, sizeof *f); }
+                k++;
+            }
+            s->n = (size_t)has_base + k;
+            for (size_t j = 0; j < s->n; j++) s->srcs[j].ctx = &s->files[j];
+            free(skip);
         }
     }
     if (rc == HOODIE_OK && s->n) {

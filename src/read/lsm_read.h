@@ -47,6 +47,16 @@ typedef struct hoodie_lsm_slice_cfg {
 
 typedef struct hoodie_lsm_slice hoodie_lsm_slice;
 
+/**
+ * Log compaction (L0 -> L0) writes one file whose header COMPACTED_BLOCK_TIMES lists the instants of the log files
+ * it replaces; it sorts after them in the slice. A log file whose instant a later applying file of the slice lists
+ * is skipped by hoodie_lsm_slice_open. (Its content equals the merge of the files it replaces, so a reader that
+ * applies both - the hash merge - reads the same records.)
+ *
+ * live[i] (for each of sl's logs) = 1 if the log applies and no log compaction replaced it. Reads footers only.
+ */
+hoodie_status hoodie_lsm_slice_live_logs(const hoodie_lsm_slice_cfg *cfg, const hoodie_file_slice *sl, uint8_t *live);
+
 hoodie_status hoodie_lsm_slice_open(hoodie_lsm_slice **out, const hoodie_lsm_slice_cfg *cfg,
                                     const hoodie_file_slice *sl);
 /** Next merged batch in key order (shaped as cfg.scan.schema); `deleted` as hoodie_sorted_merge_next. */

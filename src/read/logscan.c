@@ -113,7 +113,7 @@ static hoodie_status scan_file(scan_state *st, const hoodie_fs_file *f)
     hoodie_hlog_iter it;
     hoodie_hlog_block b;
     hoodie_status rc = hoodie_storage_read_all(ctx->storage, f->path, &data);
-    if (rc < 0) return rc;
+    if (rc < 0) { hoodie_buf_dispose(&data); return rc; } /* a failed read leaves the reserved buffer */
     if ((rc = hoodie_hlog_iter_init(&it, data.data, data.len, f->path)) < 0) { hoodie_buf_dispose(&data); return rc; }
     while ((rc = hoodie_hlog_iter_next(&it, &b)) == HOODIE_OK) {
         const char *instant = b.header[HOODIE_HLOG_INSTANT_TIME];

@@ -41,11 +41,14 @@ hoodie_status hoodie_storage_read_all(const hoodie_storage *s, const char *path,
     hoodie_status rc = hoodie_reader_open(&r, s, path);
     if (rc < 0) return rc;
     if (r.size > SIZE_MAX / 2) { hoodie_reader_close(&r); return HOODIE_FAIL(HOODIE_ENOMEM, "%s: too large", path); }
+    int was_empty = out->data == NULL;
     rc = hoodie_buf_reserve(out, (size_t)r.size + 1);
     if (rc == HOODIE_OK && r.size) rc = hoodie_reader_read(&r, 0, out->data + out->len, (size_t)r.size);
     if (rc == HOODIE_OK) {
         out->len += (size_t)r.size;
         out->data[out->len] = '\0';
+    } else if (was_empty) {
+        hoodie_buf_dispose(out); /* callers need not dispose a buffer that a failed read left empty */
     }
     hoodie_reader_close(&r);
     return rc;

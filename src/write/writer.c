@@ -355,18 +355,21 @@ static hoodie_status lookup(wctx *w, int32_t *row_group)
         hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
         o.storage = w->s;
         if ((rc = hoodie_parquet_reader_open(&r, sl->base->path, &o)) < 0) break;
-        const char *minkey = hoodie_parquet_reader_kv(r, "hoodie_min_record_key");
-        const char *maxkey = hoodie_parquet_reader_kv(r, "hoodie_max_record_key");
+        /* copies: the footer goes with the reader */
+        const char *mk = hoodie_parquet_reader_kv(r, "hoodie_min_record_key");
+        const char *xk = hoodie_parquet_reader_kv(r, "hoodie_max_record_key");
+        char *minkey = mk ? strdup(mk) : NULL, *maxkey = xk ? strdup(xk) : NULL;
+        if ((mk && !minkey) || (xk && !maxkey)) rc = HOODIE_NOMEM();
         const char *bf = hoodie_parquet_reader_kv(r, "org.apache.hudi.bloomfilter");
         hoodie_bloom bloom;
         int have_bloom = 0;
-        if (bf) {
+        if (bf && rc == HOODIE_OK) {
             rc = hoodie_bloom_from_base64(&bloom, bf, strlen(bf), hoodie_parquet_reader_kv(r, "hoodie_bloom_filter_type_code"),
                                           sl->base->path);
             have_bloom = rc == HOODIE_OK;
         }
         hoodie_parquet_reader_free(r);
-        if (rc < 0) break;
+        if (rc < 0) { free(minkey); free(maxkey); break; }
         rowvec cand = { 0 };
         for (size_t i = 0; rc == HOODIE_OK && i < w->live.n; i++) {
             int64_t row = w->live.v[i];
@@ -382,6 +385,8 @@ static hoodie_status lookup(wctx *w, int32_t *row_group)
             rc = rv_push(&cand, row);
         }
         if (have_bloom) hoodie_bloom_dispose(&bloom);
+        free(minkey);
+        free(maxkey);
         if (rc == HOODIE_OK && cand.n) {
             hoodie_hmap set = HOODIE_HMAP_INIT;
             hoodie_buf store = HOODIE_BUF_INIT;

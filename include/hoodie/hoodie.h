@@ -8,6 +8,7 @@
 #include "hoodie/output.h"
 #include "hoodie/table.h"
 #include "hoodie/read.h"
+#include "hoodie/lookup.h"
 #include "hoodie/write.h"
 #include "hoodie/writer.h"
 #include "hoodie/input.h"

@@ -19,24 +19,122 @@ typedef struct nfile {
     hoodie_pq_scan *sc;
     int deletes;
     int64_t batch_rows;
+    const char *const *keys;          /* point lookup (cfg.keys): sorted, unique */
+    size_t n_keys;
+    int past_keys;                    /* lookup: the file's rows are past the largest key */
+    char instant[HOODIE_INSTANT_TIME_MAX + 1]; /* the file's instant (footer INSTANT_TIME, else its name's) */
+    char *compacted;                  /* COMPACTED_BLOCK_TIMES of a log compaction's file (malloc), or NULL */
 } nfile;
+
+/* ---- point lookups: row groups by statistics, rows by binary search ---- */
+
+static void key_cell(const hoodie_array *k, int64_t r, const uint8_t **p, size_t *n)
+{
+    if (!hoodie_array_is_valid(k, r)) { *p = (const uint8_t *)""; *n = 0; return; }
+    *p = k->values + k->offsets[r];
+    *n = (size_t)(k->offsets[r + 1] - k->offsets[r]);
+}
+
+static int key_cmp_str(const char *key, const uint8_t *p, size_t n)
+{
+    return hoodie_sorted_key_compare((const uint8_t *)key, strlen(key), p, n);
+}
+
+/* Open the file's scan: every row group, or for a lookup those whose key statistics may hold a wanted key. */
+static hoodie_status nfile_scan_open(nfile *n)
+{
+    if (!n->n_keys) return hoodie_pqfile__scan_open(n->r, &n->sc);
+    hoodie_pq_file *f = hoodie_pqfile__file(n->r);
+    const hoodie_pq_file_meta *m = hoodie_pq_file_metadata(f);
+    int leaf = hoodie_pq_schema_find_leaf(hoodie_pq_file_schema(f), "_hoodie_record_key");
+    uint32_t *rgs = malloc((m->row_group_count + 1) * sizeof *rgs);
+    size_t k = 0;
+    if (!rgs) return HOODIE_NOMEM();
+    for (uint32_t rg = 0; rg < m->row_group_count; rg++) {
+        hoodie_pq_column_stats st;
+        int keep = 1;
+        if (leaf >= 0 && hoodie_pq_row_group_stats(f, rg, leaf, &st) == HOODIE_OK && st.has_min && st.has_max &&
+            st.min.kind == HOODIE_PQ_VAL_BYTES && st.max.kind == HOODIE_PQ_VAL_BYTES) {
+            keep = 0;
+            for (size_t i = 0; i < n->n_keys && !keep; i++)
+                keep = key_cmp_str(n->keys[i], st.min.bytes, st.min.len) >= 0 &&
+                       key_cmp_str(n->keys[i], st.max.bytes, st.max.len) <= 0;
+        }
+        hoodie_error_clear();
+        if (keep) rgs[k++] = rg;
+    }
+    hoodie_status rc = hoodie_pqfile__scan_open_row_groups(n->r, rgs, k, &n->sc);
+    free(rgs);
+    return rc;
+}
+
+/* Lookup: keep only the wanted keys' rows of `raw` (binary search: the file is sorted by key). */
+static hoodie_status pick_keys(nfile *n, hoodie_batch *raw)
+{
+    int kc = hoodie_field_find(&raw->schema, "_hoodie_record_key");
+    if (kc < 0) return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: no _hoodie_record_key column", n->f->path);
+    const hoodie_array *kcol = &raw->root.children[kc];
+    int64_t len = raw->root.length;
+    int64_t *rows = malloc(((size_t)len + 1) * sizeof *rows);
+    size_t m = 0;
+    if (!rows) return HOODIE_NOMEM();
+    const uint8_t *p;
+    size_t pl;
+    for (size_t i = 0; i < n->n_keys; i++) {
+        int64_t lo = 0, hi = len; /* first row whose key >= keys[i] */
+        while (lo < hi) {
+            int64_t mid = lo + (hi - lo) / 2;
+            key_cell(kcol, mid, &p, &pl);
+            if (key_cmp_str(n->keys[i], p, pl) > 0) lo = mid + 1;
+            else hi = mid;
+        }
+        for (; lo < len; lo++) {
+            key_cell(kcol, lo, &p, &pl);
+            if (key_cmp_str(n->keys[i], p, pl) != 0) break;
+            rows[m++] = lo;
+        }
+    }
+    if (len > 0) {
+        key_cell(kcol, len - 1, &p, &pl);
+        if (key_cmp_str(n->keys[n->n_keys - 1], p, pl) <= 0) n->past_keys = 1;
+    }
+    hoodie_batch f;
+    hoodie_status rc = hoodie_batch_init(&f, &raw->schema);
+    if (rc < 0) { free(rows); return rc; }
+    for (size_t c = 0; rc == HOODIE_OK && c < raw->root.n_children; c++)
+        rc = hoodie_array_take(&f.root.children[c], &f.schema.children[c], &raw->root.children[c], rows, m);
+    free(rows);
+    if (rc < 0) { hoodie_batch_dispose(&f); return rc; }
+    f.root.length = (int64_t)m;
+    hoodie_batch_dispose(raw);
+    *raw = f;
+    return HOODIE_OK;
+}
 
 static void nfile_close(nfile *n)
 {
+    free(n->compacted);
+    n->compacted = NULL;
     hoodie_pq_scan_free(n->sc);
     hoodie_parquet_reader_free(n->r);
     n->sc = NULL;
     n->r = NULL;
 }
 
+/* Planning reads footers only (batch_rows < 0). */
+static int ctx_footer_only(const nfile *n) { return n->batch_rows < 0; }
+
 /* Open a native file; *applies = 0 when its instant does not apply (the file is then closed). */
 static hoodie_status nfile_open(nfile *n, const hoodie_logscan_ctx *ctx, const hoodie_fs_file *f, int64_t batch_rows,
-                                int *applies)
+                                const char *const *keys, size_t n_keys, int *applies)
 {
     memset(n, 0, sizeof *n);
     n->schema = ctx->schema;
     n->f = f;
     n->deletes = f->fn.kind == HOODIE_FILE_DELETES_NATIVE;
+    n->keys = keys;
+    n->n_keys = n_keys;
+    if (n_keys) batch_rows = HOODIE_LSM_LOOKUP_BATCH;
     n->batch_rows = batch_rows;
     hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
     o.storage = ctx->storage;
@@ -53,10 +151,14 @@ static hoodie_status nfile_open(nfile *n, const hoodie_logscan_ctx *ctx, const h
         if (rc == HOODIE_OK) rc = hoodie_native_log_meta_parse(&m, meta, strlen(meta), a, f->path);
         if (rc == HOODIE_OK && m.header[HOODIE_HLOG_INSTANT_TIME])
             snprintf(instant, sizeof instant, "%s", m.header[HOODIE_HLOG_INSTANT_TIME]);
+        if (rc == HOODIE_OK && m.header[HOODIE_HLOG_COMPACTED_BLOCK_TIMES] &&
+            !(n->compacted = strdup(m.header[HOODIE_HLOG_COMPACTED_BLOCK_TIMES])))
+            rc = HOODIE_NOMEM();
         hoodie_arena_free(a);
     }
+    snprintf(n->instant, sizeof n->instant, "%s", instant);
     *applies = rc == HOODIE_OK && hoodie_logscan__applies(ctx, instant);
-    if (rc == HOODIE_OK && *applies) rc = hoodie_pqfile__scan_open(n->r, &n->sc);
+    if (rc == HOODIE_OK && *applies && !ctx_footer_only(n)) rc = nfile_scan_open(n);
     if (rc < 0 || !*applies) nfile_close(n);
     return rc;
 }
@@ -94,8 +196,10 @@ static hoodie_status nfile_next(nfile *n, hoodie_batch *out, uint8_t **deleted)
 {
     hoodie_batch raw;
     if (deleted) *deleted = NULL;
+    if (n->past_keys) return HOODIE_ITEROVER;
     HOODIE_TRY(hoodie_pq_scan_next(n->sc, &raw));
     hoodie_status rc;
+    if (n->n_keys && (rc = pick_keys(n, &raw)) < 0) { hoodie_batch_dispose(&raw); return rc; }
     if (n->deletes) {
         rc = deletes_batch(n, &raw, out);
         if (rc == HOODIE_OK && deleted) {
@@ -149,7 +253,7 @@ hoodie_status hoodie_lsm__native_items(const hoodie_logscan_ctx *ctx, const hood
 {
     nfile n;
     int applies;
-    HOODIE_TRY(nfile_open(&n, ctx, f, 0, &applies));
+    HOODIE_TRY(nfile_open(&n, ctx, f, 0, NULL, 0, &applies));
     if (!applies) { out->skipped_blocks++; return HOODIE_OK; }
     char instant[HOODIE_INSTANT_TIME_MAX + 1];
     snprintf(instant, sizeof instant, "%s", f->instant);
@@ -178,6 +282,59 @@ hoodie_status hoodie_lsm__native_items(const hoodie_logscan_ctx *ctx, const hood
 }
 
 /* ---- sorted merge of a slice ---- */
+
+/* 1 if `instant` is one of the comma-separated instants of `list`. */
+static int listed(const char *list, const char *instant)
+{
+    size_t il = strlen(instant);
+    for (const char *p = list; p && *p;) {
+        const char *e = strchr(p, ',');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        while (l && *p == ' ') { p++; l--; }
+        if (l == il && !memcmp(p, instant, il)) return 1;
+        p = e ? e + 1 : NULL;
+    }
+    return 0;
+}
+
+/* Log files replaced by a later log compaction's file of the same slice (its COMPACTED_BLOCK_TIMES lists their
+ * instant): skip[i] = 1. Files are in apply order; only applying files count. The data and delete files of one log
+ * compaction share instant and version and do not replace each other. */
+static void superseded(const nfile *files, size_t n, uint8_t *skip)
+{
+    for (size_t i = 0; i < n; i++) {
+        skip[i] = 0;
+        for (size_t j = i + 1; j < n && !skip[i]; j++)
+            if (files[j].compacted && listed(files[j].compacted, files[i].instant) &&
+                /* not the other file (data / deletes) of the same log compaction */
+                !(!strcmp(files[j].instant, files[i].instant) && files[j].f->fn.version == files[i].f->fn.version))
+                skip[i] = 1;
+    }
+}
+
+hoodie_status hoodie_lsm_slice_live_logs(const hoodie_lsm_slice_cfg *cfg, const hoodie_file_slice *sl, uint8_t *live)
+{
+    nfile *files = calloc(sl->log_count + 1, sizeof *files);
+    size_t *idx = calloc(sl->log_count + 1, sizeof *idx);
+    uint8_t *skip = calloc(sl->log_count + 1, 1);
+    size_t n = 0;
+    hoodie_status rc = files && idx && skip ? HOODIE_OK : HOODIE_NOMEM();
+    for (size_t i = 0; i < sl->log_count; i++) live[i] = 0;
+    for (size_t i = 0; rc == HOODIE_OK && i < sl->log_count; i++) {
+        int applies = 0;
+        rc = nfile_open(&files[n], &cfg->scan, sl->logs[i], -1, NULL, 0, &applies);
+        if (rc == HOODIE_OK && applies) idx[n++] = i;
+    }
+    if (rc == HOODIE_OK) {
+        superseded(files, n, skip);
+        for (size_t j = 0; j < n; j++) live[idx[j]] = !skip[j];
+    }
+    for (size_t j = 0; files && j < n; j++) nfile_close(&files[j]);
+    free(files);
+    free(idx);
+    free(skip);
+    return rc;
+}
 
 int hoodie_lsm_slice_sortable(const hoodie_file_slice *sl)
 {
@@ -229,10 +386,13 @@ hoodie_status hoodie_lsm_slice_open(hoodie_lsm_slice **out, const hoodie_lsm_sli
         memset(n, 0, sizeof *n);
         n->schema = cfg->scan.schema;
         n->f = sl->base;
+        n->keys = cfg->keys;
+        n->n_keys = cfg->n_keys;
         o.storage = cfg->scan.storage;
         if (cfg->batch_rows > 0) o.batch_rows = cfg->batch_rows;
+        if (cfg->n_keys) o.batch_rows = HOODIE_LSM_LOOKUP_BATCH;
         rc = hoodie_parquet_reader_open(&n->r, sl->base->path, &o);
-        if (rc == HOODIE_OK) rc = hoodie_pqfile__scan_open(n->r, &n->sc);
+        if (rc == HOODIE_OK) rc = nfile_scan_open(n);
         if (rc == HOODIE_OK) {
             s->srcs[s->n].next = src_next;
             s->srcs[s->n].ctx = n;
@@ -244,11 +404,28 @@ hoodie_status hoodie_lsm_slice_open(hoodie_lsm_slice **out, const hoodie_lsm_sli
     }
     for (size_t i = 0; rc == HOODIE_OK && i < sl->log_count; i++) {
         int applies;
-        rc = nfile_open(&s->files[s->n], &cfg->scan, sl->logs[i], cfg->batch_rows, &applies);
+        rc = nfile_open(&s->files[s->n], &cfg->scan, sl->logs[i], cfg->batch_rows, cfg->keys, cfg->n_keys, &applies);
         if (rc == HOODIE_OK && applies) {
             s->srcs[s->n].next = src_next;
             s->srcs[s->n].ctx = &s->files[s->n];
             s->n++;
+        }
+    }
+    if (rc == HOODIE_OK && s->n > (size_t)has_base) { /* drop logs replaced by a log compaction's file */
+        size_t nl = s->n - (size_t)has_base, k = 0;
+        uint8_t *skip = malloc(nl);
+        if (!skip) rc = HOODIE_NOMEM();
+        else {
+            superseded(s->files + has_base, nl, skip);
+            for (size_t j = 0; j < nl; j++) {
+                nfile *f = &s->files[(size_t)has_base + j];
+                if (skip[j]) { nfile_close(f); continue; }
+                if (k != j) { s->files[(size_t)has_base + k] = *f; memset(f, 0, sizeof *f); }
+                k++;
+            }
+            s->n = (size_t)has_base + k;
+            for (size_t j = 0; j < s->n; j++) s->srcs[j].ctx = &s->files[j];
+            free(skip);
         }
     }
     if (rc == HOODIE_OK && s->n) {

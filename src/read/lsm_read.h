@@ -9,7 +9,9 @@
  *   hoodie_lsm_slice_*         a file slice whose logs are all native, merged by the streaming sorted merge
  *                              (merge/sorted_merge.h): one source per file, base first, logs in slice order;
  *                              memory O(files) batches. Serves snapshot reads and, with keep_deletes, log
- *                              compaction (L0 -> L0); without, compaction (L0 -> L1).
+ *                              compaction (L0 -> L0); without, compaction (L0 -> L1). With cfg.keys, a point
+ *                              lookup: every file reads only what may hold the keys (row-group statistics,
+ *                              binary search in key-sorted batches), merged as a snapshot read merges them.
  *
  * A native file applies when its instant (footer INSTANT_TIME, else the file name's) applies to the scan
  * (completed, at or before the as-of instant, not rolled back), as a framed log block would.
@@ -33,9 +35,27 @@ typedef struct hoodie_lsm_slice_cfg {
     int64_t batch_rows;
     int keep_deletes;                 /* log compaction: emit winning deletes with their flag */
     int skip_base;                    /* log compaction: merge the logs only */
+    /* point lookup: only these record keys (sorted as hoodie_sorted_key_compare orders them, unique). Each file
+     * reads only the row groups whose _hoodie_record_key statistics may hold one of them, in small batches, and
+     * stops once past the largest key; a binary search in each batch picks the keys' rows. n_keys 0: all rows. */
+    const char *const *keys;
+    size_t n_keys;
 } hoodie_lsm_slice_cfg;
 
+/** Batch size of point lookups (rows decoded past the key are at most this many per file). */
+#define HOODIE_LSM_LOOKUP_BATCH 2048
+
 typedef struct hoodie_lsm_slice hoodie_lsm_slice;
+
+/**
+ * Log compaction (L0 -> L0) writes one file whose header COMPACTED_BLOCK_TIMES lists the instants of the log files
+ * it replaces; it sorts after them in the slice. A log file whose instant a later applying file of the slice lists
+ * is skipped by hoodie_lsm_slice_open. (Its content equals the merge of the files it replaces, so a reader that
+ * applies both - the hash merge - reads the same records.)
+ *
+ * live[i] (for each of sl's logs) = 1 if the log applies and no log compaction replaced it. Reads footers only.
+ */
+hoodie_status hoodie_lsm_slice_live_logs(const hoodie_lsm_slice_cfg *cfg, const hoodie_file_slice *sl, uint8_t *live);
 
 hoodie_status hoodie_lsm_slice_open(hoodie_lsm_slice **out, const hoodie_lsm_slice_cfg *cfg,
                                     const hoodie_file_slice *sl);

@@ -18,7 +18,9 @@
 #include "model/conform.h"
 #include "read/filter.h"
 #include "read/logscan.h"
+#include "read/lookup.h"
 #include "read/lsm_read.h"
+#include "table/bucket.h"
 #include "read/slice_merge.h"
 #include "storage/storage.h"
 #include "table/archived.h"
@@ -64,6 +66,10 @@ typedef struct scan {
     hoodie_lsm_slice *lsm;               /* LSM layout: the slice's sorted merge (read/lsm_read.h) */
     int slice_done_base;
     uint64_t pruned_row_groups;          /* statistics: row groups skipped by the filter */
+    /* point lookup (read/lookup.h): sorted unique keys; with the bucket index, their buckets */
+    char **keys;
+    size_t n_keys;
+    int *key_buckets;
 } scan;
 
 /* ---- schema ---- */
@@ -468,10 +474,12 @@ static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
     s->slice = sl;
     s->slice_done_base = 0;
     int use_logs = s->query != HOODIE_QUERY_READ_OPTIMIZED && sl->log_count > 0;
-    if (use_logs && s->t->cfg->lsm_tree && s->key_col >= 0 && hoodie_lsm_slice_sortable(sl)) {
+    int lookup = s->n_keys && s->query == HOODIE_QUERY_SNAPSHOT && s->t->cfg->populate_meta_fields;
+    if ((use_logs || (lookup && sl->base)) && s->t->cfg->lsm_tree && s->key_col >= 0 && hoodie_lsm_slice_sortable(sl)) {
         hoodie_lsm_slice_cfg lc = { { s->t->storage, s->t->tl, s->as_of[0] ? s->as_of : NULL, &s->full,
                                       (const char *const *)s->rolled_back, s->n_rolled_back, parquet_block, s },
-                                    s->key_col, s->ord_col, s->del_col, s->policy, s->batch_rows, 0, 0 };
+                                    s->key_col, s->ord_col, s->del_col, s->policy, s->batch_rows, 0, 0,
+                                    lookup ? (const char *const *)s->keys : NULL, lookup ? s->n_keys : 0 };
         s->slice_done_base = 1;
         return hoodie_lsm_slice_open(&s->lsm, &lc, sl);
     }
@@ -641,6 +649,11 @@ static hoodie_status scan_next(hoodie_batch *out, void *payload)
             if (s->next_group >= s->view->group_count) return HOODIE_ITEROVER;
             const hoodie_file_group *g = &s->view->groups[s->next_group++];
             if (!hoodie_file_group_latest(g)) continue;
+            if (s->key_buckets) { /* point lookup with the bucket index: only the keys' buckets */
+                int b = hoodie_bucket_of_file_id(g->file_id), hit = 0;
+                for (size_t i = 0; i < s->n_keys && !hit; i++) hit = s->key_buckets[i] == b;
+                if (!hit) continue;
+            }
             hoodie_status rc = open_slice(s, g);
             if (rc < 0) { close_slice(s); return rc; }
         }
@@ -673,6 +686,9 @@ static void scan_free(void *payload)
     for (size_t i = 0; i < s->n_incr; i++) free(s->incr[i]);
     free(s->incr);
     if (s->has_filter) hoodie_filter_dispose(&s->filter);
+    for (size_t i = 0; i < s->n_keys; i++) free(s->keys[i]);
+    free(s->keys);
+    free(s->key_buckets);
     free(s);
 }
 
@@ -692,7 +708,22 @@ static hoodie_merge_policy policy_of(const hoodie_table_config *c)
     return p;
 }
 
+static hoodie_status scan_start(hoodie_table *t, const hoodie_scan_opts *opts, const char *const *keys, size_t n_keys,
+                                struct ArrowArrayStream *out);
+
 hoodie_status hoodie_table_scan(hoodie_table *t, const hoodie_scan_opts *opts, struct ArrowArrayStream *out)
+{
+    return scan_start(t, opts, NULL, 0, out);
+}
+
+hoodie_status hoodie_read__scan_keys(hoodie_table *t, const hoodie_scan_opts *opts, const char *const *keys,
+                                     size_t n_keys, struct ArrowArrayStream *out)
+{
+    return scan_start(t, opts, keys, n_keys, out);
+}
+
+static hoodie_status scan_start(hoodie_table *t, const hoodie_scan_opts *opts, const char *const *keys, size_t n_keys,
+                                struct ArrowArrayStream *out)
 {
     hoodie_scan_opts def = HOODIE_SCAN_OPTS_INIT;
     hoodie_status rc = HOODIE_OK;
@@ -727,6 +758,19 @@ hoodie_status hoodie_table_scan(hoodie_table *t, const hoodie_scan_opts *opts, s
             s->columns[i] = strdup(opts->columns[i]);
             if (!s->columns[i]) rc = HOODIE_NOMEM();
             else s->n_columns = i + 1;
+        }
+    }
+    if (rc == HOODIE_OK && n_keys) {
+        s->keys = calloc(n_keys, sizeof *s->keys);
+        int buckets = t->cfg->lsm_tree && t->cfg->bucket_index && t->cfg->bucket_count > 0;
+        if (buckets) s->key_buckets = calloc(n_keys, sizeof *s->key_buckets);
+        if (!s->keys || (buckets && !s->key_buckets)) rc = HOODIE_NOMEM();
+        for (size_t i = 0; rc == HOODIE_OK && i < n_keys; i++) {
+            if (!(s->keys[i] = strdup(keys[i]))) { rc = HOODIE_NOMEM(); break; }
+            s->n_keys = i + 1;
+            if (buckets)
+                s->key_buckets[i] = hoodie_bucket_id(keys[i], strlen(keys[i]), t->cfg->bucket_hash_fields.items,
+                                                     t->cfg->bucket_hash_fields.count, t->cfg->bucket_count);
         }
     }
     if (rc == HOODIE_OK) rc = load_rollbacks(s);

@@ -12,6 +12,7 @@
  * Output names are deterministic (the operation's index is the write token), so a run that died part-way is
  * redone from its plan: leftovers of the dead run are replaced.
  */
+#include "services/lsm_compact.h"
 #include "services/svc.h"
 #include "storage/storage.h"
 #include "table/file_name.h"
@@ -97,6 +98,9 @@ hoodie_status hoodie_compaction_schedule(const char *base_path, const hoodie_ser
         if (sv.o.strategy == HOODIE_COMPACT_LOG_SIZE && (int64_t)slice_log_size(sl) < threshold) continue;
         if (sv.o.strategy == HOODIE_COMPACT_BOUNDED_IO && budget <= 0) break;
         json_t *op = operation(g, sl);
+        int lsm_skip = 0; /* LSM layout: FULL or LOG per group (services/lsm_compact.h) */
+        if (op && sv.t->cfg->lsm_tree && (rc = hoodie_lsm_compact__tag(&sv, sl, op, &lsm_skip)) < 0) { json_decref(op); break; }
+        if (lsm_skip) { json_decref(op); continue; }
         if (!op || json_array_append_new(ops, op) < 0) { rc = HOODIE_NOMEM(); break; }
         budget -= (int64_t)slice_io(sl);
         res.file_groups++;
@@ -170,6 +174,11 @@ static hoodie_status compact_one(hoodie_svc *sv, hoodie_write_txn *tx, json_t *o
     json_t *deltas = json_object_get(op, "deltaFilePaths");
     if (!part) part = "";
     if (!fid) return HOODIE_CORRUPT("%s: compaction operation without a fileId", tx->inst.requested);
+    json_t *om = json_object_get(op, "metrics");
+    if (json_object_get(om, "lsm.op.FULL") || json_object_get(om, "lsm.op.LOG")) { /* services/lsm_compact.h */
+        hoodie_wstat *lst = stat_add(stats);
+        return lst ? hoodie_lsm_compact__run(sv, tx, op, ordinal, lst, stats->arena, res) : HOODIE_ENOMEM;
+    }
     size_t n_logs = json_array_size(deltas);
     const char **logs = calloc(n_logs + 1, sizeof *logs);
     if (!logs) return HOODIE_NOMEM();

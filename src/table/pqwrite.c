@@ -109,3 +109,8 @@ void hoodie_pqwrite_free(hoodie_pqwrite *w)
     hoodie_pq_writer_free(w->w);
     free(w);
 }
+
+hoodie_status hoodie_pqwrite_set_kv(hoodie_pqwrite *w, const char *key, const char *value)
+{
+    return hoodie_pq_writer_set_kv(w->w, key, value);
+}

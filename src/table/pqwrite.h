@@ -34,6 +34,8 @@ hoodie_status hoodie_pqwrite_open_ex(hoodie_pqwrite **out, const char *path, con
 hoodie_status hoodie_pqwrite_write_batch(hoodie_pqwrite *w, const hoodie_batch *b);
 /** A root STRUCT array shaped like the schema. */
 hoodie_status hoodie_pqwrite_write_array(hoodie_pqwrite *w, const hoodie_array *root);
+/** Set a footer key-value entry before close (e.g. statistics known only at the end). */
+hoodie_status hoodie_pqwrite_set_kv(hoodie_pqwrite *w, const char *key, const char *value);
 /** Footer, then make the file visible. */
 hoodie_status hoodie_pqwrite_close(hoodie_pqwrite *w);
 /** Bytes written so far (the file size after close). */

@@ -51,6 +51,12 @@ static void cell(const hoodie_array *k, int64_t r, const uint8_t **p, size_t *n)
 hoodie_status hoodie_lsm_write_log(const hoodie_lsm_log_opts *o, const hoodie_batch *const *batches, size_t n,
                                    uint64_t *size_out)
 {
+    return hoodie_lsm_write_log_ex(o, NULL, batches, n, size_out);
+}
+
+hoodie_status hoodie_lsm_write_log_ex(const hoodie_lsm_log_opts *o, const char *compacted,
+                                      const hoodie_batch *const *batches, size_t n, uint64_t *size_out)
+{
     const uint8_t *minp = NULL, *maxp = NULL, *prev = NULL;
     size_t minl = 0, maxl = 0, prevl = 0;
     if (size_out) *size_out = 0;
@@ -69,12 +75,14 @@ hoodie_status hoodie_lsm_write_log(const hoodie_lsm_log_opts *o, const hoodie_ba
             prev = p; prevl = l;
         }
     }
-    hoodie_hlog_header_entry h[2] = {
+    hoodie_hlog_header_entry h[3] = {
         { HOODIE_HLOG_INSTANT_TIME, o->instant, strlen(o->instant) },
-        { HOODIE_HLOG_SCHEMA, o->avro_schema, o->avro_schema ? strlen(o->avro_schema) : 0 },
     };
+    size_t nh = 1;
+    if (o->avro_schema) h[nh++] = (hoodie_hlog_header_entry){ HOODIE_HLOG_SCHEMA, o->avro_schema, strlen(o->avro_schema) };
+    if (compacted) h[nh++] = (hoodie_hlog_header_entry){ HOODIE_HLOG_COMPACTED_BLOCK_TIMES, compacted, strlen(compacted) };
     hoodie_buf meta = HOODIE_BUF_INIT;
-    hoodie_status rc = hoodie_native_log_meta_build(&meta, h, o->avro_schema ? 2 : 1, HOODIE_NATIVE_LOG_VERSION);
+    hoodie_status rc = hoodie_native_log_meta_build(&meta, h, nh, HOODIE_NATIVE_LOG_VERSION);
     if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&meta);
     char *minkey = strndup(minp ? (const char *)minp : "", minl), *maxkey = strndup(maxp ? (const char *)maxp : "", maxl);
     if (rc == HOODIE_OK && (!minkey || !maxkey)) rc = HOODIE_NOMEM();
@@ -83,6 +91,7 @@ hoodie_status hoodie_lsm_write_log(const hoodie_lsm_log_opts *o, const hoodie_ba
     const char *vals[4] = { (const char *)meta.data, minkey, maxkey, o->avro_schema };
     hoodie_parquet_write_opts po = HOODIE_PARQUET_WRITE_OPTS_INIT;
     po.codec = o->codec;
+    po.row_group_rows = HOODIE_LSM_ROW_GROUP_ROWS;
     po.kv_keys = keys;
     po.kv_values = vals;
     po.n_kv = o->avro_schema ? 4 : 3;

@@ -8,8 +8,11 @@
  *   delete log file  <fileId>_<writeToken>_<instant>_<version>.deletes.parquet: rows of (_hoodie_record_key,
  *                    _hoodie_partition_path[, ordering field]), the same footer metadata
  *
- * Row groups are cut by row count (hoodie_lsm_write_opts.row_group_rows) so that point lookups can skip by
- * row-group statistics of the record key column.
+ * Row groups are cut by row count (HOODIE_LSM_ROW_GROUP_ROWS) so that point lookups can skip by row-group
+ * statistics of the record key column and decode little of a row group.
+ *
+ * Log compaction (services/lsm_compact.h) writes its merged L0 file with the header COMPACTED_BLOCK_TIMES: the
+ * instants (comma-separated) of the log files it replaces; readers skip those files (read/lsm_read.h).
  */
 #ifndef HOODIE_WRITE_LSM_WRITE_H
 #define HOODIE_WRITE_LSM_WRITE_H
@@ -28,12 +31,19 @@ typedef struct hoodie_lsm_log_opts {
     int key_col;                      /* record key column of the batches (file records: 2) */
 } hoodie_lsm_log_opts;
 
+/** Rows per row group of every LSM file (logs, and base files written by LSM compaction). */
+#define HOODIE_LSM_ROW_GROUP_ROWS 65536
+
 /**
  * Write sorted, de-duplicated batches as one native log file (data or deletes: the name decides). The batches
  * must be in key order with no key twice (HOODIE_EINVAL otherwise: the LSM layout's invariant).
  */
 hoodie_status hoodie_lsm_write_log(const hoodie_lsm_log_opts *o, const hoodie_batch *const *batches, size_t n,
                                    uint64_t *size_out);
+
+/** Same, with the header COMPACTED_BLOCK_TIMES = `compacted` (NULL: none). */
+hoodie_status hoodie_lsm_write_log_ex(const hoodie_lsm_log_opts *o, const char *compacted,
+                                      const hoodie_batch *const *batches, size_t n, uint64_t *size_out);
 
 /** Sort row indices by their record keys (stable: equal keys keep their order). */
 hoodie_status hoodie_lsm_sort_rows(const hoodie_keygen_out *keys, int64_t *rows, size_t n);

@@ -368,7 +368,7 @@ static hoodie_status lookup(wctx *w, int32_t *row_group)
         const char *bf = hoodie_parquet_reader_kv(r, "org.apache.hudi.bloomfilter");
         hoodie_bloom bloom;
         int have_bloom = 0;
-        if (bf) {
+        if (bf && rc == HOODIE_OK) {
             rc = hoodie_bloom_from_base64(&bloom, bf, strlen(bf), hoodie_parquet_reader_kv(r, "hoodie_bloom_filter_type_code"),
                                           sl->base->path);
             have_bloom = rc == HOODIE_OK;

@@ -1625,3 +1625,21 @@ const hoodie_pq_schema_element *hoodie_pq_writer_schema(const hoodie_pq_writer *
     *count = w->n_elems;
     return w->elems;
 }
+
+hoodie_status hoodie_pq_writer_set_kv(hoodie_pq_writer *w, const char *key, const char *value)
+{
+    if (w->closed || w->poisoned) return HOODIE_FAIL(HOODIE_ESTATE, "parquet writer: metadata after close or failure");
+    char *v = value ? hoodie_arena_strdup(w->arena, value) : NULL;
+    if (value && !v) return HOODIE_NOMEM();
+    for (uint32_t i = 0; i < w->n_kv; i++)
+        if (!strcmp(w->kv[i].key, key)) { w->kv[i].value = v; return HOODIE_OK; }
+    hoodie_pq_kv *nk = hoodie_arena_calloc(w->arena, (size_t)w->n_kv + 1, sizeof *nk);
+    char *k = hoodie_arena_strdup(w->arena, key);
+    if (!nk || !k) return HOODIE_NOMEM();
+    if (w->n_kv) memcpy(nk, w->kv, w->n_kv * sizeof *nk);
+    nk[w->n_kv].key = k;
+    nk[w->n_kv].value = v;
+    w->kv = nk;
+    w->n_kv++;
+    return HOODIE_OK;
+}

@@ -71,6 +71,8 @@ hoodie_status hoodie_pq_writer_write_array(hoodie_pq_writer *w, const hoodie_arr
 hoodie_status hoodie_pq_writer_flush(hoodie_pq_writer *w);
 /** Last row group, footer and trailing magic. The writer can only be freed afterwards. */
 hoodie_status hoodie_pq_writer_close(hoodie_pq_writer *w);
+/** Set footer key-value metadata `key` (replacing an earlier value, else appended) before close; value NULL: none. */
+hoodie_status hoodie_pq_writer_set_kv(hoodie_pq_writer *w, const char *key, const char *value);
 /** NULL is a no-op. */
 void hoodie_pq_writer_free(hoodie_pq_writer *w);
 

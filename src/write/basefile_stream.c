@@ -1,0 +1,101 @@
+#include "write/basefile_stream.h"
+#include "format/bloom.h"
+#include "merge/sorted_merge.h"
+#include "table/pqwrite.h"
+#include "util/buf.h"
+#include "util/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct hoodie_basefile_stream {
+    hoodie_pqwrite *pw;
+    hoodie_bloom bloom;
+    int have_bloom;
+    hoodie_buf min, max;
+    int have_keys;
+    int64_t rows;
+};
+
+void hoodie_basefile_stream_free(hoodie_basefile_stream *s)
+{
+    if (!s) return;
+    hoodie_pqwrite_free(s->pw);
+    if (s->have_bloom) hoodie_bloom_dispose(&s->bloom);
+    hoodie_buf_dispose(&s->min);
+    hoodie_buf_dispose(&s->max);
+    free(s);
+}
+
+hoodie_status hoodie_basefile_stream_open(hoodie_basefile_stream **out, const hoodie_basefile_opts *o,
+                                          int64_t row_group_rows)
+{
+    *out = NULL;
+    hoodie_basefile_stream *s = calloc(1, sizeof *s);
+    if (!s) return HOODIE_NOMEM();
+    hoodie_status rc = hoodie_bloom_init(&s->bloom, HOODIE_BLOOM_DYNAMIC_V0, 60000, 1e-9, 100000);
+    s->have_bloom = rc == HOODIE_OK;
+    /* the key order of Hudi's footers; the key-dependent values are set at close */
+    const char *keys[] = { "parquet.avro.schema", "writer.model.name", "hoodie_bloom_filter_type_code",
+                           "org.apache.hudi.bloomfilter", "hoodie_min_record_key", "hoodie_max_record_key" };
+    const char *vals[] = { o->avro_schema, "avro", "DYNAMIC_V0", "", "", "" };
+    hoodie_parquet_write_opts po = HOODIE_PARQUET_WRITE_OPTS_INIT;
+    po.codec = o->codec;
+    po.row_group_bytes = o->row_group_bytes;
+    po.row_group_rows = row_group_rows;
+    po.kv_keys = keys;
+    po.kv_values = vals;
+    po.n_kv = 6;
+    hoodie_pq_writer_opts fo;
+    if (rc == HOODIE_OK) rc = hoodie_pqwrite_map_opts(&po, &fo);
+    if (rc == HOODIE_OK)
+        rc = hoodie_pqwrite_open_ex(&s->pw, o->path, o->storage, HOODIE_CREATE_EXCLUSIVE, o->file_schema, &fo);
+    if (rc < 0) { hoodie_basefile_stream_free(s); return rc; }
+    *out = s;
+    return HOODIE_OK;
+}
+
+static hoodie_status set_key(hoodie_buf *b, const uint8_t *p, size_t l)
+{
+    hoodie_buf_clear(b);
+    HOODIE_TRY(hoodie_buf_append(b, p, l));
+    return hoodie_buf_cstr(b);
+}
+
+hoodie_status hoodie_basefile_stream_write(hoodie_basefile_stream *s, const hoodie_batch *b)
+{
+    const hoodie_array *k = &b->root.children[2];
+    hoodie_status rc = HOODIE_OK;
+    for (int64_t i = 0; i < k->length && rc == HOODIE_OK; i++) {
+        const uint8_t *p = k->values + k->offsets[i];
+        size_t l = (size_t)(k->offsets[i + 1] - k->offsets[i]);
+        rc = hoodie_bloom_add(&s->bloom, p, l);
+        if (rc == HOODIE_OK && (!s->have_keys || hoodie_sorted_key_compare(p, l, s->min.data, s->min.len) < 0))
+            rc = set_key(&s->min, p, l);
+        if (rc == HOODIE_OK && (!s->have_keys || hoodie_sorted_key_compare(p, l, s->max.data, s->max.len) > 0))
+            rc = set_key(&s->max, p, l);
+        s->have_keys = 1;
+    }
+    if (rc == HOODIE_OK) rc = hoodie_pqwrite_write_batch(s->pw, b);
+    if (rc == HOODIE_OK) s->rows += b->root.length;
+    return rc;
+}
+
+hoodie_status hoodie_basefile_stream_close(hoodie_basefile_stream *s, uint64_t *size_out, int64_t *rows_out)
+{
+    hoodie_buf bf = HOODIE_BUF_INIT;
+    hoodie_status rc = hoodie_bloom_to_base64(&s->bloom, &bf);
+    if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&bf);
+    if (rc == HOODIE_OK) rc = hoodie_pqwrite_set_kv(s->pw, "org.apache.hudi.bloomfilter", (const char *)bf.data);
+    if (rc == HOODIE_OK)
+        rc = hoodie_pqwrite_set_kv(s->pw, "hoodie_min_record_key", s->have_keys ? (const char *)s->min.data : "");
+    if (rc == HOODIE_OK)
+        rc = hoodie_pqwrite_set_kv(s->pw, "hoodie_max_record_key", s->have_keys ? (const char *)s->max.data : "");
+    if (rc == HOODIE_OK) rc = hoodie_pqwrite_close(s->pw);
+    if (rc == HOODIE_OK) {
+        if (size_out) *size_out = hoodie_pqwrite_size(s->pw);
+        if (rows_out) *rows_out = s->rows;
+    }
+    hoodie_buf_dispose(&bf);
+    return rc;
+}

@@ -1,0 +1,27 @@
+/*
+ * A base file written batch by batch (write/basefile.h writes one from batches held in memory): the same footer
+ * (parquet.avro.schema, writer.model.name, the DYNAMIC_V0 bloom filter of the keys, hoodie_min/max_record_key),
+ * whose key-dependent entries are set at close. Memory: the bloom filter, the min and max keys and the Parquet
+ * writer's current row group (row_group_rows bounds it).
+ *
+ *   hoodie_basefile_stream *s;
+ *   hoodie_basefile_stream_open(&s, &opts, 65536);
+ *   hoodie_basefile_stream_write(s, &batch) ...
+ *   hoodie_basefile_stream_close(s, &size, &rows);   the file appears whole
+ *   hoodie_basefile_stream_free(s);                  abandons it unless closed
+ */
+#ifndef HOODIE_WRITE_BASEFILE_STREAM_H
+#define HOODIE_WRITE_BASEFILE_STREAM_H
+
+#include "write/basefile.h"
+
+typedef struct hoodie_basefile_stream hoodie_basefile_stream;
+
+/** row_group_rows: rows per row group (0: the writer's default). */
+hoodie_status hoodie_basefile_stream_open(hoodie_basefile_stream **out, const hoodie_basefile_opts *o,
+                                          int64_t row_group_rows);
+hoodie_status hoodie_basefile_stream_write(hoodie_basefile_stream *s, const hoodie_batch *b);
+hoodie_status hoodie_basefile_stream_close(hoodie_basefile_stream *s, uint64_t *size_out, int64_t *rows_out);
+void hoodie_basefile_stream_free(hoodie_basefile_stream *s);
+
+#endif

@@ -38,7 +38,7 @@
 #include <time.h>
 
 #define GEN_BATCH 65536
-#define MERGE_BATCH 4096
+#define MERGE_BATCH 2048
 #define MAX_FILES 64
 
 static double now_s(void)

@@ -44,6 +44,7 @@ hoodie_status hoodie_basefile_stream_open(hoodie_basefile_stream **out, const ho
     po.row_group_bytes = o->row_group_bytes;
     po.row_group_rows = row_group_rows;
     po.page_bytes = page_bytes;
+    po.dictionary_page_bytes = page_bytes; /* a dictionary page is read whole too */
     po.kv_keys = keys;
     po.kv_values = vals;
     po.n_kv = 6;

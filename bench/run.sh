@@ -121,5 +121,41 @@ elif [ -x "$hoodie" ]; then
     rm -rf "$w"
 else
     echo "bench: no $hoodie: bulk_insert, cow_upsert, mor_upsert hoodie_s=NA"
+# LSM cases (bench_lsm.c): one file group, a base of LSM_ROWS rows and 10 sorted logs of LSM_ROWS/10 rows.
+#   lsm_compaction  FULL compaction (loser-tree sorted merge + streaming base-file writer) next to DuckDB's
+#                   UNION ALL + row_number() + ORDER BY + COPY; also loser-tree vs binary-heap comparisons per record
+#   point_lookup    one key in the compacted file (LSM_ROWS rows), time inside the process, best of 5 both sides
+lsm_bench=$build/bench/bench_lsm
+lsm_rows=${BENCH_LSM_ROWS:-$rows}
+lsm_logs=10
+lsm_dir=$data_dir/lsm_v1_${lsm_rows}
+if [ -x "$lsm_bench" ]; then
+    mkdir -p "$lsm_dir"
+    [ -f "$lsm_dir/log_$lsm_logs.parquet" ] ||
+        "$lsm_bench" build "$lsm_dir" "$lsm_rows" "$lsm_logs" $((lsm_rows / lsm_logs)) >/dev/null
+    hout=$lsm_dir/hoodie_compacted.parquet
+    h=$("$lsm_bench" compact "$lsm_dir" "$hout")
+    heap=$("$lsm_bench" heap "$lsm_dir")
+    d=$(duck run lsm_compaction "$lsm_dir")
+    h_check=$(field check "$(duck checksum "$hout")")
+    d_check=$(field check "$d")
+    check=ok
+    [ "$h_check" = "$d_check" ] || { check=MISMATCH status=1; echo "bench: lsm_compaction: hoodie=$h_check duckdb=$d_check" >&2; }
+    ht=$(field hoodie_s "$h") dt=$(field duckdb_s "$d")
+    echo "BENCH lsm_compaction hoodie_s=$ht duckdb_s=$dt ratio=$(awk "BEGIN{printf \"%.2f\", $ht / $dt}")" \
+         "hoodie_rss_mb=$(field hoodie_rss_mb "$h") duckdb_rss_mb=$(field duckdb_rss_mb "$d") check=$check" \
+         "lt_cmp_per_rec=$(field lt_cmp_per_rec "$h") heap_cmp_per_rec=$(field heap_cmp_per_rec "$heap")"
+    key=$(printf '%08d' $((lsm_rows / 2 + 7)))
+    h=$("$lsm_bench" lookup "$hout" "$key" 5)
+    d=$(duck run point_lookup "$hout" "$key")
+    ht=$(awk "BEGIN{printf \"%.6f\", $(field hoodie_ms "$h") / 1000}") dt=$(field duckdb_s "$d")
+    check=ok
+    [ "$(field found "$h"),$(field ts "$h")" = "$(field check "$d")" ] || { check=MISMATCH status=1; echo "bench: point_lookup: hoodie=$h duckdb=$d" >&2; }
+    echo "BENCH point_lookup hoodie_s=$ht duckdb_s=$dt ratio=$(awk "BEGIN{printf \"%.2f\", $ht / $dt}")" \
+         "hoodie_rss_mb=$(field hoodie_rss_mb "$h") duckdb_rss_mb=$(field duckdb_rss_mb "$d") check=$check" \
+         "hoodie_ms=$(field hoodie_ms "$h")"
+    rm -f "$hout"
+else
+    echo "bench: no $lsm_bench: lsm_compaction and point_lookup skipped"
 fi
 exit $status

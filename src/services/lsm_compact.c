@@ -178,7 +178,7 @@ static hoodie_status run_full(opctx *o, hoodie_lsm_slice *ls, hoodie_wstat *st, 
     const char *name = (const char *)nb.data;
     if (rc == HOODIE_OK) rc = prepare_path(o, name, &path, &rel);
     hoodie_basefile_opts bo = { sv->s, path, &sv->file_schema, sv->avro_file_schema, sv->o.codec, 0 };
-    if (rc == HOODIE_OK) rc = hoodie_basefile_stream_open(&bs, &bo, HOODIE_LSM_ROW_GROUP_ROWS);
+    if (rc == HOODIE_OK) rc = hoodie_basefile_stream_open(&bs, &bo, HOODIE_LSM_ROW_GROUP_ROWS, HOODIE_LSM_PAGE_BYTES);
     while (rc == HOODIE_OK) {
         hoodie_batch b;
         rc = hoodie_lsm_slice_next(ls, &b, NULL);
@@ -300,7 +300,8 @@ static hoodie_status run_log(opctx *o, hoodie_lsm_slice *ls, const hoodie_file_s
         st->total_write_bytes = st->file_size_in_bytes = (int64_t)total;
         st->is_delta = 1;
         st->log_version = (int32_t)version;
-        st->base_file = sl->base ? sl->base->name : "";
+        st->base_file = sl->base ? hoodie_arena_strdup(o->a, sl->base->name) : "";
+        if (!st->base_file) rc = HOODIE_NOMEM();
         st->log_files = names;
         st->log_file_count = n_names;
     }

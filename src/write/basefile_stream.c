@@ -28,7 +28,7 @@ void hoodie_basefile_stream_free(hoodie_basefile_stream *s)
 }
 
 hoodie_status hoodie_basefile_stream_open(hoodie_basefile_stream **out, const hoodie_basefile_opts *o,
-                                          int64_t row_group_rows)
+                                          int64_t row_group_rows, int64_t page_bytes)
 {
     *out = NULL;
     hoodie_basefile_stream *s = calloc(1, sizeof *s);
@@ -43,6 +43,8 @@ hoodie_status hoodie_basefile_stream_open(hoodie_basefile_stream **out, const ho
     po.codec = o->codec;
     po.row_group_bytes = o->row_group_bytes;
     po.row_group_rows = row_group_rows;
+    po.page_bytes = page_bytes;
+    po.dictionary_page_bytes = page_bytes; /* a dictionary page is read whole too */
     po.kv_keys = keys;
     po.kv_values = vals;
     po.n_kv = 6;

@@ -17,9 +17,9 @@
 
 typedef struct hoodie_basefile_stream hoodie_basefile_stream;
 
-/** row_group_rows: rows per row group (0: the writer's default). */
+/** row_group_rows: rows per row group, page_bytes: page size (0: the writer's defaults). */
 hoodie_status hoodie_basefile_stream_open(hoodie_basefile_stream **out, const hoodie_basefile_opts *o,
-                                          int64_t row_group_rows);
+                                          int64_t row_group_rows, int64_t page_bytes);
 hoodie_status hoodie_basefile_stream_write(hoodie_basefile_stream *s, const hoodie_batch *b);
 hoodie_status hoodie_basefile_stream_close(hoodie_basefile_stream *s, uint64_t *size_out, int64_t *rows_out);
 void hoodie_basefile_stream_free(hoodie_basefile_stream *s);

@@ -92,6 +92,8 @@ hoodie_status hoodie_lsm_write_log_ex(const hoodie_lsm_log_opts *o, const char *
     hoodie_parquet_write_opts po = HOODIE_PARQUET_WRITE_OPTS_INIT;
     po.codec = o->codec;
     po.row_group_rows = HOODIE_LSM_ROW_GROUP_ROWS;
+    po.page_bytes = HOODIE_LSM_PAGE_BYTES;
+    po.dictionary_page_bytes = HOODIE_LSM_PAGE_BYTES;
     po.kv_keys = keys;
     po.kv_values = vals;
     po.n_kv = o->avro_schema ? 4 : 3;

@@ -33,6 +33,9 @@ typedef struct hoodie_lsm_log_opts {
 
 /** Rows per row group of every LSM file (logs, and base files written by LSM compaction). */
 #define HOODIE_LSM_ROW_GROUP_ROWS 65536
+/** Page size of every LSM file: small pages bound a merge's read buffers (one page per column and file) and what a
+ * point lookup decodes past its key. */
+#define HOODIE_LSM_PAGE_BYTES (64 * 1024)
 
 /**
  * Write sorted, de-duplicated batches as one native log file (data or deletes: the name decides). The batches

@@ -243,7 +243,7 @@ static hoodie_status index_partitions(wctx *w)
             char **np = realloc(w->part_names, (w->n_parts + 1) * sizeof *np);
             if (!np) { rc = HOODIE_NOMEM(); break; }
             w->part_names = np;
-            np[w->n_parts] = strndup(p, pl);
+            np[w->n_parts] = strndup(pl ? p : "", pl) /* p is NULL when every path is empty */;
             if (!np[w->n_parts]) { rc = HOODIE_NOMEM(); break; }
             *slot = w->n_parts++;
         }

@@ -24,7 +24,7 @@ ref=$(field check "$(duck checksum "$data")")
 [ -x "$hoodie_bench" ] || echo "bench: no $hoodie_bench (the Parquet reader/writer are not built yet): hoodie_s=NA"
 
 status=0
-cases=${BENCH_CASES:-parquet_write parquet_scan bulk_insert cow_upsert mor_upsert}
+cases=${BENCH_CASES:-parquet_write parquet_scan bulk_insert cow_upsert mor_upsert lsm_compaction point_lookup}
 for case in parquet_write parquet_scan; do
     [[ " $cases " == *" $case "* ]] || continue
     best_d="" d_rss="" d_check=""
@@ -121,6 +121,8 @@ elif [ -x "$hoodie" ]; then
     rm -rf "$w"
 else
     echo "bench: no $hoodie: bulk_insert, cow_upsert, mor_upsert hoodie_s=NA"
+fi
+
 # LSM cases (bench_lsm.c): one file group, a base of LSM_ROWS rows and 10 sorted logs of LSM_ROWS/10 rows.
 #   lsm_compaction  FULL compaction (loser-tree sorted merge + streaming base-file writer) next to DuckDB's
 #                   UNION ALL + row_number() + ORDER BY + COPY; also loser-tree vs binary-heap comparisons per record
@@ -129,7 +131,9 @@ lsm_bench=$build/bench/bench_lsm
 lsm_rows=${BENCH_LSM_ROWS:-$rows}
 lsm_logs=10
 lsm_dir=$data_dir/lsm_v1_${lsm_rows}
-if [ -x "$lsm_bench" ]; then
+if ! [[ " $cases " == *" lsm_compaction "* || " $cases " == *" point_lookup "* ]]; then
+    :
+elif [ -x "$lsm_bench" ]; then
     mkdir -p "$lsm_dir"
     [ -f "$lsm_dir/log_$lsm_logs.parquet" ] ||
         "$lsm_bench" build "$lsm_dir" "$lsm_rows" "$lsm_logs" $((lsm_rows / lsm_logs)) >/dev/null

@@ -17,6 +17,7 @@
  * Memory: the input is held in memory (one batch); base files touched are rewritten one at a time.
  */
 #include "hoodie/writer.h"
+#include "format/avro/json.h"
 #include "format/avro/schema.h"
 #include "format/bloom.h"
 #include "model/arrow.h"
@@ -113,6 +114,9 @@ typedef struct wctx {
     hoodie_replaced_file_ids *replaced;
     size_t n_replaced;
     hoodie_write_result res;
+    int pending_loaded;              /* v6: pending compactions read */
+    char **pending_ids, **pending_instants; /* arena strings; the arrays are malloc */
+    size_t n_pending;
 } wctx;
 
 static const char *key_at(const hoodie_keygen_out *k, int64_t row, size_t *len)
@@ -773,6 +777,63 @@ static hoodie_status merge_handle(wctx *w, wgroup *g)
     return rc;
 }
 
+/*
+ * Pending compactions of a v6 table: file group id -> compaction instant, from the plans
+ * (HoodieCompactionPlan.operations[].fileId) of requested/inflight compaction instants. Loaded once per write.
+ */
+static hoodie_status load_pending_compactions(wctx *w)
+{
+    const hoodie_timeline *tl = w->t->tl;
+    w->pending_loaded = 1;
+    for (size_t i = 0; i < tl->count; i++) {
+        const hoodie_instant *in = &tl->instants[i];
+        if (in->state == HOODIE_STATE_COMPLETED || in->plan_action != HOODIE_ACTION_COMPACTION) continue;
+        hoodie_buf path = HOODIE_BUF_INIT, data = HOODIE_BUF_INIT;
+        hoodie_avro_ocf ocf;
+        int have_ocf = 0;
+        hoodie_status rc = hoodie_timeline_instant_path(tl, in, HOODIE_STATE_REQUESTED, &path);
+        if (rc == HOODIE_OK) rc = hoodie_storage_read_all(w->s, (const char *)path.data, &data);
+        if (rc == HOODIE_OK) { rc = hoodie_avro_ocf_open(&ocf, data.data, data.len, (const char *)path.data); have_ocf = rc == HOODIE_OK; }
+        json_t *plan = NULL;
+        if (rc == HOODIE_OK) rc = hoodie_avro_ocf_next(&ocf, &plan);
+        if (rc == HOODIE_OK) {
+            json_t *ops = json_object_get(plan, "operations"), *op;
+            size_t k;
+            json_array_foreach(ops, k, op) {
+                const char *fid = json_string_value(json_object_get(op, "fileId"));
+                if (!fid) continue;
+                char **nf = realloc(w->pending_ids, (w->n_pending + 1) * sizeof *nf);
+                char **ni = nf ? realloc(w->pending_instants, (w->n_pending + 1) * sizeof *ni) : NULL;
+                if (nf) w->pending_ids = nf;
+                if (ni) w->pending_instants = ni;
+                if (!nf || !ni) { rc = HOODIE_NOMEM(); break; }
+                w->pending_ids[w->n_pending] = hoodie_arena_strdup(w->arena, fid);
+                w->pending_instants[w->n_pending] = hoodie_arena_strdup(w->arena, in->requested);
+                if (!w->pending_ids[w->n_pending] || !w->pending_instants[w->n_pending]) { rc = HOODIE_ENOMEM; break; }
+                w->n_pending++;
+            }
+        }
+        if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
+        json_decref(plan);
+        if (have_ocf) hoodie_avro_ocf_close(&ocf);
+        hoodie_buf_dispose(&path);
+        hoodie_buf_dispose(&data);
+        if (rc < 0) return rc;
+    }
+    return HOODIE_OK;
+}
+
+static const char *pending_compaction_of(wctx *w, const wgroup *g)
+{
+    if (!w->pending_loaded && load_pending_compactions(w) < 0) return NULL;
+    const char *best = NULL;
+    for (size_t i = 0; i < w->n_pending; i++)
+        if (!strcmp(w->pending_ids[i], g->file_id) && strcmp(w->pending_instants[i], g->slice->base_instant) > 0 &&
+            (!best || strcmp(w->pending_instants[i], best) > 0))
+            best = w->pending_instants[i];
+    return best;
+}
+
 /* MOR: updates and deletes of an existing group as one new log file. */
 static hoodie_status append_handle(wctx *w, wgroup *g)
 {
@@ -798,8 +859,12 @@ static hoodie_status append_handle(wctx *w, wgroup *g)
         }
         d.partition = w->part_names[g->part];
     }
-    /* log file name: v8 names it with this instant; v6 with the slice's base instant, next version */
+    /* log file name: v8 names it with this instant; v6 with the slice's base instant, next version -- or, when a
+     * compaction of the group is pending, with the compaction's instant, so the log joins the slice the compaction
+     * will create (otherwise the update would stay behind in the compacted slice and be lost) */
     const char *name_instant = w->cfg->version >= 8 ? w->tx.inst.requested : g->slice->base_instant;
+    const char *pending = w->cfg->version < 8 ? pending_compaction_of(w, g) : NULL;
+    if (pending) name_instant = pending;
     int64_t version = 1;
     if (w->cfg->version < 8)
         for (size_t i = 0; i < g->slice->log_count; i++) {
@@ -1050,6 +1115,8 @@ static const char *op_name(hoodie_write_operation op)
 
 static void wctx_dispose(wctx *w)
 {
+    free(w->pending_ids);
+    free(w->pending_instants);
     if (w->tx_started) hoodie_write__txn_dispose(&w->tx);
     for (size_t i = 0; i < w->n_groups; i++) { free(w->groups[i].updates.v); free(w->groups[i].inserts.v); }
     free(w->groups);

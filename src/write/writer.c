@@ -417,8 +417,14 @@ static hoodie_status lookup(wctx *w, int32_t *row_group)
 
 /* ---- assignment ---- */
 
+/*
+ * Average record size, as Hudi estimates it: from the latest completed write whose base files add up to more than
+ * hoodie.record.size.estimation.threshold (1.0) x the small file limit, else hoodie.copyonwrite.record.size.estimate
+ * (1024). Small commits are skipped: their files are mostly footer (the bloom filter alone is ~430 KB).
+ */
 static hoodie_status estimate_record_size(wctx *w)
 {
+    int64_t threshold = w->o.small_file_limit > 0 ? w->o.small_file_limit : DEFAULT_SMALL_FILE;
     w->record_size = DEFAULT_RECORD_SIZE;
     const hoodie_timeline *tl = w->t->tl;
     for (size_t i = tl->count; i-- > 0;) {
@@ -434,7 +440,7 @@ static hoodie_status estimate_record_size(wctx *w)
             recs += m->stats[k].num_writes;
         }
         hoodie_commit_meta_free(m);
-        if (recs > 0 && bytes > 0) { w->record_size = bytes / recs > 0 ? bytes / recs : 1; break; }
+        if (recs > 0 && bytes > threshold) { w->record_size = bytes / recs > 0 ? bytes / recs : 1; break; }
     }
     return HOODIE_OK;
 }

@@ -24,7 +24,8 @@ hoodie_status hoodie_basefile_write(const hoodie_basefile_opts *o, const hoodie_
     hoodie_pqwrite *pw = NULL;
     if (size_out) *size_out = 0;
     if (rows_out) *rows_out = 0;
-    HOODIE_TRY(hoodie_bloom_init(&bloom, HOODIE_BLOOM_DYNAMIC_V0, 60000, 1e-9, 100000));
+    int32_t entries = o->bloom_entries > 0 ? o->bloom_entries : 60000;
+    HOODIE_TRY(hoodie_bloom_init(&bloom, HOODIE_BLOOM_DYNAMIC_V0, entries, 1e-9, entries > 100000 ? entries : 100000));
     hoodie_status rc = HOODIE_OK;
     for (size_t b = 0; b < n && rc == HOODIE_OK; b++) {
         const hoodie_array *k = &batches[b]->root.children[2];

@@ -40,6 +40,7 @@
 #include "write/wlog.h"
 #include "write/wschema.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -607,7 +608,7 @@ static hoodie_status write_base(wctx *w, wgroup *g, const hoodie_batch *const *p
     if (!rel || !path) return HOODIE_ENOMEM;
     int64_t rows = 0;
     uint64_t size = 0;
-    hoodie_basefile_opts bo = { w->s, path, &w->file_schema, w->avro_file_schema, w->o.codec, 0 };
+    hoodie_basefile_opts bo = { w->s, path, &w->file_schema, w->avro_file_schema, w->o.codec, 0, w->o.bloom_num_entries };
     hoodie_status rc = hoodie_write__marker(&w->tx, partition, name, g->existing ? HOODIE_MARKER_MERGE : HOODIE_MARKER_CREATE);
     if (rc == HOODIE_OK) rc = hoodie_write__partition_metadata(w->s, w->t->base_path, partition, w->tx.inst.requested);
     if (rc == HOODIE_OK) rc = hoodie_basefile_write(&bo, parts, n_parts, &size, &rows);
@@ -985,7 +986,9 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     int have_raw = 0;
     int32_t *row_group = NULL;
     memset(&w, 0, sizeof w);
-    w.o = opts ? *opts : def;
+    w.o = def;
+    if (opts) /* a version 1 caller's struct ends before bloom_num_entries */
+        memcpy(&w.o, opts, opts->version >= 2 ? sizeof *opts : offsetof(hoodie_write_opts, bloom_num_entries));
     w.s = w.o.storage ? w.o.storage : hoodie_storage_posix();
     hoodie_keygen_out_init(&w.keys);
     hoodie_keygen_out_init(&w.parts);

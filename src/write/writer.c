@@ -176,47 +176,49 @@ static void version_of(const wctx *w, int64_t row, hoodie_merge_version *v)
         hoodie_ordering_of(&v->ord, &w->in.schema.children[w->ord_col], &w->in.root.children[w->ord_col], row);
 }
 
+/* One row per (partition, key): an open-addressing table of row indices, keys compared in place (no copies). */
 static hoodie_status combine(wctx *w)
 {
     int64_t n = w->in.root.length;
-    hoodie_hmap m = HOODIE_HMAP_INIT;
-    hoodie_buf kb = HOODIE_BUF_INIT;
-    hoodie_status rc = hoodie_hmap_init(&m, (size_t)n);
     int dedupe = !(w->o.no_combine && (w->o.op == HOODIE_WRITE_INSERT || w->o.op == HOODIE_WRITE_BULK_INSERT));
-    /* composite keys (partition \0 key) live in kb; offsets are stable, pointers are fixed up after */
-    int64_t *koff = malloc(((size_t)n + 1) * sizeof *koff);
-    if (!koff) rc = HOODIE_NOMEM();
-    for (int64_t r = 0; rc == HOODIE_OK && r < n; r++) {
+    if (!dedupe) {
+        for (int64_t r = 0; r < n; r++) HOODIE_TRY(rv_push(&w->live, r));
+        return HOODIE_OK;
+    }
+    size_t cap = 16;
+    while (cap < (size_t)n + (size_t)n / 3 + 1) cap *= 2;
+    typedef struct { uint64_t h; int64_t best; } slot; /* best: index into `best` + 1; 0 = empty */
+    slot *tab = calloc(cap, sizeof *tab);
+    int64_t *best = malloc(((size_t)n + 1) * sizeof *best);
+    if (!tab || !best) { free(tab); free(best); return HOODIE_NOMEM(); }
+    size_t n_best = 0, mask = cap - 1;
+    for (int64_t r = 0; r < n; r++) {
         size_t kl, pl;
         const char *k = key_at(&w->keys, r, &kl);
         const char *p = key_at(&w->parts, r, &pl);
-        koff[r] = (int64_t)kb.len;
-        rc = hoodie_buf_append(&kb, p, pl);
-        if (rc == HOODIE_OK) rc = hoodie_buf_putc(&kb, 0);
-        if (rc == HOODIE_OK) rc = hoodie_buf_append(&kb, k, kl);
+        uint64_t h = hoodie_hash_bytes(k, kl, hoodie_hash_bytes(p, pl, 0x9e3779b97f4a7c15ull));
+        size_t i = (size_t)h & mask;
+        for (;; i = (i + 1) & mask) {
+            slot *s = &tab[i];
+            if (!s->best) { s->h = h; s->best = (int64_t)n_best + 1; best[n_best++] = r; break; }
+            if (s->h != h) continue;
+            int64_t o = best[s->best - 1];
+            size_t okl, opl;
+            const char *ok = key_at(&w->keys, o, &okl);
+            const char *op = key_at(&w->parts, o, &opl);
+            if (okl != kl || opl != pl || memcmp(ok, k, kl) || memcmp(op, p, pl)) continue;
+            hoodie_merge_version a, b;
+            version_of(w, o, &a);
+            version_of(w, r, &b);
+            /* precombine: the larger ordering value wins, ties to the later row (both payloads agree) */
+            if (hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME_ORDERING, &a, &b)) best[s->best - 1] = r;
+            break;
+        }
     }
-    if (rc == HOODIE_OK) koff[n] = (int64_t)kb.len;
-    int64_t *best = rc == HOODIE_OK ? malloc(((size_t)n + 1) * sizeof *best) : NULL;
-    if (rc == HOODIE_OK && !best) rc = HOODIE_NOMEM();
-    size_t n_best = 0;
-    for (int64_t r = 0; rc == HOODIE_OK && r < n; r++) {
-        if (!dedupe) { best[n_best++] = r; continue; }
-        uint64_t *slot;
-        int existed;
-        rc = hoodie_hmap_upsert(&m, kb.data + koff[r], (size_t)(koff[r + 1] - koff[r]), &slot, &existed);
-        if (rc < 0) break;
-        if (!existed) { *slot = n_best; best[n_best++] = r; continue; }
-        hoodie_merge_version a, b;
-        version_of(w, best[*slot], &a);
-        version_of(w, r, &b);
-        /* precombine: the larger ordering value wins, ties to the later row (both payloads agree) */
-        if (hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME_ORDERING, &a, &b)) best[*slot] = r;
-    }
+    free(tab);
+    hoodie_status rc = HOODIE_OK;
     for (size_t i = 0; rc == HOODIE_OK && i < n_best; i++) rc = rv_push(&w->live, best[i]);
     free(best);
-    free(koff);
-    hoodie_buf_dispose(&kb);
-    hoodie_hmap_dispose(&m);
     return rc;
 }
 

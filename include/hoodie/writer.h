@@ -33,7 +33,7 @@ typedef enum hoodie_write_operation {
     HOODIE_WRITE_DELETE_PARTITION = 6      /**< drop the partitions the input rows name */
 } hoodie_write_operation;
 
-#define HOODIE_WRITE_OPTS_VERSION 1
+#define HOODIE_WRITE_OPTS_VERSION 2
 typedef struct hoodie_write_opts {
     unsigned version;                 /**< HOODIE_WRITE_OPTS_VERSION */
     const hoodie_storage *storage;    /**< NULL: local POSIX */
@@ -42,9 +42,11 @@ typedef struct hoodie_write_opts {
     int64_t max_file_size;            /**< hoodie.parquet.max.file.size; 0: 120 MiB */
     hoodie_parquet_codec codec;       /**< base files (default SNAPPY) */
     int no_combine;                   /**< 1: keep duplicate keys of the input (insert/bulk_insert only) */
+    /* version 2 */
+    int32_t bloom_num_entries;        /**< hoodie.index.bloom.num_entries: keys per bloom filter row; 0: 60000 */
 } hoodie_write_opts;
 #define HOODIE_WRITE_OPTS_INIT \
-    { HOODIE_WRITE_OPTS_VERSION, NULL, HOODIE_WRITE_UPSERT, 0, 0, HOODIE_PARQUET_CODEC_SNAPPY, 0 }
+    { HOODIE_WRITE_OPTS_VERSION, NULL, HOODIE_WRITE_UPSERT, 0, 0, HOODIE_PARQUET_CODEC_SNAPPY, 0, 0 }
 
 typedef struct hoodie_write_result {
     char instant[24];                 /**< the completed instant's requested time */

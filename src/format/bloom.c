@@ -79,6 +79,16 @@ void hoodie_bloom_dispose(hoodie_bloom *b)
  * does not depend on the seed: it is done once per key, and each of the k hashes only folds the mixed blocks in.
  */
 #define PREMIX_BLOCKS 64
+
+/* Java's Math.abs(h % m) for m > 0: |h| (as unsigned, so INT_MIN works) mod m, by multiplication (Lemire's
+ * fastmod with the 64-bit reciprocal `c` of m) instead of a division per hash. */
+static inline uint64_t fastmod_c(uint32_t m) { return UINT64_C(0xFFFFFFFFFFFFFFFF) / m + 1; }
+static inline int32_t abs_mod(uint32_t h, uint32_t m, uint64_t c)
+{
+    uint32_t a = (int32_t)h < 0 ? 0u - h : h;
+    uint64_t low = c * a;
+    return (int32_t)(((__uint128_t)low * m) >> 64);
+}
 static void positions(const hoodie_bloom *b, const uint8_t *key, size_t len, int32_t *out)
 {
     const uint32_t m = 0x5bd1e995u;
@@ -107,6 +117,7 @@ static void positions(const hoodie_bloom *b, const uint8_t *key, size_t len, int
     if (left >= 2) tail ^= (uint32_t)(int32_t)(int8_t)key[len - 2] << 8;
     if (left >= 1) tail ^= (uint32_t)(int32_t)(int8_t)key[len - 1];
     int32_t seed = 0;
+    const uint64_t c = fastmod_c((uint32_t)b->vector_size);
     for (int32_t i = 0; i < b->nb_hash; i++) {
         uint32_t h = (uint32_t)seed ^ (uint32_t)len;
         for (size_t j = 0; j < len4; j++) {
@@ -121,8 +132,52 @@ static void positions(const hoodie_bloom *b, const uint8_t *key, size_t len, int
         h *= m;
         h ^= h >> 15;
         seed = (int32_t)h;
-        int32_t pos = seed % b->vector_size;
-        out[i] = pos < 0 ? -pos : pos;
+        out[i] = abs_mod(h, (uint32_t)b->vector_size, c);
+    }
+}
+
+/* positions() of four keys at once, their hash chains interleaved step by step. */
+static void positions4(const hoodie_bloom *b, const uint8_t *const *key, const size_t *len, int32_t (*out)[256])
+{
+    const uint32_t m = 0x5bd1e995u;
+    uint32_t mixed[4][PREMIX_BLOCKS], tail[4], seed[4] = { 0, 0, 0, 0 };
+    size_t len4[4], left[4];
+    const uint64_t c = fastmod_c((uint32_t)b->vector_size);
+    for (int j = 0; j < 4; j++) {
+        len4[j] = len[j] >> 2;
+        left[j] = len[j] - (len4[j] << 2);
+        for (size_t i = 0; i < len4[j]; i++) {
+            const uint8_t *p = key[j] + 4 * i;
+            uint32_t k = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+            k *= m;
+            k ^= k >> 24;
+            k *= m;
+            mixed[j][i] = k;
+        }
+        const uint8_t *kk = key[j];
+        size_t l = len[j];
+        tail[j] = 0;
+        if (left[j] >= 3) tail[j] ^= (uint32_t)(int32_t)(int8_t)kk[l - 3] << 16;
+        if (left[j] >= 2) tail[j] ^= (uint32_t)(int32_t)(int8_t)kk[l - 2] << 8;
+        if (left[j] >= 1) tail[j] ^= (uint32_t)(int32_t)(int8_t)kk[l - 1];
+    }
+    for (int32_t i = 0; i < b->nb_hash; i++) {
+        for (int j = 0; j < 4; j++) {
+            uint32_t h = seed[j] ^ (uint32_t)len[j];
+            for (size_t q = 0; q < len4[j]; q++) {
+                h *= m;
+                h ^= mixed[j][q];
+            }
+            if (left[j]) {
+                h ^= tail[j];
+                h *= m;
+            }
+            h ^= h >> 13;
+            h *= m;
+            h ^= h >> 15;
+            seed[j] = h;
+            out[j][i] = abs_mod(h, (uint32_t)b->vector_size, c);
+        }
     }
 }
 
@@ -155,29 +210,61 @@ static int test_row(const hoodie_bloom *b, const uint8_t *row, const uint8_t *ke
     return 1;
 }
 
+static hoodie_status next_row(hoodie_bloom *b, uint8_t **row);
+
 hoodie_status hoodie_bloom_add(hoodie_bloom *b, const void *key, size_t len)
 {
     uint8_t *row;
+    HOODIE_TRY(next_row(b, &row));
+    set_bits(b, row, key, len);
+    return HOODIE_OK;
+}
+
+/* The row the next key goes to (InternalDynamicBloomFilter.getActiveStandardBF and the bookkeeping of add). */
+static hoodie_status next_row(hoodie_bloom *b, uint8_t **row)
+{
     if (b->type == HOODIE_BLOOM_SIMPLE) {
-        set_bits(b, b->bits[0], key, len);
+        *row = b->bits[0];
         return HOODIE_OK;
     }
-    /* InternalDynamicBoundedBloomFilter.add: grow while under the bound, then reuse rows round-robin. */
     if (b->reached_max) {
-        row = b->bits[b->round_robin++ % (uint32_t)b->rows];
+        *row = b->bits[b->round_robin++ % (uint32_t)b->rows];
     } else if (b->current_nb_record >= b->nr && (int64_t)b->rows * b->nr >= b->max_nr) {
-        /* the key that reaches the bound goes to row 0; the round robin starts (at row 0) with the next one */
         b->reached_max = 1;
-        row = b->bits[0];
+        *row = b->bits[0];
     } else {
         if (b->current_nb_record >= b->nr) {
             HOODIE_TRY(add_row(b));
             b->current_nb_record = 0;
         }
-        row = b->bits[b->rows - 1];
+        *row = b->bits[b->rows - 1];
     }
-    set_bits(b, row, key, len);
     b->current_nb_record++;
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_bloom_add_many(hoodie_bloom *b, const uint8_t *const *keys, const size_t *lens, size_t n)
+{
+    enum { W = 4 };
+    int32_t pos[W][256];
+    if (b->nb_hash > 256) {
+        for (size_t i = 0; i < n; i++) HOODIE_TRY(hoodie_bloom_add(b, keys[i], lens[i]));
+        return HOODIE_OK;
+    }
+    for (size_t i = 0; i < n; i += W) {
+        size_t m = n - i < W ? n - i : W;
+        /* the W keys' hash chains are independent: computed side by side, they overlap in the CPU */
+        if (m == W && lens[i] <= 4 * PREMIX_BLOCKS && lens[i + 1] <= 4 * PREMIX_BLOCKS &&
+            lens[i + 2] <= 4 * PREMIX_BLOCKS && lens[i + 3] <= 4 * PREMIX_BLOCKS)
+            positions4(b, keys + i, lens + i, pos);
+        else
+            for (size_t j = 0; j < m; j++) positions(b, keys[i + j], lens[i + j], pos[j]);
+        for (size_t j = 0; j < m; j++) {
+            uint8_t *row;
+            HOODIE_TRY(next_row(b, &row));
+            for (int32_t q = 0; q < b->nb_hash; q++) row[pos[j][q] >> 3] |= (uint8_t)(1u << (pos[j][q] & 7));
+        }
+    }
     return HOODIE_OK;
 }
 

@@ -45,6 +45,8 @@ hoodie_status hoodie_bloom_init(hoodie_bloom *b, hoodie_bloom_type type, int32_t
                                 int32_t max_entries);
 void hoodie_bloom_dispose(hoodie_bloom *b);
 hoodie_status hoodie_bloom_add(hoodie_bloom *b, const void *key, size_t len);
+/** Add `n` keys in order (as n calls of hoodie_bloom_add, computed several keys at a time). */
+hoodie_status hoodie_bloom_add_many(hoodie_bloom *b, const uint8_t *const *keys, const size_t *lens, size_t n);
 /** 1 if the key may be present, 0 if it is certainly absent. */
 int hoodie_bloom_test(const hoodie_bloom *b, const void *key, size_t len);
 

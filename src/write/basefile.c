@@ -24,17 +24,25 @@ hoodie_status hoodie_basefile_write(const hoodie_basefile_opts *o, const hoodie_
     hoodie_pqwrite *pw = NULL;
     if (size_out) *size_out = 0;
     if (rows_out) *rows_out = 0;
-    HOODIE_TRY(hoodie_bloom_init(&bloom, HOODIE_BLOOM_DYNAMIC_V0, 60000, 1e-9, 100000));
+    int32_t entries = o->bloom_entries > 0 ? o->bloom_entries : 60000;
+    HOODIE_TRY(hoodie_bloom_init(&bloom, HOODIE_BLOOM_DYNAMIC_V0, entries, 1e-9, entries > 100000 ? entries : 100000));
     hoodie_status rc = HOODIE_OK;
+    enum { CHUNK = 256 };
+    const uint8_t *kp[CHUNK];
+    size_t kl[CHUNK];
     for (size_t b = 0; b < n && rc == HOODIE_OK; b++) {
         const hoodie_array *k = &batches[b]->root.children[2];
+        size_t nk = 0;
         for (int64_t i = 0; i < k->length && rc == HOODIE_OK; i++) {
             const uint8_t *p = k->values + k->offsets[i];
             size_t l = (size_t)(k->offsets[i + 1] - k->offsets[i]);
-            rc = hoodie_bloom_add(&bloom, p, l);
+            kp[nk] = p;
+            kl[nk++] = l;
+            if (nk == CHUNK) { rc = hoodie_bloom_add_many(&bloom, kp, kl, nk); nk = 0; }
             if (!minp || key_less(p, l, minp, minl)) { minp = p; minl = l; }
             if (!maxp || key_less(maxp, maxl, p, l)) { maxp = p; maxl = l; }
         }
+        if (rc == HOODIE_OK && nk) rc = hoodie_bloom_add_many(&bloom, kp, kl, nk);
         rows += batches[b]->root.length;
     }
     if (rc == HOODIE_OK) rc = hoodie_bloom_to_base64(&bloom, &bf);

@@ -18,6 +18,7 @@ typedef struct hoodie_basefile_opts {
     const char *avro_schema;          /* parquet.avro.schema (with meta fields) */
     hoodie_parquet_codec codec;
     int64_t row_group_bytes;          /* 0: the writer's default */
+    int32_t bloom_entries;            /* keys per bloom filter row (bounded at 100000 keys or this); 0: 60000 */
 } hoodie_basefile_opts;
 
 /**

@@ -43,6 +43,7 @@
 #include "write/wlog.h"
 #include "write/wschema.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,48 +182,50 @@ static void version_of(const wctx *w, int64_t row, hoodie_merge_version *v)
         hoodie_ordering_of(&v->ord, &w->in.schema.children[w->ord_col], &w->in.root.children[w->ord_col], row);
 }
 
+/* One row per (partition, key): an open-addressing table of row indices, keys compared in place (no copies). */
 static hoodie_status combine(wctx *w)
 {
     int64_t n = w->in.root.length;
-    hoodie_hmap m = HOODIE_HMAP_INIT;
-    hoodie_buf kb = HOODIE_BUF_INIT;
-    hoodie_status rc = hoodie_hmap_init(&m, (size_t)n);
     int dedupe = w->cfg->lsm_tree || /* LSM files hold each key once */
                  !(w->o.no_combine && (w->o.op == HOODIE_WRITE_INSERT || w->o.op == HOODIE_WRITE_BULK_INSERT));
-    /* composite keys (partition \0 key) live in kb; offsets are stable, pointers are fixed up after */
-    int64_t *koff = malloc(((size_t)n + 1) * sizeof *koff);
-    if (!koff) rc = HOODIE_NOMEM();
-    for (int64_t r = 0; rc == HOODIE_OK && r < n; r++) {
+    if (!dedupe) {
+        for (int64_t r = 0; r < n; r++) HOODIE_TRY(rv_push(&w->live, r));
+        return HOODIE_OK;
+    }
+    size_t cap = 16;
+    while (cap < (size_t)n + (size_t)n / 3 + 1) cap *= 2;
+    typedef struct { uint64_t h; int64_t best; } slot; /* best: index into `best` + 1; 0 = empty */
+    slot *tab = calloc(cap, sizeof *tab);
+    int64_t *best = malloc(((size_t)n + 1) * sizeof *best);
+    if (!tab || !best) { free(tab); free(best); return HOODIE_NOMEM(); }
+    size_t n_best = 0, mask = cap - 1;
+    for (int64_t r = 0; r < n; r++) {
         size_t kl, pl;
         const char *k = key_at(&w->keys, r, &kl);
         const char *p = key_at(&w->parts, r, &pl);
-        koff[r] = (int64_t)kb.len;
-        rc = hoodie_buf_append(&kb, p, pl);
-        if (rc == HOODIE_OK) rc = hoodie_buf_putc(&kb, 0);
-        if (rc == HOODIE_OK) rc = hoodie_buf_append(&kb, k, kl);
+        uint64_t h = hoodie_hash_bytes(k, kl, hoodie_hash_bytes(p, pl, 0x9e3779b97f4a7c15ull));
+        size_t i = (size_t)h & mask;
+        for (;; i = (i + 1) & mask) {
+            slot *s = &tab[i];
+            if (!s->best) { s->h = h; s->best = (int64_t)n_best + 1; best[n_best++] = r; break; }
+            if (s->h != h) continue;
+            int64_t o = best[s->best - 1];
+            size_t okl, opl;
+            const char *ok = key_at(&w->keys, o, &okl);
+            const char *op = key_at(&w->parts, o, &opl);
+            if (okl != kl || opl != pl || memcmp(ok, k, kl) || memcmp(op, p, pl)) continue;
+            hoodie_merge_version a, b;
+            version_of(w, o, &a);
+            version_of(w, r, &b);
+            /* precombine: the larger ordering value wins, ties to the later row (both payloads agree) */
+            if (hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME_ORDERING, &a, &b)) best[s->best - 1] = r;
+            break;
+        }
     }
-    if (rc == HOODIE_OK) koff[n] = (int64_t)kb.len;
-    int64_t *best = rc == HOODIE_OK ? malloc(((size_t)n + 1) * sizeof *best) : NULL;
-    if (rc == HOODIE_OK && !best) rc = HOODIE_NOMEM();
-    size_t n_best = 0;
-    for (int64_t r = 0; rc == HOODIE_OK && r < n; r++) {
-        if (!dedupe) { best[n_best++] = r; continue; }
-        uint64_t *slot;
-        int existed;
-        rc = hoodie_hmap_upsert(&m, kb.data + koff[r], (size_t)(koff[r + 1] - koff[r]), &slot, &existed);
-        if (rc < 0) break;
-        if (!existed) { *slot = n_best; best[n_best++] = r; continue; }
-        hoodie_merge_version a, b;
-        version_of(w, best[*slot], &a);
-        version_of(w, r, &b);
-        /* precombine: the larger ordering value wins, ties to the later row (both payloads agree) */
-        if (hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME_ORDERING, &a, &b)) best[*slot] = r;
-    }
+    free(tab);
+    hoodie_status rc = HOODIE_OK;
     for (size_t i = 0; rc == HOODIE_OK && i < n_best; i++) rc = rv_push(&w->live, best[i]);
     free(best);
-    free(koff);
-    hoodie_buf_dispose(&kb);
-    hoodie_hmap_dispose(&m);
     return rc;
 }
 
@@ -424,8 +427,14 @@ static hoodie_status lookup(wctx *w, int32_t *row_group)
 
 /* ---- assignment ---- */
 
+/*
+ * Average record size, as Hudi estimates it: from the latest completed write whose base files add up to more than
+ * hoodie.record.size.estimation.threshold (1.0) x the small file limit, else hoodie.copyonwrite.record.size.estimate
+ * (1024). Small commits are skipped: their files are mostly footer (the bloom filter alone is ~430 KB).
+ */
 static hoodie_status estimate_record_size(wctx *w)
 {
+    int64_t threshold = w->o.small_file_limit > 0 ? w->o.small_file_limit : DEFAULT_SMALL_FILE;
     w->record_size = DEFAULT_RECORD_SIZE;
     const hoodie_timeline *tl = w->t->tl;
     for (size_t i = tl->count; i-- > 0;) {
@@ -441,7 +450,7 @@ static hoodie_status estimate_record_size(wctx *w)
             recs += m->stats[k].num_writes;
         }
         hoodie_commit_meta_free(m);
-        if (recs > 0 && bytes > 0) { w->record_size = bytes / recs > 0 ? bytes / recs : 1; break; }
+        if (recs > 0 && bytes > threshold) { w->record_size = bytes / recs > 0 ? bytes / recs : 1; break; }
     }
     return HOODIE_OK;
 }
@@ -609,7 +618,7 @@ static hoodie_status write_base(wctx *w, wgroup *g, const hoodie_batch *const *p
     if (!rel || !path) return HOODIE_ENOMEM;
     int64_t rows = 0;
     uint64_t size = 0;
-    hoodie_basefile_opts bo = { w->s, path, &w->file_schema, w->avro_file_schema, w->o.codec, 0 };
+    hoodie_basefile_opts bo = { w->s, path, &w->file_schema, w->avro_file_schema, w->o.codec, 0, w->o.bloom_num_entries };
     hoodie_status rc = hoodie_write__marker(&w->tx, partition, name, g->existing ? HOODIE_MARKER_MERGE : HOODIE_MARKER_CREATE);
     if (rc == HOODIE_OK) rc = hoodie_write__partition_metadata(w->s, w->t->base_path, partition, w->tx.inst.requested);
     if (rc == HOODIE_OK) rc = hoodie_basefile_write(&bo, parts, n_parts, &size, &rows);
@@ -1172,7 +1181,9 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     int have_raw = 0;
     int32_t *row_group = NULL;
     memset(&w, 0, sizeof w);
-    w.o = opts ? *opts : def;
+    w.o = def;
+    if (opts) /* a version 1 caller's struct ends before bloom_num_entries */
+        memcpy(&w.o, opts, opts->version >= 2 ? sizeof *opts : offsetof(hoodie_write_opts, bloom_num_entries));
     w.s = w.o.storage ? w.o.storage : hoodie_storage_posix();
     hoodie_keygen_out_init(&w.keys);
     hoodie_keygen_out_init(&w.parts);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Write sequences read back at every instant as DuckDB computes them from the input CSVs alone.
-# For COW and MOR, table versions 8 and 6, and the simple, complex, nonpartitioned and timestamp key generators:
+# For COW and MOR, table versions 8 and 6, and the simple, complex, nonpartitioned and timestamp key generators,
+# from CSV, JSON lines or Parquet inputs:
 # bulk_insert, upsert (newer, stale and tied ordering values, duplicates within the batch, new keys), delete
 # (with keys that do not exist), insert_overwrite of one partition, upsert again; after each step the table is
 # read as of every instant so far (time travel), each compared with tests/oracle/write_seq.mjs's expected state.
@@ -34,10 +35,12 @@ run_config() { # type version keygen
        "${cargs[@]}" > /dev/null 2> "$tmp/err"; then
     echo "FAIL $name: create: $(cat "$tmp/err")"; fail=$((fail + 1)); return
   fi
-  local manifest="$tmp/$name.manifest" op csv instants=()
+  local manifest="$tmp/$name.manifest" op csv instants=() fmt
+  # the inputs' format varies with the configuration: CSV (typed by inference, then by the table), JSON lines, Parquet
+  case "$type$ver" in cow8) fmt=csv ;; cow6) fmt=jsonl ;; mor8) fmt=parquet ;; *) fmt=csv ;; esac
   : > "$manifest"
   while read -r op csv; do
-    if ! "$HOODIE" write "$t" --op "$op" --input "$tmp/$csv" > "$tmp/out" 2> "$tmp/err"; then
+    if ! "$HOODIE" write "$t" --op "$op" --input "$tmp/$csv.$fmt" > "$tmp/out" 2> "$tmp/err"; then
       echo "FAIL $name: write $op $csv: $(cat "$tmp/err")"; fail=$((fail + 1)); return
     fi
     local inst

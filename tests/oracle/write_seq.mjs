@@ -2,9 +2,11 @@
 // each step leaves, computed in SQL from those CSVs alone (never through hoodie).
 //
 //   node write_seq.mjs gen DIR
-//       writes DIR/s1.csv .. DIR/s5.csv (bulk_insert, upsert, delete, insert_overwrite, upsert) and DIR/steps
+//       writes DIR/s1.csv .. DIR/s5.csv (bulk_insert, upsert, delete, insert_overwrite, upsert), the same as .jsonl
+//       and .parquet, and DIR/steps (OP NAME lines)
 //   node write_seq.mjs check KEYGEN HIVE MANIFEST
-//       MANIFEST lines: "OP CSV INSTANT ACTUAL.parquet" (ACTUAL: hoodie read --as-of INSTANT of the table);
+//       MANIFEST lines: "OP NAME INSTANT ACTUAL.parquet" (ACTUAL: hoodie read --as-of INSTANT of the table); the
+//       expected states are computed from NAME.csv whatever the format the table was written from;
 //       prints "ok STEP" or "FAIL STEP: ..." per line.
 //
 // Merge rules (Hudi's event-time ordering): within a batch, one row per key, the larger ts wins, ties to the later
@@ -43,7 +45,13 @@ if (cmd === 'gen') {
       UNION ALL SELECT ${derived('0', "''")} FROM range(500, 506) t(id)) ORDER BY id`, `${d}/s3.csv`);
   await copy(`SELECT ${derived('50', "'n' || id || '_v4'")} FROM range(1, 401) t(id) WHERE id % 12 = 3`, `${d}/s4.csv`);
   await copy(`SELECT ${derived('150', "'n' || id || '_v5'")} FROM range(1, 401) t(id) WHERE id % 5 = 0`, `${d}/s5.csv`);
-  writeFileSync(`${d}/steps`, 'bulk_insert s1.csv\nupsert s2.csv\ndelete s3.csv\ninsert_overwrite s4.csv\nupsert s5.csv\n');
+  // the same inputs as JSON lines and as Parquet
+  for (const n of ['s1', 's2', 's3', 's4', 's5']) {
+    const src = `read_csv(${lit(`${d}/${n}.csv`)}, header = true)`;
+    await con.run(`COPY (SELECT * FROM ${src}) TO ${lit(`${d}/${n}.jsonl`)} (FORMAT json)`);
+    await con.run(`COPY (SELECT * FROM ${src}) TO ${lit(`${d}/${n}.parquet`)} (FORMAT parquet)`);
+  }
+  writeFileSync(`${d}/steps`, 'bulk_insert s1\nupsert s2\ndelete s3\ninsert_overwrite s4\nupsert s5\n');
   process.exit(0);
 }
 
@@ -65,7 +73,7 @@ const dir = manifest.replace(/\/[^/]*$/, '');
 await con.run(`CREATE TABLE st (part VARCHAR, rkey VARCHAR, ${COLS}, commit_time VARCHAR)`);
 let fails = 0;
 for (const [op, csv, instant, actual] of lines) {
-  const src = `read_csv(${lit(`${dir}/${csv}`)}, header = true, auto_detect = false, columns = ${
+  const src = `read_csv(${lit(`${dir}/${csv}.csv`)}, header = true, auto_detect = false, columns = ${
     op === 'delete' ? "{'id': 'BIGINT', 'city': 'VARCHAR', 'region': 'VARCHAR', 'event_ms': 'BIGINT'}"
                     : "{'id': 'BIGINT', 'name': 'VARCHAR', 'city': 'VARCHAR', 'region': 'VARCHAR', 'ts': 'BIGINT', 'amount': 'DOUBLE', 'event_ms': 'BIGINT'}"})`;
   await con.run(`CREATE OR REPLACE TEMP TABLE raw AS SELECT *, ${PART} AS part, ${KEY} AS rkey, row_number() OVER () AS rn FROM ${src}`);

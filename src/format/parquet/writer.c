@@ -1218,8 +1218,18 @@ static hoodie_status page_add_values(hoodie_pq_writer *w, pq_col *c, size_t v0, 
         GROW(c->pidx, c->p_idxcap, c->p_nidx + n);
         uint32_t *o = c->pidx + c->p_nidx;
         if (c->ptype == HOODIE_PQ_BYTE_ARRAY) {
-            for (size_t i = 0; i < n; i++)
-                HOODIE_TRY(dict_bytes(&c->dict, c->bphys[v0 + i].p, c->bphys[v0 + i].len, &o[i]));
+            /* a value equal to the one before it (runs, constant columns) takes its index without a lookup */
+            const uint8_t *pp = NULL;
+            uint32_t pl = 0, pe = 0;
+            for (size_t i = 0; i < n; i++) {
+                const uint8_t *p = c->bphys[v0 + i].p;
+                uint32_t l = c->bphys[v0 + i].len;
+                if (pp && l == pl && (p == pp || l == 0 || memcmp(p, pp, l) == 0)) { o[i] = pe; continue; }
+                HOODIE_TRY(dict_bytes(&c->dict, p, l, &o[i]));
+                pp = p ? p : (const uint8_t *)"";
+                pl = l;
+                pe = o[i];
+            }
         } else {
             size_t wd = (size_t)c->width;
             const uint8_t *p = c->phys_ptr + v0 * wd;

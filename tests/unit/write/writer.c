@@ -74,6 +74,8 @@ static hoodie_status next_rows(hoodie_batch *out, void *payload)
     return HOODIE_OK;
 }
 
+static int32_t g_bloom_entries; /* 0: Hudi's default (60000 keys per row, ~430 KB per file) */
+
 static hoodie_status write_rows(const char *base, const hoodie_storage *s, hoodie_write_operation op,
                                 const rows_spec *spec, hoodie_write_result *res)
 {
@@ -89,6 +91,7 @@ static hoodie_status write_rows(const char *base, const hoodie_storage *s, hoodi
     hoodie_write_opts o = HOODIE_WRITE_OPTS_INIT;
     o.storage = s;
     o.op = op;
+    o.bloom_num_entries = g_bloom_entries;
     return hoodie_table_write(base, &st, &o, res);
 }
 
@@ -258,11 +261,13 @@ static const wstep STEPS[] = {
 static void sweep_all(int mor, int version)
 {
     int checked = 0;
+    g_bloom_entries = 100; /* small filters: the sweeps write thousands of files (sanitizer builds too) */
     for (size_t i = 0; i < sizeof STEPS / sizeof *STEPS; i++) {
         fault_sweep(mor, version, &STEPS[i], HOODIE_FAULT_FAIL_NTH, &checked);
         if (i == 0) fault_sweep(mor, version, &STEPS[i], HOODIE_FAULT_CRASH_AT, &checked); /* a dead writer */
     }
     hoodie_assert(checked > 30);
+    g_bloom_entries = 0;
 }
 
 HOODIE_TEST(write_writer__faults_cow_v8) { sweep_all(0, 8); }
@@ -429,3 +434,104 @@ static void commit_files_case(int mor)
 
 HOODIE_TEST(write_writer__v8_commit_files_by_libavro_cow) { commit_files_case(0); }
 HOODIE_TEST(write_writer__v8_commit_files_by_libavro_mor) { commit_files_case(1); }
+
+/* ---- small files ---- */
+
+/* Distinct file ids of the table's records (the part of _hoodie_file_name before the write token), and how many
+ * records came from log files (whose _hoodie_file_name is the bare file id). */
+static void file_ids(const char *base, const hoodie_storage *s, size_t *n_ids, size_t *from_logs)
+{
+    static const char *const cols[] = { "_hoodie_file_name" };
+    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+    to.storage = s;
+    hoodie_table *t;
+    hoodie_assert_ok(hoodie_table_open(&t, base, &to));
+    hoodie_scan_opts so = HOODIE_SCAN_OPTS_INIT;
+    so.columns = cols;
+    so.n_columns = 1;
+    struct ArrowArrayStream st;
+    hoodie_assert_ok(hoodie_table_scan(t, &so, &st));
+    hoodie_arrow_reader r;
+    hoodie_assert_ok(hoodie_arrow_reader_open(&r, &st));
+    char ids[64][40];
+    size_t n = 0, logs = 0;
+    hoodie_batch b;
+    while (hoodie_arrow_reader_next(&r, &b) == HOODIE_OK) {
+        const hoodie_array *a = &b.root.children[0];
+        for (int64_t i = 0; i < a->length; i++) {
+            const char *v = (const char *)a->values + a->offsets[i];
+            size_t len = (size_t)(a->offsets[i + 1] - a->offsets[i]);
+            if (len < 38 || memcmp(v + len - 8, ".parquet", 8)) logs++;
+            char id[40];
+            snprintf(id, sizeof id, "%.38s", v); /* uuid-0 */
+            size_t k;
+            for (k = 0; k < n && strcmp(ids[k], id); k++) {}
+            if (k == n && n < 64) memcpy(ids[n++], id, sizeof id);
+        }
+        hoodie_batch_dispose(&b);
+    }
+    hoodie_arrow_reader_close(&r);
+    hoodie_table_free(t);
+    *n_ids = n;
+    *from_logs = logs;
+}
+
+static hoodie_status write_sized(const char *base, const hoodie_storage *s, hoodie_write_operation op,
+                                 const rows_spec *spec, int64_t small, int64_t max)
+{
+    hoodie_field sc;
+    schema_of(&sc);
+    rows_spec *p = malloc(sizeof *p);
+    *p = *spec;
+    p->done = 0;
+    struct ArrowArrayStream st;
+    hoodie_assert_ok(hoodie_arrow_stream_export(&st, &sc, next_rows, free, p));
+    hoodie_field_dispose(&sc);
+    hoodie_write_opts o = HOODIE_WRITE_OPTS_INIT;
+    o.storage = s;
+    o.op = op;
+    o.small_file_limit = small;
+    o.max_file_size = max;
+    return hoodie_table_write(base, &st, &o, NULL);
+}
+
+static void small_files_case(int mor)
+{
+    const char *base = "/sf";
+    hoodie_storage *mem;
+    hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+    make_table(base, mem, mor, 8);
+    size_t ids, logs;
+    /* 300 rows in 3 partitions: one group each */
+    rows_spec a = { 1, 300, 10, "a", NULL, 0 };
+    hoodie_assert_ok(write_sized(base, mem, HOODIE_WRITE_BULK_INSERT, &a, 0, 0));
+    file_ids(base, mem, &ids, &logs);
+    hoodie_assert_equal_i(3, ids);
+    /* inserts fill the small groups (every file is far under 100 MB): still 3 groups */
+    rows_spec b = { 301, 330, 10, "b", NULL, 0 };
+    hoodie_assert_ok(write_sized(base, mem, HOODIE_WRITE_INSERT, &b, 0, 0));
+    file_ids(base, mem, &ids, &logs);
+    hoodie_assert_equal_i(3, ids);
+    hoodie_assert_equal_i(0, logs);
+    /* no file is small under a 1000-byte limit: the inserts open new groups, one per partition */
+    rows_spec c = { 331, 360, 10, "c", NULL, 0 };
+    hoodie_assert_ok(write_sized(base, mem, HOODIE_WRITE_INSERT, &c, 1000, 0));
+    file_ids(base, mem, &ids, &logs);
+    hoodie_assert_equal_i(6, ids);
+    /* a max file size that leaves no room in any file: new groups again */
+    rows_spec d = { 361, 390, 10, "d", NULL, 0 };
+    /* (files are ~435 KB, mostly bloom filter; the record size estimate stays 1024 bytes below 100 MB written) */
+    hoodie_assert_ok(write_sized(base, mem, HOODIE_WRITE_INSERT, &d, 100 << 20, 400000));
+    file_ids(base, mem, &ids, &logs);
+    hoodie_assert_equal_i(9, ids);
+    /* updates only: COW rewrites the groups (new base files), MOR writes log files */
+    rows_spec u = { 1, 30, 20, "u", NULL, 0 };
+    hoodie_assert_ok(write_sized(base, mem, HOODIE_WRITE_UPSERT, &u, 0, 0));
+    file_ids(base, mem, &ids, &logs);
+    hoodie_assert_equal_i(9, ids);
+    hoodie_assert_equal_i(mor ? 30 : 0, logs);
+    hoodie_storage_free(mem);
+}
+
+HOODIE_TEST(write_writer__small_files_cow) { small_files_case(0); }
+HOODIE_TEST(write_writer__small_files_mor) { small_files_case(1); }

@@ -223,7 +223,7 @@ static hoodie_status compact_one(hoodie_svc *sv, hoodie_write_txn *tx, json_t *o
             have_empty = rc == HOODIE_OK;
             parts[0] = &empty;
         }
-        hoodie_basefile_opts bo = { sv->s, path, &sv->file_schema, sv->avro_file_schema, sv->o.codec, 0 };
+        hoodie_basefile_opts bo = { sv->s, path, &sv->file_schema, sv->avro_file_schema, sv->o.codec, 0, 0 };
         if (rc == HOODIE_OK) rc = hoodie_basefile_write(&bo, parts, rows.n ? rows.n : 1, &size, &written);
         free(parts);
     }

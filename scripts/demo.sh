@@ -46,6 +46,7 @@ for type in cow mor; do
     now=$("$HOODIE" read "$t" --columns id --format csv | tail -n +2 | wc -l)
     then_=$("$HOODIE" read "$t" --as-of "$first" --columns id --format csv | tail -n +2 | wc -l)
     echo "rows now: $now (100,000 + 2,000 - 500); rows as of $first: $then_"
+    [ "$now" -eq 101500 ] && [ "$then_" -eq 100000 ] || { echo "demo: unexpected row counts" >&2; exit 1; }
 done
 if "$HOODIE" compact --help > /dev/null 2>&1; then
     say "hoodie compact (MOR: merges the log files into new base files)"

@@ -1,6 +1,8 @@
 #include "read/logscan.h"
 #include "read/lsm_read.h"
 #include "format/avro/schema.h"
+#include "model/conform.h"
+#include "format/parquet/reader.h"
 #include "model/avro.h"
 #include "storage/storage.h"
 #include "util/error.h"
@@ -106,6 +108,44 @@ static hoodie_status avro_block(scan_state *st, const hoodie_hlog_block *b, cons
     return rc == HOODIE_ITEROVER ? HOODIE_OK : rc;
 }
 
+typedef struct mem_src { const uint8_t *p; size_t len; } mem_src;
+
+static hoodie_status mem_read(void *ctx, uint64_t off, void *buf, size_t len)
+{
+    mem_src *m = ctx;
+    if (off > m->len || len > m->len - off) return HOODIE_CORRUPT("read past the end of an embedded Parquet file");
+    memcpy(buf, m->p + off, len);
+    return HOODIE_OK;
+}
+
+/* A PARQUET_DATA_BLOCK: the embedded file's batches, conformed to the reader's schema, as DATA items. */
+static hoodie_status parquet_block(const uint8_t *data, size_t len, const char *what, const hoodie_field *schema,
+                                   hoodie_log_items *out, const char *instant)
+{
+    mem_src m = { data, len };
+    hoodie_pq_source src = { &m, mem_read, len, what };
+    hoodie_pq_file *f = NULL;
+    hoodie_pq_scan *sc = NULL;
+    hoodie_status rc = hoodie_pq_file_open(&f, &src);
+    if (rc == HOODIE_OK) rc = hoodie_pq_scan_open(&sc, f, NULL);
+    while (rc == HOODIE_OK) {
+        hoodie_batch b;
+        rc = hoodie_pq_scan_next(sc, &b);
+        if (rc < 0) break;
+        hoodie_log_item *it = hoodie_log_items_push(out, HOODIE_LOG_DATA, instant);
+        if (!it) { hoodie_batch_dispose(&b); rc = HOODIE_ENOMEM; break; }
+        it->kind = HOODIE_LOG_DATA;
+        rc = hoodie_conform_batch(&it->batch, schema, &b);
+        hoodie_batch_dispose(&b);
+        if (rc < 0) { hoodie_batch_init(&it->batch, schema); break; }
+    }
+    if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
+    hoodie_pq_scan_free(sc);
+    hoodie_pq_file_free(f);
+    return rc;
+}
+
+
 static hoodie_status scan_file(scan_state *st, const hoodie_fs_file *f)
 {
     const hoodie_logscan_ctx *ctx = st->ctx;
@@ -147,9 +187,7 @@ static hoodie_status scan_file(scan_state *st, const hoodie_fs_file *f)
             const uint8_t *p;
             size_t n;
             rc = hoodie_hlog_parquet_content(&b, f->path, &p, &n);
-            if (rc == HOODIE_OK && !ctx->parquet_block)
-                rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: Parquet data blocks cannot be read here", f->path);
-            if (rc == HOODIE_OK) rc = ctx->parquet_block(ctx->parquet_ctx, p, n, f->path, ctx->schema, st->out, instant);
+            if (rc == HOODIE_OK) rc = parquet_block(p, n, f->path, ctx->schema, st->out, instant);
             break;
         }
         case HOODIE_HLOG_HFILE_DATA_BLOCK:

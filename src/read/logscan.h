@@ -43,11 +43,6 @@ typedef struct hoodie_logscan_ctx {
     const hoodie_field *schema;       /* reader STRUCT: the table schema with meta columns */
     const char *const *rolled_back;   /* instants rolled back by completed rollbacks */
     size_t rolled_back_count;
-    /* Decode a PARQUET_DATA_BLOCK's embedded file into batches conformed to `schema`, appended as DATA items
-     * (supplied by the read layer, which owns the Parquet reader). NULL: Parquet blocks are unsupported. */
-    hoodie_status (*parquet_block)(void *ctx, const uint8_t *data, size_t len, const char *what,
-                                   const hoodie_field *schema, hoodie_log_items *out, const char *instant);
-    void *parquet_ctx;
 } hoodie_logscan_ctx;
 
 hoodie_status hoodie_logscan(hoodie_log_items *out, const hoodie_logscan_ctx *ctx, const hoodie_fs_file *const *logs,

@@ -346,46 +346,6 @@ static void close_slice(scan *s)
     s->slice = NULL;
 }
 
-static hoodie_status parquet_block(void *ctx, const uint8_t *data, size_t len, const char *what,
-                                   const hoodie_field *schema, hoodie_log_items *out, const char *instant);
-
-typedef struct mem_src { const uint8_t *p; size_t len; } mem_src;
-
-static hoodie_status mem_read(void *ctx, uint64_t off, void *buf, size_t len)
-{
-    mem_src *m = ctx;
-    if (off > m->len || len > m->len - off) return HOODIE_CORRUPT("read past the end of an embedded Parquet file");
-    memcpy(buf, m->p + off, len);
-    return HOODIE_OK;
-}
-
-static hoodie_status parquet_block(void *ctx, const uint8_t *data, size_t len, const char *what,
-                                   const hoodie_field *schema, hoodie_log_items *out, const char *instant)
-{
-    (void)ctx;
-    mem_src m = { data, len };
-    hoodie_pq_source src = { &m, mem_read, len, what };
-    hoodie_pq_file *f = NULL;
-    hoodie_pq_scan *sc = NULL;
-    hoodie_status rc = hoodie_pq_file_open(&f, &src);
-    if (rc == HOODIE_OK) rc = hoodie_pq_scan_open(&sc, f, NULL);
-    while (rc == HOODIE_OK) {
-        hoodie_batch b;
-        rc = hoodie_pq_scan_next(sc, &b);
-        if (rc < 0) break;
-        hoodie_log_item *it = hoodie_log_items_push(out, HOODIE_LOG_DATA, instant);
-        if (!it) { hoodie_batch_dispose(&b); rc = HOODIE_ENOMEM; break; }
-        it->kind = HOODIE_LOG_DATA;
-        rc = hoodie_conform_batch(&it->batch, schema, &b);
-        hoodie_batch_dispose(&b);
-        if (rc < 0) { hoodie_batch_init(&it->batch, schema); break; }
-    }
-    if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
-    hoodie_pq_scan_free(sc);
-    hoodie_pq_file_free(f);
-    return rc;
-}
-
 /* ---- row-group pruning ---- */
 
 /* A filter literal as a statistics value of a column of type t; 0 if it cannot be expressed. */
@@ -477,7 +437,7 @@ static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
     int lookup = s->n_keys && s->query == HOODIE_QUERY_SNAPSHOT && s->t->cfg->populate_meta_fields;
     if ((use_logs || (lookup && sl->base)) && s->t->cfg->lsm_tree && s->key_col >= 0 && hoodie_lsm_slice_sortable(sl)) {
         hoodie_lsm_slice_cfg lc = { { s->t->storage, s->t->tl, s->as_of[0] ? s->as_of : NULL, &s->full,
-                                      (const char *const *)s->rolled_back, s->n_rolled_back, parquet_block, s },
+                                      (const char *const *)s->rolled_back, s->n_rolled_back },
                                     s->key_col, s->ord_col, s->del_col, s->policy, s->batch_rows, 0, 0,
                                     lookup ? (const char *const *)s->keys : NULL, lookup ? s->n_keys : 0 };
         s->slice_done_base = 1;
@@ -485,7 +445,7 @@ static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
     }
     if (use_logs) {
         hoodie_logscan_ctx lc = { s->t->storage, s->t->tl, s->as_of[0] ? s->as_of : NULL, &s->full,
-                                  (const char *const *)s->rolled_back, s->n_rolled_back, parquet_block, s };
+                                  (const char *const *)s->rolled_back, s->n_rolled_back };
         HOODIE_TRY(hoodie_logscan(&s->logs, &lc, sl->logs, sl->log_count));
         s->have_logs = 1;
         if (s->key_col < 0)

@@ -270,43 +270,6 @@ int hoodie_svc__set(json_t *o, const char *k, json_t *v)
 
 /* ---- merged slices ---- */
 
-typedef struct mem_src { const uint8_t *p; size_t len; } mem_src;
-
-static hoodie_status mem_read(void *ctx, uint64_t off, void *buf, size_t len)
-{
-    mem_src *m = ctx;
-    if (off > m->len || len > m->len - off) return HOODIE_CORRUPT("read past the end of an embedded Parquet file");
-    memcpy(buf, m->p + off, len);
-    return HOODIE_OK;
-}
-
-/* PARQUET_DATA_BLOCKs of log files (as the snapshot reader decodes them) */
-static hoodie_status parquet_block(void *ctx, const uint8_t *data, size_t len, const char *what,
-                                   const hoodie_field *schema, hoodie_log_items *out, const char *instant)
-{
-    (void)ctx;
-    mem_src m = { data, len };
-    hoodie_pq_source src = { &m, mem_read, len, what };
-    hoodie_pq_file *f = NULL;
-    hoodie_pq_scan *sc = NULL;
-    hoodie_status rc = hoodie_pq_file_open(&f, &src);
-    if (rc == HOODIE_OK) rc = hoodie_pq_scan_open(&sc, f, NULL);
-    while (rc == HOODIE_OK) {
-        hoodie_batch b;
-        rc = hoodie_pq_scan_next(sc, &b);
-        if (rc < 0) break;
-        hoodie_log_item *it = hoodie_log_items_push(out, HOODIE_LOG_DATA, instant);
-        if (!it) { hoodie_batch_dispose(&b); rc = HOODIE_ENOMEM; break; }
-        rc = hoodie_conform_batch(&it->batch, schema, &b);
-        hoodie_batch_dispose(&b);
-        if (rc < 0) { hoodie_batch_init(&it->batch, schema); break; }
-    }
-    if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
-    hoodie_pq_scan_free(sc);
-    hoodie_pq_file_free(f);
-    return rc;
-}
-
 static hoodie_status rows_push(hoodie_svc_rows *r, hoodie_batch *b)
 {
     if (b->root.length == 0) { hoodie_batch_dispose(b); return HOODIE_OK; }
@@ -378,8 +341,7 @@ hoodie_status hoodie_svc__merge_slice(hoodie_svc *sv, const char *partition, con
         }
         if (rc == HOODIE_OK) {
             hoodie_logscan_ctx lc = { sv->s, sv->t->tl, NULL, &sv->file_schema,
-                                      (const char *const *)sv->rolled_back_instants, sv->n_rolled_back_instants,
-                                      parquet_block, NULL };
+                                      (const char *const *)sv->rolled_back_instants, sv->n_rolled_back_instants };
             rc = hoodie_logscan(&items, &lc, logs, n_logs);
             have_items = rc == HOODIE_OK;
         }

@@ -303,47 +303,52 @@ static wgroup *new_group(wctx *w, uint32_t part, const hoodie_file_group *existi
 
 /* ---- index lookup ---- */
 
-typedef struct key_probe { int64_t row; } key_probe;
-
-/* Keys of a base file (the _hoodie_record_key column), into a hash set owned by the caller. */
-static hoodie_status base_file_keys(wctx *w, const hoodie_fs_file *f, hoodie_hmap *set, hoodie_buf *store,
-                                    int64_t *rows_out)
+/*
+ * Which of the candidate rows `cand` have their key in a base file: the candidates' keys go into a hash map, the
+ * file's _hoodie_record_key column is streamed through it (no copy of the file's keys is kept). found[i] is set for
+ * the candidates present.
+ */
+static hoodie_status base_file_probe(wctx *w, const hoodie_fs_file *f, const rowvec *cand, uint8_t *found,
+                                     int64_t *rows_out)
 {
     static const char *const cols[] = { "_hoodie_record_key" };
+    hoodie_hmap map = HOODIE_HMAP_INIT;
+    HOODIE_TRY(hoodie_hmap_init(&map, cand->n));
+    hoodie_status rc = HOODIE_OK;
+    for (size_t i = 0; rc == HOODIE_OK && i < cand->n; i++) {
+        size_t kl;
+        const char *k = key_at(&w->keys, cand->v[i], &kl);
+        uint64_t *slot;
+        int existed;
+        rc = hoodie_hmap_upsert(&map, k, kl, &slot, &existed);
+        if (rc == HOODIE_OK) *slot = i;
+    }
     hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
-    hoodie_parquet_reader *r;
+    hoodie_parquet_reader *r = NULL;
     hoodie_pq_scan *sc = NULL;
     o.storage = w->s;
     o.columns = cols;
     o.n_columns = 1;
-    HOODIE_TRY(hoodie_parquet_reader_open(&r, f->path, &o));
-    hoodie_status rc = hoodie_pqfile__scan_open(r, &sc);
+    if (rc == HOODIE_OK) rc = hoodie_parquet_reader_open(&r, f->path, &o);
+    if (rc == HOODIE_OK) rc = hoodie_pqfile__scan_open(r, &sc);
     int64_t rows = 0;
-    /* keys are copied into `store` first and hashed afterwards, since store may move while it grows */
-    rowvec offs = { 0 };
     while (rc == HOODIE_OK) {
         hoodie_batch b;
         rc = hoodie_pq_scan_next(sc, &b);
         if (rc < 0) break;
         const hoodie_array *k = &b.root.children[0];
-        for (int64_t i = 0; rc == HOODIE_OK && i < k->length; i++) {
-            rc = rv_push(&offs, (int64_t)store->len);
-            if (rc == HOODIE_OK && hoodie_array_is_valid(k, i))
-                rc = hoodie_buf_append(store, k->values + k->offsets[i], (size_t)(k->offsets[i + 1] - k->offsets[i]));
+        for (int64_t i = 0; i < k->length; i++) {
+            if (!hoodie_array_is_valid(k, i)) continue;
+            uint64_t *v = hoodie_hmap_get(&map, k->values + k->offsets[i], (size_t)(k->offsets[i + 1] - k->offsets[i]));
+            if (v) found[*v] = 1;
         }
         rows += k->length;
         hoodie_batch_dispose(&b);
     }
     if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
-    if (rc == HOODIE_OK) rc = rv_push(&offs, (int64_t)store->len);
-    for (size_t i = 0; rc == HOODIE_OK && i + 1 < offs.n; i++) {
-        uint64_t *slot;
-        int existed;
-        rc = hoodie_hmap_upsert(set, store->data + offs.v[i], (size_t)(offs.v[i + 1] - offs.v[i]), &slot, &existed);
-    }
-    free(offs.v);
     hoodie_pq_scan_free(sc);
     hoodie_parquet_reader_free(r);
+    hoodie_hmap_dispose(&map);
     *rows_out = rows;
     return rc;
 }
@@ -400,16 +405,12 @@ static hoodie_status lookup(wctx *w, int32_t *row_group)
         free(minkey);
         free(maxkey);
         if (rc == HOODIE_OK && cand.n) {
-            hoodie_hmap set = HOODIE_HMAP_INIT;
-            hoodie_buf store = HOODIE_BUF_INIT;
+            uint8_t *found = calloc(cand.n, 1);
             int64_t rows = 0;
-            rc = hoodie_hmap_init(&set, 1024);
-            if (rc == HOODIE_OK) rc = base_file_keys(w, sl->base, &set, &store, &rows);
+            rc = found ? base_file_probe(w, sl->base, &cand, found, &rows) : HOODIE_NOMEM();
             wgroup *grp = NULL;
             for (size_t i = 0; rc == HOODIE_OK && i < cand.n; i++) {
-                size_t kl;
-                const char *k = key_at(&w->keys, cand.v[i], &kl);
-                if (!hoodie_hmap_get(&set, k, kl)) continue;
+                if (!found[i]) continue;
                 if (!grp) {
                     grp = new_group(w, (uint32_t)pi, fg);
                     if (!grp) { rc = HOODIE_ENOMEM; break; }
@@ -417,8 +418,7 @@ static hoodie_status lookup(wctx *w, int32_t *row_group)
                 }
                 row_group[cand.v[i]] = (int32_t)(grp - w->groups);
             }
-            hoodie_hmap_dispose(&set);
-            hoodie_buf_dispose(&store);
+            free(found);
         }
         free(cand.v);
     }
@@ -455,6 +455,16 @@ static hoodie_status estimate_record_size(wctx *w)
     return HOODIE_OK;
 }
 
+/* hoodie.merge.small.file.group.candidates.limit: small file groups of a partition a MOR write may pad */
+#define MOR_SMALL_FILE_CANDIDATES 1
+
+static int by_base_size(const void *a, const void *b)
+{
+    const hoodie_file_slice *x = hoodie_file_group_latest(*(const hoodie_file_group *const *)a);
+    const hoodie_file_slice *y = hoodie_file_group_latest(*(const hoodie_file_group *const *)b);
+    return x->base->size < y->base->size ? -1 : x->base->size > y->base->size;
+}
+
 static wgroup *group_of(wctx *w, uint32_t part, const hoodie_file_group *fg)
 {
     for (size_t k = 0; k < w->n_groups; k++)
@@ -465,11 +475,10 @@ static wgroup *group_of(wctx *w, uint32_t part, const hoodie_file_group *fg)
 /*
  * Updates and deletes go to the group holding their key. Inserts fill the partition's small file groups (latest
  * base file under small_file_limit; on MOR only slices without log files, as the bloom index cannot see into
- * logs), each up to max_file_size by the estimated record size, then new groups of max_file_size each. On MOR a
- * small file group that receives inserts is rewritten by the merge handle, its updates included; the updates of
- * every other group go to log files. (Hudi rewrites every small file group of a partition receiving inserts,
- * filled or not; this writer leaves the updates of the ones that get no inserts in log files, the cheaper and
- * equally valid layout.)
+ * logs, and only the smallest MOR_SMALL_FILE_CANDIDATES of them), smallest first, each up to max_file_size by the
+ * estimated record size, then new groups of max_file_size each. On MOR a small file group that receives inserts is
+ * rewritten by the merge handle, its updates included; the updates of every other group go to log files, as
+ * Hudi's delta-commit partitioner does with the bloom index.
  */
 static hoodie_status assign(wctx *w, const int32_t *row_group)
 {
@@ -490,20 +499,29 @@ static hoodie_status assign(wctx *w, const int32_t *row_group)
             else if (!w->del[row]) n_inserts++; /* deleting a key that does not exist: nothing */
         }
         if (rc < 0 || !n_inserts) continue;
-        /* the partition's small file groups, in the view's order */
-        size_t n_small = 0, *smalls = NULL;
+        /* the partition's small file groups, smallest base file first; MOR: at most
+         * hoodie.merge.small.file.group.candidates.limit (1) of them, as Hudi's delta-commit partitioner */
+        size_t n_small = 0, *smalls = NULL, n_cand = 0;
+        const hoodie_file_group **cands = NULL;
         for (size_t v = 0; pack && v < w->view->group_count; v++) {
             const hoodie_file_group *fg = &w->view->groups[v];
             const hoodie_file_slice *sl = hoodie_file_group_latest(fg);
             if (strcmp(fg->partition, w->part_names[p]) || !sl || !sl->base) continue;
             if ((int64_t)sl->base->size >= small || (w->mor && sl->log_count)) continue;
-            wgroup *g = group_of(w, p, fg);
-            if (!g) { free(smalls); return HOODIE_ENOMEM; }
-            size_t *ns = realloc(smalls, (n_small + 1) * sizeof *ns);
-            if (!ns) { free(smalls); return HOODIE_NOMEM(); }
-            smalls = ns;
+            const hoodie_file_group **nc = realloc(cands, (n_cand + 1) * sizeof *nc);
+            if (!nc) { free(cands); return HOODIE_NOMEM(); }
+            cands = nc;
+            cands[n_cand++] = fg;
+        }
+        if (n_cand) qsort(cands, n_cand, sizeof *cands, by_base_size);
+        if (w->mor && n_cand > MOR_SMALL_FILE_CANDIDATES) n_cand = MOR_SMALL_FILE_CANDIDATES;
+        if (n_cand && !(smalls = malloc(n_cand * sizeof *smalls))) { free(cands); return HOODIE_NOMEM(); }
+        for (size_t c = 0; c < n_cand; c++) {
+            wgroup *g = group_of(w, p, cands[c]);
+            if (!g) { free(cands); free(smalls); return HOODIE_ENOMEM; }
             smalls[n_small++] = (size_t)(g - w->groups);
         }
+        free(cands);
         size_t next_small = 0;
         wgroup *cur = NULL;
         int64_t room = 0;

@@ -533,5 +533,73 @@ static void small_files_case(int mor)
     hoodie_storage_free(mem);
 }
 
+/* Latest slices of the table: file id, base file size and number of log files; returns how many. */
+static size_t latest_slices(const char *base, const hoodie_storage *s, char (*ids)[40], uint64_t *sizes,
+                            size_t *logs, size_t cap)
+{
+    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+    to.storage = s;
+    hoodie_table *t;
+    hoodie_slices *sl;
+    hoodie_assert_ok(hoodie_table_open(&t, base, &to));
+    hoodie_assert_ok(hoodie_table_slices(t, NULL, &sl));
+    size_t n = 0;
+    for (size_t i = 0; i < hoodie_slices_count(sl); i++) {
+        hoodie_slice_info si;
+        hoodie_assert_ok(hoodie_slices_get(sl, i, &si));
+        if (!si.latest || n == cap) continue;
+        snprintf(ids[n], 40, "%s", si.file_id);
+        sizes[n] = 0;
+        if (si.base_file) {
+            hoodie_rfile *f;
+            hoodie_assert_ok(s->open_read(s->ctx, si.base_file, &f, &sizes[n]));
+            s->close_read(s->ctx, f);
+        }
+        logs[n++] = si.n_log_files;
+    }
+    hoodie_slices_free(sl);
+    hoodie_table_free(t);
+    return n;
+}
+
+/* Inserts go to the smallest small file group first; MOR pads at most one small group per partition
+ * (hoodie.merge.small.file.group.candidates.limit), whose updates are merged; other groups' updates go to logs. */
+static void small_file_order_case(int mor)
+{
+    const char *base = "/so";
+    hoodie_storage *mem;
+    hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+    make_table(base, mem, mor, 8);
+    rows_spec big = { 1, 6000, 10, "a", "sf", 0 }, little = { 6001, 6030, 10, "a", "sf", 0 };
+    hoodie_assert_ok(write_sized(base, mem, HOODIE_WRITE_BULK_INSERT, &big, 0, 0));
+    hoodie_assert_ok(write_sized(base, mem, HOODIE_WRITE_BULK_INSERT, &little, 0, 0));
+    char ids[8][40];
+    uint64_t sz[8];
+    size_t logs[8];
+    hoodie_assert_equal_i(2, latest_slices(base, mem, ids, sz, logs, 8));
+    size_t small_i = sz[0] < sz[1] ? 0 : 1, big_i = 1 - small_i;
+    char small_id[40], big_id[40];
+    memcpy(small_id, ids[small_i], 40);
+    memcpy(big_id, ids[big_i], 40);
+    /* room for 5 records (1024 bytes each by the estimate) in the big group, more in the small one; ~190 inserts
+     * (more than both rooms) and an update of keys in each group */
+    int64_t max = (int64_t)sz[big_i] + 5 * 1024 + 512;
+    rows_spec up = { 5997, 6600, 20, "u", "sf", 0 }; /* sf ids 5997, 6000 (big), 6003..6030 (small), then new */
+    hoodie_assert_ok(write_sized(base, mem, HOODIE_WRITE_UPSERT, &up, 100 << 20, max));
+    size_t n = latest_slices(base, mem, ids, sz, logs, 8);
+    /* the small group is padded (merged with its updates: no log); the big one too on COW, but not on MOR, whose
+     * updates of it go to a log file; the remaining inserts open new groups */
+    int saw_small = 0, saw_big = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!strcmp(ids[i], small_id)) { saw_small = 1; hoodie_assert_equal_i(0, logs[i]); }
+        if (!strcmp(ids[i], big_id)) { saw_big = 1; hoodie_assert_equal_i(mor ? 1 : 0, logs[i]); }
+    }
+    hoodie_assert(saw_small && saw_big);
+    hoodie_assert(n > 2);
+    hoodie_storage_free(mem);
+}
+
+HOODIE_TEST(write_writer__small_file_order_cow) { small_file_order_case(0); }
+HOODIE_TEST(write_writer__small_file_order_mor) { small_file_order_case(1); }
 HOODIE_TEST(write_writer__small_files_cow) { small_files_case(0); }
 HOODIE_TEST(write_writer__small_files_mor) { small_files_case(1); }

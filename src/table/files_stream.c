@@ -63,6 +63,7 @@ static hoodie_status open_file(files_stream *fs, const char *path)
     else if (fs->format && (!strcasecmp(fs->format, "jsonl") || !strcasecmp(fs->format, "json"))) o.format = HOODIE_INPUT_JSONL;
     else if (fs->format) return HOODIE_FAIL(HOODIE_EINVAL, "unknown input format '%s' (csv, jsonl, parquet)", fs->format);
     o.schema = fs->have_table_schema ? &fs->table_schema : NULL;
+    o.add_new_columns = 1; /* columns the table lacks evolve its schema */
     o.batch_rows = fs->batch_rows;
     return hoodie_input_open(&fs->text, fs->storage, path, &o);
 }
@@ -80,6 +81,13 @@ static hoodie_status files_next(hoodie_batch *out, void *payload)
             if (fs->i >= fs->n) return HOODIE_ITEROVER;
             HOODIE_TRY(open_file(fs, fs->paths[fs->i]));
             fs->i++;
+            /* a column the first file lacks would be dropped by conforming: refuse it */
+            const hoodie_field *cur = current_schema(fs);
+            for (size_t c = 0; c < cur->n_children; c++)
+                if (hoodie_field_find(&fs->schema, cur->children[c].name) < 0)
+                    return HOODIE_FAIL(HOODIE_EINVAL, "%s: column '%s' is not a column of the first input, %s "
+                                       "(give the inputs the same columns, or write them one at a time)",
+                                       fs->paths[fs->i - 1], cur->children[c].name, fs->paths[0]);
         }
         hoodie_batch b;
         hoodie_status rc = fs->text ? hoodie_input_next(fs->text, &b) : hoodie_pq_scan_next(fs->pq_scan, &b);

@@ -1542,6 +1542,35 @@ static int has_suffix(const char *s, const char *suf)
     return n >= m && strcasecmp(s + n - m, suf) == 0;
 }
 
+/*
+ * Schema evolution through text inputs: columns (CSV) or fields (JSON lines) the table schema in in->schema lacks
+ * are inferred from the first rows, as on a table's first write, and appended to the schema as nullable columns;
+ * the writer then evolves the table schema with them. The table's own columns keep the table's types.
+ */
+static hoodie_status add_new_columns(hoodie_input *in)
+{
+    if (in->format == HOODIE_INPUT_CSV) { /* infer only when the header names a new column */
+        HOODIE_TRY(csv_read_header(in));
+        source_rewind(&in->src);
+        size_t i = 0;
+        while (i < in->n_file_cols && hoodie_field_find(&in->schema, in->file_names[i]) >= 0) i++;
+        if (i == in->n_file_cols) return HOODIE_OK;
+    }
+    hoodie_field table = in->schema;
+    memset(&in->schema, 0, sizeof in->schema);
+    hoodie_status rc = in->format == HOODIE_INPUT_CSV ? csv_infer(in) : jsonl_infer(in);
+    source_rewind(&in->src);
+    for (size_t i = 0; rc == HOODIE_OK && i < in->schema.n_children; i++) {
+        hoodie_field *c = &in->schema.children[i];
+        if (hoodie_field_find(&table, c->name) >= 0) continue;
+        c->nullable = 1;
+        rc = hoodie_field_add_child(&table, c);
+    }
+    hoodie_field_dispose(&in->schema);
+    in->schema = table;
+    return rc;
+}
+
 static hoodie_status input_start(hoodie_input *in, const hoodie_input_opts *opts)
 {
     hoodie_input_opts o = HOODIE_INPUT_OPTS_INIT;
@@ -1568,6 +1597,7 @@ static hoodie_status input_start(hoodie_input *in, const hoodie_input_opts *opts
         if (o.schema->type.id != HOODIE_TYPE_STRUCT)
             return HOODIE_FAIL(HOODIE_EINVAL, "%s: the schema must be a root STRUCT", in->name);
         HOODIE_TRY(hoodie_field_clone(&in->schema, o.schema));
+        if (o.add_new_columns && !o.ignore_extra_columns) HOODIE_TRY(add_new_columns(in));
     } else {
         HOODIE_TRY(in->format == HOODIE_INPUT_CSV ? csv_infer(in) : jsonl_infer(in));
         source_rewind(&in->src);

@@ -103,8 +103,10 @@ typedef struct hoodie_input_opts {
     int64_t infer_rows;            /**< records sampled for inference; 0: 10000 */
     hoodie_input_binary binary;
     size_t chunk_bytes;            /**< read size; 0: 1 MiB (the buffer grows for longer records) */
+    int add_new_columns;           /**< with a schema: file columns / JSON keys it lacks are inferred from the
+                                        first rows and appended as nullable columns (schema evolution) */
 } hoodie_input_opts;
-#define HOODIE_INPUT_OPTS_INIT { HOODIE_INPUT_AUTO, NULL, 0, 0, 0, 0, HOODIE_INPUT_BINARY_DEFAULT, 0 }
+#define HOODIE_INPUT_OPTS_INIT { HOODIE_INPUT_AUTO, NULL, 0, 0, 0, 0, HOODIE_INPUT_BINARY_DEFAULT, 0, 0 }
 
 typedef struct hoodie_input hoodie_input;
 

@@ -368,6 +368,15 @@ static hoodie_status base_file_probe(wctx *w, const hoodie_fs_file *f, const row
 static hoodie_status lookup(wctx *w, int32_t *row_group)
 {
     hoodie_status rc = HOODIE_OK;
+    /* the live rows by partition (a counting sort), so that each file looks at its partition's keys only */
+    size_t *start = calloc(w->n_parts + 1, sizeof *start);
+    int64_t *by_part = malloc((w->live.n + 1) * sizeof *by_part);
+    if (!start || !by_part) { free(start); free(by_part); return HOODIE_NOMEM(); }
+    for (size_t i = 0; i < w->live.n; i++) start[w->row_part[w->live.v[i]] + 1]++;
+    for (size_t p = 0; p < w->n_parts; p++) start[p + 1] += start[p];
+    for (size_t i = 0; i < w->live.n; i++) by_part[start[w->row_part[w->live.v[i]]]++] = w->live.v[i];
+    for (size_t p = w->n_parts; p > 0; p--) start[p] = start[p - 1];
+    start[0] = 0;
     for (size_t g = 0; g < w->view->group_count && rc == HOODIE_OK; g++) {
         const hoodie_file_group *fg = &w->view->groups[g];
         const hoodie_file_slice *sl = hoodie_file_group_latest(fg);
@@ -399,9 +408,9 @@ static hoodie_status lookup(wctx *w, int32_t *row_group)
         hoodie_parquet_reader_free(r);
         if (rc < 0) { free(minkey); free(maxkey); break; }
         rowvec cand = { 0 };
-        for (size_t i = 0; rc == HOODIE_OK && i < w->live.n; i++) {
-            int64_t row = w->live.v[i];
-            if ((int)w->row_part[row] != pi || row_group[row] >= 0) continue;
+        for (size_t i = start[pi]; rc == HOODIE_OK && i < start[pi + 1]; i++) {
+            int64_t row = by_part[i];
+            if (row_group[row] >= 0) continue;
             size_t kl;
             const char *k = key_at(&w->keys, row, &kl);
             if (minkey && maxkey) {
@@ -433,6 +442,8 @@ static hoodie_status lookup(wctx *w, int32_t *row_group)
         }
         free(cand.v);
     }
+    free(start);
+    free(by_part);
     return rc;
 }
 

@@ -101,6 +101,7 @@ hoodie_status hoodie_pqwrite_close(hoodie_pqwrite *w)
 
 uint64_t hoodie_pqwrite_size(const hoodie_pqwrite *w) { return w->w ? hoodie_pq_writer_offset(w->w) : 0; }
 int64_t hoodie_pqwrite_rows(const hoodie_pqwrite *w) { return w->w ? hoodie_pq_writer_rows(w->w) : 0; }
+uint64_t hoodie_pqwrite_buffered(const hoodie_pqwrite *w) { return w->w ? hoodie_pq_writer_buffered(w->w) : 0; }
 
 void hoodie_pqwrite_free(hoodie_pqwrite *w)
 {

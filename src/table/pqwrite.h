@@ -41,6 +41,8 @@ hoodie_status hoodie_pqwrite_close(hoodie_pqwrite *w);
 /** Bytes written so far (the file size after close). */
 uint64_t hoodie_pqwrite_size(const hoodie_pqwrite *w);
 int64_t hoodie_pqwrite_rows(const hoodie_pqwrite *w);
+/** Bytes of the current row group held in memory (see hoodie_pq_writer_buffered). */
+uint64_t hoodie_pqwrite_buffered(const hoodie_pqwrite *w);
 /** Abandons the file unless closed. NULL is a no-op. */
 void hoodie_pqwrite_free(hoodie_pqwrite *w);
 

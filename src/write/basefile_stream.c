@@ -68,19 +68,37 @@ hoodie_status hoodie_basefile_stream_write(hoodie_basefile_stream *s, const hood
 {
     const hoodie_array *k = &b->root.children[2];
     hoodie_status rc = HOODIE_OK;
-    for (int64_t i = 0; i < k->length && rc == HOODIE_OK; i++) {
-        const uint8_t *p = k->values + k->offsets[i];
-        size_t l = (size_t)(k->offsets[i + 1] - k->offsets[i]);
-        rc = hoodie_bloom_add(&s->bloom, p, l);
-        if (rc == HOODIE_OK && (!s->have_keys || hoodie_sorted_key_compare(p, l, s->min.data, s->min.len) < 0))
-            rc = set_key(&s->min, p, l);
-        if (rc == HOODIE_OK && (!s->have_keys || hoodie_sorted_key_compare(p, l, s->max.data, s->max.len) > 0))
-            rc = set_key(&s->max, p, l);
+    size_t n = (size_t)k->length;
+    /* the batch's keys into the bloom filter together (hashed side by side), its min and max found first and
+     * compared with the file's once */
+    const uint8_t **kp = malloc((n + 1) * sizeof *kp);
+    size_t *kl = malloc((n + 1) * sizeof *kl);
+    if (!kp || !kl) rc = HOODIE_NOMEM();
+    size_t lo = 0, hi = 0;
+    for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
+        kp[i] = k->values + k->offsets[i];
+        kl[i] = (size_t)(k->offsets[i + 1] - k->offsets[i]);
+        if (hoodie_sorted_key_compare(kp[i], kl[i], kp[lo], kl[lo]) < 0) lo = i;
+        if (hoodie_sorted_key_compare(kp[i], kl[i], kp[hi], kl[hi]) > 0) hi = i;
+    }
+    if (rc == HOODIE_OK && n) {
+        rc = hoodie_bloom_add_many(&s->bloom, kp, kl, n);
+        if (rc == HOODIE_OK && (!s->have_keys || hoodie_sorted_key_compare(kp[lo], kl[lo], s->min.data, s->min.len) < 0))
+            rc = set_key(&s->min, kp[lo], kl[lo]);
+        if (rc == HOODIE_OK && (!s->have_keys || hoodie_sorted_key_compare(kp[hi], kl[hi], s->max.data, s->max.len) > 0))
+            rc = set_key(&s->max, kp[hi], kl[hi]);
         s->have_keys = 1;
     }
+    free(kp);
+    free(kl);
     if (rc == HOODIE_OK) rc = hoodie_pqwrite_write_batch(s->pw, b);
     if (rc == HOODIE_OK) s->rows += b->root.length;
     return rc;
+}
+
+uint64_t hoodie_basefile_stream_bytes(const hoodie_basefile_stream *s)
+{
+    return hoodie_pqwrite_size(s->pw) + hoodie_pqwrite_buffered(s->pw);
 }
 
 hoodie_status hoodie_basefile_stream_close(hoodie_basefile_stream *s, uint64_t *size_out, int64_t *rows_out)

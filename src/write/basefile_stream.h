@@ -21,6 +21,8 @@ typedef struct hoodie_basefile_stream hoodie_basefile_stream;
 hoodie_status hoodie_basefile_stream_open(hoodie_basefile_stream **out, const hoodie_basefile_opts *o,
                                           int64_t row_group_rows, int64_t page_bytes);
 hoodie_status hoodie_basefile_stream_write(hoodie_basefile_stream *s, const hoodie_batch *b);
+/** About the size of the file so far: its row groups written, plus the current one held in memory. */
+uint64_t hoodie_basefile_stream_bytes(const hoodie_basefile_stream *s);
 hoodie_status hoodie_basefile_stream_close(hoodie_basefile_stream *s, uint64_t *size_out, int64_t *rows_out);
 void hoodie_basefile_stream_free(hoodie_basefile_stream *s);
 

@@ -35,6 +35,7 @@
 #include "util/error.h"
 #include "util/hash.h"
 #include "write/basefile.h"
+#include "write/basefile_stream.h"
 #include "write/commit.h"
 #include "write/commit_encode.h"
 #include "write/create.h"
@@ -509,6 +510,8 @@ static hoodie_status assign(wctx *w, const int32_t *row_group)
     int64_t rsz = w->record_size > 0 ? w->record_size : 1;
     int64_t per_file = maxsz / rsz;
     if (per_file < 1) per_file = 1;
+    /* bulk_insert: one group per partition here; bulk_handle rolls its files by their actual size */
+    if (w->o.op == HOODIE_WRITE_BULK_INSERT && !w->replace && !w->cfg->lsm_tree) per_file = INT64_MAX;
     hoodie_status rc = HOODIE_OK;
     /* LSM: no bin-packing into existing base files (they would have to be re-sorted) */
     int pack = !w->cfg->lsm_tree && (w->o.op == HOODIE_WRITE_UPSERT || w->o.op == HOODIE_WRITE_INSERT);
@@ -661,6 +664,9 @@ static void write_token(const wgroup *g, char *out, size_t cap)
     snprintf(out, cap, "%d-1-%d", g->ordinal, g->ordinal);
 }
 
+static hoodie_status record_file(wctx *w, const wgroup *g, const char *rel, const char *prev_commit, int64_t rows,
+                                 int64_t inserts, int64_t updates, int64_t deletes, uint64_t size);
+
 static hoodie_status write_base(wctx *w, wgroup *g, const hoodie_batch *const *parts, size_t n_parts,
                                 const char *name, const char *prev_commit, int64_t inserts, int64_t updates,
                                 int64_t deletes)
@@ -676,10 +682,19 @@ static hoodie_status write_base(wctx *w, wgroup *g, const hoodie_batch *const *p
     if (rc == HOODIE_OK) rc = hoodie_write__partition_metadata(w->s, w->t->base_path, partition, w->tx.inst.requested);
     if (rc == HOODIE_OK) rc = hoodie_basefile_write(&bo, parts, n_parts, &size, &rows);
     if (rc < 0) return rc;
-    hoodie_wstat *st = add_stat(w);
+    return record_file(w, g, rel, prev_commit, rows, inserts, updates, deletes, size);
+}
+
+/* The write statistics of a base file written for group g (rel: its path relative to the table). */
+static hoodie_status record_file(wctx *w, const wgroup *g, const char *rel, const char *prev_commit, int64_t rows,
+                                 int64_t inserts, int64_t updates, int64_t deletes, uint64_t size)
+{
+    const char *partition = w->part_names[g->part];
+    const char *file_id = hoodie_arena_strdup(w->arena, g->file_id); /* w->groups may move */
+    hoodie_wstat *st = file_id ? add_stat(w) : NULL;
     if (!st) return HOODIE_ENOMEM;
     st->partition_path = partition;
-    st->file_id = g->file_id;
+    st->file_id = file_id;
     st->path = rel;
     st->prev_commit = prev_commit;
     st->num_writes = rows;
@@ -708,6 +723,62 @@ static hoodie_status create_handle(wctx *w, wgroup *g)
     hoodie_status rc = write_base(w, g, parts, 1, name, NULL, (int64_t)g->inserts.n, 0, 0);
     hoodie_batch_dispose(&recs);
     w->res.inserts += (int64_t)g->inserts.n;
+    return rc;
+}
+
+/*
+ * bulk_insert: the partition's rows streamed into base files of hoodie.parquet.max.file.size by their actual size,
+ * as Hudi's bulk insert rolls its files (not by the record-size estimate of inserts), a chunk of records at a time
+ * (memory: one chunk and the Parquet writer's row group). Group gi holds the rows; the files after the first open
+ * new file groups.
+ */
+#define BULK_CHUNK_ROWS 8192
+#define BULK_ROW_GROUP_ROWS 131072
+
+static hoodie_status bulk_handle(wctx *w, size_t gi)
+{
+    int64_t maxsz = w->o.max_file_size > 0 ? w->o.max_file_size : DEFAULT_MAX_FILE;
+    const int64_t *rows = w->groups[gi].inserts.v;
+    size_t total = w->groups[gi].inserts.n, done = 0;
+    uint32_t part = w->groups[gi].part;
+    const char *partition = w->part_names[part];
+    hoodie_status rc = HOODIE_OK;
+    while (rc == HOODIE_OK && done < total) {
+        if (done && !new_group(w, part, NULL)) return HOODIE_ENOMEM;
+        if (done) gi = w->n_groups - 1;
+        char token[32];
+        hoodie_buf nb = HOODIE_BUF_INIT;
+        write_token(&w->groups[gi], token, sizeof token);
+        HOODIE_TRY(hoodie_file_name_base(&nb, w->groups[gi].file_id, token, w->tx.inst.requested, "parquet"));
+        char *name = hoodie_arena_strdup(w->arena, (const char *)nb.data);
+        hoodie_buf_dispose(&nb);
+        char *rel = !name ? NULL : *partition ? hoodie_arena_sprintf(w->arena, "%s/%s", partition, name) : name;
+        char *path = rel ? hoodie_arena_sprintf(w->arena, "%s/%s", w->t->base_path, rel) : NULL;
+        if (!path) return HOODIE_ENOMEM;
+        HOODIE_TRY(hoodie_write__marker(&w->tx, partition, name, HOODIE_MARKER_CREATE));
+        HOODIE_TRY(hoodie_write__partition_metadata(w->s, w->t->base_path, partition, w->tx.inst.requested));
+        hoodie_basefile_opts bo = { w->s, path, &w->file_schema, w->avro_file_schema, w->o.codec, 0,
+                                    w->o.bloom_num_entries };
+        hoodie_basefile_stream *bs;
+        HOODIE_TRY(hoodie_basefile_stream_open(&bs, &bo, BULK_ROW_GROUP_ROWS, 0));
+        size_t first = done;
+        while (rc == HOODIE_OK && done < total) {
+            size_t n = total - done < BULK_CHUNK_ROWS ? total - done : BULK_CHUNK_ROWS;
+            hoodie_batch recs;
+            rc = make_records(w, &w->groups[gi], rows + done, n, name, (int64_t)(done - first), &recs);
+            if (rc < 0) break;
+            rc = hoodie_basefile_stream_write(bs, &recs);
+            hoodie_batch_dispose(&recs);
+            done += n;
+            if ((int64_t)hoodie_basefile_stream_bytes(bs) >= maxsz) break;
+        }
+        uint64_t size = 0;
+        int64_t nrows = 0;
+        if (rc == HOODIE_OK) rc = hoodie_basefile_stream_close(bs, &size, &nrows);
+        hoodie_basefile_stream_free(bs);
+        if (rc == HOODIE_OK) rc = record_file(w, &w->groups[gi], rel, NULL, nrows, nrows, 0, 0, size);
+        w->res.inserts += (int64_t)(done - first);
+    }
     return rc;
 }
 
@@ -1337,7 +1408,9 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     }
     for (size_t i = 0; i < w.n_groups && rc == HOODIE_OK; i++) {
         wgroup *g = &w.groups[i];
-        if (!g->existing) rc = g->inserts.n ? create_handle(&w, g) : HOODIE_OK;
+        if (!g->existing && g->inserts.n && w.o.op == HOODIE_WRITE_BULK_INSERT && !w.cfg->lsm_tree)
+            rc = bulk_handle(&w, i);
+        else if (!g->existing) rc = g->inserts.n ? create_handle(&w, g) : HOODIE_OK;
         else if (w.mor && w.cfg->lsm_tree) rc = g->updates.n || g->inserts.n ? lsm_append_handle(&w, g) : HOODIE_OK;
         else if (w.mor && g->updates.n && !g->inserts.n) rc = append_handle(&w, g);
         else if (g->updates.n || g->inserts.n) rc = merge_handle(&w, g);

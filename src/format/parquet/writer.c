@@ -1628,6 +1628,16 @@ void hoodie_pq_writer_free(hoodie_pq_writer *w)
 }
 
 uint64_t hoodie_pq_writer_offset(const hoodie_pq_writer *w) { return w->pos; }
+
+uint64_t hoodie_pq_writer_buffered(const hoodie_pq_writer *w)
+{
+    uint64_t t = 0;
+    for (size_t i = 0; i < w->n_cols; i++) {
+        const pq_col *c = &w->cols[i];
+        t += c->chunk.len + page_estimate(c) + c->dict.plain.len;
+    }
+    return t;
+}
 int64_t hoodie_pq_writer_rows(const hoodie_pq_writer *w) { return w->rows_total; }
 
 const hoodie_pq_schema_element *hoodie_pq_writer_schema(const hoodie_pq_writer *w, uint32_t *count)

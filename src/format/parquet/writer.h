@@ -78,6 +78,9 @@ void hoodie_pq_writer_free(hoodie_pq_writer *w);
 
 /** Bytes written to the sink so far. */
 uint64_t hoodie_pq_writer_offset(const hoodie_pq_writer *w);
+/** Bytes of the current row group held in memory: its compressed pages, plus the open page and dictionary
+ *  (uncompressed): about what flushing it would add to the file. */
+uint64_t hoodie_pq_writer_buffered(const hoodie_pq_writer *w);
 /** Rows accepted so far. */
 int64_t hoodie_pq_writer_rows(const hoodie_pq_writer *w);
 /** The Parquet schema elements (depth-first, [0] is the root) and their count; borrowed from w. */

@@ -601,5 +601,31 @@ static void small_file_order_case(int mor)
 
 HOODIE_TEST(write_writer__small_file_order_cow) { small_file_order_case(0); }
 HOODIE_TEST(write_writer__small_file_order_mor) { small_file_order_case(1); }
+/* bulk_insert rolls its files by their actual size (max_file_size), not by the record-size estimate */
+HOODIE_TEST(write_writer__bulk_insert_rolls_by_size)
+{
+    const char *base = "/bi";
+    hoodie_storage *mem;
+    hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+    make_table(base, mem, 0, 8);
+    size_t ids, logs;
+    rows_spec a = { 1, 60000, 10, "a", "sf", 0 }; /* 20,000 rows in one partition */
+    hoodie_assert_ok(write_sized(base, mem, HOODIE_WRITE_BULK_INSERT, &a, 0, 0));
+    file_ids(base, mem, &ids, &logs);
+    hoodie_assert_equal_i(1, ids); /* far under 120 MB: one file */
+    hoodie_storage_free(mem);
+    hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+    make_table(base, mem, 0, 8);
+    hoodie_assert_ok(write_sized(base, mem, HOODIE_WRITE_BULK_INSERT, &a, 0, 40000));
+    file_ids(base, mem, &ids, &logs);
+    hoodie_assert(ids >= 2);
+    char fid[8][40];
+    uint64_t sz[8];
+    size_t lg[8];
+    size_t n = latest_slices(base, mem, fid, sz, lg, 8);
+    hoodie_assert_equal_i(ids, n);
+    hoodie_storage_free(mem);
+}
+
 HOODIE_TEST(write_writer__small_files_cow) { small_files_case(0); }
 HOODIE_TEST(write_writer__small_files_mor) { small_files_case(1); }

@@ -510,8 +510,6 @@ static hoodie_status assign(wctx *w, const int32_t *row_group)
     int64_t rsz = w->record_size > 0 ? w->record_size : 1;
     int64_t per_file = maxsz / rsz;
     if (per_file < 1) per_file = 1;
-    /* bulk_insert: one group per partition here; bulk_handle rolls its files by their actual size */
-    if (w->o.op == HOODIE_WRITE_BULK_INSERT && !w->replace && !w->cfg->lsm_tree) per_file = INT64_MAX;
     hoodie_status rc = HOODIE_OK;
     /* LSM: no bin-packing into existing base files (they would have to be re-sorted) */
     int pack = !w->cfg->lsm_tree && (w->o.op == HOODIE_WRITE_UPSERT || w->o.op == HOODIE_WRITE_INSERT);
@@ -727,12 +725,13 @@ static hoodie_status create_handle(wctx *w, wgroup *g)
 }
 
 /*
- * bulk_insert: the partition's rows streamed into base files of hoodie.parquet.max.file.size by their actual size,
- * as Hudi's bulk insert rolls its files (not by the record-size estimate of inserts), a chunk of records at a time
- * (memory: one chunk and the Parquet writer's row group). Group gi holds the rows; the files after the first open
- * new file groups.
+ * bulk_insert: a new group's rows streamed into its base file a chunk of records at a time (memory: one chunk and
+ * the Parquet writer's row group instead of the group's records). The groups are sized by the record-size estimate
+ * like inserts (Spark's bulk insert splits by its input partitions, which the estimate stands in for); a file that
+ * reaches hoodie.parquet.max.file.size by its actual size is closed anyway and the rest goes to a new file group,
+ * as Hudi's bulk insert handles roll.
  */
-#define BULK_CHUNK_ROWS 8192
+#define BULK_CHUNK_ROWS 4096
 #define BULK_ROW_GROUP_ROWS 131072
 
 static hoodie_status bulk_handle(wctx *w, size_t gi)

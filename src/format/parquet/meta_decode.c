@@ -420,3 +420,118 @@ hoodie_status hoodie_pq_page_header_decode(hoodie_pq_page_header *out, hoodie_cu
         return hoodie_cursor__fail(c, "page header with negative size");
     return HOODIE_OK;
 }
+
+/* ---- page index ---- */
+
+/* A list field's header: its count, or 0 with the failure recorded when the field or element type is wrong. */
+static uint32_t dec_list(mdec *d, uint8_t t, uint8_t want_elem, const char *name)
+{
+    uint8_t et;
+    if (!EXPECT(d, t, HOODIE_TT_LIST, name)) return 0;
+    uint32_t n = hoodie_thrift_list(&d->r, &et);
+    if (!OK(d)) return 0;
+    if (n && !(et == want_elem || (want_elem == HOODIE_TT_TRUE && et == HOODIE_TT_FALSE))) {
+        hoodie_cursor__fail(d->c, "%s: list of element type %u", name, (unsigned)et);
+        return 0;
+    }
+    return n;
+}
+
+hoodie_status hoodie_pq_offset_index_decode(hoodie_pq_offset_index *out, hoodie_cursor *c, hoodie_arena *arena)
+{
+    mdec d = { .c = c, .arena = arena };
+    int16_t fid;
+    uint8_t t;
+    int has_pages = 0;
+    memset(out, 0, sizeof *out);
+    hoodie_thrift_reader_init(&d.r, c);
+    hoodie_thrift_struct_begin(&d.r);
+    while (OK(&d) && hoodie_thrift_field(&d.r, &fid, &t)) {
+        if (fid != 1 || has_pages) { hoodie_thrift_skip(&d.r, t); continue; }
+        uint32_t n = dec_list(&d, t, HOODIE_TT_STRUCT, "OffsetIndex.page_locations");
+        if (!OK(&d)) break;
+        has_pages = 1;
+        out->pages = hoodie_arena_calloc(arena, n ? n : 1, sizeof *out->pages);
+        if (!out->pages) { d.nomem = 1; break; }
+        out->page_count = n;
+        for (uint32_t i = 0; i < n && OK(&d); i++) {
+            hoodie_pq_page_location *pl = &out->pages[i];
+            int16_t f2;
+            uint8_t t2;
+            int seen = 0;
+            hoodie_thrift_struct_begin(&d.r);
+            while (OK(&d) && hoodie_thrift_field(&d.r, &f2, &t2)) {
+                switch (f2) {
+                case 1: pl->offset = dec_i64(&d, t2, "PageLocation.offset"); seen |= 1; break;
+                case 2: pl->compressed_page_size = dec_i32(&d, t2, "PageLocation.compressed_page_size"); seen |= 2; break;
+                case 3: pl->first_row_index = dec_i64(&d, t2, "PageLocation.first_row_index"); seen |= 4; break;
+                default: hoodie_thrift_skip(&d.r, t2);
+                }
+            }
+            hoodie_thrift_struct_end(&d.r);
+            if (!OK(&d)) break;
+            if (seen != 7) hoodie_cursor__fail(c, "PageLocation %u lacks a required field", i);
+            else if (pl->offset < 0 || pl->compressed_page_size <= 0 || pl->first_row_index < 0)
+                hoodie_cursor__fail(c, "PageLocation %u has a negative offset, size or row", i);
+            else if (i == 0 ? pl->first_row_index != 0
+                            : pl->first_row_index <= out->pages[i - 1].first_row_index ||
+                              pl->offset < out->pages[i - 1].offset + out->pages[i - 1].compressed_page_size)
+                hoodie_cursor__fail(c, "PageLocation %u is out of order", i);
+        }
+    }
+    hoodie_thrift_struct_end(&d.r);
+    if (d.nomem) return HOODIE_NOMEM();
+    if (c->status != HOODIE_OK) return c->status;
+    if (!has_pages) return hoodie_cursor__fail(c, "OffsetIndex without page_locations");
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_pq_column_index_decode(hoodie_pq_column_index *out, hoodie_cursor *c, hoodie_arena *arena)
+{
+    mdec d = { .c = c, .arena = arena };
+    int16_t fid;
+    uint8_t t;
+    int seen = 0;
+    uint32_t counts[4] = { 0, 0, 0, 0 };
+    memset(out, 0, sizeof *out);
+    hoodie_thrift_reader_init(&d.r, c);
+    hoodie_thrift_struct_begin(&d.r);
+    while (OK(&d) && hoodie_thrift_field(&d.r, &fid, &t)) {
+        if (fid < 1 || fid > 5 || (seen & (1 << fid))) { hoodie_thrift_skip(&d.r, t); continue; }
+        if (fid == 4) {
+            out->boundary_order = (hoodie_pq_boundary_order)dec_enum(&d, t, "ColumnIndex.boundary_order", 0, 2);
+            seen |= 1 << fid;
+            continue;
+        }
+        static const char *const names[] = { "", "ColumnIndex.null_pages", "ColumnIndex.min_values",
+                                             "ColumnIndex.max_values", "", "ColumnIndex.null_counts" };
+        uint8_t want = fid == 1 ? HOODIE_TT_TRUE : fid == 5 ? HOODIE_TT_I64 : HOODIE_TT_BINARY;
+        uint32_t n = dec_list(&d, t, want, names[fid]);
+        if (!OK(&d)) break;
+        seen |= 1 << fid;
+        counts[fid == 5 ? 0 : fid] = n;
+        if (fid == 1) {
+            if (!(out->null_pages = hoodie_arena_calloc(arena, n + 1, 1))) { d.nomem = 1; break; }
+            for (uint32_t i = 0; i < n && OK(&d); i++) out->null_pages[i] = (uint8_t)hoodie_thrift_bool_elem(&d.r);
+        } else if (fid == 5) {
+            if (!(out->null_counts = hoodie_arena_calloc(arena, n + 1, sizeof *out->null_counts))) { d.nomem = 1; break; }
+            for (uint32_t i = 0; i < n && OK(&d); i++) out->null_counts[i] = hoodie_thrift_i64(&d.r);
+            out->has_null_counts = 1;
+        } else {
+            const uint8_t **v = hoodie_arena_calloc(arena, n + 1, sizeof *v);
+            uint32_t *l = hoodie_arena_calloc(arena, n + 1, sizeof *l);
+            if (!v || !l) { d.nomem = 1; break; }
+            for (uint32_t i = 0; i < n && OK(&d); i++) v[i] = dec_bytes(&d, &l[i]);
+            if (fid == 2) { out->min_values = v; out->min_lens = l; }
+            else { out->max_values = v; out->max_lens = l; }
+        }
+    }
+    hoodie_thrift_struct_end(&d.r);
+    if (d.nomem) return HOODIE_NOMEM();
+    if (c->status != HOODIE_OK) return c->status;
+    if ((seen & 0x1e) != 0x1e) return hoodie_cursor__fail(c, "ColumnIndex lacks a required field");
+    if (counts[2] != counts[1] || counts[3] != counts[1] || (out->has_null_counts && counts[0] != counts[1]))
+        return hoodie_cursor__fail(c, "ColumnIndex lists of different lengths");
+    out->page_count = counts[1];
+    return HOODIE_OK;
+}

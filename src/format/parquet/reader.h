@@ -46,6 +46,8 @@ typedef struct hoodie_pq_scan_opts {
     const uint32_t *row_groups;   /**< row-group indices to read, in this order; NULL: all */
     size_t n_row_groups;
     int64_t batch_rows;           /**< max rows per batch; 0: 65536 */
+    int64_t first_row;            /**< rows of the first row group read to skip: the scan starts at that row,
+                                       reading from the page that holds it when the chunk has an OffsetIndex */
 } hoodie_pq_scan_opts;
 
 /** Start a scan. HOODIE_EINVAL: unknown column or row group. The scan borrows f. */
@@ -55,6 +57,25 @@ const hoodie_field *hoodie_pq_scan_schema(const hoodie_pq_scan *s);
 /** Next batch into *out (initialised here; the caller disposes it). HOODIE_ITEROVER at the end. */
 hoodie_status hoodie_pq_scan_next(hoodie_pq_scan *s, hoodie_batch *out);
 void hoodie_pq_scan_free(hoodie_pq_scan *s);
+
+/* ---- page index ---- */
+
+typedef struct hoodie_pq_page_index {
+    hoodie_pq_offset_index oi;    /**< data pages: offset, size (header included), first row */
+    int has_ci;
+    hoodie_pq_column_index ci;    /**< per page bounds (when has_ci; same page count as oi) */
+} hoodie_pq_page_index;
+
+/**
+ * The page index of leaf `leaf` in row group `rg`, decoded into `arena` and checked against the footer: pages
+ * inside the column chunk, first rows below the row group's row count, one ColumnIndex entry per page.
+ * @return HOODIE_OK; HOODIE_ENOTFOUND (the chunk has no OffsetIndex); HOODIE_ECORRUPT (names the file and
+ *         offset); HOODIE_ENOMEM; read errors.
+ */
+hoodie_status hoodie_pq_page_index_read(const hoodie_pq_file *f, uint32_t rg, int leaf, hoodie_arena *arena,
+                                        hoodie_pq_page_index *out);
+/** Index of the page holding row `row` of the row group (the last page whose first row is <= row). */
+uint32_t hoodie_pq_page_index_find_row(const hoodie_pq_offset_index *oi, int64_t row);
 
 /* ---- statistics and pruning ---- */
 

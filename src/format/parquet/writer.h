@@ -37,6 +37,8 @@ typedef struct hoodie_pq_writer_opts {
     int64_t row_group_rows;        /* 0: 1,048,576 */
     int64_t row_group_bytes;       /* 0: 128 MiB (uncompressed estimate) */
     int64_t page_bytes;            /* 0: 1 MiB */
+    int64_t page_rows;             /* a page ends after about this many rows; 0: 20,000 (parquet-mr's limit),
+                                    * so that the page index can locate a row within a small page */
     int dictionary;                /* 1: dictionary encoding (falls back to value_encoding when over the limit) */
     int64_t dictionary_limit;      /* dictionary page bytes before fallback; 0: 1 MiB */
     int data_page_v2;

@@ -104,7 +104,11 @@ typedef struct hoodie_pq_statistics {
 
 typedef struct hoodie_pq_kv {
     char *key;   /* 1, arena */
-    char *value; /* 2, arena; NULL when absent */
+    char *value; /* 2, arena; NULL when absent or deferred */
+    /* deferred (hoodie_pq_file_meta_decode_ex): a long value is left in the file, value_len bytes at value_off */
+    int value_deferred;
+    uint64_t value_off;
+    uint32_t value_len;
 } hoodie_pq_kv;
 
 typedef struct hoodie_pq_column_meta {
@@ -248,6 +252,10 @@ hoodie_status hoodie_pq_column_index_encode(const hoodie_pq_column_index *ci, ho
  * @return HOODIE_OK; HOODIE_ECORRUPT (message names the file and offset); HOODIE_ENOMEM.
  */
 hoodie_status hoodie_pq_file_meta_decode(hoodie_pq_file_meta *out, hoodie_cursor *c, hoodie_arena *arena);
+/** Same; file key-value values longer than defer_over bytes (0: none) are not copied but deferred (offset and
+ *  length kept), so that a large entry nobody asks for (a Hudi bloom filter) takes no memory. */
+hoodie_status hoodie_pq_file_meta_decode_ex(hoodie_pq_file_meta *out, hoodie_cursor *c, hoodie_arena *arena,
+                                            uint32_t defer_over);
 /** Decode one PageHeader at the cursor (advances past it). Statistics bytes point into `arena`. */
 hoodie_status hoodie_pq_page_header_decode(hoodie_pq_page_header *out, hoodie_cursor *c, hoodie_arena *arena);
 

@@ -14,6 +14,7 @@ typedef struct mdec {
     hoodie_cursor *c;
     hoodie_arena *arena;
     int nomem;
+    uint32_t defer_over;     /* file key-value values longer than this stay in the file (0: none) */
 } mdec;
 
 #define OK(d) ((d)->c->status == HOODIE_OK && !(d)->nomem)
@@ -151,7 +152,24 @@ static void dec_schema_element(mdec *d, hoodie_pq_schema_element *e)
 }
 
 /* list<struct KeyValue> */
-static void dec_kv_list(mdec *d, uint8_t t, const char *name, hoodie_pq_kv **out, uint32_t *count)
+/* A key-value value: copied, or when longer than d->defer_over (and defer), left in the file. */
+static void dec_kv_value(mdec *d, hoodie_pq_kv *kv, int defer)
+{
+    if (!defer || !d->defer_over) { kv->value = dec_string(d); return; }
+    uint32_t n;
+    const uint8_t *p = hoodie_thrift_binary(&d->r, &n);
+    if (d->c->status != HOODIE_OK) return;
+    if (n <= d->defer_over) {
+        kv->value = hoodie_arena_strndup(d->arena, p ? (const char *)p : "", n);
+        if (!kv->value) d->nomem = 1;
+        return;
+    }
+    kv->value_deferred = 1;
+    kv->value_off = d->c->file_off + (uint64_t)(p - d->c->base);
+    kv->value_len = n;
+}
+
+static void dec_kv_list(mdec *d, uint8_t t, const char *name, hoodie_pq_kv **out, uint32_t *count, int defer)
 {
     uint8_t et;
     if (!EXPECT(d, t, HOODIE_TT_LIST, name)) return;
@@ -167,7 +185,7 @@ static void dec_kv_list(mdec *d, uint8_t t, const char *name, hoodie_pq_kv **out
         hoodie_thrift_struct_begin(&d->r);
         while (OK(d) && hoodie_thrift_field(&d->r, &fid, &ft)) {
             if (fid == 1 && EXPECT(d, ft, HOODIE_TT_BINARY, "KeyValue.key")) kv[i].key = dec_string(d);
-            else if (fid == 2 && EXPECT(d, ft, HOODIE_TT_BINARY, "KeyValue.value")) kv[i].value = dec_string(d);
+            else if (fid == 2 && EXPECT(d, ft, HOODIE_TT_BINARY, "KeyValue.value")) dec_kv_value(d, &kv[i], defer);
             else if (fid != 1 && fid != 2) hoodie_thrift_skip(&d->r, ft);
         }
         hoodie_thrift_struct_end(&d->r);
@@ -211,7 +229,7 @@ static void dec_column_meta(mdec *d, hoodie_pq_column_meta *m)
         case 5: m->num_values = dec_i64(d, t, "ColumnMetaData.num_values"); break;
         case 6: m->total_uncompressed_size = dec_i64(d, t, "ColumnMetaData.total_uncompressed_size"); break;
         case 7: m->total_compressed_size = dec_i64(d, t, "ColumnMetaData.total_compressed_size"); break;
-        case 8: dec_kv_list(d, t, "ColumnMetaData.key_value_metadata", &m->kv, &m->kv_count); break;
+        case 8: dec_kv_list(d, t, "ColumnMetaData.key_value_metadata", &m->kv, &m->kv_count, 0); break;
         case 9: m->data_page_offset = dec_i64(d, t, "ColumnMetaData.data_page_offset"); break;
         case 10: m->index_page_offset = dec_i64(d, t, "ColumnMetaData.index_page_offset"); m->has_index_page_offset = 1; break;
         case 11: m->dictionary_page_offset = dec_i64(d, t, "ColumnMetaData.dictionary_page_offset");
@@ -284,7 +302,13 @@ static void dec_row_group(mdec *d, hoodie_pq_row_group *rg)
 
 hoodie_status hoodie_pq_file_meta_decode(hoodie_pq_file_meta *out, hoodie_cursor *c, hoodie_arena *arena)
 {
-    mdec d = { .c = c, .arena = arena };
+    return hoodie_pq_file_meta_decode_ex(out, c, arena, 0);
+}
+
+hoodie_status hoodie_pq_file_meta_decode_ex(hoodie_pq_file_meta *out, hoodie_cursor *c, hoodie_arena *arena,
+                                            uint32_t defer_over)
+{
+    mdec d = { .c = c, .arena = arena, .defer_over = defer_over };
     int16_t fid;
     uint8_t t, et;
     memset(out, 0, sizeof *out);
@@ -314,7 +338,7 @@ hoodie_status hoodie_pq_file_meta_decode(hoodie_pq_file_meta *out, hoodie_cursor
             for (uint32_t i = 0; i < n && OK(&d); i++) { dec_row_group(&d, &out->row_groups[i]); out->row_group_count = i + 1; }
             break;
         }
-        case 5: dec_kv_list(&d, t, "FileMetaData.key_value_metadata", &out->kv, &out->kv_count); break;
+        case 5: dec_kv_list(&d, t, "FileMetaData.key_value_metadata", &out->kv, &out->kv_count, 1); break;
         case 6: if (EXPECT(&d, t, HOODIE_TT_BINARY, "FileMetaData.created_by")) out->created_by = dec_string(&d); break;
         case 7: {
             if (!EXPECT(&d, t, HOODIE_TT_LIST, "FileMetaData.column_orders")) break;

@@ -25,6 +25,8 @@
  * a scan holds about one window per projected column instead of whole column chunks. */
 #define CHUNK_WINDOW ((size_t)64 * 1024)
 #define HEADER_PROBE ((size_t)4096)
+/* Footer key-value values longer than this are read on first use only (a Hudi bloom filter: ~1 MiB). */
+#define KV_DEFER_OVER ((uint32_t)64 * 1024)
 
 struct hoodie_pq_file {
     hoodie_pq_source src;
@@ -45,6 +47,21 @@ static hoodie_status grow(void *pp, size_t *cap, size_t need)
         if (nc > SIZE_MAX / 2) return HOODIE_NOMEM();
         nc *= 2;
     }
+    void *n = realloc(*p, nc);
+    if (!n) return HOODIE_NOMEM();
+    *p = n;
+    *cap = nc;
+    return HOODIE_OK;
+}
+
+/* Per-page buffers (levels, decompressed page): sized to the page (rounded up to 4 KiB), not doubled, since each
+ * projected column of every open scan holds one. */
+static hoodie_status grow_fit(void *pp, size_t *cap, size_t need)
+{
+    void **p = pp;
+    if (need <= *cap) return HOODIE_OK;
+    size_t nc = (need + 4095) & ~(size_t)4095;
+    if (nc < need) return HOODIE_NOMEM();
     void *n = realloc(*p, nc);
     if (!n) return HOODIE_NOMEM();
     *p = n;
@@ -292,7 +309,7 @@ static hoodie_status page_body(colr *c, const uint8_t *src, size_t src_len, size
         *out = src;
         return HOODIE_OK;
     }
-    HOODIE_TRY(grow(&c->page_buf, &c->page_cap, dst_len ? dst_len : 1));
+    HOODIE_TRY(grow_fit(&c->page_buf, &c->page_cap, dst_len ? dst_len : 1));
     char what[320];
     snprintf(what, sizeof what, "%s page at offset %" PRIu64, c->what, c->page_off);
     HOODIE_TRY(hoodie_codec_decompress(c->codec, src, src_len, c->page_buf, dst_len, what));
@@ -609,11 +626,11 @@ static hoodie_status load_page(colr *c, int *done)
             HOODIE_TRY(page_body(c, body, clen, ulen, 1, &p));
             const uint8_t *end = p + ulen;
             if (c->max_rep) {
-                HOODIE_TRY(grow(&c->rep, &c->rep_cap, (size_t)n * 2 + 2));
+                HOODIE_TRY(grow_fit(&c->rep, &c->rep_cap, (size_t)n * 2 + 2));
                 HOODIE_TRY(levels_v1(c, &p, end, h.data.rep_encoding, c->rep, n, c->max_rep, "repetition"));
             }
             if (c->max_def) {
-                HOODIE_TRY(grow(&c->def, &c->def_cap, (size_t)n * 2 + 2));
+                HOODIE_TRY(grow_fit(&c->def, &c->def_cap, (size_t)n * 2 + 2));
                 HOODIE_TRY(levels_v1(c, &p, end, h.data.def_encoding, c->def, n, c->max_def, "definition"));
             }
             c->page_n = n;
@@ -629,11 +646,11 @@ static hoodie_status load_page(colr *c, int *done)
                 return col_corrupt(c, "level lengths exceed the page");
             size_t ll = (size_t)v->rep_levels_len + (size_t)v->def_levels_len;
             if (c->max_rep) {
-                HOODIE_TRY(grow(&c->rep, &c->rep_cap, (size_t)n * 2 + 2));
+                HOODIE_TRY(grow_fit(&c->rep, &c->rep_cap, (size_t)n * 2 + 2));
                 HOODIE_TRY(decode_levels_rle(c, body, (size_t)v->rep_levels_len, c->rep, n, c->max_rep, "repetition"));
             }
             if (c->max_def) {
-                HOODIE_TRY(grow(&c->def, &c->def_cap, (size_t)n * 2 + 2));
+                HOODIE_TRY(grow_fit(&c->def, &c->def_cap, (size_t)n * 2 + 2));
                 HOODIE_TRY(decode_levels_rle(c, body + v->rep_levels_len, (size_t)v->def_levels_len, c->def, n, c->max_def, "definition"));
             }
             HOODIE_TRY(page_body(c, body + ll, clen - ll, ulen - ll, v->is_compressed, &p));
@@ -778,8 +795,15 @@ static hoodie_status decode_values(colr *c, hoodie_array *a, int64_t base, size_
             c->vp = p;
             return HOODIE_OK;
         }
-        /* Values are at most the bytes left: reserve once. */
-        size_t room = (size_t)(end - p);
+        /* the values' bytes first (lengths checked), then one reservation for them */
+        size_t room = 0;
+        const uint8_t *q = p;
+        for (size_t i = 0; i < nv && end - q >= 4; i++) {
+            uint32_t l = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+            if (l > (size_t)(end - q) - 4) break; /* reported below */
+            room += l;
+            q += 4 + (size_t)l;
+        }
         HOODIE_TRY(grow(&a->values, &a->values_cap, a->values_len + room + 33));
         int32_t *off = a->offsets + base;
         uint8_t *dst = a->values;
@@ -1203,7 +1227,7 @@ hoodie_status hoodie_pq_file_open(hoodie_pq_file **out, const hoodie_pq_source *
     HOODIE_TRY_GOTO(rc, hoodie_arena_new(&f->arena, NULL, 64 * 1024), fail);
     hoodie_cursor c;
     hoodie_cursor_init(&c, fb, (size_t)flen, f->footer_off, name);
-    HOODIE_TRY_GOTO(rc, hoodie_pq_file_meta_decode(&f->meta, &c, f->arena), fail);
+    HOODIE_TRY_GOTO(rc, hoodie_pq_file_meta_decode_ex(&f->meta, &c, f->arena, KV_DEFER_OVER), fail);
     HOODIE_TRY_GOTO(rc, hoodie_pq_schema_build(&f->schema, &f->meta, name), fail);
     int64_t total = 0;
     for (uint32_t i = 0; i < f->meta.row_group_count; i++) {
@@ -1238,6 +1262,26 @@ void hoodie_pq_file_free(hoodie_pq_file *f)
 const hoodie_pq_file_meta *hoodie_pq_file_metadata(const hoodie_pq_file *f) { return &f->meta; }
 const hoodie_pq_schema *hoodie_pq_file_schema(const hoodie_pq_file *f) { return &f->schema; }
 const char *hoodie_pq_file_name(const hoodie_pq_file *f) { return f->src.name; }
+
+const char *hoodie_pq_file_kv_at(hoodie_pq_file *f, uint32_t i)
+{
+    if (i >= f->meta.kv_count) return NULL;
+    hoodie_pq_kv *kv = &f->meta.kv[i];
+    if (!kv->value_deferred || kv->value) return kv->value;
+    char *v = hoodie_arena_alloc(f->arena, (size_t)kv->value_len + 1);
+    if (!v) { (void)HOODIE_NOMEM(); return NULL; }
+    if (f->src.read(f->src.ctx, kv->value_off, v, kv->value_len) < 0) return NULL;
+    v[kv->value_len] = 0;
+    kv->value = v;
+    return v;
+}
+
+const char *hoodie_pq_file_kv(hoodie_pq_file *f, const char *key)
+{
+    for (uint32_t i = 0; i < f->meta.kv_count; i++)
+        if (f->meta.kv[i].key && !strcmp(f->meta.kv[i].key, key)) return hoodie_pq_file_kv_at(f, i);
+    return NULL;
+}
 
 /* ---- scan ---- */
 

@@ -39,6 +39,11 @@ const hoodie_pq_file_meta *hoodie_pq_file_metadata(const hoodie_pq_file *f);
 /** Full schema: root field (STRUCT of top-level columns), nodes, and leaves in column-chunk order. */
 const hoodie_pq_schema *hoodie_pq_file_schema(const hoodie_pq_file *f);
 const char *hoodie_pq_file_name(const hoodie_pq_file *f);
+/** Value of footer key-value entry i (kv_count of the metadata), reading a long value left in the file (the
+ *  footer keeps values over 64 KiB there) on first use; NULL when it has none or on a read error (error set). */
+const char *hoodie_pq_file_kv_at(hoodie_pq_file *f, uint32_t i);
+/** Value of the footer key-value entry `key`, as hoodie_pq_file_kv_at; NULL when absent. */
+const char *hoodie_pq_file_kv(hoodie_pq_file *f, const char *key);
 
 typedef struct hoodie_pq_scan_opts {
     const char *const *columns;   /**< top-level names or dotted paths through structs; NULL: all columns */

@@ -555,10 +555,11 @@ static hoodie_status index_bytes(const hoodie_pq_file *f, int64_t off, int32_t l
     return HOODIE_OK;
 }
 
-hoodie_status hoodie_pq_page_index_read(const hoodie_pq_file *f, uint32_t rg, int leaf, hoodie_arena *arena,
-                                        hoodie_pq_page_index *out)
+/* The OffsetIndex of leaf's chunk in rg, checked against the footer. */
+static hoodie_status read_offset_index(const hoodie_pq_file *f, uint32_t rg, int leaf, hoodie_arena *arena,
+                                       hoodie_pq_offset_index *oi)
 {
-    memset(out, 0, sizeof *out);
+    memset(oi, 0, sizeof *oi);
     if (rg >= f->meta.row_group_count || leaf < 0 || (size_t)leaf >= f->schema.n_leaves)
         return HOODIE_FAIL(HOODIE_EINVAL, "%s: no row group %u or leaf %d", f->src.name, rg, leaf);
     const hoodie_pq_row_group *g = &f->meta.row_groups[rg];
@@ -567,22 +568,32 @@ hoodie_status hoodie_pq_page_index_read(const hoodie_pq_file *f, uint32_t rg, in
         return HOODIE_FAIL(HOODIE_ENOTFOUND, "%s: row group %u column %d has no page index", f->src.name, rg, leaf);
     hoodie_cursor cur;
     HOODIE_TRY(index_bytes(f, cc->offset_index_offset, cc->offset_index_length, arena, "OffsetIndex", &cur));
-    HOODIE_TRY(hoodie_pq_offset_index_decode(&out->oi, &cur, arena));
+    HOODIE_TRY(hoodie_pq_offset_index_decode(oi, &cur, arena));
     const hoodie_pq_column_meta *m = &cc->meta;
     int64_t start = m->data_page_offset, end;
     if (m->has_dictionary_page_offset && m->dictionary_page_offset > 0 && m->dictionary_page_offset < start)
         start = m->dictionary_page_offset;
     if (hoodie_add_overflow(start, m->total_compressed_size, &end)) end = -1;
-    for (uint32_t i = 0; i < out->oi.page_count; i++) {
-        const hoodie_pq_page_location *pl = &out->oi.pages[i];
+    for (uint32_t i = 0; i < oi->page_count; i++) {
+        const hoodie_pq_page_location *pl = &oi->pages[i];
         if (pl->offset < start || pl->offset > end - pl->compressed_page_size || pl->first_row_index >= g->num_rows)
             return HOODIE_CORRUPT("%s: OffsetIndex at offset %lld: page %u (offset %lld, row %lld) is outside row group "
                                   "%u column %d", f->src.name, (long long)cc->offset_index_offset, i,
                                   (long long)pl->offset, (long long)pl->first_row_index, rg, leaf);
     }
-    if (!out->oi.page_count && g->num_rows > 0)
+    if (!oi->page_count && g->num_rows > 0)
         return HOODIE_CORRUPT("%s: OffsetIndex at offset %lld has no pages", f->src.name,
                               (long long)cc->offset_index_offset);
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_pq_page_index_read(const hoodie_pq_file *f, uint32_t rg, int leaf, hoodie_arena *arena,
+                                        hoodie_pq_page_index *out)
+{
+    memset(out, 0, sizeof *out);
+    HOODIE_TRY(read_offset_index(f, rg, leaf, arena, &out->oi));
+    const hoodie_pq_column_chunk *cc = &f->meta.row_groups[rg].columns[leaf];
+    hoodie_cursor cur;
     if (!cc->has_column_index) return HOODIE_OK;
     HOODIE_TRY(index_bytes(f, cc->column_index_offset, cc->column_index_length, arena, "ColumnIndex", &cur));
     HOODIE_TRY(hoodie_pq_column_index_decode(&out->ci, &cur, arena));
@@ -979,11 +990,11 @@ static int chunk_has_dict(const colr *c, uint32_t rg)
 static hoodie_status colr_seek(colr *c, uint32_t rg, int64_t row)
 {
     int64_t at = 0;
-    hoodie_pq_page_index pi;
+    hoodie_pq_offset_index oi;
     hoodie_arena_reset(c->hdr_arena);
-    hoodie_status rc = hoodie_pq_page_index_read(c->f, rg, c->leaf, c->hdr_arena, &pi);
-    if (rc == HOODIE_OK && pi.oi.page_count) {
-        hoodie_pq_page_location loc = pi.oi.pages[hoodie_pq_page_index_find_row(&pi.oi, row)];
+    hoodie_status rc = read_offset_index(c->f, rg, c->leaf, c->hdr_arena, &oi);
+    if (rc == HOODIE_OK && oi.page_count) {
+        hoodie_pq_page_location loc = oi.pages[hoodie_pq_page_index_find_row(&oi, row)];
         if (loc.first_row_index > 0) {
             size_t target = (size_t)((uint64_t)loc.offset - c->chunk_off);
             hoodie_pq_page_header h;

@@ -1328,6 +1328,7 @@ static hoodie_status col_consume(hoodie_pq_writer *w, pq_col *c)
     size_t chunk = (size_t)(w->o.page_bytes / 8);
     if (chunk < 1) chunk = 1;
     if (chunk > 4096) chunk = 4096;
+    if ((int64_t)chunk > w->o.page_rows) chunk = (size_t)w->o.page_rows;
     size_t l0 = 0, v0 = 0;
     while (l0 < nlev) {
         size_t l1 = l0 + chunk < nlev ? l0 + chunk : nlev;

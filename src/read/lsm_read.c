@@ -428,14 +428,20 @@ static void superseded(const nfile *files, size_t n, uint8_t *skip)
     }
 }
 
-hoodie_status hoodie_lsm_slice_live_logs(const hoodie_lsm_slice_cfg *cfg, const hoodie_file_slice *sl, uint8_t *live)
+/* live[i] / replaced[i] (either may be NULL) for each of sl's logs: applies and not replaced / applies and replaced
+ * by a later applying log compaction's file. */
+static hoodie_status logs_state(const hoodie_lsm_slice_cfg *cfg, const hoodie_file_slice *sl, uint8_t *live,
+                                uint8_t *replaced)
 {
     nfile *files = calloc(sl->log_count + 1, sizeof *files);
     size_t *idx = calloc(sl->log_count + 1, sizeof *idx);
     uint8_t *skip = calloc(sl->log_count + 1, 1);
     size_t n = 0;
     hoodie_status rc = files && idx && skip ? HOODIE_OK : HOODIE_NOMEM();
-    for (size_t i = 0; i < sl->log_count; i++) live[i] = 0;
+    for (size_t i = 0; i < sl->log_count; i++) {
+        if (live) live[i] = 0;
+        if (replaced) replaced[i] = 0;
+    }
     for (size_t i = 0; rc == HOODIE_OK && i < sl->log_count; i++) {
         int applies = 0;
         rc = nfile_open(&files[n], &cfg->scan, sl->logs[i], -1, NULL, 0, &applies);
@@ -443,13 +449,27 @@ hoodie_status hoodie_lsm_slice_live_logs(const hoodie_lsm_slice_cfg *cfg, const 
     }
     if (rc == HOODIE_OK) {
         superseded(files, n, skip);
-        for (size_t j = 0; j < n; j++) live[idx[j]] = !skip[j];
+        for (size_t j = 0; j < n; j++) {
+            if (live) live[idx[j]] = !skip[j];
+            if (replaced) replaced[idx[j]] = skip[j];
+        }
     }
     for (size_t j = 0; files && j < n; j++) nfile_close(&files[j]);
     free(files);
     free(idx);
     free(skip);
     return rc;
+}
+
+hoodie_status hoodie_lsm_slice_live_logs(const hoodie_lsm_slice_cfg *cfg, const hoodie_file_slice *sl, uint8_t *live)
+{
+    return logs_state(cfg, sl, live, NULL);
+}
+
+hoodie_status hoodie_lsm_slice_replaced_logs(const hoodie_lsm_slice_cfg *cfg, const hoodie_file_slice *sl,
+                                             uint8_t *replaced)
+{
+    return logs_state(cfg, sl, NULL, replaced);
 }
 
 int hoodie_lsm_slice_sortable(const hoodie_file_slice *sl)

@@ -56,6 +56,13 @@ typedef struct hoodie_lsm_slice hoodie_lsm_slice;
  * live[i] (for each of sl's logs) = 1 if the log applies and no log compaction replaced it. Reads footers only.
  */
 hoodie_status hoodie_lsm_slice_live_logs(const hoodie_lsm_slice_cfg *cfg, const hoodie_file_slice *sl, uint8_t *live);
+/**
+ * replaced[i] = 1 if log i applies and a later applying log compaction's file of the slice replaced it: with
+ * cfg->scan.as_of set, replaced by a log compaction at or before it, so that no read as of a later instant needs
+ * the log (cleaning deletes such logs). Reads footers only.
+ */
+hoodie_status hoodie_lsm_slice_replaced_logs(const hoodie_lsm_slice_cfg *cfg, const hoodie_file_slice *sl,
+                                             uint8_t *replaced);
 
 hoodie_status hoodie_lsm_slice_open(hoodie_lsm_slice **out, const hoodie_lsm_slice_cfg *cfg,
                                     const hoodie_file_slice *sl);

@@ -11,7 +11,10 @@
  *                              memory O(files) batches. Serves snapshot reads and, with keep_deletes, log
  *                              compaction (L0 -> L0); without, compaction (L0 -> L1). With cfg.keys, a point
  *                              lookup: every file reads only what may hold the keys (row-group statistics,
- *                              binary search in key-sorted batches), merged as a snapshot read merges them.
+ *                              then the key column's page index: the pages whose bounds hold a key, binary
+ *                              search in them, then the pages holding those rows in the other columns; without
+ *                              a page index, binary search in key-sorted batches), merged as a snapshot read
+ *                              merges them.
  *
  * A native file applies when its instant (footer INSTANT_TIME, else the file name's) applies to the scan
  * (completed, at or before the as-of instant, not rolled back), as a framed log block would.

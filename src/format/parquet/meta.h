@@ -6,6 +6,7 @@
  *   SIZE  FIELD
  *     4   magic "PAR1"
  *     *   column chunks: [dictionary page] data pages ..., each page = PageHeader (thrift) + page bytes
+ *     *   page index (optional): ColumnIndex of every chunk, then OffsetIndex of every chunk (thrift compact)
  *     *   FileMetaData (thrift compact)
  *     4   footer length (LE u32, the FileMetaData bytes)
  *     4   magic "PAR1"

@@ -11,6 +11,9 @@
  * Schema mapping (hoodie type -> Parquet): see writer.c, "schema". Column chunks of the current row group are
  * buffered in memory (compressed pages) and written when the row group reaches row_group_rows or
  * row_group_bytes (estimated uncompressed), or at close. After a failure the writer is poisoned (HOODIE_ESTATE).
+ * Every chunk gets a page index (written before the footer, as parquet-mr does): an OffsetIndex (page offsets,
+ * sizes, first rows) and, when every page has statistics, a ColumnIndex (page bounds, null pages and counts,
+ * boundary order); pages end at page_bytes or page_rows, so the index can locate a row within a small page.
  */
 #ifndef HOODIE_FORMAT_PARQUET_WRITER_H
 #define HOODIE_FORMAT_PARQUET_WRITER_H

@@ -11,15 +11,17 @@
  *       Time the FULL compaction of that group as services/lsm_compact.c runs it: the streaming sorted merge
  *       (merge/sorted_merge.h, loser tree; commit-time ordering: the newest version of a key wins) of base and
  *       logs, written by the streaming base-file writer (write/basefile_stream.h; bloom filter, key range, row
- *       groups of HOODIE_LSM_ROW_GROUP_ROWS rows) to OUT. Prints hoodie_s, hoodie_rss_mb, rows_in, rows_out and
+ *       groups of HOODIE_LSM_ROW_GROUP_ROWS rows, pages of at most HOODIE_LSM_PAGE_ROWS rows) to OUT. Prints hoodie_s, hoodie_rss_mb, rows_in, rows_out and
  *       lt_cmp_per_rec (loser-tree key comparisons per input record, the repeat checks included).
  *   bench_lsm heap DIR
  *       The same k-way merge of the files' key columns through a plain binary heap (pop, replace the top by its
  *       source's next key, sift down; ties by source index): prints heap_cmp_per_rec.
  *   bench_lsm lookup FILE KEY [REPEAT]
  *       Point lookup of KEY in FILE as a base file of an LSM slice (read/lsm_read.h with cfg.keys: row-group
- *       statistics, then a binary search in key-sorted batches): the time inside the process from opening the
- *       file to the merged row, best of REPEAT (default 5). Prints hoodie_ms and found.
+ *       statistics, then the key column's page index: the page whose bounds hold the key is read and searched,
+ *       then only the pages holding that row in the other columns; files without a page index: binary search in
+ *       key-sorted batches): the time inside the process from opening the file to the merged row, best of REPEAT
+ *       (default 5). Prints hoodie_ms and found.
  */
 #include "bench_gen.h"
 #include "merge/sorted_merge.h"
@@ -96,7 +98,8 @@ static void write_file(const char *path, const hoodie_field *schema, int64_t fir
     snprintf(commit, sizeof commit, "202401010000000%02d", version);
     snprintf(fname, sizeof fname, "bench-0000-0_0-0-0_%s.parquet", commit);
     remove(path);
-    CHECK(path, hoodie_basefile_stream_open(&bs, &bo, HOODIE_LSM_ROW_GROUP_ROWS, HOODIE_LSM_PAGE_BYTES));
+    CHECK(path, hoodie_basefile_stream_open(&bs, &bo, HOODIE_LSM_ROW_GROUP_ROWS, HOODIE_LSM_PAGE_BYTES,
+                                             HOODIE_LSM_PAGE_ROWS));
     for (int64_t done = 0; done < count;) {
         int64_t n = count - done < GEN_BATCH ? count - done : GEN_BATCH;
         hoodie_batch b;
@@ -199,7 +202,8 @@ static int cmd_compact(const char *dir, const char *out)
     remove(out);
     hoodie_basefile_opts bo = { NULL, out, schema, AVRO, HOODIE_PARQUET_CODEC_SNAPPY, 0, 0 };
     hoodie_basefile_stream *bs;
-    CHECK(out, hoodie_basefile_stream_open(&bs, &bo, HOODIE_LSM_ROW_GROUP_ROWS, HOODIE_LSM_PAGE_BYTES));
+    CHECK(out, hoodie_basefile_stream_open(&bs, &bo, HOODIE_LSM_ROW_GROUP_ROWS, HOODIE_LSM_PAGE_BYTES,
+                                             HOODIE_LSM_PAGE_ROWS));
     hoodie_status rc;
     hoodie_batch b;
     while ((rc = hoodie_sorted_merge_next(m, &b, NULL)) == HOODIE_OK) {

@@ -130,7 +130,7 @@ fi
 lsm_bench=$build/bench/bench_lsm
 lsm_rows=${BENCH_LSM_ROWS:-$rows}
 lsm_logs=10
-lsm_dir=$data_dir/lsm_v1_${lsm_rows}
+lsm_dir=$data_dir/lsm_v2_${lsm_rows}   # v2: files with a page index (pages of <= ~20,000 rows)
 if ! [[ " $cases " == *" lsm_compaction "* || " $cases " == *" point_lookup "* ]]; then
     :
 elif [ -x "$lsm_bench" ]; then

@@ -24,6 +24,10 @@ typedef struct nfile {
     int past_keys;                    /* lookup: the file's rows are past the largest key */
     char instant[HOODIE_INSTANT_TIME_MAX + 1]; /* the file's instant (footer INSTANT_TIME, else its name's) */
     char *compacted;                  /* COMPACTED_BLOCK_TIMES of a log compaction's file (malloc), or NULL */
+    /* lookup through the page index: the wanted keys' rows as runs, one batch per run */
+    struct lrun { uint32_t rg; int64_t row, count; } *runs;
+    size_t n_runs, runs_cap, run_i;
+    int use_runs;
 } nfile;
 
 /* ---- point lookups: row groups by statistics, rows by binary search ---- */
@@ -38,6 +42,100 @@ static void key_cell(const hoodie_array *k, int64_t r, const uint8_t **p, size_t
 static int key_cmp_str(const char *key, const uint8_t *p, size_t n)
 {
     return hoodie_sorted_key_compare((const uint8_t *)key, strlen(key), p, n);
+}
+
+static hoodie_status run_add(nfile *n, uint32_t rg, int64_t row, int64_t count)
+{
+    if (n->n_runs == n->runs_cap) {
+        size_t nc = n->runs_cap ? n->runs_cap * 2 : 4;
+        struct lrun *r = realloc(n->runs, nc * sizeof *r);
+        if (!r) return HOODIE_NOMEM();
+        n->runs = r;
+        n->runs_cap = nc;
+    }
+    n->runs[n->n_runs++] = (struct lrun){ rg, row, count };
+    return HOODIE_OK;
+}
+
+/* The rows of the wanted keys in page `p` of the key column of row group rg: read and decode that page of the
+ * key column only, binary search in it. */
+static hoodie_status page_runs(nfile *n, hoodie_pq_file *f, uint32_t rg, const hoodie_pq_offset_index *oi,
+                               uint32_t p, size_t k0, size_t k1)
+{
+    static const char *const key_name[1] = { "_hoodie_record_key" };
+    int64_t first = oi->pages[p].first_row_index;
+    int64_t end = p + 1 < oi->page_count ? oi->pages[p + 1].first_row_index
+                                         : hoodie_pq_file_metadata(f)->row_groups[rg].num_rows;
+    hoodie_pq_scan_opts so = { key_name, 1, &rg, 1, end - first, first };
+    hoodie_pq_scan *sc;
+    hoodie_batch b;
+    HOODIE_TRY(hoodie_pq_scan_open(&sc, f, &so));
+    hoodie_status rc = hoodie_pq_scan_next(sc, &b);
+    hoodie_pq_scan_free(sc);
+    if (rc < 0) return rc;
+    const hoodie_array *kcol = &b.root.children[0];
+    int64_t len = b.root.length;
+    const uint8_t *kp;
+    size_t kl;
+    for (size_t i = k0; rc == HOODIE_OK && i < k1; i++) {
+        int64_t lo = 0, hi = len; /* first row whose key >= keys[i] */
+        while (lo < hi) {
+            int64_t mid = lo + (hi - lo) / 2;
+            key_cell(kcol, mid, &kp, &kl);
+            if (key_cmp_str(n->keys[i], kp, kl) > 0) lo = mid + 1;
+            else hi = mid;
+        }
+        int64_t e = lo;
+        for (; e < len; e++) {
+            key_cell(kcol, e, &kp, &kl);
+            if (key_cmp_str(n->keys[i], kp, kl) != 0) break;
+        }
+        if (e > lo) rc = run_add(n, rg, first + lo, e - lo);
+    }
+    hoodie_batch_dispose(&b);
+    return rc;
+}
+
+/* Point lookup through the page index of the key column (row groups rgs, ascending): *ok = 0 when some row
+ * group has no usable page index (the caller then scans those row groups). */
+static hoodie_status lookup_runs(nfile *n, const uint32_t *rgs, size_t n_rgs, int *ok)
+{
+    hoodie_pq_file *f = hoodie_pqfile__file(n->r);
+    int leaf = hoodie_pq_schema_find_leaf(hoodie_pq_file_schema(f), "_hoodie_record_key");
+    hoodie_arena *a;
+    *ok = 0;
+    if (leaf < 0 || hoodie_pq_file_schema(f)->leaves[leaf].max_rep) return HOODIE_OK;
+    HOODIE_TRY(hoodie_arena_new(&a, NULL, 16 * 1024));
+    hoodie_status rc = HOODIE_OK;
+    int usable = 1;
+    for (size_t g = 0; rc == HOODIE_OK && usable && g < n_rgs; g++) {
+        hoodie_pq_page_index pi;
+        hoodie_arena_reset(a);
+        rc = hoodie_pq_page_index_read(f, rgs[g], leaf, a, &pi);
+        if (rc == HOODIE_ENOTFOUND || rc == HOODIE_ECORRUPT || (rc == HOODIE_OK && !pi.has_ci)) {
+            hoodie_error_clear(); /* e.g. files written without a page index: the statistics path */
+            usable = 0;
+            rc = HOODIE_OK;
+            break;
+        }
+        /* pages whose bounds hold a key (keys are sorted: those of a page are a range of them) */
+        const hoodie_pq_column_index *ci = &pi.ci;
+        for (uint32_t p = 0; rc == HOODIE_OK && p < ci->page_count; p++) {
+            if (ci->null_pages[p]) continue;
+            size_t lo = 0, hi;
+            while (lo < n->n_keys && key_cmp_str(n->keys[lo], ci->min_values[p], ci->min_lens[p]) < 0) lo++;
+            if (lo == n->n_keys) {
+                if (ci->boundary_order == HOODIE_PQ_ASCENDING) break; /* later pages start higher still */
+                continue;
+            }
+            for (hi = lo; hi < n->n_keys && key_cmp_str(n->keys[hi], ci->max_values[p], ci->max_lens[p]) <= 0;) hi++;
+            if (lo < hi) rc = page_runs(n, f, rgs[g], &pi.oi, p, lo, hi);
+        }
+    }
+    hoodie_arena_free(a);
+    if (rc == HOODIE_OK && usable) { *ok = 1; n->use_runs = 1; }
+    else n->n_runs = 0;
+    return rc;
 }
 
 /* Open the file's scan: every row group, or for a lookup those whose key statistics may hold a wanted key. */
@@ -63,7 +161,9 @@ static hoodie_status nfile_scan_open(nfile *n)
         hoodie_error_clear();
         if (keep) rgs[k++] = rg;
     }
-    hoodie_status rc = hoodie_pqfile__scan_open_row_groups(n->r, rgs, k, &n->sc);
+    int indexed = 0;
+    hoodie_status rc = lookup_runs(n, rgs, k, &indexed);
+    if (rc == HOODIE_OK && !indexed) rc = hoodie_pqfile__scan_open_row_groups(n->r, rgs, k, &n->sc);
     free(rgs);
     return rc;
 }
@@ -115,6 +215,10 @@ static void nfile_close(nfile *n)
 {
     free(n->compacted);
     n->compacted = NULL;
+    free(n->runs);
+    n->runs = NULL;
+    n->n_runs = n->runs_cap = n->run_i = 0;
+    n->use_runs = 0;
     hoodie_pq_scan_free(n->sc);
     hoodie_parquet_reader_free(n->r);
     n->sc = NULL;
@@ -197,9 +301,21 @@ static hoodie_status nfile_next(nfile *n, hoodie_batch *out, uint8_t **deleted)
     hoodie_batch raw;
     if (deleted) *deleted = NULL;
     if (n->past_keys) return HOODIE_ITEROVER;
-    HOODIE_TRY(hoodie_pq_scan_next(n->sc, &raw));
     hoodie_status rc;
-    if (n->n_keys && (rc = pick_keys(n, &raw)) < 0) { hoodie_batch_dispose(&raw); return rc; }
+    if (n->use_runs) {
+        /* one run of rows: the pages holding them in every column */
+        if (n->run_i >= n->n_runs) return HOODIE_ITEROVER;
+        const struct lrun *r = &n->runs[n->run_i++];
+        hoodie_pq_scan_opts so = { NULL, 0, &r->rg, 1, r->count, r->row };
+        hoodie_pq_scan *sc;
+        HOODIE_TRY(hoodie_pq_scan_open(&sc, hoodie_pqfile__file(n->r), &so));
+        rc = hoodie_pq_scan_next(sc, &raw);
+        hoodie_pq_scan_free(sc);
+        if (rc < 0) return rc == HOODIE_ITEROVER ? HOODIE_CORRUPT("%s: lookup rows past the row group", n->f->path) : rc;
+    } else {
+        HOODIE_TRY(hoodie_pq_scan_next(n->sc, &raw));
+        if (n->n_keys && (rc = pick_keys(n, &raw)) < 0) { hoodie_batch_dispose(&raw); return rc; }
+    }
     if (n->deletes) {
         rc = deletes_batch(n, &raw, out);
         if (rc == HOODIE_OK && deleted) {
@@ -312,14 +428,20 @@ static void superseded(const nfile *files, size_t n, uint8_t *skip)
     }
 }
 
-hoodie_status hoodie_lsm_slice_live_logs(const hoodie_lsm_slice_cfg *cfg, const hoodie_file_slice *sl, uint8_t *live)
+/* live[i] / replaced[i] (either may be NULL) for each of sl's logs: applies and not replaced / applies and replaced
+ * by a later applying log compaction's file. */
+static hoodie_status logs_state(const hoodie_lsm_slice_cfg *cfg, const hoodie_file_slice *sl, uint8_t *live,
+                                uint8_t *replaced)
 {
     nfile *files = calloc(sl->log_count + 1, sizeof *files);
     size_t *idx = calloc(sl->log_count + 1, sizeof *idx);
     uint8_t *skip = calloc(sl->log_count + 1, 1);
     size_t n = 0;
     hoodie_status rc = files && idx && skip ? HOODIE_OK : HOODIE_NOMEM();
-    for (size_t i = 0; i < sl->log_count; i++) live[i] = 0;
+    for (size_t i = 0; i < sl->log_count; i++) {
+        if (live) live[i] = 0;
+        if (replaced) replaced[i] = 0;
+    }
     for (size_t i = 0; rc == HOODIE_OK && i < sl->log_count; i++) {
         int applies = 0;
         rc = nfile_open(&files[n], &cfg->scan, sl->logs[i], -1, NULL, 0, &applies);
@@ -327,13 +449,27 @@ hoodie_status hoodie_lsm_slice_live_logs(const hoodie_lsm_slice_cfg *cfg, const 
     }
     if (rc == HOODIE_OK) {
         superseded(files, n, skip);
-        for (size_t j = 0; j < n; j++) live[idx[j]] = !skip[j];
+        for (size_t j = 0; j < n; j++) {
+            if (live) live[idx[j]] = !skip[j];
+            if (replaced) replaced[idx[j]] = skip[j];
+        }
     }
     for (size_t j = 0; files && j < n; j++) nfile_close(&files[j]);
     free(files);
     free(idx);
     free(skip);
     return rc;
+}
+
+hoodie_status hoodie_lsm_slice_live_logs(const hoodie_lsm_slice_cfg *cfg, const hoodie_file_slice *sl, uint8_t *live)
+{
+    return logs_state(cfg, sl, live, NULL);
+}
+
+hoodie_status hoodie_lsm_slice_replaced_logs(const hoodie_lsm_slice_cfg *cfg, const hoodie_file_slice *sl,
+                                             uint8_t *replaced)
+{
+    return logs_state(cfg, sl, NULL, replaced);
 }
 
 int hoodie_lsm_slice_sortable(const hoodie_file_slice *sl)

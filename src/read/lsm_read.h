@@ -11,7 +11,10 @@
  *                              memory O(files) batches. Serves snapshot reads and, with keep_deletes, log
  *                              compaction (L0 -> L0); without, compaction (L0 -> L1). With cfg.keys, a point
  *                              lookup: every file reads only what may hold the keys (row-group statistics,
- *                              binary search in key-sorted batches), merged as a snapshot read merges them.
+ *                              then the key column's page index: the pages whose bounds hold a key, binary
+ *                              search in them, then the pages holding those rows in the other columns; without
+ *                              a page index, binary search in key-sorted batches), merged as a snapshot read
+ *                              merges them.
  *
  * A native file applies when its instant (footer INSTANT_TIME, else the file name's) applies to the scan
  * (completed, at or before the as-of instant, not rolled back), as a framed log block would.
@@ -56,6 +59,13 @@ typedef struct hoodie_lsm_slice hoodie_lsm_slice;
  * live[i] (for each of sl's logs) = 1 if the log applies and no log compaction replaced it. Reads footers only.
  */
 hoodie_status hoodie_lsm_slice_live_logs(const hoodie_lsm_slice_cfg *cfg, const hoodie_file_slice *sl, uint8_t *live);
+/**
+ * replaced[i] = 1 if log i applies and a later applying log compaction's file of the slice replaced it: with
+ * cfg->scan.as_of set, replaced by a log compaction at or before it, so that no read as of a later instant needs
+ * the log (cleaning deletes such logs). Reads footers only.
+ */
+hoodie_status hoodie_lsm_slice_replaced_logs(const hoodie_lsm_slice_cfg *cfg, const hoodie_file_slice *sl,
+                                             uint8_t *replaced);
 
 hoodie_status hoodie_lsm_slice_open(hoodie_lsm_slice **out, const hoodie_lsm_slice_cfg *cfg,
                                     const hoodie_file_slice *sl);

@@ -8,13 +8,15 @@
  *   KEEP_LATEST_BY_HOURS (N)      as KEEP_LATEST_COMMITS with E = the first completed write requested in the last
  *                                 N hours (the latest write if none is)
  * File groups replaced by a completed replacecommit are deleted whole once the replacecommit is before E (any
- * replacecommit under KEEP_LATEST_FILE_VERSIONS). Never deleted: the latest slice of a file group, files of file
+ * replacecommit under KEEP_LATEST_FILE_VERSIONS). LSM layout: log files of a retained slice that a log compaction (L0 -> L0) replaced
+ * are deleted once the log compaction's file applies as of E (any completed one under KEEP_LATEST_FILE_VERSIONS). Never deleted: the latest slice of a file group, files of file
  * groups in a pending compaction or clustering, and every file of the latest slices as of a savepoint.
  *
  * Instants: C.clean.requested (HoodieCleanerPlan, full paths), C.clean.inflight (the plan again, as Hudi writes
  * it), deletes, then the completed clean (HoodieCleanMetadata). A pending clean is finished from its plan by the
  * next run (a file already gone counts as deleted).
  */
+#include "read/lsm_read.h"
 #include "services/svc.h"
 #include "storage/storage.h"
 #include "util/error.h"
@@ -129,6 +131,29 @@ static hoodie_status slice_add(clean_plan *p, const strset *keep, const char *pa
     return HOODIE_OK;
 }
 
+/* LSM layout: the logs of a retained slice that a log compaction at or before `as_of` replaced (NULL: any
+ * completed one); no read as of a retained instant needs them. */
+static hoodie_status lsm_replaced_add(hoodie_svc *sv, clean_plan *p, const strset *keep, const char *partition,
+                                      const hoodie_file_slice *sl, const char *as_of)
+{
+    if (sl->log_count < 2 || !hoodie_lsm_slice_sortable(sl)) return HOODIE_OK;
+    hoodie_lsm_slice_cfg cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.scan.storage = sv->s;
+    cfg.scan.tl = sv->t->tl;
+    cfg.scan.as_of = as_of;
+    cfg.scan.schema = &sv->file_schema;
+    cfg.scan.rolled_back = (const char *const *)sv->rolled_back_instants;
+    cfg.scan.rolled_back_count = sv->n_rolled_back_instants;
+    uint8_t *replaced = malloc(sl->log_count);
+    if (!replaced) return HOODIE_NOMEM();
+    hoodie_status rc = hoodie_lsm_slice_replaced_logs(&cfg, sl, replaced);
+    for (size_t i = 0; rc == HOODIE_OK && i < sl->log_count; i++)
+        if (replaced[i] && !set_has(keep, sl->logs[i]->path)) rc = plan_add(p, partition, sl->logs[i]->path);
+    free(replaced);
+    return rc;
+}
+
 static hoodie_status compute_plan(hoodie_svc *sv, clean_plan *p)
 {
     const hoodie_service_opts *o = &sv->o;
@@ -150,6 +175,16 @@ static hoodie_status compute_plan(hoodie_svc *sv, clean_plan *p)
             for (size_t i = 0; i < writes.count; i++)
                 if (strcmp(writes.items[i]->requested, cut) >= 0) { p->earliest = writes.items[i]; break; }
         }
+    }
+    /* LSM layout: replaced logs go once the log compaction's file applies as of E (its instant is that of the
+     * latest log it compacted), so that every read as of a retained instant skips them; by file versions, once
+     * the log compaction completed */
+    int lsm = 0;
+    const char *lsm_as_of = NULL;
+    if (rc == HOODIE_OK && sv->t->cfg->lsm_tree) {
+        lsm = o->clean_policy == HOODIE_CLEAN_KEEP_LATEST_FILE_VERSIONS || p->earliest;
+        lsm_as_of = p->earliest ? p->earliest->requested : NULL;
+        if (lsm && (rc = hoodie_svc__load_schema(sv)) == HOODIE_ENOTFOUND) { hoodie_error_clear(); lsm = 0; rc = HOODIE_OK; }
     }
     if (rc == HOODIE_OK) rc = savepointed(sv, &keep);
     if (rc == HOODIE_OK) rc = hoodie_svc__pending_file_groups(sv, &pend);
@@ -196,18 +231,19 @@ static hoodie_status compute_plan(hoodie_svc *sv, clean_plan *p)
                 rc = slice_add(p, &keep, fg->partition, &fg->slices[s]);
             continue;
         }
-        if (fg->slice_count < 2) continue;
-        if (by_versions) {
-            for (size_t s = 0; s + (size_t)retain < fg->slice_count && rc == HOODIE_OK; s++)
-                rc = slice_add(p, &keep, fg->partition, &fg->slices[s]);
-            continue;
+        /* slices [0, first_kept) go: by versions all but the latest `retain`; by commits those older than the
+         * newest slice before E (it serves reads as of E; the latest is always kept) */
+        size_t first_kept = 0;
+        if (fg->slice_count >= 2 && by_versions) {
+            if (fg->slice_count > (size_t)retain) first_kept = fg->slice_count - (size_t)retain;
+        } else if (fg->slice_count >= 2 && p->earliest) {
+            first_kept = fg->slice_count - 1;
+            while (first_kept > 0 && strcmp(fg->slices[first_kept].base_instant, p->earliest->requested) >= 0)
+                first_kept--;
         }
-        if (!p->earliest) continue;
-        /* newest slice before E is kept; older ones go */
-        size_t s = fg->slice_count - 1; /* the latest is always kept */
-        while (s > 0 && strcmp(fg->slices[s].base_instant, p->earliest->requested) >= 0) s--;
-        /* fg->slices[s] is the newest slice before E (or the first one) */
-        for (size_t k = 0; k < s && rc == HOODIE_OK; k++) rc = slice_add(p, &keep, fg->partition, &fg->slices[k]);
+        for (size_t k = 0; k < first_kept && rc == HOODIE_OK; k++) rc = slice_add(p, &keep, fg->partition, &fg->slices[k]);
+        for (size_t k = first_kept; lsm && k < fg->slice_count && rc == HOODIE_OK; k++)
+            rc = lsm_replaced_add(sv, p, &keep, fg->partition, &fg->slices[k], lsm_as_of);
     }
     hoodie_replaced_set_dispose(&rep);
     hoodie_fsview_free(v);

@@ -94,10 +94,7 @@ int64_t hoodie_parquet_reader_num_rows(const hoodie_parquet_reader *r)
 
 const char *hoodie_parquet_reader_kv(const hoodie_parquet_reader *r, const char *key)
 {
-    const hoodie_pq_file_meta *m = hoodie_pq_file_metadata(r->file);
-    for (uint32_t i = 0; i < m->kv_count; i++)
-        if (m->kv[i].key && !strcmp(m->kv[i].key, key)) return m->kv[i].value;
-    return NULL;
+    return hoodie_pq_file_kv(r->file, key);
 }
 
 const hoodie_field *hoodie_pqfile__schema(const hoodie_parquet_reader *r) { return hoodie_pq_scan_schema(r->proto); }
@@ -244,7 +241,7 @@ static hoodie_status describe_json(hoodie_parquet_reader *r, char **out)
     }
     json_object_set_new(root, "row_groups", rgs);
     json_t *kv = json_object();
-    for (uint32_t i = 0; i < m->kv_count; i++) json_object_set_new(kv, m->kv[i].key, jstr(m->kv[i].value));
+    for (uint32_t i = 0; i < m->kv_count; i++) json_object_set_new(kv, m->kv[i].key, jstr(hoodie_pq_file_kv_at(r->file, i)));
     json_object_set_new(root, "key_value_metadata", kv);
     char *txt = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(root);
@@ -289,8 +286,10 @@ hoodie_status hoodie_parquet_reader_describe(hoodie_parquet_reader *r, int json,
         }
     }
     if (m->kv_count) hoodie_buf_append_str(&b, "key-value metadata:\n");
-    for (uint32_t i = 0; i < m->kv_count; i++)
-        hoodie_buf_printf(&b, "  %s = %s\n", m->kv[i].key, m->kv[i].value ? m->kv[i].value : "");
+    for (uint32_t i = 0; i < m->kv_count; i++) {
+        const char *v = hoodie_pq_file_kv_at(r->file, i);
+        hoodie_buf_printf(&b, "  %s = %s\n", m->kv[i].key, v ? v : "");
+    }
     hoodie_status rc = hoodie_buf_cstr(&b);
     if (rc < 0) { hoodie_buf_dispose(&b); return rc; }
     *out = (char *)hoodie_buf_detach(&b, NULL);

@@ -28,7 +28,7 @@ void hoodie_basefile_stream_free(hoodie_basefile_stream *s)
 }
 
 hoodie_status hoodie_basefile_stream_open(hoodie_basefile_stream **out, const hoodie_basefile_opts *o,
-                                          int64_t row_group_rows, int64_t page_bytes)
+                                          int64_t row_group_rows, int64_t page_bytes, int64_t page_rows)
 {
     *out = NULL;
     hoodie_basefile_stream *s = calloc(1, sizeof *s);
@@ -50,6 +50,7 @@ hoodie_status hoodie_basefile_stream_open(hoodie_basefile_stream **out, const ho
     po.n_kv = 6;
     hoodie_pq_writer_opts fo;
     if (rc == HOODIE_OK) rc = hoodie_pqwrite_map_opts(&po, &fo);
+    fo.page_rows = page_rows;
     if (rc == HOODIE_OK)
         rc = hoodie_pqwrite_open_ex(&s->pw, o->path, o->storage, HOODIE_CREATE_EXCLUSIVE, o->file_schema, &fo);
     if (rc < 0) { hoodie_basefile_stream_free(s); return rc; }

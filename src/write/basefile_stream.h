@@ -5,7 +5,7 @@
  * writer's current row group (row_group_rows bounds it).
  *
  *   hoodie_basefile_stream *s;
- *   hoodie_basefile_stream_open(&s, &opts, 65536);
+ *   hoodie_basefile_stream_open(&s, &opts, 65536, 0, 0);
  *   hoodie_basefile_stream_write(s, &batch) ...
  *   hoodie_basefile_stream_close(s, &size, &rows);   the file appears whole
  *   hoodie_basefile_stream_free(s);                  abandons it unless closed
@@ -17,9 +17,10 @@
 
 typedef struct hoodie_basefile_stream hoodie_basefile_stream;
 
-/** row_group_rows: rows per row group, page_bytes: page size (0: the writer's defaults). */
+/** row_group_rows: rows per row group, page_bytes: page size, page_rows: rows per page at most (0: the writer's
+ *  defaults). */
 hoodie_status hoodie_basefile_stream_open(hoodie_basefile_stream **out, const hoodie_basefile_opts *o,
-                                          int64_t row_group_rows, int64_t page_bytes);
+                                          int64_t row_group_rows, int64_t page_bytes, int64_t page_rows);
 hoodie_status hoodie_basefile_stream_write(hoodie_basefile_stream *s, const hoodie_batch *b);
 /** About the size of the file so far: its row groups written, plus the current one held in memory. */
 uint64_t hoodie_basefile_stream_bytes(const hoodie_basefile_stream *s);

@@ -100,6 +100,7 @@ hoodie_status hoodie_lsm_write_log_ex(const hoodie_lsm_log_opts *o, const char *
     hoodie_pq_writer_opts fo;
     hoodie_pqwrite *pw = NULL;
     if (rc == HOODIE_OK) rc = hoodie_pqwrite_map_opts(&po, &fo);
+    fo.page_rows = HOODIE_LSM_PAGE_ROWS;
     if (rc == HOODIE_OK)
         rc = hoodie_pqwrite_open_ex(&pw, o->path, o->storage, HOODIE_CREATE_EXCLUSIVE, &batches[0]->schema, &fo);
     for (size_t b = 0; b < n && rc == HOODIE_OK; b++) rc = hoodie_pqwrite_write_batch(pw, batches[b]);

@@ -36,6 +36,9 @@ typedef struct hoodie_lsm_log_opts {
 /** Page size of every LSM file: small pages bound a merge's read buffers (one page per column and file) and what a
  * point lookup decodes past its key. */
 #define HOODIE_LSM_PAGE_BYTES (64 * 1024)
+/** Pages also end after this many rows: a point lookup finds its row's page through the page index and decodes
+ * at most this many rows of each column before it. */
+#define HOODIE_LSM_PAGE_ROWS 4096
 
 /**
  * Write sorted, de-duplicated batches as one native log file (data or deletes: the name decides). The batches

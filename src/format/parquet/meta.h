@@ -6,6 +6,7 @@
  *   SIZE  FIELD
  *     4   magic "PAR1"
  *     *   column chunks: [dictionary page] data pages ..., each page = PageHeader (thrift) + page bytes
+ *     *   page index (optional): ColumnIndex of every chunk, then OffsetIndex of every chunk (thrift compact)
  *     *   FileMetaData (thrift compact)
  *     4   footer length (LE u32, the FileMetaData bytes)
  *     4   magic "PAR1"
@@ -104,7 +105,11 @@ typedef struct hoodie_pq_statistics {
 
 typedef struct hoodie_pq_kv {
     char *key;   /* 1, arena */
-    char *value; /* 2, arena; NULL when absent */
+    char *value; /* 2, arena; NULL when absent or deferred */
+    /* deferred (hoodie_pq_file_meta_decode_ex): a long value is left in the file, value_len bytes at value_off */
+    int value_deferred;
+    uint64_t value_off;
+    uint32_t value_len;
 } hoodie_pq_kv;
 
 typedef struct hoodie_pq_column_meta {
@@ -205,12 +210,53 @@ typedef struct hoodie_pq_page_header {
     hoodie_pq_data_page_v2_header data_v2; /* 8 */
 } hoodie_pq_page_header;
 
+/* ---- page index: one ColumnIndex and one OffsetIndex per column chunk, stored between the last column chunk
+ * and the footer (ColumnChunk 4-7 give their offsets and lengths). Entry i of every list is data page i. ---- */
+
+typedef struct hoodie_pq_page_location {
+    int64_t offset;                      /* 1: file offset of the page header */
+    int32_t compressed_page_size;        /* 2: header included */
+    int64_t first_row_index;             /* 3: within the row group */
+} hoodie_pq_page_location;
+
+typedef struct hoodie_pq_offset_index {
+    uint32_t page_count;
+    hoodie_pq_page_location *pages;      /* 1, arena */
+} hoodie_pq_offset_index;
+
+typedef enum hoodie_pq_boundary_order {
+    HOODIE_PQ_UNORDERED = 0, HOODIE_PQ_ASCENDING = 1, HOODIE_PQ_DESCENDING = 2
+} hoodie_pq_boundary_order;
+
+typedef struct hoodie_pq_column_index {
+    uint32_t page_count;
+    uint8_t *null_pages;                 /* 1, arena: 1 = the page holds only nulls (its min/max are empty) */
+    const uint8_t **min_values;          /* 2, arena (same plain encoding as Statistics.min_value) */
+    uint32_t *min_lens;
+    const uint8_t **max_values;          /* 3, arena */
+    uint32_t *max_lens;
+    hoodie_pq_boundary_order boundary_order; /* 4 */
+    int has_null_counts;
+    int64_t *null_counts;                /* 5, arena */
+} hoodie_pq_column_index;
+
+/** Decode an OffsetIndex (offsets must increase, first_row_index strictly, the first one 0). */
+hoodie_status hoodie_pq_offset_index_decode(hoodie_pq_offset_index *out, hoodie_cursor *c, hoodie_arena *arena);
+/** Decode a ColumnIndex (its lists must have the same length). */
+hoodie_status hoodie_pq_column_index_decode(hoodie_pq_column_index *out, hoodie_cursor *c, hoodie_arena *arena);
+hoodie_status hoodie_pq_offset_index_encode(const hoodie_pq_offset_index *oi, hoodie_buf *out);
+hoodie_status hoodie_pq_column_index_encode(const hoodie_pq_column_index *ci, hoodie_buf *out);
+
 /**
  * Decode a FileMetaData from `c` (positioned at the footer bytes; c->file_off set to their offset in the file
  * and c->what to the file name for messages). Everything decoded lives in `arena`.
  * @return HOODIE_OK; HOODIE_ECORRUPT (message names the file and offset); HOODIE_ENOMEM.
  */
 hoodie_status hoodie_pq_file_meta_decode(hoodie_pq_file_meta *out, hoodie_cursor *c, hoodie_arena *arena);
+/** Same; file key-value values longer than defer_over bytes (0: none) are not copied but deferred (offset and
+ *  length kept), so that a large entry nobody asks for (a Hudi bloom filter) takes no memory. */
+hoodie_status hoodie_pq_file_meta_decode_ex(hoodie_pq_file_meta *out, hoodie_cursor *c, hoodie_arena *arena,
+                                            uint32_t defer_over);
 /** Decode one PageHeader at the cursor (advances past it). Statistics bytes point into `arena`. */
 hoodie_status hoodie_pq_page_header_decode(hoodie_pq_page_header *out, hoodie_cursor *c, hoodie_arena *arena);
 

@@ -14,6 +14,7 @@ typedef struct mdec {
     hoodie_cursor *c;
     hoodie_arena *arena;
     int nomem;
+    uint32_t defer_over;     /* file key-value values longer than this stay in the file (0: none) */
 } mdec;
 
 #define OK(d) ((d)->c->status == HOODIE_OK && !(d)->nomem)
@@ -151,7 +152,24 @@ static void dec_schema_element(mdec *d, hoodie_pq_schema_element *e)
 }
 
 /* list<struct KeyValue> */
-static void dec_kv_list(mdec *d, uint8_t t, const char *name, hoodie_pq_kv **out, uint32_t *count)
+/* A key-value value: copied, or when longer than d->defer_over (and defer), left in the file. */
+static void dec_kv_value(mdec *d, hoodie_pq_kv *kv, int defer)
+{
+    if (!defer || !d->defer_over) { kv->value = dec_string(d); return; }
+    uint32_t n;
+    const uint8_t *p = hoodie_thrift_binary(&d->r, &n);
+    if (d->c->status != HOODIE_OK) return;
+    if (n <= d->defer_over) {
+        kv->value = hoodie_arena_strndup(d->arena, p ? (const char *)p : "", n);
+        if (!kv->value) d->nomem = 1;
+        return;
+    }
+    kv->value_deferred = 1;
+    kv->value_off = d->c->file_off + (uint64_t)(p - d->c->base);
+    kv->value_len = n;
+}
+
+static void dec_kv_list(mdec *d, uint8_t t, const char *name, hoodie_pq_kv **out, uint32_t *count, int defer)
 {
     uint8_t et;
     if (!EXPECT(d, t, HOODIE_TT_LIST, name)) return;
@@ -167,7 +185,7 @@ static void dec_kv_list(mdec *d, uint8_t t, const char *name, hoodie_pq_kv **out
         hoodie_thrift_struct_begin(&d->r);
         while (OK(d) && hoodie_thrift_field(&d->r, &fid, &ft)) {
             if (fid == 1 && EXPECT(d, ft, HOODIE_TT_BINARY, "KeyValue.key")) kv[i].key = dec_string(d);
-            else if (fid == 2 && EXPECT(d, ft, HOODIE_TT_BINARY, "KeyValue.value")) kv[i].value = dec_string(d);
+            else if (fid == 2 && EXPECT(d, ft, HOODIE_TT_BINARY, "KeyValue.value")) dec_kv_value(d, &kv[i], defer);
             else if (fid != 1 && fid != 2) hoodie_thrift_skip(&d->r, ft);
         }
         hoodie_thrift_struct_end(&d->r);
@@ -211,7 +229,7 @@ static void dec_column_meta(mdec *d, hoodie_pq_column_meta *m)
         case 5: m->num_values = dec_i64(d, t, "ColumnMetaData.num_values"); break;
         case 6: m->total_uncompressed_size = dec_i64(d, t, "ColumnMetaData.total_uncompressed_size"); break;
         case 7: m->total_compressed_size = dec_i64(d, t, "ColumnMetaData.total_compressed_size"); break;
-        case 8: dec_kv_list(d, t, "ColumnMetaData.key_value_metadata", &m->kv, &m->kv_count); break;
+        case 8: dec_kv_list(d, t, "ColumnMetaData.key_value_metadata", &m->kv, &m->kv_count, 0); break;
         case 9: m->data_page_offset = dec_i64(d, t, "ColumnMetaData.data_page_offset"); break;
         case 10: m->index_page_offset = dec_i64(d, t, "ColumnMetaData.index_page_offset"); m->has_index_page_offset = 1; break;
         case 11: m->dictionary_page_offset = dec_i64(d, t, "ColumnMetaData.dictionary_page_offset");
@@ -284,7 +302,13 @@ static void dec_row_group(mdec *d, hoodie_pq_row_group *rg)
 
 hoodie_status hoodie_pq_file_meta_decode(hoodie_pq_file_meta *out, hoodie_cursor *c, hoodie_arena *arena)
 {
-    mdec d = { .c = c, .arena = arena };
+    return hoodie_pq_file_meta_decode_ex(out, c, arena, 0);
+}
+
+hoodie_status hoodie_pq_file_meta_decode_ex(hoodie_pq_file_meta *out, hoodie_cursor *c, hoodie_arena *arena,
+                                            uint32_t defer_over)
+{
+    mdec d = { .c = c, .arena = arena, .defer_over = defer_over };
     int16_t fid;
     uint8_t t, et;
     memset(out, 0, sizeof *out);
@@ -314,7 +338,7 @@ hoodie_status hoodie_pq_file_meta_decode(hoodie_pq_file_meta *out, hoodie_cursor
             for (uint32_t i = 0; i < n && OK(&d); i++) { dec_row_group(&d, &out->row_groups[i]); out->row_group_count = i + 1; }
             break;
         }
-        case 5: dec_kv_list(&d, t, "FileMetaData.key_value_metadata", &out->kv, &out->kv_count); break;
+        case 5: dec_kv_list(&d, t, "FileMetaData.key_value_metadata", &out->kv, &out->kv_count, 1); break;
         case 6: if (EXPECT(&d, t, HOODIE_TT_BINARY, "FileMetaData.created_by")) out->created_by = dec_string(&d); break;
         case 7: {
             if (!EXPECT(&d, t, HOODIE_TT_LIST, "FileMetaData.column_orders")) break;
@@ -418,5 +442,120 @@ hoodie_status hoodie_pq_page_header_decode(hoodie_pq_page_header *out, hoodie_cu
     if (!has_type || has_sizes != 3) return hoodie_cursor__fail(c, "page header without type or sizes");
     if (out->uncompressed_size < 0 || out->compressed_size < 0)
         return hoodie_cursor__fail(c, "page header with negative size");
+    return HOODIE_OK;
+}
+
+/* ---- page index ---- */
+
+/* A list field's header: its count, or 0 with the failure recorded when the field or element type is wrong. */
+static uint32_t dec_list(mdec *d, uint8_t t, uint8_t want_elem, const char *name)
+{
+    uint8_t et;
+    if (!EXPECT(d, t, HOODIE_TT_LIST, name)) return 0;
+    uint32_t n = hoodie_thrift_list(&d->r, &et);
+    if (!OK(d)) return 0;
+    if (n && !(et == want_elem || (want_elem == HOODIE_TT_TRUE && et == HOODIE_TT_FALSE))) {
+        hoodie_cursor__fail(d->c, "%s: list of element type %u", name, (unsigned)et);
+        return 0;
+    }
+    return n;
+}
+
+hoodie_status hoodie_pq_offset_index_decode(hoodie_pq_offset_index *out, hoodie_cursor *c, hoodie_arena *arena)
+{
+    mdec d = { .c = c, .arena = arena };
+    int16_t fid;
+    uint8_t t;
+    int has_pages = 0;
+    memset(out, 0, sizeof *out);
+    hoodie_thrift_reader_init(&d.r, c);
+    hoodie_thrift_struct_begin(&d.r);
+    while (OK(&d) && hoodie_thrift_field(&d.r, &fid, &t)) {
+        if (fid != 1 || has_pages) { hoodie_thrift_skip(&d.r, t); continue; }
+        uint32_t n = dec_list(&d, t, HOODIE_TT_STRUCT, "OffsetIndex.page_locations");
+        if (!OK(&d)) break;
+        has_pages = 1;
+        out->pages = hoodie_arena_calloc(arena, n ? n : 1, sizeof *out->pages);
+        if (!out->pages) { d.nomem = 1; break; }
+        out->page_count = n;
+        for (uint32_t i = 0; i < n && OK(&d); i++) {
+            hoodie_pq_page_location *pl = &out->pages[i];
+            int16_t f2;
+            uint8_t t2;
+            int seen = 0;
+            hoodie_thrift_struct_begin(&d.r);
+            while (OK(&d) && hoodie_thrift_field(&d.r, &f2, &t2)) {
+                switch (f2) {
+                case 1: pl->offset = dec_i64(&d, t2, "PageLocation.offset"); seen |= 1; break;
+                case 2: pl->compressed_page_size = dec_i32(&d, t2, "PageLocation.compressed_page_size"); seen |= 2; break;
+                case 3: pl->first_row_index = dec_i64(&d, t2, "PageLocation.first_row_index"); seen |= 4; break;
+                default: hoodie_thrift_skip(&d.r, t2);
+                }
+            }
+            hoodie_thrift_struct_end(&d.r);
+            if (!OK(&d)) break;
+            if (seen != 7) hoodie_cursor__fail(c, "PageLocation %u lacks a required field", i);
+            else if (pl->offset < 0 || pl->compressed_page_size <= 0 || pl->first_row_index < 0)
+                hoodie_cursor__fail(c, "PageLocation %u has a negative offset, size or row", i);
+            else if (i == 0 ? pl->first_row_index != 0
+                            : pl->first_row_index <= out->pages[i - 1].first_row_index ||
+                              pl->offset < out->pages[i - 1].offset + out->pages[i - 1].compressed_page_size)
+                hoodie_cursor__fail(c, "PageLocation %u is out of order", i);
+        }
+    }
+    hoodie_thrift_struct_end(&d.r);
+    if (d.nomem) return HOODIE_NOMEM();
+    if (c->status != HOODIE_OK) return c->status;
+    if (!has_pages) return hoodie_cursor__fail(c, "OffsetIndex without page_locations");
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_pq_column_index_decode(hoodie_pq_column_index *out, hoodie_cursor *c, hoodie_arena *arena)
+{
+    mdec d = { .c = c, .arena = arena };
+    int16_t fid;
+    uint8_t t;
+    int seen = 0;
+    uint32_t counts[4] = { 0, 0, 0, 0 };
+    memset(out, 0, sizeof *out);
+    hoodie_thrift_reader_init(&d.r, c);
+    hoodie_thrift_struct_begin(&d.r);
+    while (OK(&d) && hoodie_thrift_field(&d.r, &fid, &t)) {
+        if (fid < 1 || fid > 5 || (seen & (1 << fid))) { hoodie_thrift_skip(&d.r, t); continue; }
+        if (fid == 4) {
+            out->boundary_order = (hoodie_pq_boundary_order)dec_enum(&d, t, "ColumnIndex.boundary_order", 0, 2);
+            seen |= 1 << fid;
+            continue;
+        }
+        static const char *const names[] = { "", "ColumnIndex.null_pages", "ColumnIndex.min_values",
+                                             "ColumnIndex.max_values", "", "ColumnIndex.null_counts" };
+        uint8_t want = fid == 1 ? HOODIE_TT_TRUE : fid == 5 ? HOODIE_TT_I64 : HOODIE_TT_BINARY;
+        uint32_t n = dec_list(&d, t, want, names[fid]);
+        if (!OK(&d)) break;
+        seen |= 1 << fid;
+        counts[fid == 5 ? 0 : fid] = n;
+        if (fid == 1) {
+            if (!(out->null_pages = hoodie_arena_calloc(arena, n + 1, 1))) { d.nomem = 1; break; }
+            for (uint32_t i = 0; i < n && OK(&d); i++) out->null_pages[i] = (uint8_t)hoodie_thrift_bool_elem(&d.r);
+        } else if (fid == 5) {
+            if (!(out->null_counts = hoodie_arena_calloc(arena, n + 1, sizeof *out->null_counts))) { d.nomem = 1; break; }
+            for (uint32_t i = 0; i < n && OK(&d); i++) out->null_counts[i] = hoodie_thrift_i64(&d.r);
+            out->has_null_counts = 1;
+        } else {
+            const uint8_t **v = hoodie_arena_calloc(arena, n + 1, sizeof *v);
+            uint32_t *l = hoodie_arena_calloc(arena, n + 1, sizeof *l);
+            if (!v || !l) { d.nomem = 1; break; }
+            for (uint32_t i = 0; i < n && OK(&d); i++) v[i] = dec_bytes(&d, &l[i]);
+            if (fid == 2) { out->min_values = v; out->min_lens = l; }
+            else { out->max_values = v; out->max_lens = l; }
+        }
+    }
+    hoodie_thrift_struct_end(&d.r);
+    if (d.nomem) return HOODIE_NOMEM();
+    if (c->status != HOODIE_OK) return c->status;
+    if ((seen & 0x1e) != 0x1e) return hoodie_cursor__fail(c, "ColumnIndex lacks a required field");
+    if (counts[2] != counts[1] || counts[3] != counts[1] || (out->has_null_counts && counts[0] != counts[1]))
+        return hoodie_cursor__fail(c, "ColumnIndex lists of different lengths");
+    out->page_count = counts[1];
     return HOODIE_OK;
 }

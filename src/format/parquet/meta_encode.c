@@ -240,3 +240,51 @@ hoodie_status hoodie_pq_page_header_encode(const hoodie_pq_page_header *h, hoodi
     hoodie_thrift_write_struct_end(&w);
     return w.status;
 }
+
+hoodie_status hoodie_pq_offset_index_encode(const hoodie_pq_offset_index *oi, hoodie_buf *out)
+{
+    hoodie_thrift_writer w;
+    hoodie_thrift_writer_init(&w, out);
+    hoodie_thrift_write_struct_begin(&w);
+    hoodie_thrift_write_field(&w, 1, HOODIE_TT_LIST);
+    hoodie_thrift_write_list_begin(&w, HOODIE_TT_STRUCT, oi->page_count);
+    for (uint32_t i = 0; i < oi->page_count; i++) {
+        hoodie_thrift_write_struct_begin(&w);
+        hoodie_thrift_write_i64_field(&w, 1, oi->pages[i].offset);
+        hoodie_thrift_write_i32_field(&w, 2, oi->pages[i].compressed_page_size);
+        hoodie_thrift_write_i64_field(&w, 3, oi->pages[i].first_row_index);
+        hoodie_thrift_write_struct_end(&w);
+    }
+    hoodie_thrift_write_struct_end(&w);
+    return w.status;
+}
+
+static void enc_binary_list(hoodie_thrift_writer *w, int16_t fid, uint32_t n, const uint8_t *const *v,
+                            const uint32_t *lens)
+{
+    hoodie_thrift_write_field(w, fid, HOODIE_TT_LIST);
+    hoodie_thrift_write_list_begin(w, HOODIE_TT_BINARY, n);
+    for (uint32_t i = 0; i < n; i++) hoodie_thrift_write_binary(w, v[i] ? v[i] : (const uint8_t *)"", lens[i]);
+}
+
+hoodie_status hoodie_pq_column_index_encode(const hoodie_pq_column_index *ci, hoodie_buf *out)
+{
+    hoodie_thrift_writer w;
+    hoodie_thrift_writer_init(&w, out);
+    hoodie_thrift_write_struct_begin(&w);
+    hoodie_thrift_write_field(&w, 1, HOODIE_TT_LIST);
+    /* bool list elements are single bytes: 1 true, 2 false (as parquet-mr writes them) */
+    hoodie_thrift_write_list_begin(&w, HOODIE_TT_TRUE, ci->page_count);
+    for (uint32_t i = 0; i < ci->page_count; i++)
+        if (hoodie_buf_putc(w.b, ci->null_pages[i] ? 1 : 2) < 0 && w.status == HOODIE_OK) w.status = HOODIE_ENOMEM;
+    enc_binary_list(&w, 2, ci->page_count, ci->min_values, ci->min_lens);
+    enc_binary_list(&w, 3, ci->page_count, ci->max_values, ci->max_lens);
+    hoodie_thrift_write_i32_field(&w, 4, (int32_t)ci->boundary_order);
+    if (ci->has_null_counts) {
+        hoodie_thrift_write_field(&w, 5, HOODIE_TT_LIST);
+        hoodie_thrift_write_list_begin(&w, HOODIE_TT_I64, ci->page_count);
+        for (uint32_t i = 0; i < ci->page_count; i++) hoodie_thrift_write_i64(&w, ci->null_counts[i]);
+    }
+    hoodie_thrift_write_struct_end(&w);
+    return w.status;
+}

@@ -21,6 +21,12 @@
 #define MAX_FOOTER_LEN ((uint64_t)1 << 30)
 #define MAX_PAGE_VALUES ((int32_t)1 << 26)
 #define MAX_PAGE_BYTES ((int32_t)1 << 30)
+/* Column chunks are read in windows of at least this many bytes (a page needs its whole body in the window), so
+ * a scan holds about one window per projected column instead of whole column chunks. */
+#define CHUNK_WINDOW ((size_t)64 * 1024)
+#define HEADER_PROBE ((size_t)4096)
+/* Footer key-value values longer than this are read on first use only (a Hudi bloom filter: ~1 MiB). */
+#define KV_DEFER_OVER ((uint32_t)64 * 1024)
 
 struct hoodie_pq_file {
     hoodie_pq_source src;
@@ -41,6 +47,21 @@ static hoodie_status grow(void *pp, size_t *cap, size_t need)
         if (nc > SIZE_MAX / 2) return HOODIE_NOMEM();
         nc *= 2;
     }
+    void *n = realloc(*p, nc);
+    if (!n) return HOODIE_NOMEM();
+    *p = n;
+    *cap = nc;
+    return HOODIE_OK;
+}
+
+/* Per-page buffers (levels, decompressed page): sized to the page (rounded up to 4 KiB), not doubled, since each
+ * projected column of every open scan holds one. */
+static hoodie_status grow_fit(void *pp, size_t *cap, size_t need)
+{
+    void **p = pp;
+    if (need <= *cap) return HOODIE_OK;
+    size_t nc = (need + 4095) & ~(size_t)4095;
+    if (nc < need) return HOODIE_NOMEM();
     void *n = realloc(*p, nc);
     if (!n) return HOODIE_NOMEM();
     *p = n;
@@ -70,8 +91,10 @@ typedef struct colr {
     enum conv conv;
     int16_t max_def, max_rep;
     char what[256];
-    /* chunk */
+    /* chunk: bytes [chunk_off, chunk_off + chunk_len) of the file, read through a window holding chunk bytes
+     * [win_pos, win_pos + win_len); pos is the next page header */
     uint8_t *chunk;
+    size_t chunk_cap, win_pos, win_len;
     size_t chunk_len, pos;
     uint64_t chunk_off;
     hoodie_pq_codec codec;
@@ -232,9 +255,7 @@ static hoodie_status colr_open_chunk(colr *c, uint32_t rg)
     const hoodie_pq_row_group *g = &f->meta.row_groups[rg];
     const hoodie_pq_column_chunk *cc = &g->columns[c->leaf];
     const hoodie_pq_column_meta *m = &cc->meta;
-    free(c->chunk);
-    c->chunk = NULL;
-    c->chunk_len = c->pos = 0;
+    c->chunk_len = c->pos = c->win_pos = c->win_len = 0;
     c->has_dict = 0;
     c->page_n = c->page_i = 0;
     c->page_off = 0;
@@ -253,9 +274,30 @@ static hoodie_status colr_open_chunk(colr *c, uint32_t rg)
     c->codec = m->codec;
     c->chunk_off = (uint64_t)start;
     c->chunk_len = (size_t)len;
-    c->chunk = malloc(c->chunk_len ? c->chunk_len : 1);
-    if (!c->chunk) return HOODIE_NOMEM();
-    return f->src.read(f->src.ctx, c->chunk_off, c->chunk, c->chunk_len);
+    return HOODIE_OK;
+}
+
+/* Make chunk bytes [pos, pos + need) available (need <= chunk_len - pos); returns them. */
+static hoodie_status window(colr *c, size_t need, const uint8_t **out)
+{
+    if (c->pos < c->win_pos || c->pos + need > c->win_pos + c->win_len) {
+        size_t left = c->chunk_len - c->pos, len = need > CHUNK_WINDOW ? need : CHUNK_WINDOW;
+        if (len > left) len = left;
+        if (len > c->chunk_cap) {
+            /* replace rather than realloc: nothing in the old window is kept */
+            free(c->chunk);
+            c->chunk_cap = 0;
+            c->chunk = malloc(len);
+            if (!c->chunk) return HOODIE_NOMEM();
+            c->chunk_cap = len;
+        }
+        c->win_pos = c->pos;
+        c->win_len = 0;
+        HOODIE_TRY(c->f->src.read(c->f->src.ctx, c->chunk_off + c->pos, c->chunk, len));
+        c->win_len = len;
+    }
+    *out = c->chunk + (c->pos - c->win_pos);
+    return HOODIE_OK;
 }
 
 /* Decompress a page body into c->page_buf (or borrow it when uncompressed). */
@@ -267,7 +309,7 @@ static hoodie_status page_body(colr *c, const uint8_t *src, size_t src_len, size
         *out = src;
         return HOODIE_OK;
     }
-    HOODIE_TRY(grow(&c->page_buf, &c->page_cap, dst_len ? dst_len : 1));
+    HOODIE_TRY(grow_fit(&c->page_buf, &c->page_cap, dst_len ? dst_len : 1));
     char what[320];
     snprintf(what, sizeof what, "%s page at offset %" PRIu64, c->what, c->page_off);
     HOODIE_TRY(hoodie_codec_decompress(c->codec, src, src_len, c->page_buf, dst_len, what));
@@ -469,6 +511,110 @@ static hoodie_status values_init(colr *c, hoodie_pq_encoding enc, const uint8_t 
     }
 }
 
+/* The page header at pos (pos < chunk_len) and its body; pos moves past the page. The body stays valid until the
+ * next window move. */
+static hoodie_status read_page(colr *c, hoodie_pq_page_header *h, const uint8_t **body)
+{
+    size_t left = c->chunk_len - c->pos, want = left < HEADER_PROBE ? left : HEADER_PROBE;
+    c->page_off = c->chunk_off + c->pos;
+    for (;;) {
+        /* a header longer than the probe (large statistics) is decoded again from a larger window */
+        const uint8_t *p;
+        hoodie_cursor cur;
+        HOODIE_TRY(window(c, want, &p));
+        size_t avail = c->win_pos + c->win_len - c->pos;
+        hoodie_cursor_init(&cur, p, avail, c->page_off, c->f->src.name);
+        hoodie_arena_reset(c->hdr_arena);
+        hoodie_status rc = hoodie_pq_page_header_decode(h, &cur, c->hdr_arena);
+        if (rc == HOODIE_OK) { c->pos += (size_t)(cur.p - cur.base); break; }
+        if (rc != HOODIE_ECORRUPT || avail >= left) return rc;
+        hoodie_error_clear();
+        want = avail * 2 < left ? avail * 2 : left;
+    }
+    if ((size_t)h->compressed_size > c->chunk_len - c->pos)
+        return col_corrupt(c, "page of %d bytes overruns the column chunk", (int)h->compressed_size);
+    if (h->uncompressed_size > MAX_PAGE_BYTES) return col_corrupt(c, "page of %d bytes", (int)h->uncompressed_size);
+    HOODIE_TRY(window(c, (size_t)h->compressed_size, body));
+    c->pos += (size_t)h->compressed_size;
+    return HOODIE_OK;
+}
+
+/* ---- page index ---- */
+
+/* Read `len` bytes at `off` (inside the file's data, before the footer) into the arena and decode them. */
+static hoodie_status index_bytes(const hoodie_pq_file *f, int64_t off, int32_t len, hoodie_arena *a, const char *what,
+                                 hoodie_cursor *cur)
+{
+    if (off < 4 || len <= 0 || (uint64_t)off > f->footer_off || (uint64_t)len > f->footer_off - (uint64_t)off)
+        return HOODIE_CORRUPT("%s: %s at offset %lld length %d is outside the file", f->src.name, what, (long long)off,
+                              (int)len);
+    uint8_t *b = hoodie_arena_alloc(a, (size_t)len);
+    if (!b) return HOODIE_NOMEM();
+    HOODIE_TRY(f->src.read(f->src.ctx, (uint64_t)off, b, (size_t)len));
+    hoodie_cursor_init(cur, b, (size_t)len, (uint64_t)off, f->src.name);
+    return HOODIE_OK;
+}
+
+/* The OffsetIndex of leaf's chunk in rg, checked against the footer. */
+static hoodie_status read_offset_index(const hoodie_pq_file *f, uint32_t rg, int leaf, hoodie_arena *arena,
+                                       hoodie_pq_offset_index *oi)
+{
+    memset(oi, 0, sizeof *oi);
+    if (rg >= f->meta.row_group_count || leaf < 0 || (size_t)leaf >= f->schema.n_leaves)
+        return HOODIE_FAIL(HOODIE_EINVAL, "%s: no row group %u or leaf %d", f->src.name, rg, leaf);
+    const hoodie_pq_row_group *g = &f->meta.row_groups[rg];
+    const hoodie_pq_column_chunk *cc = &g->columns[leaf];
+    if (!cc->has_offset_index || !cc->has_meta)
+        return HOODIE_FAIL(HOODIE_ENOTFOUND, "%s: row group %u column %d has no page index", f->src.name, rg, leaf);
+    hoodie_cursor cur;
+    HOODIE_TRY(index_bytes(f, cc->offset_index_offset, cc->offset_index_length, arena, "OffsetIndex", &cur));
+    HOODIE_TRY(hoodie_pq_offset_index_decode(oi, &cur, arena));
+    const hoodie_pq_column_meta *m = &cc->meta;
+    int64_t start = m->data_page_offset, end;
+    if (m->has_dictionary_page_offset && m->dictionary_page_offset > 0 && m->dictionary_page_offset < start)
+        start = m->dictionary_page_offset;
+    if (hoodie_add_overflow(start, m->total_compressed_size, &end)) end = -1;
+    for (uint32_t i = 0; i < oi->page_count; i++) {
+        const hoodie_pq_page_location *pl = &oi->pages[i];
+        if (pl->offset < start || pl->offset > end - pl->compressed_page_size || pl->first_row_index >= g->num_rows)
+            return HOODIE_CORRUPT("%s: OffsetIndex at offset %lld: page %u (offset %lld, row %lld) is outside row group "
+                                  "%u column %d", f->src.name, (long long)cc->offset_index_offset, i,
+                                  (long long)pl->offset, (long long)pl->first_row_index, rg, leaf);
+    }
+    if (!oi->page_count && g->num_rows > 0)
+        return HOODIE_CORRUPT("%s: OffsetIndex at offset %lld has no pages", f->src.name,
+                              (long long)cc->offset_index_offset);
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_pq_page_index_read(const hoodie_pq_file *f, uint32_t rg, int leaf, hoodie_arena *arena,
+                                        hoodie_pq_page_index *out)
+{
+    memset(out, 0, sizeof *out);
+    HOODIE_TRY(read_offset_index(f, rg, leaf, arena, &out->oi));
+    const hoodie_pq_column_chunk *cc = &f->meta.row_groups[rg].columns[leaf];
+    hoodie_cursor cur;
+    if (!cc->has_column_index) return HOODIE_OK;
+    HOODIE_TRY(index_bytes(f, cc->column_index_offset, cc->column_index_length, arena, "ColumnIndex", &cur));
+    HOODIE_TRY(hoodie_pq_column_index_decode(&out->ci, &cur, arena));
+    if (out->ci.page_count != out->oi.page_count)
+        return HOODIE_CORRUPT("%s: ColumnIndex at offset %lld has %u pages, the OffsetIndex %u", f->src.name,
+                              (long long)cc->column_index_offset, out->ci.page_count, out->oi.page_count);
+    out->has_ci = 1;
+    return HOODIE_OK;
+}
+
+uint32_t hoodie_pq_page_index_find_row(const hoodie_pq_offset_index *oi, int64_t row)
+{
+    uint32_t lo = 0, hi = oi->page_count; /* first page whose first row is > row */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (oi->pages[mid].first_row_index <= row) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo ? lo - 1 : 0;
+}
+
 /* Load the next data page. *done = 1 at the end of the chunk. */
 static hoodie_status load_page(colr *c, int *done)
 {
@@ -476,18 +622,9 @@ static hoodie_status load_page(colr *c, int *done)
     for (;;) {
         if (c->pos >= c->chunk_len) { *done = 1; return HOODIE_OK; }
         hoodie_pq_page_header h;
-        hoodie_cursor cur;
-        c->page_off = c->chunk_off + c->pos;
-        hoodie_cursor_init(&cur, c->chunk + c->pos, c->chunk_len - c->pos, c->page_off, c->f->src.name);
-        hoodie_arena_reset(c->hdr_arena);
-        HOODIE_TRY(hoodie_pq_page_header_decode(&h, &cur, c->hdr_arena));
-        c->pos += (size_t)(cur.p - cur.base);
-        if ((size_t)h.compressed_size > c->chunk_len - c->pos)
-            return col_corrupt(c, "page of %d bytes overruns the column chunk", (int)h.compressed_size);
-        if (h.uncompressed_size > MAX_PAGE_BYTES) return col_corrupt(c, "page of %d bytes", (int)h.uncompressed_size);
-        const uint8_t *body = c->chunk + c->pos;
+        const uint8_t *body;
+        HOODIE_TRY(read_page(c, &h, &body));
         size_t clen = (size_t)h.compressed_size, ulen = (size_t)h.uncompressed_size;
-        c->pos += clen;
         const uint8_t *p;
         if (h.type == HOODIE_PQ_DICTIONARY_PAGE) {
             HOODIE_TRY(page_body(c, body, clen, ulen, 1, &p));
@@ -500,11 +637,11 @@ static hoodie_status load_page(colr *c, int *done)
             HOODIE_TRY(page_body(c, body, clen, ulen, 1, &p));
             const uint8_t *end = p + ulen;
             if (c->max_rep) {
-                HOODIE_TRY(grow(&c->rep, &c->rep_cap, (size_t)n * 2 + 2));
+                HOODIE_TRY(grow_fit(&c->rep, &c->rep_cap, (size_t)n * 2 + 2));
                 HOODIE_TRY(levels_v1(c, &p, end, h.data.rep_encoding, c->rep, n, c->max_rep, "repetition"));
             }
             if (c->max_def) {
-                HOODIE_TRY(grow(&c->def, &c->def_cap, (size_t)n * 2 + 2));
+                HOODIE_TRY(grow_fit(&c->def, &c->def_cap, (size_t)n * 2 + 2));
                 HOODIE_TRY(levels_v1(c, &p, end, h.data.def_encoding, c->def, n, c->max_def, "definition"));
             }
             c->page_n = n;
@@ -520,11 +657,11 @@ static hoodie_status load_page(colr *c, int *done)
                 return col_corrupt(c, "level lengths exceed the page");
             size_t ll = (size_t)v->rep_levels_len + (size_t)v->def_levels_len;
             if (c->max_rep) {
-                HOODIE_TRY(grow(&c->rep, &c->rep_cap, (size_t)n * 2 + 2));
+                HOODIE_TRY(grow_fit(&c->rep, &c->rep_cap, (size_t)n * 2 + 2));
                 HOODIE_TRY(decode_levels_rle(c, body, (size_t)v->rep_levels_len, c->rep, n, c->max_rep, "repetition"));
             }
             if (c->max_def) {
-                HOODIE_TRY(grow(&c->def, &c->def_cap, (size_t)n * 2 + 2));
+                HOODIE_TRY(grow_fit(&c->def, &c->def_cap, (size_t)n * 2 + 2));
                 HOODIE_TRY(decode_levels_rle(c, body + v->rep_levels_len, (size_t)v->def_levels_len, c->def, n, c->max_def, "definition"));
             }
             HOODIE_TRY(page_body(c, body + ll, clen - ll, ulen - ll, v->is_compressed, &p));
@@ -669,8 +806,15 @@ static hoodie_status decode_values(colr *c, hoodie_array *a, int64_t base, size_
             c->vp = p;
             return HOODIE_OK;
         }
-        /* Values are at most the bytes left: reserve once. */
-        size_t room = (size_t)(end - p);
+        /* the values' bytes first (lengths checked), then one reservation for them */
+        size_t room = 0;
+        const uint8_t *q = p;
+        for (size_t i = 0; i < nv && end - q >= 4; i++) {
+            uint32_t l = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+            if (l > (size_t)(end - q) - 4) break; /* reported below */
+            room += l;
+            q += 4 + (size_t)l;
+        }
         HOODIE_TRY(grow(&a->values, &a->values_cap, a->values_len + room + 33));
         int32_t *off = a->offsets + base;
         uint8_t *dst = a->values;
@@ -780,6 +924,118 @@ static hoodie_status colr_read_rows(colr *c, int64_t nrows, lbuf *lb, hoodie_arr
     return HOODIE_OK;
 }
 
+/* Drop the next n values of the page's value decoder without materializing them. */
+static hoodie_status skip_values(colr *c, size_t nv)
+{
+    if (nv == 0) return HOODIE_OK;
+    switch (c->venc) {
+    case V_PLAIN_FIXED:
+        if ((size_t)(c->vend - c->vp) < nv * c->pw) return col_corrupt(c, "values truncated");
+        c->vp += nv * c->pw;
+        return HOODIE_OK;
+    case V_PLAIN_BOOL:
+        if (c->vbit + nv > (uint64_t)(c->vend - c->vp) * 8) return col_corrupt(c, "boolean values truncated");
+        c->vbit += nv;
+        return HOODIE_OK;
+    case V_RLE_BOOL:
+    case V_DICT:
+        return get_indices(c, nv);
+    case V_PLAIN_BA:
+        for (size_t i = 0; i < nv; i++) {
+            if (c->vend - c->vp < 4) return col_corrupt(c, "byte array values truncated");
+            uint32_t l = (uint32_t)c->vp[0] | (uint32_t)c->vp[1] << 8 | (uint32_t)c->vp[2] << 16 | (uint32_t)c->vp[3] << 24;
+            if (l > (size_t)(c->vend - c->vp) - 4) return col_corrupt(c, "byte array of %u bytes overruns the page", l);
+            c->vp += 4 + (size_t)l;
+        }
+        return HOODIE_OK;
+    case V_MAT_BA:
+        c->mat_i += nv;
+        return HOODIE_OK;
+    }
+    return HOODIE_OK;
+}
+
+/* Skip the next n rows of a flat column (no repetition). */
+static hoodie_status skip_rows_flat(colr *c, int64_t n)
+{
+    while (n > 0) {
+        if (c->page_i >= c->page_n) {
+            int done;
+            HOODIE_TRY(load_page(c, &done));
+            if (done) return col_corrupt(c, "column chunk ends %lld rows early", (long long)n);
+            continue;
+        }
+        int32_t take = c->page_n - c->page_i;
+        if (take > n) take = (int32_t)n;
+        HOODIE_TRY(skip_values(c, (size_t)count_present(c, c->page_i, c->page_i + take)));
+        c->page_i += take;
+        n -= take;
+    }
+    return HOODIE_OK;
+}
+
+/* 1 if the chunk of row group rg may start with a dictionary page. */
+static int chunk_has_dict(const colr *c, uint32_t rg)
+{
+    const hoodie_pq_column_meta *m = &c->f->meta.row_groups[rg].columns[c->leaf].meta;
+    if (m->has_dictionary_page_offset) return 1;
+    for (uint32_t i = 0; i < m->encoding_count; i++)
+        if (m->encodings[i] == HOODIE_PQ_PLAIN_DICTIONARY || m->encodings[i] == HOODIE_PQ_RLE_DICTIONARY) return 1;
+    return 0;
+}
+
+/* Position the chunk (just opened) at row `row` of row group `rg`: jump to the page holding it through the
+ * OffsetIndex (the dictionary page is loaded first), then decode and drop the rows before it in that page. A chunk
+ * without a usable OffsetIndex is read from its start. */
+static hoodie_status colr_seek(colr *c, uint32_t rg, int64_t row)
+{
+    int64_t at = 0;
+    hoodie_pq_offset_index oi;
+    hoodie_arena_reset(c->hdr_arena);
+    hoodie_status rc = read_offset_index(c->f, rg, c->leaf, c->hdr_arena, &oi);
+    if (rc == HOODIE_OK && oi.page_count) {
+        hoodie_pq_page_location loc = oi.pages[hoodie_pq_page_index_find_row(&oi, row)];
+        if (loc.first_row_index > 0) {
+            size_t target = (size_t)((uint64_t)loc.offset - c->chunk_off);
+            hoodie_pq_page_header h;
+            const uint8_t *body, *p;
+            c->pos = target;
+            HOODIE_TRY(read_page(c, &h, &body));
+            hoodie_pq_encoding enc = h.type == HOODIE_PQ_DATA_PAGE_V2 ? h.data_v2.encoding : h.data.encoding;
+            if ((enc == HOODIE_PQ_PLAIN_DICTIONARY || enc == HOODIE_PQ_RLE_DICTIONARY) && chunk_has_dict(c, rg)) {
+                /* a dictionary-encoded page: load the dictionary page the chunk starts with */
+                c->pos = 0;
+                HOODIE_TRY(read_page(c, &h, &body));
+                if (h.type == HOODIE_PQ_DICTIONARY_PAGE) {
+                    HOODIE_TRY(page_body(c, body, (size_t)h.compressed_size, (size_t)h.uncompressed_size, 1, &p));
+                    HOODIE_TRY(load_dict(c, &h, p, (size_t)h.uncompressed_size));
+                }
+            }
+            c->pos = target;
+            at = loc.first_row_index;
+        }
+    } else if (rc < 0 && rc != HOODIE_ENOTFOUND && rc != HOODIE_ECORRUPT) {
+        return rc;
+    } else {
+        hoodie_error_clear(); /* no or a broken page index: read from the start */
+    }
+    if (row <= at) return HOODIE_OK;
+    if (c->max_rep == 0) return skip_rows_flat(c, row - at);
+    lbuf lb = { 0 };
+    hoodie_array a;
+    int64_t got = 0;
+    memset(&a, 0, sizeof a);
+    rc = colr_read_rows(c, row - at, &lb, &a, &got);
+    if (rc == HOODIE_OK && got != row - at)
+        rc = col_corrupt(c, "row group %u ends before row %lld", rg, (long long)row);
+    free(lb.def);
+    free(lb.rep);
+    free(a.values);
+    free(a.offsets);
+    free(a.validity);
+    return rc;
+}
+
 /* ---- assembly ---- */
 
 typedef struct hoodie_pq_scan_leaf {
@@ -798,6 +1054,7 @@ struct hoodie_pq_scan {
     int64_t rg_rows_left;
     int rg_open;
     int64_t batch_rows;
+    int64_t first_row;    /* rows to skip in the first row group */
     size_t n_leaves;
     scan_leaf *leaves;
     int *leaf_slot;       /* leaf index -> index in leaves, or -1 */
@@ -981,7 +1238,7 @@ hoodie_status hoodie_pq_file_open(hoodie_pq_file **out, const hoodie_pq_source *
     HOODIE_TRY_GOTO(rc, hoodie_arena_new(&f->arena, NULL, 64 * 1024), fail);
     hoodie_cursor c;
     hoodie_cursor_init(&c, fb, (size_t)flen, f->footer_off, name);
-    HOODIE_TRY_GOTO(rc, hoodie_pq_file_meta_decode(&f->meta, &c, f->arena), fail);
+    HOODIE_TRY_GOTO(rc, hoodie_pq_file_meta_decode_ex(&f->meta, &c, f->arena, KV_DEFER_OVER), fail);
     HOODIE_TRY_GOTO(rc, hoodie_pq_schema_build(&f->schema, &f->meta, name), fail);
     int64_t total = 0;
     for (uint32_t i = 0; i < f->meta.row_group_count; i++) {
@@ -1017,6 +1274,26 @@ const hoodie_pq_file_meta *hoodie_pq_file_metadata(const hoodie_pq_file *f) { re
 const hoodie_pq_schema *hoodie_pq_file_schema(const hoodie_pq_file *f) { return &f->schema; }
 const char *hoodie_pq_file_name(const hoodie_pq_file *f) { return f->src.name; }
 
+const char *hoodie_pq_file_kv_at(hoodie_pq_file *f, uint32_t i)
+{
+    if (i >= f->meta.kv_count) return NULL;
+    hoodie_pq_kv *kv = &f->meta.kv[i];
+    if (!kv->value_deferred || kv->value) return kv->value;
+    char *v = hoodie_arena_alloc(f->arena, (size_t)kv->value_len + 1);
+    if (!v) { (void)HOODIE_NOMEM(); return NULL; }
+    if (f->src.read(f->src.ctx, kv->value_off, v, kv->value_len) < 0) return NULL;
+    v[kv->value_len] = 0;
+    kv->value = v;
+    return v;
+}
+
+const char *hoodie_pq_file_kv(hoodie_pq_file *f, const char *key)
+{
+    for (uint32_t i = 0; i < f->meta.kv_count; i++)
+        if (f->meta.kv[i].key && !strcmp(f->meta.kv[i].key, key)) return hoodie_pq_file_kv_at(f, i);
+    return NULL;
+}
+
 /* ---- scan ---- */
 
 static void collect_leaves(const hoodie_pq_node *n, int *mark)
@@ -1051,6 +1328,7 @@ hoodie_status hoodie_pq_scan_open(hoodie_pq_scan **out, hoodie_pq_file *f, const
     if (!s) return HOODIE_NOMEM();
     s->f = f;
     s->batch_rows = opts->batch_rows > 0 ? opts->batch_rows : 65536;
+    s->first_row = opts->first_row > 0 ? opts->first_row : 0;
     HOODIE_TRY_GOTO(rc, hoodie_pq_schema_project(&s->root, &s->node, &f->schema, opts->columns, opts->n_columns), fail);
     size_t nl = f->schema.n_leaves;
     s->leaf_slot = malloc((nl ? nl : 1) * sizeof *s->leaf_slot);
@@ -1089,6 +1367,11 @@ hoodie_status hoodie_pq_scan_open(hoodie_pq_scan **out, hoodie_pq_file *f, const
         for (uint32_t i = 0; i < f->meta.row_group_count; i++) s->rgs[i] = i;
         s->n_rgs = f->meta.row_group_count;
     }
+    if (s->first_row && (!s->n_rgs || s->first_row > f->meta.row_groups[s->rgs[0]].num_rows)) {
+        rc = HOODIE_FAIL(HOODIE_EINVAL, "%s: first row %lld is past the first row group", f->src.name,
+                         (long long)s->first_row);
+        goto fail;
+    }
     *out = s;
     return HOODIE_OK;
 fail:
@@ -1114,10 +1397,13 @@ hoodie_status hoodie_pq_scan_next(hoodie_pq_scan *s, hoodie_batch *out)
         if (s->rg_i >= s->n_rgs) return HOODIE_ITEROVER;
         uint32_t rg = s->rgs[s->rg_i];
         s->rg_rows_left = s->f->meta.row_groups[rg].num_rows;
+        int64_t skip = s->rg_i == 0 ? s->first_row : 0;
         for (size_t i = 0; i < s->n_leaves; i++) {
             rc = colr_open_chunk(&s->leaves[i].cr, rg);
+            if (rc == HOODIE_OK && skip) rc = colr_seek(&s->leaves[i].cr, rg, skip);
             if (rc < 0) { s->poisoned = rc; return rc; }
         }
+        s->rg_rows_left -= skip;
         s->rg_open = 1;
     }
     int64_t nrows = s->rg_rows_left < s->batch_rows ? s->rg_rows_left : s->batch_rows;

@@ -39,6 +39,11 @@ const hoodie_pq_file_meta *hoodie_pq_file_metadata(const hoodie_pq_file *f);
 /** Full schema: root field (STRUCT of top-level columns), nodes, and leaves in column-chunk order. */
 const hoodie_pq_schema *hoodie_pq_file_schema(const hoodie_pq_file *f);
 const char *hoodie_pq_file_name(const hoodie_pq_file *f);
+/** Value of footer key-value entry i (kv_count of the metadata), reading a long value left in the file (the
+ *  footer keeps values over 64 KiB there) on first use; NULL when it has none or on a read error (error set). */
+const char *hoodie_pq_file_kv_at(hoodie_pq_file *f, uint32_t i);
+/** Value of the footer key-value entry `key`, as hoodie_pq_file_kv_at; NULL when absent. */
+const char *hoodie_pq_file_kv(hoodie_pq_file *f, const char *key);
 
 typedef struct hoodie_pq_scan_opts {
     const char *const *columns;   /**< top-level names or dotted paths through structs; NULL: all columns */
@@ -46,6 +51,8 @@ typedef struct hoodie_pq_scan_opts {
     const uint32_t *row_groups;   /**< row-group indices to read, in this order; NULL: all */
     size_t n_row_groups;
     int64_t batch_rows;           /**< max rows per batch; 0: 65536 */
+    int64_t first_row;            /**< rows of the first row group read to skip: the scan starts at that row,
+                                       reading from the page that holds it when the chunk has an OffsetIndex */
 } hoodie_pq_scan_opts;
 
 /** Start a scan. HOODIE_EINVAL: unknown column or row group. The scan borrows f. */
@@ -55,6 +62,25 @@ const hoodie_field *hoodie_pq_scan_schema(const hoodie_pq_scan *s);
 /** Next batch into *out (initialised here; the caller disposes it). HOODIE_ITEROVER at the end. */
 hoodie_status hoodie_pq_scan_next(hoodie_pq_scan *s, hoodie_batch *out);
 void hoodie_pq_scan_free(hoodie_pq_scan *s);
+
+/* ---- page index ---- */
+
+typedef struct hoodie_pq_page_index {
+    hoodie_pq_offset_index oi;    /**< data pages: offset, size (header included), first row */
+    int has_ci;
+    hoodie_pq_column_index ci;    /**< per page bounds (when has_ci; same page count as oi) */
+} hoodie_pq_page_index;
+
+/**
+ * The page index of leaf `leaf` in row group `rg`, decoded into `arena` and checked against the footer: pages
+ * inside the column chunk, first rows below the row group's row count, one ColumnIndex entry per page.
+ * @return HOODIE_OK; HOODIE_ENOTFOUND (the chunk has no OffsetIndex); HOODIE_ECORRUPT (names the file and
+ *         offset); HOODIE_ENOMEM; read errors.
+ */
+hoodie_status hoodie_pq_page_index_read(const hoodie_pq_file *f, uint32_t rg, int leaf, hoodie_arena *arena,
+                                        hoodie_pq_page_index *out);
+/** Index of the page holding row `row` of the row group (the last page whose first row is <= row). */
+uint32_t hoodie_pq_page_index_find_row(const hoodie_pq_offset_index *oi, int64_t row);
 
 /* ---- statistics and pruning ---- */
 

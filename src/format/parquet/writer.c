@@ -62,6 +62,17 @@ typedef struct pq_stats {
     hoodie_buf bmin, bmax;  /* BYTES, DECBE, F16 (raw) */
 } pq_stats;
 
+/* One data page of the current chunk, for the page index. */
+typedef struct pq_page_ent {
+    int64_t off;            /* header offset in the chunk buffer */
+    int32_t size;           /* header + body */
+    int64_t first_row;      /* within the row group */
+    int64_t nulls;
+    uint8_t null_page;
+    size_t min_off, max_off; /* plain-encoded bounds in pq_col.pi_vals */
+    uint32_t min_len, max_len;
+} pq_page_ent;
+
 typedef struct pq_dict {
     uint32_t *slots;        /* entry + 1; 0 empty */
     uint32_t mask;
@@ -114,6 +125,15 @@ typedef struct pq_col {
     int dict_on, dict_pages;
     pq_stats cstats;
     pq_dict dict;
+
+    /* page index of the chunk: data pages, their bounds, whether a ColumnIndex can be written */
+    pq_page_ent *pi;
+    size_t pi_n, pi_cap;
+    hoodie_buf pi_vals;
+    int64_t chunk_rows;
+    int pi_stats_ok, pi_asc, pi_desc;
+    pq_stats pi_prev;       /* bounds of the last non-null page */
+    int pi_has_prev;
 } pq_col;
 
 struct hoodie_pq_writer {
@@ -134,6 +154,7 @@ struct hoodie_pq_writer {
     int64_t rows_total, rg_rows;
     int poisoned, closed;
     hoodie_buf tmp, cmp, hdr, lv, vals;
+    hoodie_buf col_index, off_index; /* page index of the row groups written so far (offsets relative) */
 };
 
 /* ------------------------------------------------------------------------------------------------ options */
@@ -623,6 +644,22 @@ static hoodie_status stats_update(pq_col *c, pq_stats *s, size_t v0, size_t n)
     }
 }
 
+/* Compare the minimums (max = 0) or maximums (max = 1) of two stats that both have values: <0, 0, >0. */
+static int stats_bound_cmp(const pq_col *c, const pq_stats *a, const pq_stats *b, int max)
+{
+    int64_t ai = max ? a->imax : a->imin, bi = max ? b->imax : b->imin;
+    double ad = max ? a->dmax : a->dmin, bd = max ? b->dmax : b->dmin;
+    const hoodie_buf *ab = max ? &a->bmax : &a->bmin, *bb = max ? &b->bmax : &b->bmin;
+    switch (c->stat_kind) {
+    case ST_BOOL: case ST_I32: case ST_I64: return (ai > bi) - (ai < bi);
+    case ST_U32: case ST_U64: return ((uint64_t)ai > (uint64_t)bi) - ((uint64_t)ai < (uint64_t)bi);
+    case ST_FLOAT: case ST_DOUBLE: case ST_F16: return (ad > bd) - (ad < bd);
+    case ST_BYTES: return bytes_cmp(ab->data, ab->len, bb->data, bb->len);
+    case ST_DECBE: return decbe_cmp(ab->data, bb->data, ab->len);
+    default: return 0;
+    }
+}
+
 /* Merge page stats `p` into chunk stats `s`. */
 static hoodie_status stats_merge(pq_col *c, pq_stats *s, const pq_stats *p)
 {
@@ -636,21 +673,7 @@ static hoodie_status stats_merge(pq_col *c, pq_stats *s, const pq_stats *p)
         s->has = 1;
         return HOODIE_OK;
     }
-    int lt = 0, gt = 0;
-    switch (c->stat_kind) {
-    case ST_BOOL: case ST_I32: case ST_I64: lt = p->imin < s->imin; gt = p->imax > s->imax; break;
-    case ST_U32: case ST_U64: lt = (uint64_t)p->imin < (uint64_t)s->imin; gt = (uint64_t)p->imax > (uint64_t)s->imax; break;
-    case ST_FLOAT: case ST_DOUBLE: case ST_F16: lt = p->dmin < s->dmin; gt = p->dmax > s->dmax; break;
-    case ST_BYTES:
-        lt = bytes_cmp(p->bmin.data, p->bmin.len, s->bmin.data, s->bmin.len) < 0;
-        gt = bytes_cmp(p->bmax.data, p->bmax.len, s->bmax.data, s->bmax.len) > 0;
-        break;
-    case ST_DECBE:
-        lt = decbe_cmp(p->bmin.data, s->bmin.data, p->bmin.len) < 0;
-        gt = decbe_cmp(p->bmax.data, s->bmax.data, p->bmax.len) > 0;
-        break;
-    default: break;
-    }
+    int lt = stats_bound_cmp(c, p, s, 0) < 0, gt = stats_bound_cmp(c, p, s, 1) > 0;
     if (lt) {
         s->imin = p->imin; s->dmin = p->dmin;
         hoodie_buf_clear(&s->bmin);
@@ -1117,11 +1140,50 @@ static hoodie_status encode_values(hoodie_pq_writer *w, pq_col *c, int dict_page
     }
 }
 
+/* Note the page about to be appended to the chunk buffer (data pages only) in the chunk's page index. */
+static hoodie_status page_index_add(pq_col *c, size_t size, const hoodie_pq_statistics *st)
+{
+    if (c->pi_n == c->pi_cap) {
+        size_t nc = c->pi_cap ? c->pi_cap * 2 : 16;
+        pq_page_ent *n = realloc(c->pi, nc * sizeof *n);
+        if (!n) return HOODIE_NOMEM();
+        c->pi = n;
+        c->pi_cap = nc;
+    }
+    pq_page_ent *e = &c->pi[c->pi_n++];
+    memset(e, 0, sizeof *e);
+    e->off = (int64_t)c->chunk.len;
+    e->size = (int32_t)size;
+    e->first_row = c->chunk_rows;
+    e->nulls = c->pstats.nulls;
+    e->null_page = !c->pstats.has && c->p_nvals == 0;
+    if (c->stat_kind == ST_NONE || (!c->pstats.has && !e->null_page)) c->pi_stats_ok = 0;
+    if (!c->pi_stats_ok || e->null_page) return HOODIE_OK;
+    e->min_off = c->pi_vals.len;
+    e->min_len = st->min_value_len;
+    HOODIE_TRY(hoodie_buf_append(&c->pi_vals, st->min_value, st->min_value_len));
+    e->max_off = c->pi_vals.len;
+    e->max_len = st->max_value_len;
+    HOODIE_TRY(hoodie_buf_append(&c->pi_vals, st->max_value, st->max_value_len));
+    if (c->pi_has_prev) {
+        int dmin = stats_bound_cmp(c, &c->pstats, &c->pi_prev, 0), dmax = stats_bound_cmp(c, &c->pstats, &c->pi_prev, 1);
+        if (dmin < 0 || dmax < 0) c->pi_asc = 0;
+        if (dmin > 0 || dmax > 0) c->pi_desc = 0;
+    }
+    stats_reset(&c->pi_prev);
+    HOODIE_TRY(stats_merge(c, &c->pi_prev, &c->pstats));
+    c->pi_has_prev = 1;
+    return HOODIE_OK;
+}
+
 static hoodie_status put_page(hoodie_pq_writer *w, pq_col *c, hoodie_pq_page_header *h, const uint8_t *data,
                               size_t len)
 {
     hoodie_buf_clear(&w->hdr);
     HOODIE_TRY(hoodie_pq_page_header_encode(h, &w->hdr));
+    if (w->hdr.len + len > INT32_MAX) return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: page too large");
+    HOODIE_TRY(page_index_add(c, w->hdr.len + len, h->type == HOODIE_PQ_DATA_PAGE ? &h->data.statistics
+                                                                                 : &h->data_v2.statistics));
     HOODIE_TRY(hoodie_buf_append(&c->chunk, w->hdr.data, w->hdr.len));
     HOODIE_TRY(hoodie_buf_append(&c->chunk, data, len));
     c->chunk_unc += (int64_t)w->hdr.len + h->uncompressed_size;
@@ -1199,6 +1261,7 @@ static hoodie_status finish_page(hoodie_pq_writer *w, pq_col *c)
     if (c->max_def > 0 || c->max_rep > 0 || !w->o.data_page_v2) c->enc_mask |= 1u << HOODIE_PQ_RLE;
     if (dict_page) c->dict_pages++;
     c->chunk_nlev += (int64_t)c->p_nlev;
+    c->chunk_rows += c->p_rows;
     HOODIE_TRY(stats_merge(c, &c->cstats, &c->pstats));
     stats_reset(&c->pstats);
     c->p_nlev = 0;
@@ -1265,6 +1328,7 @@ static hoodie_status col_consume(hoodie_pq_writer *w, pq_col *c)
     size_t chunk = (size_t)(w->o.page_bytes / 8);
     if (chunk < 1) chunk = 1;
     if (chunk > 4096) chunk = 4096;
+    if ((int64_t)chunk > w->o.page_rows) chunk = (size_t)w->o.page_rows;
     size_t l0 = 0, v0 = 0;
     while (l0 < nlev) {
         size_t l1 = l0 + chunk < nlev ? l0 + chunk : nlev;
@@ -1309,7 +1373,7 @@ static hoodie_status col_consume(hoodie_pq_writer *w, pq_col *c)
         if (c->dict_on && (int64_t)c->dict.plain.len >= w->o.dictionary_limit) {
             HOODIE_TRY(finish_page(w, c));
             c->dict_on = 0; /* fall back for the rest of the chunk */
-        } else if ((int64_t)page_estimate(c) >= w->o.page_bytes) {
+        } else if ((int64_t)page_estimate(c) >= w->o.page_bytes || c->p_rows >= w->o.page_rows) {
             HOODIE_TRY(finish_page(w, c));
         }
     }
@@ -1339,7 +1403,12 @@ static int64_t rg_estimate(const hoodie_pq_writer *w)
 static void col_chunk_reset(hoodie_pq_writer *w, pq_col *c)
 {
     hoodie_buf_clear(&c->chunk);
-    c->chunk_unc = c->chunk_nlev = 0;
+    c->chunk_unc = c->chunk_nlev = c->chunk_rows = 0;
+    c->pi_n = 0;
+    hoodie_buf_clear(&c->pi_vals);
+    c->pi_stats_ok = c->pi_asc = c->pi_desc = 1;
+    c->pi_has_prev = 0;
+    stats_reset(&c->pi_prev);
     c->enc_mask = 0;
     c->dict_pages = 0;
     c->dict_on = c->want_dict;
@@ -1347,6 +1416,52 @@ static void col_chunk_reset(hoodie_pq_writer *w, pq_col *c)
     stats_reset(&c->cstats);
     stats_reset(&c->pstats);
     (void)w;
+}
+
+/* Encode the chunk's OffsetIndex (and ColumnIndex when every page has bounds) into the writer's page-index
+ * buffers; cc's offsets are relative to those buffers until close adds where they land in the file. */
+static hoodie_status page_index_encode(hoodie_pq_writer *w, const pq_col *c, hoodie_pq_column_chunk *cc,
+                                       int64_t data_off)
+{
+    uint32_t n = (uint32_t)c->pi_n;
+    hoodie_pq_page_location *loc = malloc((n + 1) * sizeof *loc);
+    uint8_t *nullp = malloc(n + 1);
+    const uint8_t **mins = malloc((n + 1) * sizeof *mins), **maxs = malloc((n + 1) * sizeof *maxs);
+    uint32_t *minl = malloc((n + 1) * sizeof *minl), *maxl = malloc((n + 1) * sizeof *maxl);
+    int64_t *nulls = malloc((n + 1) * sizeof *nulls);
+    hoodie_status rc = loc && nullp && mins && maxs && minl && maxl && nulls ? HOODIE_OK : HOODIE_NOMEM();
+    for (uint32_t i = 0; rc == HOODIE_OK && i < n; i++) {
+        const pq_page_ent *e = &c->pi[i];
+        loc[i].offset = data_off + e->off;
+        loc[i].compressed_page_size = e->size;
+        loc[i].first_row_index = e->first_row;
+        nullp[i] = e->null_page;
+        nulls[i] = e->nulls;
+        mins[i] = c->pi_vals.data + e->min_off;
+        minl[i] = e->null_page ? 0 : e->min_len;
+        maxs[i] = c->pi_vals.data + e->max_off;
+        maxl[i] = e->null_page ? 0 : e->max_len;
+    }
+    if (rc == HOODIE_OK && n && c->pi_stats_ok) {
+        hoodie_pq_column_index ci = { n, nullp, mins, minl, maxs, maxl,
+                                      c->pi_asc ? HOODIE_PQ_ASCENDING : c->pi_desc ? HOODIE_PQ_DESCENDING
+                                                                                   : HOODIE_PQ_UNORDERED, 1, nulls };
+        size_t at = w->col_index.len;
+        rc = hoodie_pq_column_index_encode(&ci, &w->col_index);
+        cc->has_column_index = rc == HOODIE_OK;
+        cc->column_index_offset = (int64_t)at;
+        cc->column_index_length = (int32_t)(w->col_index.len - at);
+    }
+    if (rc == HOODIE_OK && n) {
+        hoodie_pq_offset_index oi = { n, loc };
+        size_t at = w->off_index.len;
+        rc = hoodie_pq_offset_index_encode(&oi, &w->off_index);
+        cc->has_offset_index = rc == HOODIE_OK;
+        cc->offset_index_offset = (int64_t)at;
+        cc->offset_index_length = (int32_t)(w->off_index.len - at);
+    }
+    free(loc); free(nullp); free(mins); free(maxs); free(minl); free(maxl); free(nulls);
+    return rc;
 }
 
 static hoodie_status flush_row_group(hoodie_pq_writer *w)
@@ -1398,6 +1513,7 @@ static hoodie_status flush_row_group(hoodie_pq_writer *w)
             c->enc_mask |= 1u << h.dict.encoding;
         }
         m->data_page_offset = (int64_t)w->pos;
+        HOODIE_TRY(page_index_encode(w, c, cc, m->data_page_offset));
         HOODIE_TRY(sink_write(w, c->chunk.data, c->chunk.len));
         unc += c->chunk_unc;
         m->type = c->ptype;
@@ -1458,6 +1574,7 @@ hoodie_status hoodie_pq_writer_open(hoodie_pq_writer **out, const hoodie_field *
     if (o->row_group_rows <= 0) o->row_group_rows = 1048576;
     if (o->row_group_bytes <= 0) o->row_group_bytes = 128LL << 20;
     if (o->page_bytes <= 0) o->page_bytes = 1LL << 20;
+    if (o->page_rows <= 0) o->page_rows = 20000;
     if (o->dictionary_limit <= 0) o->dictionary_limit = 1LL << 20;
     o->kv_keys = NULL;
     o->kv_values = NULL;
@@ -1578,6 +1695,16 @@ hoodie_status hoodie_pq_writer_close(hoodie_pq_writer *w)
     if (w->poisoned || w->closed) return HOODIE_FAIL(HOODIE_ESTATE, "parquet writer: not writable (failed or closed)");
     hoodie_status rc;
     HOODIE_TRY_GOTO(rc, flush_row_group(w), fail);
+    /* the page index, ColumnIndexes first, then OffsetIndexes, before the footer (as parquet-mr lays it out) */
+    int64_t ci_base = (int64_t)w->pos, oi_base = ci_base + (int64_t)w->col_index.len;
+    for (uint32_t g = 0; g < w->n_rgs; g++)
+        for (uint32_t i = 0; i < w->rgs[g].column_count; i++) {
+            hoodie_pq_column_chunk *cc = &w->rgs[g].columns[i];
+            if (cc->has_column_index) cc->column_index_offset += ci_base;
+            if (cc->has_offset_index) cc->offset_index_offset += oi_base;
+        }
+    HOODIE_TRY_GOTO(rc, sink_write(w, w->col_index.data, w->col_index.len), fail);
+    HOODIE_TRY_GOTO(rc, sink_write(w, w->off_index.data, w->off_index.len), fail);
     hoodie_pq_file_meta m;
     memset(&m, 0, sizeof m);
     m.version = 1;
@@ -1608,6 +1735,10 @@ static void col_dispose(pq_col *c)
     free(c->pdef); free(c->prep); free(c->pidx);
     hoodie_buf_dispose(&c->pvals);
     hoodie_buf_dispose(&c->chunk);
+    free(c->pi);
+    hoodie_buf_dispose(&c->pi_vals);
+    hoodie_buf_dispose(&c->pi_prev.bmin);
+    hoodie_buf_dispose(&c->pi_prev.bmax);
     hoodie_buf_dispose(&c->pstats.bmin); hoodie_buf_dispose(&c->pstats.bmax);
     hoodie_buf_dispose(&c->cstats.bmin); hoodie_buf_dispose(&c->cstats.bmax);
     dict_dispose(&c->dict);
@@ -1624,6 +1755,7 @@ void hoodie_pq_writer_free(hoodie_pq_writer *w)
     hoodie_arena_free(w->arena);
     hoodie_buf_dispose(&w->tmp); hoodie_buf_dispose(&w->cmp); hoodie_buf_dispose(&w->hdr);
     hoodie_buf_dispose(&w->lv); hoodie_buf_dispose(&w->vals);
+    hoodie_buf_dispose(&w->col_index); hoodie_buf_dispose(&w->off_index);
     free(w);
 }
 

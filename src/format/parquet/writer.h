@@ -11,6 +11,9 @@
  * Schema mapping (hoodie type -> Parquet): see writer.c, "schema". Column chunks of the current row group are
  * buffered in memory (compressed pages) and written when the row group reaches row_group_rows or
  * row_group_bytes (estimated uncompressed), or at close. After a failure the writer is poisoned (HOODIE_ESTATE).
+ * Every chunk gets a page index (written before the footer, as parquet-mr does): an OffsetIndex (page offsets,
+ * sizes, first rows) and, when every page has statistics, a ColumnIndex (page bounds, null pages and counts,
+ * boundary order); pages end at page_bytes or page_rows, so the index can locate a row within a small page.
  */
 #ifndef HOODIE_FORMAT_PARQUET_WRITER_H
 #define HOODIE_FORMAT_PARQUET_WRITER_H
@@ -37,6 +40,8 @@ typedef struct hoodie_pq_writer_opts {
     int64_t row_group_rows;        /* 0: 1,048,576 */
     int64_t row_group_bytes;       /* 0: 128 MiB (uncompressed estimate) */
     int64_t page_bytes;            /* 0: 1 MiB */
+    int64_t page_rows;             /* a page ends after about this many rows; 0: 20,000 (parquet-mr's limit),
+                                    * so that the page index can locate a row within a small page */
     int dictionary;                /* 1: dictionary encoding (falls back to value_encoding when over the limit) */
     int64_t dictionary_limit;      /* dictionary page bytes before fallback; 0: 1 MiB */
     int data_page_v2;

@@ -109,7 +109,8 @@ HOODIE_TEST(format_native_log__in_a_parquet_footer)
     hoodie_pq_schema_element root;
     memset(&root, 0, sizeof root);
     root.name = "schema";
-    hoodie_pq_kv kv[2] = { { "parquet.avro.schema", (char *)SCHEMA }, { HOODIE_NATIVE_LOG_FOOTER_KEY, (char *)json.data } };
+    hoodie_pq_kv kv[2] = { { .key = "parquet.avro.schema", .value = (char *)SCHEMA },
+                           { .key = HOODIE_NATIVE_LOG_FOOTER_KEY, .value = (char *)json.data } };
     hoodie_pq_file_meta fm;
     memset(&fm, 0, sizeof fm);
     fm.version = 1;

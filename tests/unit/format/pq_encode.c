@@ -180,7 +180,7 @@ HOODIE_TEST(format_pqencode__file_meta_by_duckdb)
     hoodie_pq_row_group rg;
     memset(&rg, 0, sizeof rg);
     rg.column_count = 1; rg.columns = &cc; rg.num_rows = 3; rg.total_byte_size = (int64_t)f.len - 4;
-    hoodie_pq_kv kv = { "k", "v" };
+    hoodie_pq_kv kv = { .key = "k", .value = "v" };
     hoodie_pq_file_meta m;
     memset(&m, 0, sizeof m);
     m.version = 1; m.schema = el; m.schema_count = 2; m.num_rows = 3; m.row_groups = &rg; m.row_group_count = 1;

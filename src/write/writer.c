@@ -759,7 +759,7 @@ static hoodie_status bulk_handle(wctx *w, size_t gi)
         hoodie_basefile_opts bo = { w->s, path, &w->file_schema, w->avro_file_schema, w->o.codec, 0,
                                     w->o.bloom_num_entries };
         hoodie_basefile_stream *bs;
-        HOODIE_TRY(hoodie_basefile_stream_open(&bs, &bo, BULK_ROW_GROUP_ROWS, 0));
+        HOODIE_TRY(hoodie_basefile_stream_open(&bs, &bo, BULK_ROW_GROUP_ROWS, 0, 0));
         size_t first = done;
         while (rc == HOODIE_OK && done < total) {
             size_t n = total - done < BULK_CHUNK_ROWS ? total - done : BULK_CHUNK_ROWS;

@@ -1320,6 +1320,42 @@ static hoodie_status page_add_values(hoodie_pq_writer *w, pq_col *c, size_t v0, 
     return HOODIE_OK;
 }
 
+/*
+ * parquet-mr's check of the first page: when a chunk's first page is complete (or the dictionary outgrew its limit
+ * before), the dictionary is kept only if the page's indices plus the dictionary take less than the values PLAIN.
+ * Otherwise the page is re-encoded PLAIN and the chunk goes on without a dictionary: unique keys, sequence numbers
+ * and timestamps stop paying for a dictionary they cannot use (and the file is smaller).
+ */
+static hoodie_status dict_first_page_check(pq_col *c)
+{
+    if (!c->dict_on || c->dict_pages || c->p_nidx == 0) return HOODIE_OK;
+    const pq_dict *d = &c->dict;
+    size_t raw = 0, wd = (size_t)c->width;
+    if (c->ptype == HOODIE_PQ_BYTE_ARRAY)
+        for (size_t i = 0; i < c->p_nidx; i++) raw += 4 + (size_t)d->lens[c->pidx[i]];
+    else
+        raw = c->p_nidx * wd;
+    if (page_estimate(c) + d->plain.len < raw) return HOODIE_OK;
+    hoodie_buf_clear(&c->pvals);
+    HOODIE_TRY(hoodie_buf_reserve(&c->pvals, raw));
+    uint8_t *o = c->pvals.data;
+    for (size_t i = 0; i < c->p_nidx; i++) {
+        uint32_t e = c->pidx[i];
+        if (c->ptype == HOODIE_PQ_BYTE_ARRAY) { /* the dictionary holds each value PLAIN: length, bytes */
+            memcpy(o, d->plain.data + d->offs[e] - 4, 4 + (size_t)d->lens[e]);
+            o += 4 + (size_t)d->lens[e];
+        } else {
+            memcpy(o, d->plain.data + (size_t)e * wd, wd);
+            o += wd;
+        }
+    }
+    c->pvals.len = raw;
+    c->p_nidx = 0;
+    c->dict_on = 0;
+    dict_clear(&c->dict);
+    return HOODIE_OK;
+}
+
 /* Feed the shredded slice to the page builder. */
 static hoodie_status col_consume(hoodie_pq_writer *w, pq_col *c)
 {
@@ -1371,9 +1407,11 @@ static hoodie_status col_consume(hoodie_pq_writer *w, pq_col *c)
         v0 += nv;
         l0 = l1;
         if (c->dict_on && (int64_t)c->dict.plain.len >= w->o.dictionary_limit) {
+            HOODIE_TRY(dict_first_page_check(c));
             HOODIE_TRY(finish_page(w, c));
             c->dict_on = 0; /* fall back for the rest of the chunk */
         } else if ((int64_t)page_estimate(c) >= w->o.page_bytes || c->p_rows >= w->o.page_rows) {
+            HOODIE_TRY(dict_first_page_check(c));
             HOODIE_TRY(finish_page(w, c));
         }
     }

@@ -174,11 +174,11 @@ if ! [[ " $cases " == *" mor_snapshot_read "* || " $cases " == *" compaction "* 
     :
 elif [ -x "$hoodie" ] && [ -x "$hoodie_bench" ]; then
     if [ ! -f "$mor_dir/built" ]; then
-        mapfile -t upds < <(duck mor-data "$data" "$mor_dir")
+        duck mor-data "$data" "$mor_dir" > /dev/null
         rm -rf "$mor_dir/table" "$mor_dir/table.tmp"
         "$hoodie" create "$mor_dir/table.tmp" --type mor --name bench_mor --record-key id --ordering-field ts > /dev/null
         "$hoodie" write "$mor_dir/table.tmp" --op bulk_insert --input "$data" --max-file-size 1000000000000 > /dev/null
-        for u in "${upds[@]}"; do "$hoodie" write "$mor_dir/table.tmp" --op upsert --input "$u" > /dev/null; done
+        for j in 1 2 3 4 5; do "$hoodie" write "$mor_dir/table.tmp" --op upsert --input "$mor_dir/upd_$j.parquet" > /dev/null; done
         mv "$mor_dir/table.tmp" "$mor_dir/table"
         touch "$mor_dir/built"
     fi

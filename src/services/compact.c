@@ -4,7 +4,8 @@
  *   schedule  C.compaction.requested: a HoodieCompactionPlan (version 2: log file names) with one operation per
  *             slice chosen by the strategy; file groups of pending compactions or clusterings are left out
  *   run       C.compaction.inflight (empty, as Hudi writes it); per operation the base file and the listed logs
- *             merged as the snapshot reader merges them (read/logscan + read/slice_merge), written as
+ *             merged as the snapshot reader merges them (read/logscan + read/slice_merge), streamed batch by
+ *             batch into the streaming base-file writer (only the log records are held in memory), written as
  *             <fileId>_<token>_C.parquet (records keep their commit time and sequence number; the file name
  *             column names the new file); completed as C.commit / C_C.commit with compacted=true and
  *             operationType COMPACT
@@ -17,7 +18,7 @@
 #include "storage/storage.h"
 #include "table/file_name.h"
 #include "util/error.h"
-#include "write/basefile.h"
+#include "write/basefile_stream.h"
 #include "write/commit_encode.h"
 
 #include <stdio.h>
@@ -163,6 +164,22 @@ static hoodie_wstat *stat_add(stat_vec *s)
     return w;
 }
 
+typedef struct stream_sink {
+    hoodie_svc *sv;
+    hoodie_basefile_stream *out;
+    const char *file_name;
+} stream_sink;
+
+/* A merged batch into the new base file, its _hoodie_file_name naming that file. */
+static hoodie_status write_sink(void *ctx, hoodie_batch *b)
+{
+    stream_sink *ss = ctx;
+    hoodie_status rc = hoodie_svc__set_file_name_batch(ss->sv, b, ss->file_name);
+    if (rc == HOODIE_OK) rc = hoodie_basefile_stream_write(ss->out, b);
+    hoodie_batch_dispose(b);
+    return rc;
+}
+
 /* One operation: merge, write the new base file, record its stat. */
 static hoodie_status compact_one(hoodie_svc *sv, hoodie_write_txn *tx, json_t *op, size_t ordinal, stat_vec *stats,
                                  hoodie_service_result *res)
@@ -198,10 +215,9 @@ static hoodie_status compact_one(hoodie_svc *sv, hoodie_write_txn *tx, json_t *o
     uint64_t size = 0;
     int64_t written = 0;
     snprintf(token, sizeof token, "%zu-0-%zu", ordinal, ordinal);
-    hoodie_status rc = hoodie_svc__merge_slice(sv, part, data, logs, n_logs, &rows);
+    hoodie_status rc = hoodie_svc__load_schema(sv);
     if (rc == HOODIE_OK) rc = hoodie_file_name_base(&nb, fid, token, tx->inst.requested, "parquet");
     const char *name = rc == HOODIE_OK ? (const char *)nb.data : NULL;
-    if (rc == HOODIE_OK) rc = hoodie_svc__set_file_name(sv, &rows, name);
     if (rc == HOODIE_OK) {
         path = hoodie_svc__file_path(sv, part, name);
         rel = *part ? hoodie_arena_sprintf(stats->arena, "%s/%s", part, name) : hoodie_arena_strdup(stats->arena, name);
@@ -212,22 +228,21 @@ static hoodie_status compact_one(hoodie_svc *sv, hoodie_write_txn *tx, json_t *o
         if (rc == HOODIE_EEXISTS) { hoodie_error_clear(); rc = HOODIE_OK; } /* a run before this one */
     }
     if (rc == HOODIE_OK) rc = hoodie_svc__remove(sv->s, path);
-    hoodie_batch empty;
-    int have_empty = 0;
-    if (rc == HOODIE_OK) {
-        const hoodie_batch **parts = calloc(rows.n + 1, sizeof *parts);
-        if (!parts) rc = HOODIE_NOMEM();
-        for (size_t i = 0; parts && i < rows.n; i++) parts[i] = &rows.b[i];
-        if (rc == HOODIE_OK && rows.n == 0) { /* every record deleted: an empty base file ends the old slice */
-            rc = hoodie_batch_init(&empty, &sv->file_schema);
-            have_empty = rc == HOODIE_OK;
-            parts[0] = &empty;
+    /* the merged rows streamed into the new base file: memory is the log records and one base batch */
+    stream_sink ss = { sv, NULL, name };
+    hoodie_basefile_opts bo = { sv->s, path, &sv->file_schema, sv->avro_file_schema, sv->o.codec, 0, 0 };
+    if (rc == HOODIE_OK) rc = hoodie_basefile_stream_open(&ss.out, &bo, 0, 0); /* the writer's row groups */
+    if (rc == HOODIE_OK) rc = hoodie_svc__merge_slice_each(sv, part, data, logs, n_logs, &rows, write_sink, &ss);
+    if (rc == HOODIE_OK && rows.rows == 0) { /* every record deleted: an empty base file ends the old slice */
+        hoodie_batch empty;
+        rc = hoodie_batch_init(&empty, &sv->file_schema);
+        if (rc == HOODIE_OK) {
+            rc = hoodie_basefile_stream_write(ss.out, &empty);
+            hoodie_batch_dispose(&empty);
         }
-        hoodie_basefile_opts bo = { sv->s, path, &sv->file_schema, sv->avro_file_schema, sv->o.codec, 0, 0 };
-        if (rc == HOODIE_OK) rc = hoodie_basefile_write(&bo, parts, rows.n ? rows.n : 1, &size, &written);
-        free(parts);
     }
-    if (have_empty) hoodie_batch_dispose(&empty);
+    if (rc == HOODIE_OK) rc = hoodie_basefile_stream_close(ss.out, &size, &written);
+    hoodie_basefile_stream_free(ss.out);
     if (rc == HOODIE_OK) {
         hoodie_wstat *st = stat_add(stats);
         if (!st) rc = HOODIE_ENOMEM;

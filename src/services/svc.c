@@ -280,7 +280,6 @@ static hoodie_status rows_push(hoodie_svc_rows *r, hoodie_batch *b)
         r->b = nb;
         r->cap = nc;
     }
-    r->rows += b->root.length;
     r->b[r->n++] = *b;
     return HOODIE_OK;
 }
@@ -319,8 +318,25 @@ static hoodie_status fs_file_of(hoodie_svc *sv, hoodie_arena *a, const char *par
     return HOODIE_OK;
 }
 
+static hoodie_status push_sink(void *ctx, hoodie_batch *b) { return rows_push(ctx, b); }
+
+/* Count a merged batch and hand it to the sink (which owns it from then on); empty batches are dropped. */
+static hoodie_status sink_batch(hoodie_svc_rows *stats, hoodie_svc_sink sink, void *ctx, hoodie_batch *b)
+{
+    if (b->root.length == 0) { hoodie_batch_dispose(b); return HOODIE_OK; }
+    stats->rows += b->root.length;
+    return sink(ctx, b);
+}
+
 hoodie_status hoodie_svc__merge_slice(hoodie_svc *sv, const char *partition, const char *base_name,
                                       const char *const *log_names, size_t n_logs, hoodie_svc_rows *out)
+{
+    return hoodie_svc__merge_slice_each(sv, partition, base_name, log_names, n_logs, out, push_sink, out);
+}
+
+hoodie_status hoodie_svc__merge_slice_each(hoodie_svc *sv, const char *partition, const char *base_name,
+                                           const char *const *log_names, size_t n_logs, hoodie_svc_rows *out,
+                                           hoodie_svc_sink sink, void *sink_ctx)
 {
     hoodie_arena *a = NULL;
     hoodie_log_items items;
@@ -370,14 +386,10 @@ hoodie_status hoodie_svc__merge_slice(hoodie_svc *sv, const char *partition, con
             rc = hoodie_conform_batch(&conformed, &sv->file_schema, &raw);
             hoodie_batch_dispose(&raw);
             if (rc < 0) { hoodie_error__prefix("%s: ", path); break; }
-            if (!m) { rc = rows_push(out, &conformed); continue; }
-            int64_t before = conformed.root.length;
+            if (!m) { rc = sink_batch(out, sink, sink_ctx, &conformed); continue; }
             rc = hoodie_slice_merger_base(m, &conformed, &merged);
             hoodie_batch_dispose(&conformed);
-            if (rc == HOODIE_OK) {
-                (void)before;
-                rc = rows_push(out, &merged);
-            }
+            if (rc == HOODIE_OK) rc = sink_batch(out, sink, sink_ctx, &merged);
         }
         if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
         free(path);
@@ -385,7 +397,7 @@ hoodie_status hoodie_svc__merge_slice(hoodie_svc *sv, const char *partition, con
     if (rc == HOODIE_OK && m) {
         hoodie_batch fin;
         rc = hoodie_slice_merger_finish(m, &fin);
-        if (rc == HOODIE_OK) rc = rows_push(out, &fin);
+        if (rc == HOODIE_OK) rc = sink_batch(out, sink, sink_ctx, &fin);
     }
     hoodie_slice_merger_free(m);
     hoodie_pq_scan_free(sc);
@@ -395,20 +407,24 @@ hoodie_status hoodie_svc__merge_slice(hoodie_svc *sv, const char *partition, con
     return rc;
 }
 
-hoodie_status hoodie_svc__set_file_name(hoodie_svc *sv, hoodie_svc_rows *r, const char *name)
+hoodie_status hoodie_svc__set_file_name_batch(hoodie_svc *sv, hoodie_batch *b, const char *name)
 {
     int col = hoodie_field_find(&sv->file_schema, "_hoodie_file_name");
     if (col < 0) return HOODIE_OK;
     const hoodie_field *f = &sv->file_schema.children[col];
-    for (size_t i = 0; i < r->n; i++) {
-        hoodie_array na;
-        HOODIE_TRY(hoodie_array_init(&na, f));
-        hoodie_status rc = hoodie_array_reserve(&na, f, r->b[i].root.length, strlen(name) * (size_t)r->b[i].root.length);
-        for (int64_t k = 0; rc == HOODIE_OK && k < r->b[i].root.length; k++) rc = hoodie_array_append_str(&na, f, name);
-        if (rc < 0) { hoodie_array_dispose(&na); return rc; }
-        hoodie_array_dispose(&r->b[i].root.children[col]);
-        r->b[i].root.children[col] = na;
-    }
+    hoodie_array na;
+    HOODIE_TRY(hoodie_array_init(&na, f));
+    hoodie_status rc = hoodie_array_reserve(&na, f, b->root.length, strlen(name) * (size_t)b->root.length);
+    for (int64_t k = 0; rc == HOODIE_OK && k < b->root.length; k++) rc = hoodie_array_append_str(&na, f, name);
+    if (rc < 0) { hoodie_array_dispose(&na); return rc; }
+    hoodie_array_dispose(&b->root.children[col]);
+    b->root.children[col] = na;
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_svc__set_file_name(hoodie_svc *sv, hoodie_svc_rows *r, const char *name)
+{
+    for (size_t i = 0; i < r->n; i++) HOODIE_TRY(hoodie_svc__set_file_name_batch(sv, &r->b[i], name));
     return HOODIE_OK;
 }
 

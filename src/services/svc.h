@@ -84,9 +84,19 @@ typedef struct hoodie_svc_rows {
  */
 hoodie_status hoodie_svc__merge_slice(hoodie_svc *sv, const char *partition, const char *base_name,
                                       const char *const *log_names, size_t n_logs, hoodie_svc_rows *out);
+/** Receives each merged batch (non-empty; ownership passes, also on failure). */
+typedef hoodie_status (*hoodie_svc_sink)(void *ctx, hoodie_batch *b);
+/**
+ * The same merge, streamed: each merged batch goes to `sink` as the base file is read (memory: the log records
+ * and one base batch); `stats` receives the counts (rows, log_records, log_blocks; no batches).
+ */
+hoodie_status hoodie_svc__merge_slice_each(hoodie_svc *sv, const char *partition, const char *base_name,
+                                           const char *const *log_names, size_t n_logs, hoodie_svc_rows *stats,
+                                           hoodie_svc_sink sink, void *sink_ctx);
 void hoodie_svc__rows_dispose(hoodie_svc_rows *r);
 /** Set the _hoodie_file_name column of every batch to `name`. */
 hoodie_status hoodie_svc__set_file_name(hoodie_svc *sv, hoodie_svc_rows *r, const char *name);
+hoodie_status hoodie_svc__set_file_name_batch(hoodie_svc *sv, hoodie_batch *b, const char *name);
 
 /** Full path of a file in a partition (malloc). */
 char *hoodie_svc__file_path(const hoodie_svc *sv, const char *partition, const char *name);

@@ -278,3 +278,58 @@ hoodie_status hoodie_slice_merger_finish(hoodie_slice_merger *m, hoodie_batch *o
     if (n && !m->srcs[0]) m->srcs[0] = m->srcs[1]; /* never referenced; keeps every source non-NULL */
     return gather(m, n, out);
 }
+
+hoodie_status hoodie_slice_merger_log_records(hoodie_slice_merger *m, hoodie_batch *out, hoodie_slice_log_deletes *dels)
+{
+    memset(dels, 0, sizeof *dels);
+    size_t n = 0, nd = 0;
+    /* the keys, per entry, from the map (entries hold no key) */
+    const uint8_t **keys = calloc(m->n_entries + 1, sizeof *keys);
+    size_t *lens = calloc(m->n_entries + 1, sizeof *lens);
+    hoodie_status rc = keys && lens ? sel_reserve(m, m->n_entries) : HOODIE_NOMEM();
+    for (size_t i = 0; rc == HOODIE_OK && i < m->map.cap; i++) {
+        const hoodie_hmap_entry *e = &m->map.slots[i];
+        if (e->key) { keys[e->value] = e->key; lens[e->value] = e->key_len; }
+    }
+    for (size_t i = 0; rc == HOODIE_OK && i < m->n_entries; i++) {
+        const log_entry *e = &m->entries[i];
+        nd += e->ver.is_delete || e->after_delete;
+    }
+    if (rc == HOODIE_OK && nd) {
+        dels->keys = calloc(nd, sizeof *dels->keys);
+        dels->key_lens = calloc(nd, sizeof *dels->key_lens);
+        dels->ords = calloc(nd, sizeof *dels->ords);
+        if (!dels->keys || !dels->key_lens || !dels->ords) rc = HOODIE_NOMEM();
+    }
+    m->srcs[0] = NULL;
+    for (size_t i = 0; rc == HOODIE_OK && i < m->n_entries; i++) {
+        const log_entry *e = &m->entries[i];
+        if (e->ver.is_delete || e->after_delete) {
+            /* a winning delete keeps its ordering value; a record after a delete without one gets that delete
+               back in front of it (the delete block precedes the data block); a delete after such a pair removes
+               the base record whatever its ordering value: it is written without one */
+            dels->keys[dels->count] = (const char *)keys[i];
+            dels->key_lens[dels->count] = lens[i];
+            if (e->ver.is_delete && !e->after_delete) dels->ords[dels->count] = e->ver.ord;
+            dels->count++;
+        }
+        if (e->ver.is_delete || e->src == 0) continue;
+        m->sel[n].source = e->src;
+        m->sel[n].row = e->row;
+        n++;
+    }
+    free(keys);
+    free(lens);
+    if (rc == HOODIE_OK && n) m->srcs[0] = m->srcs[1]; /* never referenced; keeps every source non-NULL */
+    if (rc == HOODIE_OK) rc = gather(m, n, out);
+    if (rc < 0) hoodie_slice_log_deletes_dispose(dels);
+    return rc;
+}
+
+void hoodie_slice_log_deletes_dispose(hoodie_slice_log_deletes *d)
+{
+    free(d->keys);
+    free(d->key_lens);
+    free(d->ords);
+    memset(d, 0, sizeof *d);
+}

@@ -318,6 +318,85 @@ static hoodie_status fs_file_of(hoodie_svc *sv, hoodie_arena *a, const char *par
     return HOODIE_OK;
 }
 
+/* Scan the logs (blocks up to as_of, NULL: all) and fold them per key; counts into `stats`. On success the caller
+ * frees *m and disposes *items. */
+static hoodie_status fold_logs(hoodie_svc *sv, hoodie_arena *a, const char *partition, const char *const *log_names,
+                               size_t n_logs, const char *as_of, hoodie_log_items *items, hoodie_slice_merger **m,
+                               hoodie_svc_rows *stats)
+{
+    const hoodie_fs_file **logs = hoodie_arena_calloc(a, n_logs + 1, sizeof *logs);
+    if (!logs) return HOODIE_ENOMEM;
+    for (size_t i = 0; i < n_logs; i++) {
+        hoodie_fs_file *f = NULL;
+        HOODIE_TRY(fs_file_of(sv, a, partition, log_names[i], &f));
+        logs[i] = f;
+    }
+    hoodie_logscan_ctx lc = { sv->s, sv->t->tl, as_of, &sv->file_schema,
+                              (const char *const *)sv->rolled_back_instants, sv->n_rolled_back_instants };
+    HOODIE_TRY(hoodie_logscan(items, &lc, logs, n_logs));
+    for (size_t i = 0; i < items->count; i++) {
+        if (items->items[i].removed) continue;
+        stats->log_records += items->items[i].kind == HOODIE_LOG_DATA ? items->items[i].batch.root.length
+                                                                      : (int64_t)items->items[i].delete_count;
+    }
+    stats->log_blocks += (int64_t)n_logs;
+    hoodie_slice_merge_cfg mc = { &sv->file_schema, sv->key_col, sv->ord_col, sv->del_col, sv->policy };
+    hoodie_status rc = hoodie_slice_merger_new(m, &mc, items);
+    if (rc < 0) hoodie_log_items_dispose(items);
+    return rc;
+}
+
+hoodie_status hoodie_svc__compact_logs(hoodie_svc *sv, const char *partition, const char *const *log_names,
+                                       size_t n_logs, const char *instant, const char *path,
+                                       hoodie_svc_logc_result *res)
+{
+    hoodie_arena *a = NULL;
+    hoodie_log_items items;
+    hoodie_slice_merger *m = NULL;
+    hoodie_svc_rows stats = { 0 };
+    hoodie_buf times = HOODIE_BUF_INIT;
+    hoodie_batch recs;
+    hoodie_slice_log_deletes dels;
+    int have_recs = 0, have_dels = 0;
+    memset(res, 0, sizeof *res);
+    HOODIE_TRY(hoodie_svc__load_schema(sv));
+    hoodie_status rc = hoodie_arena_new(&a, NULL, 4096);
+    if (rc == HOODIE_OK) rc = fold_logs(sv, a, partition, log_names, n_logs, instant, &items, &m, &stats);
+    if (rc < 0) { hoodie_arena_free(a); return rc; }
+    /* the instants of the blocks that stay valid: the ones the new block replaces */
+    for (size_t i = 0; rc == HOODIE_OK && i < items.count; i++) {
+        const hoodie_log_item *it = &items.items[i];
+        int seen = it->removed;
+        for (size_t k = 0; k < i && !seen; k++) seen = !items.items[k].removed && !strcmp(items.items[k].instant, it->instant);
+        if (seen) continue;
+        if (times.len) rc = hoodie_buf_append(&times, ",", 1);
+        if (rc == HOODIE_OK) rc = hoodie_buf_append(&times, it->instant, strlen(it->instant));
+        res->instants++;
+    }
+    if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&times);
+    if (rc == HOODIE_OK && res->instants) {
+        rc = hoodie_slice_merger_log_records(m, &recs, &dels);
+        have_recs = have_dels = rc == HOODIE_OK;
+    }
+    if (rc == HOODIE_OK && res->instants && (recs.root.length || dels.count)) {
+        hoodie_wlog_deletes d = { dels.keys, dels.key_lens, dels.ords, dels.count, partition };
+        rc = hoodie_wlog_write_compacted(sv->s, path, instant, (const char *)times.data, sv->avro_file_schema,
+                                         &sv->file_schema, &recs, &d, &res->size);
+        res->written = rc == HOODIE_OK;
+        res->records = recs.root.length;
+        res->deletes = (int64_t)dels.count;
+        res->blocks = (recs.root.length ? 1 : 0) + (dels.count ? 1 : 0);
+    }
+    res->log_records = stats.log_records;
+    if (have_recs) hoodie_batch_dispose(&recs);
+    if (have_dels) hoodie_slice_log_deletes_dispose(&dels);
+    hoodie_slice_merger_free(m);
+    hoodie_log_items_dispose(&items);
+    hoodie_buf_dispose(&times);
+    hoodie_arena_free(a);
+    return rc;
+}
+
 static hoodie_status push_sink(void *ctx, hoodie_batch *b) { return rows_push(ctx, b); }
 
 /* Count a merged batch and hand it to the sink (which owns it from then on); empty batches are dropped. */
@@ -344,33 +423,11 @@ hoodie_status hoodie_svc__merge_slice_each(hoodie_svc *sv, const char *partition
     hoodie_slice_merger *m = NULL;
     hoodie_parquet_reader *r = NULL;
     hoodie_pq_scan *sc = NULL;
-    const hoodie_fs_file **logs = NULL;
     HOODIE_TRY(hoodie_svc__load_schema(sv));
     hoodie_status rc = hoodie_arena_new(&a, NULL, 4096);
     if (rc == HOODIE_OK && n_logs) {
-        logs = hoodie_arena_calloc(a, n_logs, sizeof *logs);
-        if (!logs) rc = HOODIE_ENOMEM;
-        for (size_t i = 0; rc == HOODIE_OK && i < n_logs; i++) {
-            hoodie_fs_file *f = NULL;
-            rc = fs_file_of(sv, a, partition, log_names[i], &f);
-            logs[i] = f;
-        }
-        if (rc == HOODIE_OK) {
-            hoodie_logscan_ctx lc = { sv->s, sv->t->tl, NULL, &sv->file_schema,
-                                      (const char *const *)sv->rolled_back_instants, sv->n_rolled_back_instants };
-            rc = hoodie_logscan(&items, &lc, logs, n_logs);
-            have_items = rc == HOODIE_OK;
-        }
-        if (rc == HOODIE_OK) {
-            for (size_t i = 0; i < items.count; i++) {
-                if (items.items[i].removed) continue;
-                out->log_records += items.items[i].kind == HOODIE_LOG_DATA ? items.items[i].batch.root.length
-                                                                           : (int64_t)items.items[i].delete_count;
-            }
-            hoodie_slice_merge_cfg mc = { &sv->file_schema, sv->key_col, sv->ord_col, sv->del_col, sv->policy };
-            rc = hoodie_slice_merger_new(&m, &mc, &items);
-        }
-        out->log_blocks += n_logs;
+        rc = fold_logs(sv, a, partition, log_names, n_logs, NULL, &items, &m, out);
+        have_items = rc == HOODIE_OK;
     }
     if (rc == HOODIE_OK && base_name) {
         char *path = hoodie_svc__file_path(sv, partition, base_name);

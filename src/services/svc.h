@@ -94,6 +94,26 @@ hoodie_status hoodie_svc__merge_slice_each(hoodie_svc *sv, const char *partition
                                            const char *const *log_names, size_t n_logs, hoodie_svc_rows *stats,
                                            hoodie_svc_sink sink, void *sink_ctx);
 void hoodie_svc__rows_dispose(hoodie_svc_rows *r);
+
+/** What hoodie_svc__compact_logs did. */
+typedef struct hoodie_svc_logc_result {
+    int written;              /* 0: no valid block, nothing written */
+    uint64_t size;
+    int64_t records, deletes; /* in the new file */
+    int64_t blocks;
+    int64_t log_records;      /* data rows + deletes read */
+    size_t instants;          /* blocks' instants replaced */
+} hoodie_svc_logc_result;
+
+/**
+ * Log compaction of one slice: the blocks of the log files (in apply order) that are valid as of `instant`,
+ * folded per record key as the snapshot reader folds them, written to `path` (a new log file) as one delete block
+ * and one data block of INSTANT_TIME `instant` whose COMPACTED_BLOCK_TIMES lists the replaced blocks' instants
+ * (write/wlog.h). Records keep their meta columns.
+ */
+hoodie_status hoodie_svc__compact_logs(hoodie_svc *sv, const char *partition, const char *const *log_names,
+                                       size_t n_logs, const char *instant, const char *path,
+                                       hoodie_svc_logc_result *res);
 /** Set the _hoodie_file_name column of every batch to `name`. */
 hoodie_status hoodie_svc__set_file_name(hoodie_svc *sv, hoodie_svc_rows *r, const char *name);
 hoodie_status hoodie_svc__set_file_name_batch(hoodie_svc *sv, hoodie_batch *b, const char *name);

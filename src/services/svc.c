@@ -471,8 +471,9 @@ hoodie_status hoodie_svc__set_file_name_batch(hoodie_svc *sv, hoodie_batch *b, c
     const hoodie_field *f = &sv->file_schema.children[col];
     hoodie_array na;
     HOODIE_TRY(hoodie_array_init(&na, f));
-    hoodie_status rc = hoodie_array_reserve(&na, f, b->root.length, strlen(name) * (size_t)b->root.length);
-    for (int64_t k = 0; rc == HOODIE_OK && k < b->root.length; k++) rc = hoodie_array_append_str(&na, f, name);
+    size_t len = strlen(name);
+    hoodie_status rc = hoodie_array_reserve(&na, f, b->root.length, len * (size_t)b->root.length);
+    for (int64_t k = 0; rc == HOODIE_OK && k < b->root.length; k++) rc = hoodie_array_append_bytes(&na, f, name, len);
     if (rc < 0) { hoodie_array_dispose(&na); return rc; }
     hoodie_array_dispose(&b->root.children[col]);
     b->root.children[col] = na;

@@ -46,7 +46,6 @@ typedef struct scan {
     hoodie_filter filter;
     int has_filter;
     hoodie_field full;                   /* meta + table columns (narrowed: the ones the query needs) */
-    int narrowed;                        /* full lacks columns of the table: base files read projected */
     hoodie_field out_schema;             /* after projection */
     hoodie_fsview *view;
     size_t next_group;
@@ -154,34 +153,7 @@ static hoodie_status narrow_schema(scan *s)
     s->del_col = s->del_col >= 0 ? hoodie_field_find(&need, "_hoodie_is_deleted") : -1;
     hoodie_field_dispose(&s->full);
     s->full = need;
-    s->narrowed = 1;
     return HOODIE_OK;
-}
-
-/* Open a base file of the scan: narrowed, only the needed columns the file has (missing ones read as nulls). */
-static hoodie_status open_base(scan *s, const char *path, hoodie_parquet_reader **out)
-{
-    hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
-    o.storage = s->t->storage;
-    o.batch_rows = s->batch_rows;
-    HOODIE_TRY(hoodie_parquet_reader_open(out, path, &o));
-    if (!s->narrowed) return HOODIE_OK;
-    const hoodie_field *fs = hoodie_pqfile__schema(*out);
-    const char **cols = calloc(s->full.n_children + 1, sizeof *cols);
-    if (!cols) return HOODIE_NOMEM();
-    size_t n = 0;
-    for (size_t i = 0; i < s->full.n_children; i++)
-        if (hoodie_field_find(fs, s->full.children[i].name) >= 0) cols[n++] = s->full.children[i].name;
-    hoodie_status rc = HOODIE_OK;
-    if (n) {
-        hoodie_parquet_reader_free(*out);
-        *out = NULL;
-        o.columns = cols;
-        o.n_columns = n;
-        rc = hoodie_parquet_reader_open(out, path, &o);
-    }
-    free(cols);
-    return rc;
 }
 
 static hoodie_status build_schema(scan *s)
@@ -520,7 +492,7 @@ static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
         HOODIE_TRY(hoodie_slice_merger_new(&s->merger, &mc, &s->logs));
     }
     if (sl->base) {
-        hoodie_status rc = open_base(s, sl->base->path, &s->base);
+        hoodie_status rc = hoodie_pqfile__open_columns(&s->base, sl->base->path, s->t->storage, s->batch_rows, &s->full);
         if (rc < 0) return rc;
         if (s->has_filter && !s->merger) {
             /* no log can change these rows: statistics may skip row groups */

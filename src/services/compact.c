@@ -202,9 +202,11 @@ typedef struct stream_sink {
 static hoodie_status write_sink(void *ctx, hoodie_batch *b)
 {
     stream_sink *ss = ctx;
-    hoodie_status rc = hoodie_svc__set_file_name_batch(ss->sv, b, ss->file_name);
-    if (rc == HOODIE_OK) rc = hoodie_basefile_stream_write(ss->out, b);
-    hoodie_batch_dispose(b);
+    hoodie_batch full;
+    hoodie_status rc = hoodie_svc__with_file_name(ss->sv, b, ss->file_name, &full);
+    if (rc < 0) return rc;
+    rc = hoodie_basefile_stream_write(ss->out, &full);
+    hoodie_batch_dispose(&full);
     return rc;
 }
 
@@ -279,7 +281,7 @@ static hoodie_status compact_one(hoodie_svc *sv, hoodie_write_txn *tx, json_t *o
     stream_sink ss = { sv, NULL, name };
     hoodie_basefile_opts bo = { sv->s, path, &sv->file_schema, sv->avro_file_schema, sv->o.codec, 0, 0 };
     if (rc == HOODIE_OK) rc = hoodie_basefile_stream_open(&ss.out, &bo, 0, 0); /* the writer's row groups */
-    if (rc == HOODIE_OK) rc = hoodie_svc__merge_slice_each(sv, part, data, logs, n_logs, &rows, write_sink, &ss);
+    if (rc == HOODIE_OK) rc = hoodie_svc__merge_slice_each(sv, part, data, logs, n_logs, 1, &rows, write_sink, &ss);
     if (rc == HOODIE_OK && rows.rows == 0) { /* every record deleted: an empty base file ends the old slice */
         hoodie_batch empty;
         rc = hoodie_batch_init(&empty, &sv->file_schema);

@@ -62,6 +62,7 @@ void hoodie_svc__close(hoodie_svc *sv)
         hoodie_field_dispose(&sv->data_schema);
         hoodie_field_dispose(&sv->file_schema);
     }
+    if (sv->have_nofn) hoodie_field_dispose(&sv->nofn_schema);
     free(sv->avro_data_schema);
     free(sv->avro_file_schema);
     for (size_t i = 0; i < sv->n_rolled_back_instants; i++) free(sv->rolled_back_instants[i]);
@@ -320,9 +321,60 @@ static hoodie_status fs_file_of(hoodie_svc *sv, hoodie_arena *a, const char *par
 
 /* Scan the logs (blocks up to as_of, NULL: all) and fold them per key; counts into `stats`. On success the caller
  * frees *m and disposes *items. */
+/* The columns a merge reads: sv->file_schema, or without the file name column. */
+typedef struct merge_shape {
+    const hoodie_field *schema;
+    int key, ord, del;
+} merge_shape;
+
+static hoodie_status shape_of(hoodie_svc *sv, int without_file_name, merge_shape *out)
+{
+    *out = (merge_shape){ &sv->file_schema, sv->key_col, sv->ord_col, sv->del_col };
+    if (!without_file_name) return HOODIE_OK;
+    if (!sv->have_nofn) {
+        sv->fname_col = hoodie_field_find(&sv->file_schema, "_hoodie_file_name");
+        if (sv->fname_col < 0) return HOODIE_OK;
+        hoodie_field *f = &sv->nofn_schema;
+        HOODIE_TRY(hoodie_field_init(f, sv->file_schema.name, sv->file_schema.type, sv->file_schema.nullable));
+        hoodie_status rc = HOODIE_OK;
+        for (size_t i = 0; i < sv->file_schema.n_children && rc == HOODIE_OK; i++)
+            if ((int)i != sv->fname_col) rc = hoodie_field_add_child(f, &sv->file_schema.children[i]);
+        if (rc < 0) { hoodie_field_dispose(f); return rc; }
+        sv->nofn_key = hoodie_field_find(f, "_hoodie_record_key");
+        sv->nofn_ord = sv->ord_col >= 0 ? hoodie_field_find(f, sv->file_schema.children[sv->ord_col].name) : -1;
+        sv->nofn_del = sv->del_col >= 0 ? hoodie_field_find(f, "_hoodie_is_deleted") : -1;
+        sv->have_nofn = 1;
+    }
+    *out = (merge_shape){ &sv->nofn_schema, sv->nofn_key, sv->nofn_ord, sv->nofn_del };
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_svc__with_file_name(hoodie_svc *sv, hoodie_batch *in, const char *name, hoodie_batch *out)
+{
+    hoodie_status rc;
+    if (!sv->have_nofn) {
+        *out = *in;
+        memset(in, 0, sizeof *in);
+        if ((rc = hoodie_svc__set_file_name_batch(sv, out, name)) < 0) hoodie_batch_dispose(out);
+        return rc;
+    }
+    if ((rc = hoodie_batch_init(out, &sv->file_schema)) < 0) { hoodie_batch_dispose(in); return rc; }
+    for (size_t i = 0, j = 0; i < sv->file_schema.n_children; i++) {
+        if ((int)i == sv->fname_col) continue;
+        hoodie_array_dispose(&out->root.children[i]);
+        out->root.children[i] = in->root.children[j];
+        memset(&in->root.children[j], 0, sizeof in->root.children[j]);
+        j++;
+    }
+    out->root.length = in->root.length;
+    hoodie_batch_dispose(in);
+    if ((rc = hoodie_svc__set_file_name_batch(sv, out, name)) < 0) hoodie_batch_dispose(out);
+    return rc;
+}
+
 static hoodie_status fold_logs(hoodie_svc *sv, hoodie_arena *a, const char *partition, const char *const *log_names,
-                               size_t n_logs, const char *as_of, hoodie_log_items *items, hoodie_slice_merger **m,
-                               hoodie_svc_rows *stats)
+                               size_t n_logs, const char *as_of, const merge_shape *sh, hoodie_log_items *items,
+                               hoodie_slice_merger **m, hoodie_svc_rows *stats)
 {
     const hoodie_fs_file **logs = hoodie_arena_calloc(a, n_logs + 1, sizeof *logs);
     if (!logs) return HOODIE_ENOMEM;
@@ -331,7 +383,7 @@ static hoodie_status fold_logs(hoodie_svc *sv, hoodie_arena *a, const char *part
         HOODIE_TRY(fs_file_of(sv, a, partition, log_names[i], &f));
         logs[i] = f;
     }
-    hoodie_logscan_ctx lc = { sv->s, sv->t->tl, as_of, &sv->file_schema,
+    hoodie_logscan_ctx lc = { sv->s, sv->t->tl, as_of, sh->schema,
                               (const char *const *)sv->rolled_back_instants, sv->n_rolled_back_instants };
     HOODIE_TRY(hoodie_logscan(items, &lc, logs, n_logs));
     for (size_t i = 0; i < items->count; i++) {
@@ -340,7 +392,7 @@ static hoodie_status fold_logs(hoodie_svc *sv, hoodie_arena *a, const char *part
                                                                       : (int64_t)items->items[i].delete_count;
     }
     stats->log_blocks += (int64_t)n_logs;
-    hoodie_slice_merge_cfg mc = { &sv->file_schema, sv->key_col, sv->ord_col, sv->del_col, sv->policy };
+    hoodie_slice_merge_cfg mc = { sh->schema, sh->key, sh->ord, sh->del, sv->policy };
     hoodie_status rc = hoodie_slice_merger_new(m, &mc, items);
     if (rc < 0) hoodie_log_items_dispose(items);
     return rc;
@@ -361,7 +413,9 @@ hoodie_status hoodie_svc__compact_logs(hoodie_svc *sv, const char *partition, co
     memset(res, 0, sizeof *res);
     HOODIE_TRY(hoodie_svc__load_schema(sv));
     hoodie_status rc = hoodie_arena_new(&a, NULL, 4096);
-    if (rc == HOODIE_OK) rc = fold_logs(sv, a, partition, log_names, n_logs, instant, &items, &m, &stats);
+    merge_shape sh;
+    if (rc == HOODIE_OK) rc = shape_of(sv, 0, &sh);
+    if (rc == HOODIE_OK) rc = fold_logs(sv, a, partition, log_names, n_logs, instant, &sh, &items, &m, &stats);
     if (rc < 0) { hoodie_arena_free(a); return rc; }
     /* the instants of the blocks that stay valid: the ones the new block replaces */
     for (size_t i = 0; rc == HOODIE_OK && i < items.count; i++) {
@@ -410,12 +464,12 @@ static hoodie_status sink_batch(hoodie_svc_rows *stats, hoodie_svc_sink sink, vo
 hoodie_status hoodie_svc__merge_slice(hoodie_svc *sv, const char *partition, const char *base_name,
                                       const char *const *log_names, size_t n_logs, hoodie_svc_rows *out)
 {
-    return hoodie_svc__merge_slice_each(sv, partition, base_name, log_names, n_logs, out, push_sink, out);
+    return hoodie_svc__merge_slice_each(sv, partition, base_name, log_names, n_logs, 0, out, push_sink, out);
 }
 
 hoodie_status hoodie_svc__merge_slice_each(hoodie_svc *sv, const char *partition, const char *base_name,
-                                           const char *const *log_names, size_t n_logs, hoodie_svc_rows *out,
-                                           hoodie_svc_sink sink, void *sink_ctx)
+                                           const char *const *log_names, size_t n_logs, int without_file_name,
+                                           hoodie_svc_rows *out, hoodie_svc_sink sink, void *sink_ctx)
 {
     hoodie_arena *a = NULL;
     hoodie_log_items items;
@@ -423,24 +477,24 @@ hoodie_status hoodie_svc__merge_slice_each(hoodie_svc *sv, const char *partition
     hoodie_slice_merger *m = NULL;
     hoodie_parquet_reader *r = NULL;
     hoodie_pq_scan *sc = NULL;
+    merge_shape sh;
     HOODIE_TRY(hoodie_svc__load_schema(sv));
+    HOODIE_TRY(shape_of(sv, without_file_name, &sh));
     hoodie_status rc = hoodie_arena_new(&a, NULL, 4096);
     if (rc == HOODIE_OK && n_logs) {
-        rc = fold_logs(sv, a, partition, log_names, n_logs, NULL, &items, &m, out);
+        rc = fold_logs(sv, a, partition, log_names, n_logs, NULL, &sh, &items, &m, out);
         have_items = rc == HOODIE_OK;
     }
     if (rc == HOODIE_OK && base_name) {
         char *path = hoodie_svc__file_path(sv, partition, base_name);
-        hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
-        o.storage = sv->s;
         if (!path) rc = HOODIE_NOMEM();
-        if (rc == HOODIE_OK) rc = hoodie_parquet_reader_open(&r, path, &o);
+        if (rc == HOODIE_OK) rc = hoodie_pqfile__open_columns(&r, path, sv->s, 0, sh.schema);
         if (rc == HOODIE_OK) rc = hoodie_pqfile__scan_open(r, &sc);
         while (rc == HOODIE_OK) {
             hoodie_batch raw, conformed, merged;
             rc = hoodie_pq_scan_next(sc, &raw);
             if (rc < 0) break;
-            rc = hoodie_conform_batch(&conformed, &sv->file_schema, &raw);
+            rc = hoodie_conform_batch(&conformed, sh.schema, &raw);
             hoodie_batch_dispose(&raw);
             if (rc < 0) { hoodie_error__prefix("%s: ", path); break; }
             if (!m) { rc = sink_batch(out, sink, sink_ctx, &conformed); continue; }

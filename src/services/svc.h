@@ -41,6 +41,10 @@ typedef struct hoodie_svc {
     char *avro_file_schema;       /* parquet.avro.schema, log block SCHEMA */
     int key_col, ord_col, del_col;
     hoodie_merge_policy policy;
+    /* file_schema without _hoodie_file_name, for merges whose output names a new file (compaction) */
+    int have_nofn;
+    hoodie_field nofn_schema;
+    int nofn_key, nofn_ord, nofn_del, fname_col;
     char **rolled_back_instants;  /* instants undone by completed rollbacks (log blocks of them are skipped) */
     size_t n_rolled_back_instants;
 } hoodie_svc;
@@ -88,11 +92,16 @@ hoodie_status hoodie_svc__merge_slice(hoodie_svc *sv, const char *partition, con
 typedef hoodie_status (*hoodie_svc_sink)(void *ctx, hoodie_batch *b);
 /**
  * The same merge, streamed: each merged batch goes to `sink` as the base file is read (memory: the log records
- * and one base batch); `stats` receives the counts (rows, log_records, log_blocks; no batches).
+ * and one base batch); `stats` receives the counts (rows, log_records, log_blocks; no batches). With
+ * `without_file_name` the _hoodie_file_name column is neither read nor merged: batches are shaped as
+ * sv->nofn_schema (the sink adds the new file's name, hoodie_svc__with_file_name).
  */
 hoodie_status hoodie_svc__merge_slice_each(hoodie_svc *sv, const char *partition, const char *base_name,
-                                           const char *const *log_names, size_t n_logs, hoodie_svc_rows *stats,
-                                           hoodie_svc_sink sink, void *sink_ctx);
+                                           const char *const *log_names, size_t n_logs, int without_file_name,
+                                           hoodie_svc_rows *stats, hoodie_svc_sink sink, void *sink_ctx);
+/** A batch shaped as sv->nofn_schema (`in`, consumed also on failure) as a file_schema batch whose file name is
+ *  `name`. */
+hoodie_status hoodie_svc__with_file_name(hoodie_svc *sv, hoodie_batch *in, const char *name, hoodie_batch *out);
 void hoodie_svc__rows_dispose(hoodie_svc_rows *r);
 
 /** What hoodie_svc__compact_logs did. */

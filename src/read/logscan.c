@@ -26,6 +26,7 @@ typedef struct scan_state {
     size_t cache_count;
     char **replaced;           /* instants listed in COMPACTED_BLOCK_TIMES of applying blocks (arena) */
     size_t n_replaced, cap_replaced;
+    hoodie_buf data;           /* the current log file; its memory is reused for the next one */
 } scan_state;
 
 /* A log-compacted block (COMPACTED_BLOCK_TIMES = "t1,t2,..."): its instants' blocks are replaced by it. */
@@ -185,12 +186,12 @@ static hoodie_status parquet_block(const uint8_t *data, size_t len, const char *
 static hoodie_status scan_file(scan_state *st, const hoodie_fs_file *f)
 {
     const hoodie_logscan_ctx *ctx = st->ctx;
-    hoodie_buf data = HOODIE_BUF_INIT;
     hoodie_hlog_iter it;
     hoodie_hlog_block b;
-    hoodie_status rc = hoodie_storage_read_all(ctx->storage, f->path, &data);
-    if (rc < 0) { hoodie_buf_dispose(&data); return rc; } /* a read that failed part-way */
-    if ((rc = hoodie_hlog_iter_init(&it, data.data, data.len, f->path)) < 0) { hoodie_buf_dispose(&data); return rc; }
+    hoodie_buf_clear(&st->data);
+    hoodie_status rc = hoodie_storage_read_all(ctx->storage, f->path, &st->data);
+    if (rc < 0) return rc; /* a read that failed part-way */
+    if ((rc = hoodie_hlog_iter_init(&it, st->data.data, st->data.len, f->path)) < 0) return rc;
     while ((rc = hoodie_hlog_iter_next(&it, &b)) == HOODIE_OK) {
         const char *instant = b.header[HOODIE_HLOG_INSTANT_TIME];
         if (b.type == HOODIE_HLOG_CORRUPT_BLOCK) {
@@ -241,14 +242,13 @@ static hoodie_status scan_file(scan_state *st, const hoodie_fs_file *f)
     }
     if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
     hoodie_hlog_iter_dispose(&it);
-    hoodie_buf_dispose(&data);
     return rc;
 }
 
 hoodie_status hoodie_logscan(hoodie_log_items *out, const hoodie_logscan_ctx *ctx, const hoodie_fs_file *const *logs,
                              size_t n_logs)
 {
-    scan_state st = { ctx, out, NULL, 0, NULL, 0, 0 };
+    scan_state st = { ctx, out, NULL, 0, NULL, 0, 0, HOODIE_BUF_INIT };
     memset(out, 0, sizeof *out);
     hoodie_status rc = hoodie_arena_new(&out->arena, NULL, 16384);
     for (size_t i = 0; i < n_logs && rc == HOODIE_OK; i++)
@@ -257,6 +257,7 @@ hoodie_status hoodie_logscan(hoodie_log_items *out, const hoodie_logscan_ctx *ct
     for (size_t i = 0; i < st.cache_count; i++) hoodie_avro_decoder_free(st.cache[i].decoder);
     free(st.cache);
     free(st.replaced);
+    hoodie_buf_dispose(&st.data);
     if (rc < 0) hoodie_log_items_dispose(out);
     return rc;
 }

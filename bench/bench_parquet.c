@@ -9,6 +9,14 @@
  *       Time reading IN completely, every column of every row materialized, and aggregate what DuckDB's scan query
  *       aggregates: count, sum of string lengths of id/name/address/partition_path, sum(age), sum(ts).
  *
+ *   bench_parquet table_scan TABLE
+ *       Time a snapshot query of the Hudi table (hoodie/read.h; the dataset's six columns, every row
+ *       materialized; opening the table included), aggregated as parquet_scan aggregates.
+ *   bench_parquet compaction TABLE
+ *       Time scheduling and running a compaction of the MOR table (hoodie/services.h: every slice with logs);
+ *       prints `hoodie_s= hoodie_rss_mb= instant=<compaction instant> records=<rows written>` (run.sh checks the
+ *       new base file through DuckDB).
+ *
  * Output, one line: `hoodie_s=<seconds> hoodie_rss_mb=<peak RSS, getrusage> check=<aggregates>` (check has the
  * format of duck_bench.mjs checksum, so run.sh can compare). Exit 2 on usage error, 3 for an unknown case (run.sh
  * prints NA), 1 on failure.
@@ -19,6 +27,8 @@
 #include "hoodie/hoodie.h"
 #include "hoodie/parquet.h"
 #include "hoodie/arrow.h"
+#include "hoodie/read.h"
+#include "hoodie/services.h"
 #include "bench_gen.h"
 
 #include <inttypes.h>
@@ -301,6 +311,46 @@ static int add_column(const struct ArrowSchema *s, const struct ArrowArray *a, s
     return 0;
 }
 
+/* Read `stream` to its end (released here), aggregating what DuckDB's scan query aggregates; print the result
+ * with the time since t0. */
+static int aggregate_stream(struct ArrowArrayStream *stream, const char *what, double t0)
+{
+    sum_t sums[N_COLS] = { 0 };
+    struct ArrowSchema schema;
+    if (stream->get_schema(stream, &schema) != 0) {
+        fprintf(stderr, "bench_parquet: get_schema: %s\n", stream->get_last_error(stream));
+        return 1;
+    }
+    /* Map the dataset's columns (by name) to the schema's children. */
+    int64_t idx[N_COLS];
+    for (int k = 0; k < N_COLS; k++) {
+        idx[k] = -1;
+        for (int64_t c = 0; c < schema.n_children; c++)
+            if (strcmp(schema.children[c]->name, COL_NAMES[k]) == 0) idx[k] = c;
+        if (idx[k] < 0) {
+            fprintf(stderr, "bench_parquet: %s has no column %s\n", what, COL_NAMES[k]);
+            return 1;
+        }
+    }
+    int64_t count = 0;
+    for (;;) {
+        struct ArrowArray batch;
+        if (stream->get_next(stream, &batch) != 0) {
+            fprintf(stderr, "bench_parquet: get_next: %s\n", stream->get_last_error(stream));
+            return 1;
+        }
+        if (!batch.release) break;
+        count += batch.length;
+        for (int k = 0; k < N_COLS; k++)
+            if (add_column(schema.children[idx[k]], batch.children[idx[k]], &sums[k])) return 1;
+        batch.release(&batch);
+    }
+    schema.release(&schema);
+    stream->release(stream);
+    print_result(now_s() - t0, count, sums);
+    return 0;
+}
+
 static int case_scan(const char *path)
 {
     double t0 = now_s();
@@ -314,41 +364,43 @@ static int case_scan(const char *path)
         hoodie_parquet_reader_free(r);
         return fail("reader_stream", rc);
     }
-    struct ArrowSchema schema;
-    if (stream.get_schema(&stream, &schema) != 0) {
-        fprintf(stderr, "bench_parquet: get_schema: %s\n", stream.get_last_error(&stream));
-        return 1;
-    }
-    /* Map the dataset's columns (by name) to the schema's children. */
-    int64_t idx[N_COLS];
-    for (int k = 0; k < N_COLS; k++) {
-        idx[k] = -1;
-        for (int64_t c = 0; c < schema.n_children; c++)
-            if (strcmp(schema.children[c]->name, COL_NAMES[k]) == 0) idx[k] = c;
-        if (idx[k] < 0) {
-            fprintf(stderr, "bench_parquet: %s has no column %s\n", path, COL_NAMES[k]);
-            return 1;
-        }
-    }
-    int64_t count = 0;
-    sum_t sums[N_COLS] = { 0 };
-    for (;;) {
-        struct ArrowArray batch;
-        if (stream.get_next(&stream, &batch) != 0) {
-            fprintf(stderr, "bench_parquet: get_next: %s\n", stream.get_last_error(&stream));
-            return 1;
-        }
-        if (!batch.release) break;
-        count += batch.length;
-        for (int k = 0; k < N_COLS; k++)
-            if (add_column(schema.children[idx[k]], batch.children[idx[k]], &sums[k])) return 1;
-        batch.release(&batch);
-    }
-    schema.release(&schema);
-    stream.release(&stream);
+    int bad = aggregate_stream(&stream, path, t0);
     hoodie_parquet_reader_free(r);
+    return bad;
+}
+
+/* Snapshot query of the table (the dataset's columns), aggregated as parquet_scan aggregates. */
+static int case_table_scan(const char *table)
+{
+    double t0 = now_s();
+    hoodie_table *t = NULL;
+    hoodie_status rc = hoodie_table_open(&t, table, NULL);
+    if (rc != HOODIE_OK) return fail("table_open", rc);
+    hoodie_scan_opts so = HOODIE_SCAN_OPTS_INIT;
+    so.columns = COL_NAMES;
+    so.n_columns = N_COLS;
+    struct ArrowArrayStream stream;
+    rc = hoodie_table_scan(t, &so, &stream);
+    if (rc != HOODIE_OK) { hoodie_table_free(t); return fail("table_scan", rc); }
+    int bad = aggregate_stream(&stream, table, t0);
+    hoodie_table_free(t);
+    return bad;
+}
+
+/* Schedule and run a compaction of the table (every file slice with logs); prints the instant. */
+static int case_compaction(const char *table)
+{
+    double t0 = now_s();
+    hoodie_service_opts o = HOODIE_SERVICE_OPTS_INIT;
+    hoodie_service_result sched, run;
+    hoodie_status rc = hoodie_compaction_schedule(table, &o, &sched);
+    if (rc != HOODIE_OK) return fail("compaction_schedule", rc);
+    if (!sched.instant[0]) { fprintf(stderr, "bench_parquet: %s: nothing to compact\n", table); return 1; }
+    rc = hoodie_compaction_run(table, &o, sched.instant, &run);
+    if (rc != HOODIE_OK) return fail("compaction_run", rc);
     double t1 = now_s();
-    print_result(t1 - t0, count, sums);
+    printf("hoodie_s=%.3f hoodie_rss_mb=%.1f instant=%s records=%" PRId64 "\n", t1 - t0, peak_rss_mb(), sched.instant,
+           run.records);
     return 0;
 }
 
@@ -356,10 +408,12 @@ int main(int argc, char **argv)
 {
     if (argc >= 4 && strcmp(argv[1], "parquet_write") == 0) return case_write(argv[2], strtoll(argv[3], NULL, 10));
     if (argc >= 3 && strcmp(argv[1], "parquet_scan") == 0) return case_scan(argv[2]);
+    if (argc >= 3 && strcmp(argv[1], "table_scan") == 0) return case_table_scan(argv[2]);
+    if (argc >= 3 && strcmp(argv[1], "compaction") == 0) return case_compaction(argv[2]);
     if (argc >= 2 && strncmp(argv[1], "parquet_", 8) != 0 && argv[1][0] != '-') {
         fprintf(stderr, "bench_parquet: no case %s\n", argv[1]);
         return 3;
     }
-    fprintf(stderr, "usage: bench_parquet parquet_write OUT.parquet ROWS | parquet_scan IN.parquet\n");
+    fprintf(stderr, "usage: bench_parquet parquet_write OUT.parquet ROWS | parquet_scan IN.parquet | table_scan TABLE | compaction TABLE\n");
     return 2;
 }

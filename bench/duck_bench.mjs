@@ -17,7 +17,10 @@
 //        cow_upsert (the partitioned table rewritten with the upsert batch: anti-join of the old rows on id, union
 //        the batch, COPY partitioned again).
 //        lsm_compaction DIR (merge the files of bench_lsm build: UNION ALL, the newest version per key by
-//        row_number(), sorted by key, COPY to snappy Parquet), point_lookup FILE KEY (best of 5, in process).
+//        row_number(), sorted by key, COPY to snappy Parquet), point_lookup FILE KEY (best of 5, in process),
+//        mor_snapshot_read DIR and compaction DIR (the MOR case directory of run.sh: base file + update batches,
+//        the newest version per key by ts; aggregated / written to snappy Parquet).
+//   node duck_bench.mjs mor-data DATA.parquet DIR  the MOR cases' update batches (see below), prints their paths
 // RSS is process.resourceUsage().maxRSS: the whole node process, peak over its life (one process per case).
 import { mkdirSync, existsSync, renameSync, rmSync, readdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
@@ -56,6 +59,7 @@ export function datasetSql(start, rows) {
         FROM range(${start}, ${start + rows}) t(i))`;
 }
 
+const MOR_LOGS = 5, MOR_TS = [2, 5, -1, 3, 4];
 const CHECK_SQL = (rel) => `SELECT count(*) || ',' || sum(length(id)) || ',' || sum(length(name)) || ',' ||
   sum(age) || ',' || sum(length(address)) || ',' || sum(length(partition_path)) || ',' || sum(ts) FROM ${rel}`;
 const lit = (s) => "'" + String(s).replace(/'/g, "''") + "'";
@@ -104,6 +108,21 @@ if (cmd === 'data') {
                   UNION ALL SELECT * FROM read_csv(${lit(upsert)}, columns = {'id': 'VARCHAR', 'name': 'VARCHAR',
                   'age': 'INTEGER', 'address': 'VARCHAR', 'partition_path': 'VARCHAR', 'ts': 'BIGINT'}))`;
   process.stdout.write(`${people}\n${upsert}\nupsert_check=${await scalar(con, CHECK_SQL(after))}\n`);
+} else if (cmd === 'mor-data') {
+  // DATA.parquet DIR ROWS: the MOR cases' update batches DIR/upd_<j>.parquet, j = 1..MOR_LOGS: about ROWS/10
+  // rows each (DuckDB's hash(i, j) picks them, independently per batch, so some keys are in several), name + ' v<j>',
+  // age + j, ts + MOR_TS[j-1]: log 3 loses to the base, log 2 wins over logs 4, 5 and 1 (event-time ordering).
+  const [data, dir] = args;
+  mkdirSync(dir, { recursive: true });
+  for (let j = 1; j <= MOR_LOGS; j++) {
+    const out = join(dir, `upd_${j}.parquet`);
+    if (existsSync(out)) continue;
+    await con.run(`COPY (SELECT id, name || ' v${j}' AS name, age + ${j} AS age, address, partition_path,
+                         ts + ${MOR_TS[j - 1]} AS ts FROM read_parquet(${lit(data)}) WHERE hash(id, ${j}) % 10 = 0)
+                   TO ${lit(out + '.tmp')} (FORMAT parquet, COMPRESSION snappy)`);
+    renameSync(out + '.tmp', out);
+  }
+  for (let j = 1; j <= MOR_LOGS; j++) process.stdout.write(join(dir, `upd_${j}.parquet`) + '\n');
 } else if (cmd === 'checksum-dir') {
   process.stdout.write(`check=${await scalar(con, CHECK_SQL(`read_parquet(${lit(args[0] + '/**/*.parquet')}, hive_partitioning = false)`))}\n`);
 } else if (cmd === 'run') {
@@ -157,6 +176,29 @@ if (cmd === 'data') {
     t1 = process.hrtime.bigint();
     check = await scalar(con, CHECK_SQL(`read_parquet(${lit(out)})`));
     rmSync(out, { force: true });
+  } else if (name === 'mor_snapshot_read' || name === 'compaction') {
+    // DATA is the MOR case directory (bench/run.sh): table/ with one file group (its base file) and the update
+    // batches upd_<j>.parquet that hoodie wrote to the table as log files. The newest version of each key is the
+    // one with the highest ts (event-time ordering); mor_snapshot_read aggregates it as parquet_scan does,
+    // compaction writes it to snappy Parquet. Only the dataset's six columns (no Hudi meta columns).
+    const base = readdirSync(join(data, 'table')).filter(f => f.endsWith('.parquet'));
+    if (base.length !== 1) throw new Error(`${data}/table: expected one base file, found ${base.length}`);
+    const cols = 'id, name, age, address, partition_path, ts';
+    const rel = [join(data, 'table', base[0]), ...readdirSync(data).filter(f => /^upd_\d+\.parquet$/.test(f)).sort()
+      .map(f => join(data, f))].map(f => `SELECT ${cols} FROM read_parquet(${lit(f)})`).join(' UNION ALL ');
+    const merged = `(SELECT * FROM (${rel}) QUALIFY row_number() OVER (PARTITION BY id ORDER BY ts DESC) = 1)`;
+    if (name === 'mor_snapshot_read') {
+      t0 = process.hrtime.bigint();
+      check = await scalar(con, CHECK_SQL(merged));
+      t1 = process.hrtime.bigint();
+    } else {
+      const out = join(data, `duck_compact_${process.pid}.parquet`);
+      t0 = process.hrtime.bigint();
+      await con.run(`COPY ${merged} TO ${lit(out)} (FORMAT parquet, COMPRESSION snappy)`);
+      t1 = process.hrtime.bigint();
+      check = await scalar(con, CHECK_SQL(`read_parquet(${lit(out)})`));
+      rmSync(out, { force: true });
+    }
   } else if (name === 'point_lookup') {
     // DATA is a file; KEY the record key: DuckDB's time to the row (row-group statistics prune the scan)
     const key = args[2];

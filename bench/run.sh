@@ -24,7 +24,7 @@ ref=$(field check "$(duck checksum "$data")")
 [ -x "$hoodie_bench" ] || echo "bench: no $hoodie_bench (the Parquet reader/writer are not built yet): hoodie_s=NA"
 
 status=0
-cases=${BENCH_CASES:-parquet_write parquet_scan bulk_insert cow_upsert mor_upsert lsm_compaction point_lookup}
+cases=${BENCH_CASES:-parquet_write parquet_scan bulk_insert cow_upsert mor_upsert lsm_compaction point_lookup mor_snapshot_read compaction}
 for case in parquet_write parquet_scan; do
     [[ " $cases " == *" $case "* ]] || continue
     best_d="" d_rss="" d_check=""
@@ -161,5 +161,51 @@ elif [ -x "$lsm_bench" ]; then
     rm -f "$hout"
 else
     echo "bench: no $lsm_bench: lsm_compaction and point_lookup skipped"
+fi
+# MOR cases (default layout): one file group of a non-partitioned MOR table (record key id, ordering field ts),
+# cached as bench/data/mor_v1_<rows>/table: a bulk_insert of the dataset (one base file), then 5 upserts of
+# about ROWS/10 updated rows each (duck_bench.mjs mor-data: upd_<j>.parquet; some keys in several batches, ts
+# offsets such that event-time ordering matters), each an Avro data block in a log file.
+#   mor_snapshot_read  snapshot query (bench_parquet table_scan) / DuckDB: base + updates, newest per key, aggregated
+#   compaction         schedule + run on a copy of the table (bench_parquet compaction) / DuckDB: the same merge
+#                      written to Parquet; the new base file is checked through DuckDB
+mor_dir=$data_dir/mor_v1_$rows
+if ! [[ " $cases " == *" mor_snapshot_read "* || " $cases " == *" compaction "* ]]; then
+    :
+elif [ -x "$hoodie" ] && [ -x "$hoodie_bench" ]; then
+    if [ ! -f "$mor_dir/built" ]; then
+        duck mor-data "$data" "$mor_dir" > /dev/null
+        rm -rf "$mor_dir/table" "$mor_dir/table.tmp"
+        "$hoodie" create "$mor_dir/table.tmp" --type mor --name bench_mor --record-key id --ordering-field ts > /dev/null
+        "$hoodie" write "$mor_dir/table.tmp" --op bulk_insert --input "$data" --max-file-size 1000000000000 > /dev/null
+        for j in 1 2 3 4 5; do "$hoodie" write "$mor_dir/table.tmp" --op upsert --input "$mor_dir/upd_$j.parquet" > /dev/null; done
+        mv "$mor_dir/table.tmp" "$mor_dir/table"
+        touch "$mor_dir/built"
+    fi
+    mor_line() { # CASE HOODIE_LINE HOODIE_CHECK DUCK_LINE
+        local ht dt check=ok
+        ht=$(field hoodie_s "$2") dt=$(field duckdb_s "$4")
+        [ -n "$3" ] && [ "$3" = "$(field check "$4")" ] || { check=MISMATCH status=1; echo "bench: $1: hoodie=$3 duckdb=$(field check "$4")" >&2; }
+        echo "BENCH $1 hoodie_s=$ht duckdb_s=$dt ratio=$(awk "BEGIN{printf \"%.2f\", $ht / $dt}")" \
+             "hoodie_rss_mb=$(field hoodie_rss_mb "$2") duckdb_rss_mb=$(field duckdb_rss_mb "$4") check=$check"
+    }
+    if [[ " $cases " == *" mor_snapshot_read "* ]]; then
+        h=$("$hoodie_bench" table_scan "$mor_dir/table") || { h=""; status=1; }
+        d=$(duck run mor_snapshot_read "$mor_dir")
+        mor_line mor_snapshot_read "$h" "$(field check "$h")" "$d"
+    fi
+    if [[ " $cases " == *" compaction "* ]]; then
+        d=$(duck run compaction "$mor_dir")
+        w=$data_dir/compaction_$$
+        rm -rf "$w"; cp -r "$mor_dir/table" "$w"
+        h_check=""
+        if h=$("$hoodie_bench" compaction "$w"); then
+            h_check=$(field check "$(duck checksum "$(ls "$w"/*_"$(field instant "$h")".parquet)")")
+        else h=""; status=1; fi
+        rm -rf "$w"
+        mor_line compaction "$h" "$h_check" "$d"
+    fi
+else
+    echo "bench: no $hoodie or $hoodie_bench: mor_snapshot_read and compaction skipped"
 fi
 exit $status

@@ -71,7 +71,16 @@ HOODIE_API hoodie_status hoodie_compaction_schedule(const char *base_path, const
 /** Execute the pending compaction `instant` (NULL: every pending compaction, oldest first). */
 HOODIE_API hoodie_status hoodie_compaction_run(const char *base_path, const hoodie_service_opts *opts,
                                                const char *instant, hoodie_service_result *result);
-/** Merge the log files of each latest slice with two or more logs into one log file (logcompaction). */
+/** Plan a log compaction (logcompaction action) of the latest slices with two or more log files: their valid
+ *  log blocks merged into one new log file whose blocks replace them (COMPACTED_BLOCK_TIMES). Instant "" if
+ *  nothing needs it. Not for the LSM layout (its compaction plans LOG operations itself). */
+HOODIE_API hoodie_status hoodie_log_compaction_schedule(const char *base_path, const hoodie_service_opts *opts,
+                                                        hoodie_service_result *result);
+/** Execute the pending log compaction `instant` (NULL: every pending one, oldest first); completes as a
+ *  deltacommit with operationType LOG_COMPACT. */
+HOODIE_API hoodie_status hoodie_log_compaction_run(const char *base_path, const hoodie_service_opts *opts,
+                                                   const char *instant, hoodie_service_result *result);
+/** Schedule, then run every pending log compaction. */
 HOODIE_API hoodie_status hoodie_log_compaction(const char *base_path, const hoodie_service_opts *opts,
                                                hoodie_service_result *result);
 /** Regroup small file groups of each partition into new file groups, rows sorted by opts->sort_columns. */

@@ -94,22 +94,39 @@ int cmd_compact(int argc, char **argv)
 
 int cmd_logcompact(int argc, char **argv)
 {
-    const char *table = NULL;
+    const char *table = NULL, *instant = NULL;
+    int schedule = 0, run = 0;
     hoodie_service_opts o = HOODIE_SERVICE_OPTS_INIT;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: hoodie logcompact TABLE\n  Merge the log files of each latest slice into one log file.\n");
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            printf("usage: hoodie logcompact TABLE [--schedule | --run [INSTANT]]\n"
+                   "  Merge the log files of each latest slice with two or more logs into one log file.\n"
+                   "  Without --schedule or --run: schedule, then run every pending log compaction.\n");
             return CLI_OK;
         }
-        if (argv[i][0] == '-') return cli_usage("logcompact: unknown option '%s'", argv[i]);
-        if (table) return cli_usage("logcompact: unexpected argument '%s'", argv[i]);
-        table = argv[i];
+        if (!strcmp(a, "--schedule")) schedule = 1;
+        else if (!strcmp(a, "--run")) {
+            run = 1;
+            if (v && v[0] != '-') { instant = v; i++; }
+        } else if (a[0] == '-') return cli_usage("logcompact: unknown option '%s'", a);
+        else if (!table) table = a;
+        else return cli_usage("logcompact: unexpected argument '%s'", a);
     }
     if (!table) return cli_usage("logcompact: no table given");
+    if (!schedule && !run) schedule = run = 1;
     hoodie_service_result r;
-    hoodie_status rc = hoodie_log_compaction(table, &o, &r);
-    if (rc < 0) return cli_fail(rc, "logcompact");
-    print_result("log compaction", &r);
+    hoodie_status rc;
+    if (schedule) {
+        if ((rc = hoodie_log_compaction_schedule(table, &o, &r)) < 0) return cli_fail(rc, "logcompact");
+        if (r.rolled_back) printf("rolled back %zu pending write(s)\n", r.rolled_back);
+        if (r.instant[0]) printf("scheduled log compaction %s: %lld file group(s)\n", r.instant, (long long)r.file_groups);
+        else printf("log compaction: nothing to schedule\n");
+    }
+    if (run) {
+        if ((rc = hoodie_log_compaction_run(table, &o, instant, &r)) < 0) return cli_fail(rc, "logcompact");
+        print_result("log compaction", &r);
+    }
     return CLI_OK;
 }
 

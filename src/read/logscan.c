@@ -24,7 +24,44 @@ typedef struct scan_state {
     hoodie_log_items *out;
     schema_cache_entry *cache;
     size_t cache_count;
+    char **replaced;           /* instants listed in COMPACTED_BLOCK_TIMES of applying blocks (arena) */
+    size_t n_replaced, cap_replaced;
+    hoodie_buf data;           /* the current log file; its memory is reused for the next one */
 } scan_state;
+
+/* A log-compacted block (COMPACTED_BLOCK_TIMES = "t1,t2,..."): its instants' blocks are replaced by it. */
+static hoodie_status note_compacted(scan_state *st, const char *list, size_t len)
+{
+    for (size_t i = 0; i < len;) {
+        size_t j = i;
+        while (j < len && list[j] != ',') j++;
+        if (j > i) {
+            if (st->n_replaced == st->cap_replaced) {
+                size_t nc = st->cap_replaced ? st->cap_replaced * 2 : 16;
+                char **n = realloc(st->replaced, nc * sizeof *n);
+                if (!n) return HOODIE_NOMEM();
+                st->replaced = n;
+                st->cap_replaced = nc;
+            }
+            char *t = hoodie_arena_strndup(st->out->arena, list + i, j - i);
+            if (!t) return HOODIE_NOMEM();
+            st->replaced[st->n_replaced++] = t;
+        }
+        i = j + 1;
+    }
+    return HOODIE_OK;
+}
+
+/* Remove the items of replaced instants (transitively: a replaced compacted block's list still counts, as its
+ * replacement lists only the blocks it saw). */
+static void drop_replaced(scan_state *st)
+{
+    for (size_t i = 0; i < st->out->count; i++) {
+        hoodie_log_item *it = &st->out->items[i];
+        for (size_t k = 0; k < st->n_replaced && !it->removed; k++)
+            if (!strcmp(it->instant, st->replaced[k])) it->removed = 1;
+    }
+}
 
 hoodie_log_item *hoodie_log_items_push(hoodie_log_items *l, hoodie_log_item_kind kind, const char *instant)
 {
@@ -149,12 +186,12 @@ static hoodie_status parquet_block(const uint8_t *data, size_t len, const char *
 static hoodie_status scan_file(scan_state *st, const hoodie_fs_file *f)
 {
     const hoodie_logscan_ctx *ctx = st->ctx;
-    hoodie_buf data = HOODIE_BUF_INIT;
     hoodie_hlog_iter it;
     hoodie_hlog_block b;
-    hoodie_status rc = hoodie_storage_read_all(ctx->storage, f->path, &data);
-    if (rc < 0) { hoodie_buf_dispose(&data); return rc; } /* a read that failed part-way */
-    if ((rc = hoodie_hlog_iter_init(&it, data.data, data.len, f->path)) < 0) { hoodie_buf_dispose(&data); return rc; }
+    hoodie_buf_clear(&st->data);
+    hoodie_status rc = hoodie_storage_read_all(ctx->storage, f->path, &st->data);
+    if (rc < 0) return rc; /* a read that failed part-way */
+    if ((rc = hoodie_hlog_iter_init(&it, st->data.data, st->data.len, f->path)) < 0) return rc;
     while ((rc = hoodie_hlog_iter_next(&it, &b)) == HOODIE_OK) {
         const char *instant = b.header[HOODIE_HLOG_INSTANT_TIME];
         if (b.type == HOODIE_HLOG_CORRUPT_BLOCK) {
@@ -173,6 +210,10 @@ static hoodie_status scan_file(scan_state *st, const hoodie_fs_file *f)
             continue;
         }
         if (!hoodie_logscan__applies(ctx, instant)) { st->out->skipped_blocks++; continue; }
+        if (b.header[HOODIE_HLOG_COMPACTED_BLOCK_TIMES] &&
+            (rc = note_compacted(st, b.header[HOODIE_HLOG_COMPACTED_BLOCK_TIMES],
+                                 b.header_len[HOODIE_HLOG_COMPACTED_BLOCK_TIMES])) < 0)
+            break;
         switch (b.type) {
         case HOODIE_HLOG_AVRO_DATA_BLOCK:
             rc = avro_block(st, &b, f->path, instant);
@@ -201,20 +242,22 @@ static hoodie_status scan_file(scan_state *st, const hoodie_fs_file *f)
     }
     if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
     hoodie_hlog_iter_dispose(&it);
-    hoodie_buf_dispose(&data);
     return rc;
 }
 
 hoodie_status hoodie_logscan(hoodie_log_items *out, const hoodie_logscan_ctx *ctx, const hoodie_fs_file *const *logs,
                              size_t n_logs)
 {
-    scan_state st = { ctx, out, NULL, 0 };
+    scan_state st = { ctx, out, NULL, 0, NULL, 0, 0, HOODIE_BUF_INIT };
     memset(out, 0, sizeof *out);
     hoodie_status rc = hoodie_arena_new(&out->arena, NULL, 16384);
     for (size_t i = 0; i < n_logs && rc == HOODIE_OK; i++)
         rc = logs[i]->fn.kind == HOODIE_FILE_LOG ? scan_file(&st, logs[i]) : hoodie_lsm__native_items(ctx, logs[i], out);
+    if (rc == HOODIE_OK && st.n_replaced) drop_replaced(&st);
     for (size_t i = 0; i < st.cache_count; i++) hoodie_avro_decoder_free(st.cache[i].decoder);
     free(st.cache);
+    free(st.replaced);
+    hoodie_buf_dispose(&st.data);
     if (rc < 0) hoodie_log_items_dispose(out);
     return rc;
 }

@@ -4,7 +4,9 @@
  * order (log files in slice order, blocks in file order).
  *
  * A block applies only if its INSTANT_TIME is a completed instant, requested at or before the as-of instant, and
- * not rolled back. A ROLLBACK command block removes the earlier items of its TARGET_INSTANT_TIME. Corrupt blocks
+ * not rolled back. A ROLLBACK command block removes the earlier items of its TARGET_INSTANT_TIME. A block that
+ * applies and carries COMPACTED_BLOCK_TIMES (log compaction) replaces the blocks of the instants it lists: their
+ * items are removed, wherever they are in the slice. Corrupt blocks
  * are skipped with a warning (util/warn.h), as Hudi does; the remaining blocks are read.
  *
  * Memory: items own their batches; delete keys live in the result's arena. hoodie_log_items_dispose frees all.

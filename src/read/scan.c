@@ -45,7 +45,7 @@ typedef struct scan {
     int64_t batch_rows;
     hoodie_filter filter;
     int has_filter;
-    hoodie_field full;                   /* meta + table columns */
+    hoodie_field full;                   /* meta + table columns (narrowed: the ones the query needs) */
     hoodie_field out_schema;             /* after projection */
     hoodie_fsview *view;
     size_t next_group;
@@ -116,6 +116,44 @@ static hoodie_status schema_from_base_file(scan *s, const char *path)
     }
     hoodie_parquet_reader_free(r);
     return rc;
+}
+
+/* 1 if the projection `cols` needs the top-level column `name` (itself or a dotted path inside it). */
+static int projection_needs(char *const *cols, size_t n, const char *name)
+{
+    size_t len = strlen(name);
+    for (size_t i = 0; i < n; i++)
+        if (!strncmp(cols[i], name, len) && (cols[i][len] == 0 || cols[i][len] == '.')) return 1;
+    return 0;
+}
+
+/*
+ * Projection pushdown: s->full narrowed to the columns the query needs (the projection, the record key, the
+ * ordering field, _hoodie_is_deleted), so base files read and log blocks decode only those. Not with a filter,
+ * an incremental window, virtual keys or the LSM layout, which use other columns.
+ */
+static hoodie_status narrow_schema(scan *s)
+{
+    if (!s->columns || s->has_filter || s->query == HOODIE_QUERY_INCREMENTAL || !s->t->cfg->populate_meta_fields ||
+        s->t->cfg->lsm_tree || s->key_col < 0)
+        return HOODIE_OK;
+    hoodie_field need;
+    HOODIE_TRY(hoodie_field_init(&need, s->full.name, s->full.type, s->full.nullable));
+    hoodie_status rc = HOODIE_OK;
+    for (size_t i = 0; i < s->full.n_children && rc == HOODIE_OK; i++) {
+        int k = (int)i;
+        if (k == s->key_col || k == s->ord_col || k == s->del_col ||
+            projection_needs(s->columns, s->n_columns, s->full.children[i].name))
+            rc = hoodie_field_add_child(&need, &s->full.children[i]);
+    }
+    if (rc < 0 || need.n_children == s->full.n_children) { hoodie_field_dispose(&need); return rc; }
+    const char *ord = s->ord_col >= 0 ? s->full.children[s->ord_col].name : NULL;
+    s->key_col = hoodie_field_find(&need, "_hoodie_record_key");
+    s->ord_col = ord ? hoodie_field_find(&need, ord) : -1;
+    s->del_col = s->del_col >= 0 ? hoodie_field_find(&need, "_hoodie_is_deleted") : -1;
+    hoodie_field_dispose(&s->full);
+    s->full = need;
+    return HOODIE_OK;
 }
 
 static hoodie_status build_schema(scan *s)
@@ -454,10 +492,7 @@ static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
         HOODIE_TRY(hoodie_slice_merger_new(&s->merger, &mc, &s->logs));
     }
     if (sl->base) {
-        hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
-        o.storage = s->t->storage;
-        o.batch_rows = s->batch_rows;
-        hoodie_status rc = hoodie_parquet_reader_open(&s->base, sl->base->path, &o);
+        hoodie_status rc = hoodie_pqfile__open_columns(&s->base, sl->base->path, s->t->storage, s->batch_rows, &s->full);
         if (rc < 0) return rc;
         if (s->has_filter && !s->merger) {
             /* no log can change these rows: statistics may skip row groups */
@@ -760,6 +795,7 @@ static hoodie_status scan_start(hoodie_table *t, const hoodie_scan_opts *opts, c
             }
             hoodie_batch_dispose(&empty);
         }
+        if (rc == HOODIE_OK) rc = narrow_schema(s);
         if (rc == HOODIE_OK && s->has_filter) { /* check the filter's columns up front */
             hoodie_batch probe;
             rc = hoodie_batch_init(&probe, &s->full);

@@ -25,13 +25,37 @@ struct hoodie_slice_merger {
     size_t n_entries, cap_entries;
     hoodie_row_ref *sel;
     size_t sel_cap;
+    uint32_t *hashes;            /* the keys' hashes of the batch being probed (util/hash.h batched probing) */
+    size_t hash_cap;
 };
+
+/* Batched probing distances (rows ahead): home slots at PF_FAR, keys and log entries at PF_NEAR. */
+#define PF_FAR 32
+#define PF_NEAR 12
 
 static void key_at(const hoodie_array *a, int64_t r, const uint8_t **p, size_t *n)
 {
     if (!hoodie_array_is_valid(a, r)) { *p = (const uint8_t *)""; *n = 0; return; }
     *p = a->values + a->offsets[r];
     *n = (size_t)(a->offsets[r + 1] - a->offsets[r]);
+}
+
+/* Hash the keys of rows [0, n) of `keys` into m->hashes. */
+static hoodie_status hash_keys(hoodie_slice_merger *m, const hoodie_array *keys, int64_t n)
+{
+    if ((size_t)n > m->hash_cap) {
+        uint32_t *h = realloc(m->hashes, (size_t)n * sizeof *h);
+        if (!h) return HOODIE_NOMEM();
+        m->hashes = h;
+        m->hash_cap = (size_t)n;
+    }
+    for (int64_t r = 0; r < n; r++) {
+        const uint8_t *k;
+        size_t kl;
+        key_at(keys, r, &k, &kl);
+        m->hashes[r] = hoodie_hmap_hash(k, kl);
+    }
+    return HOODIE_OK;
 }
 
 static void version_of(const hoodie_slice_merger *m, const hoodie_batch *b, int64_t r, hoodie_merge_version *v)
@@ -69,12 +93,12 @@ static void delete_ordering(const hoodie_hlog_delete *d, hoodie_ordering *o)
     }
 }
 
-static hoodie_status fold(hoodie_slice_merger *m, const uint8_t *key, size_t len, uint32_t src, int64_t row,
-                          const hoodie_merge_version *v)
+static hoodie_status fold(hoodie_slice_merger *m, const uint8_t *key, size_t len, uint32_t h, uint32_t src,
+                          int64_t row, const hoodie_merge_version *v)
 {
     uint64_t *slot;
     int existed;
-    HOODIE_TRY(hoodie_hmap_upsert(&m->map, key, len, &slot, &existed));
+    HOODIE_TRY(hoodie_hmap_upsert_hashed(&m->map, key, len, h, &slot, &existed));
     if (existed) {
         log_entry *e = &m->entries[*slot];
         if (hoodie_merge_newer_wins(m->cfg.policy.log_fold, &e->ver, v)) {
@@ -130,13 +154,17 @@ hoodie_status hoodie_slice_merger_new(hoodie_slice_merger **out, const hoodie_sl
             uint32_t src = (uint32_t)m->n_srcs;
             m->srcs[m->n_srcs++] = &it->batch;
             const hoodie_array *keys = &it->batch.root.children[cfg->key_col];
-            for (int64_t r = 0; r < it->batch.root.length && rc == HOODIE_OK; r++) {
+            int64_t n = it->batch.root.length;
+            rc = hash_keys(m, keys, n);
+            for (int64_t r = 0; r < n && rc == HOODIE_OK; r++) {
                 const uint8_t *k;
                 size_t kl;
                 hoodie_merge_version v;
+                if (r + PF_FAR < n) hoodie_hmap_prefetch(&m->map, m->hashes[r + PF_FAR]);
+                if (r + PF_NEAR < n) (void)hoodie_hmap_peek(&m->map, m->hashes[r + PF_NEAR]);
                 key_at(keys, r, &k, &kl);
                 version_of(m, &it->batch, r, &v);
-                rc = fold(m, k, kl, src, r, &v);
+                rc = fold(m, k, kl, m->hashes[r], src, r, &v);
             }
         } else {
             for (size_t d = 0; d < it->delete_count && rc == HOODIE_OK; d++) {
@@ -144,7 +172,8 @@ hoodie_status hoodie_slice_merger_new(hoodie_slice_merger **out, const hoodie_sl
                 if (!del->record_key) continue;
                 hoodie_merge_version v = { 1, { 0 } };
                 delete_ordering(del, &v.ord);
-                rc = fold(m, (const uint8_t *)del->record_key, strlen(del->record_key), 0, -1, &v);
+                size_t kl = strlen(del->record_key);
+                rc = fold(m, (const uint8_t *)del->record_key, kl, hoodie_hmap_hash(del->record_key, kl), 0, -1, &v);
             }
         }
     }
@@ -161,6 +190,7 @@ void hoodie_slice_merger_free(hoodie_slice_merger *m)
     free(m->entries);
     free(m->srcs);
     free(m->sel);
+    free(m->hashes);
     free(m);
 }
 
@@ -190,11 +220,21 @@ hoodie_status hoodie_slice_merger_base(hoodie_slice_merger *m, const hoodie_batc
     HOODIE_TRY(sel_reserve(m, (size_t)base->root.length));
     m->srcs[0] = base;
     const hoodie_array *keys = &base->root.children[m->cfg.key_col];
-    for (int64_t r = 0; r < base->root.length; r++) {
+    int64_t nb = base->root.length;
+    if (m->n_entries) HOODIE_TRY(hash_keys(m, keys, nb));
+    for (int64_t r = 0; r < nb; r++) {
         const uint8_t *k;
         size_t kl;
+        uint64_t *slot = NULL;
         key_at(keys, r, &k, &kl);
-        uint64_t *slot = m->n_entries ? hoodie_hmap_get(&m->map, k, kl) : NULL;
+        if (m->n_entries) {
+            if (r + PF_FAR < nb) hoodie_hmap_prefetch(&m->map, m->hashes[r + PF_FAR]);
+            if (r + PF_NEAR < nb) {
+                const hoodie_hmap_entry *pe = hoodie_hmap_peek(&m->map, m->hashes[r + PF_NEAR]);
+                if (pe) HOODIE_PREFETCH(&m->entries[pe->value]);
+            }
+            slot = hoodie_hmap_get_hashed(&m->map, k, kl, m->hashes[r]);
+        }
         hoodie_merge_version vb;
         if (!slot) {
             if (m->cfg.deleted_col >= 0) {
@@ -237,4 +277,59 @@ hoodie_status hoodie_slice_merger_finish(hoodie_slice_merger *m, hoodie_batch *o
     }
     if (n && !m->srcs[0]) m->srcs[0] = m->srcs[1]; /* never referenced; keeps every source non-NULL */
     return gather(m, n, out);
+}
+
+hoodie_status hoodie_slice_merger_log_records(hoodie_slice_merger *m, hoodie_batch *out, hoodie_slice_log_deletes *dels)
+{
+    memset(dels, 0, sizeof *dels);
+    size_t n = 0, nd = 0;
+    /* the keys, per entry, from the map (entries hold no key) */
+    const uint8_t **keys = calloc(m->n_entries + 1, sizeof *keys);
+    size_t *lens = calloc(m->n_entries + 1, sizeof *lens);
+    hoodie_status rc = keys && lens ? sel_reserve(m, m->n_entries) : HOODIE_NOMEM();
+    for (size_t i = 0; rc == HOODIE_OK && i < m->map.cap; i++) {
+        const hoodie_hmap_entry *e = &m->map.slots[i];
+        if (e->key) { keys[e->value] = e->key; lens[e->value] = e->key_len; }
+    }
+    for (size_t i = 0; rc == HOODIE_OK && i < m->n_entries; i++) {
+        const log_entry *e = &m->entries[i];
+        nd += e->ver.is_delete || e->after_delete;
+    }
+    if (rc == HOODIE_OK && nd) {
+        dels->keys = calloc(nd, sizeof *dels->keys);
+        dels->key_lens = calloc(nd, sizeof *dels->key_lens);
+        dels->ords = calloc(nd, sizeof *dels->ords);
+        if (!dels->keys || !dels->key_lens || !dels->ords) rc = HOODIE_NOMEM();
+    }
+    m->srcs[0] = NULL;
+    for (size_t i = 0; rc == HOODIE_OK && i < m->n_entries; i++) {
+        const log_entry *e = &m->entries[i];
+        if (e->ver.is_delete || e->after_delete) {
+            /* a winning delete keeps its ordering value; a record after a delete without one gets that delete
+               back in front of it (the delete block precedes the data block); a delete after such a pair removes
+               the base record whatever its ordering value: it is written without one */
+            dels->keys[dels->count] = (const char *)keys[i];
+            dels->key_lens[dels->count] = lens[i];
+            if (e->ver.is_delete && !e->after_delete) dels->ords[dels->count] = e->ver.ord;
+            dels->count++;
+        }
+        if (e->ver.is_delete || e->src == 0) continue;
+        m->sel[n].source = e->src;
+        m->sel[n].row = e->row;
+        n++;
+    }
+    free(keys);
+    free(lens);
+    if (rc == HOODIE_OK && n) m->srcs[0] = m->srcs[1]; /* never referenced; keeps every source non-NULL */
+    if (rc == HOODIE_OK) rc = gather(m, n, out);
+    if (rc < 0) hoodie_slice_log_deletes_dispose(dels);
+    return rc;
+}
+
+void hoodie_slice_log_deletes_dispose(hoodie_slice_log_deletes *d)
+{
+    free(d->keys);
+    free(d->key_lens);
+    free(d->ords);
+    memset(d, 0, sizeof *d);
 }

@@ -36,6 +36,23 @@ void hoodie_slice_merger_free(hoodie_slice_merger *m);
 hoodie_status hoodie_slice_merger_base(hoodie_slice_merger *m, const hoodie_batch *base, hoodie_batch *out);
 /** The log-only rows, after the last base batch; `out` is initialised here (possibly empty). */
 hoodie_status hoodie_slice_merger_finish(hoodie_slice_merger *m, hoodie_batch *out);
+/** Deletes of the folded log records: keys (borrowed from the log items), their ordering values. */
+typedef struct hoodie_slice_log_deletes {
+    const char **keys;
+    size_t *key_lens;
+    hoodie_ordering *ords;
+    size_t count;
+} hoodie_slice_log_deletes;
+
+/**
+ * The folded log records alone, without a base (log compaction), instead of merging base batches: `out`
+ * (initialised here) gets the winning record of each key; `dels` the keys whose winner is a delete (its ordering
+ * value) and the keys whose record follows a delete without an ordering value (no ordering value: folded again
+ * before the records, it removes the base record as the original delete did). Keys in first-seen order.
+ */
+hoodie_status hoodie_slice_merger_log_records(hoodie_slice_merger *m, hoodie_batch *out, hoodie_slice_log_deletes *dels);
+void hoodie_slice_log_deletes_dispose(hoodie_slice_log_deletes *d);
+
 /** Number of distinct keys in the log items. */
 size_t hoodie_slice_merger_log_keys(const hoodie_slice_merger *m);
 

@@ -4,7 +4,8 @@
  *   schedule  C.compaction.requested: a HoodieCompactionPlan (version 2: log file names) with one operation per
  *             slice chosen by the strategy; file groups of pending compactions or clusterings are left out
  *   run       C.compaction.inflight (empty, as Hudi writes it); per operation the base file and the listed logs
- *             merged as the snapshot reader merges them (read/logscan + read/slice_merge), written as
+ *             merged as the snapshot reader merges them (read/logscan + read/slice_merge), streamed batch by
+ *             batch into the streaming base-file writer (only the log records are held in memory), written as
  *             <fileId>_<token>_C.parquet (records keep their commit time and sequence number; the file name
  *             column names the new file); completed as C.commit / C_C.commit with compacted=true and
  *             operationType COMPACT
@@ -16,8 +17,9 @@
 #include "services/svc.h"
 #include "storage/storage.h"
 #include "table/file_name.h"
+#include "table/fsview.h"
 #include "util/error.h"
-#include "write/basefile.h"
+#include "write/basefile_stream.h"
 #include "write/commit_encode.h"
 
 #include <stdio.h>
@@ -70,8 +72,12 @@ static uint64_t slice_log_size(const hoodie_file_slice *sl)
     return n;
 }
 
-hoodie_status hoodie_compaction_schedule(const char *base_path, const hoodie_service_opts *opts,
-                                         hoodie_service_result *result)
+#define LOG_COMPACTOR "org.apache.hudi.table.action.compact.LogCompactionExecutionHelper"
+
+/* Schedule a compaction, or with `log` a log compaction: slices with two or more log files, a plan naming
+ * LogCompactionExecutionHelper that preserves the records' meta fields (as HoodieLogCompactionPlanGenerator). */
+static hoodie_status schedule(const char *base_path, const hoodie_service_opts *opts, int log,
+                              hoodie_service_result *result)
 {
     hoodie_svc sv;
     hoodie_fsview *v = NULL;
@@ -86,6 +92,9 @@ hoodie_status hoodie_compaction_schedule(const char *base_path, const hoodie_ser
     res.rolled_back = sv.rolled_back;
     if (rc == HOODIE_OK && sv.t->cfg->type != HOODIE_TABLE_MERGE_ON_READ)
         rc = HOODIE_FAIL(HOODIE_EINVAL, "%s: compaction needs a merge-on-read table", sv.base_path);
+    if (rc == HOODIE_OK && log && sv.t->cfg->lsm_tree)
+        rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: the LSM layout compacts its logs through compaction (LOG "
+                         "operations)", sv.base_path);
     if (rc == HOODIE_OK) rc = hoodie_svc__pending_file_groups(&sv, &pend);
     if (rc == HOODIE_OK) rc = hoodie_table__fsview(sv.t, NULL, NULL, NULL, &v);
     if (rc == HOODIE_OK && !(ops = json_array())) rc = HOODIE_NOMEM();
@@ -94,7 +103,7 @@ hoodie_status hoodie_compaction_schedule(const char *base_path, const hoodie_ser
     for (size_t i = 0; rc == HOODIE_OK && v && i < v->group_count; i++) {
         const hoodie_file_group *g = &v->groups[i];
         const hoodie_file_slice *sl = hoodie_file_group_latest(g);
-        if (!sl || !sl->log_count || hoodie_svc__pending_has(&pend, g->partition, g->file_id)) continue;
+        if (!sl || sl->log_count < (log ? 2u : 1u) || hoodie_svc__pending_has(&pend, g->partition, g->file_id)) continue;
         if (sv.o.strategy == HOODIE_COMPACT_LOG_SIZE && (int64_t)slice_log_size(sl) < threshold) continue;
         if (sv.o.strategy == HOODIE_COMPACT_BOUNDED_IO && budget <= 0) break;
         json_t *op = operation(g, sl);
@@ -112,15 +121,23 @@ hoodie_status hoodie_compaction_schedule(const char *base_path, const hoodie_ser
         ops = NULL;
         bad |= hoodie_svc__set(plan, "extraMetadata", json_null()) < 0;
         bad |= hoodie_svc__set(plan, "version", json_integer(2)) < 0;
-        bad |= hoodie_svc__set(plan, "strategy", json_null()) < 0;
-        bad |= hoodie_svc__set(plan, "preserveHoodieMetadata", json_false()) < 0;
+        json_t *strategy = json_null();
+        if (log && (strategy = json_object()) != NULL) {
+            bad |= hoodie_svc__set(strategy, "compactorClassName", json_string(LOG_COMPACTOR)) < 0;
+            bad |= hoodie_svc__set(strategy, "strategyParams", json_object()) < 0;
+            bad |= hoodie_svc__set(strategy, "version", json_integer(1)) < 0;
+        }
+        bad |= hoodie_svc__set(plan, "strategy", strategy) < 0;
+        bad |= hoodie_svc__set(plan, "preserveHoodieMetadata", log ? json_true() : json_false()) < 0;
         bad |= hoodie_svc__set(plan, "missingSchedulePartitions", json_null()) < 0;
         if (bad) rc = HOODIE_NOMEM();
         if (rc == HOODIE_OK) {
             rc = hoodie_svc__ocf(&content, hoodie_svc__schema_compaction_plan, plan);
             plan = NULL;
         }
-        if (rc == HOODIE_OK) rc = hoodie_svc__begin(&sv, &tx, HOODIE_ACTION_COMPACTION, content.data, content.len);
+        if (rc == HOODIE_OK)
+            rc = hoodie_svc__begin(&sv, &tx, log ? HOODIE_ACTION_LOGCOMPACTION : HOODIE_ACTION_COMPACTION,
+                                   content.data, content.len);
         have_tx = rc == HOODIE_OK;
         if (rc == HOODIE_OK) snprintf(res.instant, sizeof res.instant, "%s", tx.inst.requested);
     }
@@ -133,6 +150,18 @@ hoodie_status hoodie_compaction_schedule(const char *base_path, const hoodie_ser
     hoodie_svc__close(&sv);
     if (result) *result = res;
     return rc;
+}
+
+hoodie_status hoodie_compaction_schedule(const char *base_path, const hoodie_service_opts *opts,
+                                         hoodie_service_result *result)
+{
+    return schedule(base_path, opts, 0, result);
+}
+
+hoodie_status hoodie_log_compaction_schedule(const char *base_path, const hoodie_service_opts *opts,
+                                             hoodie_service_result *result)
+{
+    return schedule(base_path, opts, 1, result);
 }
 
 /* ---- run ---- */
@@ -163,45 +192,81 @@ static hoodie_wstat *stat_add(stat_vec *s)
     return w;
 }
 
+typedef struct stream_sink {
+    hoodie_svc *sv;
+    hoodie_basefile_stream *out;
+    const char *file_name;
+} stream_sink;
+
+/* A merged batch into the new base file, its _hoodie_file_name naming that file. */
+static hoodie_status write_sink(void *ctx, hoodie_batch *b)
+{
+    stream_sink *ss = ctx;
+    hoodie_batch full;
+    hoodie_status rc = hoodie_svc__with_file_name(ss->sv, b, ss->file_name, &full);
+    if (rc < 0) return rc;
+    rc = hoodie_basefile_stream_write(ss->out, &full);
+    hoodie_batch_dispose(&full);
+    return rc;
+}
+
 /* One operation: merge, write the new base file, record its stat. */
+/* The files of a plan operation (names point into the plan or `logs`, malloc). */
+typedef struct op_files {
+    const char *part, *fid, *data, *base_instant;
+    const char **logs;
+    size_t n_logs;
+} op_files;
+
+static hoodie_status op_files_of(const hoodie_write_txn *tx, json_t *op, op_files *of)
+{
+    memset(of, 0, sizeof *of);
+    of->part = jstr(op, "partitionPath");
+    of->fid = jstr(op, "fileId");
+    of->data = jstr(op, "dataFilePath");
+    of->base_instant = jstr(op, "baseInstantTime");
+    json_t *deltas = json_object_get(op, "deltaFilePaths");
+    if (!of->part) of->part = "";
+    if (!of->fid) return HOODIE_CORRUPT("%s: compaction operation without a fileId", tx->inst.requested);
+    of->n_logs = json_array_size(deltas);
+    of->logs = calloc(of->n_logs + 1, sizeof *of->logs);
+    if (!of->logs) return HOODIE_NOMEM();
+    for (size_t i = 0; i < of->n_logs; i++) {
+        const char *p = json_string_value(json_array_get(deltas, i));
+        const char *slash = p ? strrchr(p, '/') : NULL; /* plan version 1 holds full paths */
+        of->logs[i] = slash ? slash + 1 : p ? p : "";
+    }
+    if (of->data) {
+        const char *slash = strrchr(of->data, '/');
+        if (slash) of->data = slash + 1;
+        if (!*of->data) of->data = NULL;
+    }
+    return HOODIE_OK;
+}
+
 static hoodie_status compact_one(hoodie_svc *sv, hoodie_write_txn *tx, json_t *op, size_t ordinal, stat_vec *stats,
                                  hoodie_service_result *res)
 {
-    const char *part = jstr(op, "partitionPath");
-    const char *fid = jstr(op, "fileId");
-    const char *data = jstr(op, "dataFilePath");
-    const char *base_instant = jstr(op, "baseInstantTime");
-    json_t *deltas = json_object_get(op, "deltaFilePaths");
-    if (!part) part = "";
-    if (!fid) return HOODIE_CORRUPT("%s: compaction operation without a fileId", tx->inst.requested);
     json_t *om = json_object_get(op, "metrics");
     if (json_object_get(om, "lsm.op.FULL") || json_object_get(om, "lsm.op.LOG")) { /* services/lsm_compact.h */
         hoodie_wstat *lst = stat_add(stats);
         return lst ? hoodie_lsm_compact__run(sv, tx, op, ordinal, lst, stats->arena, res) : HOODIE_ENOMEM;
     }
-    size_t n_logs = json_array_size(deltas);
-    const char **logs = calloc(n_logs + 1, sizeof *logs);
-    if (!logs) return HOODIE_NOMEM();
-    for (size_t i = 0; i < n_logs; i++) {
-        const char *p = json_string_value(json_array_get(deltas, i));
-        const char *slash = p ? strrchr(p, '/') : NULL; /* plan version 1 holds full paths */
-        logs[i] = slash ? slash + 1 : p ? p : "";
-    }
-    if (data) {
-        const char *slash = strrchr(data, '/');
-        if (slash) data = slash + 1;
-        if (!*data) data = NULL;
-    }
+    op_files of;
+    hoodie_status orc = op_files_of(tx, op, &of);
+    if (orc < 0) { free(of.logs); return orc; }
+    const char *part = of.part, *fid = of.fid, *data = of.data, *base_instant = of.base_instant;
+    const char **logs = of.logs;
+    size_t n_logs = of.n_logs;
     hoodie_svc_rows rows = { 0 };
     hoodie_buf nb = HOODIE_BUF_INIT;
     char token[64], *path = NULL, *rel = NULL;
     uint64_t size = 0;
     int64_t written = 0;
     snprintf(token, sizeof token, "%zu-0-%zu", ordinal, ordinal);
-    hoodie_status rc = hoodie_svc__merge_slice(sv, part, data, logs, n_logs, &rows);
+    hoodie_status rc = hoodie_svc__load_schema(sv);
     if (rc == HOODIE_OK) rc = hoodie_file_name_base(&nb, fid, token, tx->inst.requested, "parquet");
     const char *name = rc == HOODIE_OK ? (const char *)nb.data : NULL;
-    if (rc == HOODIE_OK) rc = hoodie_svc__set_file_name(sv, &rows, name);
     if (rc == HOODIE_OK) {
         path = hoodie_svc__file_path(sv, part, name);
         rel = *part ? hoodie_arena_sprintf(stats->arena, "%s/%s", part, name) : hoodie_arena_strdup(stats->arena, name);
@@ -212,22 +277,21 @@ static hoodie_status compact_one(hoodie_svc *sv, hoodie_write_txn *tx, json_t *o
         if (rc == HOODIE_EEXISTS) { hoodie_error_clear(); rc = HOODIE_OK; } /* a run before this one */
     }
     if (rc == HOODIE_OK) rc = hoodie_svc__remove(sv->s, path);
-    hoodie_batch empty;
-    int have_empty = 0;
-    if (rc == HOODIE_OK) {
-        const hoodie_batch **parts = calloc(rows.n + 1, sizeof *parts);
-        if (!parts) rc = HOODIE_NOMEM();
-        for (size_t i = 0; parts && i < rows.n; i++) parts[i] = &rows.b[i];
-        if (rc == HOODIE_OK && rows.n == 0) { /* every record deleted: an empty base file ends the old slice */
-            rc = hoodie_batch_init(&empty, &sv->file_schema);
-            have_empty = rc == HOODIE_OK;
-            parts[0] = &empty;
+    /* the merged rows streamed into the new base file: memory is the log records and one base batch */
+    stream_sink ss = { sv, NULL, name };
+    hoodie_basefile_opts bo = { sv->s, path, &sv->file_schema, sv->avro_file_schema, sv->o.codec, 0, 0 };
+    if (rc == HOODIE_OK) rc = hoodie_basefile_stream_open(&ss.out, &bo, 0, 0, 0); /* the writer's row groups */
+    if (rc == HOODIE_OK) rc = hoodie_svc__merge_slice_each(sv, part, data, logs, n_logs, 1, &rows, write_sink, &ss);
+    if (rc == HOODIE_OK && rows.rows == 0) { /* every record deleted: an empty base file ends the old slice */
+        hoodie_batch empty;
+        rc = hoodie_batch_init(&empty, &sv->file_schema);
+        if (rc == HOODIE_OK) {
+            rc = hoodie_basefile_stream_write(ss.out, &empty);
+            hoodie_batch_dispose(&empty);
         }
-        hoodie_basefile_opts bo = { sv->s, path, &sv->file_schema, sv->avro_file_schema, sv->o.codec, 0, 0 };
-        if (rc == HOODIE_OK) rc = hoodie_basefile_write(&bo, parts, rows.n ? rows.n : 1, &size, &written);
-        free(parts);
     }
-    if (have_empty) hoodie_batch_dispose(&empty);
+    if (rc == HOODIE_OK) rc = hoodie_basefile_stream_close(ss.out, &size, &written);
+    hoodie_basefile_stream_free(ss.out);
     if (rc == HOODIE_OK) {
         hoodie_wstat *st = stat_add(stats);
         if (!st) rc = HOODIE_ENOMEM;
@@ -271,7 +335,78 @@ static hoodie_status compact_one(hoodie_svc *sv, hoodie_write_txn *tx, json_t *o
     return rc;
 }
 
-static hoodie_status run_one(hoodie_svc *sv, const hoodie_instant *in, hoodie_service_result *res)
+/* One log compaction operation: the slice's logs folded into one new log file of the file group. */
+static hoodie_status log_compact_one(hoodie_svc *sv, hoodie_write_txn *tx, json_t *op, size_t ordinal,
+                                     stat_vec *stats, hoodie_service_result *res)
+{
+    op_files of;
+    hoodie_status rc = op_files_of(tx, op, &of);
+    hoodie_buf nb = HOODIE_BUF_INIT;
+    char token[64], *path = NULL, *rel = NULL;
+    hoodie_svc_logc_result lr;
+    memset(&lr, 0, sizeof lr);
+    /* the file's name: v8 names a log file with its writer's instant; v6 with the slice's base instant and the
+       next version after the plan's logs */
+    int v8 = sv->t->cfg->version >= 8;
+    const char *name_instant = v8 || !of.base_instant ? tx->inst.requested : of.base_instant;
+    int64_t version = 1;
+    for (size_t i = 0; rc == HOODIE_OK && !v8 && i < of.n_logs; i++) {
+        hoodie_file_name fn;
+        if (hoodie_file_name_parse(&fn, of.logs[i]) == HOODIE_FILE_LOG && fn.instant.len == strlen(name_instant) &&
+            !memcmp(fn.instant.p, name_instant, fn.instant.len) && fn.version >= version)
+            version = fn.version + 1;
+    }
+    snprintf(token, sizeof token, "%zu-0-%zu", ordinal, ordinal);
+    if (rc == HOODIE_OK) rc = hoodie_file_name_log(&nb, of.fid, name_instant, version, token);
+    const char *name = rc == HOODIE_OK ? (const char *)nb.data : NULL;
+    if (rc == HOODIE_OK) {
+        path = hoodie_svc__file_path(sv, of.part, name);
+        rel = *of.part ? hoodie_arena_sprintf(stats->arena, "%s/%s", of.part, name)
+                       : hoodie_arena_strdup(stats->arena, name);
+        if (!path || !rel) rc = HOODIE_NOMEM();
+    }
+    if (rc == HOODIE_OK) {
+        rc = hoodie_write__marker(tx, of.part, name, HOODIE_MARKER_APPEND);
+        if (rc == HOODIE_EEXISTS) { hoodie_error_clear(); rc = HOODIE_OK; } /* a run before this one */
+    }
+    if (rc == HOODIE_OK) rc = hoodie_svc__remove(sv->s, path);
+    if (rc == HOODIE_OK) rc = hoodie_svc__compact_logs(sv, of.part, of.logs, of.n_logs, tx->inst.requested, path, &lr);
+    if (rc == HOODIE_OK && lr.written) {
+        hoodie_wstat *st = stat_add(stats);
+        const char **lf = hoodie_arena_alloc(stats->arena, sizeof *lf);
+        if (!st || !lf) rc = HOODIE_NOMEM();
+        else {
+            lf[0] = rel + (*of.part ? strlen(of.part) + 1 : 0);
+            st->partition_path = hoodie_arena_strdup(stats->arena, of.part);
+            st->file_id = hoodie_arena_strdup(stats->arena, of.fid);
+            st->path = rel;
+            st->prev_commit = of.base_instant ? hoodie_arena_strdup(stats->arena, of.base_instant) : NULL;
+            st->base_file = of.data ? hoodie_arena_strdup(stats->arena, of.data) : "";
+            st->num_writes = lr.records;
+            st->num_deletes = lr.deletes;
+            st->total_write_bytes = (int64_t)lr.size;
+            st->file_size_in_bytes = (int64_t)lr.size;
+            st->is_delta = 1;
+            st->log_version = (int32_t)version;
+            st->log_files = lf;
+            st->log_file_count = 1;
+            st->total_log_records = lr.log_records;
+            st->total_log_blocks = lr.blocks;
+            st->total_log_files_compacted = (int64_t)of.n_logs;
+            if (!st->partition_path || !st->file_id || !st->base_file) rc = HOODIE_NOMEM();
+            res->files_written++;
+            res->records += lr.records;
+            res->file_groups++;
+        }
+    }
+    free(path);
+    hoodie_buf_dispose(&nb);
+    free(of.logs);
+    if (rc < 0) hoodie_error__prefix("log compaction %s of file group %s: ", tx->inst.requested, of.fid ? of.fid : "?");
+    return rc;
+}
+
+static hoodie_status run_one(hoodie_svc *sv, const hoodie_instant *in, int log, hoodie_service_result *res)
 {
     hoodie_write_txn tx;
     json_t *plan = NULL;
@@ -285,7 +420,7 @@ static hoodie_status run_one(hoodie_svc *sv, const hoodie_instant *in, hoodie_se
     if (rc == HOODIE_OK) rc = hoodie_svc__ensure_inflight(&tx, NULL, 0);
     json_t *ops = json_object_get(plan, "operations");
     for (size_t i = 0; rc == HOODIE_OK && i < json_array_size(ops); i++)
-        rc = compact_one(sv, &tx, json_array_get(ops, i), i, &stats, res);
+        rc = (log ? log_compact_one : compact_one)(sv, &tx, json_array_get(ops, i), i, &stats, res);
     if (rc == HOODIE_OK) {
         hoodie_kv extra[1] = { { "schema", sv->avro_data_schema } };
         hoodie_commit_info ci = { 0 };
@@ -294,7 +429,7 @@ static hoodie_status run_one(hoodie_svc *sv, const hoodie_instant *in, hoodie_se
         ci.compacted = 1;
         ci.extra = extra;
         ci.extra_count = 1;
-        ci.operation_type = "COMPACT";
+        ci.operation_type = log ? "LOG_COMPACT" : "COMPACT";
         rc = hoodie_commit_encode(&meta, &ci, sv->t->cfg->version >= 8 ? 8 : 6);
     }
     if (rc == HOODIE_OK) rc = hoodie_write__complete(&tx, meta.data, meta.len);
@@ -307,11 +442,13 @@ static hoodie_status run_one(hoodie_svc *sv, const hoodie_instant *in, hoodie_se
     return rc;
 }
 
-hoodie_status hoodie_compaction_run(const char *base_path, const hoodie_service_opts *opts, const char *instant,
-                                    hoodie_service_result *result)
+/* Run the pending (log) compactions, or the one of `instant`. */
+static hoodie_status run_pending(const char *base_path, const hoodie_service_opts *opts, const char *instant, int log,
+                                 hoodie_service_result *result)
 {
     hoodie_svc sv;
     hoodie_service_result res;
+    hoodie_action action = log ? HOODIE_ACTION_LOGCOMPACTION : HOODIE_ACTION_COMPACTION;
     memset(&res, 0, sizeof res);
     hoodie_status rc = hoodie_svc__open(&sv, base_path, opts, 1);
     res.rolled_back = sv.rolled_back;
@@ -324,15 +461,16 @@ hoodie_status hoodie_compaction_run(const char *base_path, const hoodie_service_
         if (!todo) rc = HOODIE_NOMEM();
         for (size_t i = 0; todo && i < tl->count; i++) {
             const hoodie_instant *in = &tl->instants[i];
-            if (in->plan_action != HOODIE_ACTION_COMPACTION) continue;
+            if (in->plan_action != action) continue;
             if (instant && strcmp(in->requested, instant)) continue;
             found = 1;
             if (in->state != HOODIE_STATE_COMPLETED) todo[n++] = *in;
         }
         if (rc == HOODIE_OK && instant && !found)
-            rc = HOODIE_FAIL(HOODIE_ENOTFOUND, "%s: no compaction %s on the timeline", sv.base_path, instant);
+            rc = HOODIE_FAIL(HOODIE_ENOTFOUND, "%s: no %s %s on the timeline", sv.base_path,
+                             log ? "log compaction" : "compaction", instant);
         for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
-            rc = run_one(&sv, &todo[i], &res);
+            rc = run_one(&sv, &todo[i], log, &res);
             if (rc == HOODIE_OK) res.instants++;
             if (rc == HOODIE_OK && i + 1 < n) rc = hoodie_svc__reload(&sv);
         }
@@ -343,13 +481,25 @@ hoodie_status hoodie_compaction_run(const char *base_path, const hoodie_service_
     return rc;
 }
 
-/* Log compaction is not implemented yet: the action and its plan are recognised (pending file groups), nothing
- * is written. */
+hoodie_status hoodie_compaction_run(const char *base_path, const hoodie_service_opts *opts, const char *instant,
+                                    hoodie_service_result *result)
+{
+    return run_pending(base_path, opts, instant, 0, result);
+}
+
+hoodie_status hoodie_log_compaction_run(const char *base_path, const hoodie_service_opts *opts, const char *instant,
+                                        hoodie_service_result *result)
+{
+    return run_pending(base_path, opts, instant, 1, result);
+}
+
 hoodie_status hoodie_log_compaction(const char *base_path, const hoodie_service_opts *opts,
                                     hoodie_service_result *result)
 {
-    (void)base_path;
-    (void)opts;
-    if (result) memset(result, 0, sizeof *result);
-    return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "log compaction is not implemented yet");
+    hoodie_service_result sched;
+    hoodie_status rc = hoodie_log_compaction_schedule(base_path, opts, &sched);
+    if (rc < 0) { if (result) *result = sched; return rc; }
+    rc = hoodie_log_compaction_run(base_path, opts, NULL, result);
+    if (result) result->rolled_back += sched.rolled_back;
+    return rc;
 }

@@ -62,6 +62,7 @@ void hoodie_svc__close(hoodie_svc *sv)
         hoodie_field_dispose(&sv->data_schema);
         hoodie_field_dispose(&sv->file_schema);
     }
+    if (sv->have_nofn) hoodie_field_dispose(&sv->nofn_schema);
     free(sv->avro_data_schema);
     free(sv->avro_file_schema);
     for (size_t i = 0; i < sv->n_rolled_back_instants; i++) free(sv->rolled_back_instants[i]);
@@ -280,7 +281,6 @@ static hoodie_status rows_push(hoodie_svc_rows *r, hoodie_batch *b)
         r->b = nb;
         r->cap = nc;
     }
-    r->rows += b->root.length;
     r->b[r->n++] = *b;
     return HOODIE_OK;
 }
@@ -319,8 +319,157 @@ static hoodie_status fs_file_of(hoodie_svc *sv, hoodie_arena *a, const char *par
     return HOODIE_OK;
 }
 
+/* Scan the logs (blocks up to as_of, NULL: all) and fold them per key; counts into `stats`. On success the caller
+ * frees *m and disposes *items. */
+/* The columns a merge reads: sv->file_schema, or without the file name column. */
+typedef struct merge_shape {
+    const hoodie_field *schema;
+    int key, ord, del;
+} merge_shape;
+
+static hoodie_status shape_of(hoodie_svc *sv, int without_file_name, merge_shape *out)
+{
+    *out = (merge_shape){ &sv->file_schema, sv->key_col, sv->ord_col, sv->del_col };
+    if (!without_file_name) return HOODIE_OK;
+    if (!sv->have_nofn) {
+        sv->fname_col = hoodie_field_find(&sv->file_schema, "_hoodie_file_name");
+        if (sv->fname_col < 0) return HOODIE_OK;
+        hoodie_field *f = &sv->nofn_schema;
+        HOODIE_TRY(hoodie_field_init(f, sv->file_schema.name, sv->file_schema.type, sv->file_schema.nullable));
+        hoodie_status rc = HOODIE_OK;
+        for (size_t i = 0; i < sv->file_schema.n_children && rc == HOODIE_OK; i++)
+            if ((int)i != sv->fname_col) rc = hoodie_field_add_child(f, &sv->file_schema.children[i]);
+        if (rc < 0) { hoodie_field_dispose(f); return rc; }
+        sv->nofn_key = hoodie_field_find(f, "_hoodie_record_key");
+        sv->nofn_ord = sv->ord_col >= 0 ? hoodie_field_find(f, sv->file_schema.children[sv->ord_col].name) : -1;
+        sv->nofn_del = sv->del_col >= 0 ? hoodie_field_find(f, "_hoodie_is_deleted") : -1;
+        sv->have_nofn = 1;
+    }
+    *out = (merge_shape){ &sv->nofn_schema, sv->nofn_key, sv->nofn_ord, sv->nofn_del };
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_svc__with_file_name(hoodie_svc *sv, hoodie_batch *in, const char *name, hoodie_batch *out)
+{
+    hoodie_status rc;
+    if (!sv->have_nofn) {
+        *out = *in;
+        memset(in, 0, sizeof *in);
+        if ((rc = hoodie_svc__set_file_name_batch(sv, out, name)) < 0) hoodie_batch_dispose(out);
+        return rc;
+    }
+    if ((rc = hoodie_batch_init(out, &sv->file_schema)) < 0) { hoodie_batch_dispose(in); return rc; }
+    for (size_t i = 0, j = 0; i < sv->file_schema.n_children; i++) {
+        if ((int)i == sv->fname_col) continue;
+        hoodie_array_dispose(&out->root.children[i]);
+        out->root.children[i] = in->root.children[j];
+        memset(&in->root.children[j], 0, sizeof in->root.children[j]);
+        j++;
+    }
+    out->root.length = in->root.length;
+    hoodie_batch_dispose(in);
+    if ((rc = hoodie_svc__set_file_name_batch(sv, out, name)) < 0) hoodie_batch_dispose(out);
+    return rc;
+}
+
+static hoodie_status fold_logs(hoodie_svc *sv, hoodie_arena *a, const char *partition, const char *const *log_names,
+                               size_t n_logs, const char *as_of, const merge_shape *sh, hoodie_log_items *items,
+                               hoodie_slice_merger **m, hoodie_svc_rows *stats)
+{
+    const hoodie_fs_file **logs = hoodie_arena_calloc(a, n_logs + 1, sizeof *logs);
+    if (!logs) return HOODIE_ENOMEM;
+    for (size_t i = 0; i < n_logs; i++) {
+        hoodie_fs_file *f = NULL;
+        HOODIE_TRY(fs_file_of(sv, a, partition, log_names[i], &f));
+        logs[i] = f;
+    }
+    hoodie_logscan_ctx lc = { sv->s, sv->t->tl, as_of, sh->schema,
+                              (const char *const *)sv->rolled_back_instants, sv->n_rolled_back_instants };
+    HOODIE_TRY(hoodie_logscan(items, &lc, logs, n_logs));
+    for (size_t i = 0; i < items->count; i++) {
+        if (items->items[i].removed) continue;
+        stats->log_records += items->items[i].kind == HOODIE_LOG_DATA ? items->items[i].batch.root.length
+                                                                      : (int64_t)items->items[i].delete_count;
+    }
+    stats->log_blocks += (int64_t)n_logs;
+    hoodie_slice_merge_cfg mc = { sh->schema, sh->key, sh->ord, sh->del, sv->policy };
+    hoodie_status rc = hoodie_slice_merger_new(m, &mc, items);
+    if (rc < 0) hoodie_log_items_dispose(items);
+    return rc;
+}
+
+hoodie_status hoodie_svc__compact_logs(hoodie_svc *sv, const char *partition, const char *const *log_names,
+                                       size_t n_logs, const char *instant, const char *path,
+                                       hoodie_svc_logc_result *res)
+{
+    hoodie_arena *a = NULL;
+    hoodie_log_items items;
+    hoodie_slice_merger *m = NULL;
+    hoodie_svc_rows stats = { 0 };
+    hoodie_buf times = HOODIE_BUF_INIT;
+    hoodie_batch recs;
+    hoodie_slice_log_deletes dels;
+    int have_recs = 0, have_dels = 0;
+    memset(res, 0, sizeof *res);
+    HOODIE_TRY(hoodie_svc__load_schema(sv));
+    hoodie_status rc = hoodie_arena_new(&a, NULL, 4096);
+    merge_shape sh;
+    if (rc == HOODIE_OK) rc = shape_of(sv, 0, &sh);
+    if (rc == HOODIE_OK) rc = fold_logs(sv, a, partition, log_names, n_logs, instant, &sh, &items, &m, &stats);
+    if (rc < 0) { hoodie_arena_free(a); return rc; }
+    /* the instants of the blocks that stay valid: the ones the new block replaces */
+    for (size_t i = 0; rc == HOODIE_OK && i < items.count; i++) {
+        const hoodie_log_item *it = &items.items[i];
+        int seen = it->removed;
+        for (size_t k = 0; k < i && !seen; k++) seen = !items.items[k].removed && !strcmp(items.items[k].instant, it->instant);
+        if (seen) continue;
+        if (times.len) rc = hoodie_buf_append(&times, ",", 1);
+        if (rc == HOODIE_OK) rc = hoodie_buf_append(&times, it->instant, strlen(it->instant));
+        res->instants++;
+    }
+    if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&times);
+    if (rc == HOODIE_OK && res->instants) {
+        rc = hoodie_slice_merger_log_records(m, &recs, &dels);
+        have_recs = have_dels = rc == HOODIE_OK;
+    }
+    if (rc == HOODIE_OK && res->instants && (recs.root.length || dels.count)) {
+        hoodie_wlog_deletes d = { dels.keys, dels.key_lens, dels.ords, dels.count, partition };
+        rc = hoodie_wlog_write_compacted(sv->s, path, instant, (const char *)times.data, sv->avro_file_schema,
+                                         &sv->file_schema, &recs, &d, &res->size);
+        res->written = rc == HOODIE_OK;
+        res->records = recs.root.length;
+        res->deletes = (int64_t)dels.count;
+        res->blocks = (recs.root.length ? 1 : 0) + (dels.count ? 1 : 0);
+    }
+    res->log_records = stats.log_records;
+    if (have_recs) hoodie_batch_dispose(&recs);
+    if (have_dels) hoodie_slice_log_deletes_dispose(&dels);
+    hoodie_slice_merger_free(m);
+    hoodie_log_items_dispose(&items);
+    hoodie_buf_dispose(&times);
+    hoodie_arena_free(a);
+    return rc;
+}
+
+static hoodie_status push_sink(void *ctx, hoodie_batch *b) { return rows_push(ctx, b); }
+
+/* Count a merged batch and hand it to the sink (which owns it from then on); empty batches are dropped. */
+static hoodie_status sink_batch(hoodie_svc_rows *stats, hoodie_svc_sink sink, void *ctx, hoodie_batch *b)
+{
+    if (b->root.length == 0) { hoodie_batch_dispose(b); return HOODIE_OK; }
+    stats->rows += b->root.length;
+    return sink(ctx, b);
+}
+
 hoodie_status hoodie_svc__merge_slice(hoodie_svc *sv, const char *partition, const char *base_name,
                                       const char *const *log_names, size_t n_logs, hoodie_svc_rows *out)
+{
+    return hoodie_svc__merge_slice_each(sv, partition, base_name, log_names, n_logs, 0, out, push_sink, out);
+}
+
+hoodie_status hoodie_svc__merge_slice_each(hoodie_svc *sv, const char *partition, const char *base_name,
+                                           const char *const *log_names, size_t n_logs, int without_file_name,
+                                           hoodie_svc_rows *out, hoodie_svc_sink sink, void *sink_ctx)
 {
     hoodie_arena *a = NULL;
     hoodie_log_items items;
@@ -328,56 +477,30 @@ hoodie_status hoodie_svc__merge_slice(hoodie_svc *sv, const char *partition, con
     hoodie_slice_merger *m = NULL;
     hoodie_parquet_reader *r = NULL;
     hoodie_pq_scan *sc = NULL;
-    const hoodie_fs_file **logs = NULL;
+    merge_shape sh;
     HOODIE_TRY(hoodie_svc__load_schema(sv));
+    HOODIE_TRY(shape_of(sv, without_file_name, &sh));
     hoodie_status rc = hoodie_arena_new(&a, NULL, 4096);
     if (rc == HOODIE_OK && n_logs) {
-        logs = hoodie_arena_calloc(a, n_logs, sizeof *logs);
-        if (!logs) rc = HOODIE_ENOMEM;
-        for (size_t i = 0; rc == HOODIE_OK && i < n_logs; i++) {
-            hoodie_fs_file *f = NULL;
-            rc = fs_file_of(sv, a, partition, log_names[i], &f);
-            logs[i] = f;
-        }
-        if (rc == HOODIE_OK) {
-            hoodie_logscan_ctx lc = { sv->s, sv->t->tl, NULL, &sv->file_schema,
-                                      (const char *const *)sv->rolled_back_instants, sv->n_rolled_back_instants };
-            rc = hoodie_logscan(&items, &lc, logs, n_logs);
-            have_items = rc == HOODIE_OK;
-        }
-        if (rc == HOODIE_OK) {
-            for (size_t i = 0; i < items.count; i++) {
-                if (items.items[i].removed) continue;
-                out->log_records += items.items[i].kind == HOODIE_LOG_DATA ? items.items[i].batch.root.length
-                                                                           : (int64_t)items.items[i].delete_count;
-            }
-            hoodie_slice_merge_cfg mc = { &sv->file_schema, sv->key_col, sv->ord_col, sv->del_col, sv->policy };
-            rc = hoodie_slice_merger_new(&m, &mc, &items);
-        }
-        out->log_blocks += n_logs;
+        rc = fold_logs(sv, a, partition, log_names, n_logs, NULL, &sh, &items, &m, out);
+        have_items = rc == HOODIE_OK;
     }
     if (rc == HOODIE_OK && base_name) {
         char *path = hoodie_svc__file_path(sv, partition, base_name);
-        hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
-        o.storage = sv->s;
         if (!path) rc = HOODIE_NOMEM();
-        if (rc == HOODIE_OK) rc = hoodie_parquet_reader_open(&r, path, &o);
+        if (rc == HOODIE_OK) rc = hoodie_pqfile__open_columns(&r, path, sv->s, 0, sh.schema);
         if (rc == HOODIE_OK) rc = hoodie_pqfile__scan_open(r, &sc);
         while (rc == HOODIE_OK) {
             hoodie_batch raw, conformed, merged;
             rc = hoodie_pq_scan_next(sc, &raw);
             if (rc < 0) break;
-            rc = hoodie_conform_batch(&conformed, &sv->file_schema, &raw);
+            rc = hoodie_conform_batch(&conformed, sh.schema, &raw);
             hoodie_batch_dispose(&raw);
             if (rc < 0) { hoodie_error__prefix("%s: ", path); break; }
-            if (!m) { rc = rows_push(out, &conformed); continue; }
-            int64_t before = conformed.root.length;
+            if (!m) { rc = sink_batch(out, sink, sink_ctx, &conformed); continue; }
             rc = hoodie_slice_merger_base(m, &conformed, &merged);
             hoodie_batch_dispose(&conformed);
-            if (rc == HOODIE_OK) {
-                (void)before;
-                rc = rows_push(out, &merged);
-            }
+            if (rc == HOODIE_OK) rc = sink_batch(out, sink, sink_ctx, &merged);
         }
         if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
         free(path);
@@ -385,7 +508,7 @@ hoodie_status hoodie_svc__merge_slice(hoodie_svc *sv, const char *partition, con
     if (rc == HOODIE_OK && m) {
         hoodie_batch fin;
         rc = hoodie_slice_merger_finish(m, &fin);
-        if (rc == HOODIE_OK) rc = rows_push(out, &fin);
+        if (rc == HOODIE_OK) rc = sink_batch(out, sink, sink_ctx, &fin);
     }
     hoodie_slice_merger_free(m);
     hoodie_pq_scan_free(sc);
@@ -395,20 +518,25 @@ hoodie_status hoodie_svc__merge_slice(hoodie_svc *sv, const char *partition, con
     return rc;
 }
 
-hoodie_status hoodie_svc__set_file_name(hoodie_svc *sv, hoodie_svc_rows *r, const char *name)
+hoodie_status hoodie_svc__set_file_name_batch(hoodie_svc *sv, hoodie_batch *b, const char *name)
 {
     int col = hoodie_field_find(&sv->file_schema, "_hoodie_file_name");
     if (col < 0) return HOODIE_OK;
     const hoodie_field *f = &sv->file_schema.children[col];
-    for (size_t i = 0; i < r->n; i++) {
-        hoodie_array na;
-        HOODIE_TRY(hoodie_array_init(&na, f));
-        hoodie_status rc = hoodie_array_reserve(&na, f, r->b[i].root.length, strlen(name) * (size_t)r->b[i].root.length);
-        for (int64_t k = 0; rc == HOODIE_OK && k < r->b[i].root.length; k++) rc = hoodie_array_append_str(&na, f, name);
-        if (rc < 0) { hoodie_array_dispose(&na); return rc; }
-        hoodie_array_dispose(&r->b[i].root.children[col]);
-        r->b[i].root.children[col] = na;
-    }
+    hoodie_array na;
+    HOODIE_TRY(hoodie_array_init(&na, f));
+    size_t len = strlen(name);
+    hoodie_status rc = hoodie_array_reserve(&na, f, b->root.length, len * (size_t)b->root.length);
+    for (int64_t k = 0; rc == HOODIE_OK && k < b->root.length; k++) rc = hoodie_array_append_bytes(&na, f, name, len);
+    if (rc < 0) { hoodie_array_dispose(&na); return rc; }
+    hoodie_array_dispose(&b->root.children[col]);
+    b->root.children[col] = na;
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_svc__set_file_name(hoodie_svc *sv, hoodie_svc_rows *r, const char *name)
+{
+    for (size_t i = 0; i < r->n; i++) HOODIE_TRY(hoodie_svc__set_file_name_batch(sv, &r->b[i], name));
     return HOODIE_OK;
 }
 

@@ -41,6 +41,10 @@ typedef struct hoodie_svc {
     char *avro_file_schema;       /* parquet.avro.schema, log block SCHEMA */
     int key_col, ord_col, del_col;
     hoodie_merge_policy policy;
+    /* file_schema without _hoodie_file_name, for merges whose output names a new file (compaction) */
+    int have_nofn;
+    hoodie_field nofn_schema;
+    int nofn_key, nofn_ord, nofn_del, fname_col;
     char **rolled_back_instants;  /* instants undone by completed rollbacks (log blocks of them are skipped) */
     size_t n_rolled_back_instants;
 } hoodie_svc;
@@ -84,9 +88,44 @@ typedef struct hoodie_svc_rows {
  */
 hoodie_status hoodie_svc__merge_slice(hoodie_svc *sv, const char *partition, const char *base_name,
                                       const char *const *log_names, size_t n_logs, hoodie_svc_rows *out);
+/** Receives each merged batch (non-empty; ownership passes, also on failure). */
+typedef hoodie_status (*hoodie_svc_sink)(void *ctx, hoodie_batch *b);
+/**
+ * The same merge, streamed: each merged batch goes to `sink` as the base file is read (memory: the log records
+ * and one base batch); `stats` receives the counts (rows, log_records, log_blocks; no batches). With
+ * `without_file_name` the _hoodie_file_name column is neither read nor merged: batches are shaped as
+ * sv->nofn_schema (the sink adds the new file's name, hoodie_svc__with_file_name).
+ */
+hoodie_status hoodie_svc__merge_slice_each(hoodie_svc *sv, const char *partition, const char *base_name,
+                                           const char *const *log_names, size_t n_logs, int without_file_name,
+                                           hoodie_svc_rows *stats, hoodie_svc_sink sink, void *sink_ctx);
+/** A batch shaped as sv->nofn_schema (`in`, consumed also on failure) as a file_schema batch whose file name is
+ *  `name`. */
+hoodie_status hoodie_svc__with_file_name(hoodie_svc *sv, hoodie_batch *in, const char *name, hoodie_batch *out);
 void hoodie_svc__rows_dispose(hoodie_svc_rows *r);
+
+/** What hoodie_svc__compact_logs did. */
+typedef struct hoodie_svc_logc_result {
+    int written;              /* 0: no valid block, nothing written */
+    uint64_t size;
+    int64_t records, deletes; /* in the new file */
+    int64_t blocks;
+    int64_t log_records;      /* data rows + deletes read */
+    size_t instants;          /* blocks' instants replaced */
+} hoodie_svc_logc_result;
+
+/**
+ * Log compaction of one slice: the blocks of the log files (in apply order) that are valid as of `instant`,
+ * folded per record key as the snapshot reader folds them, written to `path` (a new log file) as one delete block
+ * and one data block of INSTANT_TIME `instant` whose COMPACTED_BLOCK_TIMES lists the replaced blocks' instants
+ * (write/wlog.h). Records keep their meta columns.
+ */
+hoodie_status hoodie_svc__compact_logs(hoodie_svc *sv, const char *partition, const char *const *log_names,
+                                       size_t n_logs, const char *instant, const char *path,
+                                       hoodie_svc_logc_result *res);
 /** Set the _hoodie_file_name column of every batch to `name`. */
 hoodie_status hoodie_svc__set_file_name(hoodie_svc *sv, hoodie_svc_rows *r, const char *name);
+hoodie_status hoodie_svc__set_file_name_batch(hoodie_svc *sv, hoodie_batch *b, const char *name);
 
 /** Full path of a file in a partition (malloc). */
 char *hoodie_svc__file_path(const hoodie_svc *sv, const char *partition, const char *name);

@@ -295,3 +295,28 @@ hoodie_status hoodie_parquet_reader_describe(hoodie_parquet_reader *r, int json,
     *out = (char *)hoodie_buf_detach(&b, NULL);
     return HOODIE_OK;
 }
+
+hoodie_status hoodie_pqfile__open_columns(hoodie_parquet_reader **out, const char *path, const hoodie_storage *storage,
+                                          int64_t batch_rows, const hoodie_field *want)
+{
+    hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
+    o.storage = storage;
+    o.batch_rows = batch_rows;
+    HOODIE_TRY(hoodie_parquet_reader_open(out, path, &o));
+    const hoodie_field *fs = hoodie_pqfile__schema(*out);
+    const char **cols = calloc(want->n_children + 1, sizeof *cols);
+    if (!cols) return HOODIE_NOMEM();
+    size_t n = 0;
+    for (size_t i = 0; i < want->n_children; i++)
+        if (hoodie_field_find(fs, want->children[i].name) >= 0) cols[n++] = want->children[i].name;
+    hoodie_status rc = HOODIE_OK;
+    if (n && n < fs->n_children) {
+        hoodie_parquet_reader_free(*out);
+        *out = NULL;
+        o.columns = cols;
+        o.n_columns = n;
+        rc = hoodie_parquet_reader_open(out, path, &o);
+    }
+    free(cols);
+    return rc;
+}

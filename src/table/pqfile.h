@@ -22,6 +22,12 @@ hoodie_status hoodie_pqfile__scan_open(hoodie_parquet_reader *r, hoodie_pq_scan 
 /** Same, restricted to the given row groups (statistics pruning by the caller). */
 hoodie_status hoodie_pqfile__scan_open_row_groups(hoodie_parquet_reader *r, const uint32_t *row_groups,
                                                   size_t n_row_groups, hoodie_pq_scan **out);
+/**
+ * Open `path` reading only the top-level columns of `want` (a STRUCT) that the file has (the others are left to
+ * hoodie_conform_batch, as nulls); all columns if it has none of them.
+ */
+hoodie_status hoodie_pqfile__open_columns(hoodie_parquet_reader **out, const char *path, const hoodie_storage *storage,
+                                          int64_t batch_rows, const hoodie_field *want);
 /** The format-level file (metadata, schema, statistics). */
 hoodie_pq_file *hoodie_pqfile__file(hoodie_parquet_reader *r);
 

@@ -85,10 +85,15 @@ static hoodie_status grow(hoodie_hmap *m)
 
 hoodie_status hoodie_hmap_upsert(hoodie_hmap *m, const void *key, size_t key_len, uint64_t **slot, int *existed)
 {
+    return hoodie_hmap_upsert_hashed(m, key, key_len, hoodie_hmap_hash(key, key_len), slot, existed);
+}
+
+hoodie_status hoodie_hmap_upsert_hashed(hoodie_hmap *m, const void *key, size_t key_len, uint32_t h, uint64_t **slot,
+                                        int *existed)
+{
     static const uint8_t empty_key[1] = { 0 };
     if (key_len > UINT32_MAX) return HOODIE_FAIL(HOODIE_EINVAL, "hash key too long");
     if ((m->count + 1) * 4 > m->cap * 3) HOODIE_TRY(grow(m));
-    uint32_t h = (uint32_t)hoodie_hash_bytes(key, key_len, 0);
     hoodie_hmap_entry *e = find_slot(m->slots, m->cap, key, key_len, h);
     if (e->key) {
         *existed = 1;
@@ -106,8 +111,12 @@ hoodie_status hoodie_hmap_upsert(hoodie_hmap *m, const void *key, size_t key_len
 
 uint64_t *hoodie_hmap_get(const hoodie_hmap *m, const void *key, size_t key_len)
 {
+    return hoodie_hmap_get_hashed(m, key, key_len, hoodie_hmap_hash(key, key_len));
+}
+
+uint64_t *hoodie_hmap_get_hashed(const hoodie_hmap *m, const void *key, size_t key_len, uint32_t h)
+{
     if (!m->cap) return NULL;
-    uint32_t h = (uint32_t)hoodie_hash_bytes(key, key_len, 0);
     hoodie_hmap_entry *e = find_slot(m->slots, m->cap, key, key_len, h);
     return e->key ? &e->value : NULL;
 }

@@ -38,4 +38,34 @@ hoodie_status hoodie_hmap_upsert(hoodie_hmap *m, const void *key, size_t key_len
 /** The value slot of `key`, or NULL. */
 uint64_t *hoodie_hmap_get(const hoodie_hmap *m, const void *key, size_t key_len);
 
+/*
+ * Batched probing: a map larger than the caches costs a miss per probe (the slot) and one per hit (the key).
+ * Hash a batch of keys first, then while probing key i, prefetch the home slot of key i + far and, through the
+ * already loaded home slot of key i + near, that key's bytes. Results equal hoodie_hmap_get / _upsert.
+ */
+#define HOODIE_PREFETCH(p) __builtin_prefetch(p)
+/** The hash the map uses for `key`. */
+static inline uint32_t hoodie_hmap_hash(const void *key, size_t key_len)
+{
+    return (uint32_t)hoodie_hash_bytes(key, key_len, 0);
+}
+/** Prefetch the slot where probing for hash `h` starts. */
+static inline void hoodie_hmap_prefetch(const hoodie_hmap *m, uint32_t h)
+{
+    if (m->cap) HOODIE_PREFETCH(&m->slots[h & (m->cap - 1)]);
+}
+/** The home slot of hash `h` if it holds a key of that hash (the key probably), else NULL; prefetches the key. */
+static inline const hoodie_hmap_entry *hoodie_hmap_peek(const hoodie_hmap *m, uint32_t h)
+{
+    if (!m->cap) return NULL;
+    const hoodie_hmap_entry *e = &m->slots[h & (m->cap - 1)];
+    if (!e->key || e->hash32 != h) return NULL;
+    HOODIE_PREFETCH(e->key);
+    return e;
+}
+/** hoodie_hmap_get / hoodie_hmap_upsert with the key's hoodie_hmap_hash given. */
+uint64_t *hoodie_hmap_get_hashed(const hoodie_hmap *m, const void *key, size_t key_len, uint32_t h);
+hoodie_status hoodie_hmap_upsert_hashed(hoodie_hmap *m, const void *key, size_t key_len, uint32_t h, uint64_t **slot,
+                                        int *existed);
+
 #endif

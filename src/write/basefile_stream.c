@@ -67,31 +67,28 @@ static hoodie_status set_key(hoodie_buf *b, const uint8_t *p, size_t l)
 
 hoodie_status hoodie_basefile_stream_write(hoodie_basefile_stream *s, const hoodie_batch *b)
 {
+    enum { CHUNK = 256 }; /* keys per bloom_add_many: their hash chains interleave */
+    const uint8_t *kp[CHUNK];
+    size_t kl[CHUNK], nk = 0;
     const hoodie_array *k = &b->root.children[2];
+    const uint8_t *minp = NULL, *maxp = NULL;
+    size_t minl = 0, maxl = 0;
     hoodie_status rc = HOODIE_OK;
-    size_t n = (size_t)k->length;
-    /* the batch's keys into the bloom filter together (hashed side by side), its min and max found first and
-     * compared with the file's once */
-    const uint8_t **kp = malloc((n + 1) * sizeof *kp);
-    size_t *kl = malloc((n + 1) * sizeof *kl);
-    if (!kp || !kl) rc = HOODIE_NOMEM();
-    size_t lo = 0, hi = 0;
-    for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
-        kp[i] = k->values + k->offsets[i];
-        kl[i] = (size_t)(k->offsets[i + 1] - k->offsets[i]);
-        if (hoodie_sorted_key_compare(kp[i], kl[i], kp[lo], kl[lo]) < 0) lo = i;
-        if (hoodie_sorted_key_compare(kp[i], kl[i], kp[hi], kl[hi]) > 0) hi = i;
+    for (int64_t i = 0; i < k->length && rc == HOODIE_OK; i++) {
+        const uint8_t *p = k->values + k->offsets[i];
+        size_t l = (size_t)(k->offsets[i + 1] - k->offsets[i]);
+        kp[nk] = p;
+        kl[nk++] = l;
+        if (nk == CHUNK) { rc = hoodie_bloom_add_many(&s->bloom, kp, kl, nk); nk = 0; }
+        if (!minp || hoodie_sorted_key_compare(p, l, minp, minl) < 0) { minp = p; minl = l; }
+        if (!maxp || hoodie_sorted_key_compare(p, l, maxp, maxl) > 0) { maxp = p; maxl = l; }
     }
-    if (rc == HOODIE_OK && n) {
-        rc = hoodie_bloom_add_many(&s->bloom, kp, kl, n);
-        if (rc == HOODIE_OK && (!s->have_keys || hoodie_sorted_key_compare(kp[lo], kl[lo], s->min.data, s->min.len) < 0))
-            rc = set_key(&s->min, kp[lo], kl[lo]);
-        if (rc == HOODIE_OK && (!s->have_keys || hoodie_sorted_key_compare(kp[hi], kl[hi], s->max.data, s->max.len) > 0))
-            rc = set_key(&s->max, kp[hi], kl[hi]);
-        s->have_keys = 1;
-    }
-    free(kp);
-    free(kl);
+    if (rc == HOODIE_OK && nk) rc = hoodie_bloom_add_many(&s->bloom, kp, kl, nk);
+    if (rc == HOODIE_OK && minp && (!s->have_keys || hoodie_sorted_key_compare(minp, minl, s->min.data, s->min.len) < 0))
+        rc = set_key(&s->min, minp, minl);
+    if (rc == HOODIE_OK && maxp && (!s->have_keys || hoodie_sorted_key_compare(maxp, maxl, s->max.data, s->max.len) > 0))
+        rc = set_key(&s->max, maxp, maxl);
+    if (minp) s->have_keys = 1;
     if (rc == HOODIE_OK) rc = hoodie_pqwrite_write_batch(s->pw, b);
     if (rc == HOODIE_OK) s->rows += b->root.length;
     return rc;

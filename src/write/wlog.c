@@ -44,43 +44,76 @@ static void delete_ordering(const hoodie_ordering *o, hoodie_hlog_delete *d)
     }
 }
 
+static hoodie_status data_block(hoodie_buf *out, hoodie_arena *a, const char *schema_json,
+                                const hoodie_field *file_schema, const hoodie_batch *records,
+                                const hoodie_hlog_header_entry *hdr, size_t nh)
+{
+    hoodie_avro_schema *sch;
+    hoodie_avro_encoder *enc = NULL;
+    hoodie_status rc = hoodie_avro_schema_parse(&sch, schema_json, strlen(schema_json), a, "log schema");
+    if (rc == HOODIE_OK) rc = hoodie_avro_encoder_new(&enc, sch, file_schema);
+    if (rc == HOODIE_OK) rc = hoodie_avro_encode_data_block(out, enc, &records->root, 0, records->root.length, hdr, nh);
+    hoodie_avro_encoder_free(enc);
+    return rc;
+}
+
+static hoodie_status delete_block(hoodie_buf *out, hoodie_arena *a, const hoodie_wlog_deletes *deletes,
+                                  const hoodie_hlog_header_entry *hdr, size_t nh)
+{
+    hoodie_hlog_delete *d = hoodie_arena_calloc(a, deletes->count, sizeof *d);
+    if (!d) return HOODIE_ENOMEM;
+    for (size_t i = 0; i < deletes->count; i++) {
+        d[i].record_key = hoodie_arena_strndup(a, deletes->keys[i], deletes->key_lens[i]);
+        d[i].partition_path = deletes->partition;
+        delete_ordering(&deletes->ords[i], &d[i]);
+        if (!d[i].record_key) return HOODIE_ENOMEM;
+    }
+    return hoodie_hlog_write_delete_block(out, hdr, nh, d, deletes->count);
+}
+
+/* The blocks (data then deletes, or deletes first) into one new file. */
+static hoodie_status write_log(const hoodie_storage *s, const char *path, const hoodie_hlog_header_entry *hdr,
+                               size_t nh, const char *schema_json, const hoodie_field *file_schema,
+                               const hoodie_batch *records, const hoodie_wlog_deletes *deletes, int deletes_first,
+                               uint64_t *size_out)
+{
+    hoodie_buf out = HOODIE_BUF_INIT;
+    hoodie_arena *a = NULL;
+    hoodie_status rc = hoodie_arena_new(&a, NULL, 16384);
+    int has_recs = records && records->root.length, has_dels = deletes && deletes->count;
+    *size_out = 0;
+    if (rc == HOODIE_OK && has_dels && deletes_first) rc = delete_block(&out, a, deletes, hdr, nh);
+    if (rc == HOODIE_OK && has_recs) rc = data_block(&out, a, schema_json, file_schema, records, hdr, nh);
+    if (rc == HOODIE_OK && has_dels && !deletes_first) rc = delete_block(&out, a, deletes, hdr, nh);
+    if (rc == HOODIE_OK) rc = hoodie_storage_write_all(s, path, HOODIE_CREATE_EXCLUSIVE, out.data, out.len);
+    if (rc == HOODIE_OK) *size_out = out.len;
+    hoodie_arena_free(a);
+    hoodie_buf_dispose(&out);
+    return rc;
+}
+
 hoodie_status hoodie_wlog_write(const hoodie_storage *s, const char *path, const char *instant, const char *schema_json,
                                 const hoodie_field *file_schema, const hoodie_batch *records,
                                 const hoodie_wlog_deletes *deletes, uint64_t *size_out)
 {
-    hoodie_buf out = HOODIE_BUF_INIT;
-    hoodie_arena *a = NULL;
-    hoodie_avro_encoder *enc = NULL;
-    hoodie_status rc = hoodie_arena_new(&a, NULL, 16384);
     hoodie_hlog_header_entry hdr[2] = {
         { HOODIE_HLOG_INSTANT_TIME, instant, strlen(instant) },
         { HOODIE_HLOG_SCHEMA, schema_json, strlen(schema_json) },
     };
-    *size_out = 0;
-    if (rc == HOODIE_OK && records && records->root.length) {
-        hoodie_avro_schema *sch;
-        rc = hoodie_avro_schema_parse(&sch, schema_json, strlen(schema_json), a, "log schema");
-        if (rc == HOODIE_OK) rc = hoodie_avro_encoder_new(&enc, sch, file_schema);
-        if (rc == HOODIE_OK)
-            rc = hoodie_avro_encode_data_block(&out, enc, &records->root, 0, records->root.length, hdr, 2);
-    }
-    if (rc == HOODIE_OK && deletes && deletes->count) {
-        hoodie_hlog_delete *d = hoodie_arena_calloc(a, deletes->count, sizeof *d);
-        if (!d) rc = HOODIE_ENOMEM;
-        for (size_t i = 0; rc == HOODIE_OK && i < deletes->count; i++) {
-            d[i].record_key = hoodie_arena_strndup(a, deletes->keys[i], deletes->key_lens[i]);
-            d[i].partition_path = deletes->partition;
-            delete_ordering(&deletes->ords[i], &d[i]);
-            if (!d[i].record_key) rc = HOODIE_ENOMEM;
-        }
-        if (rc == HOODIE_OK) rc = hoodie_hlog_write_delete_block(&out, hdr, 2, d, deletes->count);
-    }
-    if (rc == HOODIE_OK) rc = hoodie_storage_write_all(s, path, HOODIE_CREATE_EXCLUSIVE, out.data, out.len);
-    if (rc == HOODIE_OK) *size_out = out.len;
-    hoodie_avro_encoder_free(enc);
-    hoodie_arena_free(a);
-    hoodie_buf_dispose(&out);
-    return rc;
+    return write_log(s, path, hdr, 2, schema_json, file_schema, records, deletes, 0, size_out);
+}
+
+hoodie_status hoodie_wlog_write_compacted(const hoodie_storage *s, const char *path, const char *instant,
+                                          const char *compacted_times, const char *schema_json,
+                                          const hoodie_field *file_schema, const hoodie_batch *records,
+                                          const hoodie_wlog_deletes *deletes, uint64_t *size_out)
+{
+    hoodie_hlog_header_entry hdr[3] = {
+        { HOODIE_HLOG_INSTANT_TIME, instant, strlen(instant) },
+        { HOODIE_HLOG_COMPACTED_BLOCK_TIMES, compacted_times, strlen(compacted_times) },
+        { HOODIE_HLOG_SCHEMA, schema_json, strlen(schema_json) },
+    };
+    return write_log(s, path, hdr, 3, schema_json, file_schema, records, deletes, 1, size_out);
 }
 
 static const char requested_replace_schema[] =

@@ -4,6 +4,7 @@
 #   - after compaction, clean, clustering, archival: snapshot and time-travel reads (within what retention keeps)
 #     return what they returned before (the _hoodie_file_name column aside: rewritten files have new names);
 #   - compaction leaves no log files in the latest slices;
+#   - log compaction (pending, completed, repeated) leaves every read unchanged;
 #   - clean deletes exactly the files its policy allows, computed here from the file-system view before it;
 #   - rollback of the latest write, savepoint + restore give back the earlier reads;
 #   - fixture copies compacted, cleaned and clustered still read as their expected CSVs.
@@ -79,6 +80,23 @@ for variant in mor8 mor6 cow8 cow6; do
   }
 
   if [ "$type" = mor ]; then
+    # log compaction: pending, then completed (as a deltacommit LOG_COMPACT), then again over its own output
+    lc=$("$HOODIE" logcompact "$t" --schedule | awk '/scheduled log compaction/ {print $4}' | tr -d :)
+    check "$variant: log compaction scheduled" test -n "$lc"
+    check "$variant: reads unchanged with a pending log compaction" same_as_before 0
+    check "$variant: log compaction run by instant" "$HOODIE" logcompact "$t" --run "$lc"
+    check "$variant: log compaction completed as a deltacommit" bash -c "'$HOODIE' timeline '$t' | grep -q '^$lc *deltacommit *completed'"
+    check "$variant: reads unchanged after log compaction" same_as_before 0
+    check "$variant: as of the log compaction = the snapshot" same "$tmp/$variant.s0" <(snap "$t" --as-of "$lc")
+    check "$variant: compacted log file carries COMPACTED_BLOCK_TIMES" \
+      bash -c "grep -l -a -r '$lc' '$t' --include='.*.log.*' | xargs grep -l -a ',20' | grep -q ."
+    csv 2,a,6,l2 6,c,6,l6 > "$tmp/w5b.csv"
+    "$HOODIE" write "$t" --op upsert --input "$tmp/w5b.csv" > /dev/null
+    mapfile -t commits < <(completed_writes "$t")
+    snap "$t" > "$tmp/$variant.s0"
+    for c in "${commits[@]}"; do snap "$t" --as-of "$c" > "$tmp/$variant.asof.$c"; done
+    check "$variant: second log compaction" "$HOODIE" logcompact "$t"
+    check "$variant: reads unchanged after the second log compaction" same_as_before 0
     check "$variant: latest slices have logs before compaction" latest_has_logs "$t"
     check "$variant: compact" "$HOODIE" compact "$t"
     check "$variant: reads unchanged after compaction" same_as_before 0

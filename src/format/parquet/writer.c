@@ -511,6 +511,14 @@ static float half_to_float(const uint8_t *p)
 static int bytes_cmp(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
 {
     size_t m = al < bl ? al : bl;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (m >= 8) { /* most pairs differ in their first 8 bytes: one big-endian word compare, no memcmp call */
+        uint64_t x, y;
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        if (x != y) return __builtin_bswap64(x) < __builtin_bswap64(y) ? -1 : 1;
+    }
+#endif
     int r = m ? memcmp(a, b, m) : 0;
     if (r) return r;
     return al < bl ? -1 : al > bl;

@@ -102,7 +102,7 @@ static size_t pending_instants(const hoodie_storage *s)
     return n;
 }
 
-typedef enum { SVC_COMPACT, SVC_CLEAN, SVC_ROLLBACK_LATEST, SVC_RESTORE, SVC_CLUSTER, SVC_ARCHIVE } svc_kind;
+typedef enum { SVC_COMPACT, SVC_CLEAN, SVC_ROLLBACK_LATEST, SVC_RESTORE, SVC_CLUSTER, SVC_ARCHIVE, SVC_LOGCOMPACT } svc_kind;
 
 /* Fresh table with a few writes (and, for restore, a savepoint after the first). */
 static hoodie_storage *build(int version, int mor, svc_kind kind, char sp[24], char latest[24])
@@ -173,6 +173,9 @@ static hoodie_status run(svc_kind kind, const hoodie_storage *s, const char *sp,
     case SVC_COMPACT:
         TRY(hoodie_compaction_schedule(TBL, &o, NULL));
         return hoodie_compaction_run(TBL, &o, NULL, NULL);
+    case SVC_LOGCOMPACT:
+        TRY(hoodie_log_compaction_schedule(TBL, &o, NULL));
+        return hoodie_log_compaction_run(TBL, &o, NULL, NULL);
     case SVC_CLEAN:
         o.clean_policy = HOODIE_CLEAN_KEEP_LATEST_FILE_VERSIONS;
         o.retain = 1;
@@ -286,6 +289,107 @@ HOODIE_TEST(services_faults__compaction_v6)
 {
     hoodie_assert(sweep(6, 1, SVC_COMPACT) > 10);
 }
+
+HOODIE_TEST(services_faults__logcompaction_v8)
+{
+    hoodie_assert(sweep(8, 1, SVC_LOGCOMPACT) > 10);
+}
+
+HOODIE_TEST(services_faults__logcompaction_v6)
+{
+    hoodie_assert(sweep(6, 1, SVC_LOGCOMPACT) > 10);
+}
+
+typedef struct name_list { char **v; size_t n; } name_list;
+
+static int collect_logs(const hoodie_dirent *e, void *payload)
+{
+    name_list *l = payload;
+    if (e->is_dir || !strstr(e->name, ".log.")) return 0;
+    char **nv = realloc(l->v, (l->n + 1) * sizeof *nv);
+    if (!nv) return 1;
+    l->v = nv;
+    l->v[l->n++] = strdup(e->name);
+    return 0;
+}
+
+/* Log compaction: reads at every instant unchanged; the compacted files alone hold the slices' logs (the files
+ * they replace removed, reads still unchanged); a later write and a second log compaction over the first. */
+static void logcompact_reads(int version)
+{
+    char latest[24];
+    hoodie_storage *mem = build(version, 1, SVC_LOGCOMPACT, NULL, latest);
+    hoodie_assert(mem != NULL);
+    char *before = read_rows(mem, NULL), *before_latest = read_rows(mem, latest);
+    hoodie_assert(before != NULL && before_latest != NULL);
+    hoodie_service_opts o = HOODIE_SERVICE_OPTS_INIT;
+    hoodie_service_result r;
+    o.storage = mem;
+    /* pending: reads unchanged */
+    hoodie_assert_ok(hoodie_log_compaction_schedule(TBL, &o, &r));
+    hoodie_assert(r.instant[0] != 0);
+    char lc[24];
+    snprintf(lc, sizeof lc, "%s", r.instant);
+    char *mid = read_rows(mem, NULL);
+    hoodie_assert_equal_s(before, mid);
+    free(mid);
+    /* completed */
+    hoodie_assert_ok(hoodie_log_compaction_run(TBL, &o, NULL, &r));
+    hoodie_assert(r.files_written > 0);
+    char *now = read_rows(mem, NULL), *now_latest = read_rows(mem, latest), *now_lc = read_rows(mem, lc);
+    hoodie_assert_equal_s(before, now);
+    hoodie_assert_equal_s(before_latest, now_latest);
+    hoodie_assert_equal_s(before, now_lc);
+    free(now);
+    free(now_latest);
+    free(now_lc);
+    /* the replaced log files removed: the compacted ones suffice */
+    static const char *const parts[] = { TBL "/a", TBL "/b" };
+    for (size_t p = 0; p < 2; p++) {
+        name_list l = { 0 };
+        hoodie_assert_ok(mem->list(mem->ctx, parts[p], collect_logs, &l));
+        /* v8 names the compacted file with the log compaction's instant; v6 gives it the write token 0-0-0 /
+           1-0-1 (the operation's index) where writes use x-1-x. Only the groups it compacted lose their logs. */
+        char fids[8][64];
+        size_t n_fids = 0;
+        for (size_t i = 0; i < l.n; i++) {
+            int compacted = version >= 8 ? strstr(l.v[i], lc) != NULL : strstr(l.v[i], "-0-") != NULL;
+            if (compacted && n_fids < 8) snprintf(fids[n_fids++], sizeof fids[0], "%.*s", (int)strcspn(l.v[i], "_"), l.v[i]);
+        }
+        for (size_t i = 0; i < l.n; i++) {
+            int compacted = version >= 8 ? strstr(l.v[i], lc) != NULL : strstr(l.v[i], "-0-") != NULL, in_group = 0;
+            for (size_t k = 0; k < n_fids; k++) in_group |= !strncmp(l.v[i], fids[k], strlen(fids[k]));
+            char path[256];
+            snprintf(path, sizeof path, "%s/%s", parts[p], l.v[i]);
+            if (!compacted && in_group) hoodie_assert_ok(mem->remove(mem->ctx, path));
+            free(l.v[i]);
+        }
+        free(l.v);
+    }
+    now = read_rows(mem, NULL);
+    hoodie_assert_equal_s(before, now);
+    free(now);
+    /* another write, then a second log compaction over the first one's file */
+    hoodie_assert_ok(write_csv(mem, "id,p,ts,v\n1,a,9,w1\n3,b,9,w3\n", HOODIE_WRITE_UPSERT));
+    before = (free(before), read_rows(mem, NULL));
+    hoodie_assert_ok(hoodie_log_compaction(TBL, &o, &r));
+    hoodie_assert(r.files_written > 0);
+    now = read_rows(mem, NULL);
+    hoodie_assert_equal_s(before, now);
+    free(now);
+    /* then a compaction of the slices */
+    hoodie_assert_ok(hoodie_compaction_schedule(TBL, &o, NULL));
+    hoodie_assert_ok(hoodie_compaction_run(TBL, &o, NULL, NULL));
+    now = read_rows(mem, NULL);
+    hoodie_assert_equal_s(before, now);
+    free(now);
+    free(before);
+    free(before_latest);
+    hoodie_storage_free(mem);
+}
+
+HOODIE_TEST(services_logcompact__reads_v8) { logcompact_reads(8); }
+HOODIE_TEST(services_logcompact__reads_v6) { logcompact_reads(6); }
 
 HOODIE_TEST(services_faults__clean_mor_v8)
 {

@@ -1,4 +1,5 @@
 #include "model/batch.h"
+#include "util/alloc.h"
 #include "util/error.h"
 
 #include <stdio.h>
@@ -137,6 +138,7 @@ static hoodie_status grow(void **p, size_t *cap, size_t need, int zero)
     }
     void *n = realloc(*p, ncap);
     if (!n) return HOODIE_NOMEM();
+    hoodie_mem_advise_huge(n, ncap);
     if (zero) memset((uint8_t *)n + *cap, 0, ncap - *cap);
     *p = n;
     *cap = ncap;

@@ -70,8 +70,28 @@ static void bits_fill(uint8_t *bits, int64_t off, int64_t count, int v)
 static inline int is_var(hoodie_type_id id) { return id == HOODIE_TYPE_STRING || id == HOODIE_TYPE_BINARY; }
 static inline int is_listy(hoodie_type_id id) { return id == HOODIE_TYPE_LIST || id == HOODIE_TYPE_MAP; }
 
+/* Whether one more row (with `bytes` value bytes in all, for var-width types) fits the buffers as they are: the
+ * common case, checked here so that appends skip hoodie_array_reserve. */
+static inline int has_room(const hoodie_array *a, const hoodie_field *f, size_t bytes)
+{
+    size_t n = (size_t)a->length + 1;
+    if (a->validity && (n + 7) / 8 > a->validity_cap) return 0;
+    switch (f->type.id) {
+    case HOODIE_TYPE_STRING: case HOODIE_TYPE_BINARY:
+        return bytes <= a->values_cap && (n + 1) * sizeof(int32_t) <= a->offsets_cap;
+    case HOODIE_TYPE_LIST: case HOODIE_TYPE_MAP: return (n + 1) * sizeof(int32_t) <= a->offsets_cap;
+    case HOODIE_TYPE_BOOL: return (n + 7) / 8 <= a->values_cap;
+    case HOODIE_TYPE_STRUCT: case HOODIE_TYPE_NULL: return 1;
+    case HOODIE_TYPE_INT32: case HOODIE_TYPE_DATE32: case HOODIE_TYPE_FLOAT: return n * 4 <= a->values_cap;
+    case HOODIE_TYPE_INT64: case HOODIE_TYPE_DOUBLE: case HOODIE_TYPE_TIMESTAMP: return n * 8 <= a->values_cap;
+    default: return 0;
+    }
+}
+
 static hoodie_status row_begin(hoodie_array *a, const hoodie_field *f, size_t extra_bytes, int null)
 {
+    if (!null && has_room(a, f, a->values_len + extra_bytes) && a->values_len + extra_bytes <= INT32_MAX)
+        return HOODIE_OK;
     size_t bytes = a->values_len;
     if (extra_bytes) {
         if (hoodie_add_overflow(bytes, extra_bytes, &bytes) || bytes > INT32_MAX)

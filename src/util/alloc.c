@@ -1,4 +1,9 @@
 #include "util/alloc.h"
+
+#include <stdint.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 #include <string.h>
 
 char *hoodie_strndup(const hoodie_allocator *a, const char *s, size_t n)
@@ -10,6 +15,19 @@ char *hoodie_strndup(const hoodie_allocator *a, const char *s, size_t n)
     memcpy(p, s, n);
     p[n] = '\0';
     return p;
+}
+
+void hoodie_mem_advise_huge(void *p, size_t n)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    if (!p || n < ((size_t)4 << 20)) return;
+    uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1), e = ((uintptr_t)p + n) & ~(huge - 1);
+    if (e > a) (void)madvise((void *)a, (size_t)(e - a), MADV_HUGEPAGE); /* advice: a failure changes nothing */
+#else
+    (void)p;
+    (void)n;
+#endif
 }
 
 char *hoodie_strdup(const hoodie_allocator *a, const char *s)

@@ -26,6 +26,12 @@ static inline void *hoodie_calloc(const hoodie_allocator *a, size_t count, size_
     if (p) { unsigned char *q = p; for (size_t i = 0; i < n; i++) q[i] = 0; }
     return p;
 }
+/**
+ * Ask the kernel to back a large block (a hash table, a column buffer) with transparent huge pages where it
+ * allows that per mapping (THP "madvise" mode): the merges probe tables of millions of entries at random, and
+ * 4 KiB pages made a fifth of a snapshot read TLB misses. Blocks under 4 MiB and systems without it: nothing.
+ */
+void hoodie_mem_advise_huge(void *p, size_t n);
 /** strdup through the allocator; NULL in gives NULL out. */
 char *hoodie_strdup(const hoodie_allocator *a, const char *s);
 char *hoodie_strndup(const hoodie_allocator *a, const char *s, size_t n);

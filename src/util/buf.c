@@ -1,4 +1,5 @@
 #include "util/buf.h"
+#include "util/alloc.h"
 #include "util/error.h"
 
 #include <stdarg.h>
@@ -24,6 +25,7 @@ hoodie_status hoodie_buf_reserve(hoodie_buf *b, size_t extra)
     }
     uint8_t *p = realloc(b->data, cap);
     if (!p) return HOODIE_NOMEM();
+    hoodie_mem_advise_huge(p, cap);
     b->data = p;
     b->cap = cap;
     return HOODIE_OK;

@@ -1,4 +1,5 @@
 #include "util/hash.h"
+#include "util/alloc.h"
 #include "util/error.h"
 
 #include <stdlib.h>
@@ -38,6 +39,7 @@ hoodie_status hoodie_hmap_init(hoodie_hmap *m, size_t expected)
     size_t cap = 16;
     while (cap < expected + expected / 2 + 1) cap *= 2;
     m->slots = calloc(cap, sizeof *m->slots);
+    hoodie_mem_advise_huge(m->slots, cap * sizeof *m->slots);
     if (!m->slots) { m->cap = m->count = 0; return HOODIE_NOMEM(); }
     m->cap = cap;
     m->count = 0;
@@ -73,6 +75,7 @@ static hoodie_status grow(hoodie_hmap *m)
     size_t ncap = m->cap ? m->cap * 2 : 16;
     hoodie_hmap_entry *ns = calloc(ncap, sizeof *ns);
     if (!ns) return HOODIE_NOMEM();
+    hoodie_mem_advise_huge(ns, ncap * sizeof *ns);
     for (size_t i = 0; i < m->cap; i++) {
         hoodie_hmap_entry *e = &m->slots[i];
         if (e->key) *find_slot(ns, ncap, e->key, e->key_len, e->hash32) = *e;

@@ -42,14 +42,6 @@ struct hoodie_sorted_merge {
     hoodie_sorted_merge_stats stats;
 };
 
-int hoodie_sorted_key_compare(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
-{
-    size_t n = an < bn ? an : bn;
-    int c = n ? memcmp(a, b, n) : 0;
-    if (c) return c;
-    return (an > bn) - (an < bn);
-}
-
 static inline void key_of(const hoodie_batch *b, int col, int64_t r, const uint8_t **p, size_t *n)
 {
     const hoodie_array *a = &b->root.children[col];

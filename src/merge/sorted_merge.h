@@ -27,6 +27,9 @@
 
 #include "merge/record_merge.h"
 
+#include <stdint.h>
+#include <string.h>
+
 /**
  * One sorted input. next() loads the source's next batch: on HOODIE_OK `*out` is initialised (the merge takes
  * ownership) and `*deleted` is either NULL or a malloc'ed array of per-row delete flags (ownership passes too);
@@ -72,6 +75,25 @@ void hoodie_sorted_merge_stats_get(const hoodie_sorted_merge *m, hoodie_sorted_m
 void hoodie_sorted_merge_free(hoodie_sorted_merge *m);
 
 /** Compare two record keys as the merge does. */
-int hoodie_sorted_key_compare(const uint8_t *a, size_t an, const uint8_t *b, size_t bn);
+static inline int hoodie_sorted_key_compare(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
+{
+    size_t n = an < bn ? an : bn;
+    if (n >= 8) { /* the first 8 bytes as big-endian integers: most keys differ there */
+        uint64_t x, y;
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        if (x != y) {
+            x = __builtin_bswap64(x);
+            y = __builtin_bswap64(y);
+            return x < y ? -1 : 1;
+        }
+        int c = memcmp(a + 8, b + 8, n - 8);
+        if (c) return c;
+    } else {
+        int c = n ? memcmp(a, b, n) : 0;
+        if (c) return c;
+    }
+    return (an > bn) - (an < bn);
+}
 
 #endif

@@ -4,8 +4,8 @@
 # A case the hoodie side does not have yet (no bench_parquet in BUILD_DIR/bench, or it reports no such case)
 # prints hoodie_s=NA. Both sides' results are checked against DuckDB's aggregates of the dataset (count, string
 # lengths, sums); a mismatch is reported on the line (check=MISMATCH) and makes the exit status 1.
-# Environment: BENCH_ROWS (default 10000000), BENCH_REPEAT (default 1: best of N runs per side and case; the write
-# cases run once), BENCH_CASES (default: all; e.g. "parquet_scan bulk_insert": the write cases run together).
+# Environment: BENCH_ROWS (default 10000000), BENCH_REPEAT (default 1: best of N runs per side and case; the Hudi
+# write and LSM cases run once), BENCH_CASES (default: all; e.g. "parquet_scan bulk_insert": the write cases run together).
 # Dataset: bench/bench_gen.h (= duck_bench.mjs datasetSql), cached as bench/data/people_<rows>.parquet.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -189,21 +189,30 @@ elif [ -x "$hoodie" ] && [ -x "$hoodie_bench" ]; then
         echo "BENCH $1 hoodie_s=$ht duckdb_s=$dt ratio=$(awk "BEGIN{printf \"%.2f\", $ht / $dt}")" \
              "hoodie_rss_mb=$(field hoodie_rss_mb "$2") duckdb_rss_mb=$(field duckdb_rss_mb "$4") check=$check"
     }
+    best() { # FIELD CMD...: of BENCH_REPEAT runs of CMD, the output line with the smallest FIELD
+        local f=$1 b="" l; shift
+        for _ in $(seq "$repeat"); do
+            l=$("$@") || return 1
+            if [ -z "$b" ] || awk "BEGIN{exit !($(field "$f" "$l") < $(field "$f" "$b"))}"; then b=$l; fi
+        done
+        printf '%s\n' "$b"
+    }
+    compact_once() { # on a fresh copy of the table; the line gets the check of the new base file (DuckDB's reading)
+        local w=$data_dir/compaction_$$ l
+        rm -rf "$w"; cp -r "$mor_dir/table" "$w"
+        l=$("$hoodie_bench" compaction "$w") || { rm -rf "$w"; return 1; }
+        echo "$l fcheck=$(field check "$(duck checksum "$(ls "$w"/*_"$(field instant "$l")".parquet)")")"
+        rm -rf "$w"
+    }
     if [[ " $cases " == *" mor_snapshot_read "* ]]; then
-        h=$("$hoodie_bench" table_scan "$mor_dir/table") || { h=""; status=1; }
-        d=$(duck run mor_snapshot_read "$mor_dir")
+        h=$(best hoodie_s "$hoodie_bench" table_scan "$mor_dir/table") || { h=""; status=1; }
+        d=$(best duckdb_s duck run mor_snapshot_read "$mor_dir")
         mor_line mor_snapshot_read "$h" "$(field check "$h")" "$d"
     fi
     if [[ " $cases " == *" compaction "* ]]; then
-        d=$(duck run compaction "$mor_dir")
-        w=$data_dir/compaction_$$
-        rm -rf "$w"; cp -r "$mor_dir/table" "$w"
-        h_check=""
-        if h=$("$hoodie_bench" compaction "$w"); then
-            h_check=$(field check "$(duck checksum "$(ls "$w"/*_"$(field instant "$h")".parquet)")")
-        else h=""; status=1; fi
-        rm -rf "$w"
-        mor_line compaction "$h" "$h_check" "$d"
+        d=$(best duckdb_s duck run compaction "$mor_dir")
+        h=$(best hoodie_s compact_once) || { h=""; status=1; }
+        mor_line compaction "$h" "$(field fcheck "$h")" "$d"
     fi
 else
     echo "bench: no $hoodie or $hoodie_bench: mor_snapshot_read and compaction skipped"

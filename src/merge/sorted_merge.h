@@ -77,22 +77,21 @@ void hoodie_sorted_merge_free(hoodie_sorted_merge *m);
 /** Compare two record keys as the merge does. */
 static inline int hoodie_sorted_key_compare(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
 {
-    size_t n = an < bn ? an : bn;
-    if (n >= 8) { /* the first 8 bytes as big-endian integers: most keys differ there */
+    size_t n = an < bn ? an : bn, i = 0;
+    for (; i + 8 <= n; i += 8) { /* 8 bytes at a time as big-endian integers: no memcmp call for most pairs */
         uint64_t x, y;
-        memcpy(&x, a, 8);
-        memcpy(&y, b, 8);
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
         if (x != y) {
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_BIG_ENDIAN__
             x = __builtin_bswap64(x);
             y = __builtin_bswap64(y);
+#endif
             return x < y ? -1 : 1;
         }
-        int c = memcmp(a + 8, b + 8, n - 8);
-        if (c) return c;
-    } else {
-        int c = n ? memcmp(a, b, n) : 0;
-        if (c) return c;
     }
+    int c = n > i ? memcmp(a + i, b + i, n - i) : 0;
+    if (c) return c;
     return (an > bn) - (an < bn);
 }
 

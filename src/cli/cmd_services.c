@@ -38,6 +38,29 @@ static void print_result(const char *what, const hoodie_service_result *r)
            (long long)r->instants, (long long)r->records);
 }
 
+/* The schedule and run steps of a plan-based service (both when neither is asked for). */
+typedef hoodie_status (*schedule_fn)(const char *, const hoodie_service_opts *, hoodie_service_result *);
+typedef hoodie_status (*run_fn)(const char *, const hoodie_service_opts *, const char *, hoodie_service_result *);
+
+static int schedule_and_run(const char *cmd, const char *what, schedule_fn sched, run_fn exec, const char *table,
+                            const hoodie_service_opts *o, const char *instant, int schedule, int run)
+{
+    if (!schedule && !run) schedule = run = 1;
+    hoodie_service_result r;
+    hoodie_status rc;
+    if (schedule) {
+        if ((rc = sched(table, o, &r)) < 0) return cli_fail(rc, cmd);
+        if (r.rolled_back) printf("rolled back %zu pending write(s)\n", r.rolled_back);
+        if (r.instant[0]) printf("scheduled %s %s: %lld file group(s)\n", what, r.instant, (long long)r.file_groups);
+        else printf("%s: nothing to schedule\n", what);
+    }
+    if (run) {
+        if ((rc = exec(table, o, instant, &r)) < 0) return cli_fail(rc, cmd);
+        print_result(what, &r);
+    }
+    return CLI_OK;
+}
+
 int cmd_compact(int argc, char **argv)
 {
     const char *table = NULL, *instant = NULL;
@@ -76,20 +99,8 @@ int cmd_compact(int argc, char **argv)
         else return cli_usage("compact: unexpected argument '%s'", a);
     }
     if (!table) return cli_usage("compact: no table given");
-    if (!schedule && !run) schedule = run = 1;
-    hoodie_service_result r;
-    hoodie_status rc;
-    if (schedule) {
-        if ((rc = hoodie_compaction_schedule(table, &o, &r)) < 0) return cli_fail(rc, "compact");
-        if (r.rolled_back) printf("rolled back %zu pending write(s)\n", r.rolled_back);
-        if (r.instant[0]) printf("scheduled compaction %s: %lld file group(s)\n", r.instant, (long long)r.file_groups);
-        else printf("compaction: nothing to schedule\n");
-    }
-    if (run) {
-        if ((rc = hoodie_compaction_run(table, &o, instant, &r)) < 0) return cli_fail(rc, "compact");
-        print_result("compaction", &r);
-    }
-    return CLI_OK;
+    return schedule_and_run("compact", "compaction", hoodie_compaction_schedule, hoodie_compaction_run, table, &o,
+                            instant, schedule, run);
 }
 
 int cmd_logcompact(int argc, char **argv)
@@ -114,20 +125,8 @@ int cmd_logcompact(int argc, char **argv)
         else return cli_usage("logcompact: unexpected argument '%s'", a);
     }
     if (!table) return cli_usage("logcompact: no table given");
-    if (!schedule && !run) schedule = run = 1;
-    hoodie_service_result r;
-    hoodie_status rc;
-    if (schedule) {
-        if ((rc = hoodie_log_compaction_schedule(table, &o, &r)) < 0) return cli_fail(rc, "logcompact");
-        if (r.rolled_back) printf("rolled back %zu pending write(s)\n", r.rolled_back);
-        if (r.instant[0]) printf("scheduled log compaction %s: %lld file group(s)\n", r.instant, (long long)r.file_groups);
-        else printf("log compaction: nothing to schedule\n");
-    }
-    if (run) {
-        if ((rc = hoodie_log_compaction_run(table, &o, instant, &r)) < 0) return cli_fail(rc, "logcompact");
-        print_result("log compaction", &r);
-    }
-    return CLI_OK;
+    return schedule_and_run("logcompact", "log compaction", hoodie_log_compaction_schedule, hoodie_log_compaction_run,
+                            table, &o, instant, schedule, run);
 }
 
 int cmd_cluster(int argc, char **argv)

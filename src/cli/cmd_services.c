@@ -254,38 +254,35 @@ static int table_instant(int argc, char **argv, const char *cmd, const char **ta
     return CLI_OK;
 }
 
-int cmd_rollback(int argc, char **argv)
+/* rollback and restore: TABLE INSTANT, one service call, its result */
+static int table_instant_service(int argc, char **argv, const char *cmd, const char *help,
+                                 hoodie_status (*fn)(const char *, const hoodie_service_opts *, const char *,
+                                                     hoodie_service_result *))
 {
     const char *table, *instant;
     if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        printf("usage: hoodie rollback TABLE INSTANT\n  Undo a pending write, or the latest completed write.\n");
+        printf("usage: hoodie %s TABLE INSTANT\n  %s\n", cmd, help);
         return CLI_OK;
     }
-    int code = table_instant(argc, argv, "rollback", &table, &instant);
+    int code = table_instant(argc, argv, cmd, &table, &instant);
     if (code) return code;
     hoodie_service_opts o = HOODIE_SERVICE_OPTS_INIT;
     hoodie_service_result r;
-    hoodie_status rc = hoodie_rollback(table, &o, instant, &r);
-    if (rc < 0) return cli_fail(rc, "rollback");
-    print_result("rollback", &r);
+    hoodie_status rc = fn(table, &o, instant, &r);
+    if (rc < 0) return cli_fail(rc, cmd);
+    print_result(cmd, &r);
     return CLI_OK;
+}
+
+int cmd_rollback(int argc, char **argv)
+{
+    return table_instant_service(argc, argv, "rollback", "Undo a pending write, or the latest completed write.",
+                                 hoodie_rollback);
 }
 
 int cmd_restore(int argc, char **argv)
 {
-    const char *table, *instant;
-    if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        printf("usage: hoodie restore TABLE INSTANT\n  Roll the table back to the savepoint INSTANT.\n");
-        return CLI_OK;
-    }
-    int code = table_instant(argc, argv, "restore", &table, &instant);
-    if (code) return code;
-    hoodie_service_opts o = HOODIE_SERVICE_OPTS_INIT;
-    hoodie_service_result r;
-    hoodie_status rc = hoodie_restore(table, &o, instant, &r);
-    if (rc < 0) return cli_fail(rc, "restore");
-    print_result("restore", &r);
-    return CLI_OK;
+    return table_instant_service(argc, argv, "restore", "Roll the table back to the savepoint INSTANT.", hoodie_restore);
 }
 
 int cmd_savepoint(int argc, char **argv)

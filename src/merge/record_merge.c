@@ -116,3 +116,17 @@ void hoodie_ordering_of(hoodie_ordering *out, const hoodie_field *f, const hoodi
     default: break; /* nested or null types do not order */
     }
 }
+
+hoodie_merge_policy hoodie_merge_policy_of(const hoodie_table_config *c)
+{
+    hoodie_merge_policy p;
+    if (c->merge_mode == HOODIE_MERGE_EVENT_TIME_ORDERING) {
+        p.log_fold = p.base = HOODIE_MERGE_EVENT_TIME_ORDERING;
+    } else if (c->version < 8) {
+        p.log_fold = HOODIE_MERGE_EVENT_TIME_ORDERING;
+        p.base = HOODIE_MERGE_COMMIT_TIME_ORDERING;
+    } else {
+        p.log_fold = p.base = HOODIE_MERGE_COMMIT_TIME_ORDERING;
+    }
+    return p;
+}

@@ -57,6 +57,13 @@ typedef struct hoodie_merge_policy {
 } hoodie_merge_policy;
 
 /**
+ * The merge policy of a table, as the snapshot reader and the services both apply it: event-time ordering throughout
+ * for EVENT_TIME_ORDERING; on v6 tables with commit-time ordering (OverwriteWithLatestAvroPayload) preCombine keeps
+ * the larger ordering value among log records while the merge with the stored record takes the newer one.
+ */
+hoodie_merge_policy hoodie_merge_policy_of(const hoodie_table_config *c);
+
+/**
  * Compare two ordering values: <0, 0, >0; *comparable is set to 0 when their kinds cannot be compared
  * (NONE compares below everything else).
  */

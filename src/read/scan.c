@@ -687,22 +687,6 @@ static void scan_free(void *payload)
     free(s);
 }
 
-static hoodie_merge_policy policy_of(const hoodie_table_config *c)
-{
-    hoodie_merge_policy p;
-    if (c->merge_mode == HOODIE_MERGE_EVENT_TIME_ORDERING) {
-        p.log_fold = p.base = HOODIE_MERGE_EVENT_TIME_ORDERING;
-    } else if (c->version < 8) {
-        /* OverwriteWithLatestAvroPayload: preCombine keeps the larger ordering value, the merge with the stored
-         * record takes the newer one */
-        p.log_fold = HOODIE_MERGE_EVENT_TIME_ORDERING;
-        p.base = HOODIE_MERGE_COMMIT_TIME_ORDERING;
-    } else {
-        p.log_fold = p.base = HOODIE_MERGE_COMMIT_TIME_ORDERING;
-    }
-    return p;
-}
-
 static hoodie_status scan_start(hoodie_table *t, const hoodie_scan_opts *opts, const char *const *keys, size_t n_keys,
                                 struct ArrowArrayStream *out);
 
@@ -779,7 +763,7 @@ static hoodie_status scan_start(hoodie_table *t, const hoodie_scan_opts *opts, c
         s->ord_col = t->cfg->ordering_fields.count ? hoodie_field_find(&s->full, t->cfg->ordering_fields.items[0]) : -1;
         s->del_col = hoodie_field_find(&s->full, "_hoodie_is_deleted");
         if (s->del_col >= 0 && s->full.children[s->del_col].type.id != HOODIE_TYPE_BOOL) s->del_col = -1;
-        s->policy = policy_of(t->cfg);
+        s->policy = hoodie_merge_policy_of(t->cfg);
         /* the output schema: project an empty batch */
         hoodie_batch empty, projected;
         rc = hoodie_batch_init(&empty, &s->full);

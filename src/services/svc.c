@@ -72,21 +72,6 @@ void hoodie_svc__close(hoodie_svc *sv)
     memset(sv, 0, sizeof *sv);
 }
 
-static hoodie_merge_policy policy_of(const hoodie_table_config *c)
-{
-    /* as the snapshot reader (read/scan.c) */
-    hoodie_merge_policy p;
-    if (c->merge_mode == HOODIE_MERGE_EVENT_TIME_ORDERING) {
-        p.log_fold = p.base = HOODIE_MERGE_EVENT_TIME_ORDERING;
-    } else if (c->version < 8) {
-        p.log_fold = HOODIE_MERGE_EVENT_TIME_ORDERING;
-        p.base = HOODIE_MERGE_COMMIT_TIME_ORDERING;
-    } else {
-        p.log_fold = p.base = HOODIE_MERGE_COMMIT_TIME_ORDERING;
-    }
-    return p;
-}
-
 static hoodie_status load_rolled_back(hoodie_svc *sv)
 {
     const hoodie_timeline *tl = sv->t->tl;
@@ -150,7 +135,7 @@ hoodie_status hoodie_svc__load_schema(hoodie_svc *sv)
     sv->ord_col = c->ordering_fields.count ? hoodie_field_find(&sv->file_schema, c->ordering_fields.items[0]) : -1;
     sv->del_col = hoodie_field_find(&sv->file_schema, "_hoodie_is_deleted");
     if (sv->del_col >= 0 && sv->file_schema.children[sv->del_col].type.id != HOODIE_TYPE_BOOL) sv->del_col = -1;
-    sv->policy = policy_of(c);
+    sv->policy = hoodie_merge_policy_of(c);
     if (c->merge_mode == HOODIE_MERGE_CUSTOM)
         return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: custom record mergers (payload %s) are not supported",
                            sv->base_path, c->payload_class ? c->payload_class : "?");

@@ -33,7 +33,7 @@ typedef enum hoodie_write_operation {
     HOODIE_WRITE_DELETE_PARTITION = 6      /**< drop the partitions the input rows name */
 } hoodie_write_operation;
 
-#define HOODIE_WRITE_OPTS_VERSION 2
+#define HOODIE_WRITE_OPTS_VERSION 3
 typedef struct hoodie_write_opts {
     unsigned version;                 /**< HOODIE_WRITE_OPTS_VERSION */
     const hoodie_storage *storage;    /**< NULL: local POSIX */
@@ -41,12 +41,16 @@ typedef struct hoodie_write_opts {
     int64_t small_file_limit;         /**< hoodie.parquet.small.file.limit; 0: 100 MiB */
     int64_t max_file_size;            /**< hoodie.parquet.max.file.size; 0: 120 MiB */
     hoodie_parquet_codec codec;       /**< base files (default SNAPPY) */
-    int no_combine;                   /**< 1: keep duplicate keys of the input (insert/bulk_insert only) */
+    int no_combine;                   /**< 1: never combine duplicate keys of an insert/bulk_insert input */
     /* version 2 */
     int32_t bloom_num_entries;        /**< hoodie.index.bloom.num_entries: keys per bloom filter row; 0: 60000 */
+    /* version 3 */
+    int combine_before_insert;        /**< hoodie.combine.before.insert: 1: insert and bulk_insert keep one record
+                                           per key (by the ordering field) like upsert; 0 (Hudi's default): every
+                                           input row is written. bulk_insert streams its input only when 0. */
 } hoodie_write_opts;
 #define HOODIE_WRITE_OPTS_INIT \
-    { HOODIE_WRITE_OPTS_VERSION, NULL, HOODIE_WRITE_UPSERT, 0, 0, HOODIE_PARQUET_CODEC_SNAPPY, 0, 0 }
+    { HOODIE_WRITE_OPTS_VERSION, NULL, HOODIE_WRITE_UPSERT, 0, 0, HOODIE_PARQUET_CODEC_SNAPPY, 0, 0, 0 }
 
 typedef struct hoodie_write_result {
     char instant[24];                 /**< the completed instant's requested time */

@@ -12,10 +12,14 @@ static void write_usage(FILE *out)
     fprintf(out,
             "usage: hoodie write TABLE --op OP --input FILE [--input FILE ...] [--input-format csv|jsonl|parquet]\n"
             "                    [--small-file-limit BYTES] [--max-file-size BYTES] [--codec snappy|zstd|gzip|none]\n"
+            "                    [--combine-before-insert]\n"
             "\n"
             "  OP: insert, upsert, delete, bulk_insert, insert_overwrite, insert_overwrite_table, delete_partition\n"
             "  The input format is taken from the file name (.csv, .jsonl/.json, .parquet) unless given.\n"
             "  For delete, rows need the record key fields (and the partition fields).\n"
+            "  insert and bulk_insert write every input row, as Hudi does by default; --combine-before-insert keeps\n"
+            "  one record per key, chosen by the ordering field (hoodie.combine.before.insert=true). Upserts always\n"
+            "  combine.\n"
             "  Inline table services after the commit: --compact-every N (MOR: compact when N delta commits are\n"
             "  uncompacted), --clean (default policy), --archive (default keep.min/max.commits).\n");
 }
@@ -77,6 +81,7 @@ int cmd_write(int argc, char **argv)
             compact_every = x;
             i++;
         } else if (!strcmp(a, "--clean")) inline_clean = 1;
+        else if (!strcmp(a, "--combine-before-insert")) wo.combine_before_insert = 1;
         else if (!strcmp(a, "--archive")) inline_archive = 1;
         else if (a[0] == '-' && a[1]) code = cli_usage("write: unknown option '%s'", a);
         else if (!table) table = a;

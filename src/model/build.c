@@ -309,6 +309,14 @@ hoodie_status hoodie_array_append_range(hoodie_array *dst, const hoodie_field *f
 
 /* ---- gather ---- */
 
+/* How many selections from sel[i] on name consecutive rows of one source (at least 1; sel[i].row >= 0). */
+static size_t run_length(const hoodie_row_ref *sel, size_t i, size_t n)
+{
+    size_t j = i + 1;
+    while (j < n && sel[j].source == sel[i].source && sel[j].row == sel[i].row + (int64_t)(j - i)) j++;
+    return j - i;
+}
+
 static hoodie_status gather(hoodie_array *dst, const hoodie_field *f, const hoodie_array *const *srcs,
                             size_t n_srcs, const hoodie_row_ref *sel, size_t n)
 {
@@ -356,14 +364,18 @@ static hoodie_status gather(hoodie_array *dst, const hoodie_field *f, const hood
         break;
     case HOODIE_TYPE_STRING: case HOODIE_TYPE_BINARY: {
         int32_t *o = dst->offsets + L;
-        for (size_t i = 0; i < n; i++) {
-            if (sel[i].row >= 0) {
-                const hoodie_array *s = srcs[sel[i].source];
-                int32_t b = s->offsets[sel[i].row], e = s->offsets[sel[i].row + 1];
-                if (e > b) memcpy(dst->values + dst->values_len, s->values + b, (size_t)(e - b));
-                dst->values_len += (size_t)(e - b);
-            }
-            o[i + 1] = (int32_t)dst->values_len;
+        for (size_t i = 0; i < n;) {
+            if (sel[i].row < 0) { o[i + 1] = (int32_t)dst->values_len; i++; continue; }
+            /* a run of consecutive rows of one source: one copy of its bytes, its offsets rebased */
+            size_t k = run_length(sel, i, n);
+            const hoodie_array *s = srcs[sel[i].source];
+            const int32_t *so = s->offsets + sel[i].row;
+            int32_t b = so[0], e = so[k];
+            if (e > b) memcpy(dst->values + dst->values_len, s->values + b, (size_t)(e - b));
+            int32_t delta = (int32_t)dst->values_len - b;
+            for (size_t j = 1; j <= k; j++) o[i + j] = so[j] + delta;
+            dst->values_len += (size_t)(e - b);
+            i += k;
         }
         break;
     }
@@ -411,6 +423,13 @@ static hoodie_status gather(hoodie_array *dst, const hoodie_field *f, const hood
         uint8_t *d = dst->values + (size_t)L * w;
         for (size_t i = 0; i < n; i++, d += w) {
             if (sel[i].row < 0) { memset(d, 0, w); continue; }
+            if (i + 1 < n && sel[i + 1].source == sel[i].source && sel[i + 1].row == sel[i].row + 1) {
+                size_t k = run_length(sel, i, n);
+                memcpy(d, srcs[sel[i].source]->values + (size_t)sel[i].row * w, k * w);
+                i += k - 1;
+                d += (k - 1) * w;
+                continue;
+            }
             const uint8_t *s = srcs[sel[i].source]->values + (size_t)sel[i].row * w;
             switch (w) {
             case 1: *d = *s; break;

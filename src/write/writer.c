@@ -187,8 +187,10 @@ static void version_of(const wctx *w, int64_t row, hoodie_merge_version *v)
 static hoodie_status combine(wctx *w)
 {
     int64_t n = w->in.root.length;
-    int dedupe = w->cfg->lsm_tree || /* LSM files hold each key once */
-                 !(w->o.no_combine && (w->o.op == HOODIE_WRITE_INSERT || w->o.op == HOODIE_WRITE_BULK_INSERT));
+    /* upserts and deletes always; inserts when asked (hoodie.combine.before.insert, default false); LSM files hold
+     * each key once */
+    int dedupe = w->cfg->lsm_tree || !(w->o.op == HOODIE_WRITE_INSERT || w->o.op == HOODIE_WRITE_BULK_INSERT) ||
+                 (w->o.combine_before_insert && !w->o.no_combine);
     if (!dedupe) {
         for (int64_t r = 0; r < n; r++) HOODIE_TRY(rv_push(&w->live, r));
         return HOODIE_OK;
@@ -734,50 +736,183 @@ static hoodie_status create_handle(wctx *w, wgroup *g)
 #define BULK_CHUNK_ROWS 4096
 #define BULK_ROW_GROUP_ROWS 131072
 
+/* A base file being written by bulk_insert for group gi. */
+typedef struct bulk_file {
+    size_t gi;
+    hoodie_basefile_stream *bs;     /* NULL: none open */
+    char *name, *rel;               /* arena */
+    int64_t rows;
+} bulk_file;
+
+static hoodie_status bulk_file_open(wctx *w, size_t gi, bulk_file *f)
+{
+    const char *partition = w->part_names[w->groups[gi].part];
+    char token[32];
+    hoodie_buf nb = HOODIE_BUF_INIT;
+    write_token(&w->groups[gi], token, sizeof token);
+    HOODIE_TRY(hoodie_file_name_base(&nb, w->groups[gi].file_id, token, w->tx.inst.requested, "parquet"));
+    f->gi = gi;
+    f->rows = 0;
+    f->name = hoodie_arena_strdup(w->arena, (const char *)nb.data);
+    hoodie_buf_dispose(&nb);
+    f->rel = !f->name ? NULL : *partition ? hoodie_arena_sprintf(w->arena, "%s/%s", partition, f->name) : f->name;
+    char *path = f->rel ? hoodie_arena_sprintf(w->arena, "%s/%s", w->t->base_path, f->rel) : NULL;
+    if (!path) return HOODIE_ENOMEM;
+    HOODIE_TRY(hoodie_write__marker(&w->tx, partition, f->name, HOODIE_MARKER_CREATE));
+    HOODIE_TRY(hoodie_write__partition_metadata(w->s, w->t->base_path, partition, w->tx.inst.requested));
+    hoodie_basefile_opts bo = { w->s, path, &w->file_schema, w->avro_file_schema, w->o.codec, 0, w->o.bloom_num_entries };
+    return hoodie_basefile_stream_open(&f->bs, &bo, BULK_ROW_GROUP_ROWS, 0, 0);
+}
+
+/* Append input rows[0..n) to the open file in chunks of records (the file's sequence numbers continue). */
+static hoodie_status bulk_file_write(wctx *w, bulk_file *f, const int64_t *rows, size_t n)
+{
+    for (size_t done = 0; done < n;) {
+        size_t k = n - done < BULK_CHUNK_ROWS ? n - done : BULK_CHUNK_ROWS;
+        hoodie_batch recs;
+        HOODIE_TRY(make_records(w, &w->groups[f->gi], rows + done, k, f->name, f->rows, &recs));
+        hoodie_status rc = hoodie_basefile_stream_write(f->bs, &recs);
+        hoodie_batch_dispose(&recs);
+        if (rc < 0) return rc;
+        done += k;
+        f->rows += (int64_t)k;
+        w->res.inserts += (int64_t)k;
+    }
+    return HOODIE_OK;
+}
+
+static hoodie_status bulk_file_close(wctx *w, bulk_file *f)
+{
+    uint64_t size = 0;
+    int64_t nrows = 0;
+    hoodie_status rc = hoodie_basefile_stream_close(f->bs, &size, &nrows);
+    hoodie_basefile_stream_free(f->bs);
+    f->bs = NULL;
+    if (rc == HOODIE_OK) rc = record_file(w, &w->groups[f->gi], f->rel, NULL, nrows, nrows, 0, 0, size);
+    return rc;
+}
+
+static int64_t max_file_size(const wctx *w)
+{
+    return w->o.max_file_size > 0 ? w->o.max_file_size : DEFAULT_MAX_FILE;
+}
+
 static hoodie_status bulk_handle(wctx *w, size_t gi)
 {
-    int64_t maxsz = w->o.max_file_size > 0 ? w->o.max_file_size : DEFAULT_MAX_FILE;
     const int64_t *rows = w->groups[gi].inserts.v;
     size_t total = w->groups[gi].inserts.n, done = 0;
     uint32_t part = w->groups[gi].part;
-    const char *partition = w->part_names[part];
     hoodie_status rc = HOODIE_OK;
     while (rc == HOODIE_OK && done < total) {
         if (done && !new_group(w, part, NULL)) return HOODIE_ENOMEM;
-        if (done) gi = w->n_groups - 1;
-        char token[32];
-        hoodie_buf nb = HOODIE_BUF_INIT;
-        write_token(&w->groups[gi], token, sizeof token);
-        HOODIE_TRY(hoodie_file_name_base(&nb, w->groups[gi].file_id, token, w->tx.inst.requested, "parquet"));
-        char *name = hoodie_arena_strdup(w->arena, (const char *)nb.data);
-        hoodie_buf_dispose(&nb);
-        char *rel = !name ? NULL : *partition ? hoodie_arena_sprintf(w->arena, "%s/%s", partition, name) : name;
-        char *path = rel ? hoodie_arena_sprintf(w->arena, "%s/%s", w->t->base_path, rel) : NULL;
-        if (!path) return HOODIE_ENOMEM;
-        HOODIE_TRY(hoodie_write__marker(&w->tx, partition, name, HOODIE_MARKER_CREATE));
-        HOODIE_TRY(hoodie_write__partition_metadata(w->s, w->t->base_path, partition, w->tx.inst.requested));
-        hoodie_basefile_opts bo = { w->s, path, &w->file_schema, w->avro_file_schema, w->o.codec, 0,
-                                    w->o.bloom_num_entries };
-        hoodie_basefile_stream *bs;
-        HOODIE_TRY(hoodie_basefile_stream_open(&bs, &bo, BULK_ROW_GROUP_ROWS, 0, 0));
-        size_t first = done;
-        while (rc == HOODIE_OK && done < total) {
+        bulk_file f = { 0 };
+        HOODIE_TRY(bulk_file_open(w, done ? w->n_groups - 1 : gi, &f));
+        while (rc == HOODIE_OK && done < total && (int64_t)hoodie_basefile_stream_bytes(f.bs) < max_file_size(w)) {
             size_t n = total - done < BULK_CHUNK_ROWS ? total - done : BULK_CHUNK_ROWS;
-            hoodie_batch recs;
-            rc = make_records(w, &w->groups[gi], rows + done, n, name, (int64_t)(done - first), &recs);
-            if (rc < 0) break;
-            rc = hoodie_basefile_stream_write(bs, &recs);
-            hoodie_batch_dispose(&recs);
+            rc = bulk_file_write(w, &f, rows + done, n);
             done += n;
-            if ((int64_t)hoodie_basefile_stream_bytes(bs) >= maxsz) break;
         }
-        uint64_t size = 0;
-        int64_t nrows = 0;
-        if (rc == HOODIE_OK) rc = hoodie_basefile_stream_close(bs, &size, &nrows);
-        hoodie_basefile_stream_free(bs);
-        if (rc == HOODIE_OK) rc = record_file(w, &w->groups[gi], rel, NULL, nrows, nrows, 0, 0, size);
-        w->res.inserts += (int64_t)(done - first);
+        if (rc == HOODIE_OK) rc = bulk_file_close(w, &f);
+        else hoodie_basefile_stream_free(f.bs);
     }
+    return rc;
+}
+
+/*
+ * bulk_insert without combining (Hudi's default, hoodie.combine.before.insert=false), streamed: the input is read a
+ * batch at a time and each row goes to its partition's open file group; a group holds the records the size estimate
+ * allows (as assign() sizes new groups) unless its file reaches hoodie.parquet.max.file.size first, then a new group
+ * takes the partition's next rows. Memory: one input batch and one row group per partition being written, whatever
+ * the input's size. As Hudi's bulk insert, the inflight instant is empty (no workload is known in advance).
+ */
+static hoodie_status bulk_route_batch(wctx *w, hoodie_hmap *pmap, bulk_file **files, rowvec **rows, int64_t per_file)
+{
+    int64_t n = w->in.root.length;
+    HOODIE_TRY(hoodie_keygen_record_keys(&w->kg, &w->in, &w->keys));
+    HOODIE_TRY(hoodie_keygen_partition_paths(&w->kg, &w->in, &w->parts));
+    int del_col = hoodie_field_find(&w->in.schema, "_hoodie_is_deleted");
+    const hoodie_array *del = del_col >= 0 && w->in.schema.children[del_col].type.id == HOODIE_TYPE_BOOL
+                                  ? &w->in.root.children[del_col] : NULL;
+    for (size_t p = 0; p < w->n_parts; p++) (*rows)[p].n = 0;
+    for (int64_t r = 0; r < n; r++) {
+        if (del && hoodie_array_is_valid(del, r) && hoodie_bit_get(del->values, r)) continue; /* nothing to delete */
+        size_t pl;
+        const char *p = key_at(&w->parts, r, &pl);
+        uint64_t *slot = hoodie_hmap_get(pmap, p, pl);
+        if (!slot) { /* a new partition: the map's key is its name, which outlives the batch */
+            size_t np = w->n_parts + 1;
+            char **names = realloc(w->part_names, np * sizeof *names);
+            if (names) w->part_names = names;
+            bulk_file *nf = names ? realloc(*files, np * sizeof *nf) : NULL;
+            if (nf) *files = nf;
+            rowvec *nr = nf ? realloc(*rows, np * sizeof *nr) : NULL;
+            if (!nr) return HOODIE_NOMEM();
+            *rows = nr;
+            memset(&(*files)[w->n_parts], 0, sizeof **files);
+            memset(&(*rows)[w->n_parts], 0, sizeof **rows);
+            if (!(w->part_names[w->n_parts] = strndup(pl ? p : "", pl))) return HOODIE_NOMEM();
+            int existed;
+            HOODIE_TRY(hoodie_hmap_upsert(pmap, w->part_names[w->n_parts], pl, &slot, &existed));
+            *slot = w->n_parts++;
+        }
+        HOODIE_TRY(rv_push(&(*rows)[*slot], r));
+    }
+    for (uint32_t p = 0; p < w->n_parts; p++) {
+        const int64_t *v = (*rows)[p].v;
+        size_t left = (*rows)[p].n;
+        bulk_file *f = &(*files)[p];
+        while (left) {
+            if (!f->bs) {
+                if (!new_group(w, p, NULL)) return HOODIE_ENOMEM;
+                HOODIE_TRY(bulk_file_open(w, w->n_groups - 1, f));
+            }
+            size_t k = per_file - f->rows < (int64_t)left ? (size_t)(per_file - f->rows) : left;
+            if (k > BULK_CHUNK_ROWS) k = BULK_CHUNK_ROWS; /* the size is checked a chunk at a time */
+            HOODIE_TRY(bulk_file_write(w, f, v, k));
+            v += k;
+            left -= k;
+            if (f->rows >= per_file || (int64_t)hoodie_basefile_stream_bytes(f->bs) >= max_file_size(w))
+                HOODIE_TRY(bulk_file_close(w, f));
+        }
+    }
+    return HOODIE_OK;
+}
+
+static hoodie_status bulk_stream(wctx *w, hoodie_arrow_reader *r)
+{
+    HOODIE_TRY(prepare_schema(w, &r->schema));
+    HOODIE_TRY(hoodie_keygen_init(&w->kg, w->cfg, &w->data_schema));
+    w->have_kg = 1;
+    HOODIE_TRY(estimate_record_size(w));
+    int64_t per_file = max_file_size(w) / (w->record_size > 0 ? w->record_size : 1);
+    if (per_file < 1) per_file = 1;
+    HOODIE_TRY(hoodie_write__begin(&w->tx, w->s, w->t->base_path, w->cfg, w->action, NULL, 0));
+    w->tx_started = 1;
+    HOODIE_TRY(hoodie_write__inflight(&w->tx, "", 0));
+    hoodie_hmap pmap = HOODIE_HMAP_INIT;
+    bulk_file *files = NULL;
+    rowvec *rows = NULL;
+    hoodie_status rc = hoodie_hmap_init(&pmap, 64);
+    while (rc == HOODIE_OK) {
+        hoodie_batch raw;
+        rc = hoodie_arrow_reader_next(r, &raw);
+        if (rc == HOODIE_ITEROVER) { rc = HOODIE_OK; break; }
+        if (rc < 0) break;
+        if (w->have_in) { hoodie_batch_dispose(&w->in); w->have_in = 0; }
+        rc = hoodie_conform_batch(&w->in, &w->data_schema, &raw);
+        hoodie_batch_dispose(&raw);
+        if (rc < 0) { hoodie_error__prefix("input: "); break; }
+        w->have_in = 1;
+        rc = bulk_route_batch(w, &pmap, &files, &rows, per_file);
+    }
+    for (size_t p = 0; p < w->n_parts; p++) {
+        if (files[p].bs && rc == HOODIE_OK) rc = bulk_file_close(w, &files[p]);
+        else if (files[p].bs) hoodie_basefile_stream_free(files[p].bs);
+        free(rows[p].v);
+    }
+    free(files);
+    free(rows);
+    hoodie_hmap_dispose(&pmap);
     return rc;
 }
 
@@ -1305,8 +1440,10 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     int32_t *row_group = NULL;
     memset(&w, 0, sizeof w);
     w.o = def;
-    if (opts) /* a version 1 caller's struct ends before bloom_num_entries */
-        memcpy(&w.o, opts, opts->version >= 2 ? sizeof *opts : offsetof(hoodie_write_opts, bloom_num_entries));
+    if (opts) /* an older caller's struct ends before the fields its version lacks */
+        memcpy(&w.o, opts, opts->version >= 3 ? sizeof *opts
+                           : opts->version == 2 ? offsetof(hoodie_write_opts, combine_before_insert)
+                                                : offsetof(hoodie_write_opts, bloom_num_entries));
     w.s = w.o.storage ? w.o.storage : hoodie_storage_posix();
     hoodie_keygen_out_init(&w.keys);
     hoodie_keygen_out_init(&w.parts);
@@ -1332,6 +1469,19 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     w.action = w.replace ? HOODIE_ACTION_REPLACECOMMIT : w.mor ? HOODIE_ACTION_DELTACOMMIT : HOODIE_ACTION_COMMIT;
     w.op_name = op_name(w.o.op);
     if ((rc = hoodie_arena_new(&w.arena, NULL, 16384)) < 0) goto done;
+
+    int combine_inserts = w.o.combine_before_insert && !w.o.no_combine;
+    if (w.o.op == HOODIE_WRITE_BULK_INSERT && !combine_inserts && !w.cfg->lsm_tree) {
+        hoodie_arrow_reader ar;
+        if ((rc = hoodie_arrow_reader_open(&ar, input)) < 0) {
+            if (input->release) input->release(input);
+            goto done;
+        }
+        rc = bulk_stream(&w, &ar);
+        hoodie_arrow_reader_close(&ar);
+        if (rc < 0) goto done;
+        goto commit;
+    }
 
     /* input */
     if ((rc = drain(input, &raw)) < 0) goto done;
@@ -1416,7 +1566,7 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     }
     if (rc < 0) goto done;
 
-    /* commit metadata */
+commit: /* commit metadata */
     {
         hoodie_kv extra[1] = { { "schema", w.avro_data_schema } };
         hoodie_commit_info ci = { 0 };

@@ -49,6 +49,15 @@ function instants(t) {
   }
   return { out, bad };
 }
+// Hudi's bulk insert moves its instant to inflight with no content (transitionRequestedToInflight(..,
+// Option.empty()): no workload is known before the input is written), as the metadata table fixture's bulk-inserted
+// deltacommits show: an empty inflight file is right when the completed instant's operationType is BULK_INSERT.
+function bulkInsertInflight(t, i) {
+  if (i.sig !== 'empty' || !/inflight$/.test(i.kind)) return false;
+  const dir = i.v === 8 ? `${t}/.hoodie/timeline` : `${t}/.hoodie`, ts = i.name.slice(0, 17);
+  const done = readdirSync(dir).find(n => n.startsWith(ts) && /^[0-9_]+\.(commit|deltacommit)$/.test(n));
+  return !!done && readFileSync(`${dir}/${done}`).includes('BULK_INSERT');
+}
 const known = {};
 for (const f of fixtures) {
   if (!existsSync(`${f}/.hoodie/hoodie.properties`)) continue;
@@ -63,7 +72,8 @@ for (const t of tables) {
     const k = known[`${i.v}:${i.kind}`];
     if (!k) continue;
     compared++;
-    if (!k.has(i.sig)) why.push(`${i.name}: ${i.sig}, fixtures have ${[...k].join(' | ')}`);
+    if (k.has(i.sig) || bulkInsertInflight(t, i)) continue;
+    why.push(`${i.name}: ${i.sig}, fixtures have ${[...k].join(' | ')}`);
   }
   if (!out.length) why.push('no instants');
   if (!compared) why.push('no instant comparable with a fixture');

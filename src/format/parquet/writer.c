@@ -521,6 +521,13 @@ static int bytes_cmp(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
         memcpy(&y, b + i, 8);
         if (x != y) return __builtin_bswap64(x) < __builtin_bswap64(y) ? -1 : 1;
     }
+    if (i < m && m >= 8) { /* the last 8 bytes (all before them are equal) */
+        uint64_t x, y;
+        memcpy(&x, a + m - 8, 8);
+        memcpy(&y, b + m - 8, 8);
+        if (x != y) return __builtin_bswap64(x) < __builtin_bswap64(y) ? -1 : 1;
+        return al < bl ? -1 : al > bl;
+    }
     a += i;
     b += i;
     m -= i;
@@ -528,6 +535,20 @@ static int bytes_cmp(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
     int r = m ? memcmp(a, b, m) : 0;
     if (r) return r;
     return al < bl ? -1 : al > bl;
+}
+
+/* The first 8 bytes of a byte string as a big-endian number, zero-padded: prefix(a) < prefix(b) implies a < b. */
+static inline uint64_t bytes_prefix(const uint8_t *p, size_t len)
+{
+    uint64_t x = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (len >= 8) memcpy(&x, p, 8);
+    else if (len) memcpy(&x, p, len);
+    return __builtin_bswap64(x);
+#else
+    for (size_t i = 0; i < 8; i++) x = x << 8 | (i < len ? p[i] : 0);
+    return x;
+#endif
 }
 
 static int decbe_cmp(const uint8_t *a, const uint8_t *b, size_t n)
@@ -628,9 +649,14 @@ static hoodie_status stats_update(pq_col *c, pq_stats *s, size_t v0, size_t n)
             const pq_bytes *b = c->bphys;
             mnp = mxp = b[v0].p;
             mnl = mxl = b[v0].len;
+            /* The first 8 bytes as a big-endian word (zero-padded) order most values: one strictly between the
+             * current bounds' words is neither a new minimum nor a new maximum, without comparing bytes. */
+            uint64_t mnk = bytes_prefix(mnp, mnl), mxk = mnk;
             for (size_t i = v0 + 1; i < v0 + n; i++) {
-                if (bytes_cmp(b[i].p, b[i].len, mnp, mnl) < 0) { mnp = b[i].p; mnl = b[i].len; }
-                else if (bytes_cmp(b[i].p, b[i].len, mxp, mxl) > 0) { mxp = b[i].p; mxl = b[i].len; }
+                uint64_t x = bytes_prefix(b[i].p, b[i].len);
+                if (x > mnk && x < mxk) continue;
+                if (x <= mnk && bytes_cmp(b[i].p, b[i].len, mnp, mnl) < 0) { mnp = b[i].p; mnl = b[i].len; mnk = x; }
+                else if (x >= mxk && bytes_cmp(b[i].p, b[i].len, mxp, mxl) > 0) { mxp = b[i].p; mxl = b[i].len; mxk = x; }
             }
         } else {
             size_t wd = (size_t)c->width;

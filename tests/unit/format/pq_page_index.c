@@ -240,3 +240,107 @@ HOODIE_TEST(format_pq_page_index__corrupt_index_bytes)
     hoodie_buf_dispose(&enc);
     hoodie_buf_dispose(&file);
 }
+
+/* Byte-string bounds (page index and row-group statistics) over values built to defeat an 8-byte prefix shortcut:
+ * shared 8-byte prefixes, proper prefixes of each other, embedded zero bytes ("a" < "a\0"), bytes >= 0x80, empty
+ * strings. Every page's min/max must be the brute-force unsigned lexicographic bounds of its values. */
+#define BS_ROWS 3000
+#define BS_PAGE 37
+
+static size_t bs_value(uint64_t *seed, uint8_t *out)
+{
+    static const uint8_t alpha[] = { 0x00, 0x01, 'a', 'b', 0x7f, 0x80, 0xff };
+    static const uint8_t stems[][10] = { "prefix_a", "prefix_b", "prefix" };
+    *seed = *seed * 6364136223846793005ull + 1442695040888963407ull;
+    uint64_t r = *seed >> 24;
+    size_t n = 0;
+    if (r % 3) { /* a common stem of 6 or 8 bytes, then 0..4 more bytes */
+        const uint8_t *st = stems[(r >> 2) % 3];
+        size_t sl = strlen((const char *)st);
+        memcpy(out, st, sl);
+        n = sl;
+    }
+    size_t extra = (r >> 5) % 5;
+    for (size_t i = 0; i < extra; i++) out[n++] = alpha[(r >> (8 + 3 * i)) % sizeof alpha];
+    return n;
+}
+
+static int bs_cmp(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
+{
+    for (size_t i = 0; i < al && i < bl; i++)
+        if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+    return al < bl ? -1 : al > bl;
+}
+
+HOODIE_TEST(format_pq_page_index__byte_string_bounds)
+{
+    hoodie_field schema, c;
+    hoodie_assert_ok(hoodie_field_init(&schema, "schema", hoodie_type_of(HOODIE_TYPE_STRUCT), 0));
+    hoodie_assert_ok(hoodie_field_init(&c, "b", hoodie_type_of(HOODIE_TYPE_BINARY), 0));
+    hoodie_assert_ok(hoodie_field_add_child(&schema, &c));
+    hoodie_field_dispose(&c);
+    static uint8_t vals[BS_ROWS][16];
+    static size_t lens[BS_ROWS];
+    uint64_t seed = 7;
+    for (int i = 0; i < BS_ROWS; i++) lens[i] = bs_value(&seed, vals[i]);
+    hoodie_buf file = HOODIE_BUF_INIT;
+    hoodie_pq_writer_opts o;
+    hoodie_pq_writer_opts_init(&o);
+    o.page_rows = BS_PAGE;
+    o.row_group_rows = 1000;
+    hoodie_pq_sink sink = { &file, pi_sink };
+    hoodie_pq_writer *w;
+    hoodie_assert_ok(hoodie_pq_writer_open(&w, &schema, &o, sink));
+    hoodie_batch b;
+    hoodie_assert_ok(hoodie_batch_init(&b, &schema));
+    for (int i = 0; i < BS_ROWS; i++)
+        hoodie_assert_ok(hoodie_array_append_bytes(&b.root.children[0], &b.schema.children[0], vals[i], lens[i]));
+    b.root.length = BS_ROWS;
+    hoodie_assert_ok(hoodie_pq_writer_write(w, &b));
+    hoodie_assert_ok(hoodie_pq_writer_close(w));
+    hoodie_pq_writer_free(w);
+    hoodie_batch_dispose(&b);
+    hoodie_field_dispose(&schema);
+
+    pqt_mem mem = { file.data, file.len };
+    hoodie_pq_source src = { &mem, pqt_mem_read, file.len, "bs.parquet" };
+    hoodie_pq_file *f;
+    hoodie_assert_ok(hoodie_pq_file_open(&f, &src));
+    const hoodie_pq_file_meta *m = hoodie_pq_file_metadata(f);
+    hoodie_arena *ar;
+    hoodie_assert_ok(hoodie_arena_new(&ar, NULL, 4096));
+    int64_t base = 0;
+    for (uint32_t g = 0; g < m->row_group_count; g++) {
+        int64_t rows = m->row_groups[g].num_rows;
+        hoodie_pq_page_index pi;
+        hoodie_arena_reset(ar);
+        hoodie_assert_ok(hoodie_pq_page_index_read(f, g, 0, ar, &pi));
+        hoodie_assert(pi.has_ci);
+        size_t gmn = (size_t)base, gmx = (size_t)base;
+        for (uint32_t p = 0; p < pi.oi.page_count; p++) {
+            int64_t r0 = base + pi.oi.pages[p].first_row_index;
+            int64_t r1 = p + 1 < pi.oi.page_count ? base + pi.oi.pages[p + 1].first_row_index : base + rows;
+            size_t mn = (size_t)r0, mx = (size_t)r0;
+            for (int64_t r = r0 + 1; r < r1; r++) {
+                if (bs_cmp(vals[r], lens[r], vals[mn], lens[mn]) < 0) mn = (size_t)r;
+                if (bs_cmp(vals[r], lens[r], vals[mx], lens[mx]) > 0) mx = (size_t)r;
+            }
+            hoodie_assert_equal_i(lens[mn], pi.ci.min_lens[p]);
+            hoodie_assert(!memcmp(vals[mn], pi.ci.min_values[p], lens[mn]));
+            hoodie_assert_equal_i(lens[mx], pi.ci.max_lens[p]);
+            hoodie_assert(!memcmp(vals[mx], pi.ci.max_values[p], lens[mx]));
+            if (bs_cmp(vals[mn], lens[mn], vals[gmn], lens[gmn]) < 0) gmn = mn;
+            if (bs_cmp(vals[mx], lens[mx], vals[gmx], lens[gmx]) > 0) gmx = mx;
+        }
+        hoodie_pq_column_stats st;
+        hoodie_assert_ok(hoodie_pq_row_group_stats(f, g, 0, &st));
+        hoodie_assert_equal_i(HOODIE_PQ_VAL_BYTES, st.min.kind);
+        hoodie_assert_equal_i(0, bs_cmp(st.min.bytes, st.min.len, vals[gmn], lens[gmn]));
+        hoodie_assert_equal_i(0, bs_cmp(st.max.bytes, st.max.len, vals[gmx], lens[gmx]));
+        base += rows;
+    }
+    hoodie_assert_equal_i(BS_ROWS, base);
+    hoodie_arena_free(ar);
+    hoodie_pq_file_free(f);
+    hoodie_buf_dispose(&file);
+}

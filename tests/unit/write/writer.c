@@ -231,7 +231,10 @@ static void fault_sweep(int mor, int version, const wstep *w, hoodie_fault_mode 
             free(d);
         }
         free(now);
-        /* the next write (the same one, fault-free) rolls back what the failed one left and succeeds */
+        /* the next write (the same one, fault-free) rolls back what the failed one left and succeeds; a bulk insert
+         * that succeeded is done (another would add its rows again: it does not look keys up) */
+        int idempotent = w->op != HOODIE_WRITE_BULK_INSERT;
+        if (rc == HOODIE_OK && !idempotent) goto next;
         rc = write_rows(base, mem, w->op, &w->rows, &res);
         if (rc < 0) fprintf(stderr, "retry after fault %llu: %s\n", (unsigned long long)k, hoodie_error_last()->message);
         hoodie_assert_ok(rc);
@@ -252,6 +255,7 @@ static void fault_sweep(int mor, int version, const wstep *w, hoodie_fault_mode 
             hoodie_assert_equal_s("completed", ii.state);
         }
         hoodie_table_free(t);
+    next:
         hoodie_storage_free(fs);
         hoodie_storage_free(mem);
         (*checked)++;
@@ -264,6 +268,7 @@ static void fault_sweep(int mor, int version, const wstep *w, hoodie_fault_mode 
 static const wstep STEPS[] = {
     /* updates (newer and stale ordering values) and inserts */
     { HOODIE_WRITE_UPSERT, { 3, 50, 20, "u", NULL, 0 } },
+    { HOODIE_WRITE_BULK_INSERT, { 41, 70, 5, "n", NULL, 0 } }, /* streamed into new file groups */
     { HOODIE_WRITE_DELETE, { 5, 15, 0, "d", NULL, 0 } },
     { HOODIE_WRITE_INSERT_OVERWRITE, { 1, 60, 1, "o", "sf", 0 } },
 };
@@ -449,20 +454,27 @@ HOODIE_TEST(write_writer__v8_commit_files_by_libavro_mor) { commit_files_case(1)
 
 /* Distinct file ids of the table's records (the part of _hoodie_file_name before the write token), and how many
  * records came from log files (whose _hoodie_file_name is the bare file id). */
+/* A snapshot scan of the given columns, opened for reading (close r, then free *t). */
+static void scan_columns(const char *base, const hoodie_storage *s, const char *const *cols, size_t n_cols,
+                         hoodie_table **t, hoodie_arrow_reader *r)
+{
+    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+    to.storage = s;
+    hoodie_assert_ok(hoodie_table_open(t, base, &to));
+    hoodie_scan_opts so = HOODIE_SCAN_OPTS_INIT;
+    so.columns = cols;
+    so.n_columns = n_cols;
+    struct ArrowArrayStream st;
+    hoodie_assert_ok(hoodie_table_scan(*t, &so, &st));
+    hoodie_assert_ok(hoodie_arrow_reader_open(r, &st));
+}
+
 static void file_ids(const char *base, const hoodie_storage *s, size_t *n_ids, size_t *from_logs)
 {
     static const char *const cols[] = { "_hoodie_file_name" };
-    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
-    to.storage = s;
     hoodie_table *t;
-    hoodie_assert_ok(hoodie_table_open(&t, base, &to));
-    hoodie_scan_opts so = HOODIE_SCAN_OPTS_INIT;
-    so.columns = cols;
-    so.n_columns = 1;
-    struct ArrowArrayStream st;
-    hoodie_assert_ok(hoodie_table_scan(t, &so, &st));
     hoodie_arrow_reader r;
-    hoodie_assert_ok(hoodie_arrow_reader_open(&r, &st));
+    scan_columns(base, s, cols, 1, &t, &r);
     char ids[64][40];
     size_t n = 0, logs = 0;
     hoodie_batch b;
@@ -634,3 +646,202 @@ HOODIE_TEST(write_writer__bulk_insert_rolls_by_size)
 
 HOODIE_TEST(write_writer__small_files_cow) { small_files_case(0); }
 HOODIE_TEST(write_writer__small_files_mor) { small_files_case(1); }
+
+/* ---- bulk_insert streamed batch by batch ---- */
+
+/* ids first..last, and again (ts 2) 500 rows later (or at the end) for every id % 7 == 0, in batches of `chunk`
+ * rows; the stream fails at batch `fail_at` (1-based; 0: never). */
+typedef struct chunks_spec {
+    int64_t first, last, chunk;
+    int fail_at, batch;
+    int64_t *ids, *ts, n, pos;  /* the whole sequence, built on the first call */
+} chunks_spec;
+
+static void chunks_free(void *p)
+{
+    chunks_spec *c = p;
+    free(c->ids);
+    free(c->ts);
+    free(c);
+}
+
+static hoodie_status next_chunk(hoodie_batch *out, void *payload)
+{
+    chunks_spec *c = payload;
+    if (!c->ids) {
+        size_t cap = (size_t)(c->last - c->first + 1) * 2;
+        c->ids = malloc(cap * sizeof *c->ids);
+        c->ts = malloc(cap * sizeof *c->ts);
+        int64_t *later = malloc(cap * sizeof *later), n_later = 0, k = 0;
+        for (int64_t id = c->first; id <= c->last; id++, k++) {
+            c->ids[c->n] = id;
+            c->ts[c->n++] = 1;
+            if (id % 7 == 0) later[n_later++] = id;
+            if (k >= 500 && n_later && later[0] <= id - 500) { /* the oldest pending duplicate */
+                c->ids[c->n] = later[0];
+                c->ts[c->n++] = 2;
+                memmove(later, later + 1, (size_t)--n_later * sizeof *later);
+            }
+        }
+        for (int64_t i = 0; i < n_later; i++) { c->ids[c->n] = later[i]; c->ts[c->n++] = 2; }
+        free(later);
+    }
+    if (c->pos == c->n) return HOODIE_ITEROVER;
+    if (++c->batch == c->fail_at) return HOODIE_FAIL(HOODIE_EIO, "input broken at batch %d", c->batch);
+    char name[32];
+    int64_t n = 0;
+    for (; n < c->chunk && c->pos < c->n; n++, c->pos++) {
+        int64_t id = c->ids[c->pos];
+        snprintf(name, sizeof name, "c%lld", (long long)id);
+        HOODIE_TRY(hoodie_array_append_int(&out->root.children[0], &out->schema.children[0], id));
+        HOODIE_TRY(hoodie_array_append_str(&out->root.children[1], &out->schema.children[1], name));
+        HOODIE_TRY(hoodie_array_append_str(&out->root.children[2], &out->schema.children[2], city_of(id)));
+        HOODIE_TRY(hoodie_array_append_int(&out->root.children[3], &out->schema.children[3], c->ts[c->pos]));
+    }
+    out->root.length = n;
+    return HOODIE_OK;
+}
+
+static hoodie_status write_chunks(const char *base, const hoodie_storage *s, const chunks_spec *spec, int combine,
+                                  int64_t max_file_size, hoodie_write_result *res)
+{
+    hoodie_field sc;
+    schema_of(&sc);
+    chunks_spec *p = malloc(sizeof *p);
+    *p = *spec;
+    p->ids = p->ts = NULL;
+    p->n = p->pos = 0;
+    p->batch = 0;
+    struct ArrowArrayStream st;
+    hoodie_assert_ok(hoodie_arrow_stream_export(&st, &sc, next_chunk, chunks_free, p));
+    hoodie_field_dispose(&sc);
+    hoodie_write_opts o = HOODIE_WRITE_OPTS_INIT;
+    o.storage = s;
+    o.op = HOODIE_WRITE_BULK_INSERT;
+    o.bloom_num_entries = 100;
+    o.combine_before_insert = combine;
+    o.max_file_size = max_file_size;
+    return hoodie_table_write(base, &st, &o, res);
+}
+
+/* The table's (record key, seqno, file name) rows. */
+typedef struct meta_row { char key[16], seq[48], file[96]; } meta_row;
+
+static size_t meta_rows(const char *base, const hoodie_storage *s, meta_row *out, size_t cap)
+{
+    static const char *const cols[] = { "_hoodie_record_key", "_hoodie_commit_seqno", "_hoodie_file_name" };
+    hoodie_table *t;
+    hoodie_arrow_reader r;
+    scan_columns(base, s, cols, 3, &t, &r);
+    hoodie_batch b;
+    size_t n = 0;
+    while (hoodie_arrow_reader_next(&r, &b) == HOODIE_OK) {
+        for (int64_t i = 0; i < b.root.length; i++, n++) {
+            hoodie_assert(n < cap);
+            char *dst[3] = { out[n].key, out[n].seq, out[n].file };
+            size_t caps[3] = { sizeof out[n].key, sizeof out[n].seq, sizeof out[n].file };
+            for (int c = 0; c < 3; c++) {
+                const hoodie_array *a = &b.root.children[c];
+                snprintf(dst[c], caps[c], "%.*s", (int)(a->offsets[i + 1] - a->offsets[i]),
+                         (const char *)a->values + a->offsets[i]);
+            }
+        }
+        hoodie_batch_dispose(&b);
+    }
+    hoodie_arrow_reader_close(&r);
+    hoodie_table_free(t);
+    return n;
+}
+
+static int by_file_then_seq(const void *a, const void *b)
+{
+    const meta_row *x = a, *y = b;
+    int c = strcmp(x->file, y->file);
+    if (c) return c;
+    const char *sx = strrchr(x->seq, '_'), *sy = strrchr(y->seq, '_');
+    long long nx = atoll(sx + 1), ny = atoll(sy + 1);
+    return nx < ny ? -1 : nx > ny;
+}
+
+/*
+ * 3,000 ids (and 428 duplicates, 500 rows after the first) in batches of 700 rows over 3 partitions:
+ * by default every row is written (Hudi's hoodie.combine.before.insert=false); files hold at most the records the
+ * size estimate allows (max_file_size / 1024 = 300 here), so each partition's ~1,143 rows span 4 file groups; in
+ * every file the sequence numbers run 0..n-1 under one task number, across input batches; the inflight instant is
+ * empty as Spark's bulk insert leaves it. With combine_before_insert one record per key remains, the newer one.
+ */
+HOODIE_TEST(write_writer__bulk_insert_streams_batches)
+{
+    static meta_row rows[4000];
+    const char *base = "/bs";
+    hoodie_storage *mem;
+    hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+    make_table(base, mem, 0, 8);
+    chunks_spec spec = { 1, 3000, 700, 0, 0, NULL, NULL, 0, 0 };
+    hoodie_write_result res;
+    hoodie_assert_ok(write_chunks(base, mem, &spec, 0, 300 * 1024, &res));
+    hoodie_assert_equal_i(3428, res.inserts);
+    size_t n = meta_rows(base, mem, rows, 4000);
+    hoodie_assert_equal_i(3428, n);
+    qsort(rows, n, sizeof *rows, by_file_then_seq);
+    size_t files = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        const char *us = strchr(rows[i].seq, '_');
+        size_t task_len = (size_t)(strrchr(rows[i].seq, '_') - us);
+        for (; j < n && !strcmp(rows[j].file, rows[i].file); j++) {
+            char want[64];
+            snprintf(want, sizeof want, "%.*s%zu", (int)(us - rows[i].seq) + (int)task_len + 1, rows[i].seq, j - i);
+            hoodie_assert_equal_s(want, rows[j].seq);
+        }
+        hoodie_assert(j - i <= 300);
+        files++;
+        i = j;
+    }
+    hoodie_assert_equal_i(12, files);
+    hoodie_assert_equal_i(12, res.files_written);
+    /* the inflight instant is empty */
+    char path[256];
+    snprintf(path, sizeof path, "%s/.hoodie/timeline/%s.inflight", base, res.instant); /* a commit's inflight */
+    hoodie_rfile *f;
+    uint64_t size = 99;
+    hoodie_assert_ok(mem->open_read(mem->ctx, path, &f, &size));
+    mem->close_read(mem->ctx, f);
+    hoodie_assert_equal_i(0, size);
+
+    /* combining: one record per key */
+    const char *base2 = "/bs2";
+    make_table(base2, mem, 0, 8);
+    hoodie_assert_ok(write_chunks(base2, mem, &spec, 1, 0, &res));
+    hoodie_assert_equal_i(3000, res.inserts);
+    hoodie_assert_equal_i(3000, meta_rows(base2, mem, rows, 4000));
+    hoodie_storage_free(mem);
+}
+
+/* The input failing after files were written: the write fails naming the input; the table reads as before (the
+ * instant stays inflight, its files unseen) and the next write rolls it back first. */
+HOODIE_TEST(write_writer__bulk_insert_input_fails_midway)
+{
+    const char *base = "/bf";
+    hoodie_storage *mem;
+    hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+    make_table(base, mem, 1, 6);
+    rows_spec a = { 1, 40, 10, "a", NULL, 0 };
+    hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_BULK_INSERT, &a, NULL));
+    char *before = snapshot(base, mem, 1);
+    chunks_spec spec = { 100, 3000, 700, 3, 0, NULL, NULL, 0, 0 };
+    hoodie_write_result res;
+    hoodie_status rc = write_chunks(base, mem, &spec, 0, 0, &res);
+    hoodie_assert_equal_i(HOODIE_EIO, rc);
+    hoodie_assert(strstr(hoodie_error_last()->message, "input broken at batch 3") != NULL);
+    char *mid = snapshot(base, mem, 1);
+    hoodie_assert_equal_s(before, mid);
+    spec.fail_at = 0;
+    hoodie_assert_ok(write_chunks(base, mem, &spec, 0, 0, &res));
+    hoodie_assert_equal_i(1, res.rolled_back);
+    static meta_row rows[4000];
+    hoodie_assert_equal_i(40 + 2901 + 414, meta_rows(base, mem, rows, 4000)); /* ids 100..3000, 414 twice */
+    free(before);
+    free(mid);
+    hoodie_storage_free(mem);
+}

@@ -6,12 +6,22 @@
  *   - exclusive create: link(tmp, path) + unlink   fails with EEXIST if path exists, so exactly one of two racing
  *                                                  writers wins (Hudi's create-if-absent for instant files).
  * Data is fsync'ed before it becomes visible and the directory after, so a crash never exposes a torn file.
+ * Files created with HOODIE_CREATE_DEFER_SYNC (data files, markers) are renamed into place at once and their
+ * descriptors kept: they are fsync'ed together, with their directories once each, before the next file without
+ * the flag (an instant file) is made visible, or when DEFER_MAX are pending. On ext4 the first of those fsyncs
+ * commits the journal for all of them, so a commit of a hundred files waits for the disk a few times, not 300.
+ * Until then a crash of the machine (not of the process) may leave such a file short, but never visible as part
+ * of a completed commit, which is what readers and rollback rely on.
  */
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE /* sync_file_range */
+#endif
 #include "hoodie/sys/storage.h"
 #include "util/error.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,6 +132,34 @@ static int want_fsync(void)
     return g_fsync;
 }
 
+/* Files finished with HOODIE_CREATE_DEFER_SYNC whose data and directory entry are not yet known durable. */
+#define DEFER_MAX 64
+static struct { int fd; char *path; } g_deferred[DEFER_MAX];
+static size_t g_n_deferred;
+static pthread_mutex_t g_deferred_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static hoodie_status flush_deferred(void)
+{
+    hoodie_status rc = HOODIE_OK;
+    for (size_t i = 0; i < g_n_deferred; i++) {
+        if (fsync(g_deferred[i].fd) < 0 && rc == HOODIE_OK) rc = io_fail("cannot sync", g_deferred[i].path);
+        close(g_deferred[i].fd);
+    }
+    for (size_t i = 0; i < g_n_deferred; i++) {
+        const char *p = g_deferred[i].path, *slash = strrchr(p, '/');
+        size_t dl = slash ? (size_t)(slash - p) : 0;
+        size_t j = 0;
+        for (; j < i; j++) { /* each directory once */
+            const char *q = g_deferred[j].path, *qs = strrchr(q, '/');
+            if ((qs ? (size_t)(qs - q) : 0) == dl && !memcmp(p, q, dl)) break;
+        }
+        if (j == i) fsync_dir_of(p);
+    }
+    for (size_t i = 0; i < g_n_deferred; i++) free(g_deferred[i].path);
+    g_n_deferred = 0;
+    return rc;
+}
+
 static hoodie_status px_create(void *ctx, const char *path, unsigned flags, hoodie_wfile **out)
 {
     static unsigned long counter;
@@ -176,7 +214,19 @@ static hoodie_status px_finish(void *ctx, hoodie_wfile *f)
 {
     hoodie_status rc = HOODIE_OK;
     (void)ctx;
-    if (want_fsync() && fsync(f->fd) < 0) rc = io_fail("cannot sync", f->path);
+    int defer = want_fsync() && (f->flags & HOODIE_CREATE_DEFER_SYNC);
+    pthread_mutex_lock(&g_deferred_mu);
+    if (defer && g_n_deferred == DEFER_MAX) rc = flush_deferred();
+    else if (want_fsync() && !defer) rc = flush_deferred(); /* a commit point: everything before it first */
+    pthread_mutex_unlock(&g_deferred_mu);
+    if (rc == HOODIE_OK && want_fsync() && !defer && fsync(f->fd) < 0) rc = io_fail("cannot sync", f->path);
+    int keep_fd = -1;
+    if (rc == HOODIE_OK && defer && (keep_fd = dup(f->fd)) < 0) rc = io_fail("cannot keep", f->path);
+#if defined(__linux__) && defined(SYNC_FILE_RANGE_WRITE)
+    /* start writing the data back now, while the writer goes on: the fsync at the commit point then mostly finds it
+     * done (advice only: a failure here is reported by that fsync) */
+    if (keep_fd >= 0) (void)sync_file_range(keep_fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+#endif
     if (close(f->fd) < 0 && rc == HOODIE_OK) rc = io_fail("cannot close", f->path);
     if (rc == HOODIE_OK) {
         if (f->flags & HOODIE_CREATE_EXCLUSIVE) {
@@ -186,9 +236,20 @@ static hoodie_status px_finish(void *ctx, hoodie_wfile *f)
             rc = io_fail("cannot rename into place", f->path);
             unlink(f->tmp);
         }
-        if (rc == HOODIE_OK && want_fsync()) fsync_dir_of(f->path);
+        if (rc == HOODIE_OK && want_fsync() && !defer) fsync_dir_of(f->path);
     } else {
         unlink(f->tmp);
+    }
+    if (rc == HOODIE_OK && keep_fd >= 0) {
+        pthread_mutex_lock(&g_deferred_mu);
+        if (g_n_deferred == DEFER_MAX) rc = flush_deferred(); /* filled by another thread meanwhile */
+        g_deferred[g_n_deferred].fd = keep_fd;
+        g_deferred[g_n_deferred].path = f->path; /* the handle's copy, kept */
+        g_n_deferred++;
+        f->path = NULL;
+        pthread_mutex_unlock(&g_deferred_mu);
+    } else if (keep_fd >= 0) {
+        close(keep_fd);
     }
     wfile_free(f);
     return rc;

@@ -65,7 +65,9 @@ hoodie_status hoodie_basefile_write(const hoodie_basefile_opts *o, const hoodie_
     po.n_kv = 6;
     hoodie_pq_writer_opts fo;
     if (rc == HOODIE_OK) rc = hoodie_pqwrite_map_opts(&po, &fo);
-    if (rc == HOODIE_OK) rc = hoodie_pqwrite_open_ex(&pw, o->path, o->storage, HOODIE_CREATE_EXCLUSIVE, o->file_schema, &fo);
+    if (rc == HOODIE_OK)
+        rc = hoodie_pqwrite_open_ex(&pw, o->path, o->storage, HOODIE_CREATE_EXCLUSIVE | HOODIE_CREATE_DEFER_SYNC,
+                                    o->file_schema, &fo);
     for (size_t b = 0; b < n && rc == HOODIE_OK; b++) rc = hoodie_pqwrite_write_batch(pw, batches[b]);
     if (rc == HOODIE_OK) rc = hoodie_pqwrite_close(pw);
     if (rc == HOODIE_OK) {

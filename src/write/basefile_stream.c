@@ -52,7 +52,8 @@ hoodie_status hoodie_basefile_stream_open(hoodie_basefile_stream **out, const ho
     if (rc == HOODIE_OK) rc = hoodie_pqwrite_map_opts(&po, &fo);
     fo.page_rows = page_rows;
     if (rc == HOODIE_OK)
-        rc = hoodie_pqwrite_open_ex(&s->pw, o->path, o->storage, HOODIE_CREATE_EXCLUSIVE, o->file_schema, &fo);
+        rc = hoodie_pqwrite_open_ex(&s->pw, o->path, o->storage, HOODIE_CREATE_EXCLUSIVE | HOODIE_CREATE_DEFER_SYNC,
+                                    o->file_schema, &fo);
     if (rc < 0) { hoodie_basefile_stream_free(s); return rc; }
     *out = s;
     return HOODIE_OK;

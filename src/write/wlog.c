@@ -85,7 +85,8 @@ static hoodie_status write_log(const hoodie_storage *s, const char *path, const 
     if (rc == HOODIE_OK && has_dels && deletes_first) rc = delete_block(&out, a, deletes, hdr, nh);
     if (rc == HOODIE_OK && has_recs) rc = data_block(&out, a, schema_json, file_schema, records, hdr, nh);
     if (rc == HOODIE_OK && has_dels && !deletes_first) rc = delete_block(&out, a, deletes, hdr, nh);
-    if (rc == HOODIE_OK) rc = hoodie_storage_write_all(s, path, HOODIE_CREATE_EXCLUSIVE, out.data, out.len);
+    if (rc == HOODIE_OK)
+        rc = hoodie_storage_write_all(s, path, HOODIE_CREATE_EXCLUSIVE | HOODIE_CREATE_DEFER_SYNC, out.data, out.len);
     if (rc == HOODIE_OK) *size_out = out.len;
     hoodie_arena_free(a);
     hoodie_buf_dispose(&out);

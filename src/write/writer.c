@@ -367,19 +367,52 @@ static hoodie_status base_file_probe(wctx *w, const hoodie_fs_file *f, const row
     return rc;
 }
 
-/* Which existing file group holds each live row's key (bloom index: key range, bloom filter, exact check). */
+/* An input row's key, for sorting a partition's rows by key. */
+typedef struct keyed_row { const char *k; size_t len; int64_t row; } keyed_row;
+
+static int keyed_row_cmp(const void *a, const void *b)
+{
+    const keyed_row *x = a, *y = b;
+    int c = memcmp(x->k, y->k, x->len < y->len ? x->len : y->len);
+    return c ? c : x->len < y->len ? -1 : x->len > y->len;
+}
+
+/* The first of rows[0..n) (sorted) whose key is >= key (upper: > key). */
+static size_t keyed_row_bound(const keyed_row *rows, size_t n, const char *key, int upper)
+{
+    keyed_row probe = { key, strlen(key), 0 };
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = keyed_row_cmp(&rows[mid], &probe);
+        if (c < 0 || (upper && c == 0)) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/*
+ * Which existing file group holds each live row's key (bloom index: key range, bloom filter, exact check). Each
+ * partition's rows are sorted by key once, so a file's key range selects its candidates by binary search instead
+ * of every row of the partition being compared with every file's range.
+ */
 static hoodie_status lookup(wctx *w, int32_t *row_group)
 {
     hoodie_status rc = HOODIE_OK;
     /* the live rows by partition (a counting sort), so that each file looks at its partition's keys only */
     size_t *start = calloc(w->n_parts + 1, sizeof *start);
-    int64_t *by_part = malloc((w->live.n + 1) * sizeof *by_part);
+    keyed_row *by_part = malloc((w->live.n + 1) * sizeof *by_part);
     if (!start || !by_part) { free(start); free(by_part); return HOODIE_NOMEM(); }
     for (size_t i = 0; i < w->live.n; i++) start[w->row_part[w->live.v[i]] + 1]++;
     for (size_t p = 0; p < w->n_parts; p++) start[p + 1] += start[p];
-    for (size_t i = 0; i < w->live.n; i++) by_part[start[w->row_part[w->live.v[i]]]++] = w->live.v[i];
+    for (size_t i = 0; i < w->live.n; i++) {
+        keyed_row *kr = &by_part[start[w->row_part[w->live.v[i]]]++];
+        kr->row = w->live.v[i];
+        kr->k = key_at(&w->keys, kr->row, &kr->len);
+    }
     for (size_t p = w->n_parts; p > 0; p--) start[p] = start[p - 1];
     start[0] = 0;
+    for (size_t p = 0; p < w->n_parts; p++) qsort(by_part + start[p], start[p + 1] - start[p], sizeof *by_part, keyed_row_cmp);
     for (size_t g = 0; g < w->view->group_count && rc == HOODIE_OK; g++) {
         const hoodie_file_group *fg = &w->view->groups[g];
         const hoodie_file_slice *sl = hoodie_file_group_latest(fg);
@@ -411,18 +444,16 @@ static hoodie_status lookup(wctx *w, int32_t *row_group)
         hoodie_parquet_reader_free(r);
         if (rc < 0) { free(minkey); free(maxkey); break; }
         rowvec cand = { 0 };
-        for (size_t i = start[pi]; rc == HOODIE_OK && i < start[pi + 1]; i++) {
-            int64_t row = by_part[i];
-            if (row_group[row] >= 0) continue;
-            size_t kl;
-            const char *k = key_at(&w->keys, row, &kl);
-            if (minkey && maxkey) {
-                size_t ml = strlen(minkey), xl = strlen(maxkey);
-                int c1 = memcmp(k, minkey, kl < ml ? kl : ml), c2 = memcmp(k, maxkey, kl < xl ? kl : xl);
-                if (c1 < 0 || (c1 == 0 && kl < ml) || c2 > 0 || (c2 == 0 && kl > xl)) continue;
-            }
-            if (have_bloom && !hoodie_bloom_test(&bloom, k, kl)) continue;
-            rc = rv_push(&cand, row);
+        const keyed_row *prow = by_part + start[pi];
+        size_t from = 0, to = start[pi + 1] - start[pi];
+        if (minkey && maxkey) {
+            from = keyed_row_bound(prow, to, minkey, 0);
+            to = keyed_row_bound(prow, to, maxkey, 1);
+        }
+        for (size_t i = from; rc == HOODIE_OK && i < to; i++) {
+            if (row_group[prow[i].row] >= 0) continue;
+            if (have_bloom && !hoodie_bloom_test(&bloom, prow[i].k, prow[i].len)) continue;
+            rc = rv_push(&cand, prow[i].row);
         }
         if (have_bloom) hoodie_bloom_dispose(&bloom);
         free(minkey);

@@ -30,6 +30,13 @@ typedef int (*hoodie_storage_list_cb)(const hoodie_dirent *entry, void *payload)
 
 /** Create flags. */
 #define HOODIE_CREATE_EXCLUSIVE 1u /**< fail with HOODIE_EEXISTS if the file exists (atomic create-if-absent) */
+/**
+ * The file need not be durable when finish returns: it is made durable, at the latest, before the next file
+ * finished without this flag (a commit point: an instant file) becomes visible. Writers give it to data files and
+ * markers, which only a later completed instant makes part of the table, so many files cost one wait for the disk
+ * instead of one each. Storage without a notion of durability ignores it.
+ */
+#define HOODIE_CREATE_DEFER_SYNC 2u
 
 typedef struct hoodie_storage {
     unsigned version; /**< HOODIE_STORAGE_VERSION */

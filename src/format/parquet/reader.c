@@ -1043,6 +1043,8 @@ typedef struct hoodie_pq_scan_leaf {
     colr cr;
     lbuf lb;
     hoodie_array *arr;   /* in the current batch */
+    size_t last_bytes;   /* variable-width values of the previous batch, and its rows: the next batch's bytes are */
+    int64_t last_rows;   /* reserved from them at once instead of doubling up from nothing */
 } scan_leaf;
 
 struct hoodie_pq_scan {
@@ -1414,7 +1416,14 @@ hoodie_status hoodie_pq_scan_next(hoodie_pq_scan *s, hoodie_batch *out)
         int64_t got = 0;
         sl->lb.n = 0;
         sl->lb.nvals = 0;
+        if (sl->cr.out == OUT_VAR && sl->cr.max_rep == 0 && sl->last_rows > 0) {
+            size_t want = (size_t)((double)sl->last_bytes / (double)sl->last_rows * (double)nrows * 1.0625) + 64;
+            HOODIE_TRY_GOTO(rc, grow(&sl->arr->values, &sl->arr->values_cap, want), fail);
+            HOODIE_TRY_GOTO(rc, grow(&sl->arr->offsets, &sl->arr->offsets_cap, ((size_t)nrows + 1) * 4), fail);
+        }
         HOODIE_TRY_GOTO(rc, colr_read_rows(&sl->cr, nrows, &sl->lb, sl->arr, &got), fail);
+        sl->last_bytes = sl->arr->values_len;
+        sl->last_rows = nrows;
         if (got != nrows) {
             rc = HOODIE_CORRUPT("%s: has %lld rows in row group %u, the footer says %lld more", sl->cr.what,
                                 (long long)got, s->rgs[s->rg_i], (long long)nrows);

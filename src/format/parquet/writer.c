@@ -508,7 +508,7 @@ static float half_to_float(const uint8_t *p)
     return sign ? -v : v;
 }
 
-static int bytes_cmp(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
+static inline int bytes_cmp(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
 {
     size_t m = al < bl ? al : bl;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -655,8 +655,12 @@ static hoodie_status stats_update(pq_col *c, pq_stats *s, size_t v0, size_t n)
             for (size_t i = v0 + 1; i < v0 + n; i++) {
                 uint64_t x = bytes_prefix(b[i].p, b[i].len);
                 if (x > mnk && x < mxk) continue;
-                if (x <= mnk && bytes_cmp(b[i].p, b[i].len, mnp, mnl) < 0) { mnp = b[i].p; mnl = b[i].len; mnk = x; }
-                else if (x >= mxk && bytes_cmp(b[i].p, b[i].len, mxp, mxl) > 0) { mxp = b[i].p; mxl = b[i].len; mxk = x; }
+                if (x <= mnk) {
+                    int cm = bytes_cmp(b[i].p, b[i].len, mnp, mnl);
+                    if (cm < 0) { mnp = b[i].p; mnl = b[i].len; mnk = x; }
+                    if (cm <= 0) continue; /* (equal to the minimum: constant columns) */
+                }
+                if (x >= mxk && bytes_cmp(b[i].p, b[i].len, mxp, mxl) > 0) { mxp = b[i].p; mxl = b[i].len; mxk = x; }
             }
         } else {
             size_t wd = (size_t)c->width;

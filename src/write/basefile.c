@@ -24,13 +24,15 @@ hoodie_status hoodie_basefile_write(const hoodie_basefile_opts *o, const hoodie_
     hoodie_pqwrite *pw = NULL;
     if (size_out) *size_out = 0;
     if (rows_out) *rows_out = 0;
+    int reuse = o->reuse_bloom && o->reuse_bloom_type && o->reuse_min_key && o->reuse_max_key;
     int32_t entries = o->bloom_entries > 0 ? o->bloom_entries : 60000;
     HOODIE_TRY(hoodie_bloom_init(&bloom, HOODIE_BLOOM_DYNAMIC_V0, entries, 1e-9, entries > 100000 ? entries : 100000));
     hoodie_status rc = HOODIE_OK;
+    for (size_t b = 0; reuse && b < n; b++) rows += batches[b]->root.length;
     enum { CHUNK = 256 };
     const uint8_t *kp[CHUNK];
     size_t kl[CHUNK];
-    for (size_t b = 0; b < n && rc == HOODIE_OK; b++) {
+    for (size_t b = 0; !reuse && b < n && rc == HOODIE_OK; b++) {
         const hoodie_array *k = &batches[b]->root.children[2];
         size_t nk = 0;
         for (int64_t i = 0; i < k->length && rc == HOODIE_OK; i++) {
@@ -45,18 +47,19 @@ hoodie_status hoodie_basefile_write(const hoodie_basefile_opts *o, const hoodie_
         if (rc == HOODIE_OK && nk) rc = hoodie_bloom_add_many(&bloom, kp, kl, nk);
         rows += batches[b]->root.length;
     }
-    if (rc == HOODIE_OK) rc = hoodie_bloom_to_base64(&bloom, &bf);
-    if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&bf);
+    if (rc == HOODIE_OK && !reuse) rc = hoodie_bloom_to_base64(&bloom, &bf);
+    if (rc == HOODIE_OK && !reuse) rc = hoodie_buf_cstr(&bf);
     hoodie_bloom_dispose(&bloom);
     if (rc == HOODIE_OK) {
-        minkey = strndup(minp ? (const char *)minp : "", minl);
-        maxkey = strndup(maxp ? (const char *)maxp : "", maxl);
+        minkey = reuse ? strdup(o->reuse_min_key) : strndup(minp ? (const char *)minp : "", minl);
+        maxkey = reuse ? strdup(o->reuse_max_key) : strndup(maxp ? (const char *)maxp : "", maxl);
         if (!minkey || !maxkey) rc = HOODIE_NOMEM();
     }
     /* the key order of Hudi's footers */
     const char *keys[] = { "parquet.avro.schema", "writer.model.name", "hoodie_bloom_filter_type_code",
                            "org.apache.hudi.bloomfilter", "hoodie_min_record_key", "hoodie_max_record_key" };
-    const char *vals[] = { o->avro_schema, "avro", "DYNAMIC_V0", (const char *)bf.data, minkey, maxkey };
+    const char *vals[] = { o->avro_schema, "avro", reuse ? o->reuse_bloom_type : "DYNAMIC_V0",
+                           reuse ? o->reuse_bloom : (const char *)bf.data, minkey, maxkey };
     hoodie_parquet_write_opts po = HOODIE_PARQUET_WRITE_OPTS_INIT;
     po.codec = o->codec;
     po.row_group_bytes = o->row_group_bytes;

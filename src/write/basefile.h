@@ -19,6 +19,10 @@ typedef struct hoodie_basefile_opts {
     hoodie_parquet_codec codec;
     int64_t row_group_bytes;          /* 0: the writer's default */
     int32_t bloom_entries;            /* keys per bloom filter row (bounded at 100000 keys or this); 0: 60000 */
+    /* The footer index of a file whose record keys the batches repeat exactly, in the same order (a copy-on-write
+     * rewrite that replaced records in place): its bloom filter (base64), filter type code and min/max keys are
+     * reused instead of rebuilt from 10^5..10^6 keys (a filter is a function of the key sequence). NULL: build. */
+    const char *reuse_bloom, *reuse_bloom_type, *reuse_min_key, *reuse_max_key;
 } hoodie_basefile_opts;
 
 /**

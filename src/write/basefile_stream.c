@@ -33,7 +33,9 @@ hoodie_status hoodie_basefile_stream_open(hoodie_basefile_stream **out, const ho
     *out = NULL;
     hoodie_basefile_stream *s = calloc(1, sizeof *s);
     if (!s) return HOODIE_NOMEM();
-    hoodie_status rc = hoodie_bloom_init(&s->bloom, HOODIE_BLOOM_DYNAMIC_V0, 60000, 1e-9, 100000);
+    int32_t entries = o->bloom_entries > 0 ? o->bloom_entries : 60000; /* as hoodie_basefile_write */
+    hoodie_status rc = hoodie_bloom_init(&s->bloom, HOODIE_BLOOM_DYNAMIC_V0, entries, 1e-9,
+                                         entries > 100000 ? entries : 100000);
     s->have_bloom = rc == HOODIE_OK;
     /* the key order of Hudi's footers; the key-dependent values are set at close */
     const char *keys[] = { "parquet.avro.schema", "writer.model.name", "hoodie_bloom_filter_type_code",

@@ -700,7 +700,7 @@ static hoodie_status record_file(wctx *w, const wgroup *g, const char *rel, cons
 
 static hoodie_status write_base(wctx *w, wgroup *g, const hoodie_batch *const *parts, size_t n_parts,
                                 const char *name, const char *prev_commit, int64_t inserts, int64_t updates,
-                                int64_t deletes)
+                                int64_t deletes, char *const *reuse)
 {
     const char *partition = w->part_names[g->part];
     char *rel = *partition ? hoodie_arena_sprintf(w->arena, "%s/%s", partition, name) : hoodie_arena_strdup(w->arena, name);
@@ -708,7 +708,9 @@ static hoodie_status write_base(wctx *w, wgroup *g, const hoodie_batch *const *p
     if (!rel || !path) return HOODIE_ENOMEM;
     int64_t rows = 0;
     uint64_t size = 0;
-    hoodie_basefile_opts bo = { w->s, path, &w->file_schema, w->avro_file_schema, w->o.codec, 0, w->o.bloom_num_entries };
+    hoodie_basefile_opts bo = { w->s, path, &w->file_schema, w->avro_file_schema, w->o.codec, 0, w->o.bloom_num_entries,
+                                reuse ? reuse[0] : NULL, reuse ? reuse[1] : NULL, reuse ? reuse[2] : NULL,
+                                reuse ? reuse[3] : NULL };
     hoodie_status rc = hoodie_write__marker(&w->tx, partition, name, g->existing ? HOODIE_MARKER_MERGE : HOODIE_MARKER_CREATE);
     if (rc == HOODIE_OK) rc = hoodie_write__partition_metadata(w->s, w->t->base_path, partition, w->tx.inst.requested);
     if (rc == HOODIE_OK) rc = hoodie_basefile_write(&bo, parts, n_parts, &size, &rows);
@@ -751,7 +753,7 @@ static hoodie_status create_handle(wctx *w, wgroup *g)
     if (w->cfg->lsm_tree) HOODIE_TRY(hoodie_lsm_sort_rows(&w->keys, g->inserts.v, g->inserts.n));
     HOODIE_TRY(make_records(w, g, g->inserts.v, g->inserts.n, name, 0, &recs));
     const hoodie_batch *parts[1] = { &recs };
-    hoodie_status rc = write_base(w, g, parts, 1, name, NULL, (int64_t)g->inserts.n, 0, 0);
+    hoodie_status rc = write_base(w, g, parts, 1, name, NULL, (int64_t)g->inserts.n, 0, 0, NULL);
     hoodie_batch_dispose(&recs);
     w->res.inserts += (int64_t)g->inserts.n;
     return rc;
@@ -791,7 +793,8 @@ static hoodie_status bulk_file_open(wctx *w, size_t gi, bulk_file *f)
     if (!path) return HOODIE_ENOMEM;
     HOODIE_TRY(hoodie_write__marker(&w->tx, partition, f->name, HOODIE_MARKER_CREATE));
     HOODIE_TRY(hoodie_write__partition_metadata(w->s, w->t->base_path, partition, w->tx.inst.requested));
-    hoodie_basefile_opts bo = { w->s, path, &w->file_schema, w->avro_file_schema, w->o.codec, 0, w->o.bloom_num_entries };
+    hoodie_basefile_opts bo = { w->s, path, &w->file_schema, w->avro_file_schema, w->o.codec, 0, w->o.bloom_num_entries,
+                                NULL, NULL, NULL, NULL };
     return hoodie_basefile_stream_open(&f->bs, &bo, BULK_ROW_GROUP_ROWS, 0, 0);
 }
 
@@ -985,6 +988,15 @@ static hoodie_status merge_handle(wctx *w, wgroup *g)
     hoodie_pq_scan *sc = NULL;
     ro.storage = w->s;
     if (rc == HOODIE_OK) rc = hoodie_parquet_reader_open(&r, g->slice->base->path, &ro);
+    /* the old file's key index, reused when the new file's keys turn out to be the same sequence */
+    static const char *const index_kv[4] = { "org.apache.hudi.bloomfilter", "hoodie_bloom_filter_type_code",
+                                             "hoodie_min_record_key", "hoodie_max_record_key" };
+    char *reuse[4] = { NULL, NULL, NULL, NULL };
+    int can_reuse = rc == HOODIE_OK && !g->inserts.n;
+    for (int i = 0; can_reuse && i < 4; i++) {
+        const char *v = hoodie_parquet_reader_kv(r, index_kv[i]);
+        if (!v || !(reuse[i] = strdup(v))) can_reuse = 0;
+    }
     if (rc == HOODIE_OK) rc = hoodie_pqfile__scan_open(r, &sc);
     hoodie_batch *outs = NULL;
     size_t n_outs = 0;
@@ -1056,10 +1068,14 @@ static hoodie_status merge_handle(wctx *w, wgroup *g)
         const hoodie_batch **ptrs = malloc((n_outs + 1) * sizeof *ptrs);
         if (!ptrs) rc = HOODIE_NOMEM();
         for (size_t i = 0; ptrs && i < n_outs; i++) ptrs[i] = &outs[i];
+        /* no deletes, no inserts: every old record is there once, in place, so the key sequence is the old one */
+        can_reuse = can_reuse && !deletes;
         if (rc == HOODIE_OK)
-            rc = write_base(w, g, ptrs, n_outs, name, g->slice->base_instant, (int64_t)g->inserts.n, updates, deletes);
+            rc = write_base(w, g, ptrs, n_outs, name, g->slice->base_instant, (int64_t)g->inserts.n, updates, deletes,
+                            can_reuse ? reuse : NULL);
         free(ptrs);
     }
+    for (int i = 0; i < 4; i++) free(reuse[i]);
     w->res.inserts += (int64_t)g->inserts.n;
     w->res.updates += updates;
     w->res.deletes += deletes;

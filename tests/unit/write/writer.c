@@ -16,7 +16,11 @@
 #include "hoodie/writer.h"
 #include "model/arrow.h"
 #include "model/build.h"
+#include "format/bloom.h"
+#include "format/parquet/reader.h"
+#include "hoodie/parquet.h"
 #include "model/render.h"
+#include "table/pqfile.h"
 #include "storage/storage.h"
 #include "util/error.h"
 
@@ -843,5 +847,99 @@ HOODIE_TEST(write_writer__bulk_insert_input_fails_midway)
     hoodie_assert_equal_i(40 + 2901 + 414, meta_rows(base, mem, rows, 4000)); /* ids 100..3000, 414 twice */
     free(before);
     free(mid);
+    hoodie_storage_free(mem);
+}
+
+/* ---- the key index of rewritten base files ---- */
+
+/* Each latest base file's footer filter (with its type code and min/max keys) against the filter rebuilt from the
+ * file's keys in file order; returns how many files had the same footer index as `prev` (the previous versions'). */
+static size_t check_key_index(const char *base, const hoodie_storage *s, char (*prev)[4][200], size_t *n_prev)
+{
+    static const char *const kv[4] = { "org.apache.hudi.bloomfilter", "hoodie_bloom_filter_type_code",
+                                       "hoodie_min_record_key", "hoodie_max_record_key" };
+    char ids[8][40];
+    uint64_t sz[8];
+    size_t logs[8], same = 0;
+    size_t n = latest_slices(base, s, ids, sz, logs, 8);
+    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+    to.storage = s;
+    hoodie_table *t;
+    hoodie_slices *sl;
+    hoodie_assert_ok(hoodie_table_open(&t, base, &to));
+    hoodie_assert_ok(hoodie_table_slices(t, NULL, &sl));
+    size_t k = 0;
+    for (size_t i = 0; i < hoodie_slices_count(sl) && k < n; i++) {
+        hoodie_slice_info si;
+        hoodie_assert_ok(hoodie_slices_get(sl, i, &si));
+        if (!si.latest || !si.base_file) continue;
+        hoodie_parquet_read_opts ro = HOODIE_PARQUET_READ_OPTS_INIT;
+        ro.storage = s;
+        hoodie_parquet_reader *r;
+        hoodie_assert_ok(hoodie_parquet_reader_open(&r, si.base_file, &ro));
+        char cur[4][200];
+        memset(cur, 0, sizeof cur);
+        for (int j = 0; j < 4; j++) {
+            const char *v = hoodie_parquet_reader_kv(r, kv[j]);
+            hoodie_assert(v != NULL);
+            snprintf(cur[j], sizeof cur[j], "%s", j ? v : v + strlen(v) / 2); /* the filter: a slice of it */
+        }
+        /* rebuilt from the keys */
+        static const char *const kc[] = { "_hoodie_record_key" };
+        hoodie_pq_scan *sc;
+        hoodie_parquet_reader_free(r);
+        ro.columns = kc;
+        ro.n_columns = 1;
+        hoodie_assert_ok(hoodie_parquet_reader_open(&r, si.base_file, &ro));
+        hoodie_assert_ok(hoodie_pqfile__scan_open(r, &sc));
+        hoodie_bloom bloom;
+        hoodie_assert_ok(hoodie_bloom_init(&bloom, HOODIE_BLOOM_DYNAMIC_V0, 100, 1e-9, 100000));
+        hoodie_batch b;
+        while (hoodie_pq_scan_next(sc, &b) == HOODIE_OK) {
+            const hoodie_array *a = &b.root.children[0];
+            for (int64_t q = 0; q < a->length; q++)
+                hoodie_assert_ok(hoodie_bloom_add(&bloom, a->values + a->offsets[q], (size_t)(a->offsets[q + 1] - a->offsets[q])));
+            hoodie_batch_dispose(&b);
+        }
+        hoodie_buf bf = HOODIE_BUF_INIT;
+        hoodie_assert_ok(hoodie_bloom_to_base64(&bloom, &bf));
+        hoodie_assert_ok(hoodie_buf_cstr(&bf));
+        hoodie_assert_equal_s((const char *)bf.data, hoodie_parquet_reader_kv(r, kv[0]));
+        hoodie_buf_dispose(&bf);
+        hoodie_bloom_dispose(&bloom);
+        hoodie_pq_scan_free(sc);
+        hoodie_parquet_reader_free(r);
+        int was = 0;
+        for (size_t p = 0; p < *n_prev; p++)
+            if (!memcmp(prev[p], cur, sizeof cur)) was = 1;
+        same += (size_t)was;
+        memcpy(prev[k++], cur, sizeof cur);
+    }
+    *n_prev = k;
+    hoodie_slices_free(sl);
+    hoodie_table_free(t);
+    return same;
+}
+
+/* A copy-on-write rewrite with only updates keeps the file's key sequence, so its footer index is reused as is;
+ * one with a delete (or inserts) rebuilds it. Either way the footer is the filter of the file's keys. */
+HOODIE_TEST(write_writer__cow_rewrite_key_index)
+{
+    const char *base = "/ki";
+    hoodie_storage *mem;
+    hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+    make_table(base, mem, 0, 8);
+    g_bloom_entries = 100;
+    rows_spec a = { 1, 300, 10, "a", NULL, 0 }, u = { 1, 30, 20, "u", NULL, 0 }, d = { 4, 6, 0, "d", NULL, 0 };
+    hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_BULK_INSERT, &a, NULL));
+    char prev[8][4][200];
+    size_t n_prev = 0;
+    check_key_index(base, mem, prev, &n_prev);
+    hoodie_assert_equal_i(3, n_prev);
+    hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_UPSERT, &u, NULL)); /* updates in every partition */
+    hoodie_assert_equal_i(3, check_key_index(base, mem, prev, &n_prev));
+    hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_DELETE, &d, NULL)); /* one key less in each partition */
+    hoodie_assert_equal_i(0, check_key_index(base, mem, prev, &n_prev));
+    g_bloom_entries = 0;
     hoodie_storage_free(mem);
 }

@@ -559,16 +559,21 @@ static void small_files_case(int mor)
     hoodie_storage_free(mem);
 }
 
+static void open_slices(const char *base, const hoodie_storage *s, hoodie_table **t, hoodie_slices **sl)
+{
+    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+    to.storage = s;
+    hoodie_assert_ok(hoodie_table_open(t, base, &to));
+    hoodie_assert_ok(hoodie_table_slices(*t, NULL, sl));
+}
+
 /* Latest slices of the table: file id, base file size and number of log files; returns how many. */
 static size_t latest_slices(const char *base, const hoodie_storage *s, char (*ids)[40], uint64_t *sizes,
                             size_t *logs, size_t cap)
 {
-    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
-    to.storage = s;
     hoodie_table *t;
     hoodie_slices *sl;
-    hoodie_assert_ok(hoodie_table_open(&t, base, &to));
-    hoodie_assert_ok(hoodie_table_slices(t, NULL, &sl));
+    open_slices(base, s, &t, &sl);
     size_t n = 0;
     for (size_t i = 0; i < hoodie_slices_count(sl); i++) {
         hoodie_slice_info si;
@@ -858,18 +863,11 @@ static size_t check_key_index(const char *base, const hoodie_storage *s, char (*
 {
     static const char *const kv[4] = { "org.apache.hudi.bloomfilter", "hoodie_bloom_filter_type_code",
                                        "hoodie_min_record_key", "hoodie_max_record_key" };
-    char ids[8][40];
-    uint64_t sz[8];
-    size_t logs[8], same = 0;
-    size_t n = latest_slices(base, s, ids, sz, logs, 8);
-    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
-    to.storage = s;
+    size_t same = 0, k = 0;
     hoodie_table *t;
     hoodie_slices *sl;
-    hoodie_assert_ok(hoodie_table_open(&t, base, &to));
-    hoodie_assert_ok(hoodie_table_slices(t, NULL, &sl));
-    size_t k = 0;
-    for (size_t i = 0; i < hoodie_slices_count(sl) && k < n; i++) {
+    open_slices(base, s, &t, &sl);
+    for (size_t i = 0; i < hoodie_slices_count(sl) && k < 8; i++) {
         hoodie_slice_info si;
         hoodie_assert_ok(hoodie_slices_get(sl, i, &si));
         if (!si.latest || !si.base_file) continue;

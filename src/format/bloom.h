@@ -50,6 +50,13 @@ hoodie_status hoodie_bloom_add_many(hoodie_bloom *b, const uint8_t *const *keys,
 /** 1 if the key may be present, 0 if it is certainly absent. */
 int hoodie_bloom_test(const hoodie_bloom *b, const void *key, size_t len);
 
+/**
+ * Internal (tests, benchmarks): use the AVX2 path of add_many where the CPU has it (on != 0, the default), or only
+ * the portable one (0). Returns the previous setting (1, 0, or -1: not probed yet).
+ * Not thread-safe against concurrent adds; the result is the same bytes either way.
+ */
+int hoodie_bloom__simd(int on);
+
 /** Serialize (raw bytes, appended) and Base64 text (appended), as Hudi writes them. */
 hoodie_status hoodie_bloom_serialize(const hoodie_bloom *b, hoodie_buf *out);
 hoodie_status hoodie_bloom_to_base64(const hoodie_bloom *b, hoodie_buf *out);

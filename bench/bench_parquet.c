@@ -20,9 +20,10 @@
  *       Time adding ROWS 8-byte keys "%08d" (the dataset's ids) to Hudi bloom filters as a base file writer does
  *       (DYNAMIC_V0, 60000 entries, fpp 1e-9, bounded at 100000; 256 keys per hoodie_bloom_add_many, a new filter
  *       every 1M keys), then testing ROWS keys (half present, half absent if ROWS > 100000) against a filter of
- *       the first 100000 keys. Prints
- *       `add_ns_per_key= test_ns_per_key= check=<FNV-1a of the serialized filters>` (thread CPU time; the check
- *       must not change between implementations).
+ *       the first 100000 keys, then
+ *       the same keys through hoodie_bloom_test_many (256 a call). Prints `add_ns_per_key= test_ns_per_key=
+ *       test_many_ns_per_key= found= check=<FNV-1a of the serialized filters>` (thread CPU time; the check must
+ *       not change between implementations).
  *
  * Output, one line: `hoodie_s=<seconds> hoodie_rss_mb=<peak RSS, getrusage> check=<aggregates>` (check has the
  * format of duck_bench.mjs checksum, so run.sh can compare). Exit 2 on usage error, 3 for an unknown case (run.sh
@@ -467,11 +468,30 @@ static int case_bloom(int64_t rows)
         found += hoodie_bloom_test(&b, keys + 9 * k, 8);
     }
     double t3 = cpu_s();
+    /* the same keys through hoodie_bloom_test_many, 256 at a time */
+    int64_t found_many = 0;
+    uint8_t maybe[CHUNK];
+    for (int64_t i = 0; i < rows; i += CHUNK) {
+        size_t n = rows - i < CHUNK ? (size_t)(rows - i) : CHUNK;
+        for (size_t j = 0; j < n; j++) {
+            int64_t q = i + (int64_t)j, k = q & 1 && rows > 100000 ? 100000 + q % (rows - 100000) : q % 100000;
+            kp[j] = (const uint8_t *)keys + 9 * k;
+            kl[j] = 8;
+        }
+        hoodie_bloom_test_many(&b, kp, kl, n, maybe);
+        for (size_t j = 0; j < n; j++) found_many += maybe[j];
+    }
+    double t4 = cpu_s();
+    if (found_many != found) {
+        fprintf(stderr, "bench_parquet: bloom: test_many found %" PRId64 ", test %" PRId64 "\n", found_many, found);
+        return 1;
+    }
     hoodie_bloom_dispose(&b);
     hoodie_buf_dispose(&raw);
     free(keys);
-    printf("add_ns_per_key=%.2f test_ns_per_key=%.2f found=%" PRId64 " check=%016" PRIx64 "\n",
-           (t1 - t0) * 1e9 / (double)rows, (t3 - t2) * 1e9 / (double)rows, found, check);
+    printf("add_ns_per_key=%.2f test_ns_per_key=%.2f test_many_ns_per_key=%.2f found=%" PRId64 " check=%016" PRIx64
+           "\n", (t1 - t0) * 1e9 / (double)rows, (t3 - t2) * 1e9 / (double)rows, (t4 - t3) * 1e9 / (double)rows,
+           found, check);
     return 0;
 }
 

@@ -162,6 +162,44 @@ static void bloom_assert_same(const hoodie_bloom *x, const hoodie_bloom *y)
     hoodie_buf_dispose(&c);
 }
 
+/* test_many against test, for the keys (all present) and for the keys with their last byte changed (absent, or
+ * false positives: small filters have many), on both paths. `scratch` has room for the altered keys. */
+static void bloom_check_test_many(const hoodie_bloom *b, const uint8_t **kp, const size_t *kl, size_t n,
+                                  uint8_t *scratch, int saturated)
+{
+    const uint8_t **other = malloc(n * sizeof *other);
+    uint8_t *maybe = malloc(n);
+    hoodie_assert(other && maybe);
+    size_t off = 0;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(scratch + off, kp[i], kl[i]);
+        if (kl[i]) scratch[off + kl[i] - 1] ^= 0x5a;
+        other[i] = scratch + off;
+        off += kl[i];
+    }
+    int was = hoodie_bloom__simd(1);
+    int positives = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        hoodie_bloom__simd(pass == 0);
+        for (size_t i = 0; i < n;) {
+            size_t m = 1 + (i * 7 + 3) % 41;
+            if (m > n - i) m = n - i;
+            hoodie_bloom_test_many(b, kp + i, kl + i, m, maybe + i);
+            i += m;
+        }
+        for (size_t i = 0; i < n; i++) hoodie_assert_equal_i(1, maybe[i]);
+        hoodie_bloom_test_many(b, other, kl, n, maybe);
+        for (size_t i = 0; i < n; i++) {
+            hoodie_assert_equal_i(hoodie_bloom_test(b, other[i], kl[i]), maybe[i]);
+            positives += maybe[i];
+        }
+    }
+    hoodie_bloom__simd(was);
+    if (!saturated) hoodie_assert(positives < (int)n); /* most altered keys are answered absent */
+    free(other);
+    free(maybe);
+}
+
 /*
  * Keys (random bytes, so tails with the high bit set too) added one by one (the scalar chain), through add_many
  * with the AVX2 path, and through add_many on the portable path only; for SIMPLE also from the definition. `lens`
@@ -171,7 +209,7 @@ static void bloom_check_paths(hoodie_bloom_type type, int32_t entries, double fp
                               size_t (*len_of)(size_t i, uint64_t *rng), uint64_t seed)
 {
     uint64_t rng = seed;
-    uint8_t *data = malloc(n * 300 + 1);
+    uint8_t *data = malloc(2 * n * 300 + 1); /* the keys, then room for altered copies */
     const uint8_t **kp = malloc(n * sizeof *kp);
     size_t *kl = malloc(n * sizeof *kl);
     hoodie_assert(data && kp && kl);
@@ -205,6 +243,7 @@ static void bloom_check_paths(hoodie_bloom_type type, int32_t entries, double fp
     bloom_assert_same(&one, &portable);
     if (type == HOODIE_BLOOM_SIMPLE) bloom_assert_same(&one, &ref);
     for (size_t i = 0; i < n; i++) hoodie_assert(hoodie_bloom_test(&simd, kp[i], kl[i]));
+    bloom_check_test_many(&simd, kp, kl, n, data + off, entries * 10 < (int32_t)n);
     hoodie_bloom_dispose(&one);
     hoodie_bloom_dispose(&simd);
     hoodie_bloom_dispose(&portable);

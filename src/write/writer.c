@@ -365,6 +365,27 @@ static hoodie_status base_file_probe(wctx *w, const hoodie_fs_file *f, const row
     return rc;
 }
 
+/* Keys in range of a file, tested against its bloom filter a batch at a time (hoodie_bloom_test_many). */
+enum { BLOOM_BATCH = 256 };
+typedef struct bloom_batch {
+    const uint8_t *key[BLOOM_BATCH];
+    size_t len[BLOOM_BATCH];
+    int64_t row[BLOOM_BATCH];
+    uint8_t maybe[BLOOM_BATCH];
+    size_t n;
+} bloom_batch;
+
+/* The batch's rows whose keys may be in the filter, in order, onto `cand`; the batch is emptied. */
+static hoodie_status bloom_batch_flush(const hoodie_bloom *bloom, bloom_batch *bb, rowvec *cand)
+{
+    hoodie_bloom_test_many(bloom, bb->key, bb->len, bb->n, bb->maybe);
+    hoodie_status rc = HOODIE_OK;
+    for (size_t j = 0; j < bb->n && rc == HOODIE_OK; j++)
+        if (bb->maybe[j]) rc = rv_push(cand, bb->row[j]);
+    bb->n = 0;
+    return rc;
+}
+
 /* Which existing file group holds each live row's key (bloom index: key range, bloom filter, exact check). */
 static hoodie_status lookup(wctx *w, int32_t *row_group)
 {
@@ -409,6 +430,8 @@ static hoodie_status lookup(wctx *w, int32_t *row_group)
         hoodie_parquet_reader_free(r);
         if (rc < 0) { free(minkey); free(maxkey); break; }
         rowvec cand = { 0 };
+        bloom_batch bb;
+        bb.n = 0;
         for (size_t i = start[pi]; rc == HOODIE_OK && i < start[pi + 1]; i++) {
             int64_t row = by_part[i];
             if (row_group[row] >= 0) continue;
@@ -419,9 +442,16 @@ static hoodie_status lookup(wctx *w, int32_t *row_group)
                 int c1 = memcmp(k, minkey, kl < ml ? kl : ml), c2 = memcmp(k, maxkey, kl < xl ? kl : xl);
                 if (c1 < 0 || (c1 == 0 && kl < ml) || c2 > 0 || (c2 == 0 && kl > xl)) continue;
             }
-            if (have_bloom && !hoodie_bloom_test(&bloom, k, kl)) continue;
-            rc = rv_push(&cand, row);
+            if (!have_bloom) {
+                rc = rv_push(&cand, row);
+                continue;
+            }
+            bb.key[bb.n] = (const uint8_t *)k;
+            bb.len[bb.n] = kl;
+            bb.row[bb.n++] = row;
+            if (bb.n == BLOOM_BATCH) rc = bloom_batch_flush(&bloom, &bb, &cand);
         }
+        if (rc == HOODIE_OK && bb.n) rc = bloom_batch_flush(&bloom, &bb, &cand);
         if (have_bloom) hoodie_bloom_dispose(&bloom);
         free(minkey);
         free(maxkey);

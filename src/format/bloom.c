@@ -136,7 +136,7 @@ static void chain_init(chain *ch, const hoodie_bloom *b, const uint8_t *key, siz
     ch->tail = tail_of(key, len);
 }
 
-static int32_t chain_next(chain *ch)
+static inline int32_t chain_next(chain *ch)
 {
     uint32_t h;
     if (ch->len4 > PREMIX_BLOCKS) {

@@ -329,20 +329,17 @@ static AVX2_FN void set_avx2(int32_t nb_hash, int32_t (*pos)[VW], uint8_t *const
 }
 #endif
 
-static int simd_enabled = -1; /* -1: not probed yet */
+static int simd_enabled = 1; /* changed only by tests and benchmarks (hoodie_bloom__simd) */
+
+/* The AVX2 path: allowed, and the CPU has it (__builtin_cpu_supports reads what libgcc probed at start-up). */
+#ifdef BLOOM_AVX2
+static int use_avx2(void) { return simd_enabled && __builtin_cpu_supports("avx2"); }
+#endif
 
 int hoodie_bloom__simd(int on)
 {
     int was = simd_enabled;
-#ifdef BLOOM_AVX2
-    if (on) { /* never on a CPU without AVX2 */
-        __builtin_cpu_init();
-        on = __builtin_cpu_supports("avx2") ? 1 : 0;
-    }
-#else
-    on = 0;
-#endif
-    simd_enabled = on;
+    simd_enabled = on != 0;
     return was;
 }
 
@@ -351,8 +348,7 @@ static void positions_many(const hoodie_bloom *b, const uint8_t *const *key, con
                            int32_t (*out)[VW])
 {
 #ifdef BLOOM_AVX2
-    if (simd_enabled < 0) hoodie_bloom__simd(-1);
-    if (simd_enabled && positions_avx2(b, key, len, n, out)) return;
+    if (use_avx2() && positions_avx2(b, key, len, n, out)) return;
 #endif
     size_t j = 0;
     for (; j + 4 <= n; j += 4)
@@ -423,7 +419,7 @@ hoodie_status hoodie_bloom_add_many(hoodie_bloom *b, const uint8_t *const *keys,
         positions_many(b, keys + i, lens + i, m, pos);
         for (size_t j = 0; j < m; j++) HOODIE_TRY(next_row(b, &rows[j]));
 #ifdef BLOOM_AVX2
-        if (simd_enabled) {
+        if (use_avx2()) {
             set_avx2(b->nb_hash, pos, rows, m);
             continue;
         }

@@ -54,9 +54,9 @@ void hoodie_bloom_test_many(const hoodie_bloom *b, const uint8_t *const *keys, c
                             uint8_t *maybe);
 
 /**
- * Internal (tests, benchmarks): use the AVX2 path of add_many where the CPU has it (on != 0, the default), or only
- * the portable one (0). Returns the previous setting (1, 0, or -1: not probed yet).
- * Not thread-safe against concurrent adds; the result is the same bytes either way.
+ * Internal (tests, benchmarks): use the AVX2 path of add_many/test_many where the CPU has it (on != 0, the
+ * default), or only the portable one (0). Returns the previous setting. Not for use while other threads use
+ * filters; the result is the same bytes either way.
  */
 int hoodie_bloom__simd(int on);
 

@@ -16,6 +16,14 @@
  *       Time scheduling and running a compaction of the MOR table (hoodie/services.h: every slice with logs);
  *       prints `hoodie_s= hoodie_rss_mb= instant=<compaction instant> records=<rows written>` (run.sh checks the
  *       new base file through DuckDB).
+ *   bench_parquet bloom ROWS
+ *       Time adding ROWS 8-byte keys "%08d" (the dataset's ids) to Hudi bloom filters as a base file writer does
+ *       (DYNAMIC_V0, 60000 entries, fpp 1e-9, bounded at 100000; 256 keys per hoodie_bloom_add_many, a new filter
+ *       every 1M keys), then testing ROWS keys (half present, half absent if ROWS > 100000) against a filter of
+ *       the first 100000 keys, then
+ *       the same keys through hoodie_bloom_test_many (256 a call). Prints `add_ns_per_key= test_ns_per_key=
+ *       test_many_ns_per_key= found= check=<FNV-1a of the serialized filters>` (thread CPU time; the check must
+ *       not change between implementations).
  *
  * Output, one line: `hoodie_s=<seconds> hoodie_rss_mb=<peak RSS, getrusage> check=<aggregates>` (check has the
  * format of duck_bench.mjs checksum, so run.sh can compare). Exit 2 on usage error, 3 for an unknown case (run.sh
@@ -30,6 +38,7 @@
 #include "hoodie/read.h"
 #include "hoodie/services.h"
 #include "bench_gen.h"
+#include "format/bloom.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -404,16 +413,99 @@ static int case_compaction(const char *table)
     return 0;
 }
 
+static uint64_t fnv1a(uint64_t h, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * UINT64_C(0x100000001b3);
+    return h;
+}
+
+/* CPU time of this thread: the machine is shared, so the bloom case counts its own time only */
+static double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int case_bloom(int64_t rows)
+{
+    enum { CHUNK = 256, PER_FILTER = 1000000 };
+    char *keys = xmalloc((size_t)rows * 9);
+    for (int64_t i = 0; i < rows; i++) snprintf(keys + 9 * i, 9, "%08" PRId64, i % 100000000);
+    const uint8_t *kp[CHUNK];
+    size_t kl[CHUNK];
+    uint64_t check = UINT64_C(0xcbf29ce484222325);
+    hoodie_bloom b;
+    hoodie_buf raw = HOODIE_BUF_INIT;
+    hoodie_status rc = HOODIE_OK;
+    double t0 = cpu_s();
+    for (int64_t f = 0; f < rows && rc == HOODIE_OK; f += PER_FILTER) {
+        int64_t end = f + PER_FILTER < rows ? f + PER_FILTER : rows;
+        if ((rc = hoodie_bloom_init(&b, HOODIE_BLOOM_DYNAMIC_V0, 60000, 1e-9, 100000)) != HOODIE_OK) break;
+        for (int64_t i = f; i < end && rc == HOODIE_OK; i += CHUNK) {
+            size_t n = end - i < CHUNK ? (size_t)(end - i) : CHUNK;
+            for (size_t j = 0; j < n; j++) {
+                kp[j] = (const uint8_t *)keys + 9 * (i + (int64_t)j);
+                kl[j] = 8;
+            }
+            rc = hoodie_bloom_add_many(&b, kp, kl, n);
+        }
+        raw.len = 0;
+        if (rc == HOODIE_OK) rc = hoodie_bloom_serialize(&b, &raw);
+        if (rc == HOODIE_OK) check = fnv1a(check, raw.data, raw.len);
+        hoodie_bloom_dispose(&b);
+    }
+    double t1 = cpu_s();
+    if (rc != HOODIE_OK) return fail("bloom add", rc);
+    /* the test half: a filter of the first 100000 keys, asked for keys that alternate present / absent */
+    if ((rc = hoodie_bloom_init(&b, HOODIE_BLOOM_DYNAMIC_V0, 60000, 1e-9, 100000)) != HOODIE_OK) return fail("bloom", rc);
+    for (int64_t i = 0; i < rows && i < 100000 && rc == HOODIE_OK; i++) rc = hoodie_bloom_add(&b, keys + 9 * i, 8);
+    if (rc != HOODIE_OK) return fail("bloom add", rc);
+    int64_t found = 0;
+    double t2 = cpu_s();
+    for (int64_t i = 0; i < rows; i++) {
+        int64_t k = i & 1 && rows > 100000 ? 100000 + i % (rows - 100000) : i % 100000; /* odd i: absent */
+        found += hoodie_bloom_test(&b, keys + 9 * k, 8);
+    }
+    double t3 = cpu_s();
+    /* the same keys through hoodie_bloom_test_many, 256 at a time */
+    int64_t found_many = 0;
+    uint8_t maybe[CHUNK];
+    for (int64_t i = 0; i < rows; i += CHUNK) {
+        size_t n = rows - i < CHUNK ? (size_t)(rows - i) : CHUNK;
+        for (size_t j = 0; j < n; j++) {
+            int64_t q = i + (int64_t)j, k = q & 1 && rows > 100000 ? 100000 + q % (rows - 100000) : q % 100000;
+            kp[j] = (const uint8_t *)keys + 9 * k;
+            kl[j] = 8;
+        }
+        hoodie_bloom_test_many(&b, kp, kl, n, maybe);
+        for (size_t j = 0; j < n; j++) found_many += maybe[j];
+    }
+    double t4 = cpu_s();
+    if (found_many != found) {
+        fprintf(stderr, "bench_parquet: bloom: test_many found %" PRId64 ", test %" PRId64 "\n", found_many, found);
+        return 1;
+    }
+    hoodie_bloom_dispose(&b);
+    hoodie_buf_dispose(&raw);
+    free(keys);
+    printf("add_ns_per_key=%.2f test_ns_per_key=%.2f test_many_ns_per_key=%.2f found=%" PRId64 " check=%016" PRIx64
+           "\n", (t1 - t0) * 1e9 / (double)rows, (t3 - t2) * 1e9 / (double)rows, (t4 - t3) * 1e9 / (double)rows,
+           found, check);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 4 && strcmp(argv[1], "parquet_write") == 0) return case_write(argv[2], strtoll(argv[3], NULL, 10));
     if (argc >= 3 && strcmp(argv[1], "parquet_scan") == 0) return case_scan(argv[2]);
     if (argc >= 3 && strcmp(argv[1], "table_scan") == 0) return case_table_scan(argv[2]);
     if (argc >= 3 && strcmp(argv[1], "compaction") == 0) return case_compaction(argv[2]);
+    if (argc >= 3 && strcmp(argv[1], "bloom") == 0) return case_bloom(strtoll(argv[2], NULL, 10));
     if (argc >= 2 && strncmp(argv[1], "parquet_", 8) != 0 && argv[1][0] != '-') {
         fprintf(stderr, "bench_parquet: no case %s\n", argv[1]);
         return 3;
     }
-    fprintf(stderr, "usage: bench_parquet parquet_write OUT.parquet ROWS | parquet_scan IN.parquet | table_scan TABLE | compaction TABLE\n");
+    fprintf(stderr, "usage: bench_parquet parquet_write OUT.parquet ROWS | parquet_scan IN.parquet | table_scan TABLE | compaction TABLE | bloom ROWS\n");
     return 2;
 }

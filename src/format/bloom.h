@@ -49,6 +49,16 @@ hoodie_status hoodie_bloom_add(hoodie_bloom *b, const void *key, size_t len);
 hoodie_status hoodie_bloom_add_many(hoodie_bloom *b, const uint8_t *const *keys, const size_t *lens, size_t n);
 /** 1 if the key may be present, 0 if it is certainly absent. */
 int hoodie_bloom_test(const hoodie_bloom *b, const void *key, size_t len);
+/** hoodie_bloom_test of `n` keys: maybe[i] = 1 if key i may be present, 0 if it is certainly absent. */
+void hoodie_bloom_test_many(const hoodie_bloom *b, const uint8_t *const *keys, const size_t *lens, size_t n,
+                            uint8_t *maybe);
+
+/**
+ * Internal (tests, benchmarks): use the AVX2 path of add_many/test_many where the CPU has it (on != 0, the
+ * default), or only the portable one (0). Returns the previous setting. Not for use while other threads use
+ * filters; the result is the same bytes either way.
+ */
+int hoodie_bloom__simd(int on);
 
 /** Serialize (raw bytes, appended) and Base64 text (appended), as Hudi writes them. */
 hoodie_status hoodie_bloom_serialize(const hoodie_bloom *b, hoodie_buf *out);

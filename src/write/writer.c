@@ -391,6 +391,27 @@ static size_t keyed_row_bound(const keyed_row *rows, size_t n, const char *key, 
     return lo;
 }
 
+/* Keys in range of a file, tested against its bloom filter a batch at a time (hoodie_bloom_test_many). */
+enum { BLOOM_BATCH = 256 };
+typedef struct bloom_batch {
+    const uint8_t *key[BLOOM_BATCH];
+    size_t len[BLOOM_BATCH];
+    int64_t row[BLOOM_BATCH];
+    uint8_t maybe[BLOOM_BATCH];
+    size_t n;
+} bloom_batch;
+
+/* The batch's rows whose keys may be in the filter, in order, onto `cand`; the batch is emptied. */
+static hoodie_status bloom_batch_flush(const hoodie_bloom *bloom, bloom_batch *bb, rowvec *cand)
+{
+    hoodie_bloom_test_many(bloom, bb->key, bb->len, bb->n, bb->maybe);
+    hoodie_status rc = HOODIE_OK;
+    for (size_t j = 0; j < bb->n && rc == HOODIE_OK; j++)
+        if (bb->maybe[j]) rc = rv_push(cand, bb->row[j]);
+    bb->n = 0;
+    return rc;
+}
+
 /*
  * Which existing file group holds each live row's key (bloom index: key range, bloom filter, exact check). Each
  * partition's rows are sorted by key once, so a file's key range selects its candidates by binary search instead
@@ -450,11 +471,20 @@ static hoodie_status lookup(wctx *w, int32_t *row_group)
             from = keyed_row_bound(prow, to, minkey, 0);
             to = keyed_row_bound(prow, to, maxkey, 1);
         }
+        bloom_batch bb;
+        bb.n = 0;
         for (size_t i = from; rc == HOODIE_OK && i < to; i++) {
             if (row_group[prow[i].row] >= 0) continue;
-            if (have_bloom && !hoodie_bloom_test(&bloom, prow[i].k, prow[i].len)) continue;
-            rc = rv_push(&cand, prow[i].row);
+            if (!have_bloom) {
+                rc = rv_push(&cand, prow[i].row);
+                continue;
+            }
+            bb.key[bb.n] = (const uint8_t *)prow[i].k;
+            bb.len[bb.n] = prow[i].len;
+            bb.row[bb.n++] = prow[i].row;
+            if (bb.n == BLOOM_BATCH) rc = bloom_batch_flush(&bloom, &bb, &cand);
         }
+        if (rc == HOODIE_OK && bb.n) rc = bloom_batch_flush(&bloom, &bb, &cand);
         if (have_bloom) hoodie_bloom_dispose(&bloom);
         free(minkey);
         free(maxkey);

@@ -3,6 +3,7 @@
 #include "util/base64.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 HOODIE_TEST(format_bloom__hudi_default_sizing)
 {
@@ -126,4 +127,158 @@ HOODIE_TEST(format_bloom__rebuilt_filter_is_byte_identical_to_spark)
     hoodie_buf_dispose(&text);
     hoodie_bloom_dispose(&b);
     hoodie_parquet_reader_free(r);
+}
+
+/* ---- the AVX2 batch path against the scalar one: the same bytes ---- */
+
+static uint64_t bloom_rng(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* Set bits of a SIMPLE filter straight from the definition (k chained Murmur hashes, |h % m|): no premixing. */
+static void bloom_reference_add(hoodie_bloom *b, const uint8_t *key, size_t len)
+{
+    int32_t h = 0;
+    for (int32_t i = 0; i < b->nb_hash; i++) {
+        h = hoodie_bloom_murmur(key, len, h);
+        int32_t p = h % b->vector_size;
+        if (p < 0) p = -p;
+        b->bits[0][p >> 3] |= (uint8_t)(1u << (p & 7));
+    }
+}
+
+static void bloom_assert_same(const hoodie_bloom *x, const hoodie_bloom *y)
+{
+    hoodie_buf a = HOODIE_BUF_INIT, c = HOODIE_BUF_INIT;
+    hoodie_assert_ok(hoodie_bloom_serialize(x, &a));
+    hoodie_assert_ok(hoodie_bloom_serialize(y, &c));
+    hoodie_assert_equal_i(a.len, c.len);
+    hoodie_assert(memcmp(a.data, c.data, a.len) == 0);
+    hoodie_buf_dispose(&a);
+    hoodie_buf_dispose(&c);
+}
+
+/* test_many against test, for the keys (all present) and for the keys with their last byte changed (absent, or
+ * false positives: small filters have many), on both paths. `scratch` has room for the altered keys. */
+static void bloom_check_test_many(const hoodie_bloom *b, const uint8_t **kp, const size_t *kl, size_t n,
+                                  uint8_t *scratch, int saturated)
+{
+    const uint8_t **other = malloc(n * sizeof *other);
+    uint8_t *maybe = malloc(n);
+    hoodie_assert(other && maybe);
+    size_t off = 0;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(scratch + off, kp[i], kl[i]);
+        if (kl[i]) scratch[off + kl[i] - 1] ^= 0x5a;
+        other[i] = scratch + off;
+        off += kl[i];
+    }
+    int was = hoodie_bloom__simd(1);
+    int positives = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        hoodie_bloom__simd(pass == 0);
+        for (size_t i = 0; i < n;) {
+            size_t m = 1 + (i * 7 + 3) % 41;
+            if (m > n - i) m = n - i;
+            hoodie_bloom_test_many(b, kp + i, kl + i, m, maybe + i);
+            i += m;
+        }
+        for (size_t i = 0; i < n; i++) hoodie_assert_equal_i(1, maybe[i]);
+        hoodie_bloom_test_many(b, other, kl, n, maybe);
+        for (size_t i = 0; i < n; i++) {
+            hoodie_assert_equal_i(hoodie_bloom_test(b, other[i], kl[i]), maybe[i]);
+            positives += maybe[i];
+        }
+    }
+    hoodie_bloom__simd(was);
+    if (!saturated) hoodie_assert(positives < (int)n); /* most altered keys are answered absent */
+    free(other);
+    free(maybe);
+}
+
+/*
+ * Keys (random bytes, so tails with the high bit set too) added one by one (the scalar chain), through add_many
+ * with the AVX2 path, and through add_many on the portable path only; for SIMPLE also from the definition. `lens`
+ * picks each key's length; add_many gets random batch sizes (not multiples of 8 or 16).
+ */
+static void bloom_check_paths(hoodie_bloom_type type, int32_t entries, double fpp, int32_t max_entries, size_t n,
+                              size_t (*len_of)(size_t i, uint64_t *rng), uint64_t seed)
+{
+    uint64_t rng = seed;
+    uint8_t *data = malloc(2 * n * 300 + 1); /* the keys, then room for altered copies */
+    const uint8_t **kp = malloc(n * sizeof *kp);
+    size_t *kl = malloc(n * sizeof *kl);
+    hoodie_assert(data && kp && kl);
+    size_t off = 0;
+    for (size_t i = 0; i < n; i++) {
+        kl[i] = len_of(i, &rng);
+        kp[i] = data + off;
+        for (size_t j = 0; j < kl[i]; j++) data[off + j] = (uint8_t)bloom_rng(&rng);
+        off += kl[i];
+    }
+    hoodie_bloom one, simd, portable, ref;
+    hoodie_assert_ok(hoodie_bloom_init(&one, type, entries, fpp, max_entries));
+    hoodie_assert_ok(hoodie_bloom_init(&simd, type, entries, fpp, max_entries));
+    hoodie_assert_ok(hoodie_bloom_init(&portable, type, entries, fpp, max_entries));
+    hoodie_assert_ok(hoodie_bloom_init(&ref, type, entries, fpp, max_entries));
+    for (size_t i = 0; i < n; i++) hoodie_assert_ok(hoodie_bloom_add(&one, kp[i], kl[i]));
+    if (type == HOODIE_BLOOM_SIMPLE)
+        for (size_t i = 0; i < n; i++) bloom_reference_add(&ref, kp[i], kl[i]);
+    int was = hoodie_bloom__simd(1);
+    for (int pass = 0; pass < 2; pass++) {
+        hoodie_bloom__simd(pass == 0);
+        for (size_t i = 0; i < n;) {
+            size_t m = 1 + bloom_rng(&rng) % 40;
+            if (m > n - i) m = n - i;
+            hoodie_assert_ok(hoodie_bloom_add_many(pass == 0 ? &simd : &portable, kp + i, kl + i, m));
+            i += m;
+        }
+    }
+    hoodie_bloom__simd(was);
+    bloom_assert_same(&one, &simd);
+    bloom_assert_same(&one, &portable);
+    if (type == HOODIE_BLOOM_SIMPLE) bloom_assert_same(&one, &ref);
+    for (size_t i = 0; i < n; i++) hoodie_assert(hoodie_bloom_test(&simd, kp[i], kl[i]));
+    bloom_check_test_many(&simd, kp, kl, n, data + off, entries * 10 < (int32_t)n);
+    hoodie_bloom_dispose(&one);
+    hoodie_bloom_dispose(&simd);
+    hoodie_bloom_dispose(&portable);
+    hoodie_bloom_dispose(&ref);
+    free(data);
+    free(kp);
+    free(kl);
+}
+
+static size_t bloom_len_blocks(size_t i, uint64_t *rng) { (void)rng; return (i / 37) % 65; } /* runs of 37 of each length */
+static size_t bloom_len_mixed(size_t i, uint64_t *rng) { (void)i; return bloom_rng(rng) % 65; }
+static size_t bloom_len_long(size_t i, uint64_t *rng) { return i % 5 == 0 ? 250 + bloom_rng(rng) % 40 : bloom_rng(rng) % 20; }
+static size_t bloom_len_8(size_t i, uint64_t *rng) { (void)i; (void)rng; return 8; }
+
+HOODIE_TEST(format_bloom__batch_paths_match_scalar_every_length)
+{
+    /* every length 0..64 in runs (uniform batches), Hudi's k = 30 */
+    bloom_check_paths(HOODIE_BLOOM_SIMPLE, 3000, 1e-9, 0, 37 * 65, bloom_len_blocks, 1);
+    bloom_check_paths(HOODIE_BLOOM_DYNAMIC_V0, 3000, 1e-9, 5000, 37 * 65, bloom_len_blocks, 2);
+}
+
+HOODIE_TEST(format_bloom__batch_paths_match_scalar_mixed_lengths)
+{
+    bloom_check_paths(HOODIE_BLOOM_SIMPLE, 2000, 1e-9, 0, 2000, bloom_len_mixed, 3);
+    /* past the premix buffer (256 bytes): those batches take the scalar path */
+    bloom_check_paths(HOODIE_BLOOM_SIMPLE, 500, 1e-4, 0, 500, bloom_len_long, 4);
+    /* small and odd vector sizes (m = 10, k = 7) */
+    bloom_check_paths(HOODIE_BLOOM_SIMPLE, 1, 0.01, 0, 300, bloom_len_mixed, 5);
+}
+
+HOODIE_TEST(format_bloom__batch_paths_match_scalar_dynamic_rows)
+{
+    /* more keys than num_entries: rows are added (4 of 100), then max entries reached and rows used round-robin */
+    bloom_check_paths(HOODIE_BLOOM_DYNAMIC_V0, 100, 1e-9, 400, 1000, bloom_len_mixed, 6);
+    bloom_check_paths(HOODIE_BLOOM_DYNAMIC_V0, 100, 1e-9, 400, 1001, bloom_len_8, 7);
+    /* and rows added without reaching the maximum */
+    bloom_check_paths(HOODIE_BLOOM_DYNAMIC_V0, 64, 0.001, 100000, 777, bloom_len_8, 8);
 }

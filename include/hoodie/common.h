@@ -28,6 +28,13 @@ extern "C" {
 /** Runtime twin of HOODIE_VERSION_NUMBER: compare the two to detect header/library skew. */
 HOODIE_API unsigned hoodie_version_number(void);
 
+/**
+ * For a process whose main work is hoodie's (the CLI, batch jobs): tune the C allocator (glibc) to keep freed
+ * memory for reuse instead of returning it to the kernel and faulting it in again (a quarter of a large write was
+ * page faults). Process-wide, so a library never calls it on its own; a no-op elsewhere.
+ */
+HOODIE_API void hoodie_tune_allocator(void);
+
 /** Every fallible call returns one of these. Negative values are failures. */
 typedef enum hoodie_status {
     HOODIE_OK           =   0,

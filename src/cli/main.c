@@ -3,9 +3,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 
 typedef struct cli_cmd { const char *name; cli_cmd_fn fn; const char *summary; } cli_cmd;
 
@@ -60,23 +57,11 @@ static void usage(FILE *out)
     fprintf(out, "\nRun 'hoodie <command> --help' for the options of a command.\n");
 }
 
-/*
- * The writers and services allocate and free buffers of tens of megabytes per file (batches, column chunks);
- * glibc returns such blocks to the kernel at once (mmap/munmap, heap trimming), so every file paid again for
- * zeroed pages: a quarter of a bulk insert's CPU time went to page faults. Keep freed memory for reuse instead.
- */
-static void tune_malloc(void)
-{
-#if defined(__GLIBC__)
-    mallopt(M_MMAP_THRESHOLD, 32 << 20);
-    mallopt(M_TRIM_THRESHOLD, 512 << 20);
-    mallopt(M_TOP_PAD, 64 << 20);
-#endif
-}
-
+/* The writers and services allocate and free buffers of tens of megabytes per file: keep freed memory for reuse
+ * (hoodie_tune_allocator) rather than paying for zeroed pages again. */
 int main(int argc, char **argv)
 {
-    tune_malloc();
+    hoodie_tune_allocator();
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? CLI_USAGE : CLI_OK;

@@ -1,4 +1,8 @@
 #include "util/alloc.h"
+#include "hoodie/common.h"
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include <stdint.h>
 #if defined(__linux__)
@@ -15,6 +19,15 @@ char *hoodie_strndup(const hoodie_allocator *a, const char *s, size_t n)
     memcpy(p, s, n);
     p[n] = '\0';
     return p;
+}
+
+void hoodie_tune_allocator(void)
+{
+#if defined(__GLIBC__)
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 512 << 20);
+    mallopt(M_TOP_PAD, 64 << 20);
+#endif
 }
 
 void hoodie_mem_advise_huge(void *p, size_t n)

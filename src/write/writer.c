@@ -1492,16 +1492,38 @@ static hoodie_status drain(struct ArrowArrayStream *input, hoodie_batch *out)
         if (input->release) input->release(input);
         return rc;
     }
-    rc = hoodie_batch_init(out, &r.schema);
+    /* the batches first, then one concatenation into buffers reserved at their final sizes (top-level columns;
+     * nested ones grow as they go): no regrowth copies of the whole input */
+    hoodie_batch *bs = NULL;
+    size_t n = 0, cap = 0;
     while (rc == HOODIE_OK) {
-        hoodie_batch b;
-        rc = hoodie_arrow_reader_next(&r, &b);
+        if (n == cap) {
+            hoodie_batch *nb = realloc(bs, (cap = cap ? cap * 2 : 16) * sizeof *nb);
+            if (!nb) { rc = HOODIE_NOMEM(); break; }
+            bs = nb;
+        }
+        rc = hoodie_arrow_reader_next(&r, &bs[n]);
         if (rc == HOODIE_ITEROVER) { rc = HOODIE_OK; break; }
-        if (rc < 0) break;
-        if (out->root.length == 0) { hoodie_batch_dispose(out); *out = b; continue; }
-        rc = hoodie_batch_concat(out, &b);
-        hoodie_batch_dispose(&b);
+        if (rc == HOODIE_OK) n++;
     }
+    if (rc == HOODIE_OK && n == 1) {
+        *out = bs[0];
+        n = 0;
+    } else if (rc == HOODIE_OK) {
+        rc = hoodie_batch_init(out, &r.schema);
+        int64_t rows = 0;
+        for (size_t i = 0; i < n; i++) rows += bs[i].root.length;
+        for (size_t c = 0; rc == HOODIE_OK && n && c < out->root.n_children; c++) {
+            size_t bytes = 0;
+            for (size_t i = 0; i < n; i++) bytes += bs[i].root.children[c].values_len;
+            if (bs[0].root.children[c].validity) rc = hoodie_array_materialize_validity(&out->root.children[c], 0);
+            if (rc == HOODIE_OK) rc = hoodie_array_reserve(&out->root.children[c], &out->schema.children[c], rows, bytes);
+        }
+        for (size_t i = 0; rc == HOODIE_OK && i < n; i++) rc = hoodie_batch_concat(out, &bs[i]);
+        if (rc < 0) hoodie_batch_dispose(out);
+    }
+    for (size_t i = 0; i < n; i++) hoodie_batch_dispose(&bs[i]);
+    free(bs);
     hoodie_arrow_reader_close(&r);
     return rc;
 }

@@ -318,6 +318,24 @@ static wgroup *new_group(wctx *w, uint32_t part, const hoodie_file_group *existi
 /* ---- index lookup ---- */
 
 /*
+ * A bit per hash value (16 bits a key) in front of a hash map of a few keys that most probes miss (a file's keys
+ * against the input rows that may be in it): one bit test, in L1, turns most probes away before the map's.
+ */
+typedef struct keybits { uint64_t *w; uint32_t mask; } keybits;
+
+static hoodie_status keybits_init(keybits *b, size_t n)
+{
+    size_t bits = 512;
+    while (bits < n * 16 && bits < ((size_t)1 << 31)) bits <<= 1;
+    b->mask = (uint32_t)(bits - 1);
+    b->w = calloc(bits / 64, sizeof *b->w);
+    return b->w ? HOODIE_OK : HOODIE_NOMEM();
+}
+
+static inline void keybits_add(keybits *b, uint32_t h) { h &= b->mask; b->w[h >> 6] |= (uint64_t)1 << (h & 63); }
+static inline int keybits_may(const keybits *b, uint32_t h) { h &= b->mask; return (int)(b->w[h >> 6] >> (h & 63)) & 1; }
+
+/*
  * Which of the candidate rows `cand` have their key in a base file: the candidates' keys go into a hash map, the
  * file's _hoodie_record_key column is streamed through it (no copy of the file's keys is kept). found[i] is set for
  * the candidates present.
@@ -327,14 +345,17 @@ static hoodie_status base_file_probe(wctx *w, const hoodie_fs_file *f, const row
 {
     static const char *const cols[] = { "_hoodie_record_key" };
     hoodie_hmap map = HOODIE_HMAP_INIT;
-    HOODIE_TRY(hoodie_hmap_init(&map, cand->n));
-    hoodie_status rc = HOODIE_OK;
+    keybits kb;
+    HOODIE_TRY(keybits_init(&kb, cand->n));
+    hoodie_status rc = hoodie_hmap_init(&map, cand->n);
     for (size_t i = 0; rc == HOODIE_OK && i < cand->n; i++) {
         size_t kl;
         const char *k = key_at(&w->keys, cand->v[i], &kl);
+        uint32_t h = hoodie_hmap_hash(k, kl);
         uint64_t *slot;
         int existed;
-        rc = hoodie_hmap_upsert(&map, k, kl, &slot, &existed);
+        keybits_add(&kb, h);
+        rc = hoodie_hmap_upsert_hashed(&map, k, kl, h, &slot, &existed);
         if (rc == HOODIE_OK) *slot = i;
     }
     hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
@@ -353,7 +374,11 @@ static hoodie_status base_file_probe(wctx *w, const hoodie_fs_file *f, const row
         const hoodie_array *k = &b.root.children[0];
         for (int64_t i = 0; i < k->length; i++) {
             if (!hoodie_array_is_valid(k, i)) continue;
-            uint64_t *v = hoodie_hmap_get(&map, k->values + k->offsets[i], (size_t)(k->offsets[i + 1] - k->offsets[i]));
+            const uint8_t *kp = k->values + k->offsets[i];
+            size_t kl = (size_t)(k->offsets[i + 1] - k->offsets[i]);
+            uint32_t h = hoodie_hmap_hash(kp, kl);
+            if (!keybits_may(&kb, h)) continue;
+            uint64_t *v = hoodie_hmap_get_hashed(&map, kp, kl, h);
             if (v) found[*v] = 1;
         }
         rows += k->length;
@@ -363,6 +388,7 @@ static hoodie_status base_file_probe(wctx *w, const hoodie_fs_file *f, const row
     hoodie_pq_scan_free(sc);
     hoodie_parquet_reader_free(r);
     hoodie_hmap_dispose(&map);
+    free(kb.w);
     *rows_out = rows;
     return rc;
 }
@@ -992,13 +1018,17 @@ static hoodie_status merge_handle(wctx *w, wgroup *g)
 
     /* the group's input: key -> index into g->updates */
     hoodie_hmap m = HOODIE_HMAP_INIT;
+    keybits kb = { NULL, 0 };
     hoodie_status rc = hoodie_hmap_init(&m, g->updates.n + 1);
+    if (rc == HOODIE_OK) rc = keybits_init(&kb, g->updates.n);
     for (size_t i = 0; rc == HOODIE_OK && i < g->updates.n; i++) {
         size_t kl;
         const char *k = key_at(&w->keys, g->updates.v[i], &kl);
+        uint32_t h = hoodie_hmap_hash(k, kl);
         uint64_t *slot;
         int existed;
-        rc = hoodie_hmap_upsert(&m, k, kl, &slot, &existed);
+        keybits_add(&kb, h);
+        rc = hoodie_hmap_upsert_hashed(&m, k, kl, h, &slot, &existed);
         if (rc == HOODIE_OK) *slot = i;
     }
     /* new versions of updated records, then inserts: one batch of file records */
@@ -1049,7 +1079,8 @@ static hoodie_status merge_handle(wctx *w, wgroup *g)
         for (int64_t i = 0; i < old.root.length; i++) {
             const uint8_t *k = ka->values + ka->offsets[i];
             size_t kl = (size_t)(ka->offsets[i + 1] - ka->offsets[i]);
-            uint64_t *slot = g->updates.n ? hoodie_hmap_get(&m, k, kl) : NULL;
+            uint32_t h = g->updates.n ? hoodie_hmap_hash(k, kl) : 0;
+            uint64_t *slot = g->updates.n && keybits_may(&kb, h) ? hoodie_hmap_get_hashed(&m, k, kl, h) : NULL;
             if (!slot) { sel[n].source = 0; sel[n].row = i; n++; continue; }
             used[*slot] = 1;
             int64_t inrow = g->updates.v[*slot];
@@ -1118,6 +1149,7 @@ static hoodie_status merge_handle(wctx *w, wgroup *g)
     if (have_fresh) hoodie_batch_dispose(&fresh);
     free(newrows.v);
     hoodie_hmap_dispose(&m);
+    free(kb.w);
     return rc;
 }
 

@@ -460,7 +460,13 @@ static hoodie_status lookup(wctx *w, int32_t *row_group)
     for (size_t p = w->n_parts; p > 0; p--) start[p] = start[p - 1];
     start[0] = 0;
     for (size_t p = 0; p < w->n_parts; p++) qsort(by_part + start[p], start[p + 1] - start[p], sizeof *by_part, keyed_row_cmp);
-    for (size_t g = 0; g < w->view->group_count && rc == HOODIE_OK; g++) {
+    /* first the candidates of every file (key range, then bloom filter), and of how many files each row is one */
+    size_t ng = w->view->group_count;
+    rowvec *cands = calloc(ng + 1, sizeof *cands);
+    int64_t *base_rows = calloc(ng + 1, sizeof *base_rows);
+    uint8_t *n_files = calloc((size_t)w->in.root.length + 1, 1);
+    if (!cands || !base_rows || !n_files) rc = HOODIE_NOMEM();
+    for (size_t g = 0; g < ng && rc == HOODIE_OK; g++) {
         const hoodie_file_group *fg = &w->view->groups[g];
         const hoodie_file_slice *sl = hoodie_file_group_latest(fg);
         int pi = part_index(w, fg->partition);
@@ -480,6 +486,7 @@ static hoodie_status lookup(wctx *w, int32_t *row_group)
             rc = HOODIE_NOMEM();
             break;
         }
+        base_rows[g] = hoodie_parquet_reader_num_rows(r);
         const char *bf = hoodie_parquet_reader_kv(r, "org.apache.hudi.bloomfilter");
         hoodie_bloom bloom;
         int have_bloom = 0;
@@ -500,7 +507,6 @@ static hoodie_status lookup(wctx *w, int32_t *row_group)
         bloom_batch bb;
         bb.n = 0;
         for (size_t i = from; rc == HOODIE_OK && i < to; i++) {
-            if (row_group[prow[i].row] >= 0) continue;
             if (!have_bloom) {
                 rc = rv_push(&cand, prow[i].row);
                 continue;
@@ -514,24 +520,52 @@ static hoodie_status lookup(wctx *w, int32_t *row_group)
         if (have_bloom) hoodie_bloom_dispose(&bloom);
         free(minkey);
         free(maxkey);
-        if (rc == HOODIE_OK && cand.n) {
-            uint8_t *found = calloc(cand.n, 1);
-            int64_t rows = 0;
-            rc = found ? base_file_probe(w, sl->base, &cand, found, &rows) : HOODIE_NOMEM();
-            wgroup *grp = NULL;
-            for (size_t i = 0; rc == HOODIE_OK && i < cand.n; i++) {
-                if (!found[i]) continue;
-                if (!grp) {
-                    grp = new_group(w, (uint32_t)pi, fg);
-                    if (!grp) { rc = HOODIE_ENOMEM; break; }
-                    grp->base_rows = rows;
-                }
-                row_group[cand.v[i]] = (int32_t)(grp - w->groups);
-            }
-            free(found);
-        }
-        free(cand.v);
+        for (size_t i = 0; i < cand.n; i++)
+            if (n_files[cand.v[i]] < 2) n_files[cand.v[i]]++;
+        cands[g] = cand;
     }
+    /*
+     * Then the exact check, reading the candidate files' keys. A copy-on-write table skips it for the rows that are
+     * candidates of one file only: that file is rewritten anyway, its merge finds which of them it holds, and one
+     * it does not hold (a bloom false positive) is inserted there, which is where the key may go (no other file
+     * can hold it: bloom filters have no false negatives). MOR writes updates to logs without reading the base
+     * file, so every candidate is checked.
+     */
+    int trust_single = !w->mor;
+    for (size_t g = 0; g < ng && rc == HOODIE_OK; g++) {
+        rowvec *cand = &cands[g];
+        if (!cand->n) continue;
+        const hoodie_file_group *fg = &w->view->groups[g];
+        const hoodie_file_slice *sl = hoodie_file_group_latest(fg);
+        int pi = part_index(w, fg->partition);
+        rowvec check = { 0 };
+        for (size_t i = 0; rc == HOODIE_OK && i < cand->n; i++)
+            if (row_group[cand->v[i]] < 0 && !(trust_single && n_files[cand->v[i]] == 1)) rc = rv_push(&check, cand->v[i]);
+        uint8_t *found = rc == HOODIE_OK && check.n ? calloc(check.n, 1) : NULL;
+        int64_t rows = 0;
+        if (rc == HOODIE_OK && check.n) rc = found ? base_file_probe(w, sl->base, &check, found, &rows) : HOODIE_NOMEM();
+        wgroup *grp = NULL;
+        size_t k = 0; /* check.v is in cand->v's order */
+        for (size_t i = 0; rc == HOODIE_OK && i < cand->n; i++) {
+            int64_t row = cand->v[i];
+            int take;
+            if (k < check.n && check.v[k] == row) take = found[k++];
+            else take = row_group[row] < 0 && trust_single && n_files[row] == 1;
+            if (!take) continue;
+            if (!grp) {
+                grp = new_group(w, (uint32_t)pi, fg);
+                if (!grp) { rc = HOODIE_ENOMEM; break; }
+                grp->base_rows = base_rows[g];
+            }
+            row_group[row] = (int32_t)(grp - w->groups);
+        }
+        free(found);
+        free(check.v);
+    }
+    for (size_t g = 0; cands && g < ng; g++) free(cands[g].v);
+    free(cands);
+    free(base_rows);
+    free(n_files);
     free(start);
     free(by_part);
     return rc;
@@ -1108,36 +1142,40 @@ static hoodie_status merge_handle(wctx *w, wgroup *g)
     }
     if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
     (void)seq;
-    /* inserts assigned to this group (rows after the updates in `fresh`) */
-    if (rc == HOODIE_OK && g->inserts.n) {
+    /* inserts assigned to this group (rows after the updates in `fresh`), after them the updates whose key the file
+     * turned out not to hold (lookup() trusts a single bloom match on COW tables): those are inserts too */
+    size_t n_ins = 0;
+    int64_t *idx = rc == HOODIE_OK ? malloc((g->inserts.n + g->updates.n + 1) * sizeof *idx) : NULL;
+    if (rc == HOODIE_OK && !idx) rc = HOODIE_NOMEM();
+    for (size_t i = 0; rc == HOODIE_OK && i < g->inserts.n; i++) idx[n_ins++] = (int64_t)(g->updates.n + i);
+    for (size_t i = 0; rc == HOODIE_OK && i < g->updates.n; i++)
+        if (!used[i] && !w->del[g->updates.v[i]]) idx[n_ins++] = (int64_t)i;
+    if (rc == HOODIE_OK && n_ins) {
         hoodie_batch ins;
-        int64_t *idx = malloc(g->inserts.n * sizeof *idx);
-        if (!idx) rc = HOODIE_NOMEM();
-        for (size_t i = 0; idx && i < g->inserts.n; i++) idx[i] = (int64_t)(g->updates.n + i);
-        if (rc == HOODIE_OK) rc = hoodie_batch_init(&ins, &w->file_schema);
+        rc = hoodie_batch_init(&ins, &w->file_schema);
         for (size_t c = 0; rc == HOODIE_OK && c < w->file_schema.n_children; c++)
-            rc = hoodie_array_take(&ins.root.children[c], &ins.schema.children[c], &fresh.root.children[c], idx, g->inserts.n);
+            rc = hoodie_array_take(&ins.root.children[c], &ins.schema.children[c], &fresh.root.children[c], idx, n_ins);
         if (rc == HOODIE_OK) {
-            ins.root.length = (int64_t)g->inserts.n;
+            ins.root.length = (int64_t)n_ins;
             hoodie_batch *no = realloc(outs, (n_outs + 1) * sizeof *no);
             if (!no) { hoodie_batch_dispose(&ins); rc = HOODIE_NOMEM(); }
             else { outs = no; outs[n_outs++] = ins; }
         }
-        free(idx);
     }
+    free(idx);
     if (rc == HOODIE_OK) {
         const hoodie_batch **ptrs = malloc((n_outs + 1) * sizeof *ptrs);
         if (!ptrs) rc = HOODIE_NOMEM();
         for (size_t i = 0; ptrs && i < n_outs; i++) ptrs[i] = &outs[i];
         /* no deletes, no inserts: every old record is there once, in place, so the key sequence is the old one */
-        can_reuse = can_reuse && !deletes;
+        can_reuse = can_reuse && !deletes && !n_ins;
         if (rc == HOODIE_OK)
-            rc = write_base(w, g, ptrs, n_outs, name, g->slice->base_instant, (int64_t)g->inserts.n, updates, deletes,
+            rc = write_base(w, g, ptrs, n_outs, name, g->slice->base_instant, (int64_t)n_ins, updates, deletes,
                             can_reuse ? reuse : NULL);
         free(ptrs);
     }
     for (int i = 0; i < 4; i++) free(reuse[i]);
-    w->res.inserts += (int64_t)g->inserts.n;
+    w->res.inserts += (int64_t)n_ins;
     w->res.updates += updates;
     w->res.deletes += deletes;
     for (size_t i = 0; i < n_outs; i++) hoodie_batch_dispose(&outs[i]);

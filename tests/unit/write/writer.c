@@ -21,6 +21,7 @@
 #include "hoodie/parquet.h"
 #include "model/render.h"
 #include "table/pqfile.h"
+#include "table/pqwrite.h"
 #include "storage/storage.h"
 #include "util/error.h"
 
@@ -939,5 +940,83 @@ HOODIE_TEST(write_writer__cow_rewrite_key_index)
     hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_DELETE, &d, NULL)); /* one key less in each partition */
     hoodie_assert_equal_i(0, check_key_index(base, mem, prev, &n_prev));
     g_bloom_entries = 0;
+    hoodie_storage_free(mem);
+}
+
+/* ---- copy-on-write: a single bloom candidate is not read, the merge sorts it out ---- */
+
+/* Rewrite a base file without its key index (no bloom filter, no min/max keys): every key of its partition is then
+ * a candidate of that file alone, as a bloom false positive would be. */
+static void strip_key_index(const hoodie_storage *s, const char *path)
+{
+    hoodie_parquet_read_opts ro = HOODIE_PARQUET_READ_OPTS_INIT;
+    ro.storage = s;
+    hoodie_parquet_reader *r;
+    hoodie_pq_scan *sc;
+    hoodie_assert_ok(hoodie_parquet_reader_open(&r, path, &ro));
+    char *avro = strdup(hoodie_parquet_reader_kv(r, "parquet.avro.schema"));
+    hoodie_assert_ok(hoodie_pqfile__scan_open(r, &sc));
+    hoodie_batch all[64];
+    size_t n = 0;
+    while (n < 64 && hoodie_pq_scan_next(sc, &all[n]) == HOODIE_OK) n++;
+    hoodie_pq_scan_free(sc);
+    hoodie_parquet_reader_free(r);
+    const char *keys[] = { "parquet.avro.schema" }, *vals[] = { avro };
+    hoodie_parquet_write_opts po = HOODIE_PARQUET_WRITE_OPTS_INIT;
+    po.kv_keys = keys;
+    po.kv_values = vals;
+    po.n_kv = 1;
+    hoodie_pqwrite *w;
+    hoodie_assert_ok(hoodie_pqwrite_open(&w, path, s, &all[0].schema, &po));
+    for (size_t i = 0; i < n; i++) hoodie_assert_ok(hoodie_pqwrite_write_batch(w, &all[i]));
+    hoodie_assert_ok(hoodie_pqwrite_close(w));
+    hoodie_pqwrite_free(w);
+    for (size_t i = 0; i < n; i++) hoodie_batch_dispose(&all[i]);
+    free(avro);
+}
+
+/*
+ * COW upsert into files whose key index cannot rule keys out: updates of keys the file holds and new keys that
+ * only this file could hold. The new keys are inserted into the rewritten file (counted as inserts), the updates
+ * replace their records, and the table reads as the same writes into a table with intact indexes.
+ */
+HOODIE_TEST(write_writer__cow_single_candidate_unread)
+{
+    hoodie_storage *mem;
+    hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+    const char *bases[2] = { "/sc_plain", "/sc_stripped" };
+    rows_spec a = { 1, 300, 10, "a", NULL, 0 }, u = { 280, 330, 20, "u", NULL, 0 }; /* 21 updates, 30 new keys */
+    g_bloom_entries = 100;
+    char *snaps[2];
+    hoodie_write_result res[2];
+    for (int t = 0; t < 2; t++) {
+        make_table(bases[t], mem, 0, 8);
+        hoodie_assert_ok(write_rows(bases[t], mem, HOODIE_WRITE_BULK_INSERT, &a, NULL));
+        if (t == 1) {
+            hoodie_table *tb;
+            hoodie_slices *sl;
+            open_slices(bases[t], mem, &tb, &sl);
+            for (size_t i = 0; i < hoodie_slices_count(sl); i++) {
+                hoodie_slice_info si;
+                hoodie_assert_ok(hoodie_slices_get(sl, i, &si));
+                if (si.latest && si.base_file) strip_key_index(mem, si.base_file);
+            }
+            hoodie_slices_free(sl);
+            hoodie_table_free(tb);
+        }
+        hoodie_assert_ok(write_rows(bases[t], mem, HOODIE_WRITE_UPSERT, &u, &res[t]));
+        snaps[t] = snapshot(bases[t], mem, 0);
+    }
+    g_bloom_entries = 0;
+    hoodie_assert_equal_s(snaps[0], snaps[1]);
+    hoodie_assert_equal_i(30, res[1].inserts);
+    hoodie_assert_equal_i(21, res[1].updates);
+    hoodie_assert_equal_i(res[0].inserts, res[1].inserts);
+    /* the new keys went into the partitions' existing groups (no new file group) */
+    size_t ids, logs;
+    file_ids(bases[1], mem, &ids, &logs);
+    hoodie_assert_equal_i(3, ids);
+    free(snaps[0]);
+    free(snaps[1]);
     hoodie_storage_free(mem);
 }

@@ -38,5 +38,12 @@ void hoodie_avro_decoder_free(hoodie_avro_decoder *d);
  * arrays may hold a partial row, so the caller discards them.
  */
 hoodie_status hoodie_avro_decode_row(hoodie_avro_decoder *d, hoodie_cursor *c, hoodie_array *root);
+/**
+ * Make room in `root`'s columns for `rows` more rows (fixed-width values, offsets, validity; not string bytes),
+ * e.g. a data block's record count, so the rows decode without regrowing. Only a hint: decoding grows as needed.
+ */
+hoodie_status hoodie_avro_decoder_reserve(const hoodie_avro_decoder *d, hoodie_array *root, int64_t rows);
+/** For tests: decode one row by walking the plan (no flat program); same result as hoodie_avro_decode_row. */
+hoodie_status hoodie_avro__decode_row_generic(hoodie_avro_decoder *d, hoodie_cursor *c, hoodie_array *root);
 
 #endif

@@ -131,6 +131,7 @@ static hoodie_status avro_block(scan_state *st, const hoodie_hlog_block *b, cons
     hoodie_log_item *it = hoodie_log_items_push(st->out, HOODIE_LOG_DATA, instant);
     if (!it) return HOODIE_ENOMEM;
     HOODIE_TRY(hoodie_batch_init(&it->batch, st->ctx->schema));
+    HOODIE_TRY(hoodie_avro_decoder_reserve(dec, &it->batch.root, recs.record_count));
     const uint8_t *rec;
     size_t len;
     while ((rc = hoodie_hlog_avro_next(&recs, &rec, &len)) == HOODIE_OK) {

@@ -60,6 +60,7 @@ struct hoodie_avro_decoder {
     size_t n_ops;
     int *unfed;                    /* reader children no writer field feeds (appended as nulls) */
     size_t n_unfed;
+    int one_each;                  /* every reader child is fed by at most one writer field */
 };
 
 hoodie_status hoodie_avro_to_field(hoodie_field *out, const hoodie_avro_schema *s, const char *name)
@@ -291,6 +292,10 @@ static hoodie_status flat_compile(hoodie_avro_decoder *d)
     if (!d->ops || !d->unfed) return HOODIE_NOMEM();
     for (size_t k = 0; k < root->n_reader_children; k++)
         if (!root->fed[k]) d->unfed[d->n_unfed++] = (int)k;
+    d->one_each = 1; /* writer field names are unique (the schema parser checks), so this holds; checked anyway */
+    for (size_t i = 0; i < w->count; i++)
+        for (size_t j = 0; j < i; j++)
+            if (root->target[i] >= 0 && root->target[i] == root->target[j]) d->one_each = 0;
     for (size_t i = 0; i < w->count; i++) {
         flat_op *op = &d->ops[i];
         const plan *p = &root->children[i];
@@ -568,7 +573,10 @@ hoodie_status hoodie_avro_decode_row(hoodie_avro_decoder *d, hoodie_cursor *c, h
     for (size_t i = 0; i < d->n_ops; i++) HOODIE_TRY(run_op(&d->ops[i], c, root));
     for (size_t k = 0; k < d->n_unfed; k++)
         HOODIE_TRY(hoodie_array_append_null(&root->children[d->unfed[k]], &rf->children[d->unfed[k]]));
-    return hoodie_array_struct_end(root, rf);
+    /* every reader child got exactly one value */
+    if (root->validity || !d->one_each) return hoodie_array_struct_end(root, rf);
+    root->length++;
+    return HOODIE_OK;
 }
 
 hoodie_status hoodie_avro__decode_row_generic(hoodie_avro_decoder *d, hoodie_cursor *c, hoodie_array *root)

@@ -23,8 +23,44 @@ struct plan {
     size_t n_reader_children;
 };
 
+/*
+ * The flat program: one op per writer field of the top-level record, compiled once per (writer, reader) pair.
+ * Scalars (and [null, scalar] unions) whose reading is a plain store into the column are decoded inline with
+ * direct appends; projected-out scalars are skipped inline; anything else (nested types, decimals, enums, unit
+ * conversions, narrowing) runs the generic plan of that field.
+ */
+typedef enum fop {
+    F_GENERIC,      /* decode(plan child) */
+    F_SKIP_NONE,    /* null: nothing to skip */
+    F_SKIP_VARINT,  /* int, long, enum */
+    F_SKIP_BYTES,   /* string, bytes */
+    F_SKIP_FIXED,   /* boolean (1), float (4), double (8), fixed (size) */
+    F_BOOL,         /* boolean -> BOOL */
+    F_INT4,         /* int -> 4-byte integer column (INT32, DATE32, TIME32) */
+    F_INT8,         /* int -> 8-byte integer column (INT64, TIME64, TIMESTAMP) */
+    F_LONG8,        /* long -> 8-byte integer column, no unit conversion */
+    F_FLOAT4,       /* float -> FLOAT */
+    F_DOUBLE8,      /* double -> DOUBLE */
+    F_BYTES         /* string, bytes -> STRING, BINARY */
+} fop;
+
+typedef struct flat_op {
+    fop op;
+    int target;                    /* reader child index, -1 for skips */
+    int n_branches;                /* 0: not a union; 2: [null, T] or [T, null] */
+    int null_branch;               /* union index of null */
+    size_t fixed;                  /* F_SKIP_FIXED: bytes */
+    const plan *p;                 /* the field's plan (F_GENERIC, messages) */
+    const hoodie_field *f;         /* reader field (NULL for skips) */
+} flat_op;
+
 struct hoodie_avro_decoder {
     plan root;
+    flat_op *ops;                  /* one per writer field of the root record */
+    size_t n_ops;
+    int *unfed;                    /* reader children no writer field feeds (appended as nulls) */
+    size_t n_unfed;
+    int one_each;                  /* every reader child is fed by at most one writer field */
 };
 
 hoodie_status hoodie_avro_to_field(hoodie_field *out, const hoodie_avro_schema *s, const char *name)
@@ -105,6 +141,8 @@ hoodie_status hoodie_avro_to_field(hoodie_field *out, const hoodie_avro_schema *
 }
 
 /* ---- plans ---- */
+
+static int64_t scale_time(int64_t v, hoodie_avro_logical from, hoodie_time_unit to);
 
 static void plan_dispose(plan *p)
 {
@@ -205,6 +243,82 @@ static hoodie_status plan_build(plan *p, const hoodie_avro_schema *w, const hood
     }
 }
 
+/* How a non-union writer type `w` read as reader field `r` runs inline (F_GENERIC: it does not). */
+static fop flat_value_op(const hoodie_avro_schema *w, const hoodie_field *r)
+{
+    hoodie_type_id id = r->type.id;
+    switch (w->kind) {
+    case HOODIE_AVRO_BOOLEAN: return id == HOODIE_TYPE_BOOL ? F_BOOL : F_GENERIC;
+    case HOODIE_AVRO_INT:
+        if (id == HOODIE_TYPE_INT32 || id == HOODIE_TYPE_DATE32 || id == HOODIE_TYPE_TIME32) return F_INT4;
+        if (id == HOODIE_TYPE_INT64 || id == HOODIE_TYPE_TIME64) return F_INT8;
+        return F_GENERIC;
+    case HOODIE_AVRO_LONG:
+        if (id == HOODIE_TYPE_INT64 || id == HOODIE_TYPE_TIME64) return F_LONG8;
+        if (id == HOODIE_TYPE_TIMESTAMP && scale_time(1, w->logical, r->type.unit) == 1 &&
+            scale_time(-1, w->logical, r->type.unit) == -1)
+            return F_LONG8; /* the same unit, or a plain long taken in the reader's unit */
+        return F_GENERIC;
+    case HOODIE_AVRO_FLOAT: return id == HOODIE_TYPE_FLOAT ? F_FLOAT4 : F_GENERIC;
+    case HOODIE_AVRO_DOUBLE: return id == HOODIE_TYPE_DOUBLE ? F_DOUBLE8 : F_GENERIC;
+    case HOODIE_AVRO_STRING: case HOODIE_AVRO_BYTES:
+        return id == HOODIE_TYPE_STRING || id == HOODIE_TYPE_BINARY ? F_BYTES : F_GENERIC;
+    default: return F_GENERIC;
+    }
+}
+
+/* How a projected-out non-union writer type is skipped inline (F_GENERIC: by hoodie_avro_skip). */
+static fop flat_skip_op(const hoodie_avro_schema *w, size_t *fixed)
+{
+    switch (w->kind) {
+    case HOODIE_AVRO_NULL: return F_SKIP_NONE;
+    case HOODIE_AVRO_INT: case HOODIE_AVRO_LONG: case HOODIE_AVRO_ENUM: return F_SKIP_VARINT;
+    case HOODIE_AVRO_STRING: case HOODIE_AVRO_BYTES: return F_SKIP_BYTES;
+    case HOODIE_AVRO_BOOLEAN: *fixed = 1; return F_SKIP_FIXED;
+    case HOODIE_AVRO_FLOAT: *fixed = 4; return F_SKIP_FIXED;
+    case HOODIE_AVRO_DOUBLE: *fixed = 8; return F_SKIP_FIXED;
+    case HOODIE_AVRO_FIXED: *fixed = (size_t)w->size; return F_SKIP_FIXED;
+    default: return F_GENERIC;
+    }
+}
+
+static hoodie_status flat_compile(hoodie_avro_decoder *d)
+{
+    const plan *root = &d->root;
+    const hoodie_avro_schema *w = root->w;
+    d->n_ops = w->count;
+    d->ops = calloc(w->count + 1, sizeof *d->ops);
+    d->unfed = calloc(root->n_reader_children + 1, sizeof *d->unfed);
+    if (!d->ops || !d->unfed) return HOODIE_NOMEM();
+    for (size_t k = 0; k < root->n_reader_children; k++)
+        if (!root->fed[k]) d->unfed[d->n_unfed++] = (int)k;
+    d->one_each = 1; /* writer field names are unique (the schema parser checks), so this holds; checked anyway */
+    for (size_t i = 0; i < w->count; i++)
+        for (size_t j = 0; j < i; j++)
+            if (root->target[i] >= 0 && root->target[i] == root->target[j]) d->one_each = 0;
+    for (size_t i = 0; i < w->count; i++) {
+        flat_op *op = &d->ops[i];
+        const plan *p = &root->children[i];
+        const hoodie_avro_schema *t = w->fields[i].type;
+        op->p = p;
+        op->f = p->r;
+        op->target = root->target[i];
+        op->op = F_GENERIC;
+        if (t->kind == HOODIE_AVRO_UNION) {
+            if (t->count != 2) continue;
+            int nb = t->branches[0]->kind == HOODIE_AVRO_NULL ? 0 : t->branches[1]->kind == HOODIE_AVRO_NULL ? 1 : -1;
+            if (nb < 0) continue;
+            t = t->branches[1 - nb];
+            if (t->kind == HOODIE_AVRO_NULL || t->kind == HOODIE_AVRO_UNION) continue;
+            op->n_branches = 2;
+            op->null_branch = nb;
+        }
+        op->op = p->r ? flat_value_op(t, p->r) : flat_skip_op(t, &op->fixed);
+        if (op->op == F_GENERIC) op->n_branches = 0;
+    }
+    return HOODIE_OK;
+}
+
 hoodie_status hoodie_avro_decoder_new(hoodie_avro_decoder **out, const hoodie_avro_schema *writer,
                                       const hoodie_field *reader)
 {
@@ -214,6 +328,7 @@ hoodie_status hoodie_avro_decoder_new(hoodie_avro_decoder **out, const hoodie_av
     hoodie_avro_decoder *d = calloc(1, sizeof *d);
     if (!d) return HOODIE_NOMEM();
     hoodie_status rc = plan_build(&d->root, writer, reader);
+    if (rc == HOODIE_OK) rc = flat_compile(d);
     if (rc < 0) { hoodie_avro_decoder_free(d); return rc; }
     *out = d;
     return HOODIE_OK;
@@ -223,6 +338,8 @@ void hoodie_avro_decoder_free(hoodie_avro_decoder *d)
 {
     if (!d) return;
     plan_dispose(&d->root);
+    free(d->ops);
+    free(d->unfed);
     free(d);
 }
 
@@ -362,7 +479,120 @@ static hoodie_status decode(const plan *p, hoodie_cursor *c, hoodie_array *a)
     return HOODIE_OK;
 }
 
+/* ---- the flat program ---- */
+
+/* Room for one more row of a fixed-width column of w bytes (validity included)? */
+static inline int fixed_room(const hoodie_array *a, size_t w)
+{
+    size_t n = (size_t)a->length + 1;
+    return n * w <= a->values_cap && (!a->validity || (n + 7) / 8 <= a->validity_cap);
+}
+
+static inline void row_valid(hoodie_array *a)
+{
+    if (a->validity) hoodie_bit_set(a->validity, a->length);
+    a->length++;
+}
+
+static inline hoodie_status put_fixed(hoodie_array *a, const hoodie_field *f, const void *v, size_t w)
+{
+    if (__builtin_expect(!fixed_room(a, w), 0)) HOODIE_TRY(hoodie_array_reserve(a, f, a->length + 1, 0));
+    memcpy(a->values + (size_t)a->length * w, v, w);
+    row_valid(a);
+    return HOODIE_OK;
+}
+
+/* A string/bytes value appended straight from the cursor into the column's data buffer. */
+static inline hoodie_status put_bytes(hoodie_cursor *c, hoodie_array *a, const hoodie_field *f)
+{
+    int64_t n = hoodie_avro_read_long(c);
+    if (c->status) return c->status;
+    if (n < 0 || (uint64_t)n > hoodie_cursor_left(c))
+        return hoodie_cursor__fail(c, "avro bytes of length %lld with %zu bytes left", (long long)n,
+                                   hoodie_cursor_left(c));
+    size_t len = (size_t)n, need = a->values_len + len, rows = (size_t)a->length + 1;
+    if (__builtin_expect(need > a->values_cap || need > INT32_MAX || (rows + 1) * sizeof(int32_t) > a->offsets_cap ||
+                         (a->validity && (rows + 7) / 8 > a->validity_cap), 0)) {
+        if (need > INT32_MAX)
+            return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "column '%s': more than 2 GiB of values in one array", f->name);
+        HOODIE_TRY(hoodie_array_reserve(a, f, a->length + 1, need));
+    }
+    if (len) memcpy(a->values + a->values_len, c->p, len);
+    c->p += len;
+    a->values_len = need;
+    a->offsets[a->length + 1] = (int32_t)need;
+    row_valid(a);
+    return HOODIE_OK;
+}
+
+static hoodie_status run_op(const flat_op *op, hoodie_cursor *c, hoodie_array *root)
+{
+    hoodie_array *a = op->target >= 0 ? &root->children[op->target] : NULL;
+    const hoodie_field *f = op->f;
+    if (op->op == F_GENERIC) return decode(op->p, c, a);
+    if (op->n_branches) {
+        int64_t b = hoodie_avro_read_long(c);
+        if (c->status) return c->status;
+        if (b == op->null_branch) {
+            if (!f) return HOODIE_OK;
+            if (!f->nullable) return hoodie_cursor__fail(c, "null in non-nullable field '%s'", f->name);
+            return hoodie_array_append_null(a, f);
+        }
+        if (b != 1 - op->null_branch) {
+            if (!f) return hoodie_cursor__fail(c, "avro union branch %lld out of range", (long long)b);
+            return hoodie_cursor__fail(c, "union branch %lld out of range in field '%s'", (long long)b, f->name);
+        }
+    }
+    switch (op->op) {
+    case F_GENERIC: case F_SKIP_NONE: return HOODIE_OK;
+    case F_SKIP_VARINT: (void)hoodie_avro_read_uvarint(c); return c->status;
+    case F_SKIP_BYTES: { size_t len; (void)hoodie_avro_read_bytes(c, &len); return c->status; }
+    case F_SKIP_FIXED: (void)hoodie_cursor_bytes(c, op->fixed); return c->status;
+    case F_BOOL: {
+        uint8_t v = hoodie_cursor_u8(c);
+        if (c->status) return c->status;
+        return hoodie_array_append_bool(a, f, v != 0);
+    }
+    /* read a value, then store it as the column's w bytes */
+#define READ_PUT(T, read, w) \
+    do { T v_ = (read); if (c->status) return c->status; return put_fixed(a, f, &v_, (w)); } while (0)
+    case F_INT4: READ_PUT(int32_t, hoodie_avro_read_int(c), 4);
+    case F_INT8: READ_PUT(int64_t, hoodie_avro_read_int(c), 8);
+    case F_LONG8: READ_PUT(int64_t, hoodie_avro_read_long(c), 8);
+    case F_FLOAT4: READ_PUT(float, hoodie_avro_read_float(c), 4);
+    case F_DOUBLE8: READ_PUT(double, hoodie_avro_read_double(c), 8);
+#undef READ_PUT
+    case F_BYTES: return put_bytes(c, a, f);
+    }
+    return HOODIE_OK;
+}
+
 hoodie_status hoodie_avro_decode_row(hoodie_avro_decoder *d, hoodie_cursor *c, hoodie_array *root)
 {
+    const hoodie_field *rf = d->root.r;
+    for (size_t i = 0; i < d->n_ops; i++) HOODIE_TRY(run_op(&d->ops[i], c, root));
+    for (size_t k = 0; k < d->n_unfed; k++)
+        HOODIE_TRY(hoodie_array_append_null(&root->children[d->unfed[k]], &rf->children[d->unfed[k]]));
+    /* every reader child got exactly one value */
+    if (root->validity || !d->one_each) return hoodie_array_struct_end(root, rf);
+    root->length++;
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_avro__decode_row_generic(hoodie_avro_decoder *d, hoodie_cursor *c, hoodie_array *root)
+{
     return decode(&d->root, c, root);
+}
+
+hoodie_status hoodie_avro_decoder_reserve(const hoodie_avro_decoder *d, hoodie_array *root, int64_t rows)
+{
+    const hoodie_field *rf = d->root.r;
+    if (rows <= 0) return HOODIE_OK;
+    for (size_t i = 0; i < d->n_ops; i++) {
+        const flat_op *op = &d->ops[i];
+        if (op->target < 0 || op->op < F_BOOL) continue;
+        hoodie_array *a = &root->children[op->target];
+        HOODIE_TRY(hoodie_array_reserve(a, &rf->children[op->target], a->length + rows, a->values_len));
+    }
+    return HOODIE_OK;
 }

@@ -10,6 +10,11 @@
  *   string STRING (uuid too); bytes BINARY; fixed FIXED_BINARY; decimal on bytes/fixed DECIMAL(p,s);
  *   enum STRING (ext ENUM); record STRUCT; array LIST; map MAP<string, v>; union [null, T] = nullable T.
  *   Other unions are not supported (HOODIE_EUNSUPPORTED).
+ *
+ * Speed: a decoder compiles the (writer, reader) pair once into a flat program, one typed op per top-level writer
+ * field: scalars and [null, T] unions that are plain stores decode inline straight into the column buffers,
+ * projected-out scalars are skipped inline, everything else runs the generic plan of that field. Both give the
+ * same rows and the same failures (messages and offsets); hoodie_avro__decode_row_generic exists to test that.
  */
 #ifndef HOODIE_MODEL_AVRO_H
 #define HOODIE_MODEL_AVRO_H
@@ -38,5 +43,12 @@ void hoodie_avro_decoder_free(hoodie_avro_decoder *d);
  * arrays may hold a partial row, so the caller discards them.
  */
 hoodie_status hoodie_avro_decode_row(hoodie_avro_decoder *d, hoodie_cursor *c, hoodie_array *root);
+/**
+ * Make room in `root`'s columns for `rows` more rows (fixed-width values, offsets, validity; not string bytes),
+ * e.g. a data block's record count, so the rows decode without regrowing. Only a hint: decoding grows as needed.
+ */
+hoodie_status hoodie_avro_decoder_reserve(const hoodie_avro_decoder *d, hoodie_array *root, int64_t rows);
+/** For tests: decode one row by walking the plan (no flat program); same result as hoodie_avro_decode_row. */
+hoodie_status hoodie_avro__decode_row_generic(hoodie_avro_decoder *d, hoodie_cursor *c, hoodie_array *root);
 
 #endif

@@ -1,6 +1,7 @@
 #include "model/avro_encode.h"
 #include "format/avro/binary.h"
 #include "model/value.h"
+#include "util/cursor.h"
 #include "util/error.h"
 
 #include <stdlib.h>
@@ -42,8 +43,34 @@ struct node {
     size_t n_children;
 };
 
+/*
+ * The flat program: one op per field of the top-level record. Scalar columns (plain or in a union) whose value is
+ * written as it is stored are encoded inline, straight from the column into the output; the rest (nested types,
+ * decimals, enums, unit conversions, missing columns) and every error run the field's generic node.
+ */
+typedef enum eop {
+    E_GENERIC,
+    E_BOOL,        /* BOOL column -> boolean */
+    E_INT4,        /* 4-byte signed column (INT32, DATE32, TIME32) -> int/long, no conversion */
+    E_INT8,        /* 8-byte signed column (INT64, TIME64, TIMESTAMP) -> long (or int: range-checked) */
+    E_FLOAT,       /* FLOAT column -> float */
+    E_DOUBLE,      /* DOUBLE column -> double */
+    E_BYTES        /* STRING/BINARY column -> string/bytes */
+} eop;
+
+typedef struct flat_eop {
+    eop op;
+    int col;                       /* column index in the root */
+    int is_union;
+    int nullable;                  /* the union has a null branch */
+    uint8_t null_byte, value_byte; /* the branch indexes, as one-byte varints */
+    const node *n;
+} flat_eop;
+
 struct hoodie_avro_encoder {
     node root;
+    flat_eop *ops;                 /* one per field of the root record */
+    size_t n_ops;
 };
 
 static void node_dispose(node *n)
@@ -229,6 +256,45 @@ static hoodie_status plan_build(node *n, const hoodie_avro_schema *s, const hood
     return plan_value(n, s, f);
 }
 
+static eop flat_eop_of(const node *n)
+{
+    const hoodie_field *f = n->f;
+    if (!f || n->null_branch > 63 || n->value_branch > 63) return E_GENERIC;
+    hoodie_type_id id = f->type.id;
+    switch (n->op) {
+    case OP_BOOL: return id == HOODIE_TYPE_BOOL ? E_BOOL : E_GENERIC;
+    case OP_INT:
+        if (n->mul != 1 || n->div != 1) return E_GENERIC;
+        if (id == HOODIE_TYPE_INT32 || id == HOODIE_TYPE_DATE32 || id == HOODIE_TYPE_TIME32) return E_INT4;
+        if (id == HOODIE_TYPE_INT64 || id == HOODIE_TYPE_TIME64 || id == HOODIE_TYPE_TIMESTAMP) return E_INT8;
+        return E_GENERIC;
+    case OP_FLOAT: return id == HOODIE_TYPE_FLOAT ? E_FLOAT : E_GENERIC;
+    case OP_DOUBLE: return id == HOODIE_TYPE_DOUBLE ? E_DOUBLE : E_GENERIC;
+    case OP_BYTES: return id == HOODIE_TYPE_STRING || id == HOODIE_TYPE_BINARY ? E_BYTES : E_GENERIC;
+    default: return E_GENERIC;
+    }
+}
+
+static hoodie_status flat_compile(hoodie_avro_encoder *e)
+{
+    const node *root = &e->root;
+    e->n_ops = root->n_children;
+    e->ops = calloc(root->n_children + 1, sizeof *e->ops);
+    if (!e->ops) return HOODIE_NOMEM();
+    for (size_t i = 0; i < root->n_children; i++) {
+        flat_eop *fo = &e->ops[i];
+        const node *n = &root->children[i];
+        fo->n = n;
+        fo->col = root->col[i];
+        fo->op = flat_eop_of(n);
+        fo->is_union = n->value_branch >= 0 || n->null_branch >= 0;
+        fo->nullable = n->null_branch >= 0;
+        fo->null_byte = (uint8_t)(n->null_branch > 0 ? 2 * n->null_branch : 0);
+        fo->value_byte = (uint8_t)(n->value_branch > 0 ? 2 * n->value_branch : 0);
+    }
+    return HOODIE_OK;
+}
+
 hoodie_status hoodie_avro_encoder_new(hoodie_avro_encoder **out, const hoodie_avro_schema *schema,
                                       const hoodie_field *fields)
 {
@@ -238,6 +304,7 @@ hoodie_status hoodie_avro_encoder_new(hoodie_avro_encoder **out, const hoodie_av
     hoodie_avro_encoder *e = calloc(1, sizeof *e);
     if (!e) return HOODIE_NOMEM();
     hoodie_status rc = plan_build(&e->root, schema, fields, fields->name ? fields->name : "record");
+    if (rc == HOODIE_OK) rc = flat_compile(e);
     if (rc < 0) { hoodie_avro_encoder_free(e); return rc; }
     *out = e;
     return HOODIE_OK;
@@ -247,6 +314,7 @@ void hoodie_avro_encoder_free(hoodie_avro_encoder *e)
 {
     if (!e) return;
     node_dispose(&e->root);
+    free(e->ops);
     free(e);
 }
 
@@ -395,8 +463,100 @@ static hoodie_status encode(const node *n, const hoodie_array *a, int64_t row, h
     return HOODIE_OK;
 }
 
+/* ---- the flat program ---- */
+
+/* Most bytes an op writes besides a string's payload: a branch index and a 10-byte varint or 8 bytes. */
+#define FLAT_MAX 11
+
+static inline uint8_t *put_varint(uint8_t *p, uint64_t v)
+{
+    while (v >= 0x80) { *p++ = (uint8_t)(v | 0x80); v >>= 7; }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
+static hoodie_status encode_flat(const hoodie_avro_encoder *e, const hoodie_array *root, int64_t row, hoodie_buf *out)
+{
+    for (size_t i = 0; i < e->n_ops; i++) {
+        const flat_eop *fo = &e->ops[i];
+        const hoodie_array *a = fo->col >= 0 ? &root->children[fo->col] : NULL;
+        if (fo->op == E_GENERIC) { HOODIE_TRY(encode(fo->n, a, row, out)); continue; }
+        int valid = hoodie_array_is_valid(a, row);
+        if (!valid && !fo->nullable) return encode(fo->n, a, row, out); /* the error */
+        size_t len = 0;
+        const uint8_t *bytes = NULL;
+        if (fo->op == E_BYTES && valid) {
+            len = (size_t)(a->offsets[row + 1] - a->offsets[row]);
+            bytes = a->values + a->offsets[row];
+        }
+        if (__builtin_expect(out->cap - out->len < FLAT_MAX + len, 0))
+            HOODIE_TRY(hoodie_buf_reserve(out, FLAT_MAX + len));
+        uint8_t *p = out->data + out->len;
+        if (!valid) {
+            *p = fo->null_byte;
+            out->len++;
+            continue;
+        }
+        if (fo->is_union) *p++ = fo->value_byte;
+        switch (fo->op) {
+        case E_GENERIC: break;
+        case E_BOOL: *p++ = (uint8_t)hoodie_bit_get(a->values, row); break;
+        case E_INT4: {
+            int32_t v;
+            memcpy(&v, a->values + 4 * (size_t)row, 4);
+            p = put_varint(p, hoodie_zigzag_encode(v));
+            break;
+        }
+        case E_INT8: {
+            int64_t v;
+            memcpy(&v, a->values + 8 * (size_t)row, 8);
+            if (fo->n->is_int && (v < INT32_MIN || v > INT32_MAX)) return encode(fo->n, a, row, out); /* the error */
+            p = put_varint(p, hoodie_zigzag_encode(v));
+            break;
+        }
+        case E_FLOAT: memcpy(p, a->values + 4 * (size_t)row, 4); p += 4; break;
+        case E_DOUBLE: memcpy(p, a->values + 8 * (size_t)row, 8); p += 8; break;
+        case E_BYTES:
+            p = put_varint(p, hoodie_zigzag_encode((int64_t)len));
+            if (len) memcpy(p, bytes, len);
+            p += len;
+            break;
+        }
+        out->len = (size_t)(p - out->data);
+    }
+    return HOODIE_OK;
+}
+
+/* Bytes the flat ops may write for rows [start, start+count) (generic fields not counted). */
+static size_t flat_estimate(const hoodie_avro_encoder *e, const hoodie_array *root, int64_t start, int64_t count)
+{
+    size_t est = (size_t)count * 4; /* the data block's record lengths */
+    for (size_t i = 0; i < e->n_ops; i++) {
+        const flat_eop *fo = &e->ops[i];
+        if (fo->op == E_GENERIC) continue;
+        size_t per = 1 + (fo->op == E_BOOL ? 1 : fo->op == E_INT4 || fo->op == E_BYTES ? 5 : fo->op == E_FLOAT ? 4
+                                                                                                    : 10);
+        est += per * (size_t)count;
+        if (fo->op == E_BYTES && count) {
+            const int32_t *o = root->children[fo->col].offsets;
+            est += (size_t)(o[start + count] - o[start]);
+        }
+    }
+    return est;
+}
+
 hoodie_status hoodie_avro_encode_row(const hoodie_avro_encoder *e, const hoodie_array *root, int64_t row,
                                      hoodie_buf *out)
+{
+    size_t start = out->len;
+    if (row < 0 || row >= root->length) return HOODIE_FAIL(HOODIE_EINVAL, "row %lld out of range", (long long)row);
+    hoodie_status rc = encode_flat(e, root, row, out);
+    if (rc < 0) out->len = start;
+    return rc;
+}
+
+hoodie_status hoodie_avro__encode_row_generic(const hoodie_avro_encoder *e, const hoodie_array *root, int64_t row,
+                                              hoodie_buf *out)
 {
     size_t start = out->len;
     if (row < 0 || row >= root->length) return HOODIE_FAIL(HOODIE_EINVAL, "row %lld out of range", (long long)row);
@@ -415,10 +575,11 @@ hoodie_status hoodie_avro_encode_data_block(hoodie_buf *out, const hoodie_avro_e
     if (start < 0 || count < 0 || start > root->length || count > root->length - start)
         return HOODIE_FAIL(HOODIE_EINVAL, "rows [%lld, +%lld) out of range", (long long)start, (long long)count);
     hoodie_status rc = hoodie_hlog_block_begin(out, &m, HOODIE_HLOG_AVRO_DATA_BLOCK, header, header_count);
+    if (rc == HOODIE_OK) rc = hoodie_buf_reserve(out, 64 + flat_estimate(e, root, start, count));
     if (rc == HOODIE_OK) rc = hoodie_hlog_avro_content_begin(out, &w);
     for (int64_t r = start; r < start + count && rc == HOODIE_OK; r++) {
         rc = hoodie_hlog_avro_record_begin(out, &w);
-        if (rc == HOODIE_OK) rc = encode(&e->root, root, r, out);
+        if (rc == HOODIE_OK) rc = encode_flat(e, root, r, out);
         if (rc == HOODIE_OK) rc = hoodie_hlog_avro_record_end(out, &w);
     }
     if (rc == HOODIE_OK) rc = hoodie_hlog_avro_content_end(out, &w);

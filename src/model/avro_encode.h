@@ -52,6 +52,9 @@ void hoodie_avro_encoder_free(hoodie_avro_encoder *e);
  */
 hoodie_status hoodie_avro_encode_row(const hoodie_avro_encoder *e, const hoodie_array *root, int64_t row,
                                      hoodie_buf *out);
+/** For tests: hoodie_avro_encode_row by walking the plan (no flat program); the same bytes and errors. */
+hoodie_status hoodie_avro__encode_row_generic(const hoodie_avro_encoder *e, const hoodie_array *root, int64_t row,
+                                              hoodie_buf *out);
 
 /**
  * Append a whole AVRO_DATA_BLOCK holding rows [start, start+count) of `root`, with the given header entries

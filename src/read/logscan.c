@@ -27,7 +27,39 @@ typedef struct scan_state {
     char **replaced;           /* instants listed in COMPACTED_BLOCK_TIMES of applying blocks (arena) */
     size_t n_replaced, cap_replaced;
     hoodie_buf data;           /* the current log file; its memory is reused for the next one */
+    struct pending *pending;   /* the current file's Avro data blocks, decoded once the file's blocks are known */
+    size_t n_pending, cap_pending;
 } scan_state;
+
+/* An Avro data block waiting for the end of its file: blocks a later block of the file drops (rollback command,
+ * log compaction) are never decoded. Content pointers borrow scan_state.data. */
+typedef struct pending {
+    size_t item;               /* index into out->items */
+    hoodie_avro_decoder *dec;
+    hoodie_hlog_block b;       /* header pointers not used */
+} pending;
+
+/* An item that will not be applied (rolled back, replaced): its rows are freed now, the item stays. */
+static void drop_item(scan_state *st, hoodie_log_item *it)
+{
+    if (it->removed) return;
+    it->removed = 1;
+    if (it->kind != HOODIE_LOG_DATA || !it->batch.root.length) return;
+    hoodie_batch_dispose(&it->batch);
+    if (hoodie_batch_init(&it->batch, st->ctx->schema) < 0) memset(&it->batch, 0, sizeof it->batch);
+}
+
+/* Room for one more element in a growable array of `count` elements of `size` bytes. */
+static hoodie_status room_for_one(void **arr, size_t *cap, size_t count, size_t size)
+{
+    if (count < *cap) return HOODIE_OK;
+    size_t nc = *cap ? *cap * 2 : 16;
+    void *n = realloc(*arr, nc * size);
+    if (!n) return HOODIE_NOMEM();
+    *arr = n;
+    *cap = nc;
+    return HOODIE_OK;
+}
 
 /* A log-compacted block (COMPACTED_BLOCK_TIMES = "t1,t2,..."): its instants' blocks are replaced by it. */
 static hoodie_status note_compacted(scan_state *st, const char *list, size_t len)
@@ -36,13 +68,7 @@ static hoodie_status note_compacted(scan_state *st, const char *list, size_t len
         size_t j = i;
         while (j < len && list[j] != ',') j++;
         if (j > i) {
-            if (st->n_replaced == st->cap_replaced) {
-                size_t nc = st->cap_replaced ? st->cap_replaced * 2 : 16;
-                char **n = realloc(st->replaced, nc * sizeof *n);
-                if (!n) return HOODIE_NOMEM();
-                st->replaced = n;
-                st->cap_replaced = nc;
-            }
+            HOODIE_TRY(room_for_one((void **)&st->replaced, &st->cap_replaced, st->n_replaced, sizeof *st->replaced));
             char *t = hoodie_arena_strndup(st->out->arena, list + i, j - i);
             if (!t) return HOODIE_NOMEM();
             st->replaced[st->n_replaced++] = t;
@@ -59,7 +85,7 @@ static void drop_replaced(scan_state *st)
     for (size_t i = 0; i < st->out->count; i++) {
         hoodie_log_item *it = &st->out->items[i];
         for (size_t k = 0; k < st->n_replaced && !it->removed; k++)
-            if (!strcmp(it->instant, st->replaced[k])) it->removed = 1;
+            if (!strcmp(it->instant, st->replaced[k])) drop_item(st, it);
     }
 }
 
@@ -117,6 +143,7 @@ static hoodie_status decoder_for(scan_state *st, const char *json, size_t len, c
     return HOODIE_OK;
 }
 
+/* An applying Avro data block: its item now (apply order), its rows when the file ends (decode_pending). */
 static hoodie_status avro_block(scan_state *st, const hoodie_hlog_block *b, const char *what, const char *instant)
 {
     const char *schema = b->header[HOODIE_HLOG_SCHEMA];
@@ -126,11 +153,24 @@ static hoodie_status avro_block(scan_state *st, const hoodie_hlog_block *b, cons
     hoodie_avro_decoder *dec = NULL;
     hoodie_status rc = decoder_for(st, schema, b->header_len[HOODIE_HLOG_SCHEMA], what, &dec);
     if (rc < 0) { hoodie_error__prefix("%s: block at offset %llu: ", what, (unsigned long long)b->offset); return rc; }
-    hoodie_hlog_avro_records recs;
-    HOODIE_TRY(hoodie_hlog_avro_open(&recs, b, what));
+    HOODIE_TRY(room_for_one((void **)&st->pending, &st->cap_pending, st->n_pending, sizeof *st->pending));
     hoodie_log_item *it = hoodie_log_items_push(st->out, HOODIE_LOG_DATA, instant);
     if (!it) return HOODIE_ENOMEM;
     HOODIE_TRY(hoodie_batch_init(&it->batch, st->ctx->schema));
+    pending *p = &st->pending[st->n_pending++];
+    p->item = st->out->count - 1;
+    p->dec = dec;
+    p->b = *b;
+    return HOODIE_OK;
+}
+
+static hoodie_status avro_decode(const hoodie_hlog_block *b, const char *what, hoodie_avro_decoder *dec,
+                                 hoodie_log_item *it)
+{
+    hoodie_status rc;
+    hoodie_hlog_avro_records recs;
+    HOODIE_TRY(hoodie_hlog_avro_open(&recs, b, what));
+    HOODIE_TRY(hoodie_avro_decoder_reserve(dec, &it->batch.root, recs.record_count));
     const uint8_t *rec;
     size_t len;
     while ((rc = hoodie_hlog_avro_next(&recs, &rec, &len)) == HOODIE_OK) {
@@ -206,7 +246,7 @@ static hoodie_status scan_file(scan_state *st, const hoodie_fs_file *f)
             if (r < 0) { rc = r; break; }
             if (r == 1 && target)
                 for (size_t i = 0; i < st->out->count; i++)
-                    if (!strcmp(st->out->items[i].instant, target)) st->out->items[i].removed = 1;
+                    if (!strcmp(st->out->items[i].instant, target)) drop_item(st, &st->out->items[i]);
             continue;
         }
         if (!hoodie_logscan__applies(ctx, instant)) { st->out->skipped_blocks++; continue; }
@@ -241,6 +281,13 @@ static hoodie_status scan_file(scan_state *st, const hoodie_fs_file *f)
         if (rc < 0) break;
     }
     if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
+    /* the file's data blocks that are still to be applied (replacements seen so far applied first) */
+    if (rc == HOODIE_OK && st->n_replaced) drop_replaced(st);
+    for (size_t i = 0; i < st->n_pending && rc == HOODIE_OK; i++) {
+        hoodie_log_item *item = &st->out->items[st->pending[i].item];
+        if (!item->removed) rc = avro_decode(&st->pending[i].b, f->path, st->pending[i].dec, item);
+    }
+    st->n_pending = 0;
     hoodie_hlog_iter_dispose(&it);
     return rc;
 }
@@ -248,7 +295,7 @@ static hoodie_status scan_file(scan_state *st, const hoodie_fs_file *f)
 hoodie_status hoodie_logscan(hoodie_log_items *out, const hoodie_logscan_ctx *ctx, const hoodie_fs_file *const *logs,
                              size_t n_logs)
 {
-    scan_state st = { ctx, out, NULL, 0, NULL, 0, 0, HOODIE_BUF_INIT };
+    scan_state st = { ctx, out, NULL, 0, NULL, 0, 0, HOODIE_BUF_INIT, NULL, 0, 0 };
     memset(out, 0, sizeof *out);
     hoodie_status rc = hoodie_arena_new(&out->arena, NULL, 16384);
     for (size_t i = 0; i < n_logs && rc == HOODIE_OK; i++)
@@ -257,6 +304,7 @@ hoodie_status hoodie_logscan(hoodie_log_items *out, const hoodie_logscan_ctx *ct
     for (size_t i = 0; i < st.cache_count; i++) hoodie_avro_decoder_free(st.cache[i].decoder);
     free(st.cache);
     free(st.replaced);
+    free(st.pending);
     hoodie_buf_dispose(&st.data);
     if (rc < 0) hoodie_log_items_dispose(out);
     return rc;

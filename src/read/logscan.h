@@ -8,6 +8,9 @@
  * applies and carries COMPACTED_BLOCK_TIMES (log compaction) replaces the blocks of the instants it lists: their
  * items are removed, wherever they are in the slice. Corrupt blocks
  * are skipped with a warning (util/warn.h), as Hudi does; the remaining blocks are read.
+ * Avro data blocks are decoded when their file's blocks have all been seen, and only if they still apply then:
+ * a block a later block of its file drops, or one of an instant already replaced, is never decoded (its item
+ * stays, removed, with no rows); rows of items dropped later are freed when they are dropped.
  *
  * Memory: items own their batches; delete keys live in the result's arena. hoodie_log_items_dispose frees all.
  */

@@ -11,7 +11,27 @@
 #include "util/buf.h"
 #include "util/cursor.h"
 
-static inline int64_t hoodie_avro_read_long(hoodie_cursor *c) { return hoodie_zigzag_decode(hoodie_cursor_uvarint(c)); }
+/**
+ * Unsigned varint with a fast path: with at least 10 bytes left, up to 9 bytes are decoded without per-byte bounds
+ * checks; anything else (near the end, 10-byte values, overlong input) goes through hoodie_cursor_uvarint, so the
+ * result and every failure (message, offset) are exactly hoodie_cursor_uvarint's.
+ */
+static inline uint64_t hoodie_avro_read_uvarint(hoodie_cursor *c)
+{
+    const uint8_t *p = c->p;
+    if (__builtin_expect(c->end - p >= 10 && c->status == HOODIE_OK, 1)) {
+        uint64_t b = p[0], v = b & 0x7f;
+        if (b < 0x80) { c->p = p + 1; return v; }
+        for (unsigned i = 1; i < 9; i++) {
+            b = p[i];
+            v |= (b & 0x7f) << (7 * i);
+            if (b < 0x80) { c->p = p + i + 1; return v; }
+        }
+    }
+    return hoodie_cursor_uvarint(c);
+}
+
+static inline int64_t hoodie_avro_read_long(hoodie_cursor *c) { return hoodie_zigzag_decode(hoodie_avro_read_uvarint(c)); }
 
 static inline int32_t hoodie_avro_read_int(hoodie_cursor *c)
 {

@@ -365,6 +365,27 @@ static void positions_many(const hoodie_bloom *b, const uint8_t *const *key, con
 
 static hoodie_status next_row(hoodie_bloom *b, uint8_t **row);
 
+hoodie_status hoodie_bloom_resume(hoodie_bloom *b, const hoodie_bloom *like, int64_t keys)
+{
+    if (b->type != HOODIE_BLOOM_DYNAMIC_V0 || like->type != HOODIE_BLOOM_DYNAMIC_V0 || b->nb_hash != like->nb_hash ||
+        b->vector_size != like->vector_size || b->nr != like->nr || keys < 0)
+        return HOODIE_EINVAL;
+    /* next_row()'s bookkeeping replayed from an empty filter */
+    int32_t rows = 1, cur = 0, reached = 0;
+    uint32_t rr = 0;
+    for (int64_t i = 0; i < keys; i++) {
+        if (reached) rr++;
+        else if (cur >= b->nr && (int64_t)rows * b->nr >= like->max_nr) reached = 1;
+        else if (cur >= b->nr) { rows++; cur = 0; }
+        cur++;
+    }
+    if (rows != b->rows || cur != b->current_nb_record) return HOODIE_EINVAL;
+    b->max_nr = like->max_nr;
+    b->reached_max = reached;
+    b->round_robin = rr;
+    return HOODIE_OK;
+}
+
 hoodie_status hoodie_bloom_add(hoodie_bloom *b, const void *key, size_t len)
 {
     uint8_t *row;

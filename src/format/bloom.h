@@ -44,6 +44,13 @@ int32_t hoodie_bloom_murmur(const uint8_t *data, size_t len, int32_t seed);
 hoodie_status hoodie_bloom_init(hoodie_bloom *b, hoodie_bloom_type type, int32_t num_entries, double fpp,
                                 int32_t max_entries);
 void hoodie_bloom_dispose(hoodie_bloom *b);
+/**
+ * Make a deserialized DYNAMIC_V0 filter `b` continue exactly as `like` (a fresh filter of the writer's settings)
+ * would after `keys` additions: the settings must match and the rows in `b` must be those `keys` additions make;
+ * the state the format does not store (the entry bound, the round-robin position once it is reached) is derived.
+ * HOODIE_EINVAL (no error recorded) when `b` cannot be continued so.
+ */
+hoodie_status hoodie_bloom_resume(hoodie_bloom *b, const hoodie_bloom *like, int64_t keys);
 hoodie_status hoodie_bloom_add(hoodie_bloom *b, const void *key, size_t len);
 /** Add `n` keys in order (as n calls of hoodie_bloom_add, computed several keys at a time). */
 hoodie_status hoodie_bloom_add_many(hoodie_bloom *b, const uint8_t *const *keys, const size_t *lens, size_t n);

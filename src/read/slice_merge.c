@@ -196,6 +196,14 @@ void hoodie_slice_merger_free(hoodie_slice_merger *m)
 
 size_t hoodie_slice_merger_log_keys(const hoodie_slice_merger *m) { return m->n_entries; }
 
+int hoodie_slice_merger_may_drop(const hoodie_slice_merger *m)
+{
+    if (m->cfg.deleted_col >= 0) return 1;
+    for (size_t i = 0; i < m->n_entries; i++)
+        if (m->entries[i].ver.is_delete || m->entries[i].after_delete) return 1;
+    return 0;
+}
+
 static hoodie_status sel_reserve(hoodie_slice_merger *m, size_t n)
 {
     if (n <= m->sel_cap) return HOODIE_OK;

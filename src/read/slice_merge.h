@@ -34,6 +34,9 @@ hoodie_status hoodie_slice_merger_new(hoodie_slice_merger **out, const hoodie_sl
 void hoodie_slice_merger_free(hoodie_slice_merger *m);
 /** Merge one base batch; `out` is initialised here with the merged rows. */
 hoodie_status hoodie_slice_merger_base(hoodie_slice_merger *m, const hoodie_batch *base, hoodie_batch *out);
+/** Whether merging may drop base rows (a delete among the folded log versions, or a _hoodie_is_deleted column).
+ *  If not, every base row comes out once, in base order, and the log-only rows after them. */
+int hoodie_slice_merger_may_drop(const hoodie_slice_merger *m);
 /** The log-only rows, after the last base batch; `out` is initialised here (possibly empty). */
 hoodie_status hoodie_slice_merger_finish(hoodie_slice_merger *m, hoodie_batch *out);
 /** Deletes of the folded log records: keys (borrowed from the log items), their ordering values. */

@@ -196,14 +196,47 @@ typedef struct stream_sink {
     hoodie_svc *sv;
     hoodie_basefile_stream *out;
     const char *file_name;
+    const hoodie_svc_rows *rows;  /* the merge's statistics (may_drop is known before the first batch) */
+    char *base_index[4];          /* the base file's bloom filter, its type code, min and max keys (malloc) */
+    int64_t base_rows;
+    int seeded;
 } stream_sink;
+
+/* The base file's key index, for the new file to continue when the merge keeps every base record in place. */
+static void read_base_index(hoodie_svc *sv, const char *partition, const char *base_name, stream_sink *ss)
+{
+    static const char *const kv[4] = { "org.apache.hudi.bloomfilter", "hoodie_bloom_filter_type_code",
+                                       "hoodie_min_record_key", "hoodie_max_record_key" };
+    char *path = base_name ? hoodie_svc__file_path(sv, partition, base_name) : NULL;
+    hoodie_parquet_read_opts ro = HOODIE_PARQUET_READ_OPTS_INIT;
+    hoodie_parquet_reader *r = NULL;
+    ro.storage = sv->s;
+    if (path && hoodie_parquet_reader_open(&r, path, &ro) == HOODIE_OK) {
+        ss->base_rows = hoodie_parquet_reader_num_rows(r);
+        for (int i = 0; i < 4; i++) {
+            const char *v = hoodie_parquet_reader_kv(r, kv[i]);
+            ss->base_index[i] = v ? strdup(v) : NULL;
+        }
+    }
+    hoodie_error_clear(); /* no index to reuse: the merge reads the file and reports what is wrong with it */
+    hoodie_parquet_reader_free(r);
+    free(path);
+}
 
 /* A merged batch into the new base file, its _hoodie_file_name naming that file. */
 static hoodie_status write_sink(void *ctx, hoodie_batch *b)
 {
     stream_sink *ss = ctx;
     hoodie_batch full;
-    hoodie_status rc = hoodie_svc__with_file_name(ss->sv, b, ss->file_name, &full);
+    hoodie_status rc = HOODIE_OK;
+    if (!ss->seeded) { /* base records first, each once, in order: the new file's first keys are the base file's */
+        ss->seeded = 1;
+        if (!ss->rows->may_drop && ss->base_index[0])
+            rc = hoodie_basefile_stream_seed(ss->out, ss->base_index[0], ss->base_index[1], ss->base_index[2],
+                                             ss->base_index[3], ss->base_rows);
+    }
+    if (rc < 0) { hoodie_batch_dispose(b); return rc; }
+    rc = hoodie_svc__with_file_name(ss->sv, b, ss->file_name, &full); /* consumes b */
     if (rc < 0) return rc;
     rc = hoodie_basefile_stream_write(ss->out, &full);
     hoodie_batch_dispose(&full);
@@ -278,7 +311,8 @@ static hoodie_status compact_one(hoodie_svc *sv, hoodie_write_txn *tx, json_t *o
     }
     if (rc == HOODIE_OK) rc = hoodie_svc__remove(sv->s, path);
     /* the merged rows streamed into the new base file: memory is the log records and one base batch */
-    stream_sink ss = { sv, NULL, name };
+    stream_sink ss = { sv, NULL, name, &rows, { NULL, NULL, NULL, NULL }, 0, 0 };
+    if (rc == HOODIE_OK) read_base_index(sv, part, data, &ss);
     hoodie_basefile_opts bo = { sv->s, path, &sv->file_schema, sv->avro_file_schema, sv->o.codec, 0, 0,
                                 NULL, NULL, NULL, NULL };
     if (rc == HOODIE_OK) rc = hoodie_basefile_stream_open(&ss.out, &bo, 0, 0, 0); /* the writer's row groups */
@@ -293,6 +327,7 @@ static hoodie_status compact_one(hoodie_svc *sv, hoodie_write_txn *tx, json_t *o
     }
     if (rc == HOODIE_OK) rc = hoodie_basefile_stream_close(ss.out, &size, &written);
     hoodie_basefile_stream_free(ss.out);
+    for (int i = 0; i < 4; i++) free(ss.base_index[i]);
     if (rc == HOODIE_OK) {
         hoodie_wstat *st = stat_add(stats);
         if (!st) rc = HOODIE_ENOMEM;

@@ -470,6 +470,7 @@ hoodie_status hoodie_svc__merge_slice_each(hoodie_svc *sv, const char *partition
         rc = fold_logs(sv, a, partition, log_names, n_logs, NULL, &sh, &items, &m, out);
         have_items = rc == HOODIE_OK;
     }
+    out->may_drop = m ? hoodie_slice_merger_may_drop(m) : 0;
     if (rc == HOODIE_OK && base_name) {
         char *path = hoodie_svc__file_path(sv, partition, base_name);
         if (!path) rc = HOODIE_NOMEM();
@@ -510,10 +511,20 @@ hoodie_status hoodie_svc__set_file_name_batch(hoodie_svc *sv, hoodie_batch *b, c
     const hoodie_field *f = &sv->file_schema.children[col];
     hoodie_array na;
     HOODIE_TRY(hoodie_array_init(&na, f));
-    size_t len = strlen(name);
-    hoodie_status rc = hoodie_array_reserve(&na, f, b->root.length, len * (size_t)b->root.length);
-    for (int64_t k = 0; rc == HOODIE_OK && k < b->root.length; k++) rc = hoodie_array_append_bytes(&na, f, name, len);
+    size_t len = strlen(name), n = (size_t)b->root.length;
+    if (n && len > (size_t)INT32_MAX / n) {
+        hoodie_array_dispose(&na);
+        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: more than 2 GiB of file names in one batch", name);
+    }
+    hoodie_status rc = hoodie_array_reserve(&na, f, b->root.length, len * n);
     if (rc < 0) { hoodie_array_dispose(&na); return rc; }
+    /* the same name in every row: filled in place, no append call per row */
+    for (size_t k = 0; k < n; k++) {
+        memcpy(na.values + k * len, name, len);
+        na.offsets[k + 1] = (int32_t)((k + 1) * len);
+    }
+    na.length = b->root.length;
+    na.values_len = len * n;
     hoodie_array_dispose(&b->root.children[col]);
     b->root.children[col] = na;
     return HOODIE_OK;

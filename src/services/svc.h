@@ -80,6 +80,8 @@ typedef struct hoodie_svc_rows {
     int64_t log_records;      /* data rows + deletes read from the logs */
     int64_t log_blocks;
     int64_t updated;          /* base rows replaced or deleted by log records */
+    int may_drop;             /* set before the first batch reaches the sink: the merge may drop base rows (else
+                                 they come out once each, in order, then the log-only rows) */
 } hoodie_svc_rows;
 
 /**

@@ -15,6 +15,7 @@ struct hoodie_basefile_stream {
     hoodie_buf min, max;
     int have_keys;
     int64_t rows;
+    int64_t seeded_rows;   /* the first rows' keys are in the seeded index */
 };
 
 void hoodie_basefile_stream_free(hoodie_basefile_stream *s)
@@ -68,6 +69,29 @@ static hoodie_status set_key(hoodie_buf *b, const uint8_t *p, size_t l)
     return hoodie_buf_cstr(b);
 }
 
+hoodie_status hoodie_basefile_stream_seed(hoodie_basefile_stream *s, const char *bloom_b64, const char *type_code,
+                                          const char *min_key, const char *max_key, int64_t rows)
+{
+    if (s->rows || !s->have_bloom || !bloom_b64 || !min_key || !max_key || !type_code ||
+        strcmp(type_code, "DYNAMIC_V0"))
+        return HOODIE_OK;
+    hoodie_bloom b;
+    if (hoodie_bloom_from_base64(&b, bloom_b64, strlen(bloom_b64), type_code, "seed") < 0) {
+        hoodie_error_clear(); /* an unreadable filter is rebuilt, not reused */
+        return HOODIE_OK;
+    }
+    if (hoodie_bloom_resume(&b, &s->bloom, rows) < 0) { hoodie_bloom_dispose(&b); return HOODIE_OK; }
+    hoodie_bloom_dispose(&s->bloom);
+    s->bloom = b;
+    if (rows > 0) {
+        HOODIE_TRY(set_key(&s->min, (const uint8_t *)min_key, strlen(min_key)));
+        HOODIE_TRY(set_key(&s->max, (const uint8_t *)max_key, strlen(max_key)));
+        s->have_keys = 1;
+    }
+    s->seeded_rows = rows;
+    return HOODIE_OK;
+}
+
 hoodie_status hoodie_basefile_stream_write(hoodie_basefile_stream *s, const hoodie_batch *b)
 {
     enum { CHUNK = 256 }; /* keys per bloom_add_many: their hash chains interleave */
@@ -77,7 +101,8 @@ hoodie_status hoodie_basefile_stream_write(hoodie_basefile_stream *s, const hood
     const uint8_t *minp = NULL, *maxp = NULL;
     size_t minl = 0, maxl = 0;
     hoodie_status rc = HOODIE_OK;
-    for (int64_t i = 0; i < k->length && rc == HOODIE_OK; i++) {
+    int64_t from = s->seeded_rows > s->rows ? s->seeded_rows - s->rows : 0; /* keys already in the seeded index */
+    for (int64_t i = from < k->length ? from : k->length; i < k->length && rc == HOODIE_OK; i++) {
         const uint8_t *p = k->values + k->offsets[i];
         size_t l = (size_t)(k->offsets[i + 1] - k->offsets[i]);
         kp[nk] = p;

@@ -22,6 +22,14 @@ typedef struct hoodie_basefile_stream hoodie_basefile_stream;
 hoodie_status hoodie_basefile_stream_open(hoodie_basefile_stream **out, const hoodie_basefile_opts *o,
                                           int64_t row_group_rows, int64_t page_bytes, int64_t page_rows);
 hoodie_status hoodie_basefile_stream_write(hoodie_basefile_stream *s, const hoodie_batch *b);
+/**
+ * Before the first write: the file's first `rows` records have exactly the record keys, in the same order, of a
+ * file whose footer index is given (its DYNAMIC_V0 bloom filter in base64, min and max keys): the filter is
+ * continued from that one and those rows' keys are not hashed again (a bloom filter is a function of the key
+ * sequence, so the result is the filter a rebuild gives). Other filter types: nothing is reused.
+ */
+hoodie_status hoodie_basefile_stream_seed(hoodie_basefile_stream *s, const char *bloom_b64, const char *type_code,
+                                          const char *min_key, const char *max_key, int64_t rows);
 /** About the size of the file so far: its row groups written, plus the current one held in memory. */
 uint64_t hoodie_basefile_stream_bytes(const hoodie_basefile_stream *s);
 hoodie_status hoodie_basefile_stream_close(hoodie_basefile_stream *s, uint64_t *size_out, int64_t *rows_out);

@@ -282,3 +282,56 @@ HOODIE_TEST(format_bloom__batch_paths_match_scalar_dynamic_rows)
     /* and rows added without reaching the maximum */
     bloom_check_paths(HOODIE_BLOOM_DYNAMIC_V0, 64, 0.001, 100000, 777, bloom_len_8, 8);
 }
+
+/* A filter of the first n keys, serialized, read back and resumed, then given the rest, serializes as the filter
+ * of all the keys built in one go: before its rows fill, when rows are added, and after the entry bound is
+ * reached (round-robin over the rows, state the format does not store). */
+static void resume_case(int32_t entries, int32_t max_entries, int n, int total)
+{
+    char key[32];
+    hoodie_bloom whole, first, like;
+    hoodie_assert_ok(hoodie_bloom_init(&whole, HOODIE_BLOOM_DYNAMIC_V0, entries, 1e-9, max_entries));
+    hoodie_assert_ok(hoodie_bloom_init(&first, HOODIE_BLOOM_DYNAMIC_V0, entries, 1e-9, max_entries));
+    hoodie_assert_ok(hoodie_bloom_init(&like, HOODIE_BLOOM_DYNAMIC_V0, entries, 1e-9, max_entries));
+    for (int i = 0; i < total; i++) {
+        int l = snprintf(key, sizeof key, "key-%07d", i * 7919 % 1000003);
+        hoodie_assert_ok(hoodie_bloom_add(&whole, key, (size_t)l));
+        if (i < n) hoodie_assert_ok(hoodie_bloom_add(&first, key, (size_t)l));
+    }
+    hoodie_buf b64 = HOODIE_BUF_INIT, want = HOODIE_BUF_INIT, got = HOODIE_BUF_INIT;
+    hoodie_assert_ok(hoodie_bloom_to_base64(&first, &b64));
+    hoodie_bloom back;
+    hoodie_assert_ok(hoodie_bloom_from_base64(&back, (const char *)b64.data, b64.len, "DYNAMIC_V0", "t"));
+    hoodie_assert_equal_i(HOODIE_EINVAL, hoodie_bloom_resume(&back, &like, n + 1)); /* not n + 1 keys' rows */
+    hoodie_assert_ok(hoodie_bloom_resume(&back, &like, n));
+    for (int i = n; i < total; i++) {
+        int l = snprintf(key, sizeof key, "key-%07d", i * 7919 % 1000003);
+        hoodie_assert_ok(hoodie_bloom_add(&back, key, (size_t)l));
+    }
+    hoodie_assert_ok(hoodie_bloom_serialize(&whole, &want));
+    hoodie_assert_ok(hoodie_bloom_serialize(&back, &got));
+    hoodie_assert_equal_i(want.len, got.len);
+    hoodie_assert(!memcmp(want.data, got.data, want.len));
+    /* other settings: not resumable */
+    hoodie_bloom other;
+    hoodie_assert_ok(hoodie_bloom_init(&other, HOODIE_BLOOM_DYNAMIC_V0, entries + 1, 1e-9, max_entries));
+    hoodie_assert_equal_i(HOODIE_EINVAL, hoodie_bloom_resume(&back, &other, total));
+    hoodie_bloom_dispose(&other);
+    hoodie_buf_dispose(&b64);
+    hoodie_buf_dispose(&want);
+    hoodie_buf_dispose(&got);
+    hoodie_bloom_dispose(&back);
+    hoodie_bloom_dispose(&whole);
+    hoodie_bloom_dispose(&first);
+    hoodie_bloom_dispose(&like);
+}
+
+HOODIE_TEST(format_bloom__resume_continues_as_one_build)
+{
+    resume_case(10, 35, 0, 7);      /* empty, first row */
+    resume_case(10, 35, 3, 8);      /* within the first row */
+    resume_case(10, 35, 10, 25);    /* rows added after the first fills */
+    resume_case(10, 35, 12, 90);    /* across the bound: round-robin from the end of the resumed keys */
+    resume_case(10, 35, 60, 97);    /* resumed well after the bound */
+    resume_case(60000, 100000, 150000, 150100); /* Hudi's default sizing, bound reached */
+}

@@ -125,6 +125,11 @@ typedef struct pq_col {
     int dict_on, dict_pages;
     pq_stats cstats;
     pq_dict dict;
+    /* byte-string statistics of dictionary pages from each entry's first value in the page: the page's epoch
+     * stamped on the entries seen (constant and low-cardinality columns compare a few values a page, not all) */
+    uint32_t *dict_seen;
+    size_t dict_seen_cap;
+    uint32_t page_epoch;
 
     /* page index of the chunk: data pages, their bounds, whether a ColumnIndex can be written */
     pq_page_ent *pi;
@@ -556,6 +561,31 @@ static int decbe_cmp(const uint8_t *a, const uint8_t *b, size_t n)
     if (n == 0) return 0;
     if ((int8_t)a[0] != (int8_t)b[0]) return (int8_t)a[0] < (int8_t)b[0] ? -1 : 1;
     return memcmp(a + 1, b + 1, n - 1);
+}
+
+/* A new page's statistics: empty, and no dictionary entry seen in it yet. */
+static void page_stats_reset(pq_col *c)
+{
+    stats_reset(&c->pstats);
+    if (++c->page_epoch == 0) { /* wrapped: forget every stamp */
+        if (c->dict_seen) memset(c->dict_seen, 0, c->dict_seen_cap * sizeof *c->dict_seen);
+        c->page_epoch = 1;
+    }
+}
+
+/* One byte-string value into `s` (the first of its dictionary entry in the page). */
+static hoodie_status stats_bytes_one(pq_stats *s, const uint8_t *p, size_t l)
+{
+    if (!s->has || bytes_cmp(p, l, s->bmin.data, s->bmin.len) < 0) {
+        hoodie_buf_clear(&s->bmin);
+        HOODIE_TRY(hoodie_buf_append(&s->bmin, p, l));
+    }
+    if (!s->has || bytes_cmp(p, l, s->bmax.data, s->bmax.len) > 0) {
+        hoodie_buf_clear(&s->bmax);
+        HOODIE_TRY(hoodie_buf_append(&s->bmax, p, l));
+    }
+    s->has = 1;
+    return HOODIE_OK;
 }
 
 /* Update `s` with values [v0, v0+n) of the slice's physical values. */
@@ -1307,7 +1337,7 @@ static hoodie_status finish_page(hoodie_pq_writer *w, pq_col *c)
     c->chunk_nlev += (int64_t)c->p_nlev;
     c->chunk_rows += c->p_rows;
     HOODIE_TRY(stats_merge(c, &c->cstats, &c->pstats));
-    stats_reset(&c->pstats);
+    page_stats_reset(c);
     c->p_nlev = 0;
     c->p_nidx = 0;
     c->p_nvals = c->p_rows = c->p_nulls = 0;
@@ -1320,7 +1350,9 @@ static hoodie_status page_add_values(hoodie_pq_writer *w, pq_col *c, size_t v0, 
 {
     (void)w;
     if (n == 0 || c->conv == CV_NULL) return HOODIE_OK;
-    HOODIE_TRY(stats_update(c, &c->pstats, v0, n));
+    int distinct_stats = c->dict_on && c->ptype == HOODIE_PQ_BYTE_ARRAY && c->stat_kind == ST_BYTES;
+    if (!distinct_stats) HOODIE_TRY(stats_update(c, &c->pstats, v0, n));
+    if (!c->page_epoch) c->page_epoch = 1; /* stamps start at 0: unseen */
     if (c->dict_on) {
         GROW(c->pidx, c->p_idxcap, c->p_nidx + n);
         uint32_t *o = c->pidx + c->p_nidx;
@@ -1333,6 +1365,22 @@ static hoodie_status page_add_values(hoodie_pq_writer *w, pq_col *c, size_t v0, 
                 uint32_t l = c->bphys[v0 + i].len;
                 if (pp && l == pl && (p == pp || l == 0 || memcmp(p, pp, l) == 0)) { o[i] = pe; continue; }
                 HOODIE_TRY(dict_bytes(&c->dict, p, l, &o[i]));
+                if (distinct_stats) {
+                    uint32_t e = o[i];
+                    if (e >= c->dict_seen_cap) {
+                        size_t nc = c->dict_seen_cap ? c->dict_seen_cap * 2 : 1024;
+                        while (nc <= e) nc *= 2;
+                        uint32_t *ns = realloc(c->dict_seen, nc * sizeof *ns);
+                        if (!ns) return HOODIE_NOMEM();
+                        memset(ns + c->dict_seen_cap, 0, (nc - c->dict_seen_cap) * sizeof *ns);
+                        c->dict_seen = ns;
+                        c->dict_seen_cap = nc;
+                    }
+                    if (c->dict_seen[e] != c->page_epoch) {
+                        c->dict_seen[e] = c->page_epoch;
+                        HOODIE_TRY(stats_bytes_one(&c->pstats, p ? p : (const uint8_t *)"", l));
+                    }
+                }
                 pp = p ? p : (const uint8_t *)"";
                 pl = l;
                 pe = o[i];
@@ -1496,7 +1544,7 @@ static void col_chunk_reset(hoodie_pq_writer *w, pq_col *c)
     c->dict_on = c->want_dict;
     dict_clear(&c->dict);
     stats_reset(&c->cstats);
-    stats_reset(&c->pstats);
+    page_stats_reset(c);
     (void)w;
 }
 
@@ -1824,6 +1872,7 @@ static void col_dispose(pq_col *c)
     hoodie_buf_dispose(&c->pstats.bmin); hoodie_buf_dispose(&c->pstats.bmax);
     hoodie_buf_dispose(&c->cstats.bmin); hoodie_buf_dispose(&c->cstats.bmax);
     dict_dispose(&c->dict);
+    free(c->dict_seen);
 }
 
 void hoodie_pq_writer_free(hoodie_pq_writer *w)

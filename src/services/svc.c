@@ -9,6 +9,7 @@
 #include "read/logscan.h"
 #include "read/slice_merge.h"
 #include "storage/storage.h"
+#include "util/alloc.h"
 #include "table/pqfile.h"
 #include "util/error.h"
 #include "write/avro_enc.h"
@@ -518,11 +519,8 @@ hoodie_status hoodie_svc__set_file_name_batch(hoodie_svc *sv, hoodie_batch *b, c
     }
     hoodie_status rc = hoodie_array_reserve(&na, f, b->root.length, len * n);
     if (rc < 0) { hoodie_array_dispose(&na); return rc; }
-    /* the same name in every row: filled in place, no append call per row */
-    for (size_t k = 0; k < n; k++) {
-        memcpy(na.values + k * len, name, len);
-        na.offsets[k + 1] = (int32_t)((k + 1) * len);
-    }
+    hoodie_mem_repeat(na.values, name, len, n); /* the same name in every row */
+    for (size_t k = 0; k < n; k++) na.offsets[k + 1] = (int32_t)((k + 1) * len);
     na.length = b->root.length;
     na.values_len = len * n;
     hoodie_array_dispose(&b->root.children[col]);

@@ -30,6 +30,19 @@ void hoodie_tune_allocator(void)
 #endif
 }
 
+void hoodie_mem_repeat(void *dst, const void *src, size_t len, size_t n)
+{
+    uint8_t *d = dst;
+    size_t total = len * n;
+    if (!total) return;
+    memcpy(d, src, len);
+    for (size_t have = len; have < total;) {
+        size_t k = have < total - have ? have : total - have;
+        memcpy(d + have, d, k);
+        have += k;
+    }
+}
+
 void hoodie_mem_advise_huge(void *p, size_t n)
 {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)

@@ -32,6 +32,8 @@ static inline void *hoodie_calloc(const hoodie_allocator *a, size_t count, size_
  * 4 KiB pages made a fifth of a snapshot read TLB misses. Blocks under 4 MiB and systems without it: nothing.
  */
 void hoodie_mem_advise_huge(void *p, size_t n);
+/** `n` copies of the `len` bytes at `src` at `dst` (non-overlapping): one copy, then the filled bytes doubled. */
+void hoodie_mem_repeat(void *dst, const void *src, size_t len, size_t n);
 /** strdup through the allocator; NULL in gives NULL out. */
 char *hoodie_strdup(const hoodie_allocator *a, const char *s);
 char *hoodie_strndup(const hoodie_allocator *a, const char *s, size_t n);

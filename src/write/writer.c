@@ -32,6 +32,7 @@
 #include "table/pqfile.h"
 #include "table/pqwrite.h"
 #include "table/table.h"
+#include "util/alloc.h"
 #include "util/error.h"
 #include "util/hash.h"
 #include "write/basefile.h"
@@ -719,15 +720,7 @@ static hoodie_status put_const(hoodie_array *a, const hoodie_field *f, const cha
         return HOODIE_OK;
     }
     HOODIE_TRY(hoodie_array_reserve(a, f, a->length + (int64_t)n, a->values_len + total));
-    uint8_t *d = a->values + a->values_len;
-    if (total) {
-        memcpy(d, p, len);
-        for (size_t have = len; have < total;) {
-            size_t k = have < total - have ? have : total - have;
-            memcpy(d + have, d, k);
-            have += k;
-        }
-    }
+    hoodie_mem_repeat(a->values + a->values_len, p, len, n);
     int32_t *o = a->offsets + a->length + 1;
     int32_t at = (int32_t)a->values_len;
     for (size_t k = 0; k < n; k++) o[k] = at + (int32_t)((k + 1) * len);

@@ -1,4 +1,5 @@
 #include "hoodie_test.h"
+#include "util/alloc.h"
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/cursor.h"
@@ -100,4 +101,23 @@ HOODIE_TEST(util_hash__map_many_keys)
     hoodie_assert(!existed);
     hoodie_hmap_dispose(&m);
     free(keys);
+}
+
+/* n copies of a value, whatever n (doubling copies: powers of two and the rest) */
+HOODIE_TEST(util_mem__repeat)
+{
+    static const char v[] = "file-name.parquet";
+    size_t len = strlen(v);
+    char *buf = malloc(len * 40 + 1);
+    hoodie_assert(buf != NULL);
+    for (size_t n = 0; n <= 37; n++) {
+        memset(buf, '#', len * 40 + 1);
+        hoodie_mem_repeat(buf, v, len, n);
+        for (size_t k = 0; k < n; k++) hoodie_assert(!memcmp(buf + k * len, v, len));
+        hoodie_assert_equal_i('#', buf[n * len]); /* nothing past the copies */
+    }
+    memset(buf, '#', len * 40 + 1);
+    hoodie_mem_repeat(buf, v, 0, 5); /* empty values: nothing written */
+    hoodie_assert_equal_i('#', buf[0]);
+    free(buf);
 }

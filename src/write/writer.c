@@ -341,8 +341,7 @@ static inline int keybits_may(const keybits *b, uint32_t h) { h &= b->mask; retu
  * file's _hoodie_record_key column is streamed through it (no copy of the file's keys is kept). found[i] is set for
  * the candidates present.
  */
-static hoodie_status base_file_probe(wctx *w, const hoodie_fs_file *f, const rowvec *cand, uint8_t *found,
-                                     int64_t *rows_out)
+static hoodie_status base_file_probe(wctx *w, const hoodie_fs_file *f, const rowvec *cand, uint8_t *found)
 {
     static const char *const cols[] = { "_hoodie_record_key" };
     hoodie_hmap map = HOODIE_HMAP_INIT;
@@ -367,7 +366,6 @@ static hoodie_status base_file_probe(wctx *w, const hoodie_fs_file *f, const row
     o.n_columns = 1;
     if (rc == HOODIE_OK) rc = hoodie_parquet_reader_open(&r, f->path, &o);
     if (rc == HOODIE_OK) rc = hoodie_pqfile__scan_open(r, &sc);
-    int64_t rows = 0;
     while (rc == HOODIE_OK) {
         hoodie_batch b;
         rc = hoodie_pq_scan_next(sc, &b);
@@ -382,7 +380,6 @@ static hoodie_status base_file_probe(wctx *w, const hoodie_fs_file *f, const row
             uint64_t *v = hoodie_hmap_get_hashed(&map, kp, kl, h);
             if (v) found[*v] = 1;
         }
-        rows += k->length;
         hoodie_batch_dispose(&b);
     }
     if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
@@ -390,7 +387,6 @@ static hoodie_status base_file_probe(wctx *w, const hoodie_fs_file *f, const row
     hoodie_parquet_reader_free(r);
     hoodie_hmap_dispose(&map);
     free(kb.w);
-    *rows_out = rows;
     return rc;
 }
 
@@ -543,8 +539,7 @@ static hoodie_status lookup(wctx *w, int32_t *row_group)
         for (size_t i = 0; rc == HOODIE_OK && i < cand->n; i++)
             if (row_group[cand->v[i]] < 0 && !(trust_single && n_files[cand->v[i]] == 1)) rc = rv_push(&check, cand->v[i]);
         uint8_t *found = rc == HOODIE_OK && check.n ? calloc(check.n, 1) : NULL;
-        int64_t rows = 0;
-        if (rc == HOODIE_OK && check.n) rc = found ? base_file_probe(w, sl->base, &check, found, &rows) : HOODIE_NOMEM();
+        if (rc == HOODIE_OK && check.n) rc = found ? base_file_probe(w, sl->base, &check, found) : HOODIE_NOMEM();
         wgroup *grp = NULL;
         size_t k = 0; /* check.v is in cand->v's order */
         for (size_t i = 0; rc == HOODIE_OK && i < cand->n; i++) {

@@ -336,6 +336,25 @@ static hoodie_status keybits_init(keybits *b, size_t n)
 static inline void keybits_add(keybits *b, uint32_t h) { h &= b->mask; b->w[h >> 6] |= (uint64_t)1 << (h & 63); }
 static inline int keybits_may(const keybits *b, uint32_t h) { h &= b->mask; return (int)(b->w[h >> 6] >> (h & 63)) & 1; }
 
+/* The keys of input rows `rows` -> their index in it, a hash map fronted by a keybits filter (both to dispose). */
+static hoodie_status key_index(const wctx *w, const rowvec *rows, hoodie_hmap *m, keybits *kb)
+{
+    kb->w = NULL;
+    hoodie_status rc = hoodie_hmap_init(m, rows->n + 1);
+    if (rc == HOODIE_OK) rc = keybits_init(kb, rows->n);
+    for (size_t i = 0; rc == HOODIE_OK && i < rows->n; i++) {
+        size_t kl;
+        const char *k = key_at(&w->keys, rows->v[i], &kl);
+        uint32_t h = hoodie_hmap_hash(k, kl);
+        uint64_t *slot;
+        int existed;
+        keybits_add(kb, h);
+        rc = hoodie_hmap_upsert_hashed(m, k, kl, h, &slot, &existed);
+        if (rc == HOODIE_OK) *slot = i;
+    }
+    return rc;
+}
+
 /*
  * Which of the candidate rows `cand` have their key in a base file: the candidates' keys go into a hash map, the
  * file's _hoodie_record_key column is streamed through it (no copy of the file's keys is kept). found[i] is set for
@@ -346,18 +365,7 @@ static hoodie_status base_file_probe(wctx *w, const hoodie_fs_file *f, const row
     static const char *const cols[] = { "_hoodie_record_key" };
     hoodie_hmap map = HOODIE_HMAP_INIT;
     keybits kb;
-    HOODIE_TRY(keybits_init(&kb, cand->n));
-    hoodie_status rc = hoodie_hmap_init(&map, cand->n);
-    for (size_t i = 0; rc == HOODIE_OK && i < cand->n; i++) {
-        size_t kl;
-        const char *k = key_at(&w->keys, cand->v[i], &kl);
-        uint32_t h = hoodie_hmap_hash(k, kl);
-        uint64_t *slot;
-        int existed;
-        keybits_add(&kb, h);
-        rc = hoodie_hmap_upsert_hashed(&map, k, kl, h, &slot, &existed);
-        if (rc == HOODIE_OK) *slot = i;
-    }
+    hoodie_status rc = key_index(w, cand, &map, &kb);
     hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
     hoodie_parquet_reader *r = NULL;
     hoodie_pq_scan *sc = NULL;
@@ -1063,19 +1071,8 @@ static hoodie_status merge_handle(wctx *w, wgroup *g)
 
     /* the group's input: key -> index into g->updates */
     hoodie_hmap m = HOODIE_HMAP_INIT;
-    keybits kb = { NULL, 0 };
-    hoodie_status rc = hoodie_hmap_init(&m, g->updates.n + 1);
-    if (rc == HOODIE_OK) rc = keybits_init(&kb, g->updates.n);
-    for (size_t i = 0; rc == HOODIE_OK && i < g->updates.n; i++) {
-        size_t kl;
-        const char *k = key_at(&w->keys, g->updates.v[i], &kl);
-        uint32_t h = hoodie_hmap_hash(k, kl);
-        uint64_t *slot;
-        int existed;
-        keybits_add(&kb, h);
-        rc = hoodie_hmap_upsert_hashed(&m, k, kl, h, &slot, &existed);
-        if (rc == HOODIE_OK) *slot = i;
-    }
+    keybits kb;
+    hoodie_status rc = key_index(w, &g->updates, &m, &kb);
     /* new versions of updated records, then inserts: one batch of file records */
     rowvec newrows = { 0 };
     for (size_t i = 0; rc == HOODIE_OK && i < g->updates.n; i++) rc = rv_push(&newrows, g->updates.v[i]);

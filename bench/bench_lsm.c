@@ -360,6 +360,7 @@ static int cmd_lookup(const char *file, const char *key, int repeat)
 
 int main(int argc, char **argv)
 {
+    hoodie_tune_process(argv); /* as the hoodie CLI */
     if (argc >= 6 && !strcmp(argv[1], "build"))
         return cmd_build(argv[2], strtoll(argv[3], NULL, 10), atoi(argv[4]), strtoll(argv[5], NULL, 10));
     if (argc == 4 && !strcmp(argv[1], "compact")) return cmd_compact(argv[2], argv[3]);

@@ -497,7 +497,7 @@ static int case_bloom(int64_t rows)
 
 int main(int argc, char **argv)
 {
-    hoodie_tune_allocator(); /* as the hoodie CLI: the cases time what `hoodie compact` / `hoodie read` do */
+    hoodie_tune_process(argv); /* as the hoodie CLI: the cases time what `hoodie compact` / `hoodie read` do */
     if (argc >= 4 && strcmp(argv[1], "parquet_write") == 0) return case_write(argv[2], strtoll(argv[3], NULL, 10));
     if (argc >= 3 && strcmp(argv[1], "parquet_scan") == 0) return case_scan(argv[2]);
     if (argc >= 3 && strcmp(argv[1], "table_scan") == 0) return case_table_scan(argv[2]);

@@ -58,10 +58,10 @@ static void usage(FILE *out)
 }
 
 /* The writers and services allocate and free buffers of tens of megabytes per file: keep freed memory for reuse
- * (hoodie_tune_allocator) rather than paying for zeroed pages again. */
+ * and back the heap with huge pages (hoodie_tune_process) rather than paying for zeroed 4 KiB pages again. */
 int main(int argc, char **argv)
 {
-    hoodie_tune_allocator();
+    hoodie_tune_process(argv);
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? CLI_USAGE : CLI_OK;

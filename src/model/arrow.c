@@ -558,7 +558,7 @@ static void *alloc_buf(size_t n, size_t *cap)
 }
 
 static hoodie_status import_node(hoodie_array *out, const hoodie_field *f, const struct ArrowSchema *s,
-                                 const struct ArrowArray *a, int64_t start, int64_t len, int depth);
+                                 const struct ArrowArray *a, int64_t start, int64_t len, int depth, int adopt);
 
 /* Offsets (32- or 64-bit) rebased to start at 0; returns the child range in *base, *end. */
 static hoodie_status import_offsets(hoodie_array *out, const hoodie_field *f, const void *buf, int wide,
@@ -595,7 +595,7 @@ static hoodie_status import_dictionary(hoodie_array *out, const hoodie_field *f,
     const struct ArrowArray *d = a->dictionary;
     int64_t *rows = malloc((size_t)(len ? len : 1) * sizeof *rows);
     if (!rows) { hoodie_array_dispose(&dict); return HOODIE_NOMEM(); }
-    rc = import_node(&dict, f, s->dictionary, d, d->offset, d->length, depth + 1);
+    rc = import_node(&dict, f, s->dictionary, d, d->offset, d->length, depth + 1, 0);
     const uint8_t *valid = a->null_count != 0 ? a->buffers[0] : NULL;
     size_t w = hoodie_type_fixed_width(&idx.type);
     int is_signed = idx.type.id <= HOODIE_TYPE_INT64;
@@ -619,8 +619,48 @@ static hoodie_status import_dictionary(hoodie_array *out, const hoodie_field *f,
     return rc;
 }
 
+/*
+ * A whole array that hoodie exported itself (its release is array_release, so every buffer is a malloc'd block
+ * the private data owns): the buffers move into `out` instead of being copied. The writer's input from the CLI
+ * comes this way, batch after batch. Layouts that import converts (64-bit offsets, decimal32/64, date64, views)
+ * are never adopted. Returns 0, having changed nothing, when the array is not such.
+ */
+static int adopt_node(hoodie_array *out, const afmt *af, const struct ArrowArray *a)
+{
+    array_priv *p = a->private_data;
+    size_t L = (size_t)a->length;
+    if (!p || (a->null_count > 0 && !p->owned[0])) return 0;
+    switch (af->kind) {
+    case AK_STR32:
+        if (!p->owned[1] || !p->owned[2] || ((const int32_t *)p->owned[1])[0] != 0) return 0;
+        out->offsets = p->owned[1];
+        out->offsets_cap = (L + 1) * 4;
+        out->values_len = (size_t)out->offsets[L];
+        out->values = p->owned[2];
+        out->values_cap = out->values_len;
+        p->owned[1] = p->owned[2] = NULL;
+        break;
+    case AK_BOOL: case AK_FIXED:
+        if (!p->owned[1]) return 0;
+        out->values = p->owned[1];
+        out->values_cap = af->kind == AK_BOOL ? (L + 7) / 8 : L * hoodie_type_fixed_width(&af->type);
+        p->owned[1] = NULL;
+        break;
+    default:
+        return 0;
+    }
+    if (a->null_count > 0) {
+        out->validity = p->owned[0];
+        out->validity_cap = (L + 7) / 8;
+        out->null_count = a->null_count;
+        p->owned[0] = NULL;
+    }
+    out->length = a->length;
+    return 1;
+}
+
 static hoodie_status import_node(hoodie_array *out, const hoodie_field *f, const struct ArrowSchema *s,
-                                 const struct ArrowArray *a, int64_t start, int64_t len, int depth)
+                                 const struct ArrowArray *a, int64_t start, int64_t len, int depth, int adopt)
 {
     afmt af;
     if (depth > 64) return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "arrow import: array nested too deeply");
@@ -651,6 +691,9 @@ static hoodie_status import_node(hoodie_array *out, const hoodie_field *f, const
         out->null_count = len;
         return HOODIE_OK;
     }
+    if (adopt && a->release == array_release && start == 0 && a->offset == 0 && len == a->length &&
+        adopt_node(out, &af, a))
+        return HOODIE_OK;
     HOODIE_TRY(import_validity(out, a, start, len));
     const uint8_t *b1 = nbuf > 1 ? a->buffers[1] : NULL;
     if (nbuf > 1 && len && !b1 && af.kind != AK_FIXEDLIST)
@@ -756,7 +799,7 @@ static hoodie_status import_node(hoodie_array *out, const hoodie_field *f, const
             const struct ArrowArray *c = a->children[i];
             if (!c) return BAD("arrow import: '%s': NULL child", f->name);
             HOODIE_TRY(import_node(&out->children[i], &f->children[i], s->children[i], c, c->offset + start, len,
-                                   depth + 1));
+                                   depth + 1, adopt));
         }
         break;
     case AK_LIST32: case AK_LIST64: case AK_MAP: {
@@ -765,7 +808,7 @@ static hoodie_status import_node(hoodie_array *out, const hoodie_field *f, const
         const struct ArrowArray *c = a->children[0];
         if (!c) return BAD("arrow import: '%s': NULL child", f->name);
         HOODIE_TRY(import_node(&out->children[0], &f->children[0], s->children[0], c, c->offset + base,
-                               end - base, depth + 1));
+                               end - base, depth + 1, 0));
         break;
     }
     case AK_FIXEDLIST: {
@@ -778,7 +821,7 @@ static hoodie_status import_node(hoodie_array *out, const hoodie_field *f, const
         const struct ArrowArray *c = a->children[0];
         if (!c) return BAD("arrow import: '%s': NULL child", f->name);
         HOODIE_TRY(import_node(&out->children[0], &f->children[0], s->children[0], c, c->offset + start * n,
-                               len * n, depth + 1));
+                               len * n, depth + 1, 0));
         break;
     }
     case AK_NULL: break;
@@ -791,7 +834,7 @@ hoodie_status hoodie_arrow_import_array(hoodie_array *out, const hoodie_field *f
                                         const struct ArrowArray *arr)
 {
     HOODIE_TRY(hoodie_array_init(out, f));
-    hoodie_status rc = import_node(out, f, s, arr, arr ? arr->offset : 0, arr ? arr->length : 0, 0);
+    hoodie_status rc = import_node(out, f, s, arr, arr ? arr->offset : 0, arr ? arr->length : 0, 0, 0);
     if (rc < 0) hoodie_array_dispose(out);
     return rc;
 }
@@ -809,7 +852,7 @@ hoodie_status hoodie_arrow_import_batch(hoodie_batch *out, const struct ArrowSch
     out->schema = f;
     hoodie_status rc = hoodie_array_init(&out->root, &out->schema);
     if (rc == HOODIE_OK) rc = import_node(&out->root, &out->schema, s, arr, arr ? arr->offset : 0,
-                                          arr ? arr->length : 0, 0);
+                                          arr ? arr->length : 0, 0, 0);
     if (rc < 0) hoodie_batch_dispose(out);
     return rc;
 }
@@ -939,7 +982,7 @@ hoodie_status hoodie_arrow_reader_next(hoodie_arrow_reader *r, hoodie_batch *out
     if (!arr.release) return HOODIE_ITEROVER;
     hoodie_status rc = hoodie_batch_init(out, &r->schema);
     if (rc == HOODIE_OK) {
-        rc = import_node(&out->root, &out->schema, &r->arrow_schema, &arr, arr.offset, arr.length, 0);
+        rc = import_node(&out->root, &out->schema, &r->arrow_schema, &arr, arr.offset, arr.length, 0, 1);
         if (rc < 0) hoodie_batch_dispose(out);
     }
     arr.release(&arr);

@@ -5,8 +5,11 @@
 #endif
 
 #include <stdint.h>
+#include <stdio.h>
 #if defined(__linux__)
+#include <sys/auxv.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #endif
 #include <string.h>
 
@@ -29,6 +32,50 @@ void hoodie_tune_allocator(void)
     mallopt(M_TOP_PAD, 64 << 20);
 #endif
 }
+
+#if defined(__linux__) && defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+/* True when the kernel gives transparent huge pages only to mappings that ask (THP "madvise" mode). */
+static int thp_madvise_mode(void)
+{
+    char buf[128];
+    FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+    if (!f) return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return strstr(buf, "[madvise]") != NULL;
+}
+
+void hoodie_tune_process(char **argv)
+{
+    static const char tunable[] = "glibc.malloc.hugetlb=1";
+    hoodie_tune_allocator();
+    if (!argv || !argv[0] || getauxval(AT_SECURE)) return; /* setuid: glibc drops GLIBC_TUNABLES, never loop */
+    const char *off = getenv("HOODIE_HUGEPAGES");
+    if (off && !strcmp(off, "0")) return;
+    const char *old = getenv("GLIBC_TUNABLES");
+    if (old && strstr(old, "glibc.malloc.hugetlb")) return; /* set already: by us before exec, or by the user */
+    if (!thp_madvise_mode()) return;
+    size_t on = old ? strlen(old) : 0;
+    char *val = malloc(on + sizeof tunable + 1);
+    if (!val) return;
+    if (on) { memcpy(val, old, on); val[on++] = ':'; }
+    memcpy(val + on, tunable, sizeof tunable);
+    char *saved = old ? strdup(old) : NULL;
+    if ((old && !saved) || setenv("GLIBC_TUNABLES", val, 1)) { free(val); free(saved); return; }
+    free(val);
+    fflush(NULL);
+    execv("/proc/self/exe", argv); /* returns only on failure: run on as we are */
+    if (saved) setenv("GLIBC_TUNABLES", saved, 1); else unsetenv("GLIBC_TUNABLES");
+    free(saved);
+}
+#else
+void hoodie_tune_process(char **argv)
+{
+    (void)argv;
+    hoodie_tune_allocator();
+}
+#endif
 
 void hoodie_mem_repeat(void *dst, const void *src, size_t len, size_t n)
 {

@@ -41,6 +41,8 @@ typedef struct rows_spec {
     int done;
 } rows_spec;
 
+static int g_scramble; /* non-zero: ids in a scrambled order (a multiplicative permutation of first..last) */
+
 static const char *city_of(int64_t id) { static const char *c[] = { "sf", "la", "ny" }; return c[id % 3]; }
 
 static void schema_of(hoodie_field *s)
@@ -65,7 +67,9 @@ static hoodie_status next_rows(hoodie_batch *out, void *payload)
     r->done = 1;
     char name[64];
     int64_t n = 0;
-    for (int64_t id = r->first; id <= r->last; id++) {
+    for (int64_t k = r->first; k <= r->last; k++) {
+        int64_t span = r->last - r->first + 1, id = k;
+        if (g_scramble) id = r->first + (int64_t)(((uint64_t)(k - r->first) * 7919u) % (uint64_t)span);
         const char *c = city_of(id);
         if (r->only_city && strcmp(c, r->only_city)) continue;
         snprintf(name, sizeof name, "%s%lld", r->tag, (long long)id);
@@ -1020,3 +1024,32 @@ HOODIE_TEST(write_writer__cow_single_candidate_unread)
     free(snaps[1]);
     hoodie_storage_free(mem);
 }
+
+/* Upserts of thousands of keys per partition (the index sorts them by radix on 8-byte prefixes, then by the whole
+ * key where prefixes tie): 9-digit keys share their first 8 bytes ten at a time, the files' key ranges end inside
+ * such runs, and every update is found. */
+static void many_keys_case(int mor)
+{
+    hoodie_storage *mem;
+    hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+    rows_spec a = { 100000005, 100003004, 10, "a", NULL, 0 }, u = { 100001505, 100004504, 20, "u", NULL, 0 };
+    hoodie_write_result res;
+    make_table("/many", mem, mor, 8);
+    g_scramble = 1;
+    hoodie_assert_ok(write_rows("/many", mem, HOODIE_WRITE_BULK_INSERT, &a, NULL));
+    hoodie_assert_ok(write_rows("/many", mem, HOODIE_WRITE_UPSERT, &u, &res));
+    g_scramble = 0;
+    hoodie_assert_equal_i(1500, res.updates);
+    hoodie_assert_equal_i(1500, res.inserts);
+    char *snap = snapshot("/many", mem, 0);
+    size_t lines = 0;
+    for (const char *p = snap; *p; p++) lines += *p == '\n';
+    hoodie_assert_equal_i(4500, lines);
+    hoodie_assert(strstr(snap, "100001504,a100001504,") != NULL);
+    hoodie_assert(strstr(snap, "100001505,u100001505,") != NULL);
+    hoodie_assert(strstr(snap, "100003004,u100003004,") != NULL);
+    free(snap);
+    hoodie_storage_free(mem);
+}
+HOODIE_TEST(write_writer__many_keys_cow) { many_keys_case(0); }
+HOODIE_TEST(write_writer__many_keys_mor) { many_keys_case(1); }

@@ -31,7 +31,7 @@ typedef enum hoodie_clean_policy {
     HOODIE_CLEAN_KEEP_LATEST_BY_HOURS = 2       /**< keep the slices commits of the last `retain` hours need */
 } hoodie_clean_policy;
 
-#define HOODIE_SERVICE_OPTS_VERSION 1
+#define HOODIE_SERVICE_OPTS_VERSION 2
 typedef struct hoodie_service_opts {
     unsigned version;                      /**< HOODIE_SERVICE_OPTS_VERSION */
     const hoodie_storage *storage;         /**< NULL: local POSIX */
@@ -50,10 +50,13 @@ typedef struct hoodie_service_opts {
     int64_t retain;                        /**< commits, file versions or hours to keep (0: 10, 3 or 24) */
     /* archival */
     int64_t min_commits, max_commits;      /**< keep.min.commits / keep.max.commits (0: 20 / 30) */
+    /* log compaction (version 2) */
+    int64_t log_blocks_threshold;          /**< hoodie.log.compaction.blocks.threshold: a slice is log-compacted once
+                                                this many of its log blocks apply (0: 5, Hudi's default) */
 } hoodie_service_opts;
 #define HOODIE_SERVICE_OPTS_INIT \
     { HOODIE_SERVICE_OPTS_VERSION, NULL, HOODIE_PARQUET_CODEC_SNAPPY, HOODIE_COMPACT_ALL, 0, 0, NULL, 0, 0, 0, \
-      HOODIE_CLEAN_KEEP_LATEST_COMMITS, 0, 0, 0 }
+      HOODIE_CLEAN_KEEP_LATEST_COMMITS, 0, 0, 0, 0 }
 
 typedef struct hoodie_service_result {
     char instant[24];          /**< the service's instant ("" if there was nothing to do) */
@@ -71,8 +74,9 @@ HOODIE_API hoodie_status hoodie_compaction_schedule(const char *base_path, const
 /** Execute the pending compaction `instant` (NULL: every pending compaction, oldest first). */
 HOODIE_API hoodie_status hoodie_compaction_run(const char *base_path, const hoodie_service_opts *opts,
                                                const char *instant, hoodie_service_result *result);
-/** Plan a log compaction (logcompaction action) of the latest slices with two or more log files: their valid
- *  log blocks merged into one new log file whose blocks replace them (COMPACTED_BLOCK_TIMES). Instant "" if
+/** Plan a log compaction (logcompaction action) of the latest slices in which at least opts->log_blocks_threshold
+ *  log blocks apply (data and delete blocks left after rollbacks and earlier log compactions, as Hudi's
+ *  HoodieLogCompactionPlanGenerator counts them) and that have two or more log files: their valid log blocks merged into one new log file whose blocks replace them (COMPACTED_BLOCK_TIMES). Instant "" if
  *  nothing needs it. Not for the LSM layout (its compaction plans LOG operations itself). */
 HOODIE_API hoodie_status hoodie_log_compaction_schedule(const char *base_path, const hoodie_service_opts *opts,
                                                         hoodie_service_result *result);

@@ -111,8 +111,9 @@ int cmd_logcompact(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("usage: hoodie logcompact TABLE [--schedule | --run [INSTANT]]\n"
-                   "  Merge the log files of each latest slice with two or more logs into one log file.\n"
+            printf("usage: hoodie logcompact TABLE [--schedule | --run [INSTANT]] [--blocks-threshold N]\n"
+                   "  Merge the log blocks of each latest slice in which N or more blocks apply (default 5,\n"
+                   "  hoodie.log.compaction.blocks.threshold) into one log file.\n"
                    "  Without --schedule or --run: schedule, then run every pending log compaction.\n");
             return CLI_OK;
         }
@@ -120,6 +121,9 @@ int cmd_logcompact(int argc, char **argv)
         else if (!strcmp(a, "--run")) {
             run = 1;
             if (v && v[0] != '-') { instant = v; i++; }
+        } else if (!strcmp(a, "--blocks-threshold")) {
+            if (parse_count("logcompact", a, v, &o.log_blocks_threshold)) return CLI_USAGE;
+            i++;
         } else if (a[0] == '-') return cli_usage("logcompact: unknown option '%s'", a);
         else if (!table) table = a;
         else return cli_usage("logcompact: unexpected argument '%s'", a);

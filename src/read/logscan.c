@@ -150,6 +150,11 @@ static hoodie_status avro_block(scan_state *st, const hoodie_hlog_block *b, cons
     if (!schema)
         return HOODIE_CORRUPT("%s: Avro data block at offset %llu has no SCHEMA header", what,
                               (unsigned long long)b->offset);
+    if (st->ctx->headers_only) {
+        hoodie_log_item *it = hoodie_log_items_push(st->out, HOODIE_LOG_DATA, instant);
+        if (!it) return HOODIE_ENOMEM;
+        return hoodie_batch_init(&it->batch, st->ctx->schema);
+    }
     hoodie_avro_decoder *dec = NULL;
     hoodie_status rc = decoder_for(st, schema, b->header_len[HOODIE_HLOG_SCHEMA], what, &dec);
     if (rc < 0) { hoodie_error__prefix("%s: block at offset %llu: ", what, (unsigned long long)b->offset); return rc; }
@@ -250,6 +255,7 @@ static hoodie_status scan_file(scan_state *st, const hoodie_fs_file *f)
             continue;
         }
         if (!hoodie_logscan__applies(ctx, instant)) { st->out->skipped_blocks++; continue; }
+        size_t first = st->out->count;
         if (b.header[HOODIE_HLOG_COMPACTED_BLOCK_TIMES] &&
             (rc = note_compacted(st, b.header[HOODIE_HLOG_COMPACTED_BLOCK_TIMES],
                                  b.header_len[HOODIE_HLOG_COMPACTED_BLOCK_TIMES])) < 0)
@@ -261,6 +267,7 @@ static hoodie_status scan_file(scan_state *st, const hoodie_fs_file *f)
         case HOODIE_HLOG_DELETE_BLOCK: {
             hoodie_log_item *item = hoodie_log_items_push(st->out, HOODIE_LOG_DELETES, instant);
             if (!item) { rc = HOODIE_ENOMEM; break; }
+            if (ctx->headers_only) break;
             rc = hoodie_hlog_delete_decode(&b, st->out->arena, f->path, &item->deletes, &item->delete_count);
             break;
         }
@@ -268,7 +275,12 @@ static hoodie_status scan_file(scan_state *st, const hoodie_fs_file *f)
             const uint8_t *p;
             size_t n;
             rc = hoodie_hlog_parquet_content(&b, f->path, &p, &n);
-            if (rc == HOODIE_OK) rc = parquet_block(p, n, f->path, ctx->schema, st->out, instant);
+            if (rc == HOODIE_OK && ctx->headers_only) {
+                hoodie_log_item *item = hoodie_log_items_push(st->out, HOODIE_LOG_DATA, instant);
+                rc = item ? hoodie_batch_init(&item->batch, ctx->schema) : HOODIE_ENOMEM;
+            } else if (rc == HOODIE_OK) {
+                rc = parquet_block(p, n, f->path, ctx->schema, st->out, instant);
+            }
             break;
         }
         case HOODIE_HLOG_HFILE_DATA_BLOCK:
@@ -278,6 +290,7 @@ static hoodie_status scan_file(scan_state *st, const hoodie_fs_file *f)
         default: /* CDC blocks carry change records, not table rows */
             break;
         }
+        if (first < st->out->count) st->out->items[first].block_start = 1;
         if (rc < 0) break;
     }
     if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
@@ -308,4 +321,24 @@ hoodie_status hoodie_logscan(hoodie_log_items *out, const hoodie_logscan_ctx *ct
     hoodie_buf_dispose(&st.data);
     if (rc < 0) hoodie_log_items_dispose(out);
     return rc;
+}
+
+int64_t hoodie_log_items_blocks(const hoodie_log_items *l)
+{
+    int64_t n = 0;
+    for (size_t i = 0; i < l->count; i++) n += l->items[i].block_start && !l->items[i].removed;
+    return n;
+}
+
+hoodie_status hoodie_logscan_blocks(const hoodie_logscan_ctx *ctx, const hoodie_fs_file *const *logs, size_t n_logs,
+                                    int64_t *out)
+{
+    hoodie_logscan_ctx c = *ctx;
+    hoodie_log_items items;
+    c.headers_only = 1;
+    *out = 0;
+    HOODIE_TRY(hoodie_logscan(&items, &c, logs, n_logs));
+    *out = hoodie_log_items_blocks(&items);
+    hoodie_log_items_dispose(&items);
+    return HOODIE_OK;
 }

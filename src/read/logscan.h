@@ -31,6 +31,7 @@ typedef struct hoodie_log_item {
     hoodie_hlog_delete *deletes;     /* DELETES: arena */
     size_t delete_count;
     int removed;                     /* rolled back by a later command block */
+    int block_start;                 /* the first item of its log block (a Parquet block may give several) */
 } hoodie_log_item;
 
 typedef struct hoodie_log_items {
@@ -48,10 +49,17 @@ typedef struct hoodie_logscan_ctx {
     const hoodie_field *schema;       /* reader STRUCT: the table schema with meta columns */
     const char *const *rolled_back;   /* instants rolled back by completed rollbacks */
     size_t rolled_back_count;
+    int headers_only;                 /* one empty item per block: nothing decoded (hoodie_logscan_blocks) */
 } hoodie_logscan_ctx;
 
 hoodie_status hoodie_logscan(hoodie_log_items *out, const hoodie_logscan_ctx *ctx, const hoodie_fs_file *const *logs,
                              size_t n_logs);
+/** The number of log blocks that apply (data and delete blocks left after rollbacks and log compactions), as
+ *  Hudi counts them to schedule a log compaction; headers are read, records are not decoded. */
+hoodie_status hoodie_logscan_blocks(const hoodie_logscan_ctx *ctx, const hoodie_fs_file *const *logs, size_t n_logs,
+                                    int64_t *out);
+/** Applying blocks among scanned items (items of a block share its fate). */
+int64_t hoodie_log_items_blocks(const hoodie_log_items *l);
 /** 1 if items of instant `t` apply to the scan (completed, within as-of, not rolled back). */
 int hoodie_logscan__applies(const hoodie_logscan_ctx *ctx, const char *t);
 /** Append an empty item (for block decoders); returns NULL on ENOMEM. */

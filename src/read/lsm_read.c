@@ -376,6 +376,7 @@ hoodie_status hoodie_lsm__native_items(const hoodie_logscan_ctx *ctx, const hood
     int key_col = hoodie_field_find(ctx->schema, "_hoodie_record_key");
     int ord_col = -1;
     hoodie_status rc = HOODIE_OK;
+    size_t first = out->count;
     if (n.deletes) {
         /* the ordering value is the third column of a delete file, whatever its name */
         const hoodie_field *fs = hoodie_pqfile__schema(n.r);
@@ -393,6 +394,7 @@ hoodie_status hoodie_lsm__native_items(const hoodie_logscan_ctx *ctx, const hood
         hoodie_batch_dispose(&b);
     }
     if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
+    if (first < out->count) out->items[first].block_start = 1; /* a native log file is one block */
     nfile_close(&n);
     return rc;
 }

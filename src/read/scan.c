@@ -475,7 +475,7 @@ static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
     int lookup = s->n_keys && s->query == HOODIE_QUERY_SNAPSHOT && s->t->cfg->populate_meta_fields;
     if ((use_logs || (lookup && sl->base)) && s->t->cfg->lsm_tree && s->key_col >= 0 && hoodie_lsm_slice_sortable(sl)) {
         hoodie_lsm_slice_cfg lc = { { s->t->storage, s->t->tl, s->as_of[0] ? s->as_of : NULL, &s->full,
-                                      (const char *const *)s->rolled_back, s->n_rolled_back },
+                                      (const char *const *)s->rolled_back, s->n_rolled_back, 0 },
                                     s->key_col, s->ord_col, s->del_col, s->policy, s->batch_rows, 0, 0,
                                     lookup ? (const char *const *)s->keys : NULL, lookup ? s->n_keys : 0 };
         s->slice_done_base = 1;
@@ -483,7 +483,7 @@ static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
     }
     if (use_logs) {
         hoodie_logscan_ctx lc = { s->t->storage, s->t->tl, s->as_of[0] ? s->as_of : NULL, &s->full,
-                                  (const char *const *)s->rolled_back, s->n_rolled_back };
+                                  (const char *const *)s->rolled_back, s->n_rolled_back, 0 };
         HOODIE_TRY(hoodie_logscan(&s->logs, &lc, sl->logs, sl->log_count));
         s->have_logs = 1;
         if (s->key_col < 0)

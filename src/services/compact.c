@@ -15,6 +15,7 @@
  */
 #include "services/lsm_compact.h"
 #include "services/svc.h"
+#include "read/logscan.h"
 #include "storage/storage.h"
 #include "table/file_name.h"
 #include "table/fsview.h"
@@ -73,9 +74,21 @@ static uint64_t slice_log_size(const hoodie_file_slice *sl)
 }
 
 #define LOG_COMPACTOR "org.apache.hudi.table.action.compact.LogCompactionExecutionHelper"
+#define DEFAULT_LOG_BLOCKS_THRESHOLD 5 /* hoodie.log.compaction.blocks.threshold */
 
-/* Schedule a compaction, or with `log` a log compaction: slices with two or more log files, a plan naming
- * LogCompactionExecutionHelper that preserves the records' meta fields (as HoodieLogCompactionPlanGenerator). */
+/* The log blocks of a slice that apply now, as HoodieLogCompactionPlanGenerator counts them (an unmerged scan's
+ * current blocks: completed, not rolled back, not replaced by a log compaction). */
+static hoodie_status applying_blocks(hoodie_svc *sv, const hoodie_file_slice *sl, int64_t *out)
+{
+    HOODIE_TRY(hoodie_svc__load_schema(sv));
+    hoodie_logscan_ctx lc = { sv->s, sv->t->tl, NULL, &sv->file_schema,
+                              (const char *const *)sv->rolled_back_instants, sv->n_rolled_back_instants, 1 };
+    return hoodie_logscan_blocks(&lc, sl->logs, sl->log_count, out);
+}
+
+/* Schedule a compaction, or with `log` a log compaction: slices with two or more log files in which at least
+ * log_blocks_threshold blocks apply, a plan naming LogCompactionExecutionHelper that preserves the records' meta
+ * fields (as HoodieLogCompactionPlanGenerator). */
 static hoodie_status schedule(const char *base_path, const hoodie_service_opts *opts, int log,
                               hoodie_service_result *result)
 {
@@ -100,12 +113,18 @@ static hoodie_status schedule(const char *base_path, const hoodie_service_opts *
     if (rc == HOODIE_OK && !(ops = json_array())) rc = HOODIE_NOMEM();
     int64_t threshold = sv.o.log_size_threshold > 0 ? sv.o.log_size_threshold : 1;
     int64_t budget = sv.o.io_budget > 0 ? sv.o.io_budget : DEFAULT_IO_BUDGET;
+    int64_t min_blocks = sv.o.log_blocks_threshold > 0 ? sv.o.log_blocks_threshold : DEFAULT_LOG_BLOCKS_THRESHOLD;
     for (size_t i = 0; rc == HOODIE_OK && v && i < v->group_count; i++) {
         const hoodie_file_group *g = &v->groups[i];
         const hoodie_file_slice *sl = hoodie_file_group_latest(g);
-        if (!sl || sl->log_count < (log ? 2u : 1u) || hoodie_svc__pending_has(&pend, g->partition, g->file_id)) continue;
+        if (!sl || !sl->log_count || hoodie_svc__pending_has(&pend, g->partition, g->file_id)) continue;
         if (sv.o.strategy == HOODIE_COMPACT_LOG_SIZE && (int64_t)slice_log_size(sl) < threshold) continue;
         if (sv.o.strategy == HOODIE_COMPACT_BOUNDED_IO && budget <= 0) break;
+        if (log) {
+            int64_t blocks = 0;
+            if ((rc = applying_blocks(&sv, sl, &blocks)) < 0) break;
+            if (blocks < min_blocks) continue;
+        }
         json_t *op = operation(g, sl);
         int lsm_skip = 0; /* LSM layout: FULL or LOG per group (services/lsm_compact.h) */
         if (op && sv.t->cfg->lsm_tree && (rc = hoodie_lsm_compact__tag(&sv, sl, op, &lsm_skip)) < 0) { json_decref(op); break; }

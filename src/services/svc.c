@@ -17,6 +17,7 @@
 #include "write/wlog.h"
 #include "write/wschema.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,9 @@ hoodie_status hoodie_svc__open(hoodie_svc *sv, const char *base_path, const hood
 {
     hoodie_service_opts def = HOODIE_SERVICE_OPTS_INIT;
     memset(sv, 0, sizeof *sv);
-    sv->o = o ? *o : def;
+    sv->o = def;
+    if (o) /* an older caller's struct ends before the fields its version lacks */
+        memcpy(&sv->o, o, o->version >= 2 ? sizeof *o : offsetof(hoodie_service_opts, log_blocks_threshold));
     sv->s = hoodie_storage__or_default(sv->o.storage);
     if (!base_path || !*base_path) return HOODIE_FAIL(HOODIE_EINVAL, "no table path given");
     sv->base_path = hoodie_write__path(base_path, "");
@@ -370,14 +373,14 @@ static hoodie_status fold_logs(hoodie_svc *sv, hoodie_arena *a, const char *part
         logs[i] = f;
     }
     hoodie_logscan_ctx lc = { sv->s, sv->t->tl, as_of, sh->schema,
-                              (const char *const *)sv->rolled_back_instants, sv->n_rolled_back_instants };
+                              (const char *const *)sv->rolled_back_instants, sv->n_rolled_back_instants, 0 };
     HOODIE_TRY(hoodie_logscan(items, &lc, logs, n_logs));
     for (size_t i = 0; i < items->count; i++) {
         if (items->items[i].removed) continue;
         stats->log_records += items->items[i].kind == HOODIE_LOG_DATA ? items->items[i].batch.root.length
                                                                       : (int64_t)items->items[i].delete_count;
     }
-    stats->log_blocks += (int64_t)n_logs;
+    stats->log_blocks += hoodie_log_items_blocks(items);
     hoodie_slice_merge_cfg mc = { sh->schema, sh->key, sh->ord, sh->del, sv->policy };
     hoodie_status rc = hoodie_slice_merger_new(m, &mc, items);
     if (rc < 0) hoodie_log_items_dispose(items);

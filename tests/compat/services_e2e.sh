@@ -88,7 +88,7 @@ for variant in mor8 mor6 cow8 cow6; do
 
   if [ "$type" = mor ]; then
     # log compaction: pending, then completed (as a deltacommit LOG_COMPACT), then again over its own output
-    lc=$("$HOODIE" logcompact "$t" --schedule | awk '/scheduled log compaction/ {print $4}' | tr -d :)
+    lc=$("$HOODIE" logcompact "$t" --schedule --blocks-threshold 2 | awk '/scheduled log compaction/ {print $4}' | tr -d :)
     check "$variant: log compaction scheduled" test -n "$lc"
     check "$variant: reads unchanged with a pending log compaction" same_as_before 0
     check "$variant: log compaction run by instant" "$HOODIE" logcompact "$t" --run "$lc"
@@ -102,7 +102,7 @@ for variant in mor8 mor6 cow8 cow6; do
     mapfile -t commits < <(completed_writes "$t")
     snap "$t" > "$tmp/$variant.s0"
     for c in "${commits[@]}"; do snap "$t" --as-of "$c" > "$tmp/$variant.asof.$c"; done
-    check "$variant: second log compaction" "$HOODIE" logcompact "$t"
+    check "$variant: second log compaction" "$HOODIE" logcompact "$t" --blocks-threshold 2
     check "$variant: reads unchanged after the second log compaction" same_as_before 0
     check "$variant: latest slices have logs before compaction" latest_has_logs "$t"
     check "$variant: compact" "$HOODIE" compact "$t"

@@ -83,7 +83,7 @@ static void ls_add_file(ls_fixture *fx, const char *name, const hoodie_buf *cont
 
 static hoodie_status ls_scan(ls_fixture *fx, hoodie_log_items *items)
 {
-    hoodie_logscan_ctx ctx = { fx->s, fx->tl, NULL, &fx->schema, NULL, 0 };
+    hoodie_logscan_ctx ctx = { fx->s, fx->tl, NULL, &fx->schema, NULL, 0, 0 };
     return hoodie_logscan(items, &ctx, fx->logs, fx->n_logs);
 }
 
@@ -127,12 +127,20 @@ HOODIE_TEST(read_logscan__dropped_blocks_are_not_decoded)
     /* the retried T2 block's row */
     const hoodie_array *v = &items.items[2].batch.root.children[1];
     hoodie_assert_equal_i(20, hoodie_array_int_at(&fx.schema.children[1], v, 0));
+    /* blocks that apply, as log compaction scheduling counts them: the retried T2, T5, T6 */
+    hoodie_assert_equal_i(3, hoodie_log_items_blocks(&items));
     hoodie_log_items_dispose(&items);
+    hoodie_logscan_ctx hc = { fx.s, fx.tl, NULL, &fx.schema, NULL, 0, 0 };
+    int64_t blocks = -1;
+    hoodie_assert_ok(hoodie_logscan_blocks(&hc, fx.logs, fx.n_logs, &blocks));
+    hoodie_assert_equal_i(3, blocks);
 
     /* a corrupt block that applies still fails the scan, naming the file and the record's offset */
     hoodie_buf f4 = HOODIE_BUF_INIT;
     data_block(&f4, T(6), NULL, 1, 60, 1);
     ls_add_file(&fx, ".f1_" T(1) ".log.4_0-1-0", &f4);
+    hoodie_assert_ok(hoodie_logscan_blocks(&hc, fx.logs, fx.n_logs, &blocks)); /* counting decodes no record */
+    hoodie_assert_equal_i(4, blocks);
     hoodie_assert_status(HOODIE_ECORRUPT, ls_scan(&fx, &items));
     hoodie_assert_contains(hoodie_error__message(), ".log.4_0-1-0");
     hoodie_assert_contains(hoodie_error__message(), "union branch 7 out of range");

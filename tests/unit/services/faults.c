@@ -104,8 +104,8 @@ static size_t pending_instants(const hoodie_storage *s)
 
 typedef enum { SVC_COMPACT, SVC_CLEAN, SVC_ROLLBACK_LATEST, SVC_RESTORE, SVC_CLUSTER, SVC_ARCHIVE, SVC_LOGCOMPACT } svc_kind;
 
-/* Fresh table with a few writes (and, for restore, a savepoint after the first). */
-static hoodie_storage *build(int version, int mor, svc_kind kind, char sp[24], char latest[24])
+/* An empty table (id keyed, partitioned by p, ordered by ts) on a new in-memory storage. */
+static hoodie_storage *fresh(int version, int mor)
 {
     hoodie_storage *mem;
     if (hoodie_storage_mem_new(&mem) < 0) return NULL;
@@ -120,7 +120,16 @@ static hoodie_storage *build(int version, int mor, svc_kind kind, char sp[24], c
     co.partition_fields = parts;
     co.partition_count = 1;
     co.ordering_field = "ts";
-    int ok = hoodie_table_create(TBL, &co) == HOODIE_OK;
+    if (hoodie_table_create(TBL, &co) == HOODIE_OK) return mem;
+    hoodie_storage_free(mem);
+    return NULL;
+}
+
+/* Fresh table with a few writes (and, for restore, a savepoint after the first). */
+static hoodie_storage *build(int version, int mor, svc_kind kind, char sp[24], char latest[24])
+{
+    hoodie_storage *mem = fresh(version, mor);
+    int ok = mem != NULL;
     ok = ok && write_csv(mem, "id,p,ts,v\n1,a,1,x1\n2,a,1,x2\n3,b,1,x3\n", HOODIE_WRITE_UPSERT) == HOODIE_OK;
     if (ok && kind == SVC_RESTORE) {
         hoodie_service_opts o = HOODIE_SERVICE_OPTS_INIT;
@@ -174,6 +183,7 @@ static hoodie_status run(svc_kind kind, const hoodie_storage *s, const char *sp,
         TRY(hoodie_compaction_schedule(TBL, &o, NULL));
         return hoodie_compaction_run(TBL, &o, NULL, NULL);
     case SVC_LOGCOMPACT:
+        o.log_blocks_threshold = 2; /* the built table's slices hold 2-3 blocks */
         TRY(hoodie_log_compaction_schedule(TBL, &o, NULL));
         return hoodie_log_compaction_run(TBL, &o, NULL, NULL);
     case SVC_CLEAN:
@@ -325,6 +335,7 @@ static void logcompact_reads(int version)
     hoodie_service_opts o = HOODIE_SERVICE_OPTS_INIT;
     hoodie_service_result r;
     o.storage = mem;
+    o.log_blocks_threshold = 2;
     /* pending: reads unchanged */
     hoodie_assert_ok(hoodie_log_compaction_schedule(TBL, &o, &r));
     hoodie_assert(r.instant[0] != 0);
@@ -388,6 +399,69 @@ static void logcompact_reads(int version)
     hoodie_storage_free(mem);
 }
 
+/* Scheduling counts the log blocks that apply (hoodie.log.compaction.blocks.threshold, default 5): blocks of
+ * rolled-back writes do not count, a log compaction's block replaces the ones it compacted. */
+static hoodie_status update_one(hoodie_storage *mem, int ts)
+{
+    char text[64];
+    snprintf(text, sizeof text, "id,p,ts,v\n1,a,%d,u%d\n", ts, ts);
+    return write_csv(mem, text, HOODIE_WRITE_UPSERT);
+}
+
+static const char *latest_write(hoodie_storage *mem, char out[24])
+{
+    hoodie_table *t;
+    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+    to.storage = mem;
+    out[0] = 0;
+    if (hoodie_table_open(&t, TBL, &to) < 0) return out;
+    for (size_t i = 0; i < hoodie_table_instant_count(t); i++) {
+        hoodie_instant_info ii;
+        if (hoodie_table_instant(t, i, &ii) == HOODIE_OK && !strcmp(ii.action, "deltacommit")) snprintf(out, 24, "%s", ii.requested);
+    }
+    hoodie_table_free(t);
+    return out;
+}
+
+static void logcompact_threshold(int version)
+{
+    hoodie_storage *mem = fresh(version, 1);
+    hoodie_assert(mem != NULL);
+    hoodie_service_opts o = HOODIE_SERVICE_OPTS_INIT;
+    hoodie_service_result r;
+    char last[24];
+    o.storage = mem;
+    hoodie_assert_ok(write_csv(mem, "id,p,ts,v\n1,a,1,x1\n2,a,1,x2\n3,a,1,x3\n", HOODIE_WRITE_INSERT));
+    for (int i = 0; i < 4; i++) hoodie_assert_ok(update_one(mem, 10 + i)); /* four blocks in one slice */
+    hoodie_assert_ok(hoodie_log_compaction_schedule(TBL, &o, &r));
+    hoodie_assert_equal_s("", r.instant);
+    hoodie_assert_ok(update_one(mem, 20)); /* the fifth, rolled back: four again */
+    hoodie_assert_ok(hoodie_rollback(TBL, &o, latest_write(mem, last), NULL));
+    hoodie_assert_ok(hoodie_log_compaction_schedule(TBL, &o, &r));
+    hoodie_assert_equal_s("", r.instant);
+    hoodie_assert_ok(update_one(mem, 21)); /* five */
+    char *before = read_rows(mem, NULL);
+    hoodie_assert(before != NULL);
+    hoodie_assert_ok(hoodie_log_compaction_schedule(TBL, &o, &r));
+    hoodie_assert(r.instant[0] != 0);
+    hoodie_assert(r.file_groups == 1);
+    hoodie_assert_ok(hoodie_log_compaction_run(TBL, &o, NULL, &r));
+    char *now = read_rows(mem, NULL);
+    hoodie_assert_equal_s(before, now);
+    free(now);
+    free(before);
+    /* the slice's applying blocks: the log compaction's data block alone */
+    o.log_blocks_threshold = 2;
+    hoodie_assert_ok(hoodie_log_compaction_schedule(TBL, &o, &r));
+    hoodie_assert_equal_s("", r.instant);
+    hoodie_assert_ok(update_one(mem, 30));
+    hoodie_assert_ok(hoodie_log_compaction_schedule(TBL, &o, &r));
+    hoodie_assert(r.instant[0] != 0);
+    hoodie_storage_free(mem);
+}
+
+HOODIE_TEST(services_logcompact__threshold_v8) { logcompact_threshold(8); }
+HOODIE_TEST(services_logcompact__threshold_v6) { logcompact_threshold(6); }
 HOODIE_TEST(services_logcompact__reads_v8) { logcompact_reads(8); }
 HOODIE_TEST(services_logcompact__reads_v6) { logcompact_reads(6); }
 

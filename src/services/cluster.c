@@ -287,13 +287,14 @@ static hoodie_status cluster_group(hoodie_svc *sv, hoodie_write_txn *tx, json_t 
             rc = hoodie_batch_take(&ob, srcs, rows.n, sel + off, cnt);
             out.b = &ob;
             out.n = 1;
+            /* a table without meta fields keeps the others null; Spark writes its file name there too */
             if (rc == HOODIE_OK) rc = hoodie_svc__set_file_name(sv, &out, (const char *)nb.data);
             char *path = rc == HOODIE_OK ? hoodie_svc__file_path(sv, part, (const char *)nb.data) : NULL;
             if (rc == HOODIE_OK && !path) rc = HOODIE_NOMEM();
             if (rc == HOODIE_OK) rc = hoodie_write__marker(tx, part, (const char *)nb.data, HOODIE_MARKER_CREATE);
             const hoodie_batch *parts[1] = { &ob };
             hoodie_basefile_opts bo = { sv->s, path, &sv->file_schema, sv->avro_file_schema, sv->o.codec, 0, 0,
-                                NULL, NULL, NULL, NULL };
+                                NULL, NULL, NULL, NULL, !sv->t->cfg->populate_meta_fields };
             if (rc == HOODIE_OK) rc = hoodie_basefile_write(&bo, parts, 1, &size, &written);
             free(path);
             hoodie_batch_dispose(&ob);

@@ -105,6 +105,9 @@ static hoodie_status schedule(const char *base_path, const hoodie_service_opts *
     res.rolled_back = sv.rolled_back;
     if (rc == HOODIE_OK && sv.t->cfg->type != HOODIE_TABLE_MERGE_ON_READ)
         rc = HOODIE_FAIL(HOODIE_EINVAL, "%s: compaction needs a merge-on-read table", sv.base_path);
+    if (rc == HOODIE_OK && !sv.t->cfg->populate_meta_fields)
+        rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: compacting a table without meta fields (hoodie.populate.meta.fields"
+                         "=false) is not supported", sv.base_path);
     if (rc == HOODIE_OK && log && sv.t->cfg->lsm_tree)
         rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: the LSM layout compacts its logs through compaction (LOG "
                          "operations)", sv.base_path);
@@ -333,7 +336,7 @@ static hoodie_status compact_one(hoodie_svc *sv, hoodie_write_txn *tx, json_t *o
     stream_sink ss = { sv, NULL, name, &rows, { NULL, NULL, NULL, NULL }, 0, 0 };
     if (rc == HOODIE_OK) read_base_index(sv, part, data, &ss);
     hoodie_basefile_opts bo = { sv->s, path, &sv->file_schema, sv->avro_file_schema, sv->o.codec, 0, 0,
-                                NULL, NULL, NULL, NULL };
+                                NULL, NULL, NULL, NULL, 0 };
     if (rc == HOODIE_OK) rc = hoodie_basefile_stream_open(&ss.out, &bo, 0, 0, 0); /* the writer's row groups */
     if (rc == HOODIE_OK) rc = hoodie_svc__merge_slice_each(sv, part, data, logs, n_logs, 1, &rows, write_sink, &ss);
     if (rc == HOODIE_OK && rows.rows == 0) { /* every record deleted: an empty base file ends the old slice */

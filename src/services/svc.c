@@ -110,9 +110,6 @@ hoodie_status hoodie_svc__load_schema(hoodie_svc *sv)
     hoodie_field table;
     int have_table = 0;
     if (sv->have_schema) return HOODIE_OK;
-    if (!sv->t->cfg->populate_meta_fields)
-        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: table services need the meta fields (hoodie.populate.meta.fields)",
-                           sv->base_path);
     hoodie_status rc = hoodie_table__schema(sv->t, NULL, &json);
     if (rc == HOODIE_ENOTFOUND) {
         hoodie_error_clear();
@@ -401,6 +398,9 @@ hoodie_status hoodie_svc__compact_logs(hoodie_svc *sv, const char *partition, co
     int have_recs = 0, have_dels = 0;
     memset(res, 0, sizeof *res);
     HOODIE_TRY(hoodie_svc__load_schema(sv));
+    if (!sv->t->cfg->populate_meta_fields)
+        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: log compaction of a table without meta fields "
+                           "(hoodie.populate.meta.fields=false) is not supported", sv->base_path);
     hoodie_status rc = hoodie_arena_new(&a, NULL, 4096);
     merge_shape sh;
     if (rc == HOODIE_OK) rc = shape_of(sv, 0, &sh);
@@ -468,6 +468,9 @@ hoodie_status hoodie_svc__merge_slice_each(hoodie_svc *sv, const char *partition
     hoodie_pq_scan *sc = NULL;
     merge_shape sh;
     HOODIE_TRY(hoodie_svc__load_schema(sv));
+    if (n_logs && !sv->t->cfg->populate_meta_fields)
+        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: merging the log files of a table without meta fields "
+                           "(hoodie.populate.meta.fields=false) is not supported", sv->base_path);
     HOODIE_TRY(shape_of(sv, without_file_name, &sh));
     hoodie_status rc = hoodie_arena_new(&a, NULL, 4096);
     if (rc == HOODIE_OK && n_logs) {

@@ -28,11 +28,12 @@ hoodie_status hoodie_basefile_write(const hoodie_basefile_opts *o, const hoodie_
     int32_t entries = o->bloom_entries > 0 ? o->bloom_entries : 60000;
     HOODIE_TRY(hoodie_bloom_init(&bloom, HOODIE_BLOOM_DYNAMIC_V0, entries, 1e-9, entries > 100000 ? entries : 100000));
     hoodie_status rc = HOODIE_OK;
-    for (size_t b = 0; reuse && b < n; b++) rows += batches[b]->root.length;
+    int index = !o->no_key_index;
+    for (size_t b = 0; (reuse || !index) && b < n; b++) rows += batches[b]->root.length;
     enum { CHUNK = 256 };
     const uint8_t *kp[CHUNK];
     size_t kl[CHUNK];
-    for (size_t b = 0; !reuse && b < n && rc == HOODIE_OK; b++) {
+    for (size_t b = 0; !reuse && index && b < n && rc == HOODIE_OK; b++) {
         const hoodie_array *k = &batches[b]->root.children[2];
         size_t nk = 0;
         for (int64_t i = 0; i < k->length && rc == HOODIE_OK; i++) {
@@ -47,10 +48,10 @@ hoodie_status hoodie_basefile_write(const hoodie_basefile_opts *o, const hoodie_
         if (rc == HOODIE_OK && nk) rc = hoodie_bloom_add_many(&bloom, kp, kl, nk);
         rows += batches[b]->root.length;
     }
-    if (rc == HOODIE_OK && !reuse) rc = hoodie_bloom_to_base64(&bloom, &bf);
-    if (rc == HOODIE_OK && !reuse) rc = hoodie_buf_cstr(&bf);
+    if (rc == HOODIE_OK && !reuse && index) rc = hoodie_bloom_to_base64(&bloom, &bf);
+    if (rc == HOODIE_OK && !reuse && index) rc = hoodie_buf_cstr(&bf);
     hoodie_bloom_dispose(&bloom);
-    if (rc == HOODIE_OK) {
+    if (rc == HOODIE_OK && index) {
         minkey = reuse ? strdup(o->reuse_min_key) : strndup(minp ? (const char *)minp : "", minl);
         maxkey = reuse ? strdup(o->reuse_max_key) : strndup(maxp ? (const char *)maxp : "", maxl);
         if (!minkey || !maxkey) rc = HOODIE_NOMEM();
@@ -65,7 +66,7 @@ hoodie_status hoodie_basefile_write(const hoodie_basefile_opts *o, const hoodie_
     po.row_group_bytes = o->row_group_bytes;
     po.kv_keys = keys;
     po.kv_values = vals;
-    po.n_kv = 6;
+    po.n_kv = index ? 6 : 2; /* no key index: parquet.avro.schema and writer.model.name alone */
     hoodie_pq_writer_opts fo;
     if (rc == HOODIE_OK) rc = hoodie_pqwrite_map_opts(&po, &fo);
     if (rc == HOODIE_OK)

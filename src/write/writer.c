@@ -866,7 +866,7 @@ static hoodie_status write_base(wctx *w, wgroup *g, const hoodie_batch *const *p
     uint64_t size = 0;
     hoodie_basefile_opts bo = { w->s, path, &w->file_schema, w->avro_file_schema, w->o.codec, 0, w->o.bloom_num_entries,
                                 reuse ? reuse[0] : NULL, reuse ? reuse[1] : NULL, reuse ? reuse[2] : NULL,
-                                reuse ? reuse[3] : NULL };
+                                reuse ? reuse[3] : NULL, 0 };
     hoodie_status rc = hoodie_write__marker(&w->tx, partition, name, g->existing ? HOODIE_MARKER_MERGE : HOODIE_MARKER_CREATE);
     if (rc == HOODIE_OK) rc = hoodie_write__partition_metadata(w->s, w->t->base_path, partition, w->tx.inst.requested);
     if (rc == HOODIE_OK) rc = hoodie_basefile_write(&bo, parts, n_parts, &size, &rows);
@@ -950,7 +950,7 @@ static hoodie_status bulk_file_open(wctx *w, size_t gi, bulk_file *f)
     HOODIE_TRY(hoodie_write__marker(&w->tx, partition, f->name, HOODIE_MARKER_CREATE));
     HOODIE_TRY(hoodie_write__partition_metadata(w->s, w->t->base_path, partition, w->tx.inst.requested));
     hoodie_basefile_opts bo = { w->s, path, &w->file_schema, w->avro_file_schema, w->o.codec, 0, w->o.bloom_num_entries,
-                                NULL, NULL, NULL, NULL };
+                                NULL, NULL, NULL, NULL, 0 };
     return hoodie_basefile_stream_open(&f->bs, &bo, BULK_ROW_GROUP_ROWS, 0, 0);
 }
 
@@ -1671,6 +1671,14 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
         goto done;
     }
     w.cfg = w.t->cfg;
+    if (!w.cfg->populate_meta_fields) {
+        /* its base files carry no record keys for the index to match: keys would have to come from the key
+         * fields of every file read, which this writer does not do (an upsert would duplicate records) */
+        rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: writing a table without meta fields (hoodie.populate.meta.fields="
+                         "false) is not supported", base_path);
+        if (input->release) input->release(input);
+        goto done;
+    }
     w.mor = w.cfg->type == HOODIE_TABLE_MERGE_ON_READ;
     w.replace = w.o.op == HOODIE_WRITE_INSERT_OVERWRITE || w.o.op == HOODIE_WRITE_INSERT_OVERWRITE_TABLE ||
                 w.o.op == HOODIE_WRITE_DELETE_PARTITION;

@@ -247,6 +247,22 @@ for ver in 6 8; do
 done
 
 # ---- fixture copies ----
+# Services run on every fixture table hoodie writes (table versions 6 and 8). Version 9 tables are read-only for
+# hoodie: every service refuses them, clearly, and leaves them untouched.
+svc_on_fixture() { # table service args...
+  local t=$1 svc=$2; shift 2
+  if grep -q '^hoodie.table.version=9' "$t/.hoodie/hoodie.properties"; then
+    local before after
+    before=$(cd "$t" && find . -type f | sort | xargs md5sum)
+    if "$HOODIE" "$svc" "$t" "$@" > "$tmp/out" 2>&1; then bad "$(basename "$t") $svc: a version 9 table was not refused"
+    elif ! grep -q "table services write table versions 6 and 8, not 9" "$tmp/out"; then bad "$(basename "$t") $svc: $(cat "$tmp/out")"
+    else ok; fi
+    after=$(cd "$t" && find . -type f | sort | xargs md5sum)
+    check "$(basename "$t") $svc: a refused service changes nothing" test "$before" = "$after"
+    return
+  fi
+  if "$HOODIE" "$svc" "$t" "$@" > "$tmp/out" 2>&1; then ok; else bad "$(basename "$t") $svc: $(cat "$tmp/out")"; fi
+}
 for exp in "$FIX"/expected/*.csv; do
   base=$(basename "$exp" .csv)
   table=${base%%.*}
@@ -256,12 +272,38 @@ for exp in "$FIX"/expected/*.csv; do
   cp -r "$FIX/tables/$table" "$tmp/fx/$table"
   chmod -R u+w "$tmp/fx/$table"
   t="$tmp/fx/$table"
-  if grep -q 'hoodie.table.type=MERGE_ON_READ' "$t/.hoodie/hoodie.properties"; then
-    "$HOODIE" compact "$t" > "$tmp/out" 2>&1 || { grep -q "no schema\|meta fields\|not supported\|table versions 6 and 8" "$tmp/out" || bad "$table compact: $(cat "$tmp/out")"; }
-  fi
-  "$HOODIE" cluster "$t" --sort-by _hoodie_record_key > "$tmp/out" 2>&1 || { grep -q "no schema\|meta fields\|not supported\|table versions 6 and 8" "$tmp/out" || bad "$table cluster: $(cat "$tmp/out")"; }
-  "$HOODIE" clean "$t" --retain 3 > "$tmp/out" 2>&1 || { grep -q "no schema\|meta fields\|not supported\|table versions 6 and 8" "$tmp/out" || bad "$table clean: $(cat "$tmp/out")"; }
+  if grep -q 'hoodie.table.type=MERGE_ON_READ' "$t/.hoodie/hoodie.properties"; then svc_on_fixture "$t" compact; fi
+  svc_on_fixture "$t" cluster --sort-by _hoodie_record_key
+  svc_on_fixture "$t" clean --retain 3
 done
+
+# A table without meta fields (Spark's, virtual keys): clustering rewrites it with the meta columns left null but the
+# file name (as Spark writes them) and no key index in the footers; writes are refused rather than duplicating keys.
+nm="$tmp/nometa"
+cp -r "$FIX/tables/cow_v6_simplekeygen_hivestyle_no_metafields" "$nm"
+chmod -R u+w "$nm"
+f10=$(ls "$nm"/byteField=10/*.parquet)
+cp "$f10" "$nm/byteField=10/00000000-aaaa-bbbb-cccc-000000000000-0_0-35-78_20240426205419518.parquet" # a second group
+snap "$nm" > "$tmp/nm.before"
+check "no meta fields: the copied group adds rows" test "$(wc -l < "$tmp/nm.before")" -eq 7
+check "no meta fields: cluster" bash -c "'$HOODIE' cluster '$nm' --sort-by name | grep -q '2 file group(s), 1 file(s) written'"
+snap "$nm" > "$tmp/nm.after"
+check "no meta fields: rows unchanged by clustering" same "$tmp/nm.before" "$tmp/nm.after"
+nf=$(find "$nm/byteField=10" -name '*.parquet' -newer "$f10" | head -1)
+check "no meta fields: clustered file's footer has no key index" bash -c \
+  "'$HOODIE' parquet meta '$nf' | grep -q parquet.avro.schema && ! '$HOODIE' parquet meta '$nf' | grep -q 'bloomfilter\|min_record_key'"
+check "no meta fields: meta columns null, file name set" test "$("$HOODIE" parquet cat "$nf" --columns \
+  _hoodie_commit_time,_hoodie_record_key,_hoodie_partition_path,_hoodie_file_name --format csv | sed 1d | sort -u)" = ",,,$(basename "$nf")"
+check "no meta fields: clustered file read by DuckDB" node "$SRC/tests/oracle/pqdump.mjs" "$nf" > /dev/null
+check "no meta fields: clean" "$HOODIE" clean "$nm" --retain 1
+printf 'id,name,longField,byteField\n1,Zed,9999999999,10\n' > "$tmp/nm.csv"
+"$HOODIE" write "$nm" --op upsert --input "$tmp/nm.csv" > "$tmp/out" 2>&1
+check "no meta fields: a write is refused (exit 1)" test $? -eq 1
+check "no meta fields: ... with a clear message" grep -q "without meta fields (hoodie.populate.meta.fields=false) is not supported" "$tmp/out"
+"$HOODIE" compact "$nm" > "$tmp/out" 2>&1
+check "no meta fields: compaction refused" grep -q "compaction needs a merge-on-read table\|without meta fields" "$tmp/out"
+snap "$nm" > "$tmp/nm.after2"
+check "no meta fields: rows unchanged after the refused write" same "$tmp/nm.before" "$tmp/nm.after2"
 for exp in "$FIX"/expected/*.csv; do
   base=$(basename "$exp" .csv)
   table=${base%%.*}

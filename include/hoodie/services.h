@@ -53,10 +53,14 @@ typedef struct hoodie_service_opts {
     /* log compaction (version 2) */
     int64_t log_blocks_threshold;          /**< hoodie.log.compaction.blocks.threshold: a slice is log-compacted once
                                                 this many of its log blocks apply (0: 5, Hudi's default) */
+    /* progress (version 2): called from the service's thread as work items finish (file groups compacted,
+     * log-compacted or clustered, files cleaned), with `what` naming the items; done == total comes last */
+    void (*progress)(void *ctx, const char *what, int64_t done, int64_t total);
+    void *progress_ctx;
 } hoodie_service_opts;
 #define HOODIE_SERVICE_OPTS_INIT \
     { HOODIE_SERVICE_OPTS_VERSION, NULL, HOODIE_PARQUET_CODEC_SNAPPY, HOODIE_COMPACT_ALL, 0, 0, NULL, 0, 0, 0, \
-      HOODIE_CLEAN_KEEP_LATEST_COMMITS, 0, 0, 0, 0 }
+      HOODIE_CLEAN_KEEP_LATEST_COMMITS, 0, 0, 0, 0, NULL, NULL }
 
 typedef struct hoodie_service_result {
     char instant[24];          /**< the service's instant ("" if there was nothing to do) */

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 static int parse_count(const char *cmd, const char *opt, const char *v, int64_t *out)
 {
@@ -27,6 +29,27 @@ static int parse_codec(const char *v, hoodie_parquet_codec *c)
     else if (!strcmp(v, "none") || !strcmp(v, "uncompressed")) *c = HOODIE_PARQUET_CODEC_UNCOMPRESSED;
     else return 0;
     return 1;
+}
+
+/* Progress on a terminal: one line rewritten in place (at most every 100 ms), ended when the work is done. */
+static void tty_progress(void *ctx, const char *what, int64_t done, int64_t total)
+{
+    static struct timespec last;
+    struct timespec now;
+    (void)ctx;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    int64_t ms = (int64_t)(now.tv_sec - last.tv_sec) * 1000 + (now.tv_nsec - last.tv_nsec) / 1000000;
+    if (done != total && done != 0 && ms < 100) return;
+    last = now;
+    fprintf(stderr, "\r%s %lld/%lld (%d%%)%s", what, (long long)done, (long long)total,
+            total ? (int)(done * 100 / total) : 100, done == total ? "\n" : "");
+    fflush(stderr);
+}
+
+/* Long service runs report progress when stderr is a terminal. */
+static void progress_on_tty(hoodie_service_opts *o)
+{
+    if (isatty(STDERR_FILENO)) o->progress = tty_progress;
 }
 
 static void print_result(const char *what, const hoodie_service_result *r)
@@ -99,6 +122,7 @@ int cmd_compact(int argc, char **argv)
         else return cli_usage("compact: unexpected argument '%s'", a);
     }
     if (!table) return cli_usage("compact: no table given");
+    progress_on_tty(&o);
     return schedule_and_run("compact", "compaction", hoodie_compaction_schedule, hoodie_compaction_run, table, &o,
                             instant, schedule, run);
 }
@@ -129,6 +153,7 @@ int cmd_logcompact(int argc, char **argv)
         else return cli_usage("logcompact: unexpected argument '%s'", a);
     }
     if (!table) return cli_usage("logcompact: no table given");
+    progress_on_tty(&o);
     return schedule_and_run("logcompact", "log compaction", hoodie_log_compaction_schedule, hoodie_log_compaction_run,
                             table, &o, instant, schedule, run);
 }
@@ -165,6 +190,7 @@ int cmd_cluster(int argc, char **argv)
         else code = cli_usage("cluster: unexpected argument '%s'", a);
     }
     if (code == CLI_OK && !table) code = cli_usage("cluster: no table given");
+    progress_on_tty(&o);
     if (code == CLI_OK && sort) {
         size_t n = 0;
         for (char *tok = strtok(sort, ","); tok && n < (size_t)argc + 15; tok = strtok(NULL, ",")) cols[n++] = tok;
@@ -209,6 +235,7 @@ int cmd_clean(int argc, char **argv)
         else return cli_usage("clean: unexpected argument '%s'", a);
     }
     if (!table) return cli_usage("clean: no table given");
+    progress_on_tty(&o);
     hoodie_service_result r;
     hoodie_status rc = hoodie_clean(table, &o, &r);
     if (rc < 0) return cli_fail(rc, "clean");

@@ -310,9 +310,12 @@ static hoodie_status execute(hoodie_svc *sv, hoodie_write_txn *tx, json_t *plan,
     const char *earliest = json_string_value(json_object_get(eitr, "timestamp"));
     json_t *pm = json_object();
     hoodie_status rc = pm ? HOODIE_OK : HOODIE_NOMEM();
-    int64_t deleted = 0;
+    int64_t deleted = 0, total = 0;
     const char *part;
     json_t *files;
+    json_object_foreach(per, part, files) total += (int64_t)json_array_size(files);
+    json_object_foreach(old, part, files) if (!json_object_get(per, part)) total += (int64_t)json_array_size(files);
+    if (total) hoodie_svc__progress(sv, "clean: files", 0, total);
     json_object_foreach(per, part, files) {
         if (rc < 0) break;
         json_t *e = json_object(), *ok = json_array(), *failed = json_array(), *pats = json_array();
@@ -323,6 +326,7 @@ static hoodie_status execute(hoodie_svc *sv, hoodie_write_txn *tx, json_t *plan,
             rc = hoodie_svc__remove(sv->s, fp);
             if (rc < 0) break;
             deleted++;
+            if ((deleted & 63) == 0 || deleted == total) hoodie_svc__progress(sv, "clean: files", deleted, total);
             bad |= json_array_append_new(pats, json_string(base_name(fp))) < 0;
             bad |= json_array_append_new(ok, json_string(base_name(fp))) < 0;
         }
@@ -347,6 +351,8 @@ static hoodie_status execute(hoodie_svc *sv, hoodie_write_txn *tx, json_t *plan,
             rc = hoodie_svc__remove(sv->s, fp);
             free(fp);
             if (rc == HOODIE_OK) { deleted++; bad |= json_array_append_new(ok, json_string(n)) < 0; }
+            if (rc == HOODIE_OK && ((deleted & 63) == 0 || deleted == total))
+                hoodie_svc__progress(sv, "clean: files", deleted, total);
         }
         bad |= hoodie_svc__set(e, "partitionPath", json_string(part)) < 0;
         bad |= hoodie_svc__set(e, "policy", json_string(policy ? policy : "")) < 0;
@@ -357,6 +363,7 @@ static hoodie_status execute(hoodie_svc *sv, hoodie_write_txn *tx, json_t *plan,
         bad |= hoodie_svc__set(pm, part, e) < 0;
         if (bad && rc == HOODIE_OK) rc = HOODIE_NOMEM();
     }
+    if (rc == HOODIE_OK && total && deleted != total) hoodie_svc__progress(sv, "clean: files", total, total);
     const hoodie_instant *last = hoodie_timeline_last_completed(sv->t->tl, HOODIE_ACTIONS_WRITE);
     json_t *meta = rc == HOODIE_OK ? json_object() : NULL;
     if (rc == HOODIE_OK) {

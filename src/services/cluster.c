@@ -353,8 +353,12 @@ static hoodie_status run_plan(hoodie_svc *sv, hoodie_write_txn *tx, json_t *req,
         rc = remove_leftovers(sv, part ? part : "", tx->inst.requested);
     }
     if (rc == HOODIE_OK) rc = hoodie_svc__ensure_inflight(tx, NULL, 0);
-    for (size_t g = 0; rc == HOODIE_OK && g < json_array_size(groups); g++)
+    int64_t n_groups = (int64_t)json_array_size(groups);
+    if (rc == HOODIE_OK && n_groups) hoodie_svc__progress(sv, "clustering: groups", 0, n_groups);
+    for (size_t g = 0; rc == HOODIE_OK && g < json_array_size(groups); g++) {
         rc = cluster_group(sv, tx, json_array_get(groups, g), cols, n_sort, maxsz, &st, res);
+        if (rc == HOODIE_OK) hoodie_svc__progress(sv, "clustering: groups", (int64_t)g + 1, n_groups);
+    }
     hoodie_buf meta = HOODIE_BUF_INIT;
     if (rc == HOODIE_OK) {
         hoodie_kv extra[1] = { { "schema", sv->avro_data_schema } };

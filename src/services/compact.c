@@ -477,8 +477,13 @@ static hoodie_status run_one(hoodie_svc *sv, const hoodie_instant *in, int log, 
     if (rc == HOODIE_OK) rc = hoodie_arena_new(&stats.arena, NULL, 4096);
     if (rc == HOODIE_OK) rc = hoodie_svc__ensure_inflight(&tx, NULL, 0);
     json_t *ops = json_object_get(plan, "operations");
-    for (size_t i = 0; rc == HOODIE_OK && i < json_array_size(ops); i++)
+    const char *what = log ? "log compaction: file groups" : "compaction: file groups";
+    int64_t n_ops = (int64_t)json_array_size(ops);
+    if (rc == HOODIE_OK && n_ops) hoodie_svc__progress(sv, what, 0, n_ops);
+    for (size_t i = 0; rc == HOODIE_OK && i < json_array_size(ops); i++) {
         rc = (log ? log_compact_one : compact_one)(sv, &tx, json_array_get(ops, i), i, &stats, res);
+        if (rc == HOODIE_OK) hoodie_svc__progress(sv, what, (int64_t)i + 1, n_ops);
+    }
     if (rc == HOODIE_OK) {
         hoodie_kv extra[1] = { { "schema", sv->avro_data_schema } };
         hoodie_commit_info ci = { 0 };

@@ -22,6 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+void hoodie_svc__progress(const hoodie_svc *sv, const char *what, int64_t done, int64_t total)
+{
+    if (sv->o.progress) sv->o.progress(sv->o.progress_ctx, what, done, total);
+}
+
 /* ---- the table ---- */
 
 static hoodie_status open_table(hoodie_svc *sv)

@@ -129,6 +129,9 @@ hoodie_status hoodie_svc__compact_logs(hoodie_svc *sv, const char *partition, co
 hoodie_status hoodie_svc__set_file_name(hoodie_svc *sv, hoodie_svc_rows *r, const char *name);
 hoodie_status hoodie_svc__set_file_name_batch(hoodie_svc *sv, hoodie_batch *b, const char *name);
 
+/** Report progress to the caller's callback, if any. */
+void hoodie_svc__progress(const hoodie_svc *sv, const char *what, int64_t done, int64_t total);
+
 /** Full path of a file in a partition (malloc). */
 char *hoodie_svc__file_path(const hoodie_svc *sv, const char *partition, const char *name);
 /** Remove a file; a missing file is fine. */

@@ -460,6 +460,43 @@ static void logcompact_threshold(int version)
     hoodie_storage_free(mem);
 }
 
+/* Progress callbacks: (0, n) first, then increasing, (n, n) last, for each service that reports. */
+typedef struct progress_log { int calls, bad; int64_t last_done, total; char what[64]; } progress_log;
+
+static void on_progress(void *ctx, const char *what, int64_t done, int64_t total)
+{
+    progress_log *p = ctx;
+    if (p->calls == 0) { p->bad |= done != 0; p->total = total; snprintf(p->what, sizeof p->what, "%s", what); }
+    else p->bad |= done < p->last_done || total != p->total || strcmp(what, p->what) != 0;
+    p->last_done = done;
+    p->calls++;
+}
+
+HOODIE_TEST(services_progress__reported)
+{
+    hoodie_storage *mem = build(8, 1, SVC_CLEAN, NULL, NULL); /* compacted once, then a write: old slices to clean */
+    hoodie_assert(mem != NULL);
+    hoodie_service_opts o = HOODIE_SERVICE_OPTS_INIT;
+    progress_log p;
+    o.storage = mem;
+    o.progress = on_progress;
+    o.progress_ctx = &p;
+    memset(&p, 0, sizeof p);
+    hoodie_assert_ok(hoodie_compaction_schedule(TBL, &o, NULL));
+    hoodie_assert_ok(hoodie_compaction_run(TBL, &o, NULL, NULL));
+    hoodie_assert(p.calls >= 2 && !p.bad && p.last_done == p.total && p.total >= 1);
+    hoodie_assert_equal_s("compaction: file groups", p.what);
+    memset(&p, 0, sizeof p);
+    o.clean_policy = HOODIE_CLEAN_KEEP_LATEST_FILE_VERSIONS;
+    o.retain = 1;
+    hoodie_service_result r;
+    hoodie_assert_ok(hoodie_clean(TBL, &o, &r));
+    hoodie_assert(r.files_deleted > 0);
+    hoodie_assert(p.calls >= 2 && !p.bad && p.last_done == p.total && p.total == r.files_deleted);
+    hoodie_assert_equal_s("clean: files", p.what);
+    hoodie_storage_free(mem);
+}
+
 HOODIE_TEST(services_logcompact__threshold_v8) { logcompact_threshold(8); }
 HOODIE_TEST(services_logcompact__threshold_v6) { logcompact_threshold(6); }
 HOODIE_TEST(services_logcompact__reads_v8) { logcompact_reads(8); }

@@ -406,7 +406,7 @@ hoodie_status hoodie_clean(const char *base_path, const hoodie_service_opts *opt
     int64_t start = hoodie_write__now_us();
     memset(&res, 0, sizeof res);
     memset(&p, 0, sizeof p);
-    hoodie_status rc = hoodie_svc__open(&sv, base_path, opts, 1);
+    hoodie_status rc = hoodie_svc__open(&sv, base_path, opts, HOODIE_SVC_RECOVER | HOODIE_SVC_FILES);
     res.rolled_back = sv.rolled_back;
     if (rc == HOODIE_OK && (unsigned)sv.o.clean_policy > HOODIE_CLEAN_KEEP_LATEST_BY_HOURS)
         rc = HOODIE_FAIL(HOODIE_EINVAL, "clean: unknown policy %d", (int)sv.o.clean_policy);

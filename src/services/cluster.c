@@ -396,7 +396,7 @@ hoodie_status hoodie_clustering(const char *base_path, const hoodie_service_opts
     json_t *req = NULL;
     hoodie_buf content = HOODIE_BUF_INIT;
     memset(&res, 0, sizeof res);
-    hoodie_status rc = hoodie_svc__open(&sv, base_path, opts, 1);
+    hoodie_status rc = hoodie_svc__open(&sv, base_path, opts, HOODIE_SVC_RECOVER | HOODIE_SVC_FILES);
     res.rolled_back = sv.rolled_back;
     if (rc == HOODIE_OK) rc = hoodie_svc__load_schema(&sv);
     for (size_t i = 0; rc == HOODIE_OK && i < sv.o.n_sort_columns; i++)

@@ -101,7 +101,7 @@ static hoodie_status schedule(const char *base_path, const hoodie_service_opts *
     hoodie_buf content = HOODIE_BUF_INIT;
     hoodie_service_result res;
     memset(&res, 0, sizeof res);
-    hoodie_status rc = hoodie_svc__open(&sv, base_path, opts, 1);
+    hoodie_status rc = hoodie_svc__open(&sv, base_path, opts, HOODIE_SVC_RECOVER | HOODIE_SVC_FILES);
     res.rolled_back = sv.rolled_back;
     if (rc == HOODIE_OK && sv.t->cfg->type != HOODIE_TABLE_MERGE_ON_READ)
         rc = HOODIE_FAIL(HOODIE_EINVAL, "%s: compaction needs a merge-on-read table", sv.base_path);
@@ -513,7 +513,7 @@ static hoodie_status run_pending(const char *base_path, const hoodie_service_opt
     hoodie_service_result res;
     hoodie_action action = log ? HOODIE_ACTION_LOGCOMPACTION : HOODIE_ACTION_COMPACTION;
     memset(&res, 0, sizeof res);
-    hoodie_status rc = hoodie_svc__open(&sv, base_path, opts, 1);
+    hoodie_status rc = hoodie_svc__open(&sv, base_path, opts, HOODIE_SVC_RECOVER | HOODIE_SVC_FILES);
     res.rolled_back = sv.rolled_back;
     int found = 0;
     if (rc == HOODIE_OK) {

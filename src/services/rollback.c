@@ -137,7 +137,7 @@ hoodie_status hoodie_rollback(const char *base_path, const hoodie_service_opts *
     memset(&res, 0, sizeof res);
     if (!instant || !hoodie_instant_time_valid(instant, strlen(instant)))
         return HOODIE_FAIL(HOODIE_EINVAL, "rollback: '%s' is not an instant time", instant ? instant : "");
-    hoodie_status rc = hoodie_svc__open(&sv, base_path, opts, 0);
+    hoodie_status rc = hoodie_svc__open(&sv, base_path, opts, HOODIE_SVC_FILES);
     if (rc == HOODIE_OK) {
         const hoodie_instant *in = find_target(sv.t->tl, instant);
         if (!in) rc = HOODIE_FAIL(HOODIE_ENOTFOUND, "%s: no write or table-service instant %s on the timeline",
@@ -320,7 +320,7 @@ hoodie_status hoodie_restore(const char *base_path, const hoodie_service_opts *o
     int64_t start = hoodie_write__now_us();
     memset(&res, 0, sizeof res);
     if (!instant) return HOODIE_FAIL(HOODIE_EINVAL, "restore: no savepoint given");
-    hoodie_status rc = hoodie_svc__open(&sv, base_path, opts, 0);
+    hoodie_status rc = hoodie_svc__open(&sv, base_path, opts, HOODIE_SVC_FILES);
     if (rc == HOODIE_OK) {
         const hoodie_instant *sp = hoodie_timeline_find(sv.t->tl, instant, HOODIE_ACTION_SAVEPOINT);
         if (!sp || sp->state != HOODIE_STATE_COMPLETED)

@@ -13,6 +13,7 @@
 #include "table/pqfile.h"
 #include "util/error.h"
 #include "write/avro_enc.h"
+#include "write/mdt.h"
 #include "write/rollback.h"
 #include "write/wlog.h"
 #include "write/wschema.h"
@@ -36,7 +37,7 @@ static hoodie_status open_table(hoodie_svc *sv)
     return hoodie_table_open(&sv->t, sv->base_path, &to);
 }
 
-hoodie_status hoodie_svc__open(hoodie_svc *sv, const char *base_path, const hoodie_service_opts *o, int recover)
+hoodie_status hoodie_svc__open(hoodie_svc *sv, const char *base_path, const hoodie_service_opts *o, unsigned flags)
 {
     hoodie_service_opts def = HOODIE_SERVICE_OPTS_INIT;
     memset(sv, 0, sizeof *sv);
@@ -51,9 +52,14 @@ hoodie_status hoodie_svc__open(hoodie_svc *sv, const char *base_path, const hood
     if (sv->t->cfg->version != 6 && sv->t->cfg->version != 8)
         return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: table services write table versions 6 and 8, not %d",
                            sv->base_path, sv->t->cfg->version);
-    if (recover) {
+    if (flags & HOODIE_SVC_RECOVER) {
         HOODIE_TRY(hoodie_write__recover(sv->t, &sv->rolled_back));
         if (sv->rolled_back) HOODIE_TRY(hoodie_svc__reload(sv));
+    }
+    if (flags & HOODIE_SVC_FILES) {
+        int changed = 0;
+        HOODIE_TRY(hoodie_write__drop_metadata_table(sv->s, sv->base_path, sv->t->cfg, &changed));
+        if (changed) HOODIE_TRY(hoodie_svc__reload(sv));
     }
     return HOODIE_OK;
 }

@@ -49,8 +49,11 @@ typedef struct hoodie_svc {
     size_t n_rolled_back_instants;
 } hoodie_svc;
 
-/** Open the table; recover != 0 first rolls back pending writes of dead writers (write/rollback.h). */
-hoodie_status hoodie_svc__open(hoodie_svc *sv, const char *base_path, const hoodie_service_opts *o, int recover);
+/** hoodie_svc__open flags. */
+#define HOODIE_SVC_RECOVER 1   /* first roll back pending writes of dead writers (write/rollback.h) */
+#define HOODIE_SVC_FILES   2   /* the service adds or removes data files: a metadata table is disabled (write/mdt.h) */
+/** Open the table (flags: HOODIE_SVC_*). */
+hoodie_status hoodie_svc__open(hoodie_svc *sv, const char *base_path, const hoodie_service_opts *o, unsigned flags);
 /** Re-read the table (timeline and config) after the service changed it. */
 hoodie_status hoodie_svc__reload(hoodie_svc *sv);
 void hoodie_svc__close(hoodie_svc *sv);

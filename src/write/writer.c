@@ -38,6 +38,7 @@
 #include "write/basefile.h"
 #include "write/basefile_stream.h"
 #include "write/commit.h"
+#include "write/mdt.h"
 #include "write/commit_encode.h"
 #include "write/create.h"
 #include "write/lsm_write.h"
@@ -1658,10 +1659,14 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
     to.storage = w.s;
 
-    /* recover from dead writers, then see the table as it is now */
+    /* recover from dead writers and disable a metadata table hoodie does not maintain (write/mdt.h), then see the
+     * table as it is now */
     rc = hoodie_table_open(&w.t, base_path, &to);
+    int changed = 0;
     if (rc == HOODIE_OK) rc = hoodie_write__recover(w.t, &w.res.rolled_back);
-    if (rc == HOODIE_OK && w.res.rolled_back) {
+    if (rc == HOODIE_OK && w.t->cfg->populate_meta_fields) /* else refused below, unchanged */
+        rc = hoodie_write__drop_metadata_table(w.s, base_path, w.t->cfg, &changed);
+    if (rc == HOODIE_OK && (w.res.rolled_back || changed)) {
         hoodie_table_free(w.t);
         w.t = NULL;
         rc = hoodie_table_open(&w.t, base_path, &to);

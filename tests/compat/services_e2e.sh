@@ -279,6 +279,19 @@ for exp in "$FIX"/expected/*.csv; do
   svc_on_fixture "$t" clean --retain 3
 done
 
+# A table with a metadata table: hoodie does not maintain it, so its services disable it first (as a Hudi writer with
+# hoodie.metadata.enable=false does): partitions emptied in hoodie.properties, .hoodie/metadata removed.
+md="$tmp/fx/mdt_basic_mor_avro_v8_nonpartitioned"
+if [ -d "$md" ]; then
+  check "metadata table: removed by the services" test ! -e "$md/.hoodie/metadata"
+  check "metadata table: no partitions listed" grep -qx 'hoodie.table.metadata.partitions=' "$md/.hoodie/hoodie.properties"
+  check "metadata table: no backup left" test ! -e "$md/.hoodie/hoodie.properties.backup"
+  check "metadata table: the other keys unchanged" diff <(grep -v '^#\|^hoodie.table.metadata.partitions' "$FIX/tables/mdt_basic_mor_avro_v8_nonpartitioned/.hoodie/hoodie.properties") \
+    <(grep -v '^#\|^hoodie.table.metadata.partitions' "$md/.hoodie/hoodie.properties")
+else
+  bad "metadata table: fixture mdt_basic_mor_avro_v8_nonpartitioned has no expected CSV any more"
+fi
+
 # A table without meta fields (Spark's, virtual keys): clustering rewrites it with the meta columns left null but the
 # file name (as Spark writes them) and no key index in the footers; writes are refused rather than duplicating keys.
 nm="$tmp/nometa"

@@ -52,14 +52,14 @@ hoodie_status hoodie_svc__open(hoodie_svc *sv, const char *base_path, const hood
     if (sv->t->cfg->version != 6 && sv->t->cfg->version != 8)
         return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: table services write table versions 6 and 8, not %d",
                            sv->base_path, sv->t->cfg->version);
-    if (flags & HOODIE_SVC_RECOVER) {
-        HOODIE_TRY(hoodie_write__recover(sv->t, &sv->rolled_back));
-        if (sv->rolled_back) HOODIE_TRY(hoodie_svc__reload(sv));
-    }
-    if (flags & HOODIE_SVC_FILES) {
+    if (flags & HOODIE_SVC_FILES) { /* first: rolling back dead writers' files changes the table too */
         int changed = 0;
         HOODIE_TRY(hoodie_write__drop_metadata_table(sv->s, sv->base_path, sv->t->cfg, &changed));
         if (changed) HOODIE_TRY(hoodie_svc__reload(sv));
+    }
+    if (flags & HOODIE_SVC_RECOVER) {
+        HOODIE_TRY(hoodie_write__recover(sv->t, &sv->rolled_back));
+        if (sv->rolled_back) HOODIE_TRY(hoodie_svc__reload(sv));
     }
     return HOODIE_OK;
 }

@@ -58,6 +58,7 @@ hoodie_status hoodie_write__drop_metadata_table(const hoodie_storage *s, const c
                                                 const hoodie_table_config *cfg, int *changed)
 {
     if (changed) *changed = 0;
+    if (cfg->version != 6 && cfg->version != 8) return HOODIE_OK; /* read-only for hoodie: the write is refused */
     s = hoodie_storage__or_default(s);
     int props = listed(cfg, K_MDT_PARTITIONS) || listed(cfg, K_MDT_INFLIGHT);
     char *dir = hoodie_write__path(base_path, ".hoodie/metadata");

@@ -1663,9 +1663,10 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
      * table as it is now */
     rc = hoodie_table_open(&w.t, base_path, &to);
     int changed = 0;
-    if (rc == HOODIE_OK) rc = hoodie_write__recover(w.t, &w.res.rolled_back);
+    /* the MDT first: rolling back a dead writer's files is a change it would not know of either */
     if (rc == HOODIE_OK && w.t->cfg->populate_meta_fields) /* else refused below, unchanged */
         rc = hoodie_write__drop_metadata_table(w.s, base_path, w.t->cfg, &changed);
+    if (rc == HOODIE_OK) rc = hoodie_write__recover(w.t, &w.res.rolled_back);
     if (rc == HOODIE_OK && (w.res.rolled_back || changed)) {
         hoodie_table_free(w.t);
         w.t = NULL;

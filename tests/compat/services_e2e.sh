@@ -292,6 +292,16 @@ else
   bad "metadata table: fixture mdt_basic_mor_avro_v8_nonpartitioned has no expected CSV any more"
 fi
 
+# A write to a version 9 table (which lists metadata partitions) is refused and changes nothing, MDT included.
+v9="$tmp/v9w"
+cp -r "$FIX/tables/trips_mor_avro_v9_mor_nonpart_3commits" "$v9"
+chmod -R u+w "$v9"
+v9sum=$(cd "$v9" && find . -type f | sort | xargs md5sum)
+printf 'id,name,price,ts\n1,z,1.0,999\n' > "$tmp/v9.csv"
+check "version 9: a write is refused" bash -c "! '$HOODIE' write '$v9' --op upsert --input '$tmp/v9.csv' 2> '$tmp/v9.err'"
+check "version 9: ... clearly" grep -q "writes table versions 6 and 8" "$tmp/v9.err"
+check "version 9: ... and changes nothing" test "$v9sum" = "$(cd "$v9" && find . -type f | sort | xargs md5sum)"
+
 # A table without meta fields (Spark's, virtual keys): clustering rewrites it with the meta columns left null but the
 # file name (as Spark writes them) and no key index in the footers; writes are refused rather than duplicating keys.
 nm="$tmp/nometa"

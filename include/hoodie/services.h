@@ -80,7 +80,8 @@ HOODIE_API hoodie_status hoodie_compaction_run(const char *base_path, const hood
                                                const char *instant, hoodie_service_result *result);
 /** Plan a log compaction (logcompaction action) of the latest slices in which at least opts->log_blocks_threshold
  *  log blocks apply (data and delete blocks left after rollbacks and earlier log compactions, as Hudi's
- *  HoodieLogCompactionPlanGenerator counts them) and that have two or more log files: their valid log blocks merged into one new log file whose blocks replace them (COMPACTED_BLOCK_TIMES). Instant "" if
+ *  HoodieLogCompactionPlanGenerator counts them): their valid log blocks merged into one new log file whose blocks
+ *  replace them (COMPACTED_BLOCK_TIMES). Instant "" if
  *  nothing needs it. Not for the LSM layout (its compaction plans LOG operations itself). */
 HOODIE_API hoodie_status hoodie_log_compaction_schedule(const char *base_path, const hoodie_service_opts *opts,
                                                         hoodie_service_result *result);

@@ -86,8 +86,8 @@ static hoodie_status applying_blocks(hoodie_svc *sv, const hoodie_file_slice *sl
     return hoodie_logscan_blocks(&lc, sl->logs, sl->log_count, out);
 }
 
-/* Schedule a compaction, or with `log` a log compaction: slices with two or more log files in which at least
- * log_blocks_threshold blocks apply, a plan naming LogCompactionExecutionHelper that preserves the records' meta
+/* Schedule a compaction, or with `log` a log compaction: slices in which at least log_blocks_threshold log blocks
+ * apply, a plan naming LogCompactionExecutionHelper that preserves the records' meta
  * fields (as HoodieLogCompactionPlanGenerator). */
 static hoodie_status schedule(const char *base_path, const hoodie_service_opts *opts, int log,
                               hoodie_service_result *result)
@@ -105,9 +105,7 @@ static hoodie_status schedule(const char *base_path, const hoodie_service_opts *
     res.rolled_back = sv.rolled_back;
     if (rc == HOODIE_OK && sv.t->cfg->type != HOODIE_TABLE_MERGE_ON_READ)
         rc = HOODIE_FAIL(HOODIE_EINVAL, "%s: compaction needs a merge-on-read table", sv.base_path);
-    if (rc == HOODIE_OK && !sv.t->cfg->populate_meta_fields)
-        rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: compacting a table without meta fields (hoodie.populate.meta.fields"
-                         "=false) is not supported", sv.base_path);
+    if (rc == HOODIE_OK) rc = hoodie_svc__need_meta_fields(&sv, "compacting");
     if (rc == HOODIE_OK && log && sv.t->cfg->lsm_tree)
         rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: the LSM layout compacts its logs through compaction (LOG "
                          "operations)", sv.base_path);

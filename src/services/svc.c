@@ -23,6 +23,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+hoodie_status hoodie_svc__need_meta_fields(const hoodie_svc *sv, const char *what)
+{
+    if (sv->t->cfg->populate_meta_fields) return HOODIE_OK;
+    return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: %s a table without meta fields (hoodie.populate.meta.fields=false) "
+                       "is not supported", sv->base_path, what);
+}
+
 void hoodie_svc__progress(const hoodie_svc *sv, const char *what, int64_t done, int64_t total)
 {
     if (sv->o.progress) sv->o.progress(sv->o.progress_ctx, what, done, total);
@@ -409,9 +416,7 @@ hoodie_status hoodie_svc__compact_logs(hoodie_svc *sv, const char *partition, co
     int have_recs = 0, have_dels = 0;
     memset(res, 0, sizeof *res);
     HOODIE_TRY(hoodie_svc__load_schema(sv));
-    if (!sv->t->cfg->populate_meta_fields)
-        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: log compaction of a table without meta fields "
-                           "(hoodie.populate.meta.fields=false) is not supported", sv->base_path);
+    HOODIE_TRY(hoodie_svc__need_meta_fields(sv, "log compaction of"));
     hoodie_status rc = hoodie_arena_new(&a, NULL, 4096);
     merge_shape sh;
     if (rc == HOODIE_OK) rc = shape_of(sv, 0, &sh);
@@ -479,9 +484,7 @@ hoodie_status hoodie_svc__merge_slice_each(hoodie_svc *sv, const char *partition
     hoodie_pq_scan *sc = NULL;
     merge_shape sh;
     HOODIE_TRY(hoodie_svc__load_schema(sv));
-    if (n_logs && !sv->t->cfg->populate_meta_fields)
-        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: merging the log files of a table without meta fields "
-                           "(hoodie.populate.meta.fields=false) is not supported", sv->base_path);
+    if (n_logs) HOODIE_TRY(hoodie_svc__need_meta_fields(sv, "merging the log files of"));
     HOODIE_TRY(shape_of(sv, without_file_name, &sh));
     hoodie_status rc = hoodie_arena_new(&a, NULL, 4096);
     if (rc == HOODIE_OK && n_logs) {

@@ -132,6 +132,8 @@ hoodie_status hoodie_svc__compact_logs(hoodie_svc *sv, const char *partition, co
 hoodie_status hoodie_svc__set_file_name(hoodie_svc *sv, hoodie_svc_rows *r, const char *name);
 hoodie_status hoodie_svc__set_file_name_batch(hoodie_svc *sv, hoodie_batch *b, const char *name);
 
+/** HOODIE_EUNSUPPORTED naming `what` for a table without meta fields (its records carry no keys to merge by). */
+hoodie_status hoodie_svc__need_meta_fields(const hoodie_svc *sv, const char *what);
 /** Report progress to the caller's callback, if any. */
 void hoodie_svc__progress(const hoodie_svc *sv, const char *what, int64_t done, int64_t total);
 

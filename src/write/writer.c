@@ -38,6 +38,7 @@
 #include "write/basefile.h"
 #include "write/basefile_stream.h"
 #include "write/commit.h"
+#include "write/keysort.h"
 #include "write/mdt.h"
 #include "write/commit_encode.h"
 #include "write/create.h"
@@ -399,75 +400,6 @@ static hoodie_status base_file_probe(wctx *w, const hoodie_fs_file *f, const row
     return rc;
 }
 
-/* An input row's key, for sorting a partition's rows by key. */
-typedef struct keyed_row { const char *k; size_t len; int64_t row; } keyed_row;
-
-static int keyed_row_cmp(const void *a, const void *b)
-{
-    const keyed_row *x = a, *y = b;
-    int c = memcmp(x->k, y->k, x->len < y->len ? x->len : y->len);
-    return c ? c : x->len < y->len ? -1 : x->len > y->len;
-}
-
-/*
- * Sorts rows[0..n) as keyed_row_cmp does, faster than qsort's comparator calls: an LSD radix sort (16-bit digits,
- * passes whose digit is the same for every row skipped) on the keys' first 8 bytes read big-endian (zero padded,
- * so that the order of the prefixes is memcmp's), then the runs of equal prefixes by keyed_row_cmp.
- */
-typedef struct pfx_row { uint64_t pfx; size_t at; } pfx_row;
-
-static hoodie_status sort_keyed_rows(keyed_row *rows, size_t n)
-{
-    if (n < 64) {
-        if (n > 1) qsort(rows, n, sizeof *rows, keyed_row_cmp);
-        return HOODIE_OK;
-    }
-    pfx_row *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
-    keyed_row *out = malloc(n * sizeof *out);
-    size_t(*hist)[65536] = calloc(4, sizeof *hist);
-    if (!a || !b || !out || !hist) { free(a); free(b); free(out); free(hist); return HOODIE_NOMEM(); }
-    for (size_t i = 0; i < n; i++) {
-        uint8_t k8[8] = { 0 };
-        memcpy(k8, rows[i].k, rows[i].len < 8 ? rows[i].len : 8);
-        uint64_t v = 0;
-        for (int j = 0; j < 8; j++) v = v << 8 | k8[j];
-        a[i].pfx = v;
-        a[i].at = i;
-        for (int d = 0; d < 4; d++) hist[d][(v >> (16 * d)) & 0xffff]++;
-    }
-    for (int d = 0; d < 4; d++) {
-        if (hist[d][(a[0].pfx >> (16 * d)) & 0xffff] == n) continue; /* one digit value: nothing to order */
-        size_t sum = 0;
-        for (size_t v = 0; v < 65536; v++) { size_t c = hist[d][v]; hist[d][v] = sum; sum += c; }
-        for (size_t i = 0; i < n; i++) b[hist[d][(a[i].pfx >> (16 * d)) & 0xffff]++] = a[i];
-        pfx_row *t = a; a = b; b = t;
-    }
-    for (size_t i = 0; i < n; i++) out[i] = rows[a[i].at];
-    memcpy(rows, out, n * sizeof *rows);
-    for (size_t i = 0; i < n;) {
-        size_t j = i + 1;
-        while (j < n && a[j].pfx == a[i].pfx) j++;
-        if (j - i > 1) qsort(rows + i, j - i, sizeof *rows, keyed_row_cmp);
-        i = j;
-    }
-    free(a); free(b); free(out); free(hist);
-    return HOODIE_OK;
-}
-
-/* The first of rows[0..n) (sorted) whose key is >= key (upper: > key). */
-static size_t keyed_row_bound(const keyed_row *rows, size_t n, const char *key, int upper)
-{
-    keyed_row probe = { key, strlen(key), 0 };
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = keyed_row_cmp(&rows[mid], &probe);
-        if (c < 0 || (upper && c == 0)) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
 /* Keys in range of a file, tested against its bloom filter a batch at a time (hoodie_bloom_test_many). */
 enum { BLOOM_BATCH = 256 };
 typedef struct bloom_batch {
@@ -499,19 +431,19 @@ static hoodie_status lookup(wctx *w, int32_t *row_group)
     hoodie_status rc = HOODIE_OK;
     /* the live rows by partition (a counting sort), so that each file looks at its partition's keys only */
     size_t *start = calloc(w->n_parts + 1, sizeof *start);
-    keyed_row *by_part = malloc((w->live.n + 1) * sizeof *by_part);
+    hoodie_keyed_row *by_part = malloc((w->live.n + 1) * sizeof *by_part);
     if (!start || !by_part) { free(start); free(by_part); return HOODIE_NOMEM(); }
     for (size_t i = 0; i < w->live.n; i++) start[w->row_part[w->live.v[i]] + 1]++;
     for (size_t p = 0; p < w->n_parts; p++) start[p + 1] += start[p];
     for (size_t i = 0; i < w->live.n; i++) {
-        keyed_row *kr = &by_part[start[w->row_part[w->live.v[i]]]++];
+        hoodie_keyed_row *kr = &by_part[start[w->row_part[w->live.v[i]]]++];
         kr->row = w->live.v[i];
         kr->k = key_at(&w->keys, kr->row, &kr->len);
     }
     for (size_t p = w->n_parts; p > 0; p--) start[p] = start[p - 1];
     start[0] = 0;
     for (size_t p = 0; p < w->n_parts && rc == HOODIE_OK; p++)
-        rc = sort_keyed_rows(by_part + start[p], start[p + 1] - start[p]);
+        rc = hoodie_keyed_rows_sort(by_part + start[p], start[p + 1] - start[p]);
     if (rc < 0) { free(start); free(by_part); return rc; }
     /* first the candidates of every file (key range, then bloom filter), and of how many files each row is one */
     size_t ng = w->view->group_count;
@@ -551,11 +483,11 @@ static hoodie_status lookup(wctx *w, int32_t *row_group)
         hoodie_parquet_reader_free(r);
         if (rc < 0) { free(minkey); free(maxkey); break; }
         rowvec cand = { 0 };
-        const keyed_row *prow = by_part + start[pi];
+        const hoodie_keyed_row *prow = by_part + start[pi];
         size_t from = 0, to = start[pi + 1] - start[pi];
         if (minkey && maxkey) {
-            from = keyed_row_bound(prow, to, minkey, 0);
-            to = keyed_row_bound(prow, to, maxkey, 1);
+            from = hoodie_keyed_row_bound(prow, to, minkey, 0);
+            to = hoodie_keyed_row_bound(prow, to, maxkey, 1);
         }
         bloom_batch bb;
         bb.n = 0;
@@ -1659,11 +1591,10 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
     to.storage = w.s;
 
-    /* recover from dead writers and disable a metadata table hoodie does not maintain (write/mdt.h), then see the
-     * table as it is now */
+    /* disable a metadata table hoodie does not maintain (write/mdt.h; first, as rolling back a dead writer's files
+     * is a change it would not know of either), recover from dead writers, then see the table as it is now */
     rc = hoodie_table_open(&w.t, base_path, &to);
     int changed = 0;
-    /* the MDT first: rolling back a dead writer's files is a change it would not know of either */
     if (rc == HOODIE_OK && w.t->cfg->populate_meta_fields) /* else refused below, unchanged */
         rc = hoodie_write__drop_metadata_table(w.s, base_path, w.t->cfg, &changed);
     if (rc == HOODIE_OK) rc = hoodie_write__recover(w.t, &w.res.rolled_back);

@@ -84,6 +84,15 @@ hoodie_status hoodie_pqwrite_write_array(hoodie_pqwrite *w, const hoodie_array *
     return hoodie_pq_writer_write_array(w->w, root);
 }
 
+hoodie_status hoodie_pqwrite_write_row_group(hoodie_pqwrite *w, const hoodie_array *root,
+                                            const hoodie_pq_chunk_copy *const *copies)
+{
+    if (w->closed) return HOODIE_FAIL(HOODIE_ESTATE, "parquet writer: already closed");
+    return hoodie_pq_writer_write_row_group(w->w, root, copies);
+}
+
+const hoodie_pq_writer *hoodie_pqwrite_writer(const hoodie_pqwrite *w) { return w->w; }
+
 hoodie_status hoodie_pqwrite_write_batch(hoodie_pqwrite *w, const hoodie_batch *b)
 {
     return hoodie_pqwrite_write_array(w, &b->root);

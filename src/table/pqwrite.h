@@ -34,6 +34,11 @@ hoodie_status hoodie_pqwrite_open_ex(hoodie_pqwrite **out, const char *path, con
 hoodie_status hoodie_pqwrite_write_batch(hoodie_pqwrite *w, const hoodie_batch *b);
 /** A root STRUCT array shaped like the schema. */
 hoodie_status hoodie_pqwrite_write_array(hoodie_pqwrite *w, const hoodie_array *root);
+/** A row group of its own, with chunks copied from another file (hoodie_pq_writer_write_row_group). */
+hoodie_status hoodie_pqwrite_write_row_group(hoodie_pqwrite *w, const hoodie_array *root,
+                                            const hoodie_pq_chunk_copy *const *copies);
+/** The format-level writer (schema, copy checks); borrowed. */
+const hoodie_pq_writer *hoodie_pqwrite_writer(const hoodie_pqwrite *w);
 /** Set a footer key-value entry before close (e.g. statistics known only at the end). */
 hoodie_status hoodie_pqwrite_set_kv(hoodie_pqwrite *w, const char *key, const char *value);
 /** Footer, then make the file visible. */

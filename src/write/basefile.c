@@ -12,8 +12,54 @@ static int key_less(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
     return c < 0 || (c == 0 && al < bl);
 }
 
+static hoodie_status null_write(void *ctx, const void *p, size_t n)
+{
+    (void)ctx; (void)p; (void)n;
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_basefile_copy_map(const hoodie_field *file_schema, const hoodie_pq_file *src,
+                                       hoodie_basefile_copymap *out)
+{
+    memset(out, 0, sizeof *out);
+    hoodie_pq_writer *pw;
+    hoodie_pq_writer_opts wo;
+    hoodie_pq_writer_opts_init(&wo);
+    hoodie_pq_sink sink = { NULL, null_write };
+    HOODIE_TRY(hoodie_pq_writer_open(&pw, file_schema, &wo, sink));
+    const hoodie_pq_schema *ss = hoodie_pq_file_schema(src);
+    size_t n = hoodie_pq_writer_leaf_count(pw);
+    out->src_leaf = malloc((n + 1) * sizeof *out->src_leaf);
+    out->top = malloc((n + 1) * sizeof *out->top);
+    hoodie_status rc = out->src_leaf && out->top ? HOODIE_OK : HOODIE_NOMEM();
+    for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
+        int top = hoodie_pq_writer_leaf_top(pw, i);
+        out->top[i] = top;
+        int j = top >= 0 ? hoodie_pq_schema_find_leaf(ss, file_schema->children[top].name) : -1;
+        if (j >= 0 && !hoodie_pq_writer_can_copy(pw, i, ss->leaves[j].el, ss->leaves[j].max_def, ss->leaves[j].max_rep))
+            j = -1;
+        out->src_leaf[i] = j;
+        if (j >= 0) out->n_copyable++;
+    }
+    out->n_leaves = n;
+    hoodie_pq_writer_free(pw);
+    if (rc < 0) { free(out->src_leaf); free(out->top); memset(out, 0, sizeof *out); }
+    return rc;
+}
+
 hoodie_status hoodie_basefile_write(const hoodie_basefile_opts *o, const hoodie_batch *const *batches, size_t n,
                                     uint64_t *size_out, int64_t *rows_out)
+{
+    hoodie_basefile_part *parts = malloc((n + 1) * sizeof *parts);
+    if (!parts) return HOODIE_NOMEM();
+    for (size_t i = 0; i < n; i++) { parts[i].batch = batches[i]; parts[i].copies = NULL; }
+    hoodie_status rc = hoodie_basefile_write_parts(o, parts, n, size_out, rows_out);
+    free(parts);
+    return rc;
+}
+
+hoodie_status hoodie_basefile_write_parts(const hoodie_basefile_opts *o, const hoodie_basefile_part *parts, size_t n,
+                                          uint64_t *size_out, int64_t *rows_out)
 {
     hoodie_bloom bloom;
     hoodie_buf bf = HOODIE_BUF_INIT;
@@ -29,12 +75,12 @@ hoodie_status hoodie_basefile_write(const hoodie_basefile_opts *o, const hoodie_
     HOODIE_TRY(hoodie_bloom_init(&bloom, HOODIE_BLOOM_DYNAMIC_V0, entries, 1e-9, entries > 100000 ? entries : 100000));
     hoodie_status rc = HOODIE_OK;
     int index = !o->no_key_index;
-    for (size_t b = 0; (reuse || !index) && b < n; b++) rows += batches[b]->root.length;
+    for (size_t b = 0; (reuse || !index) && b < n; b++) rows += parts[b].batch->root.length;
     enum { CHUNK = 256 };
     const uint8_t *kp[CHUNK];
     size_t kl[CHUNK];
     for (size_t b = 0; !reuse && index && b < n && rc == HOODIE_OK; b++) {
-        const hoodie_array *k = &batches[b]->root.children[2];
+        const hoodie_array *k = &parts[b].batch->root.children[2];
         size_t nk = 0;
         for (int64_t i = 0; i < k->length && rc == HOODIE_OK; i++) {
             const uint8_t *p = k->values + k->offsets[i];
@@ -46,7 +92,7 @@ hoodie_status hoodie_basefile_write(const hoodie_basefile_opts *o, const hoodie_
             if (!maxp || key_less(maxp, maxl, p, l)) { maxp = p; maxl = l; }
         }
         if (rc == HOODIE_OK && nk) rc = hoodie_bloom_add_many(&bloom, kp, kl, nk);
-        rows += batches[b]->root.length;
+        rows += parts[b].batch->root.length;
     }
     if (rc == HOODIE_OK && !reuse && index) rc = hoodie_bloom_to_base64(&bloom, &bf);
     if (rc == HOODIE_OK && !reuse && index) rc = hoodie_buf_cstr(&bf);
@@ -72,7 +118,9 @@ hoodie_status hoodie_basefile_write(const hoodie_basefile_opts *o, const hoodie_
     if (rc == HOODIE_OK)
         rc = hoodie_pqwrite_open_ex(&pw, o->path, o->storage, HOODIE_CREATE_EXCLUSIVE | HOODIE_CREATE_DEFER_SYNC,
                                     o->file_schema, &fo);
-    for (size_t b = 0; b < n && rc == HOODIE_OK; b++) rc = hoodie_pqwrite_write_batch(pw, batches[b]);
+    for (size_t b = 0; b < n && rc == HOODIE_OK; b++)
+        rc = parts[b].copies ? hoodie_pqwrite_write_row_group(pw, &parts[b].batch->root, parts[b].copies)
+                             : hoodie_pqwrite_write_batch(pw, parts[b].batch);
     if (rc == HOODIE_OK) rc = hoodie_pqwrite_close(pw);
     if (rc == HOODIE_OK) {
         if (size_out) *size_out = hoodie_pqwrite_size(pw);

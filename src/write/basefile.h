@@ -10,6 +10,8 @@
 #include "hoodie/parquet.h"
 #include "hoodie/sys/storage.h"
 #include "model/batch.h"
+#include "format/parquet/reader.h"
+#include "format/parquet/writer.h"
 
 typedef struct hoodie_basefile_opts {
     const hoodie_storage *storage;
@@ -34,5 +36,28 @@ typedef struct hoodie_basefile_opts {
  */
 hoodie_status hoodie_basefile_write(const hoodie_basefile_opts *o, const hoodie_batch *const *batches, size_t n,
                                     uint64_t *size_out, int64_t *rows_out);
+
+/* One part of a base file (hoodie_basefile_write_parts): rows shaped as file_schema (the record keys, column 2,
+ * always present). copies NULL: encoded, and may share a row group with the parts around it. Otherwise one entry
+ * per leaf (hoodie_basefile_copy_map order): the part is a row group of its own, and a leaf with a copy is stored
+ * as that chunk of another file (its column in the batch is not read and may be empty). */
+typedef struct hoodie_basefile_part {
+    const hoodie_batch *batch;
+    const hoodie_pq_chunk_copy *const *copies;
+} hoodie_basefile_part;
+
+hoodie_status hoodie_basefile_write_parts(const hoodie_basefile_opts *o, const hoodie_basefile_part *parts, size_t n,
+                                          uint64_t *size_out, int64_t *rows_out);
+
+/* Which leaves of a base file of file_schema could be copies of the chunks of Parquet file src: src_leaf[i] is the
+ * source leaf for leaf i (the same top-level column, physical type, annotation and levels), or -1. */
+typedef struct hoodie_basefile_copymap {
+    size_t n_leaves, n_copyable;
+    int *src_leaf;   /* malloc */
+    int *top;        /* malloc: the top-level column of each leaf */
+} hoodie_basefile_copymap;
+
+hoodie_status hoodie_basefile_copy_map(const hoodie_field *file_schema, const hoodie_pq_file *src,
+                                       hoodie_basefile_copymap *out);
 
 #endif

@@ -40,6 +40,7 @@
 #include "write/commit.h"
 #include "write/keysort.h"
 #include "write/mdt.h"
+#include "write/rgcopy.h"
 #include "write/commit_encode.h"
 #include "write/create.h"
 #include "write/lsm_write.h"
@@ -788,8 +789,9 @@ static hoodie_status record_file(wctx *w, const wgroup *g, const char *rel, cons
                                  int64_t inserts, int64_t updates, int64_t deletes, uint64_t size);
 
 static hoodie_status write_base(wctx *w, wgroup *g, const hoodie_batch *const *parts, size_t n_parts,
-                                const char *name, const char *prev_commit, int64_t inserts, int64_t updates,
-                                int64_t deletes, char *const *reuse)
+                                const hoodie_pq_chunk_copy *const *const *copies, const char *name,
+                                const char *prev_commit, int64_t inserts, int64_t updates, int64_t deletes,
+                                char *const *reuse)
 {
     const char *partition = w->part_names[g->part];
     char *rel = *partition ? hoodie_arena_sprintf(w->arena, "%s/%s", partition, name) : hoodie_arena_strdup(w->arena, name);
@@ -802,7 +804,11 @@ static hoodie_status write_base(wctx *w, wgroup *g, const hoodie_batch *const *p
                                 reuse ? reuse[3] : NULL, 0 };
     hoodie_status rc = hoodie_write__marker(&w->tx, partition, name, g->existing ? HOODIE_MARKER_MERGE : HOODIE_MARKER_CREATE);
     if (rc == HOODIE_OK) rc = hoodie_write__partition_metadata(w->s, w->t->base_path, partition, w->tx.inst.requested);
-    if (rc == HOODIE_OK) rc = hoodie_basefile_write(&bo, parts, n_parts, &size, &rows);
+    hoodie_basefile_part *bp = rc == HOODIE_OK ? malloc((n_parts + 1) * sizeof *bp) : NULL;
+    if (rc == HOODIE_OK && !bp) rc = HOODIE_NOMEM();
+    for (size_t i = 0; bp && i < n_parts; i++) { bp[i].batch = parts[i]; bp[i].copies = copies ? copies[i] : NULL; }
+    if (rc == HOODIE_OK) rc = hoodie_basefile_write_parts(&bo, bp, n_parts, &size, &rows);
+    free(bp);
     if (rc < 0) return rc;
     return record_file(w, g, rel, prev_commit, rows, inserts, updates, deletes, size);
 }
@@ -842,7 +848,7 @@ static hoodie_status create_handle(wctx *w, wgroup *g)
     if (w->cfg->lsm_tree) HOODIE_TRY(hoodie_lsm_sort_rows(&w->keys, g->inserts.v, g->inserts.n));
     HOODIE_TRY(make_records(w, g, g->inserts.v, g->inserts.n, name, 0, &recs));
     const hoodie_batch *parts[1] = { &recs };
-    hoodie_status rc = write_base(w, g, parts, 1, name, NULL, (int64_t)g->inserts.n, 0, 0, NULL);
+    hoodie_status rc = write_base(w, g, parts, 1, NULL, name, NULL, (int64_t)g->inserts.n, 0, 0, NULL);
     hoodie_batch_dispose(&recs);
     w->res.inserts += (int64_t)g->inserts.n;
     return rc;
@@ -1040,6 +1046,105 @@ static hoodie_status bulk_stream(wctx *w, hoodie_arrow_reader *r)
 }
 
 /* Rewrite an existing base file with the group's updates, deletes and inserts (COW; MOR small files). */
+/* A merge's output: batches of file records, each with the chunks it copies (NULL: none). */
+typedef struct merge_out {
+    hoodie_batch *b;
+    const hoodie_pq_chunk_copy *const **copies;
+    size_t n, cap;
+} merge_out;
+
+static hoodie_status merge_out_push(merge_out *o, hoodie_batch *b, const hoodie_pq_chunk_copy *const *copies)
+{
+    if (o->n == o->cap) {
+        size_t nc = o->cap ? o->cap * 2 : 8;
+        hoodie_batch *nb = realloc(o->b, nc * sizeof *nb);
+        if (nb) o->b = nb;
+        const hoodie_pq_chunk_copy *const **ncp = nb ? realloc(o->copies, nc * sizeof *ncp) : NULL;
+        if (!ncp) { hoodie_batch_dispose(b); return HOODIE_NOMEM(); }
+        o->copies = ncp;
+        o->cap = nc;
+    }
+    o->b[o->n] = *b;
+    o->copies[o->n++] = copies;
+    return HOODIE_OK;
+}
+
+static void merge_out_dispose(merge_out *o)
+{
+    for (size_t i = 0; i < o->n; i++) hoodie_batch_dispose(&o->b[i]);
+    free(o->b);
+    free(o->copies);
+}
+
+/* The scan batches of the old file's current row group and the merge's selection over each. */
+typedef struct rgpend {
+    hoodie_batch *old;
+    hoodie_row_ref **sel;
+    size_t *nsel;
+    size_t n, cap;
+} rgpend;
+
+static hoodie_status rgpend_push(rgpend *p, hoodie_batch *old, hoodie_row_ref *sel, size_t n)
+{
+    if (p->n == p->cap) {
+        size_t nc = p->cap ? p->cap * 2 : 4;
+        hoodie_batch *no = realloc(p->old, nc * sizeof *no);
+        if (no) p->old = no;
+        hoodie_row_ref **ns = no ? realloc(p->sel, nc * sizeof *ns) : NULL;
+        if (ns) p->sel = ns;
+        size_t *nn = ns ? realloc(p->nsel, nc * sizeof *nn) : NULL;
+        if (!nn) { hoodie_batch_dispose(old); free(sel); return HOODIE_NOMEM(); }
+        p->nsel = nn;
+        p->cap = nc;
+    }
+    p->old[p->n] = *old;
+    p->sel[p->n] = sel;
+    p->nsel[p->n++] = n;
+    return HOODIE_OK;
+}
+
+static void rgpend_clear(rgpend *p)
+{
+    for (size_t i = 0; i < p->n; i++) { hoodie_batch_dispose(&p->old[i]); free(p->sel[i]); }
+    p->n = 0;
+}
+
+static void rgpend_dispose(rgpend *p)
+{
+    rgpend_clear(p);
+    free(p->old);
+    free(p->sel);
+    free(p->nsel);
+}
+
+/* The merged records of one row group of the old file (complete: all its rows were scanned) as one output batch:
+ * the selected rows of its batches and of `fresh`, except the columns whose chunks are copied (the record keys
+ * are always gathered: the footer's key index is built from them). */
+static hoodie_status merge_row_group(wctx *w, hoodie_rgcopy *rcp, int complete, rgpend *p, const hoodie_batch *fresh,
+                                     merge_out *out)
+{
+    const hoodie_pq_chunk_copy *const *copies = NULL;
+    const uint8_t *skip = NULL;
+    hoodie_status rc = complete ? hoodie_rgcopy_finish(rcp, &copies, &skip) : HOODIE_OK;
+    hoodie_batch merged;
+    if (rc == HOODIE_OK) rc = hoodie_batch_init(&merged, &w->file_schema);
+    if (rc < 0) { rgpend_clear(p); return rc; }
+    size_t total = 0;
+    for (size_t i = 0; i < p->n; i++) total += p->nsel[i];
+    for (size_t c = 0; c < w->file_schema.n_children && rc == HOODIE_OK; c++) {
+        if (copies && skip[c] && c != 2) continue;
+        hoodie_array *dst = &merged.root.children[c];
+        for (size_t i = 0; i < p->n && rc == HOODIE_OK; i++) {
+            const hoodie_array *srcs[2] = { &p->old[i].root.children[c], &fresh->root.children[c] };
+            rc = hoodie_array_take_multi(dst, &merged.schema.children[c], srcs, 2, p->sel[i], p->nsel[i]);
+        }
+    }
+    merged.root.length = (int64_t)total;
+    rgpend_clear(p);
+    if (rc < 0) { hoodie_batch_dispose(&merged); return rc; }
+    return merge_out_push(out, &merged, copies);
+}
+
 static hoodie_status merge_handle(wctx *w, wgroup *g)
 {
     char token[32], name[256];
@@ -1080,12 +1185,22 @@ static hoodie_status merge_handle(wctx *w, wgroup *g)
         if (!v || !(reuse[i] = strdup(v))) can_reuse = 0;
     }
     if (rc == HOODIE_OK) rc = hoodie_pqfile__scan_open(r, &sc);
-    hoodie_batch *outs = NULL;
-    size_t n_outs = 0;
+    /* chunks of the old file the rewrite keeps as they are (write/rgcopy.h), in the new file's codec */
+    hoodie_rgcopy rcp;
+    int have_rcp = 0;
+    hoodie_parquet_write_opts po = HOODIE_PARQUET_WRITE_OPTS_INIT;
+    hoodie_pq_writer_opts fo;
+    po.codec = w->o.codec;
+    if (rc == HOODIE_OK) rc = hoodie_pqwrite_map_opts(&po, &fo);
+    if (rc == HOODIE_OK) {
+        rc = hoodie_rgcopy_init(&rcp, &w->file_schema, hoodie_pqfile__file(r), fo.codec);
+        have_rcp = rc == HOODIE_OK;
+    }
+    merge_out out = { 0 };
+    rgpend pend = { 0 };
     uint8_t *used = calloc(g->updates.n + 1, 1);
     if (!used && rc == HOODIE_OK) rc = HOODIE_NOMEM();
     int64_t updates = 0, deletes = 0, seq = (int64_t)newrows.n;
-    hoodie_row_ref *sel = NULL;
     while (rc == HOODIE_OK) {
         hoodie_batch raw, old;
         rc = hoodie_pq_scan_next(sc, &raw);
@@ -1093,8 +1208,7 @@ static hoodie_status merge_handle(wctx *w, wgroup *g)
         rc = hoodie_conform_batch(&old, &w->file_schema, &raw);
         hoodie_batch_dispose(&raw);
         if (rc < 0) break;
-        free(sel);
-        sel = malloc(((size_t)old.root.length + 1) * sizeof *sel);
+        hoodie_row_ref *sel = malloc(((size_t)old.root.length + 1) * sizeof *sel);
         if (!sel) { hoodie_batch_dispose(&old); rc = HOODIE_NOMEM(); break; }
         size_t n = 0;
         const hoodie_array *ka = &old.root.children[2];
@@ -1117,18 +1231,11 @@ static hoodie_status merge_handle(wctx *w, wgroup *g)
             sel[n].row = (int64_t)*slot;
             n++;
         }
-        hoodie_batch merged;
-        const hoodie_batch *srcs[2] = { &old, &fresh };
-        rc = hoodie_batch_init(&merged, &w->file_schema);
-        if (rc == HOODIE_OK) rc = hoodie_batch_take(&merged, srcs, 2, sel, n);
-        hoodie_batch_dispose(&old);
-        if (rc < 0) { hoodie_batch_dispose(&merged); break; }
-        hoodie_batch *no = realloc(outs, (n_outs + 1) * sizeof *no);
-        if (!no) { hoodie_batch_dispose(&merged); rc = HOODIE_NOMEM(); break; }
-        outs = no;
-        outs[n_outs++] = merged;
+        hoodie_rgcopy_batch(&rcp, &old, &fresh, sel, n);
+        rc = rgpend_push(&pend, &old, sel, n);
+        if (rc == HOODIE_OK && rcp.left <= 0) rc = merge_row_group(w, &rcp, rcp.left == 0, &pend, &fresh, &out);
     }
-    if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
+    if (rc == HOODIE_ITEROVER) rc = pend.n ? merge_row_group(w, &rcp, 0, &pend, &fresh, &out) : HOODIE_OK;
     (void)seq;
     /* inserts assigned to this group (rows after the updates in `fresh`), after them the updates whose key the file
      * turned out not to hold (lookup() trusts a single bloom match on COW tables): those are inserts too */
@@ -1145,30 +1252,28 @@ static hoodie_status merge_handle(wctx *w, wgroup *g)
             rc = hoodie_array_take(&ins.root.children[c], &ins.schema.children[c], &fresh.root.children[c], idx, n_ins);
         if (rc == HOODIE_OK) {
             ins.root.length = (int64_t)n_ins;
-            hoodie_batch *no = realloc(outs, (n_outs + 1) * sizeof *no);
-            if (!no) { hoodie_batch_dispose(&ins); rc = HOODIE_NOMEM(); }
-            else { outs = no; outs[n_outs++] = ins; }
+            rc = merge_out_push(&out, &ins, NULL);
         }
     }
     free(idx);
     if (rc == HOODIE_OK) {
-        const hoodie_batch **ptrs = malloc((n_outs + 1) * sizeof *ptrs);
+        const hoodie_batch **ptrs = malloc((out.n + 1) * sizeof *ptrs);
         if (!ptrs) rc = HOODIE_NOMEM();
-        for (size_t i = 0; ptrs && i < n_outs; i++) ptrs[i] = &outs[i];
+        for (size_t i = 0; ptrs && i < out.n; i++) ptrs[i] = &out.b[i];
         /* no deletes, no inserts: every old record is there once, in place, so the key sequence is the old one */
         can_reuse = can_reuse && !deletes && !n_ins;
         if (rc == HOODIE_OK)
-            rc = write_base(w, g, ptrs, n_outs, name, g->slice->base_instant, (int64_t)n_ins, updates, deletes,
-                            can_reuse ? reuse : NULL);
+            rc = write_base(w, g, ptrs, out.n, out.copies, name, g->slice->base_instant, (int64_t)n_ins, updates,
+                            deletes, can_reuse ? reuse : NULL);
         free(ptrs);
     }
     for (int i = 0; i < 4; i++) free(reuse[i]);
     w->res.inserts += (int64_t)n_ins;
     w->res.updates += updates;
     w->res.deletes += deletes;
-    for (size_t i = 0; i < n_outs; i++) hoodie_batch_dispose(&outs[i]);
-    free(outs);
-    free(sel);
+    merge_out_dispose(&out);
+    rgpend_dispose(&pend);
+    if (have_rcp) hoodie_rgcopy_dispose(&rcp); /* after the write: the copies point into it */
     free(used);
     hoodie_pq_scan_free(sc);
     hoodie_parquet_reader_free(r);

@@ -604,6 +604,30 @@ hoodie_status hoodie_pq_page_index_read(const hoodie_pq_file *f, uint32_t rg, in
     return HOODIE_OK;
 }
 
+hoodie_status hoodie_pq_chunk_bytes(const hoodie_pq_file *f, uint32_t rg, int leaf, hoodie_buf *out,
+                                   uint64_t *offset_out)
+{
+    const char *name = f->src.name ? f->src.name : "parquet";
+    if (rg >= f->meta.row_group_count || leaf < 0 || (uint32_t)leaf >= f->meta.row_groups[rg].column_count)
+        return HOODIE_FAIL(HOODIE_EINVAL, "%s: no row group %u or leaf %d", name, rg, leaf);
+    const hoodie_pq_column_chunk *cc = &f->meta.row_groups[rg].columns[leaf];
+    if (!cc->has_meta || cc->file_path)
+        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: row group %u column %d is not stored in the file", name, rg, leaf);
+    const hoodie_pq_column_meta *m = &cc->meta;
+    int64_t start = m->data_page_offset, len = m->total_compressed_size;
+    if (m->has_dictionary_page_offset && m->dictionary_page_offset > 0 && m->dictionary_page_offset < start)
+        start = m->dictionary_page_offset;
+    if (start < 4 || len < 0 || (uint64_t)start > f->footer_off || (uint64_t)len > f->footer_off - (uint64_t)start)
+        return HOODIE_CORRUPT("%s: row group %u column %d chunk at offset %lld length %lld is outside the file", name,
+                              rg, leaf, (long long)start, (long long)len);
+    hoodie_buf_clear(out);
+    HOODIE_TRY(hoodie_buf_reserve(out, (size_t)len));
+    HOODIE_TRY(f->src.read(f->src.ctx, (uint64_t)start, out->data, (size_t)len));
+    out->len = (size_t)len;
+    *offset_out = (uint64_t)start;
+    return HOODIE_OK;
+}
+
 uint32_t hoodie_pq_page_index_find_row(const hoodie_pq_offset_index *oi, int64_t row)
 {
     uint32_t lo = 0, hi = oi->page_count; /* first page whose first row is > row */

@@ -22,6 +22,7 @@
 #include "format/parquet/writer.h"
 #include "format/parquet/codec.h"
 #include "format/parquet/encode.h"
+#include "format/parquet/schema.h"
 #include "util/alloc.h"
 #include "util/arena.h"
 #include "util/error.h"
@@ -85,6 +86,8 @@ typedef struct pq_col {
     pq_step steps[PQ_MAX_STEPS];
     int n_steps, has_list, always_null, top;
     int16_t max_def, max_rep;
+    uint32_t elem;          /* its schema element in w->elems */
+    const hoodie_pq_chunk_copy *copy; /* the current row group's chunk is this one, copied (write_row_group) */
     char **path;
     uint32_t path_count;
     char *dotted;
@@ -365,6 +368,7 @@ static hoodie_status add_leaf(hoodie_pq_writer *w, schema_ctx *sc, const hoodie_
     for (int i = 0; i < sc->n_steps; i++) if (sc->steps[i].kind == STEP_LIST) c->has_list = 1;
     c->always_null = f->type.id == HOODIE_TYPE_NULL;
     c->top = sc->top;
+    c->elem = (uint32_t)(e - w->elems);
     c->max_def = sc->def;
     c->max_rep = sc->rep;
     c->htype = f->type;
@@ -1594,6 +1598,65 @@ static hoodie_status page_index_encode(hoodie_pq_writer *w, const pq_col *c, hoo
     return rc;
 }
 
+/* A chunk copied verbatim (hoodie_pq_writer_write_row_group): its bytes at the current position, its metadata
+ * with the offsets moved by the same distance, its page index likewise (page bounds copied as they are). */
+static hoodie_status copy_chunk(hoodie_pq_writer *w, const pq_col *c, hoodie_pq_column_chunk *cc)
+{
+    const hoodie_pq_chunk_copy *k = c->copy;
+    const hoodie_pq_column_meta *sm = k->meta;
+    hoodie_pq_column_meta *m = &cc->meta;
+    int64_t shift = (int64_t)w->pos - (int64_t)k->src_offset;
+    *m = *sm;
+    m->path_count = c->path_count;
+    m->path = c->path;
+    m->kv_count = 0;
+    m->kv = NULL;
+    m->has_index_page_offset = 0;
+    m->has_bloom_filter = 0; /* a split-block filter of the source is not copied */
+    m->data_page_offset = sm->data_page_offset + shift;
+    if (sm->has_dictionary_page_offset) m->dictionary_page_offset = sm->dictionary_page_offset + shift;
+    m->encodings = hoodie_arena_memdup(w->arena, sm->encodings, (sm->encoding_count ? sm->encoding_count : 1) *
+                                                                    sizeof *sm->encodings);
+    if (!m->encodings) return HOODIE_NOMEM();
+    hoodie_pq_statistics *s = &m->statistics;
+    const hoodie_pq_statistics *ss = &sm->statistics;
+#define COPY_STAT(f, l)                                                                   \
+    if (ss->f) {                                                                          \
+        s->f = ss->l ? hoodie_arena_memdup(w->arena, ss->f, ss->l) : (const uint8_t *)""; \
+        if (!s->f) return HOODIE_NOMEM();                                                 \
+    }
+    COPY_STAT(min_value, min_value_len)
+    COPY_STAT(max_value, max_value_len)
+    COPY_STAT(min, min_len)
+    COPY_STAT(max, max_len)
+#undef COPY_STAT
+    if (k->offset_index && k->offset_index->page_count) {
+        const hoodie_pq_offset_index *so = k->offset_index;
+        hoodie_pq_page_location *loc = malloc(so->page_count * sizeof *loc);
+        if (!loc) return HOODIE_NOMEM();
+        for (uint32_t i = 0; i < so->page_count; i++) {
+            loc[i] = so->pages[i];
+            loc[i].offset += shift;
+        }
+        hoodie_pq_offset_index oi = { so->page_count, loc };
+        size_t at = w->off_index.len;
+        hoodie_status rc = hoodie_pq_offset_index_encode(&oi, &w->off_index);
+        free(loc);
+        HOODIE_TRY(rc);
+        cc->has_offset_index = 1;
+        cc->offset_index_offset = (int64_t)at;
+        cc->offset_index_length = (int32_t)(w->off_index.len - at);
+        if (k->column_index && k->column_index->page_count == so->page_count) {
+            at = w->col_index.len;
+            HOODIE_TRY(hoodie_pq_column_index_encode(k->column_index, &w->col_index));
+            cc->has_column_index = 1;
+            cc->column_index_offset = (int64_t)at;
+            cc->column_index_length = (int32_t)(w->col_index.len - at);
+        }
+    }
+    return sink_write(w, k->bytes, k->len);
+}
+
 static hoodie_status flush_row_group(hoodie_pq_writer *w)
 {
     if (w->rg_rows == 0) return HOODIE_OK;
@@ -1623,6 +1686,13 @@ static hoodie_status flush_row_group(hoodie_pq_writer *w)
         int64_t start = (int64_t)w->pos, unc = 0;
         cc->has_meta = 1;
         cc->file_offset = start;
+        if (c->copy) {
+            HOODIE_TRY(copy_chunk(w, c, cc));
+            rg->total_byte_size += cc->meta.total_uncompressed_size;
+            c->copy = NULL;
+            col_chunk_reset(w, c);
+            continue;
+        }
         if (c->dict_pages) {
             hoodie_pq_page_header h;
             memset(&h, 0, sizeof h);
@@ -1803,6 +1873,77 @@ hoodie_status hoodie_pq_writer_write_array(hoodie_pq_writer *w, const hoodie_arr
     }
     return HOODIE_OK;
 fail:
+    w->poisoned = 1;
+    return rc;
+}
+
+size_t hoodie_pq_writer_leaf_count(const hoodie_pq_writer *w) { return w->n_cols; }
+int hoodie_pq_writer_leaf_top(const hoodie_pq_writer *w, size_t leaf) { return leaf < w->n_cols ? w->cols[leaf].top : -1; }
+
+int hoodie_pq_writer_can_copy(const hoodie_pq_writer *w, size_t leaf, const hoodie_pq_schema_element *src,
+                              int16_t src_max_def, int16_t src_max_rep)
+{
+    if (leaf >= w->n_cols) return 0;
+    const pq_col *c = &w->cols[leaf];
+    const hoodie_pq_schema_element *e = &w->elems[c->elem];
+    if (c->max_rep || src_max_rep || c->has_list || c->max_def != src_max_def || c->always_null) return 0;
+    for (size_t i = 0; i < w->n_cols; i++) /* the only leaf of its top-level column */
+        if (i != leaf && w->cols[i].top == c->top) return 0;
+    if (!src->has_type || src->type != e->type || src->num_children) return 0;
+    if (e->type == HOODIE_PQ_FIXED_LEN_BYTE_ARRAY && src->type_length != e->type_length) return 0;
+    if ((src->has_repetition ? src->repetition : HOODIE_PQ_REQUIRED) != e->repetition) return 0;
+    /* the same annotation: the values mean the same (units, scale, signedness) */
+    char a[128], b[128];
+    return strcmp(hoodie_pq_element_type_text(src, a, sizeof a), hoodie_pq_element_type_text(e, b, sizeof b)) == 0;
+}
+
+hoodie_status hoodie_pq_writer_write_row_group(hoodie_pq_writer *w, const hoodie_array *root,
+                                               const hoodie_pq_chunk_copy *const *copies)
+{
+    if (w->poisoned || w->closed) return HOODIE_FAIL(HOODIE_ESTATE, "parquet writer: not writable (failed or closed)");
+    if (root->n_children != w->schema.n_children)
+        return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: batch has %zu columns, schema has %zu", root->n_children,
+                           w->schema.n_children);
+    int64_t rows = root->length;
+    hoodie_status rc = HOODIE_OK;
+    for (size_t i = 0; i < w->n_cols; i++) {
+        const hoodie_pq_chunk_copy *k = copies ? copies[i] : NULL;
+        if (!k) continue;
+        const pq_col *c = &w->cols[i];
+        if (!hoodie_pq_writer_can_copy(w, i, k->src_elem, k->src_max_def, k->src_max_rep))
+            return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: column '%s' cannot be copied from a chunk of another "
+                               "type", c->dotted);
+        if (k->meta->num_values != rows || (int64_t)k->len != k->meta->total_compressed_size)
+            return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: the chunk copied into column '%s' has %lld values "
+                               "in %zu bytes, the row group %lld rows", c->dotted, (long long)k->meta->num_values,
+                               k->len, (long long)rows);
+    }
+    for (size_t i = 0; i < root->n_children; i++) {
+        int copied = 0;
+        for (size_t l = 0; copies && l < w->n_cols && !copied; l++) copied = w->cols[l].top == (int)i && copies[l];
+        if (!copied) HOODIE_TRY(check_array(&w->schema.children[i], &root->children[i], rows));
+    }
+    HOODIE_TRY_GOTO(rc, flush_row_group(w), fail);
+    for (int64_t r = 0; r < rows;) {
+        int64_t n = rows - r < PQ_SLICE_ROWS ? rows - r : PQ_SLICE_ROWS;
+        for (size_t i = 0; i < w->n_cols; i++) {
+            pq_col *c = &w->cols[i];
+            if (copies && copies[i]) continue;
+            const hoodie_array *top = &root->children[c->top];
+            HOODIE_TRY_GOTO(rc, shred(c, top, r, r + n), fail);
+            HOODIE_TRY_GOTO(rc, materialize(c, leaf_array(c, top)), fail);
+            HOODIE_TRY_GOTO(rc, col_consume(w, c), fail);
+        }
+        r += n;
+    }
+    for (size_t i = 0; copies && i < w->n_cols; i++) w->cols[i].copy = copies[i];
+    w->rg_rows += rows;
+    w->rows_total += rows;
+    /* an empty row group is not written: there is nothing to copy either */
+    HOODIE_TRY_GOTO(rc, flush_row_group(w), fail);
+    return HOODIE_OK;
+fail:
+    for (size_t i = 0; i < w->n_cols; i++) w->cols[i].copy = NULL;
     w->poisoned = 1;
     return rc;
 }

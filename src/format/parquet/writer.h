@@ -72,6 +72,35 @@ hoodie_status hoodie_pq_writer_open(hoodie_pq_writer **out, const hoodie_field *
 hoodie_status hoodie_pq_writer_write(hoodie_pq_writer *w, const hoodie_batch *b);
 /** Same, from a root STRUCT array shaped like the schema. */
 hoodie_status hoodie_pq_writer_write_array(hoodie_pq_writer *w, const hoodie_array *root);
+/**
+ * A column chunk of another Parquet file, to be copied verbatim (hoodie_pq_writer_write_row_group): a rewrite
+ * that keeps a column's values as they were stores its pages again instead of decoding and encoding them.
+ */
+typedef struct hoodie_pq_chunk_copy {
+    const uint8_t *bytes;                 /* the chunk as stored: dictionary page (if any), then data pages */
+    size_t len;                           /* = meta->total_compressed_size */
+    uint64_t src_offset;                  /* where bytes[0] is in the source file */
+    const hoodie_pq_column_meta *meta;    /* the source chunk's metadata (offsets in the source file) */
+    const hoodie_pq_schema_element *src_elem; /* its leaf's schema element, and levels */
+    int16_t src_max_def, src_max_rep;
+    const hoodie_pq_offset_index *offset_index;  /* NULL: the chunk has none (then no page index is written) */
+    const hoodie_pq_column_index *column_index;  /* NULL: none */
+} hoodie_pq_chunk_copy;
+
+/** Leaf columns of the writer's schema (column-chunk order), and the top-level column of each. */
+size_t hoodie_pq_writer_leaf_count(const hoodie_pq_writer *w);
+int hoodie_pq_writer_leaf_top(const hoodie_pq_writer *w, size_t leaf);
+/** Whether leaf `leaf` of the writer's schema can take a copy of a chunk of the source leaf `src` (same physical
+ *  type, annotation and repetition, flat, the only leaf of its top-level column). */
+int hoodie_pq_writer_can_copy(const hoodie_pq_writer *w, size_t leaf, const hoodie_pq_schema_element *src,
+                              int16_t src_max_def, int16_t src_max_rep);
+/**
+ * Write the rows of `root` as a row group of their own (rows written before are flushed first as theirs). Leaf
+ * i with copies[i] != NULL is not encoded: the chunk is copied (its top-level array in root is not read and may
+ * be empty). A copy must pass hoodie_pq_writer_can_copy and hold root->length values. copies may be NULL.
+ */
+hoodie_status hoodie_pq_writer_write_row_group(hoodie_pq_writer *w, const hoodie_array *root,
+                                               const hoodie_pq_chunk_copy *const *copies);
 /** Flush the current row group now (no-op when it is empty). */
 hoodie_status hoodie_pq_writer_flush(hoodie_pq_writer *w);
 /** Last row group, footer and trailing magic. The writer can only be freed afterwards. */

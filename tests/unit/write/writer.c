@@ -947,6 +947,115 @@ HOODIE_TEST(write_writer__cow_rewrite_key_index)
     hoodie_storage_free(mem);
 }
 
+/* ---- copy-on-write: the chunks of columns no update changes are copied ---- */
+
+/* For each file group with a latest and an earlier base file: whether column `col`'s chunk (row group 0) has the
+ * same bytes in both. Returns how many file groups were compared; *same_out how many had the same bytes. */
+static size_t chunk_kept(const char *base, const hoodie_storage *s, const char *col, size_t *same_out)
+{
+    hoodie_table *t;
+    hoodie_slices *sl;
+    open_slices(base, s, &t, &sl);
+    size_t compared = 0, same = 0;
+    for (size_t i = 0; i < hoodie_slices_count(sl); i++) {
+        hoodie_slice_info cur, prev = { 0 };
+        hoodie_assert_ok(hoodie_slices_get(sl, i, &cur));
+        if (!cur.latest || !cur.base_file) continue;
+        for (size_t j = 0; j < hoodie_slices_count(sl); j++) { /* the newest earlier slice of the group */
+            hoodie_slice_info o;
+            hoodie_assert_ok(hoodie_slices_get(sl, j, &o));
+            if (!o.latest && o.base_file && !strcmp(o.file_id, cur.file_id) &&
+                (!prev.base_instant || strcmp(o.base_instant, prev.base_instant) > 0))
+                prev = o;
+        }
+        if (!prev.base_file) continue;
+        hoodie_buf bytes[2] = { HOODIE_BUF_INIT, HOODIE_BUF_INIT };
+        const char *paths[2] = { cur.base_file, prev.base_file };
+        for (int k = 0; k < 2; k++) {
+            hoodie_parquet_read_opts ro = HOODIE_PARQUET_READ_OPTS_INIT;
+            ro.storage = s;
+            hoodie_parquet_reader *r;
+            hoodie_assert_ok(hoodie_parquet_reader_open(&r, paths[k], &ro));
+            hoodie_pq_file *f = hoodie_pqfile__file(r);
+            int leaf = hoodie_pq_schema_find_leaf(hoodie_pq_file_schema(f), col);
+            hoodie_assert(leaf >= 0);
+            hoodie_assert_equal_i(1, hoodie_pq_file_metadata(f)->row_group_count);
+            uint64_t off;
+            hoodie_assert_ok(hoodie_pq_chunk_bytes(f, 0, leaf, &bytes[k], &off));
+            hoodie_parquet_reader_free(r);
+        }
+        compared++;
+        same += bytes[0].len == bytes[1].len && !memcmp(bytes[0].data, bytes[1].data, bytes[0].len);
+        hoodie_buf_dispose(&bytes[0]);
+        hoodie_buf_dispose(&bytes[1]);
+    }
+    hoodie_slices_free(sl);
+    hoodie_table_free(t);
+    *same_out = same;
+    return compared;
+}
+
+/*
+ * Upserts that change ts only (same names): the rewritten files copy the chunks of the record keys, partition
+ * paths, id, name and city, and encode the commit times, sequence numbers, file names and ts; an upsert that
+ * renames changes the name chunk too; a delete (rows no longer in place) encodes every column. The table reads
+ * as the writes say throughout.
+ */
+HOODIE_TEST(write_writer__cow_unchanged_columns_copied)
+{
+    const char *base = "/cc";
+    hoodie_storage *mem;
+    hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+    make_table(base, mem, 0, 8);
+    rows_spec a = { 1, 300, 10, "a", NULL, 0 }, u = { 1, 30, 20, "a", NULL, 0 }, n = { 31, 60, 30, "n", NULL, 0 };
+    hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_BULK_INSERT, &a, NULL));
+    hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_UPSERT, &u, NULL)); /* every partition has updates */
+    static const struct { const char *col; int kept; } after_ts[] = {
+        { "_hoodie_record_key", 1 }, { "_hoodie_partition_path", 1 }, { "id", 1 }, { "name", 1 }, { "city", 1 },
+        { "_hoodie_commit_time", 0 }, { "_hoodie_commit_seqno", 0 }, { "_hoodie_file_name", 0 }, { "ts", 0 },
+    };
+    size_t same;
+    for (size_t i = 0; i < sizeof after_ts / sizeof after_ts[0]; i++) {
+        hoodie_assert_equal_i(3, chunk_kept(base, mem, after_ts[i].col, &same));
+        if (same != (after_ts[i].kept ? 3u : 0u)) fprintf(stderr, "column %s\n", after_ts[i].col);
+        hoodie_assert_equal_i(after_ts[i].kept ? 3 : 0, same);
+    }
+    hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_UPSERT, &n, NULL)); /* new names */
+    hoodie_assert_equal_i(3, chunk_kept(base, mem, "name", &same));
+    hoodie_assert_equal_i(0, same);
+    hoodie_assert_equal_i(3, chunk_kept(base, mem, "city", &same));
+    hoodie_assert_equal_i(3, same);
+    rows_spec d = { 100, 100, 0, "d", NULL, 0 };
+    hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_DELETE, &d, NULL)); /* id 100: city "la" */
+    hoodie_assert_equal_i(3, chunk_kept(base, mem, "city", &same));
+    hoodie_assert_equal_i(2, same);
+    /* the rows: ids 1..300 but 100; ts 20 for 1..30, 30 for 31..60, else 10; names a<id> but n<id> for 31..60 */
+    char *got = snapshot(base, mem, 0);
+    hoodie_buf want = HOODIE_BUF_INIT;
+    char **lines = calloc(300, sizeof *lines);
+    size_t nl = 0;
+    for (int64_t id = 1; id <= 300; id++) {
+        if (id == 100) continue;
+        char l[128];
+        const char *c = city_of(id);
+        snprintf(l, sizeof l, "%lld,%s,%lld,%s%lld,%s,%d", (long long)id, c, (long long)id,
+                 id >= 31 && id <= 60 ? "n" : "a", (long long)id, c, id <= 30 ? 20 : id <= 60 ? 30 : 10);
+        lines[nl++] = strdup(l);
+    }
+    qsort(lines, nl, sizeof *lines, cmp_str);
+    for (size_t i = 0; i < nl; i++) {
+        hoodie_assert_ok(hoodie_buf_append(&want, lines[i], strlen(lines[i])));
+        hoodie_assert_ok(hoodie_buf_putc(&want, '\n'));
+        free(lines[i]);
+    }
+    free(lines);
+    hoodie_assert_ok(hoodie_buf_cstr(&want));
+    hoodie_assert_equal_s((const char *)want.data, got);
+    hoodie_buf_dispose(&want);
+    free(got);
+    hoodie_storage_free(mem);
+}
+
 /* ---- copy-on-write: a single bloom candidate is not read, the merge sorts it out ---- */
 
 /* Rewrite a base file without its key index (no bloom filter, no min/max keys): every key of its partition is then

@@ -1,0 +1,153 @@
+#include "write/rgcopy.h"
+#include "util/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void next_group(hoodie_rgcopy *c)
+{
+    const hoodie_pq_file_meta *m = hoodie_pq_file_metadata(c->src);
+    c->left = 0;
+    while (c->rg < m->row_group_count && (c->left = m->row_groups[c->rg].num_rows) == 0) c->rg++;
+    c->in_place = 1;
+    for (size_t i = 0; i < c->schema->n_children; i++) c->same[i] = 0;
+    for (size_t l = 0; l < c->map.n_leaves; l++)
+        if (c->map.src_leaf[l] >= 0 && c->map.top[l] >= 0) c->same[c->map.top[l]] = 1;
+}
+
+hoodie_status hoodie_rgcopy_init(hoodie_rgcopy *c, const hoodie_field *file_schema, const hoodie_pq_file *src,
+                                 hoodie_pq_codec codec)
+{
+    memset(c, 0, sizeof *c);
+    c->schema = file_schema;
+    c->src = src;
+    c->codec = codec;
+    HOODIE_TRY(hoodie_basefile_copy_map(file_schema, src, &c->map));
+    c->same = calloc(file_schema->n_children + 1, 1);
+    hoodie_status rc = c->same ? hoodie_arena_new(&c->arena, NULL, 0) : HOODIE_NOMEM();
+    if (rc < 0) { hoodie_rgcopy_dispose(c); return rc; }
+    c->enabled = c->map.n_copyable > 0;
+    next_group(c);
+    return HOODIE_OK;
+}
+
+void hoodie_rgcopy_dispose(hoodie_rgcopy *c)
+{
+    free(c->map.src_leaf);
+    free(c->map.top);
+    free(c->same);
+    hoodie_arena_free(c->arena);
+    memset(c, 0, sizeof *c);
+}
+
+/* Cell a[i] equals cell b[j] (flat columns; anything else counts as different). */
+static int cell_eq(const hoodie_field *f, const hoodie_array *a, int64_t i, const hoodie_array *b, int64_t j)
+{
+    int va = hoodie_array_is_valid(a, i), vb = hoodie_array_is_valid(b, j);
+    if (va != vb) return 0;
+    if (!va) return 1;
+    switch (f->type.id) {
+    case HOODIE_TYPE_STRING: case HOODIE_TYPE_BINARY: {
+        int32_t la = a->offsets[i + 1] - a->offsets[i], lb = b->offsets[j + 1] - b->offsets[j];
+        return la == lb && memcmp(a->values + a->offsets[i], b->values + b->offsets[j], (size_t)la) == 0;
+    }
+    case HOODIE_TYPE_BOOL:
+        return hoodie_bit_get(a->values, i) == hoodie_bit_get(b->values, j);
+    case HOODIE_TYPE_STRUCT: case HOODIE_TYPE_LIST: case HOODIE_TYPE_MAP: case HOODIE_TYPE_NULL:
+        return 0;
+    default: {
+        size_t w = hoodie_type_fixed_width(&f->type);
+        return w && memcmp(a->values + (size_t)i * w, b->values + (size_t)j * w, w) == 0;
+    }
+    }
+}
+
+void hoodie_rgcopy_batch(hoodie_rgcopy *c, const hoodie_batch *old, const hoodie_batch *fresh,
+                         const hoodie_row_ref *sel, size_t n)
+{
+    if (c->pending_reset) {
+        c->pending_reset = 0;
+        next_group(c);
+    }
+    int64_t len = old->root.length;
+    c->left -= len;
+    if (!c->enabled || !c->in_place) return;
+    if ((int64_t)n != len || c->left < 0) { c->in_place = 0; return; }
+    for (size_t k = 0; k < n; k++) {
+        if (sel[k].source == 0) {
+            if (sel[k].row != (int64_t)k) { c->in_place = 0; return; }
+            continue;
+        }
+        for (size_t col = 0; col < c->schema->n_children; col++)
+            if (c->same[col] && !cell_eq(&c->schema->children[col], &old->root.children[col], (int64_t)k,
+                                         &fresh->root.children[col], sel[k].row))
+                c->same[col] = 0;
+    }
+}
+
+hoodie_status hoodie_rgcopy_finish(hoodie_rgcopy *c, const hoodie_pq_chunk_copy *const **copies_out,
+                                   const uint8_t **copied_top)
+{
+    *copies_out = NULL;
+    *copied_top = c->same;
+    hoodie_status rc = HOODIE_OK;
+    const hoodie_pq_file_meta *m = hoodie_pq_file_metadata(c->src);
+    const hoodie_pq_schema *ss = hoodie_pq_file_schema(c->src);
+    if (c->enabled && c->in_place && c->left == 0 && c->rg < m->row_group_count) {
+        const hoodie_pq_row_group *g = &m->row_groups[c->rg];
+        hoodie_pq_chunk_copy **copies = hoodie_arena_calloc(c->arena, c->map.n_leaves + 1, sizeof *copies);
+        if (!copies) return HOODIE_NOMEM();
+        size_t n = 0;
+        for (size_t l = 0; l < c->map.n_leaves && rc == HOODIE_OK; l++) {
+            int sl = c->map.src_leaf[l], top = c->map.top[l];
+            if (sl < 0 || top < 0 || !c->same[top] || (uint32_t)sl >= g->column_count) continue;
+            const hoodie_pq_column_chunk *cc = &g->columns[sl];
+            if (!cc->has_meta || cc->file_path || cc->meta.codec != c->codec || cc->meta.num_values != g->num_rows) {
+                c->same[top] = 0;
+                continue;
+            }
+            hoodie_pq_chunk_copy *k = hoodie_arena_calloc(c->arena, 1, sizeof *k);
+            hoodie_buf b = HOODIE_BUF_INIT;
+            uint64_t off = 0;
+            if (!k) { rc = HOODIE_NOMEM(); break; }
+            rc = hoodie_pq_chunk_bytes(c->src, c->rg, sl, &b, &off);
+            uint8_t *bytes = rc == HOODIE_OK ? hoodie_arena_memdup(c->arena, b.data, b.len ? b.len : 1) : NULL;
+            hoodie_buf_dispose(&b);
+            if (rc == HOODIE_OK && !bytes) rc = HOODIE_NOMEM();
+            if (rc < 0) break;
+            k->bytes = bytes;
+            k->len = (size_t)cc->meta.total_compressed_size;
+            k->src_offset = off;
+            k->meta = &cc->meta;
+            k->src_elem = ss->leaves[sl].el;
+            k->src_max_def = ss->leaves[sl].max_def;
+            k->src_max_rep = ss->leaves[sl].max_rep;
+            hoodie_pq_page_index *pi = hoodie_arena_calloc(c->arena, 1, sizeof *pi);
+            if (!pi) { rc = HOODIE_NOMEM(); break; }
+            hoodie_status prc = hoodie_pq_page_index_read(c->src, c->rg, sl, c->arena, pi);
+            if (prc == HOODIE_OK) {
+                k->offset_index = &pi->oi;
+                k->column_index = pi->has_ci ? &pi->ci : NULL;
+            } else if (prc == HOODIE_ENOTFOUND) {
+                hoodie_error_clear(); /* copied without a page index */
+            } else {
+                rc = prc;
+                break;
+            }
+            copies[l] = k;
+            n++;
+        }
+        if (rc == HOODIE_OK && n) *copies_out = (const hoodie_pq_chunk_copy *const *)copies;
+        if (rc == HOODIE_OK && !n) memset(c->same, 0, c->schema->n_children);
+        /* a top-level column is left out of the rows only when all its leaves are copied (one leaf each here) */
+        for (size_t l = 0; rc == HOODIE_OK && l < c->map.n_leaves; l++)
+            if (!copies[l] && c->map.top[l] >= 0) c->same[c->map.top[l]] = 0;
+    } else {
+        memset(c->same, 0, c->schema->n_children);
+    }
+    if (rc < 0) return rc;
+    /* the caller reads *copied_top before the next batch, which resets it */
+    c->rg++;
+    c->pending_reset = 1;
+    return HOODIE_OK;
+}

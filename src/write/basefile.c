@@ -36,7 +36,7 @@ hoodie_status hoodie_basefile_copy_map(const hoodie_field *file_schema, const ho
         int top = hoodie_pq_writer_leaf_top(pw, i);
         out->top[i] = top;
         int j = top >= 0 ? hoodie_pq_schema_find_leaf(ss, file_schema->children[top].name) : -1;
-        if (j >= 0 && !hoodie_pq_writer_can_copy(pw, i, ss->leaves[j].el, ss->leaves[j].max_def, ss->leaves[j].max_rep))
+        if (j >= 0 && !hoodie_pq_writer_can_copy(pw, i, &ss->leaves[j]))
             j = -1;
         out->src_leaf[i] = j;
         if (j >= 0) out->n_copyable++;

@@ -119,9 +119,7 @@ hoodie_status hoodie_rgcopy_finish(hoodie_rgcopy *c, const hoodie_pq_chunk_copy 
             k->len = (size_t)cc->meta.total_compressed_size;
             k->src_offset = off;
             k->meta = &cc->meta;
-            k->src_elem = ss->leaves[sl].el;
-            k->src_max_def = ss->leaves[sl].max_def;
-            k->src_max_rep = ss->leaves[sl].max_rep;
+            k->src_leaf = &ss->leaves[sl];
             hoodie_pq_page_index *pi = hoodie_arena_calloc(c->arena, 1, sizeof *pi);
             if (!pi) { rc = HOODIE_NOMEM(); break; }
             hoodie_status prc = hoodie_pq_page_index_read(c->src, c->rg, sl, c->arena, pi);

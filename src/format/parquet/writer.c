@@ -1880,21 +1880,27 @@ fail:
 size_t hoodie_pq_writer_leaf_count(const hoodie_pq_writer *w) { return w->n_cols; }
 int hoodie_pq_writer_leaf_top(const hoodie_pq_writer *w, size_t leaf) { return leaf < w->n_cols ? w->cols[leaf].top : -1; }
 
-int hoodie_pq_writer_can_copy(const hoodie_pq_writer *w, size_t leaf, const hoodie_pq_schema_element *src,
-                              int16_t src_max_def, int16_t src_max_rep)
+static int same_type(const hoodie_type *a, const hoodie_type *b)
 {
-    if (leaf >= w->n_cols) return 0;
+    return a->id == b->id && a->width == b->width && a->precision == b->precision && a->scale == b->scale &&
+           a->unit == b->unit && a->utc == b->utc && a->ext == b->ext;
+}
+
+int hoodie_pq_writer_can_copy(const hoodie_pq_writer *w, size_t leaf, const hoodie_pq_leaf *src)
+{
+    if (leaf >= w->n_cols || !src || !src->el) return 0;
     const pq_col *c = &w->cols[leaf];
-    const hoodie_pq_schema_element *e = &w->elems[c->elem];
-    if (c->max_rep || src_max_rep || c->has_list || c->max_def != src_max_def || c->always_null) return 0;
+    const hoodie_pq_schema_element *e = &w->elems[c->elem], *se = src->el;
+    if (c->max_rep || src->max_rep || c->has_list || c->max_def != src->max_def || c->always_null) return 0;
     for (size_t i = 0; i < w->n_cols; i++) /* the only leaf of its top-level column */
         if (i != leaf && w->cols[i].top == c->top) return 0;
-    if (!src->has_type || src->type != e->type || src->num_children) return 0;
-    if (e->type == HOODIE_PQ_FIXED_LEN_BYTE_ARRAY && src->type_length != e->type_length) return 0;
-    if ((src->has_repetition ? src->repetition : HOODIE_PQ_REQUIRED) != e->repetition) return 0;
-    /* the same annotation: the values mean the same (units, scale, signedness) */
-    char a[128], b[128];
-    return strcmp(hoodie_pq_element_type_text(src, a, sizeof a), hoodie_pq_element_type_text(e, b, sizeof b)) == 0;
+    if (!se->has_type || se->type != e->type || se->num_children) return 0;
+    if (e->type == HOODIE_PQ_FIXED_LEN_BYTE_ARRAY && se->type_length != e->type_length) return 0;
+    if ((se->has_repetition ? se->repetition : HOODIE_PQ_REQUIRED) != e->repetition) return 0;
+    /* read as the type written: the reader's and the writer's mappings then agree on the stored values (an
+     * unannotated INT32 read as int32 is what int32 is written as; INT32 DATE as date32, FLBA(5) DECIMAL as a
+     * decimal the writer stores as INT64 differs in physical type) */
+    return same_type(&src->type, &c->htype);
 }
 
 hoodie_status hoodie_pq_writer_write_row_group(hoodie_pq_writer *w, const hoodie_array *root,
@@ -1910,7 +1916,7 @@ hoodie_status hoodie_pq_writer_write_row_group(hoodie_pq_writer *w, const hoodie
         const hoodie_pq_chunk_copy *k = copies ? copies[i] : NULL;
         if (!k) continue;
         const pq_col *c = &w->cols[i];
-        if (!hoodie_pq_writer_can_copy(w, i, k->src_elem, k->src_max_def, k->src_max_rep))
+        if (!hoodie_pq_writer_can_copy(w, i, k->src_leaf))
             return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: column '%s' cannot be copied from a chunk of another "
                                "type", c->dotted);
         if (k->meta->num_values != rows || (int64_t)k->len != k->meta->total_compressed_size)

@@ -20,6 +20,7 @@
 
 #include <stdint.h>
 #include "format/parquet/meta.h"
+#include "format/parquet/schema.h"
 #include "model/batch.h"
 
 typedef struct hoodie_pq_sink {
@@ -81,8 +82,7 @@ typedef struct hoodie_pq_chunk_copy {
     size_t len;                           /* = meta->total_compressed_size */
     uint64_t src_offset;                  /* where bytes[0] is in the source file */
     const hoodie_pq_column_meta *meta;    /* the source chunk's metadata (offsets in the source file) */
-    const hoodie_pq_schema_element *src_elem; /* its leaf's schema element, and levels */
-    int16_t src_max_def, src_max_rep;
+    const hoodie_pq_leaf *src_leaf;       /* its leaf in the source schema (element, levels, type read as) */
     const hoodie_pq_offset_index *offset_index;  /* NULL: the chunk has none (then no page index is written) */
     const hoodie_pq_column_index *column_index;  /* NULL: none */
 } hoodie_pq_chunk_copy;
@@ -90,10 +90,10 @@ typedef struct hoodie_pq_chunk_copy {
 /** Leaf columns of the writer's schema (column-chunk order), and the top-level column of each. */
 size_t hoodie_pq_writer_leaf_count(const hoodie_pq_writer *w);
 int hoodie_pq_writer_leaf_top(const hoodie_pq_writer *w, size_t leaf);
-/** Whether leaf `leaf` of the writer's schema can take a copy of a chunk of the source leaf `src` (same physical
- *  type, annotation and repetition, flat, the only leaf of its top-level column). */
-int hoodie_pq_writer_can_copy(const hoodie_pq_writer *w, size_t leaf, const hoodie_pq_schema_element *src,
-                              int16_t src_max_def, int16_t src_max_rep);
+/** Whether leaf `leaf` of the writer's schema can take a copy of a chunk of source leaf `src`: flat, the only leaf
+ *  of its top-level column, the same physical type (and length), repetition and levels, and read as the type the
+ *  writer writes (so the stored values are the ones the writer would store). */
+int hoodie_pq_writer_can_copy(const hoodie_pq_writer *w, size_t leaf, const hoodie_pq_leaf *src);
 /**
  * Write the rows of `root` as a row group of their own (rows written before are flushed first as theirs). Leaf
  * i with copies[i] != NULL is not encoded: the chunk is copied (its top-level array in root is not read and may

@@ -101,9 +101,7 @@ static const hoodie_pq_chunk_copy *cc_copy(cc_src *s, uint32_t rg, int leaf)
     k->len = s->bytes[rg][leaf].len;
     k->src_offset = off;
     k->meta = &m->row_groups[rg].columns[leaf].meta;
-    k->src_elem = ss->leaves[leaf].el;
-    k->src_max_def = ss->leaves[leaf].max_def;
-    k->src_max_rep = ss->leaves[leaf].max_rep;
+    k->src_leaf = &ss->leaves[leaf];
     k->offset_index = &s->pi[rg][leaf].oi;
     k->column_index = s->pi[rg][leaf].has_ci ? &s->pi[rg][leaf].ci : NULL;
     return k;
@@ -134,7 +132,7 @@ HOODIE_TEST(format_pq_chunk_copy__round_trip)
     hoodie_pq_sink sink = { &out, cc_sink };
     hoodie_pq_writer *w;
     hoodie_assert_ok(hoodie_pq_writer_open(&w, &schema, &o, sink));
-    hoodie_assert(hoodie_pq_writer_can_copy(w, 0, hoodie_pq_file_schema(s.f)->leaves[0].el, 0, 0));
+    hoodie_assert(hoodie_pq_writer_can_copy(w, 0, &hoodie_pq_file_schema(s.f)->leaves[0]));
     for (uint32_t g = 0; g < 3; g++) {
         int64_t r0 = (int64_t)g * CC_RG_ROWS, r1 = r0 + CC_RG_ROWS < CC_ROWS ? r0 + CC_RG_ROWS : CC_ROWS;
         const hoodie_pq_chunk_copy *copies[3] = { cc_copy(&s, g, 0), NULL, cc_copy(&s, g, 2) };
@@ -250,9 +248,9 @@ HOODIE_TEST(format_pq_chunk_copy__refused)
     hoodie_assert_ok(hoodie_pq_writer_open(&w, &schema, NULL, sink));
     const hoodie_pq_schema *ss = hoodie_pq_file_schema(s.f);
     /* the int64 chunk of v cannot stand for the strings of n; the required k cannot stand for an optional column */
-    hoodie_assert(!hoodie_pq_writer_can_copy(w, 2, ss->leaves[1].el, ss->leaves[1].max_def, 0));
-    hoodie_assert(!hoodie_pq_writer_can_copy(w, 2, ss->leaves[0].el, ss->leaves[0].max_def, 0));
-    hoodie_assert(hoodie_pq_writer_can_copy(w, 2, ss->leaves[2].el, ss->leaves[2].max_def, 0));
+    hoodie_assert(!hoodie_pq_writer_can_copy(w, 2, &ss->leaves[1]));
+    hoodie_assert(!hoodie_pq_writer_can_copy(w, 2, &ss->leaves[0]));
+    hoodie_assert(hoodie_pq_writer_can_copy(w, 2, &ss->leaves[2]));
     hoodie_batch b;
     cc_rows(&b, &schema, 0, CC_RG_ROWS, 1, "kv");
     const hoodie_pq_chunk_copy *wrong_type[3] = { NULL, NULL, cc_copy(&s, 0, 1) };

@@ -110,11 +110,14 @@ hoodie_status hoodie_rgcopy_finish(hoodie_rgcopy *c, const hoodie_pq_chunk_copy 
             hoodie_buf b = HOODIE_BUF_INIT;
             uint64_t off = 0;
             if (!k) { rc = HOODIE_NOMEM(); break; }
-            rc = hoodie_pq_chunk_bytes(c->src, c->rg, sl, &b, &off);
-            uint8_t *bytes = rc == HOODIE_OK ? hoodie_arena_memdup(c->arena, b.data, b.len ? b.len : 1) : NULL;
+            hoodie_status brc = hoodie_pq_chunk_bytes(c->src, c->rg, sl, &b, &off);
+            uint8_t *bytes = brc == HOODIE_OK ? hoodie_arena_memdup(c->arena, b.data, b.len ? b.len : 1) : NULL;
             hoodie_buf_dispose(&b);
-            if (rc == HOODIE_OK && !bytes) rc = HOODIE_NOMEM();
-            if (rc < 0) break;
+            if (brc == HOODIE_ENOMEM || (brc == HOODIE_OK && !bytes)) { rc = HOODIE_NOMEM(); break; }
+            if (brc < 0) { /* not copied, encoded from the rows the scan read */
+                hoodie_error_clear();
+                continue;
+            }
             k->bytes = bytes;
             k->len = (size_t)cc->meta.total_compressed_size;
             k->src_offset = off;
@@ -126,11 +129,12 @@ hoodie_status hoodie_rgcopy_finish(hoodie_rgcopy *c, const hoodie_pq_chunk_copy 
             if (prc == HOODIE_OK) {
                 k->offset_index = &pi->oi;
                 k->column_index = pi->has_ci ? &pi->ci : NULL;
-            } else if (prc == HOODIE_ENOTFOUND) {
-                hoodie_error_clear(); /* copied without a page index */
-            } else {
+            } else if (prc == HOODIE_ENOMEM) {
                 rc = prc;
                 break;
+            } else { /* no page index (copied without one), or a broken one (not copied) */
+                hoodie_error_clear();
+                if (prc != HOODIE_ENOTFOUND) continue;
             }
             copies[l] = k;
             n++;

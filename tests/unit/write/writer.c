@@ -949,6 +949,55 @@ HOODIE_TEST(write_writer__cow_rewrite_key_index)
 
 /* ---- copy-on-write: the chunks of columns no update changes are copied ---- */
 
+/* Rewrite every latest base file of the table as it is (rows, footer key-values) but without dictionary encoding:
+ * chunks hoodie's writer would not produce, so that a later rewrite's copies are told from its encodings. */
+static void recode_base_files(const char *base, const hoodie_storage *s)
+{
+    hoodie_table *t;
+    hoodie_slices *sl;
+    open_slices(base, s, &t, &sl);
+    for (size_t i = 0; i < hoodie_slices_count(sl); i++) {
+        hoodie_slice_info si;
+        hoodie_assert_ok(hoodie_slices_get(sl, i, &si));
+        if (!si.latest || !si.base_file) continue;
+        hoodie_parquet_read_opts ro = HOODIE_PARQUET_READ_OPTS_INIT;
+        ro.storage = s;
+        hoodie_parquet_reader *r;
+        hoodie_pq_scan *sc;
+        hoodie_assert_ok(hoodie_parquet_reader_open(&r, si.base_file, &ro));
+        hoodie_pq_file *f = hoodie_pqfile__file(r);
+        uint32_t nkv = hoodie_pq_file_metadata(f)->kv_count;
+        char *keys[16], *vals[16];
+        hoodie_assert(nkv <= 16);
+        for (uint32_t k = 0; k < nkv; k++) {
+            keys[k] = strdup(hoodie_pq_file_metadata(f)->kv[k].key);
+            const char *v = hoodie_pq_file_kv_at(f, k);
+            vals[k] = v ? strdup(v) : NULL;
+        }
+        hoodie_assert_ok(hoodie_pqfile__scan_open(r, &sc));
+        hoodie_batch all[16];
+        size_t n = 0;
+        while (n < 16 && hoodie_pq_scan_next(sc, &all[n]) == HOODIE_OK) n++;
+        hoodie_pq_scan_free(sc);
+        hoodie_parquet_reader_free(r);
+        hoodie_pq_writer_opts wo;
+        hoodie_pq_writer_opts_init(&wo);
+        wo.dictionary = 0;
+        wo.kv_keys = (const char *const *)keys;
+        wo.kv_values = (const char *const *)vals;
+        wo.n_kv = nkv;
+        hoodie_pqwrite *w;
+        hoodie_assert_ok(hoodie_pqwrite_open_ex(&w, si.base_file, s, 0, &all[0].schema, &wo));
+        for (size_t b = 0; b < n; b++) hoodie_assert_ok(hoodie_pqwrite_write_batch(w, &all[b]));
+        hoodie_assert_ok(hoodie_pqwrite_close(w));
+        hoodie_pqwrite_free(w);
+        for (size_t b = 0; b < n; b++) hoodie_batch_dispose(&all[b]);
+        for (uint32_t k = 0; k < nkv; k++) { free(keys[k]); free(vals[k]); }
+    }
+    hoodie_slices_free(sl);
+    hoodie_table_free(t);
+}
+
 /* For each file group with a latest and an earlier base file: whether column `col`'s chunk (row group 0) has the
  * same bytes in both. Returns how many file groups were compared; *same_out how many had the same bytes. */
 static size_t chunk_kept(const char *base, const hoodie_storage *s, const char *col, size_t *same_out)
@@ -1009,6 +1058,7 @@ HOODIE_TEST(write_writer__cow_unchanged_columns_copied)
     make_table(base, mem, 0, 8);
     rows_spec a = { 1, 300, 10, "a", NULL, 0 }, u = { 1, 30, 20, "a", NULL, 0 }, n = { 31, 60, 30, "n", NULL, 0 };
     hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_BULK_INSERT, &a, NULL));
+    recode_base_files(base, mem); /* plain pages: hoodie would write dictionaries */
     hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_UPSERT, &u, NULL)); /* every partition has updates */
     static const struct { const char *col; int kept; } after_ts[] = {
         { "_hoodie_record_key", 1 }, { "_hoodie_partition_path", 1 }, { "id", 1 }, { "name", 1 }, { "city", 1 },
@@ -1020,12 +1070,14 @@ HOODIE_TEST(write_writer__cow_unchanged_columns_copied)
         if (same != (after_ts[i].kept ? 3u : 0u)) fprintf(stderr, "column %s\n", after_ts[i].col);
         hoodie_assert_equal_i(after_ts[i].kept ? 3 : 0, same);
     }
+    recode_base_files(base, mem);
     hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_UPSERT, &n, NULL)); /* new names */
     hoodie_assert_equal_i(3, chunk_kept(base, mem, "name", &same));
     hoodie_assert_equal_i(0, same);
     hoodie_assert_equal_i(3, chunk_kept(base, mem, "city", &same));
     hoodie_assert_equal_i(3, same);
     rows_spec d = { 100, 100, 0, "d", NULL, 0 };
+    recode_base_files(base, mem);
     hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_DELETE, &d, NULL)); /* id 100: city "la" */
     hoodie_assert_equal_i(3, chunk_kept(base, mem, "city", &same));
     hoodie_assert_equal_i(2, same);
@@ -1053,6 +1105,56 @@ HOODIE_TEST(write_writer__cow_unchanged_columns_copied)
     hoodie_assert_equal_s((const char *)want.data, got);
     hoodie_buf_dispose(&want);
     free(got);
+    hoodie_storage_free(mem);
+}
+
+/* A base file whose page index is broken (the data pages are fine): the rewrite encodes the columns it cannot copy
+ * with their index, and the table reads as the writes say. */
+HOODIE_TEST(write_writer__cow_copy_falls_back_on_broken_page_index)
+{
+    const char *base = "/cb";
+    hoodie_storage *mem;
+    hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+    make_table(base, mem, 0, 8);
+    rows_spec a = { 1, 30, 10, "a", NULL, 0 }, u = { 1, 30, 20, "a", NULL, 0 };
+    hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_BULK_INSERT, &a, NULL));
+    recode_base_files(base, mem);
+    char *before = snapshot(base, mem, 0);
+    /* every OffsetIndex of every base file overwritten with bytes that do not decode */
+    hoodie_table *t;
+    hoodie_slices *sl;
+    open_slices(base, mem, &t, &sl);
+    for (size_t i = 0; i < hoodie_slices_count(sl); i++) {
+        hoodie_slice_info si;
+        hoodie_assert_ok(hoodie_slices_get(sl, i, &si));
+        hoodie_buf file = HOODIE_BUF_INIT;
+        hoodie_assert_ok(hoodie_storage_read_all(mem, si.base_file, &file));
+        hoodie_parquet_read_opts ro = HOODIE_PARQUET_READ_OPTS_INIT;
+        ro.storage = mem;
+        hoodie_parquet_reader *r;
+        hoodie_assert_ok(hoodie_parquet_reader_open(&r, si.base_file, &ro));
+        const hoodie_pq_file_meta *m = hoodie_pq_file_metadata(hoodie_pqfile__file(r));
+        for (uint32_t c = 0; c < m->row_groups[0].column_count; c++) {
+            const hoodie_pq_column_chunk *cc = &m->row_groups[0].columns[c];
+            hoodie_assert(cc->has_offset_index);
+            memset(file.data + cc->offset_index_offset, 0xff, (size_t)cc->offset_index_length);
+        }
+        hoodie_parquet_reader_free(r);
+        hoodie_assert_ok(hoodie_storage_write_all(mem, si.base_file, 0, file.data, file.len));
+        hoodie_buf_dispose(&file);
+    }
+    hoodie_slices_free(sl);
+    hoodie_table_free(t);
+    hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_UPSERT, &u, NULL));
+    size_t same;
+    hoodie_assert_equal_i(3, chunk_kept(base, mem, "city", &same));
+    hoodie_assert_equal_i(0, same); /* encoded again: a chunk is copied only with a page index that reads */
+    char *after = snapshot(base, mem, 0);
+    /* the same rows with ts 20 */
+    for (char *p = before; (p = strstr(p, ",10\n")); p += 4) p[2] = '0', p[1] = '2';
+    hoodie_assert_equal_s(before, after);
+    free(before);
+    free(after);
     hoodie_storage_free(mem);
 }
 

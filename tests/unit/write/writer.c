@@ -949,9 +949,8 @@ HOODIE_TEST(write_writer__cow_rewrite_key_index)
 
 /* ---- copy-on-write: the chunks of columns no update changes are copied ---- */
 
-/* Rewrite every latest base file of the table as it is (rows, footer key-values) but without dictionary encoding:
- * chunks hoodie's writer would not produce, so that a later rewrite's copies are told from its encodings. */
-static void recode_base_files(const char *base, const hoodie_storage *s)
+/* fn(storage, path) for every latest base file of the table. */
+static void each_base_file(const char *base, const hoodie_storage *s, void (*fn)(const hoodie_storage *, const char *))
 {
     hoodie_table *t;
     hoodie_slices *sl;
@@ -959,44 +958,52 @@ static void recode_base_files(const char *base, const hoodie_storage *s)
     for (size_t i = 0; i < hoodie_slices_count(sl); i++) {
         hoodie_slice_info si;
         hoodie_assert_ok(hoodie_slices_get(sl, i, &si));
-        if (!si.latest || !si.base_file) continue;
-        hoodie_parquet_read_opts ro = HOODIE_PARQUET_READ_OPTS_INIT;
-        ro.storage = s;
-        hoodie_parquet_reader *r;
-        hoodie_pq_scan *sc;
-        hoodie_assert_ok(hoodie_parquet_reader_open(&r, si.base_file, &ro));
-        hoodie_pq_file *f = hoodie_pqfile__file(r);
-        uint32_t nkv = hoodie_pq_file_metadata(f)->kv_count;
-        char *keys[16], *vals[16];
-        hoodie_assert(nkv <= 16);
-        for (uint32_t k = 0; k < nkv; k++) {
-            keys[k] = strdup(hoodie_pq_file_metadata(f)->kv[k].key);
-            const char *v = hoodie_pq_file_kv_at(f, k);
-            vals[k] = v ? strdup(v) : NULL;
-        }
-        hoodie_assert_ok(hoodie_pqfile__scan_open(r, &sc));
-        hoodie_batch all[16];
-        size_t n = 0;
-        while (n < 16 && hoodie_pq_scan_next(sc, &all[n]) == HOODIE_OK) n++;
-        hoodie_pq_scan_free(sc);
-        hoodie_parquet_reader_free(r);
-        hoodie_pq_writer_opts wo;
-        hoodie_pq_writer_opts_init(&wo);
-        wo.dictionary = 0;
-        wo.kv_keys = (const char *const *)keys;
-        wo.kv_values = (const char *const *)vals;
-        wo.n_kv = nkv;
-        hoodie_pqwrite *w;
-        hoodie_assert_ok(hoodie_pqwrite_open_ex(&w, si.base_file, s, 0, &all[0].schema, &wo));
-        for (size_t b = 0; b < n; b++) hoodie_assert_ok(hoodie_pqwrite_write_batch(w, &all[b]));
-        hoodie_assert_ok(hoodie_pqwrite_close(w));
-        hoodie_pqwrite_free(w);
-        for (size_t b = 0; b < n; b++) hoodie_batch_dispose(&all[b]);
-        for (uint32_t k = 0; k < nkv; k++) { free(keys[k]); free(vals[k]); }
+        if (si.latest && si.base_file) fn(s, si.base_file);
     }
     hoodie_slices_free(sl);
     hoodie_table_free(t);
 }
+
+/* Rewrite a base file as it is (rows, footer key-values) but without dictionary encoding: chunks hoodie's writer
+ * would not produce, so that a later rewrite's copies are told from its encodings. */
+static void recode_base_file(const hoodie_storage *s, const char *path)
+{
+    hoodie_parquet_read_opts ro = HOODIE_PARQUET_READ_OPTS_INIT;
+    ro.storage = s;
+    hoodie_parquet_reader *r;
+    hoodie_pq_scan *sc;
+    hoodie_assert_ok(hoodie_parquet_reader_open(&r, path, &ro));
+    hoodie_pq_file *f = hoodie_pqfile__file(r);
+    uint32_t nkv = hoodie_pq_file_metadata(f)->kv_count;
+    char *keys[16], *vals[16];
+    hoodie_assert(nkv <= 16);
+    for (uint32_t k = 0; k < nkv; k++) {
+        keys[k] = strdup(hoodie_pq_file_metadata(f)->kv[k].key);
+        const char *v = hoodie_pq_file_kv_at(f, k);
+        vals[k] = v ? strdup(v) : NULL;
+    }
+    hoodie_assert_ok(hoodie_pqfile__scan_open(r, &sc));
+    hoodie_batch all[16];
+    size_t n = 0;
+    while (n < 16 && hoodie_pq_scan_next(sc, &all[n]) == HOODIE_OK) n++;
+    hoodie_pq_scan_free(sc);
+    hoodie_parquet_reader_free(r);
+    hoodie_pq_writer_opts wo;
+    hoodie_pq_writer_opts_init(&wo);
+    wo.dictionary = 0;
+    wo.kv_keys = (const char *const *)keys;
+    wo.kv_values = (const char *const *)vals;
+    wo.n_kv = nkv;
+    hoodie_pqwrite *w;
+    hoodie_assert_ok(hoodie_pqwrite_open_ex(&w, path, s, 0, &all[0].schema, &wo));
+    for (size_t b = 0; b < n; b++) hoodie_assert_ok(hoodie_pqwrite_write_batch(w, &all[b]));
+    hoodie_assert_ok(hoodie_pqwrite_close(w));
+    hoodie_pqwrite_free(w);
+    for (size_t b = 0; b < n; b++) hoodie_batch_dispose(&all[b]);
+    for (uint32_t k = 0; k < nkv; k++) { free(keys[k]); free(vals[k]); }
+}
+
+static void recode_base_files(const char *base, const hoodie_storage *s) { each_base_file(base, s, recode_base_file); }
 
 /* For each file group with a latest and an earlier base file: whether column `col`'s chunk (row group 0) has the
  * same bytes in both. Returns how many file groups were compared; *same_out how many had the same bytes. */
@@ -1108,6 +1115,26 @@ HOODIE_TEST(write_writer__cow_unchanged_columns_copied)
     hoodie_storage_free(mem);
 }
 
+/* Every OffsetIndex of a base file overwritten with bytes that do not decode. */
+static void break_offset_index(const hoodie_storage *s, const char *path)
+{
+    hoodie_buf file = HOODIE_BUF_INIT;
+    hoodie_assert_ok(hoodie_storage_read_all(s, path, &file));
+    hoodie_parquet_read_opts ro = HOODIE_PARQUET_READ_OPTS_INIT;
+    ro.storage = s;
+    hoodie_parquet_reader *r;
+    hoodie_assert_ok(hoodie_parquet_reader_open(&r, path, &ro));
+    const hoodie_pq_file_meta *m = hoodie_pq_file_metadata(hoodie_pqfile__file(r));
+    for (uint32_t c = 0; c < m->row_groups[0].column_count; c++) {
+        const hoodie_pq_column_chunk *cc = &m->row_groups[0].columns[c];
+        hoodie_assert(cc->has_offset_index);
+        memset(file.data + cc->offset_index_offset, 0xff, (size_t)cc->offset_index_length);
+    }
+    hoodie_parquet_reader_free(r);
+    hoodie_assert_ok(hoodie_storage_write_all(s, path, 0, file.data, file.len));
+    hoodie_buf_dispose(&file);
+}
+
 /* A base file whose page index is broken (the data pages are fine): the rewrite encodes the columns it cannot copy
  * with their index, and the table reads as the writes say. */
 HOODIE_TEST(write_writer__cow_copy_falls_back_on_broken_page_index)
@@ -1120,31 +1147,7 @@ HOODIE_TEST(write_writer__cow_copy_falls_back_on_broken_page_index)
     hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_BULK_INSERT, &a, NULL));
     recode_base_files(base, mem);
     char *before = snapshot(base, mem, 0);
-    /* every OffsetIndex of every base file overwritten with bytes that do not decode */
-    hoodie_table *t;
-    hoodie_slices *sl;
-    open_slices(base, mem, &t, &sl);
-    for (size_t i = 0; i < hoodie_slices_count(sl); i++) {
-        hoodie_slice_info si;
-        hoodie_assert_ok(hoodie_slices_get(sl, i, &si));
-        hoodie_buf file = HOODIE_BUF_INIT;
-        hoodie_assert_ok(hoodie_storage_read_all(mem, si.base_file, &file));
-        hoodie_parquet_read_opts ro = HOODIE_PARQUET_READ_OPTS_INIT;
-        ro.storage = mem;
-        hoodie_parquet_reader *r;
-        hoodie_assert_ok(hoodie_parquet_reader_open(&r, si.base_file, &ro));
-        const hoodie_pq_file_meta *m = hoodie_pq_file_metadata(hoodie_pqfile__file(r));
-        for (uint32_t c = 0; c < m->row_groups[0].column_count; c++) {
-            const hoodie_pq_column_chunk *cc = &m->row_groups[0].columns[c];
-            hoodie_assert(cc->has_offset_index);
-            memset(file.data + cc->offset_index_offset, 0xff, (size_t)cc->offset_index_length);
-        }
-        hoodie_parquet_reader_free(r);
-        hoodie_assert_ok(hoodie_storage_write_all(mem, si.base_file, 0, file.data, file.len));
-        hoodie_buf_dispose(&file);
-    }
-    hoodie_slices_free(sl);
-    hoodie_table_free(t);
+    each_base_file(base, mem, break_offset_index);
     hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_UPSERT, &u, NULL));
     size_t same;
     hoodie_assert_equal_i(3, chunk_kept(base, mem, "city", &same));

@@ -12,30 +12,50 @@ static void next_group(hoodie_rgcopy *c)
     c->in_place = 1;
     for (size_t i = 0; i < c->schema->n_children; i++) c->same[i] = 0;
     for (size_t l = 0; l < c->map.n_leaves; l++)
-        if (c->map.src_leaf[l] >= 0 && c->map.top[l] >= 0) c->same[c->map.top[l]] = 1;
+        if (c->map.src_leaf[l] >= 0 && c->map.top[l] >= 0 && !c->excluded[c->map.top[l]]) c->same[c->map.top[l]] = 1;
 }
 
-hoodie_status hoodie_rgcopy_init(hoodie_rgcopy *c, const hoodie_field *file_schema, const hoodie_pq_file *src,
-                                 hoodie_pq_codec codec)
+hoodie_status hoodie_rgcopy_init(hoodie_rgcopy *c, const hoodie_field *file_schema, int key_col,
+                                 const hoodie_pq_file *src, hoodie_pq_codec codec)
 {
     memset(c, 0, sizeof *c);
     c->schema = file_schema;
+    c->key_col = key_col;
     c->src = src;
     c->codec = codec;
     HOODIE_TRY(hoodie_basefile_copy_map(file_schema, src, &c->map));
     c->same = calloc(file_schema->n_children + 1, 1);
-    hoodie_status rc = c->same ? hoodie_arena_new(&c->arena, NULL, 0) : HOODIE_NOMEM();
+    c->excluded = calloc(file_schema->n_children + 1, 1);
+    hoodie_status rc = c->same && c->excluded ? hoodie_arena_new(&c->arena, NULL, 0) : HOODIE_NOMEM();
     if (rc < 0) { hoodie_rgcopy_dispose(c); return rc; }
     c->enabled = c->map.n_copyable > 0;
     next_group(c);
     return HOODIE_OK;
 }
 
+void hoodie_rgcopy_exclude(hoodie_rgcopy *c, int col)
+{
+    if (col < 0 || (size_t)col >= c->schema->n_children) return;
+    c->excluded[col] = 1;
+    c->same[col] = 0;
+}
+
+static void pend_clear(hoodie_rgcopy *c)
+{
+    for (size_t i = 0; i < c->n_pend; i++) { hoodie_batch_dispose(&c->old[i]); free(c->sel[i]); }
+    c->n_pend = 0;
+}
+
 void hoodie_rgcopy_dispose(hoodie_rgcopy *c)
 {
+    if (c->old) pend_clear(c);
+    free(c->old);
+    free(c->sel);
+    free(c->nsel);
     free(c->map.src_leaf);
     free(c->map.top);
     free(c->same);
+    free(c->excluded);
     hoodie_arena_free(c->arena);
     memset(c, 0, sizeof *c);
 }
@@ -62,8 +82,8 @@ static int cell_eq(const hoodie_field *f, const hoodie_array *a, int64_t i, cons
     }
 }
 
-void hoodie_rgcopy_batch(hoodie_rgcopy *c, const hoodie_batch *old, const hoodie_batch *fresh,
-                         const hoodie_row_ref *sel, size_t n)
+static void account(hoodie_rgcopy *c, const hoodie_batch *old, const hoodie_batch *const *srcs, size_t n_srcs,
+                    const hoodie_row_ref *sel, size_t n)
 {
     if (c->pending_reset) {
         c->pending_reset = 0;
@@ -74,22 +94,79 @@ void hoodie_rgcopy_batch(hoodie_rgcopy *c, const hoodie_batch *old, const hoodie
     if (!c->enabled || !c->in_place) return;
     if ((int64_t)n != len || c->left < 0) { c->in_place = 0; return; }
     for (size_t k = 0; k < n; k++) {
-        if (sel[k].source == 0) {
+        uint32_t s = sel[k].source;
+        if (s == 0) {
             if (sel[k].row != (int64_t)k) { c->in_place = 0; return; }
             continue;
         }
+        if (s >= n_srcs || sel[k].row < 0) { c->in_place = 0; return; }
         for (size_t col = 0; col < c->schema->n_children; col++)
             if (c->same[col] && !cell_eq(&c->schema->children[col], &old->root.children[col], (int64_t)k,
-                                         &fresh->root.children[col], sel[k].row))
+                                         &srcs[s]->root.children[col], sel[k].row))
                 c->same[col] = 0;
     }
 }
 
-hoodie_status hoodie_rgcopy_finish(hoodie_rgcopy *c, const hoodie_pq_chunk_copy *const **copies_out,
-                                   const uint8_t **copied_top)
+hoodie_status hoodie_rgcopy_push(hoodie_rgcopy *c, hoodie_batch *old, const hoodie_batch *const *srcs, size_t n_srcs,
+                                 const hoodie_row_ref *sel, size_t n)
+{
+    account(c, old, srcs, n_srcs, sel, n);
+    if (c->n_pend == c->cap_pend) {
+        size_t nc = c->cap_pend ? c->cap_pend * 2 : 4;
+        hoodie_batch *no = realloc(c->old, nc * sizeof *no);
+        if (no) c->old = no;
+        hoodie_row_ref **ns = no ? realloc(c->sel, nc * sizeof *ns) : NULL;
+        if (ns) c->sel = ns;
+        size_t *nn = ns ? realloc(c->nsel, nc * sizeof *nn) : NULL;
+        if (!nn) { hoodie_batch_dispose(old); return HOODIE_NOMEM(); }
+        c->nsel = nn;
+        c->cap_pend = nc;
+    }
+    hoodie_row_ref *cp = malloc((n + 1) * sizeof *cp);
+    if (!cp) { hoodie_batch_dispose(old); return HOODIE_NOMEM(); }
+    if (n) memcpy(cp, sel, n * sizeof *cp);
+    c->old[c->n_pend] = *old;
+    memset(old, 0, sizeof *old);
+    c->sel[c->n_pend] = cp;
+    c->nsel[c->n_pend++] = n;
+    return HOODIE_OK;
+}
+
+static hoodie_status finish(hoodie_rgcopy *c, const hoodie_pq_chunk_copy *const **copies_out);
+
+hoodie_status hoodie_rgcopy_take(hoodie_rgcopy *c, int complete, const hoodie_batch *const *srcs, size_t n_srcs,
+                                 hoodie_batch *rows, const hoodie_pq_chunk_copy *const **copies)
+{
+    *copies = NULL;
+    hoodie_status rc = complete ? finish(c, copies) : HOODIE_OK;
+    if (rc == HOODIE_OK) rc = hoodie_batch_init(rows, c->schema);
+    if (rc < 0) { pend_clear(c); return rc; }
+    const hoodie_array **from = malloc((n_srcs + 1) * sizeof *from);
+    if (!from) rc = HOODIE_NOMEM();
+    size_t total = 0;
+    for (size_t i = 0; i < c->n_pend; i++) total += c->nsel[i];
+    for (size_t col = 0; col < c->schema->n_children && rc == HOODIE_OK; col++) {
+        if (*copies && c->same[col] && (int)col != c->key_col) continue;
+        for (size_t i = 0; i < c->n_pend && rc == HOODIE_OK; i++) {
+            from[0] = &c->old[i].root.children[col];
+            for (size_t s = 1; s < n_srcs; s++) from[s] = &srcs[s]->root.children[col];
+            rc = hoodie_array_take_multi(&rows->root.children[col], &rows->schema.children[col], from,
+                                         n_srcs ? n_srcs : 1, c->sel[i], c->nsel[i]);
+        }
+    }
+    free(from);
+    rows->root.length = (int64_t)total;
+    pend_clear(c);
+    if (!complete) { c->in_place = 0; memset(c->same, 0, c->schema->n_children); }
+    if (rc < 0) { hoodie_batch_dispose(rows); *copies = NULL; }
+    return rc;
+}
+
+/* The row group is complete: the copies of the chunks of the columns still `same` (c->same then marks exactly the
+ * columns copied), then on to the next row group at the next batch. */
+static hoodie_status finish(hoodie_rgcopy *c, const hoodie_pq_chunk_copy *const **copies_out)
 {
     *copies_out = NULL;
-    *copied_top = c->same;
     hoodie_status rc = HOODIE_OK;
     const hoodie_pq_file_meta *m = hoodie_pq_file_metadata(c->src);
     const hoodie_pq_schema *ss = hoodie_pq_file_schema(c->src);
@@ -148,7 +225,7 @@ hoodie_status hoodie_rgcopy_finish(hoodie_rgcopy *c, const hoodie_pq_chunk_copy 
         memset(c->same, 0, c->schema->n_children);
     }
     if (rc < 0) return rc;
-    /* the caller reads *copied_top before the next batch, which resets it */
+    /* take() reads c->same before the next batch, which resets it */
     c->rg++;
     c->pending_reset = 1;
     return HOODIE_OK;

@@ -7,15 +7,16 @@
  * partition paths and the columns an update leaves alone are usually copied.
  *
  *   hoodie_rgcopy c;
- *   hoodie_rgcopy_init(&c, file_schema, src_file, codec);
- *   for each scan batch `old` (conformed) and its selection sel[0..n) over { old, fresh }:
- *       hoodie_rgcopy_batch(&c, old, fresh, sel, n);
- *       if (c.left == 0) { hoodie_rgcopy_finish(&c, &part_copies); ... write the row group ...; }
+ *   hoodie_rgcopy_init(&c, file_schema, key_col, src_file, codec);
+ *   for each scan batch `old` (conformed) and the merge's selection sel[0..n) over sources { old, others... }:
+ *       hoodie_rgcopy_push(&c, &old, srcs, n_srcs, sel, n);        (old is kept until its row group is written)
+ *       if (c.left <= 0) { hoodie_rgcopy_take(&c, c.left == 0, srcs, n_srcs, &rows, &copies); write them; }
+ *   at the end of the scan, rows still pending: hoodie_rgcopy_take(&c, 0, ...) (nothing copied)
  *   hoodie_rgcopy_dispose(&c);
  *
  * A column is copied only when the old file stores it as the new one would (hoodie_basefile_copy_map) with the
- * codec of the new file, and when every update of the row group gives it the value it had (compared cell by cell).
- * The copied bytes and page indexes live in the struct until it is disposed.
+ * codec of the new file, and when every row that replaces an old one gives it the value it had (compared cell by
+ * cell). The copied bytes and page indexes live in the struct until it is disposed.
  */
 #ifndef HOODIE_WRITE_RGCOPY_H
 #define HOODIE_WRITE_RGCOPY_H
@@ -27,7 +28,8 @@
 #include "write/basefile.h"
 
 typedef struct hoodie_rgcopy {
-    const hoodie_field *schema;     /* the new file's (meta + data columns) */
+    const hoodie_field *schema;     /* the new file's (meta + data columns); old batches are shaped like it */
+    int key_col;                    /* always gathered (the footer's key index is built from it) */
     const hoodie_pq_file *src;
     hoodie_pq_codec codec;
     hoodie_basefile_copymap map;
@@ -35,25 +37,36 @@ typedef struct hoodie_rgcopy {
     uint32_t rg;                    /* the source row group being scanned */
     int64_t left;                   /* its rows not seen yet */
     int in_place;                   /* every row seen so far is kept, in place */
-    uint8_t *same;                  /* per top-level column: no update seen so far changes it */
-    int pending_reset;              /* finish() done: the next batch starts the next row group */
+    uint8_t *same;                  /* per top-level column: no replacing row seen so far changes it */
+    uint8_t *excluded;              /* per top-level column: never copied (rewritten for every row) */
+    int pending_reset;              /* take() done: the next batch starts the next row group */
     hoodie_arena *arena;            /* copies, chunk bytes, page indexes */
+    /* the current row group's batches and their selections (copies), until take() */
+    hoodie_batch *old;
+    hoodie_row_ref **sel;
+    size_t *nsel;
+    size_t n_pend, cap_pend;
 } hoodie_rgcopy;
 
-hoodie_status hoodie_rgcopy_init(hoodie_rgcopy *c, const hoodie_field *file_schema, const hoodie_pq_file *src,
-                                 hoodie_pq_codec codec);
-/** One scan batch of the current row group: `old` (conformed to the schema) and the merge's selection (source 0:
- *  old rows, kept; source 1: rows of `fresh`, updates replacing the old row at that position). A selection
- *  shorter than the batch dropped rows. */
-void hoodie_rgcopy_batch(hoodie_rgcopy *c, const hoodie_batch *old, const hoodie_batch *fresh,
-                         const hoodie_row_ref *sel, size_t n);
+hoodie_status hoodie_rgcopy_init(hoodie_rgcopy *c, const hoodie_field *file_schema, int key_col,
+                                 const hoodie_pq_file *src, hoodie_pq_codec codec);
+/** Column `col` is never copied (e.g. a file name every row gets anew). */
+void hoodie_rgcopy_exclude(hoodie_rgcopy *c, int col);
 /**
- * The row group is complete (c->left == 0): *copies_out gets one entry per leaf (NULL: encode it) or NULL when
- * nothing is copied; *copied_top (per top-level column, valid until dispose) marks the columns the rows need not
- * hold. Then moves to the next row group.
+ * One scan batch of the current row group: `old` (conformed to the schema; moved into c, *old is emptied) and
+ * the merge's selection (source 0: rows of old, kept; source s > 0: rows of srcs[s], replacing the old row at that
+ * position; srcs[0] is not read). A selection shorter than the batch dropped rows.
  */
-hoodie_status hoodie_rgcopy_finish(hoodie_rgcopy *c, const hoodie_pq_chunk_copy *const **copies_out,
-                                   const uint8_t **copied_top);
+hoodie_status hoodie_rgcopy_push(hoodie_rgcopy *c, hoodie_batch *old, const hoodie_batch *const *srcs, size_t n_srcs,
+                                 const hoodie_row_ref *sel, size_t n);
+/**
+ * The pending rows as one batch `rows` (initialised here): selected from the pending batches and srcs[1..], except
+ * the columns whose chunks are copied (left empty; the key column is always gathered). complete: the row group
+ * was scanned whole (c->left == 0), so its chunks may be copied: *copies gets one entry per leaf (NULL: encode)
+ * or NULL when nothing is copied. Then moves to the next row group.
+ */
+hoodie_status hoodie_rgcopy_take(hoodie_rgcopy *c, int complete, const hoodie_batch *const *srcs, size_t n_srcs,
+                                 hoodie_batch *rows, const hoodie_pq_chunk_copy *const **copies);
 void hoodie_rgcopy_dispose(hoodie_rgcopy *c);
 
 #endif

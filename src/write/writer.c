@@ -1076,72 +1076,13 @@ static void merge_out_dispose(merge_out *o)
     free(o->copies);
 }
 
-/* The scan batches of the old file's current row group and the merge's selection over each. */
-typedef struct rgpend {
-    hoodie_batch *old;
-    hoodie_row_ref **sel;
-    size_t *nsel;
-    size_t n, cap;
-} rgpend;
-
-static hoodie_status rgpend_push(rgpend *p, hoodie_batch *old, hoodie_row_ref *sel, size_t n)
+/* The merged records of the old file's pending row group as one output batch (write/rgcopy.h). */
+static hoodie_status merge_row_group(hoodie_rgcopy *rcp, int complete, const hoodie_batch *fresh, merge_out *out)
 {
-    if (p->n == p->cap) {
-        size_t nc = p->cap ? p->cap * 2 : 4;
-        hoodie_batch *no = realloc(p->old, nc * sizeof *no);
-        if (no) p->old = no;
-        hoodie_row_ref **ns = no ? realloc(p->sel, nc * sizeof *ns) : NULL;
-        if (ns) p->sel = ns;
-        size_t *nn = ns ? realloc(p->nsel, nc * sizeof *nn) : NULL;
-        if (!nn) { hoodie_batch_dispose(old); free(sel); return HOODIE_NOMEM(); }
-        p->nsel = nn;
-        p->cap = nc;
-    }
-    p->old[p->n] = *old;
-    p->sel[p->n] = sel;
-    p->nsel[p->n++] = n;
-    return HOODIE_OK;
-}
-
-static void rgpend_clear(rgpend *p)
-{
-    for (size_t i = 0; i < p->n; i++) { hoodie_batch_dispose(&p->old[i]); free(p->sel[i]); }
-    p->n = 0;
-}
-
-static void rgpend_dispose(rgpend *p)
-{
-    rgpend_clear(p);
-    free(p->old);
-    free(p->sel);
-    free(p->nsel);
-}
-
-/* The merged records of one row group of the old file (complete: all its rows were scanned) as one output batch:
- * the selected rows of its batches and of `fresh`, except the columns whose chunks are copied (the record keys
- * are always gathered: the footer's key index is built from them). */
-static hoodie_status merge_row_group(wctx *w, hoodie_rgcopy *rcp, int complete, rgpend *p, const hoodie_batch *fresh,
-                                     merge_out *out)
-{
-    const hoodie_pq_chunk_copy *const *copies = NULL;
-    const uint8_t *skip = NULL;
-    hoodie_status rc = complete ? hoodie_rgcopy_finish(rcp, &copies, &skip) : HOODIE_OK;
+    const hoodie_batch *srcs[2] = { NULL, fresh };
+    const hoodie_pq_chunk_copy *const *copies;
     hoodie_batch merged;
-    if (rc == HOODIE_OK) rc = hoodie_batch_init(&merged, &w->file_schema);
-    if (rc < 0) { rgpend_clear(p); return rc; }
-    size_t total = 0;
-    for (size_t i = 0; i < p->n; i++) total += p->nsel[i];
-    for (size_t c = 0; c < w->file_schema.n_children && rc == HOODIE_OK; c++) {
-        if (copies && skip[c] && c != 2) continue;
-        hoodie_array *dst = &merged.root.children[c];
-        for (size_t i = 0; i < p->n && rc == HOODIE_OK; i++) {
-            const hoodie_array *srcs[2] = { &p->old[i].root.children[c], &fresh->root.children[c] };
-            rc = hoodie_array_take_multi(dst, &merged.schema.children[c], srcs, 2, p->sel[i], p->nsel[i]);
-        }
-    }
-    merged.root.length = (int64_t)total;
-    rgpend_clear(p);
-    if (rc < 0) { hoodie_batch_dispose(&merged); return rc; }
+    HOODIE_TRY(hoodie_rgcopy_take(rcp, complete, srcs, 2, &merged, &copies));
     return merge_out_push(out, &merged, copies);
 }
 
@@ -1193,11 +1134,10 @@ static hoodie_status merge_handle(wctx *w, wgroup *g)
     po.codec = w->o.codec;
     if (rc == HOODIE_OK) rc = hoodie_pqwrite_map_opts(&po, &fo);
     if (rc == HOODIE_OK) {
-        rc = hoodie_rgcopy_init(&rcp, &w->file_schema, hoodie_pqfile__file(r), fo.codec);
+        rc = hoodie_rgcopy_init(&rcp, &w->file_schema, 2, hoodie_pqfile__file(r), fo.codec);
         have_rcp = rc == HOODIE_OK;
     }
     merge_out out = { 0 };
-    rgpend pend = { 0 };
     uint8_t *used = calloc(g->updates.n + 1, 1);
     if (!used && rc == HOODIE_OK) rc = HOODIE_NOMEM();
     int64_t updates = 0, deletes = 0, seq = (int64_t)newrows.n;
@@ -1231,11 +1171,12 @@ static hoodie_status merge_handle(wctx *w, wgroup *g)
             sel[n].row = (int64_t)*slot;
             n++;
         }
-        hoodie_rgcopy_batch(&rcp, &old, &fresh, sel, n);
-        rc = rgpend_push(&pend, &old, sel, n);
-        if (rc == HOODIE_OK && rcp.left <= 0) rc = merge_row_group(w, &rcp, rcp.left == 0, &pend, &fresh, &out);
+        const hoodie_batch *srcs[2] = { NULL, &fresh };
+        rc = hoodie_rgcopy_push(&rcp, &old, srcs, 2, sel, n);
+        free(sel);
+        if (rc == HOODIE_OK && rcp.left <= 0) rc = merge_row_group(&rcp, rcp.left == 0, &fresh, &out);
     }
-    if (rc == HOODIE_ITEROVER) rc = pend.n ? merge_row_group(w, &rcp, 0, &pend, &fresh, &out) : HOODIE_OK;
+    if (rc == HOODIE_ITEROVER) rc = rcp.n_pend ? merge_row_group(&rcp, 0, &fresh, &out) : HOODIE_OK;
     (void)seq;
     /* inserts assigned to this group (rows after the updates in `fresh`), after them the updates whose key the file
      * turned out not to hold (lookup() trusts a single bloom match on COW tables): those are inserts too */
@@ -1272,7 +1213,6 @@ static hoodie_status merge_handle(wctx *w, wgroup *g)
     w->res.updates += updates;
     w->res.deletes += deletes;
     merge_out_dispose(&out);
-    rgpend_dispose(&pend);
     if (have_rcp) hoodie_rgcopy_dispose(&rcp); /* after the write: the copies point into it */
     free(used);
     hoodie_pq_scan_free(sc);

@@ -20,6 +20,7 @@ struct hoodie_slice_merger {
     hoodie_log_items *items;
     const hoodie_batch **srcs;   /* [0] = the current base batch, [1..] = log data batches */
     size_t n_srcs;
+    int64_t replaced, deleted;   /* base rows a log version replaced, and deleted */
     hoodie_hmap map;             /* key -> index into entries */
     log_entry *entries;
     size_t n_entries, cap_entries;
@@ -222,7 +223,8 @@ static hoodie_status gather(hoodie_slice_merger *m, size_t n, hoodie_batch *out)
     return rc;
 }
 
-hoodie_status hoodie_slice_merger_base(hoodie_slice_merger *m, const hoodie_batch *base, hoodie_batch *out)
+/* The selection of one base batch into m->sel (*n_out rows). */
+static hoodie_status select_rows(hoodie_slice_merger *m, const hoodie_batch *base, size_t *n_out)
 {
     size_t n = 0;
     HOODIE_TRY(sel_reserve(m, (size_t)base->root.length));
@@ -258,7 +260,8 @@ hoodie_status hoodie_slice_merger_base(hoodie_slice_merger *m, const hoodie_batc
         e->consumed = 1;
         version_of(m, base, r, &vb);
         if (e->after_delete || hoodie_merge_newer_wins(m->cfg.policy.base, &vb, &e->ver)) {
-            if (e->ver.is_delete) continue;
+            if (e->ver.is_delete) { m->deleted++; continue; }
+            m->replaced++;
             m->sel[n].source = e->src;
             m->sel[n].row = e->row;
         } else {
@@ -268,7 +271,32 @@ hoodie_status hoodie_slice_merger_base(hoodie_slice_merger *m, const hoodie_batc
         }
         n++;
     }
+    *n_out = n;
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_slice_merger_base(hoodie_slice_merger *m, const hoodie_batch *base, hoodie_batch *out)
+{
+    size_t n = 0;
+    HOODIE_TRY(select_rows(m, base, &n));
     return gather(m, n, out);
+}
+
+int64_t hoodie_slice_merger_replaced(const hoodie_slice_merger *m, int64_t *deleted)
+{
+    if (deleted) *deleted = m->deleted;
+    return m->replaced;
+}
+
+hoodie_status hoodie_slice_merger_select(hoodie_slice_merger *m, const hoodie_batch *base, const hoodie_row_ref **sel,
+                                         size_t *n, const hoodie_batch *const **srcs, size_t *n_srcs)
+{
+    *n = 0;
+    HOODIE_TRY(select_rows(m, base, n));
+    *sel = m->sel;
+    *srcs = m->srcs;
+    *n_srcs = m->n_srcs;
+    return HOODIE_OK;
 }
 
 hoodie_status hoodie_slice_merger_finish(hoodie_slice_merger *m, hoodie_batch *out)

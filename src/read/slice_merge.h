@@ -16,6 +16,7 @@
 #define HOODIE_READ_SLICE_MERGE_H
 
 #include "merge/record_merge.h"
+#include "model/build.h"
 #include "read/logscan.h"
 
 typedef struct hoodie_slice_merge_cfg {
@@ -34,6 +35,16 @@ hoodie_status hoodie_slice_merger_new(hoodie_slice_merger **out, const hoodie_sl
 void hoodie_slice_merger_free(hoodie_slice_merger *m);
 /** Merge one base batch; `out` is initialised here with the merged rows. */
 hoodie_status hoodie_slice_merger_base(hoodie_slice_merger *m, const hoodie_batch *base, hoodie_batch *out);
+/**
+ * hoodie_slice_merger_base without the gather: the selection of the merged rows over the merger's sources
+ * (*srcs[0] is `base`; the others are log batches shaped like it, valid as long as the merger). *sel is valid
+ * until the next call.
+ */
+hoodie_status hoodie_slice_merger_select(hoodie_slice_merger *m, const hoodie_batch *base, const hoodie_row_ref **sel,
+                                         size_t *n, const hoodie_batch *const **srcs, size_t *n_srcs);
+/** Base rows merged so far that a log version replaced (updates); *deleted (may be NULL): those a log delete
+ *  removed. */
+int64_t hoodie_slice_merger_replaced(const hoodie_slice_merger *m, int64_t *deleted);
 /** Whether merging may drop base rows (a delete among the folded log versions, or a _hoodie_is_deleted column).
  *  If not, every base row comes out once, in base order, and the log-only rows after them. */
 int hoodie_slice_merger_may_drop(const hoodie_slice_merger *m);

@@ -21,6 +21,9 @@
 #include "table/fsview.h"
 #include "util/error.h"
 #include "write/basefile_stream.h"
+#include "table/pqwrite.h"
+#include "table/pqfile.h"
+#include "write/rgcopy.h"
 #include "write/commit_encode.h"
 
 #include <stdio.h>
@@ -220,6 +223,7 @@ typedef struct stream_sink {
     char *base_index[4];          /* the base file's bloom filter, its type code, min and max keys (malloc) */
     int64_t base_rows;
     int seeded;
+    hoodie_rgcopy *rcp;           /* the base file's chunks the new file keeps (NULL: none) */
 } stream_sink;
 
 /* The base file's key index, for the new file to continue when the merge keeps every base record in place. */
@@ -243,11 +247,10 @@ static void read_base_index(hoodie_svc *sv, const char *partition, const char *b
     free(path);
 }
 
-/* A merged batch into the new base file, its _hoodie_file_name naming that file. */
-static hoodie_status write_sink(void *ctx, hoodie_batch *b)
+/* Rows shaped as the file schema (consumed) into the new base file, their _hoodie_file_name naming that file;
+ * copies: the base file's chunks the row group keeps (NULL: none). */
+static hoodie_status put_rows(stream_sink *ss, hoodie_batch *b, const hoodie_pq_chunk_copy *const *copies)
 {
-    stream_sink *ss = ctx;
-    hoodie_batch full;
     hoodie_status rc = HOODIE_OK;
     if (!ss->seeded) { /* base records first, each once, in order: the new file's first keys are the base file's */
         ss->seeded = 1;
@@ -255,12 +258,65 @@ static hoodie_status write_sink(void *ctx, hoodie_batch *b)
             rc = hoodie_basefile_stream_seed(ss->out, ss->base_index[0], ss->base_index[1], ss->base_index[2],
                                              ss->base_index[3], ss->base_rows);
     }
-    if (rc < 0) { hoodie_batch_dispose(b); return rc; }
-    rc = hoodie_svc__with_file_name(ss->sv, b, ss->file_name, &full); /* consumes b */
-    if (rc < 0) return rc;
-    rc = hoodie_basefile_stream_write(ss->out, &full);
-    hoodie_batch_dispose(&full);
+    if (rc == HOODIE_OK) rc = hoodie_svc__set_file_name_batch(ss->sv, b, ss->file_name);
+    if (rc == HOODIE_OK) rc = hoodie_basefile_stream_write_row_group(ss->out, b, copies);
+    if (copies) hoodie_rgcopy_release(ss->rcp); /* the row group is in the file: its copies are done with */
+    hoodie_batch_dispose(b);
     return rc;
+}
+
+/* A base batch and its merge selection: held until the base file's row group is complete, then written as one
+ * row group keeping the chunks no log record changes (write/rgcopy.h). */
+static hoodie_status sel_sink(void *ctx, hoodie_batch *base, const hoodie_batch *const *srcs, size_t n_srcs,
+                              const hoodie_row_ref *sel, size_t n)
+{
+    stream_sink *ss = ctx;
+    HOODIE_TRY(hoodie_rgcopy_push(ss->rcp, base, srcs, n_srcs, sel, n));
+    if (ss->rcp->left > 0) return HOODIE_OK;
+    hoodie_batch rows;
+    const hoodie_pq_chunk_copy *const *copies;
+    HOODIE_TRY(hoodie_rgcopy_take(ss->rcp, ss->rcp->left == 0, srcs, n_srcs, &rows, &copies));
+    if (rows.root.length == 0 && !copies) { hoodie_batch_dispose(&rows); return HOODIE_OK; } /* all deleted */
+    return put_rows(ss, &rows, copies);
+}
+
+/* Merged rows (the log-only ones, or a slice without logs) into the new base file. */
+static hoodie_status write_sink(void *ctx, hoodie_batch *b)
+{
+    stream_sink *ss = ctx;
+    if (ss->rcp && ss->rcp->n_pend) { /* a base row group the scan did not finish: its rows counts lied */
+        hoodie_batch_dispose(b);
+        return HOODIE_CORRUPT("%s: the base file's rows do not add up to its row groups' counts", ss->file_name);
+    }
+    return put_rows(ss, b, NULL);
+}
+
+/* The copy state of a compaction's base file (ss->rcp = rcp when chunks can be kept; *br is the reader it uses). */
+static hoodie_status base_copies(hoodie_svc *sv, const char *part, const char *data, hoodie_parquet_reader **br,
+                                 hoodie_rgcopy *rcp, stream_sink *ss)
+{
+    char *path = hoodie_svc__file_path(sv, part, data);
+    hoodie_parquet_read_opts ro = HOODIE_PARQUET_READ_OPTS_INIT;
+    hoodie_parquet_write_opts po = HOODIE_PARQUET_WRITE_OPTS_INIT;
+    hoodie_pq_writer_opts fo;
+    ro.storage = sv->s;
+    po.codec = sv->o.codec;
+    if (!path) return HOODIE_NOMEM();
+    hoodie_status rc = hoodie_pqwrite_map_opts(&po, &fo);
+    if (rc == HOODIE_OK) rc = hoodie_parquet_reader_open(br, path, &ro);
+    free(path);
+    int key = hoodie_field_find(&sv->file_schema, "_hoodie_record_key");
+    if (rc == HOODIE_OK && key == 2) rc = hoodie_rgcopy_init(rcp, &sv->file_schema, key, hoodie_pqfile__file(*br), fo.codec);
+    else if (rc == HOODIE_OK) return HOODIE_OK; /* not Hudi's meta columns: merged as before */
+    if (rc < 0) { /* the merge reads the file and reports what is wrong with it */
+        hoodie_parquet_reader_free(*br);
+        *br = NULL;
+        hoodie_error_clear();
+        return HOODIE_OK;
+    }
+    hoodie_rgcopy_exclude(rcp, hoodie_field_find(&sv->file_schema, "_hoodie_file_name"));
+    ss->rcp = rcp;
+    return HOODIE_OK;
 }
 
 /* One operation: merge, write the new base file, record its stat. */
@@ -331,12 +387,20 @@ static hoodie_status compact_one(hoodie_svc *sv, hoodie_write_txn *tx, json_t *o
     }
     if (rc == HOODIE_OK) rc = hoodie_svc__remove(sv->s, path);
     /* the merged rows streamed into the new base file: memory is the log records and one base batch */
-    stream_sink ss = { sv, NULL, name, &rows, { NULL, NULL, NULL, NULL }, 0, 0 };
+    stream_sink ss = { sv, NULL, name, &rows, { NULL, NULL, NULL, NULL }, 0, 0, NULL };
     if (rc == HOODIE_OK) read_base_index(sv, part, data, &ss);
     hoodie_basefile_opts bo = { sv->s, path, &sv->file_schema, sv->avro_file_schema, sv->o.codec, 0, 0,
                                 NULL, NULL, NULL, NULL, 0 };
     if (rc == HOODIE_OK) rc = hoodie_basefile_stream_open(&ss.out, &bo, 0, 0, 0); /* the writer's row groups */
-    if (rc == HOODIE_OK) rc = hoodie_svc__merge_slice_each(sv, part, data, logs, n_logs, 1, &rows, write_sink, &ss);
+    /* the base file's chunks that no log record changes are kept (its _hoodie_file_name is rewritten) */
+    hoodie_parquet_reader *br = NULL;
+    hoodie_rgcopy rcp;
+    if (rc == HOODIE_OK && data && n_logs) rc = base_copies(sv, part, data, &br, &rcp, &ss);
+    if (rc == HOODIE_OK)
+        rc = ss.rcp ? hoodie_svc__merge_slice_sel(sv, part, data, logs, n_logs, &rows, sel_sink, write_sink, &ss)
+                    : hoodie_svc__merge_slice_each(sv, part, data, logs, n_logs, 0, &rows, write_sink, &ss);
+    if (rc == HOODIE_OK && ss.rcp && ss.rcp->n_pend)
+        rc = HOODIE_CORRUPT("%s: the base file's rows do not add up to its row groups' counts", data);
     if (rc == HOODIE_OK && rows.rows == 0) { /* every record deleted: an empty base file ends the old slice */
         hoodie_batch empty;
         rc = hoodie_batch_init(&empty, &sv->file_schema);
@@ -347,6 +411,8 @@ static hoodie_status compact_one(hoodie_svc *sv, hoodie_write_txn *tx, json_t *o
     }
     if (rc == HOODIE_OK) rc = hoodie_basefile_stream_close(ss.out, &size, &written);
     hoodie_basefile_stream_free(ss.out);
+    if (ss.rcp) hoodie_rgcopy_dispose(ss.rcp); /* after the file is closed: the copies point into it */
+    hoodie_parquet_reader_free(br);
     for (int i = 0; i < 4; i++) free(ss.base_index[i]);
     if (rc == HOODIE_OK) {
         hoodie_wstat *st = stat_add(stats);
@@ -370,6 +436,7 @@ static hoodie_status compact_one(hoodie_svc *sv, hoodie_write_txn *tx, json_t *o
             st->prev_commit = base_instant ? hoodie_arena_strdup(stats->arena, base_instant) : NULL;
             st->num_writes = written;
             st->num_update_writes = rows.updated;
+            st->num_deletes = rows.deleted;
             st->total_write_bytes = (int64_t)size;
             st->file_size_in_bytes = (int64_t)size;
             st->total_log_records = rows.log_records;

@@ -472,9 +472,29 @@ hoodie_status hoodie_svc__merge_slice(hoodie_svc *sv, const char *partition, con
     return hoodie_svc__merge_slice_each(sv, partition, base_name, log_names, n_logs, 0, out, push_sink, out);
 }
 
+static hoodie_status merge_slice(hoodie_svc *sv, const char *partition, const char *base_name,
+                                 const char *const *log_names, size_t n_logs, int without_file_name,
+                                 hoodie_svc_rows *out, hoodie_svc_sel_sink sel_sink, hoodie_svc_sink sink,
+                                 void *sink_ctx);
+
 hoodie_status hoodie_svc__merge_slice_each(hoodie_svc *sv, const char *partition, const char *base_name,
                                            const char *const *log_names, size_t n_logs, int without_file_name,
                                            hoodie_svc_rows *out, hoodie_svc_sink sink, void *sink_ctx)
+{
+    return merge_slice(sv, partition, base_name, log_names, n_logs, without_file_name, out, NULL, sink, sink_ctx);
+}
+
+hoodie_status hoodie_svc__merge_slice_sel(hoodie_svc *sv, const char *partition, const char *base_name,
+                                          const char *const *log_names, size_t n_logs, hoodie_svc_rows *out,
+                                          hoodie_svc_sel_sink sel_sink, hoodie_svc_sink sink, void *sink_ctx)
+{
+    return merge_slice(sv, partition, base_name, log_names, n_logs, 0, out, sel_sink, sink, sink_ctx);
+}
+
+static hoodie_status merge_slice(hoodie_svc *sv, const char *partition, const char *base_name,
+                                 const char *const *log_names, size_t n_logs, int without_file_name,
+                                 hoodie_svc_rows *out, hoodie_svc_sel_sink sel_sink, hoodie_svc_sink sink,
+                                 void *sink_ctx)
 {
     hoodie_arena *a = NULL;
     hoodie_log_items items;
@@ -505,6 +525,16 @@ hoodie_status hoodie_svc__merge_slice_each(hoodie_svc *sv, const char *partition
             hoodie_batch_dispose(&raw);
             if (rc < 0) { hoodie_error__prefix("%s: ", path); break; }
             if (!m) { rc = sink_batch(out, sink, sink_ctx, &conformed); continue; }
+            if (sel_sink) { /* the selection, gathered by the sink */
+                const hoodie_row_ref *sel;
+                const hoodie_batch *const *srcs;
+                size_t n, n_srcs;
+                rc = hoodie_slice_merger_select(m, &conformed, &sel, &n, &srcs, &n_srcs);
+                if (rc < 0) { hoodie_batch_dispose(&conformed); break; }
+                out->rows += (int64_t)n;
+                rc = sel_sink(sink_ctx, &conformed, srcs, n_srcs, sel, n);
+                continue;
+            }
             rc = hoodie_slice_merger_base(m, &conformed, &merged);
             hoodie_batch_dispose(&conformed);
             if (rc == HOODIE_OK) rc = sink_batch(out, sink, sink_ctx, &merged);
@@ -512,6 +542,7 @@ hoodie_status hoodie_svc__merge_slice_each(hoodie_svc *sv, const char *partition
         if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
         free(path);
     }
+    if (m) out->updated = hoodie_slice_merger_replaced(m, &out->deleted);
     if (rc == HOODIE_OK && m) {
         hoodie_batch fin;
         rc = hoodie_slice_merger_finish(m, &fin);

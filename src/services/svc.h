@@ -13,6 +13,7 @@
 #include "hoodie/services.h"
 #include "merge/record_merge.h"
 #include "model/batch.h"
+#include "model/build.h"
 #include "table/table.h"
 #include "util/buf.h"
 #include "write/commit.h"
@@ -82,7 +83,8 @@ typedef struct hoodie_svc_rows {
     int64_t rows;
     int64_t log_records;      /* data rows + deletes read from the logs */
     int64_t log_blocks;
-    int64_t updated;          /* base rows replaced or deleted by log records */
+    int64_t updated;          /* base rows replaced by log records (updates) */
+    int64_t deleted;          /* base rows deleted by log records */
     int may_drop;             /* set before the first batch reaches the sink: the merge may drop base rows (else
                                  they come out once each, in order, then the log-only rows) */
 } hoodie_svc_rows;
@@ -104,6 +106,17 @@ typedef hoodie_status (*hoodie_svc_sink)(void *ctx, hoodie_batch *b);
 hoodie_status hoodie_svc__merge_slice_each(hoodie_svc *sv, const char *partition, const char *base_name,
                                            const char *const *log_names, size_t n_logs, int without_file_name,
                                            hoodie_svc_rows *stats, hoodie_svc_sink sink, void *sink_ctx);
+/** Receives a base batch (`base`, ownership passes, also on failure) and the merge's selection over srcs (srcs[0]
+ *  is the base batch; the others are the log batches, valid until the merge returns). */
+typedef hoodie_status (*hoodie_svc_sel_sink)(void *ctx, hoodie_batch *base, const hoodie_batch *const *srcs,
+                                             size_t n_srcs, const hoodie_row_ref *sel, size_t n);
+/**
+ * The streamed merge (file_schema batches, _hoodie_file_name included), the base batches handed to `sel_sink`
+ * with their selection instead of merged, the log-only rows after them to `sink`.
+ */
+hoodie_status hoodie_svc__merge_slice_sel(hoodie_svc *sv, const char *partition, const char *base_name,
+                                          const char *const *log_names, size_t n_logs, hoodie_svc_rows *stats,
+                                          hoodie_svc_sel_sink sel_sink, hoodie_svc_sink sink, void *sink_ctx);
 /** A batch shaped as sv->nofn_schema (`in`, consumed also on failure) as a file_schema batch whose file name is
  *  `name`. */
 hoodie_status hoodie_svc__with_file_name(hoodie_svc *sv, hoodie_batch *in, const char *name, hoodie_batch *out);

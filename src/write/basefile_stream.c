@@ -94,6 +94,12 @@ hoodie_status hoodie_basefile_stream_seed(hoodie_basefile_stream *s, const char 
 
 hoodie_status hoodie_basefile_stream_write(hoodie_basefile_stream *s, const hoodie_batch *b)
 {
+    return hoodie_basefile_stream_write_row_group(s, b, NULL);
+}
+
+hoodie_status hoodie_basefile_stream_write_row_group(hoodie_basefile_stream *s, const hoodie_batch *b,
+                                                     const hoodie_pq_chunk_copy *const *copies)
+{
     enum { CHUNK = 256 }; /* keys per bloom_add_many: their hash chains interleave */
     const uint8_t *kp[CHUNK];
     size_t kl[CHUNK], nk = 0;
@@ -117,7 +123,8 @@ hoodie_status hoodie_basefile_stream_write(hoodie_basefile_stream *s, const hood
     if (rc == HOODIE_OK && maxp && (!s->have_keys || hoodie_sorted_key_compare(maxp, maxl, s->max.data, s->max.len) > 0))
         rc = set_key(&s->max, maxp, maxl);
     if (minp) s->have_keys = 1;
-    if (rc == HOODIE_OK) rc = hoodie_pqwrite_write_batch(s->pw, b);
+    if (rc == HOODIE_OK)
+        rc = copies ? hoodie_pqwrite_write_row_group(s->pw, &b->root, copies) : hoodie_pqwrite_write_batch(s->pw, b);
     if (rc == HOODIE_OK) s->rows += b->root.length;
     return rc;
 }

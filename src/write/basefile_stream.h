@@ -22,6 +22,10 @@ typedef struct hoodie_basefile_stream hoodie_basefile_stream;
 hoodie_status hoodie_basefile_stream_open(hoodie_basefile_stream **out, const hoodie_basefile_opts *o,
                                           int64_t row_group_rows, int64_t page_bytes, int64_t page_rows);
 hoodie_status hoodie_basefile_stream_write(hoodie_basefile_stream *s, const hoodie_batch *b);
+/** The rows of `b` as a row group of their own whose leaves with copies[i] != NULL are those chunks, copied
+ *  (hoodie_pq_writer_write_row_group; the key column is read either way); copies NULL: as _write. */
+hoodie_status hoodie_basefile_stream_write_row_group(hoodie_basefile_stream *s, const hoodie_batch *b,
+                                                     const hoodie_pq_chunk_copy *const *copies);
 /**
  * Before the first write: the file's first `rows` records have exactly the record keys, in the same order, of a
  * file whose footer index is given (its DYNAMIC_V0 bloom filter in base64, min and max keys): the filter is

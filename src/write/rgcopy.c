@@ -40,6 +40,8 @@ void hoodie_rgcopy_exclude(hoodie_rgcopy *c, int col)
     c->same[col] = 0;
 }
 
+void hoodie_rgcopy_release(hoodie_rgcopy *c) { hoodie_arena_reset(c->arena); }
+
 static void pend_clear(hoodie_rgcopy *c)
 {
     for (size_t i = 0; i < c->n_pend; i++) { hoodie_batch_dispose(&c->old[i]); free(c->sel[i]); }

@@ -67,6 +67,9 @@ hoodie_status hoodie_rgcopy_push(hoodie_rgcopy *c, hoodie_batch *old, const hood
  */
 hoodie_status hoodie_rgcopy_take(hoodie_rgcopy *c, int complete, const hoodie_batch *const *srcs, size_t n_srcs,
                                  hoodie_batch *rows, const hoodie_pq_chunk_copy *const **copies);
+/** The row groups taken so far are written: the memory of their copies (chunk bytes, page indexes) is released
+ *  and those copies become invalid. */
+void hoodie_rgcopy_release(hoodie_rgcopy *c);
 void hoodie_rgcopy_dispose(hoodie_rgcopy *c);
 
 #endif

@@ -14,6 +14,7 @@
 #include "hoodie/table.h"
 #include "hoodie/write.h"
 #include "hoodie/writer.h"
+#include "hoodie/services.h"
 #include "model/arrow.h"
 #include "model/build.h"
 #include "format/bloom.h"
@@ -441,6 +442,19 @@ static void commit_files_case(int mor)
     hoodie_assert_equal_i(5, s.deletes);
     hoodie_assert_equal_i(mor ? s.files : 0, s.log_files); /* MOR deletes go to log files */
     hoodie_assert_equal_i(0, s.bad_sizes);
+    if (mor) { /* 10 updates to log files too, then a compaction: it counts the updates and deletes it merged */
+        rows_spec u = { 41, 50, 30, "u", NULL, 0 };
+        hoodie_assert_ok(write_rows(table, NULL, HOODIE_WRITE_UPSERT, &u, &res));
+        hoodie_service_opts so = HOODIE_SERVICE_OPTS_INIT;
+        hoodie_service_result sr;
+        hoodie_assert_ok(hoodie_compaction_schedule(table, &so, &sr));
+        hoodie_assert_ok(hoodie_compaction_run(table, &so, sr.instant, &sr));
+        completed_file(table, sr.instant, "commit", path, sizeof path);
+        decode_commit(table, path, "HoodieCommitMetadata", "COMPACT", &s);
+        hoodie_assert_equal_i(10, s.updates);
+        hoodie_assert_equal_i(5, s.deletes);
+        hoodie_assert_equal_i(0, s.bad_sizes);
+    }
     hoodie_assert_ok(write_rows(table, NULL, HOODIE_WRITE_DELETE, &d2, &res));
     completed_file(table, res.instant, action, path, sizeof path);
     decode_commit(table, path, "HoodieCommitMetadata", "DELETE", &s);
@@ -1112,6 +1126,59 @@ HOODIE_TEST(write_writer__cow_unchanged_columns_copied)
     hoodie_assert_equal_s((const char *)want.data, got);
     hoodie_buf_dispose(&want);
     free(got);
+    hoodie_storage_free(mem);
+}
+
+static void compact_all(const char *base, const hoodie_storage *s)
+{
+    hoodie_service_opts o = HOODIE_SERVICE_OPTS_INIT;
+    o.storage = s;
+    hoodie_assert_ok(hoodie_compaction_schedule(base, &o, NULL));
+    hoodie_assert_ok(hoodie_compaction_run(base, &o, NULL, NULL));
+}
+
+/*
+ * Compaction keeps the base file's chunks that no log record changes (the same rule as the COW write), except
+ * _hoodie_file_name, which names the new file in every row; a log delete (rows no longer in place) encodes every
+ * column of that file again.
+ */
+HOODIE_TEST(write_writer__compaction_unchanged_columns_copied)
+{
+    const char *base = "/mc";
+    hoodie_storage *mem;
+    hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+    make_table(base, mem, 1, 8);
+    rows_spec a = { 1, 300, 10, "a", NULL, 0 }, u = { 1, 30, 20, "a", NULL, 0 }, d = { 100, 100, 0, "d", NULL, 0 };
+    hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_BULK_INSERT, &a, NULL));
+    recode_base_files(base, mem);
+    hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_UPSERT, &u, NULL)); /* log files: ts 20 for 1..30 */
+    compact_all(base, mem);
+    static const struct { const char *col; int kept; } cols[] = {
+        { "_hoodie_record_key", 1 }, { "id", 1 }, { "name", 1 }, { "city", 1 },
+        { "_hoodie_file_name", 0 }, { "_hoodie_commit_time", 0 }, { "ts", 0 },
+    };
+    size_t same;
+    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
+        hoodie_assert_equal_i(3, chunk_kept(base, mem, cols[i].col, &same));
+        if (same != (cols[i].kept ? 3u : 0u)) fprintf(stderr, "column %s\n", cols[i].col);
+        hoodie_assert_equal_i(cols[i].kept ? 3 : 0, same);
+    }
+    char *got = snapshot(base, mem, 0);
+    recode_base_files(base, mem);
+    hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_DELETE, &d, NULL)); /* a delete block in "la" */
+    hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_UPSERT, &u, NULL)); /* and updates everywhere */
+    compact_all(base, mem);
+    hoodie_assert_equal_i(3, chunk_kept(base, mem, "city", &same));
+    hoodie_assert_equal_i(2, same);
+    char *after = snapshot(base, mem, 0);
+    /* the rows after the first compaction but id 100 */
+    char *line = strstr(got, "\n100,la,");
+    hoodie_assert(line != NULL);
+    char *end = strchr(line + 1, '\n');
+    memmove(line, end, strlen(end) + 1);
+    hoodie_assert_equal_s(got, after);
+    free(got);
+    free(after);
     hoodie_storage_free(mem);
 }
 

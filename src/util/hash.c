@@ -65,7 +65,7 @@ static hoodie_hmap_entry *find_slot(hoodie_hmap_entry *slots, size_t cap, const 
     for (;;) {
         hoodie_hmap_entry *e = &slots[i];
         if (!e->key) return e;
-        if (e->hash32 == h && e->key_len == len && (len == 0 || memcmp(e->key, key, len) == 0)) return e;
+        if (e->hash32 == h && e->key_len == len && hoodie_bytes_eq(e->key, key, len)) return e;
         i = (i + 1) & mask;
     }
 }

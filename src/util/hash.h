@@ -9,6 +9,34 @@
 #include <stddef.h>
 #include "hoodie/common.h"
 
+/** a[0..n) == b[0..n), inline: 8 bytes at a time (short keys and strings; no call to memcmp). */
+static inline int hoodie_bytes_eq(const void *a, const void *b, size_t n)
+{
+    const uint8_t *p = a, *q = b;
+    uint64_t x, y;
+    if (n >= 8) {
+        for (; n > 8; p += 8, q += 8, n -= 8) {
+            __builtin_memcpy(&x, p, 8);
+            __builtin_memcpy(&y, q, 8);
+            if (x != y) return 0;
+        }
+        __builtin_memcpy(&x, p + n - 8, 8); /* the last 8 bytes, overlapping the ones compared */
+        __builtin_memcpy(&y, q + n - 8, 8);
+        return x == y;
+    }
+    if (n >= 4) {
+        uint32_t u, v, u2, v2;
+        __builtin_memcpy(&u, p, 4);
+        __builtin_memcpy(&v, q, 4);
+        __builtin_memcpy(&u2, p + n - 4, 4);
+        __builtin_memcpy(&v2, q + n - 4, 4);
+        return u == v && u2 == v2;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != q[i]) return 0;
+    return 1;
+}
+
 /** A fast non-cryptographic 64-bit hash (not stable across versions: never persist it). */
 uint64_t hoodie_hash_bytes(const void *p, size_t n, uint64_t seed);
 

@@ -1,5 +1,6 @@
 #include "write/rgcopy.h"
 #include "util/error.h"
+#include "util/hash.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -71,7 +72,7 @@ static int cell_eq(const hoodie_field *f, const hoodie_array *a, int64_t i, cons
     switch (f->type.id) {
     case HOODIE_TYPE_STRING: case HOODIE_TYPE_BINARY: {
         int32_t la = a->offsets[i + 1] - a->offsets[i], lb = b->offsets[j + 1] - b->offsets[j];
-        return la == lb && memcmp(a->values + a->offsets[i], b->values + b->offsets[j], (size_t)la) == 0;
+        return la == lb && hoodie_bytes_eq(a->values + a->offsets[i], b->values + b->offsets[j], (size_t)la);
     }
     case HOODIE_TYPE_BOOL:
         return hoodie_bit_get(a->values, i) == hoodie_bit_get(b->values, j);
@@ -79,7 +80,7 @@ static int cell_eq(const hoodie_field *f, const hoodie_array *a, int64_t i, cons
         return 0;
     default: {
         size_t w = hoodie_type_fixed_width(&f->type);
-        return w && memcmp(a->values + (size_t)i * w, b->values + (size_t)j * w, w) == 0;
+        return w && hoodie_bytes_eq(a->values + (size_t)i * w, b->values + (size_t)j * w, w);
     }
     }
 }

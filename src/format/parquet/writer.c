@@ -918,7 +918,7 @@ static inline hoodie_status dict_bytes(pq_dict *d, const uint8_t *p, uint32_t le
         uint32_t s = d->slots[i];
         if (!s) break;
         uint32_t e = s - 1;
-        if (d->hashes[e] == h && d->lens[e] == len && (len == 0 || memcmp(d->plain.data + d->offs[e], p, len) == 0)) {
+        if (d->hashes[e] == h && d->lens[e] == len && hoodie_bytes_eq(d->plain.data + d->offs[e], p, len)) {
             *out = e;
             return HOODIE_OK;
         }

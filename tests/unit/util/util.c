@@ -121,3 +121,20 @@ HOODIE_TEST(util_mem__repeat)
     hoodie_assert_equal_i('#', buf[0]);
     free(buf);
 }
+
+/* hoodie_bytes_eq agrees with memcmp at every length up to 40 and every position of a difference (unaligned). */
+HOODIE_TEST(util_bytes_eq__agrees_with_memcmp)
+{
+    uint8_t a[48], b[48];
+    for (size_t i = 0; i < sizeof a; i++) a[i] = b[i] = (uint8_t)(i * 7 + 1);
+    for (size_t off = 0; off < 3; off++)
+        for (size_t n = 0; n <= 40; n++) {
+            hoodie_assert(hoodie_bytes_eq(a + off, b + off, n));
+            for (size_t d = 0; d < n; d++) {
+                b[off + d] ^= 0x10;
+                hoodie_assert(!hoodie_bytes_eq(a + off, b + off, n));
+                hoodie_assert(memcmp(a + off, b + off, n) != 0);
+                b[off + d] ^= 0x10;
+            }
+        }
+}

@@ -247,7 +247,7 @@ static void read_base_index(hoodie_svc *sv, const char *partition, const char *b
     free(path);
 }
 
-/* Rows shaped as the file schema (consumed) into the new base file, their _hoodie_file_name naming that file;
+/* Merged rows (the merge's shape, consumed) into the new base file, their _hoodie_file_name naming that file;
  * copies: the base file's chunks the row group keeps (NULL: none). */
 static hoodie_status put_rows(stream_sink *ss, hoodie_batch *b, const hoodie_pq_chunk_copy *const *copies)
 {
@@ -258,10 +258,13 @@ static hoodie_status put_rows(stream_sink *ss, hoodie_batch *b, const hoodie_pq_
             rc = hoodie_basefile_stream_seed(ss->out, ss->base_index[0], ss->base_index[1], ss->base_index[2],
                                              ss->base_index[3], ss->base_rows);
     }
-    if (rc == HOODIE_OK) rc = hoodie_svc__set_file_name_batch(ss->sv, b, ss->file_name);
-    if (rc == HOODIE_OK) rc = hoodie_basefile_stream_write_row_group(ss->out, b, copies);
+    if (rc < 0) { hoodie_batch_dispose(b); return rc; }
+    hoodie_batch full;
+    rc = hoodie_svc__with_file_name(ss->sv, b, ss->file_name, &full); /* consumes b */
+    if (rc < 0) return rc;
+    rc = hoodie_basefile_stream_write_row_group(ss->out, &full, copies);
     if (copies) hoodie_rgcopy_release(ss->rcp); /* the row group is in the file: its copies are done with */
-    hoodie_batch_dispose(b);
+    hoodie_batch_dispose(&full);
     return rc;
 }
 
@@ -305,16 +308,19 @@ static hoodie_status base_copies(hoodie_svc *sv, const char *part, const char *d
     hoodie_status rc = hoodie_pqwrite_map_opts(&po, &fo);
     if (rc == HOODIE_OK) rc = hoodie_parquet_reader_open(br, path, &ro);
     free(path);
-    int key = hoodie_field_find(&sv->file_schema, "_hoodie_record_key");
-    if (rc == HOODIE_OK && key == 2) rc = hoodie_rgcopy_init(rcp, &sv->file_schema, key, hoodie_pqfile__file(*br), fo.codec);
-    else if (rc == HOODIE_OK) return HOODIE_OK; /* not Hudi's meta columns: merged as before */
+    const hoodie_field *in = NULL; /* the merge's batches: no _hoodie_file_name (the sink names the new file) */
+    if (rc == HOODIE_OK) rc = hoodie_svc__merge_schema(sv, 1, &in);
+    int key = in ? hoodie_field_find(in, "_hoodie_record_key") : -1;
+    if (rc == HOODIE_OK && key >= 0 && hoodie_field_find(&sv->file_schema, "_hoodie_record_key") == 2)
+        rc = hoodie_rgcopy_init(rcp, &sv->file_schema, in, key, hoodie_pqfile__file(*br), fo.codec);
+    else if (rc == HOODIE_OK) { hoodie_parquet_reader_free(*br); *br = NULL; return HOODIE_OK; } /* merged as before */
     if (rc < 0) { /* the merge reads the file and reports what is wrong with it */
         hoodie_parquet_reader_free(*br);
         *br = NULL;
         hoodie_error_clear();
         return HOODIE_OK;
     }
-    hoodie_rgcopy_exclude(rcp, hoodie_field_find(&sv->file_schema, "_hoodie_file_name"));
+    hoodie_rgcopy_exclude(rcp, hoodie_field_find(in, "_hoodie_file_name")); /* (absent: never copied anyway) */
     ss->rcp = rcp;
     return HOODIE_OK;
 }
@@ -398,7 +404,7 @@ static hoodie_status compact_one(hoodie_svc *sv, hoodie_write_txn *tx, json_t *o
     if (rc == HOODIE_OK && data && n_logs) rc = base_copies(sv, part, data, &br, &rcp, &ss);
     if (rc == HOODIE_OK)
         rc = ss.rcp ? hoodie_svc__merge_slice_sel(sv, part, data, logs, n_logs, &rows, sel_sink, write_sink, &ss)
-                    : hoodie_svc__merge_slice_each(sv, part, data, logs, n_logs, 0, &rows, write_sink, &ss);
+                    : hoodie_svc__merge_slice_each(sv, part, data, logs, n_logs, 1, &rows, write_sink, &ss);
     if (rc == HOODIE_OK && ss.rcp && ss.rcp->n_pend)
         rc = HOODIE_CORRUPT("%s: the base file's rows do not add up to its row groups' counts", data);
     if (rc == HOODIE_OK && rows.rows == 0) { /* every record deleted: an empty base file ends the old slice */

@@ -353,6 +353,15 @@ static hoodie_status shape_of(hoodie_svc *sv, int without_file_name, merge_shape
     return HOODIE_OK;
 }
 
+hoodie_status hoodie_svc__merge_schema(hoodie_svc *sv, int without_file_name, const hoodie_field **out)
+{
+    merge_shape sh;
+    HOODIE_TRY(hoodie_svc__load_schema(sv));
+    HOODIE_TRY(shape_of(sv, without_file_name, &sh));
+    *out = sh.schema;
+    return HOODIE_OK;
+}
+
 hoodie_status hoodie_svc__with_file_name(hoodie_svc *sv, hoodie_batch *in, const char *name, hoodie_batch *out)
 {
     hoodie_status rc;
@@ -488,7 +497,7 @@ hoodie_status hoodie_svc__merge_slice_sel(hoodie_svc *sv, const char *partition,
                                           const char *const *log_names, size_t n_logs, hoodie_svc_rows *out,
                                           hoodie_svc_sel_sink sel_sink, hoodie_svc_sink sink, void *sink_ctx)
 {
-    return merge_slice(sv, partition, base_name, log_names, n_logs, 0, out, sel_sink, sink, sink_ctx);
+    return merge_slice(sv, partition, base_name, log_names, n_logs, 1, out, sel_sink, sink, sink_ctx);
 }
 
 static hoodie_status merge_slice(hoodie_svc *sv, const char *partition, const char *base_name,

@@ -111,12 +111,14 @@ hoodie_status hoodie_svc__merge_slice_each(hoodie_svc *sv, const char *partition
 typedef hoodie_status (*hoodie_svc_sel_sink)(void *ctx, hoodie_batch *base, const hoodie_batch *const *srcs,
                                              size_t n_srcs, const hoodie_row_ref *sel, size_t n);
 /**
- * The streamed merge (file_schema batches, _hoodie_file_name included), the base batches handed to `sel_sink`
- * with their selection instead of merged, the log-only rows after them to `sink`.
+ * The streamed merge without _hoodie_file_name (as hoodie_svc__merge_slice_each with without_file_name), the
+ * base batches handed to `sel_sink` with their selection instead of merged, the log-only rows after them to `sink`.
  */
 hoodie_status hoodie_svc__merge_slice_sel(hoodie_svc *sv, const char *partition, const char *base_name,
                                           const char *const *log_names, size_t n_logs, hoodie_svc_rows *stats,
                                           hoodie_svc_sel_sink sel_sink, hoodie_svc_sink sink, void *sink_ctx);
+/** The schema of the batches a merge produces (without_file_name: no _hoodie_file_name column). */
+hoodie_status hoodie_svc__merge_schema(hoodie_svc *sv, int without_file_name, const hoodie_field **out);
 /** A batch shaped as sv->nofn_schema (`in`, consumed also on failure) as a file_schema batch whose file name is
  *  `name`. */
 hoodie_status hoodie_svc__with_file_name(hoodie_svc *sv, hoodie_batch *in, const char *name, hoodie_batch *out);

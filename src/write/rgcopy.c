@@ -5,29 +5,42 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The batch column of leaf l of the new file (-1: the batches do not carry it). */
+static int in_col(const hoodie_rgcopy *c, size_t l)
+{
+    int top = c->map.top[l];
+    return top >= 0 ? c->in_of_top[top] : -1;
+}
+
 static void next_group(hoodie_rgcopy *c)
 {
     const hoodie_pq_file_meta *m = hoodie_pq_file_metadata(c->src);
     c->left = 0;
     while (c->rg < m->row_group_count && (c->left = m->row_groups[c->rg].num_rows) == 0) c->rg++;
     c->in_place = 1;
-    for (size_t i = 0; i < c->schema->n_children; i++) c->same[i] = 0;
-    for (size_t l = 0; l < c->map.n_leaves; l++)
-        if (c->map.src_leaf[l] >= 0 && c->map.top[l] >= 0 && !c->excluded[c->map.top[l]]) c->same[c->map.top[l]] = 1;
+    memset(c->same, 0, c->in_schema->n_children);
+    for (size_t l = 0; l < c->map.n_leaves; l++) {
+        int in = in_col(c, l);
+        if (c->map.src_leaf[l] >= 0 && in >= 0 && !c->excluded[in]) c->same[in] = 1;
+    }
 }
 
-hoodie_status hoodie_rgcopy_init(hoodie_rgcopy *c, const hoodie_field *file_schema, int key_col,
-                                 const hoodie_pq_file *src, hoodie_pq_codec codec)
+hoodie_status hoodie_rgcopy_init(hoodie_rgcopy *c, const hoodie_field *file_schema, const hoodie_field *in_schema,
+                                 int key_col, const hoodie_pq_file *src, hoodie_pq_codec codec)
 {
     memset(c, 0, sizeof *c);
     c->schema = file_schema;
+    c->in_schema = in_schema;
     c->key_col = key_col;
     c->src = src;
     c->codec = codec;
     HOODIE_TRY(hoodie_basefile_copy_map(file_schema, src, &c->map));
-    c->same = calloc(file_schema->n_children + 1, 1);
-    c->excluded = calloc(file_schema->n_children + 1, 1);
-    hoodie_status rc = c->same && c->excluded ? hoodie_arena_new(&c->arena, NULL, 0) : HOODIE_NOMEM();
+    c->same = calloc(in_schema->n_children + 1, 1);
+    c->excluded = calloc(in_schema->n_children + 1, 1);
+    c->in_of_top = malloc((file_schema->n_children + 1) * sizeof *c->in_of_top);
+    hoodie_status rc = c->same && c->excluded && c->in_of_top ? hoodie_arena_new(&c->arena, NULL, 0) : HOODIE_NOMEM();
+    for (size_t t = 0; rc == HOODIE_OK && t < file_schema->n_children; t++)
+        c->in_of_top[t] = in_schema == file_schema ? (int)t : hoodie_field_find(in_schema, file_schema->children[t].name);
     if (rc < 0) { hoodie_rgcopy_dispose(c); return rc; }
     c->enabled = c->map.n_copyable > 0;
     next_group(c);
@@ -36,7 +49,7 @@ hoodie_status hoodie_rgcopy_init(hoodie_rgcopy *c, const hoodie_field *file_sche
 
 void hoodie_rgcopy_exclude(hoodie_rgcopy *c, int col)
 {
-    if (col < 0 || (size_t)col >= c->schema->n_children) return;
+    if (col < 0 || (size_t)col >= c->in_schema->n_children) return;
     c->excluded[col] = 1;
     c->same[col] = 0;
 }
@@ -59,6 +72,7 @@ void hoodie_rgcopy_dispose(hoodie_rgcopy *c)
     free(c->map.top);
     free(c->same);
     free(c->excluded);
+    free(c->in_of_top);
     hoodie_arena_free(c->arena);
     memset(c, 0, sizeof *c);
 }
@@ -103,8 +117,8 @@ static void account(hoodie_rgcopy *c, const hoodie_batch *old, const hoodie_batc
             continue;
         }
         if (s >= n_srcs || sel[k].row < 0) { c->in_place = 0; return; }
-        for (size_t col = 0; col < c->schema->n_children; col++)
-            if (c->same[col] && !cell_eq(&c->schema->children[col], &old->root.children[col], (int64_t)k,
+        for (size_t col = 0; col < c->in_schema->n_children; col++)
+            if (c->same[col] && !cell_eq(&c->in_schema->children[col], &old->root.children[col], (int64_t)k,
                                          &srcs[s]->root.children[col], sel[k].row))
                 c->same[col] = 0;
     }
@@ -142,13 +156,13 @@ hoodie_status hoodie_rgcopy_take(hoodie_rgcopy *c, int complete, const hoodie_ba
 {
     *copies = NULL;
     hoodie_status rc = complete ? finish(c, copies) : HOODIE_OK;
-    if (rc == HOODIE_OK) rc = hoodie_batch_init(rows, c->schema);
+    if (rc == HOODIE_OK) rc = hoodie_batch_init(rows, c->in_schema);
     if (rc < 0) { pend_clear(c); return rc; }
     const hoodie_array **from = malloc((n_srcs + 1) * sizeof *from);
     if (!from) rc = HOODIE_NOMEM();
     size_t total = 0;
     for (size_t i = 0; i < c->n_pend; i++) total += c->nsel[i];
-    for (size_t col = 0; col < c->schema->n_children && rc == HOODIE_OK; col++) {
+    for (size_t col = 0; col < c->in_schema->n_children && rc == HOODIE_OK; col++) {
         if (*copies && c->same[col] && (int)col != c->key_col) continue;
         for (size_t i = 0; i < c->n_pend && rc == HOODIE_OK; i++) {
             from[0] = &c->old[i].root.children[col];
@@ -160,7 +174,7 @@ hoodie_status hoodie_rgcopy_take(hoodie_rgcopy *c, int complete, const hoodie_ba
     free(from);
     rows->root.length = (int64_t)total;
     pend_clear(c);
-    if (!complete) { c->in_place = 0; memset(c->same, 0, c->schema->n_children); }
+    if (!complete) { c->in_place = 0; memset(c->same, 0, c->in_schema->n_children); }
     if (rc < 0) { hoodie_batch_dispose(rows); *copies = NULL; }
     return rc;
 }
@@ -179,7 +193,7 @@ static hoodie_status finish(hoodie_rgcopy *c, const hoodie_pq_chunk_copy *const 
         if (!copies) return HOODIE_NOMEM();
         size_t n = 0;
         for (size_t l = 0; l < c->map.n_leaves && rc == HOODIE_OK; l++) {
-            int sl = c->map.src_leaf[l], top = c->map.top[l];
+            int sl = c->map.src_leaf[l], top = in_col(c, l);
             if (sl < 0 || top < 0 || !c->same[top] || (uint32_t)sl >= g->column_count) continue;
             const hoodie_pq_column_chunk *cc = &g->columns[sl];
             if (!cc->has_meta || cc->file_path || cc->meta.codec != c->codec || cc->meta.num_values != g->num_rows) {
@@ -220,12 +234,12 @@ static hoodie_status finish(hoodie_rgcopy *c, const hoodie_pq_chunk_copy *const 
             n++;
         }
         if (rc == HOODIE_OK && n) *copies_out = (const hoodie_pq_chunk_copy *const *)copies;
-        if (rc == HOODIE_OK && !n) memset(c->same, 0, c->schema->n_children);
+        if (rc == HOODIE_OK && !n) memset(c->same, 0, c->in_schema->n_children);
         /* a top-level column is left out of the rows only when all its leaves are copied (one leaf each here) */
         for (size_t l = 0; rc == HOODIE_OK && l < c->map.n_leaves; l++)
-            if (!copies[l] && c->map.top[l] >= 0) c->same[c->map.top[l]] = 0;
+            if (!copies[l] && in_col(c, l) >= 0) c->same[in_col(c, l)] = 0;
     } else {
-        memset(c->same, 0, c->schema->n_children);
+        memset(c->same, 0, c->in_schema->n_children);
     }
     if (rc < 0) return rc;
     /* take() reads c->same before the next batch, which resets it */

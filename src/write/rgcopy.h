@@ -7,7 +7,7 @@
  * partition paths and the columns an update leaves alone are usually copied.
  *
  *   hoodie_rgcopy c;
- *   hoodie_rgcopy_init(&c, file_schema, key_col, src_file, codec);
+ *   hoodie_rgcopy_init(&c, file_schema, batch_schema, key_col, src_file, codec);
  *   for each scan batch `old` (conformed) and the merge's selection sel[0..n) over sources { old, others... }:
  *       hoodie_rgcopy_push(&c, &old, srcs, n_srcs, sel, n);        (old is kept until its row group is written)
  *       if (c.left <= 0) { hoodie_rgcopy_take(&c, c.left == 0, srcs, n_srcs, &rows, &copies); write them; }
@@ -28,8 +28,10 @@
 #include "write/basefile.h"
 
 typedef struct hoodie_rgcopy {
-    const hoodie_field *schema;     /* the new file's (meta + data columns); old batches are shaped like it */
-    int key_col;                    /* always gathered (the footer's key index is built from it) */
+    const hoodie_field *schema;     /* the new file's (meta + data columns) */
+    const hoodie_field *in_schema;  /* the batches': the file's columns or some of them (by name) */
+    int *in_of_top;                 /* per column of the new file: its batch column, or -1 (never copied) */
+    int key_col;                    /* batch column always gathered (the footer's key index is built from it) */
     const hoodie_pq_file *src;
     hoodie_pq_codec codec;
     hoodie_basefile_copymap map;
@@ -37,8 +39,8 @@ typedef struct hoodie_rgcopy {
     uint32_t rg;                    /* the source row group being scanned */
     int64_t left;                   /* its rows not seen yet */
     int in_place;                   /* every row seen so far is kept, in place */
-    uint8_t *same;                  /* per top-level column: no replacing row seen so far changes it */
-    uint8_t *excluded;              /* per top-level column: never copied (rewritten for every row) */
+    uint8_t *same;                  /* per batch column: no replacing row seen so far changes it */
+    uint8_t *excluded;              /* per batch column: never copied (rewritten for every row) */
     int pending_reset;              /* take() done: the next batch starts the next row group */
     hoodie_arena *arena;            /* copies, chunk bytes, page indexes */
     /* the current row group's batches and their selections (copies), until take() */
@@ -48,9 +50,11 @@ typedef struct hoodie_rgcopy {
     size_t n_pend, cap_pend;
 } hoodie_rgcopy;
 
-hoodie_status hoodie_rgcopy_init(hoodie_rgcopy *c, const hoodie_field *file_schema, int key_col,
-                                 const hoodie_pq_file *src, hoodie_pq_codec codec);
-/** Column `col` is never copied (e.g. a file name every row gets anew). */
+/** file_schema: the new file's; in_schema: the batches' (file_schema itself, or a subset of its columns: the
+ *  others are never copied); key_col: the record key's batch column. */
+hoodie_status hoodie_rgcopy_init(hoodie_rgcopy *c, const hoodie_field *file_schema, const hoodie_field *in_schema,
+                                 int key_col, const hoodie_pq_file *src, hoodie_pq_codec codec);
+/** Batch column `col` is never copied (e.g. a file name every row gets anew). */
 void hoodie_rgcopy_exclude(hoodie_rgcopy *c, int col);
 /**
  * One scan batch of the current row group: `old` (conformed to the schema; moved into c, *old is emptied) and
@@ -60,7 +64,7 @@ void hoodie_rgcopy_exclude(hoodie_rgcopy *c, int col);
 hoodie_status hoodie_rgcopy_push(hoodie_rgcopy *c, hoodie_batch *old, const hoodie_batch *const *srcs, size_t n_srcs,
                                  const hoodie_row_ref *sel, size_t n);
 /**
- * The pending rows as one batch `rows` (initialised here): selected from the pending batches and srcs[1..], except
+ * The pending rows as one batch `rows` (initialised here, shaped as in_schema): selected from the pending batches and srcs[1..], except
  * the columns whose chunks are copied (left empty; the key column is always gathered). complete: the row group
  * was scanned whole (c->left == 0), so its chunks may be copied: *copies gets one entry per leaf (NULL: encode)
  * or NULL when nothing is copied. Then moves to the next row group.

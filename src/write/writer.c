@@ -1134,7 +1134,7 @@ static hoodie_status merge_handle(wctx *w, wgroup *g)
     po.codec = w->o.codec;
     if (rc == HOODIE_OK) rc = hoodie_pqwrite_map_opts(&po, &fo);
     if (rc == HOODIE_OK) {
-        rc = hoodie_rgcopy_init(&rcp, &w->file_schema, 2, hoodie_pqfile__file(r), fo.codec);
+        rc = hoodie_rgcopy_init(&rcp, &w->file_schema, &w->file_schema, 2, hoodie_pqfile__file(r), fo.codec);
         have_rcp = rc == HOODIE_OK;
     }
     merge_out out = { 0 };

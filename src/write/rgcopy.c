@@ -40,7 +40,7 @@ hoodie_status hoodie_rgcopy_init(hoodie_rgcopy *c, const hoodie_field *file_sche
     c->in_of_top = malloc((file_schema->n_children + 1) * sizeof *c->in_of_top);
     hoodie_status rc = c->same && c->excluded && c->in_of_top ? hoodie_arena_new(&c->arena, NULL, 0) : HOODIE_NOMEM();
     for (size_t t = 0; rc == HOODIE_OK && t < file_schema->n_children; t++)
-        c->in_of_top[t] = in_schema == file_schema ? (int)t : hoodie_field_find(in_schema, file_schema->children[t].name);
+        c->in_of_top[t] = hoodie_field_find(in_schema, file_schema->children[t].name);
     if (rc < 0) { hoodie_rgcopy_dispose(c); return rc; }
     c->enabled = c->map.n_copyable > 0;
     next_group(c);
@@ -201,19 +201,20 @@ static hoodie_status finish(hoodie_rgcopy *c, const hoodie_pq_chunk_copy *const 
                 continue;
             }
             hoodie_pq_chunk_copy *k = hoodie_arena_calloc(c->arena, 1, sizeof *k);
-            hoodie_buf b = HOODIE_BUF_INIT;
             uint64_t off = 0;
+            size_t len = 0;
             if (!k) { rc = HOODIE_NOMEM(); break; }
-            hoodie_status brc = hoodie_pq_chunk_bytes(c->src, c->rg, sl, &b, &off);
-            uint8_t *bytes = brc == HOODIE_OK ? hoodie_arena_memdup(c->arena, b.data, b.len ? b.len : 1) : NULL;
-            hoodie_buf_dispose(&b);
-            if (brc == HOODIE_ENOMEM || (brc == HOODIE_OK && !bytes)) { rc = HOODIE_NOMEM(); break; }
+            hoodie_status brc = hoodie_pq_chunk_extent(c->src, c->rg, sl, &off, &len);
+            uint8_t *bytes = brc == HOODIE_OK ? hoodie_arena_alloc(c->arena, len ? len : 1) : NULL;
+            if (brc == HOODIE_OK && !bytes) { rc = HOODIE_NOMEM(); break; }
+            if (brc == HOODIE_OK) brc = hoodie_pq_chunk_read(c->src, c->rg, sl, bytes, len);
+            if (brc == HOODIE_ENOMEM) { rc = brc; break; }
             if (brc < 0) { /* not copied, encoded from the rows the scan read */
                 hoodie_error_clear();
                 continue;
             }
             k->bytes = bytes;
-            k->len = (size_t)cc->meta.total_compressed_size;
+            k->len = len;
             k->src_offset = off;
             k->meta = &cc->meta;
             k->src_leaf = &ss->leaves[sl];

@@ -248,6 +248,18 @@ static void colr_dispose(colr *c)
     memset(c, 0, sizeof *c);
 }
 
+/* Where a chunk's pages are: from its dictionary page (if any, as writers place it before the data pages) or its
+ * first data page, total_compressed_size bytes. 0 when that range is not in the file's data part. */
+static int chunk_extent(const hoodie_pq_file *f, const hoodie_pq_column_meta *m, int64_t *start, int64_t *len)
+{
+    *start = m->data_page_offset;
+    if (m->has_dictionary_page_offset && m->dictionary_page_offset > 0 && m->dictionary_page_offset < *start)
+        *start = m->dictionary_page_offset;
+    *len = m->total_compressed_size;
+    return *start >= 4 && *len >= 0 && (uint64_t)*start <= f->footer_off &&
+           (uint64_t)*len <= f->footer_off - (uint64_t)*start;
+}
+
 /* Load the column chunk of row group `rg`. */
 static hoodie_status colr_open_chunk(colr *c, uint32_t rg)
 {
@@ -264,11 +276,8 @@ static hoodie_status colr_open_chunk(colr *c, uint32_t rg)
     if (m->type != c->ptype)
         return HOODIE_CORRUPT("%s: row group %u chunk type %s differs from the schema (%s)", c->what, rg,
                               hoodie_pq_type_name(m->type), hoodie_pq_type_name(c->ptype));
-    int64_t start = m->data_page_offset;
-    if (m->has_dictionary_page_offset && m->dictionary_page_offset > 0 && m->dictionary_page_offset < start)
-        start = m->dictionary_page_offset;
-    int64_t len = m->total_compressed_size;
-    if (start < 4 || len < 0 || (uint64_t)start > f->footer_off || (uint64_t)len > f->footer_off - (uint64_t)start)
+    int64_t start, len;
+    if (!chunk_extent(f, m, &start, &len))
         return HOODIE_CORRUPT("%s: row group %u chunk at offset %lld length %lld is outside the file", c->what, rg,
                               (long long)start, (long long)len);
     c->codec = m->codec;
@@ -604,8 +613,7 @@ hoodie_status hoodie_pq_page_index_read(const hoodie_pq_file *f, uint32_t rg, in
     return HOODIE_OK;
 }
 
-hoodie_status hoodie_pq_chunk_bytes(const hoodie_pq_file *f, uint32_t rg, int leaf, hoodie_buf *out,
-                                   uint64_t *offset_out)
+hoodie_status hoodie_pq_chunk_extent(const hoodie_pq_file *f, uint32_t rg, int leaf, uint64_t *offset, size_t *len)
 {
     const char *name = f->src.name ? f->src.name : "parquet";
     if (rg >= f->meta.row_group_count || leaf < 0 || (uint32_t)leaf >= f->meta.row_groups[rg].column_count)
@@ -613,18 +621,35 @@ hoodie_status hoodie_pq_chunk_bytes(const hoodie_pq_file *f, uint32_t rg, int le
     const hoodie_pq_column_chunk *cc = &f->meta.row_groups[rg].columns[leaf];
     if (!cc->has_meta || cc->file_path)
         return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: row group %u column %d is not stored in the file", name, rg, leaf);
-    const hoodie_pq_column_meta *m = &cc->meta;
-    int64_t start = m->data_page_offset, len = m->total_compressed_size;
-    if (m->has_dictionary_page_offset && m->dictionary_page_offset > 0 && m->dictionary_page_offset < start)
-        start = m->dictionary_page_offset;
-    if (start < 4 || len < 0 || (uint64_t)start > f->footer_off || (uint64_t)len > f->footer_off - (uint64_t)start)
+    int64_t start, n;
+    if (!chunk_extent(f, &cc->meta, &start, &n))
         return HOODIE_CORRUPT("%s: row group %u column %d chunk at offset %lld length %lld is outside the file", name,
-                              rg, leaf, (long long)start, (long long)len);
+                              rg, leaf, (long long)start, (long long)n);
+    *offset = (uint64_t)start;
+    *len = (size_t)n;
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_pq_chunk_read(const hoodie_pq_file *f, uint32_t rg, int leaf, void *dst, size_t len)
+{
+    uint64_t off;
+    size_t n;
+    HOODIE_TRY(hoodie_pq_chunk_extent(f, rg, leaf, &off, &n));
+    if (n != len)
+        return HOODIE_FAIL(HOODIE_EINVAL, "%s: row group %u column %d holds %zu bytes, not %zu",
+                           f->src.name ? f->src.name : "parquet", rg, leaf, n, len);
+    return f->src.read(f->src.ctx, off, dst, len);
+}
+
+hoodie_status hoodie_pq_chunk_bytes(const hoodie_pq_file *f, uint32_t rg, int leaf, hoodie_buf *out,
+                                   uint64_t *offset_out)
+{
+    size_t len;
+    HOODIE_TRY(hoodie_pq_chunk_extent(f, rg, leaf, offset_out, &len));
     hoodie_buf_clear(out);
-    HOODIE_TRY(hoodie_buf_reserve(out, (size_t)len));
-    HOODIE_TRY(f->src.read(f->src.ctx, (uint64_t)start, out->data, (size_t)len));
-    out->len = (size_t)len;
-    *offset_out = (uint64_t)start;
+    HOODIE_TRY(hoodie_buf_reserve(out, len));
+    HOODIE_TRY(f->src.read(f->src.ctx, *offset_out, out->data, len));
+    out->len = len;
     return HOODIE_OK;
 }
 

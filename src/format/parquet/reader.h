@@ -79,9 +79,13 @@ typedef struct hoodie_pq_page_index {
  */
 hoodie_status hoodie_pq_page_index_read(const hoodie_pq_file *f, uint32_t rg, int leaf, hoodie_arena *arena,
                                         hoodie_pq_page_index *out);
-/** The stored bytes of column chunk (rg, leaf) (its dictionary page, if any, then its data pages: the
- *  chunk's total_compressed_size bytes) into out; *offset_out: where they start in the file. HOODIE_ECORRUPT when
- *  the footer places them outside the file. */
+/** Where column chunk (rg, leaf) is stored: its dictionary page (if any), then its data pages, the chunk's
+ *  total_compressed_size bytes from *offset. HOODIE_ECORRUPT (file, offset) when the footer places them outside
+ *  the file; HOODIE_EINVAL: no such chunk. */
+hoodie_status hoodie_pq_chunk_extent(const hoodie_pq_file *f, uint32_t rg, int leaf, uint64_t *offset, size_t *len);
+/** Those bytes into dst; len must be the extent's. */
+hoodie_status hoodie_pq_chunk_read(const hoodie_pq_file *f, uint32_t rg, int leaf, void *dst, size_t len);
+/** The same into out (replacing its contents); *offset_out: where they start in the file. */
 hoodie_status hoodie_pq_chunk_bytes(const hoodie_pq_file *f, uint32_t rg, int leaf, hoodie_buf *out,
                                    uint64_t *offset_out);
 /** Index of the page holding row `row` of the row group (the last page whose first row is <= row). */

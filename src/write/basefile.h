@@ -26,7 +26,7 @@ typedef struct hoodie_basefile_opts {
      * reused instead of rebuilt from 10^5..10^6 keys (a filter is a function of the key sequence). NULL: build. */
     const char *reuse_bloom, *reuse_bloom_type, *reuse_min_key, *reuse_max_key;
     /* A table without meta fields (hoodie.populate.meta.fields=false): the footer has no key index (no bloom
-     * filter, no min/max keys), as Spark writes such files. hoodie_basefile_write only. */
+     * filter, no min/max keys), as Spark writes such files. */
     int no_key_index;
 } hoodie_basefile_opts;
 

@@ -16,6 +16,7 @@ struct hoodie_basefile_stream {
     int have_keys;
     int64_t rows;
     int64_t seeded_rows;   /* the first rows' keys are in the seeded index */
+    int no_key_index;      /* a table without meta fields: no bloom filter, no min/max keys */
 };
 
 void hoodie_basefile_stream_free(hoodie_basefile_stream *s)
@@ -35,9 +36,11 @@ hoodie_status hoodie_basefile_stream_open(hoodie_basefile_stream **out, const ho
     hoodie_basefile_stream *s = calloc(1, sizeof *s);
     if (!s) return HOODIE_NOMEM();
     int32_t entries = o->bloom_entries > 0 ? o->bloom_entries : 60000; /* as hoodie_basefile_write */
-    hoodie_status rc = hoodie_bloom_init(&s->bloom, HOODIE_BLOOM_DYNAMIC_V0, entries, 1e-9,
-                                         entries > 100000 ? entries : 100000);
-    s->have_bloom = rc == HOODIE_OK;
+    s->no_key_index = o->no_key_index;
+    hoodie_status rc = s->no_key_index ? HOODIE_OK
+                                       : hoodie_bloom_init(&s->bloom, HOODIE_BLOOM_DYNAMIC_V0, entries, 1e-9,
+                                                           entries > 100000 ? entries : 100000);
+    s->have_bloom = rc == HOODIE_OK && !s->no_key_index;
     /* the key order of Hudi's footers; the key-dependent values are set at close */
     const char *keys[] = { "parquet.avro.schema", "writer.model.name", "hoodie_bloom_filter_type_code",
                            "org.apache.hudi.bloomfilter", "hoodie_min_record_key", "hoodie_max_record_key" };
@@ -50,7 +53,7 @@ hoodie_status hoodie_basefile_stream_open(hoodie_basefile_stream **out, const ho
     po.dictionary_page_bytes = page_bytes; /* a dictionary page is read whole too */
     po.kv_keys = keys;
     po.kv_values = vals;
-    po.n_kv = 6;
+    po.n_kv = s->no_key_index ? 2 : 6; /* no key index: parquet.avro.schema and writer.model.name alone */
     hoodie_pq_writer_opts fo;
     if (rc == HOODIE_OK) rc = hoodie_pqwrite_map_opts(&po, &fo);
     fo.page_rows = page_rows;
@@ -108,6 +111,7 @@ hoodie_status hoodie_basefile_stream_write_row_group(hoodie_basefile_stream *s, 
     size_t minl = 0, maxl = 0;
     hoodie_status rc = HOODIE_OK;
     int64_t from = s->seeded_rows > s->rows ? s->seeded_rows - s->rows : 0; /* keys already in the seeded index */
+    if (s->no_key_index) from = k->length;
     for (int64_t i = from < k->length ? from : k->length; i < k->length && rc == HOODIE_OK; i++) {
         const uint8_t *p = k->values + k->offsets[i];
         size_t l = (size_t)(k->offsets[i + 1] - k->offsets[i]);
@@ -137,13 +141,16 @@ uint64_t hoodie_basefile_stream_bytes(const hoodie_basefile_stream *s)
 hoodie_status hoodie_basefile_stream_close(hoodie_basefile_stream *s, uint64_t *size_out, int64_t *rows_out)
 {
     hoodie_buf bf = HOODIE_BUF_INIT;
-    hoodie_status rc = hoodie_bloom_to_base64(&s->bloom, &bf);
-    if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&bf);
-    if (rc == HOODIE_OK) rc = hoodie_pqwrite_set_kv(s->pw, "org.apache.hudi.bloomfilter", (const char *)bf.data);
-    if (rc == HOODIE_OK)
-        rc = hoodie_pqwrite_set_kv(s->pw, "hoodie_min_record_key", s->have_keys ? (const char *)s->min.data : "");
-    if (rc == HOODIE_OK)
-        rc = hoodie_pqwrite_set_kv(s->pw, "hoodie_max_record_key", s->have_keys ? (const char *)s->max.data : "");
+    hoodie_status rc = HOODIE_OK;
+    if (!s->no_key_index) {
+        rc = hoodie_bloom_to_base64(&s->bloom, &bf);
+        if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&bf);
+        if (rc == HOODIE_OK) rc = hoodie_pqwrite_set_kv(s->pw, "org.apache.hudi.bloomfilter", (const char *)bf.data);
+        if (rc == HOODIE_OK)
+            rc = hoodie_pqwrite_set_kv(s->pw, "hoodie_min_record_key", s->have_keys ? (const char *)s->min.data : "");
+        if (rc == HOODIE_OK)
+            rc = hoodie_pqwrite_set_kv(s->pw, "hoodie_max_record_key", s->have_keys ? (const char *)s->max.data : "");
+    }
     if (rc == HOODIE_OK) rc = hoodie_pqwrite_close(s->pw);
     if (rc == HOODIE_OK) {
         if (size_out) *size_out = hoodie_pqwrite_size(s->pw);

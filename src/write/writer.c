@@ -99,6 +99,9 @@ typedef struct wctx {
     int have_in;
     hoodie_keygen_plan kg;
     int have_kg;
+    int no_meta;                    /* hoodie.populate.meta.fields=false: keys from the key fields (COW only) */
+    hoodie_keygen_plan kg_file;     /* no_meta: the key generator on file_schema, for the records of base files */
+    int have_kg_file;
     hoodie_keygen_out keys, parts;
     uint8_t *del;                   /* per input row: a delete */
     rowvec live;                    /* rows kept after combining */
@@ -401,6 +404,109 @@ static hoodie_status base_file_probe(wctx *w, const hoodie_fs_file *f, const row
     return rc;
 }
 
+/*
+ * The SIMPLE index of a table without meta fields (its footers have no key index, its records no stored keys):
+ * every latest base file of a partition the input writes to is read for the key fields alone, its keys formed
+ * by the table's key generator and looked up among that partition's input rows, as Hudi's SIMPLE index joins
+ * them. A row found in a file is an update of its group; the others are inserts.
+ */
+static hoodie_status simple_probe(wctx *w, const hoodie_fs_file *f, const hoodie_hmap *map, const keybits *kb,
+                                  uint8_t *found, int64_t *num_rows)
+{
+    /* the top-level columns the key (and partition) fields are in (dot paths go through structs); the key
+     * generator resolves both */
+    size_t nk = w->kg.key_count + w->kg.part_count, nc = 0;
+    char **cols = calloc(nk + 1, sizeof *cols);
+    hoodie_status rc = cols ? HOODIE_OK : HOODIE_NOMEM();
+    for (size_t i = 0; rc == HOODIE_OK && i < nk; i++) {
+        const hoodie_keygen_field *kf = i < w->kg.key_count ? &w->kg.keys[i] : &w->kg.parts[i - w->kg.key_count];
+        const char *name = kf->name, *dot = strchr(name, '.');
+        size_t len = dot ? (size_t)(dot - name) : strlen(name), j = 0;
+        while (j < nc && !(strlen(cols[j]) == len && !memcmp(cols[j], name, len))) j++;
+        if (j < nc) continue;
+        if (!(cols[nc] = strndup(name, len))) rc = HOODIE_NOMEM();
+        else nc++;
+    }
+    hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
+    hoodie_parquet_reader *r = NULL;
+    hoodie_pq_scan *sc = NULL;
+    hoodie_keygen_out ko;
+    hoodie_keygen_out_init(&ko);
+    o.storage = w->s;
+    o.columns = (const char *const *)cols;
+    o.n_columns = nc;
+    if (rc == HOODIE_OK) rc = hoodie_parquet_reader_open(&r, f->path, &o);
+    if (rc == HOODIE_OK) *num_rows = hoodie_parquet_reader_num_rows(r);
+    if (rc == HOODIE_OK) rc = hoodie_pqfile__scan_open(r, &sc);
+    while (rc == HOODIE_OK) {
+        hoodie_batch b;
+        rc = hoodie_pq_scan_next(sc, &b);
+        if (rc < 0) break;
+        hoodie_keygen_plan kg;
+        rc = hoodie_keygen_init(&kg, w->cfg, &b.schema);
+        if (rc == HOODIE_OK) {
+            rc = hoodie_keygen_record_keys(&kg, &b, &ko);
+            hoodie_keygen_dispose(&kg);
+        }
+        for (int64_t i = 0; rc == HOODIE_OK && i < ko.rows; i++) {
+            const uint8_t *kp = ko.data.data + ko.offsets[i];
+            size_t kl = (size_t)(ko.offsets[i + 1] - ko.offsets[i]);
+            uint32_t h = hoodie_hmap_hash(kp, kl);
+            if (!keybits_may(kb, h)) continue;
+            uint64_t *v = hoodie_hmap_get_hashed(map, kp, kl, h);
+            if (v) found[*v] = 1;
+        }
+        hoodie_batch_dispose(&b);
+        if (rc < 0) hoodie_error__prefix("%s: ", f->path);
+    }
+    if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
+    hoodie_keygen_out_dispose(&ko);
+    hoodie_pq_scan_free(sc);
+    hoodie_parquet_reader_free(r);
+    for (size_t i = 0; i < nc; i++) free(cols[i]);
+    free(cols);
+    return rc;
+}
+
+static hoodie_status simple_lookup(wctx *w, int32_t *row_group)
+{
+    rowvec *rows = calloc(w->n_parts + 1, sizeof *rows);
+    uint8_t *found = calloc(w->live.n + 1, 1);
+    hoodie_status rc = rows && found ? HOODIE_OK : HOODIE_NOMEM();
+    for (size_t i = 0; rc == HOODIE_OK && i < w->live.n; i++) rc = rv_push(&rows[w->row_part[w->live.v[i]]], w->live.v[i]);
+    for (size_t p = 0; rc == HOODIE_OK && p < w->n_parts; p++) {
+        if (!rows[p].n) continue;
+        hoodie_hmap map = HOODIE_HMAP_INIT;
+        keybits kb;
+        rc = key_index(w, &rows[p], &map, &kb);
+        for (size_t g = 0; rc == HOODIE_OK && g < w->view->group_count; g++) {
+            const hoodie_file_group *fg = &w->view->groups[g];
+            const hoodie_file_slice *sl = hoodie_file_group_latest(fg);
+            if (part_index(w, fg->partition) != (int)p || !sl || !sl->base) continue;
+            int64_t base_rows = 0;
+            memset(found, 0, rows[p].n);
+            rc = simple_probe(w, sl->base, &map, &kb, found, &base_rows);
+            wgroup *grp = NULL;
+            for (size_t i = 0; rc == HOODIE_OK && i < rows[p].n; i++) {
+                int64_t row = rows[p].v[i];
+                if (!found[i] || row_group[row] >= 0) continue; /* a key in two files: the first one's */
+                if (!grp) {
+                    grp = new_group(w, (uint32_t)p, fg);
+                    if (!grp) { rc = HOODIE_ENOMEM; break; }
+                    grp->base_rows = base_rows;
+                }
+                row_group[row] = (int32_t)(grp - w->groups);
+            }
+        }
+        hoodie_hmap_dispose(&map);
+        free(kb.w);
+    }
+    for (size_t p = 0; rows && p < w->n_parts; p++) free(rows[p].v);
+    free(rows);
+    free(found);
+    return rc;
+}
+
 /* Keys in range of a file, tested against its bloom filter a batch at a time (hoodie_bloom_test_many). */
 enum { BLOOM_BATCH = 256 };
 typedef struct bloom_batch {
@@ -429,6 +535,7 @@ static hoodie_status bloom_batch_flush(const hoodie_bloom *bloom, bloom_batch *b
  */
 static hoodie_status lookup(wctx *w, int32_t *row_group)
 {
+    if (w->no_meta) return simple_lookup(w, row_group);
     hoodie_status rc = HOODIE_OK;
     /* the live rows by partition (a counting sort), so that each file looks at its partition's keys only */
     size_t *start = calloc(w->n_parts + 1, sizeof *start);
@@ -726,20 +833,29 @@ static hoodie_status make_records(wctx *w, const wgroup *g, const int64_t *rows,
     int pl0 = snprintf(seq, 64, "%s_%d_", w->tx.inst.requested, g->ordinal);
     size_t prefix_len = pl0 > 0 && pl0 < 64 ? (size_t)pl0 : 0;
     /* the meta columns' buffers sized once: no regrowth row by row */
-    size_t kbytes = 0, fl = strlen(file_name);
-    for (size_t i = 0; i < n; i++) {
+    size_t kbytes = 0, fl = strlen(file_name), n_keys = n;
+    for (size_t i = 0; !w->no_meta && i < n; i++) {
         size_t kl;
         (void)key_at(&w->keys, rows[i], &kl);
         kbytes += kl;
     }
+    if (w->no_meta) {
+        /* no meta fields: the first four null and the file name, as Spark's writer leaves them */
+        for (int c = 0; c < 4 && rc == HOODIE_OK; c++)
+            for (size_t i = 0; i < n && rc == HOODIE_OK; i++) rc = hoodie_array_append_null(&cols[c], &fs->children[c]);
+        if (rc == HOODIE_OK) rc = put_const(&cols[4], &fs->children[4], file_name, fl, n);
+        kbytes = 0;
+        n_keys = 0;
+    }
     /* a group's rows share their partition (and the commit time and file name): constant columns */
     const char *part = w->part_names[g->part];
-    rc = put_const(&cols[0], &fs->children[0], w->tx.inst.requested, inst_len, n);
-    if (rc == HOODIE_OK) rc = put_const(&cols[3], &fs->children[3], part, strlen(part), n);
-    if (rc == HOODIE_OK) rc = put_const(&cols[4], &fs->children[4], file_name, fl, n);
-    if (rc == HOODIE_OK) rc = hoodie_array_reserve(&cols[1], &fs->children[1], (int64_t)n, n * (prefix_len + 20));
-    if (rc == HOODIE_OK) rc = hoodie_array_reserve(&cols[2], &fs->children[2], (int64_t)n, kbytes);
-    for (size_t i = 0; i < n && rc == HOODIE_OK; i++) {
+    if (rc == HOODIE_OK && n_keys) rc = put_const(&cols[0], &fs->children[0], w->tx.inst.requested, inst_len, n);
+    if (rc == HOODIE_OK && n_keys) rc = put_const(&cols[3], &fs->children[3], part, strlen(part), n);
+    if (rc == HOODIE_OK && n_keys) rc = put_const(&cols[4], &fs->children[4], file_name, fl, n);
+    if (rc == HOODIE_OK && n_keys)
+        rc = hoodie_array_reserve(&cols[1], &fs->children[1], (int64_t)n, n * (prefix_len + 20));
+    if (rc == HOODIE_OK && n_keys) rc = hoodie_array_reserve(&cols[2], &fs->children[2], (int64_t)n, kbytes);
+    for (size_t i = 0; i < n_keys && rc == HOODIE_OK; i++) {
         int64_t r = rows[i];
         size_t kl;
         const char *k = key_at(&w->keys, r, &kl);
@@ -801,7 +917,7 @@ static hoodie_status write_base(wctx *w, wgroup *g, const hoodie_batch *const *p
     uint64_t size = 0;
     hoodie_basefile_opts bo = { w->s, path, &w->file_schema, w->avro_file_schema, w->o.codec, 0, w->o.bloom_num_entries,
                                 reuse ? reuse[0] : NULL, reuse ? reuse[1] : NULL, reuse ? reuse[2] : NULL,
-                                reuse ? reuse[3] : NULL, 0 };
+                                reuse ? reuse[3] : NULL, w->no_meta };
     hoodie_status rc = hoodie_write__marker(&w->tx, partition, name, g->existing ? HOODIE_MARKER_MERGE : HOODIE_MARKER_CREATE);
     if (rc == HOODIE_OK) rc = hoodie_write__partition_metadata(w->s, w->t->base_path, partition, w->tx.inst.requested);
     hoodie_basefile_part *bp = rc == HOODIE_OK ? malloc((n_parts + 1) * sizeof *bp) : NULL;
@@ -889,7 +1005,7 @@ static hoodie_status bulk_file_open(wctx *w, size_t gi, bulk_file *f)
     HOODIE_TRY(hoodie_write__marker(&w->tx, partition, f->name, HOODIE_MARKER_CREATE));
     HOODIE_TRY(hoodie_write__partition_metadata(w->s, w->t->base_path, partition, w->tx.inst.requested));
     hoodie_basefile_opts bo = { w->s, path, &w->file_schema, w->avro_file_schema, w->o.codec, 0, w->o.bloom_num_entries,
-                                NULL, NULL, NULL, NULL, 0 };
+                                NULL, NULL, NULL, NULL, w->no_meta };
     return hoodie_basefile_stream_open(&f->bs, &bo, BULK_ROW_GROUP_ROWS, 0, 0);
 }
 
@@ -1141,6 +1257,8 @@ static hoodie_status merge_handle(wctx *w, wgroup *g)
     uint8_t *used = calloc(g->updates.n + 1, 1);
     if (!used && rc == HOODIE_OK) rc = HOODIE_NOMEM();
     int64_t updates = 0, deletes = 0, seq = (int64_t)newrows.n;
+    hoodie_keygen_out old_keys;
+    hoodie_keygen_out_init(&old_keys);
     while (rc == HOODIE_OK) {
         hoodie_batch raw, old;
         rc = hoodie_pq_scan_next(sc, &raw);
@@ -1152,9 +1270,18 @@ static hoodie_status merge_handle(wctx *w, wgroup *g)
         if (!sel) { hoodie_batch_dispose(&old); rc = HOODIE_NOMEM(); break; }
         size_t n = 0;
         const hoodie_array *ka = &old.root.children[2];
+        if (w->no_meta) { /* no stored keys: formed from the key fields, as the index did */
+            if (!w->have_kg_file) {
+                rc = hoodie_keygen_init(&w->kg_file, w->cfg, &w->file_schema);
+                w->have_kg_file = rc == HOODIE_OK;
+            }
+            if (rc == HOODIE_OK) rc = hoodie_keygen_record_keys(&w->kg_file, &old, &old_keys);
+            if (rc < 0) { free(sel); hoodie_batch_dispose(&old); break; }
+        }
         for (int64_t i = 0; i < old.root.length; i++) {
-            const uint8_t *k = ka->values + ka->offsets[i];
-            size_t kl = (size_t)(ka->offsets[i + 1] - ka->offsets[i]);
+            const uint8_t *k = w->no_meta ? old_keys.data.data + old_keys.offsets[i] : ka->values + ka->offsets[i];
+            size_t kl = w->no_meta ? (size_t)(old_keys.offsets[i + 1] - old_keys.offsets[i])
+                                   : (size_t)(ka->offsets[i + 1] - ka->offsets[i]);
             uint32_t h = g->updates.n ? hoodie_hmap_hash(k, kl) : 0;
             uint64_t *slot = g->updates.n && keybits_may(&kb, h) ? hoodie_hmap_get_hashed(&m, k, kl, h) : NULL;
             if (!slot) { sel[n].source = 0; sel[n].row = i; n++; continue; }
@@ -1177,6 +1304,7 @@ static hoodie_status merge_handle(wctx *w, wgroup *g)
         if (rc == HOODIE_OK && rcp.left <= 0) rc = merge_row_group(&rcp, rcp.left == 0, &fresh, &out);
     }
     if (rc == HOODIE_ITEROVER) rc = rcp.n_pend ? merge_row_group(&rcp, 0, &fresh, &out) : HOODIE_OK;
+    hoodie_keygen_out_dispose(&old_keys);
     (void)seq;
     /* inserts assigned to this group (rows after the updates in `fresh`), after them the updates whose key the file
      * turned out not to hold (lookup() trusts a single bloom match on COW tables): those are inserts too */
@@ -1579,6 +1707,7 @@ static void wctx_dispose(wctx *w)
     hoodie_keygen_out_dispose(&w->keys);
     hoodie_keygen_out_dispose(&w->parts);
     if (w->have_kg) hoodie_keygen_dispose(&w->kg);
+    if (w->have_kg_file) hoodie_keygen_dispose(&w->kg_file);
     if (w->have_in) hoodie_batch_dispose(&w->in);
     if (w->have_schemas) { hoodie_field_dispose(&w->data_schema); hoodie_field_dispose(&w->file_schema); }
     free(w->avro_data_schema);
@@ -1640,7 +1769,7 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
      * is a change it would not know of either), recover from dead writers, then see the table as it is now */
     rc = hoodie_table_open(&w.t, base_path, &to);
     int changed = 0;
-    if (rc == HOODIE_OK && w.t->cfg->populate_meta_fields) /* else refused below, unchanged */
+    if (rc == HOODIE_OK && (w.t->cfg->populate_meta_fields || w.t->cfg->type == HOODIE_TABLE_COPY_ON_WRITE))
         rc = hoodie_write__drop_metadata_table(w.s, base_path, w.t->cfg, &changed);
     if (rc == HOODIE_OK) rc = hoodie_write__recover(w.t, &w.res.rolled_back);
     if (rc == HOODIE_OK && (w.res.rolled_back || changed)) {
@@ -1653,15 +1782,16 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
         goto done;
     }
     w.cfg = w.t->cfg;
-    if (!w.cfg->populate_meta_fields) {
-        /* its base files carry no record keys for the index to match: keys would have to come from the key
-         * fields of every file read, which this writer does not do (an upsert would duplicate records) */
-        rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: writing a table without meta fields (hoodie.populate.meta.fields="
-                         "false) is not supported", base_path);
+    w.mor = w.cfg->type == HOODIE_TABLE_MERGE_ON_READ;
+    w.no_meta = !w.cfg->populate_meta_fields;
+    if (w.no_meta && w.mor) {
+        /* log records would carry no record keys: every reader and the compactor would have to form them from the
+         * key fields of log blocks, which hoodie's merge of base and log files does not do */
+        rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: writing a merge-on-read table without meta fields "
+                         "(hoodie.populate.meta.fields=false) is not supported; copy-on-write tables are", base_path);
         if (input->release) input->release(input);
         goto done;
     }
-    w.mor = w.cfg->type == HOODIE_TABLE_MERGE_ON_READ;
     w.replace = w.o.op == HOODIE_WRITE_INSERT_OVERWRITE || w.o.op == HOODIE_WRITE_INSERT_OVERWRITE_TABLE ||
                 w.o.op == HOODIE_WRITE_DELETE_PARTITION;
     w.action = w.replace ? HOODIE_ACTION_REPLACECOMMIT : w.mor ? HOODIE_ACTION_DELTACOMMIT : HOODIE_ACTION_COMMIT;
@@ -1686,8 +1816,15 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     have_raw = 1;
     if ((rc = prepare_schema(&w, &raw.schema)) < 0) goto done;
     if (w.o.op == HOODIE_WRITE_DELETE || w.o.op == HOODIE_WRITE_DELETE_PARTITION) {
-        w.in = raw; /* keys come from the given columns */
-        have_raw = 0;
+        /* the given columns (at least the key and partition fields) as the table's, every other column null: a
+         * merge builds records of them, which it never writes but which must have the table's shape */
+        hoodie_field relaxed;
+        rc = hoodie_field_clone(&relaxed, &w.data_schema);
+        if (rc < 0) goto done;
+        for (size_t c = 0; c < relaxed.n_children; c++) relaxed.children[c].nullable = 1;
+        rc = hoodie_conform_batch(&w.in, &relaxed, &raw);
+        hoodie_field_dispose(&relaxed);
+        if (rc < 0) { hoodie_error__prefix("input: "); goto done; }
     } else {
         rc = hoodie_conform_batch(&w.in, &w.data_schema, &raw);
         if (rc < 0) { hoodie_error__prefix("input: "); goto done; }

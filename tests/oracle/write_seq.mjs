@@ -4,7 +4,7 @@
 //   node write_seq.mjs gen DIR
 //       writes DIR/s1.csv .. DIR/s5.csv (bulk_insert, upsert, delete, insert_overwrite, upsert), the same as .jsonl
 //       and .parquet, and DIR/steps (OP NAME lines)
-//   node write_seq.mjs check KEYGEN HIVE MANIFEST
+//   node write_seq.mjs check KEYGEN HIVE MANIFEST [nometa]
 //       MANIFEST lines: "OP NAME INSTANT ACTUAL.parquet" (ACTUAL: hoodie read --as-of INSTANT of the table); the
 //       expected states are computed from NAME.csv whatever the format the table was written from;
 //       prints "ok STEP" or "FAIL STEP: ..." per line.
@@ -13,7 +13,8 @@
 // row; against the table, the incoming row wins when its ts is larger or equal; deletes remove; insert_overwrite
 // replaces every partition its rows touch. The expected meta columns: _hoodie_commit_time is the instant of the
 // write whose row won, _hoodie_record_key and _hoodie_partition_path as the key generator forms them, and
-// _hoodie_commit_seqno begins with the commit time and '_'.
+// _hoodie_commit_seqno begins with the commit time and '_'. With `nometa` (a table without meta fields) both are
+// null; the record key and partition path are the ones readers form from the key fields.
 import { openDuck, lit } from './lib.mjs';
 import { writeFileSync } from 'node:fs';
 
@@ -56,7 +57,8 @@ if (cmd === 'gen') {
 }
 
 if (cmd !== 'check') { console.error('usage: write_seq.mjs gen DIR | check KEYGEN HIVE MANIFEST'); process.exit(2); }
-const [keygen, hive, manifest] = args;
+const [keygen, hive, manifest, flavor] = args;
+const noMeta = flavor === 'nometa'; // hoodie.populate.meta.fields=false: no commit times, no sequence numbers
 const h = (name, e) => hive === '1' ? `'${name}=' || ${e}` : e;
 const PART = {
   simple: h('city', 'city'),
@@ -82,7 +84,7 @@ for (const [op, csv, instant, actual] of lines) {
   } else {
     // one row per key within the batch: larger ts, ties to the later row
     await con.run(`CREATE OR REPLACE TEMP TABLE b AS SELECT part, rkey, id, name, city, region, ts, amount, event_ms,
-        ${lit(instant)} AS commit_time FROM raw QUALIFY row_number() OVER (PARTITION BY part, rkey ORDER BY ts DESC, rn DESC) = 1`);
+        ${noMeta ? 'NULL::VARCHAR' : lit(instant)} AS commit_time FROM raw QUALIFY row_number() OVER (PARTITION BY part, rkey ORDER BY ts DESC, rn DESC) = 1`);
     if (op === 'insert_overwrite') {
       await con.run('DELETE FROM st WHERE part IN (SELECT part FROM b)');
       await con.run('INSERT INTO st SELECT * FROM b');
@@ -99,8 +101,8 @@ for (const [op, csv, instant, actual] of lines) {
       UNION ALL SELECT 'unexpected', * FROM (${got} EXCEPT ALL SELECT * FROM st) ORDER BY id, k LIMIT 6`);
   const bad = diff.getRowsJS();
   const seq = await con.runAndReadAll(`SELECT count(*) FROM read_parquet(${lit(actual)}, hive_partitioning = false)
-      WHERE NOT starts_with(_hoodie_commit_seqno, _hoodie_commit_time || '_')
-         OR NOT regexp_matches(_hoodie_commit_seqno, '^[0-9]{17}_[0-9]+_[0-9]+$')`);
+      WHERE ${noMeta ? '_hoodie_commit_seqno IS NOT NULL' : `NOT starts_with(_hoodie_commit_seqno, _hoodie_commit_time || '_')
+         OR NOT regexp_matches(_hoodie_commit_seqno, '^[0-9]{17}_[0-9]+_[0-9]+$')`}`);
   const badSeq = Number(seq.getRowsJS()[0][0]);
   const n = Number((await con.runAndReadAll('SELECT count(*) FROM st')).getRowsJS()[0][0]);
   if (bad.length || badSeq) {

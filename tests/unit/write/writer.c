@@ -170,6 +170,8 @@ static char *snapshot(const char *base, const hoodie_storage *s, int meta)
 
 typedef struct wstep { hoodie_write_operation op; rows_spec rows; } wstep;
 
+static int g_no_meta; /* make_table: hoodie.populate.meta.fields=false */
+
 static void make_table(const char *base, const hoodie_storage *s, int mor, int version)
 {
     static const char *const rk[] = { "id" }, *const pf[] = { "city" };
@@ -183,6 +185,7 @@ static void make_table(const char *base, const hoodie_storage *s, int mor, int v
     co.partition_fields = pf;
     co.partition_count = 1;
     co.ordering_field = "ts";
+    co.no_meta_fields = g_no_meta;
     hoodie_assert_ok(hoodie_table_create(base, &co));
 }
 
@@ -298,6 +301,7 @@ static void sweep_all(int mor, int version)
 HOODIE_TEST(write_writer__faults_cow_v8) { sweep_all(0, 8); }
 HOODIE_TEST(write_writer__faults_mor_v8) { sweep_all(1, 8); }
 HOODIE_TEST(write_writer__faults_cow_v6) { sweep_all(0, 6); }
+HOODIE_TEST(write_writer__faults_cow_v8_no_meta_fields) { g_no_meta = 1; sweep_all(0, 8); g_no_meta = 0; }
 HOODIE_TEST(write_writer__faults_mor_v6) { sweep_all(1, 6); }
 
 /* ---- v8 commit files, as written, through libavro ---- */
@@ -978,15 +982,22 @@ static void each_base_file(const char *base, const hoodie_storage *s, void (*fn)
     hoodie_table_free(t);
 }
 
+/* A Parquet file of storage s opened, and a scan of every column of it. */
+static void open_scan(const hoodie_storage *s, const char *path, hoodie_parquet_reader **r, hoodie_pq_scan **sc)
+{
+    hoodie_parquet_read_opts ro = HOODIE_PARQUET_READ_OPTS_INIT;
+    ro.storage = s;
+    hoodie_assert_ok(hoodie_parquet_reader_open(r, path, &ro));
+    hoodie_assert_ok(hoodie_pqfile__scan_open(*r, sc));
+}
+
 /* Rewrite a base file as it is (rows, footer key-values) but without dictionary encoding: chunks hoodie's writer
  * would not produce, so that a later rewrite's copies are told from its encodings. */
 static void recode_base_file(const hoodie_storage *s, const char *path)
 {
-    hoodie_parquet_read_opts ro = HOODIE_PARQUET_READ_OPTS_INIT;
-    ro.storage = s;
     hoodie_parquet_reader *r;
     hoodie_pq_scan *sc;
-    hoodie_assert_ok(hoodie_parquet_reader_open(&r, path, &ro));
+    open_scan(s, path, &r, &sc);
     hoodie_pq_file *f = hoodie_pqfile__file(r);
     uint32_t nkv = hoodie_pq_file_metadata(f)->kv_count;
     char *keys[16], *vals[16];
@@ -996,7 +1007,6 @@ static void recode_base_file(const hoodie_storage *s, const char *path)
         const char *v = hoodie_pq_file_kv_at(f, k);
         vals[k] = v ? strdup(v) : NULL;
     }
-    hoodie_assert_ok(hoodie_pqfile__scan_open(r, &sc));
     hoodie_batch all[16];
     size_t n = 0;
     while (n < 16 && hoodie_pq_scan_next(sc, &all[n]) == HOODIE_OK) n++;
@@ -1301,6 +1311,83 @@ HOODIE_TEST(write_writer__cow_single_candidate_unread)
     size_t ids, logs;
     file_ids(bases[1], mem, &ids, &logs);
     hoodie_assert_equal_i(3, ids);
+    free(snaps[0]);
+    free(snaps[1]);
+    hoodie_storage_free(mem);
+}
+
+static size_t g_no_meta_rows;
+
+/* A base file of a table without meta fields: no key index in the footer, meta columns null but the file name. */
+static void check_no_meta_file(const hoodie_storage *s, const char *path)
+{
+    hoodie_parquet_reader *r;
+    hoodie_pq_scan *sc;
+    open_scan(s, path, &r, &sc);
+    hoodie_assert(hoodie_parquet_reader_kv(r, "parquet.avro.schema") != NULL);
+    hoodie_assert(hoodie_parquet_reader_kv(r, "org.apache.hudi.bloomfilter") == NULL);
+    hoodie_assert(hoodie_parquet_reader_kv(r, "hoodie_min_record_key") == NULL);
+    hoodie_batch b;
+    while (hoodie_pq_scan_next(sc, &b) == HOODIE_OK) {
+        hoodie_assert_equal_s("_hoodie_record_key", b.schema.children[2].name);
+        for (int64_t row = 0; row < b.root.length; row++) {
+            for (int c = 0; c < 4; c++) hoodie_assert(!hoodie_array_is_valid(&b.root.children[c], row));
+            hoodie_assert(hoodie_array_is_valid(&b.root.children[4], row));
+        }
+        g_no_meta_rows += (size_t)b.root.length;
+        hoodie_batch_dispose(&b);
+    }
+    hoodie_pq_scan_free(sc);
+    hoodie_parquet_reader_free(r);
+}
+
+/*
+ * A copy-on-write table without meta fields (hoodie.populate.meta.fields=false): the writer forms keys from the key
+ * fields (SIMPLE index: every base file of a written partition read for them), writes the meta columns null but the
+ * file name, and no key index in the footers. Upserts with newer and stale ordering values and deletes read back
+ * as in a table with meta fields, record keys and partition paths formed by the reader. MOR is refused clearly.
+ */
+HOODIE_TEST(write_writer__no_meta_fields)
+{
+    hoodie_storage *mem;
+    hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+    const char *bases[2] = { "/nm_meta", "/nm_none" };
+    rows_spec a = { 1, 300, 10, "a", NULL, 0 }, u = { 280, 330, 20, "u", NULL, 0 }, st = { 1, 20, 5, "s", NULL, 0 },
+              d = { 100, 109, 0, "d", NULL, 0 };
+    char *snaps[2];
+    hoodie_write_result res[4][2];
+    for (int t = 0; t < 2; t++) {
+        g_no_meta = t;
+        make_table(bases[t], mem, 0, 8);
+        g_no_meta = 0;
+        hoodie_assert_ok(write_rows(bases[t], mem, HOODIE_WRITE_BULK_INSERT, &a, &res[0][t]));
+        hoodie_assert_ok(write_rows(bases[t], mem, HOODIE_WRITE_UPSERT, &u, &res[1][t]));  /* 21 updates, 30 new */
+        hoodie_assert_ok(write_rows(bases[t], mem, HOODIE_WRITE_UPSERT, &st, &res[2][t])); /* stale: none win */
+        hoodie_assert_ok(write_rows(bases[t], mem, HOODIE_WRITE_DELETE, &d, &res[3][t]));
+        snaps[t] = snapshot(bases[t], mem, 0);
+    }
+    hoodie_assert_equal_s(snaps[0], snaps[1]);
+    hoodie_assert(strstr(snaps[1], ",u300,") && !strstr(snaps[1], ",s1,") && !strstr(snaps[1], ",a105,"));
+    for (int i = 0; i < 4; i++) {
+        hoodie_assert_equal_i(res[i][0].inserts, res[i][1].inserts);
+        hoodie_assert_equal_i(res[i][0].updates, res[i][1].updates);
+        hoodie_assert_equal_i(res[i][0].deletes, res[i][1].deletes);
+    }
+    hoodie_assert_equal_i(21, res[1][1].updates);
+    hoodie_assert_equal_i(30, res[1][1].inserts);
+    hoodie_assert_equal_i(10, res[3][1].deletes);
+    /* the base files: no key index; meta columns null, but the file name */
+    g_no_meta_rows = 0;
+    each_base_file(bases[1], mem, check_no_meta_file);
+    hoodie_assert_equal_i(320, g_no_meta_rows);
+    /* merge-on-read: refused, the table unchanged */
+    g_no_meta = 1;
+    make_table("/nm_mor", mem, 1, 8);
+    g_no_meta = 0;
+    hoodie_status rc = write_rows("/nm_mor", mem, HOODIE_WRITE_BULK_INSERT, &a, NULL);
+    hoodie_assert_equal_i(HOODIE_EUNSUPPORTED, rc);
+    hoodie_assert(strstr(hoodie_error_last()->message, "hoodie.populate.meta.fields=false") != NULL);
+    hoodie_error_clear();
     free(snaps[0]);
     free(snaps[1]);
     hoodie_storage_free(mem);

@@ -36,13 +36,16 @@ HOODIE_API unsigned hoodie_version_number(void);
 HOODIE_API void hoodie_tune_allocator(void);
 
 /**
- * hoodie_tune_allocator(), and where the kernel gives transparent huge pages only on request (THP "madvise"
- * mode) and glibc's `glibc.malloc.hugetlb` tunable is not set: re-executes the program (/proc/self/exe with
- * `argv`) with that tunable added to GLIBC_TUNABLES, so that glibc backs its heap with 2 MiB pages. On the 2-core
- * VMs we measure on, a page fault costs microseconds; a COW upsert of 10M rows took 50,000 of them (8.2 s) and
- * 1,100 with huge pages (6.4 s). Call it first thing in main(), before any thread or open file matters; it returns
- * when it did nothing or the exec failed. HOODIE_HUGEPAGES=0 in the environment turns it off. Process-wide, for
- * programs (the CLI, the benchmarks), never called by the library.
+ * hoodie_tune_allocator(); and with HOODIE_HUGEPAGES=1 in the environment, where the kernel gives transparent
+ * huge pages only on request (THP "madvise" mode) and glibc's `glibc.malloc.hugetlb` tunable is not set:
+ * re-executes the program (/proc/self/exe with `argv`) with that tunable added to GLIBC_TUNABLES, so that glibc
+ * backs its whole heap with 2 MiB pages. Opt-in: on the 2-core VMs we measure on it once made a COW upsert of 10M
+ * rows 8.2 s -> 6.4 s, but with the writer as it is now it changes COW upserts, bulk inserts, compactions and
+ * scans by less than their noise and makes a MOR upsert slower (median 2.1 s against 1.76 s: fresh 2 MiB pages
+ * cost the VM more than the 4 KiB pages the kernel recycles). Large buffers ask for huge pages on their own
+ * (madvise) either way. Call it first thing in main(), before any thread or open file matters; it returns when it
+ * did nothing or the exec failed. Process-wide, for programs (the CLI, the benchmarks), never called by the
+ * library.
  */
 HOODIE_API void hoodie_tune_process(char **argv);
 

@@ -58,7 +58,7 @@ static void usage(FILE *out)
 }
 
 /* The writers and services allocate and free buffers of tens of megabytes per file: keep freed memory for reuse
- * and back the heap with huge pages (hoodie_tune_process) rather than paying for zeroed 4 KiB pages again. */
+ * rather than paying for zeroed pages again (hoodie_tune_process; HOODIE_HUGEPAGES=1: a huge-page heap too). */
 int main(int argc, char **argv)
 {
     hoodie_tune_process(argv);

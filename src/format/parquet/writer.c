@@ -967,9 +967,10 @@ static hoodie_status page_add_values(hoodie_pq_writer *w, pq_col *c, size_t v0, 
  * parquet-mr's check of the first page: when a chunk's first page is complete (or the dictionary outgrew its limit
  * before), the dictionary is kept only if the page's indices plus the dictionary take less than the values PLAIN.
  * Otherwise the page is re-encoded PLAIN and the chunk goes on without a dictionary: unique keys, sequence numbers
- * and timestamps stop paying for a dictionary they cannot use (and the file is smaller).
+ * and timestamps stop paying for a dictionary they cannot use (and the file is smaller). `force`: fall back
+ * without the comparison (the page so far holds only distinct values: see DICT_DISTINCT_PROBE).
  */
-static hoodie_status dict_first_page_check(pq_col *c)
+static hoodie_status dict_first_page_check(pq_col *c, int force)
 {
     if (!c->dict_on || c->dict_pages || c->p_nidx == 0) return HOODIE_OK;
     const pq_dict *d = &c->dict;
@@ -978,7 +979,7 @@ static hoodie_status dict_first_page_check(pq_col *c)
         for (size_t i = 0; i < c->p_nidx; i++) raw += 4 + (size_t)d->lens[c->pidx[i]];
     else
         raw = c->p_nidx * wd;
-    if (page_estimate(c) + d->plain.len < raw) return HOODIE_OK;
+    if (!force && page_estimate(c) + d->plain.len < raw) return HOODIE_OK;
     hoodie_buf_clear(&c->pvals);
     HOODIE_TRY(hoodie_buf_reserve(&c->pvals, raw));
     uint8_t *o = c->pvals.data;
@@ -998,6 +999,14 @@ static hoodie_status dict_first_page_check(pq_col *c)
     dict_clear(&c->dict);
     return HOODIE_OK;
 }
+
+/*
+ * A chunk's first page whose first DICT_DISTINCT_PROBE or more values are all distinct falls back to PLAIN at
+ * once instead of at its end: its column has far more distinct values than that (with n distinct values, 1024
+ * draws repeat one unless n is in the hundreds of thousands), so the first-page check would drop the dictionary
+ * anyway, and record keys, sequence numbers and timestamps stop being hashed into a dictionary page by page.
+ */
+enum { DICT_DISTINCT_PROBE = 1024 };
 
 /* Feed the shredded slice to the page builder. */
 static hoodie_status col_consume(hoodie_pq_writer *w, pq_col *c)
@@ -1050,12 +1059,14 @@ static hoodie_status col_consume(hoodie_pq_writer *w, pq_col *c)
         v0 += nv;
         l0 = l1;
         if (c->dict_on && (int64_t)c->dict.plain.len >= w->o.dictionary_limit) {
-            HOODIE_TRY(dict_first_page_check(c));
+            HOODIE_TRY(dict_first_page_check(c, 0));
             HOODIE_TRY(finish_page(w, c));
             c->dict_on = 0; /* fall back for the rest of the chunk */
         } else if ((int64_t)page_estimate(c) >= w->o.page_bytes || c->p_rows >= w->o.page_rows) {
-            HOODIE_TRY(dict_first_page_check(c));
+            HOODIE_TRY(dict_first_page_check(c, 0));
             HOODIE_TRY(finish_page(w, c));
+        } else if (c->dict_on && !c->dict_pages && c->p_nidx >= DICT_DISTINCT_PROBE && c->dict.count == c->p_nidx) {
+            HOODIE_TRY(dict_first_page_check(c, 1));
         }
     }
     return HOODIE_OK;

@@ -84,6 +84,12 @@ hoodie_status hoodie_pqwrite_write_array(hoodie_pqwrite *w, const hoodie_array *
     return hoodie_pq_writer_write_array(w->w, root);
 }
 
+hoodie_status hoodie_pqwrite_write_selected(hoodie_pqwrite *w, const hoodie_array *root, const int64_t *const *sel)
+{
+    if (w->closed) return HOODIE_FAIL(HOODIE_ESTATE, "parquet writer: already closed");
+    return hoodie_pq_writer_write_selected(w->w, root, sel);
+}
+
 hoodie_status hoodie_pqwrite_write_row_group(hoodie_pqwrite *w, const hoodie_array *root,
                                             const hoodie_pq_chunk_copy *const *copies)
 {

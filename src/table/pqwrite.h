@@ -34,6 +34,8 @@ hoodie_status hoodie_pqwrite_open_ex(hoodie_pqwrite **out, const char *path, con
 hoodie_status hoodie_pqwrite_write_batch(hoodie_pqwrite *w, const hoodie_batch *b);
 /** A root STRUCT array shaped like the schema. */
 hoodie_status hoodie_pqwrite_write_array(hoodie_pqwrite *w, const hoodie_array *root);
+/** Columns picked by row (hoodie_pq_writer_write_selected). */
+hoodie_status hoodie_pqwrite_write_selected(hoodie_pqwrite *w, const hoodie_array *root, const int64_t *const *sel);
 /** A row group of its own, with chunks copied from another file (hoodie_pq_writer_write_row_group). */
 hoodie_status hoodie_pqwrite_write_row_group(hoodie_pqwrite *w, const hoodie_array *root,
                                             const hoodie_pq_chunk_copy *const *copies);

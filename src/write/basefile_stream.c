@@ -100,19 +100,39 @@ hoodie_status hoodie_basefile_stream_write(hoodie_basefile_stream *s, const hood
     return hoodie_basefile_stream_write_row_group(s, b, NULL);
 }
 
+/* The keys of the rows written (column 2) into the bloom filter and the min/max keys, then the rows: as a row
+ * group of their own with copied chunks (copies), or picked by row (sel), or as they are. */
+static hoodie_status stream_write(hoodie_basefile_stream *s, const hoodie_array *root,
+                                  const hoodie_pq_chunk_copy *const *copies, const int64_t *const *sel);
+
 hoodie_status hoodie_basefile_stream_write_row_group(hoodie_basefile_stream *s, const hoodie_batch *b,
                                                      const hoodie_pq_chunk_copy *const *copies)
+{
+    return stream_write(s, &b->root, copies, NULL);
+}
+
+hoodie_status hoodie_basefile_stream_write_selected(hoodie_basefile_stream *s, const hoodie_array *root,
+                                                    const int64_t *const *sel)
+{
+    return stream_write(s, root, NULL, sel);
+}
+
+static hoodie_status stream_write(hoodie_basefile_stream *s, const hoodie_array *root,
+                                  const hoodie_pq_chunk_copy *const *copies, const int64_t *const *sel)
 {
     enum { CHUNK = 256 }; /* keys per bloom_add_many: their hash chains interleave */
     const uint8_t *kp[CHUNK];
     size_t kl[CHUNK], nk = 0;
-    const hoodie_array *k = &b->root.children[2];
+    const hoodie_array *k = &root->children[2];
+    const int64_t *ks = sel ? sel[2] : NULL;
     const uint8_t *minp = NULL, *maxp = NULL;
     size_t minl = 0, maxl = 0;
     hoodie_status rc = HOODIE_OK;
+    int64_t n = root->length;
     int64_t from = s->seeded_rows > s->rows ? s->seeded_rows - s->rows : 0; /* keys already in the seeded index */
-    if (s->no_key_index) from = k->length;
-    for (int64_t i = from < k->length ? from : k->length; i < k->length && rc == HOODIE_OK; i++) {
+    if (s->no_key_index) from = n;
+    for (int64_t r = from < n ? from : n; r < n && rc == HOODIE_OK; r++) {
+        int64_t i = ks ? ks[r] : r;
         const uint8_t *p = k->values + k->offsets[i];
         size_t l = (size_t)(k->offsets[i + 1] - k->offsets[i]);
         kp[nk] = p;
@@ -128,8 +148,8 @@ hoodie_status hoodie_basefile_stream_write_row_group(hoodie_basefile_stream *s, 
         rc = set_key(&s->max, maxp, maxl);
     if (minp) s->have_keys = 1;
     if (rc == HOODIE_OK)
-        rc = copies ? hoodie_pqwrite_write_row_group(s->pw, &b->root, copies) : hoodie_pqwrite_write_batch(s->pw, b);
-    if (rc == HOODIE_OK) s->rows += b->root.length;
+        rc = copies ? hoodie_pqwrite_write_row_group(s->pw, root, copies) : hoodie_pqwrite_write_selected(s->pw, root, sel);
+    if (rc == HOODIE_OK) s->rows += root->length;
     return rc;
 }
 

@@ -26,6 +26,10 @@ hoodie_status hoodie_basefile_stream_write(hoodie_basefile_stream *s, const hood
  *  (hoodie_pq_writer_write_row_group; the key column is read either way); copies NULL: as _write. */
 hoodie_status hoodie_basefile_stream_write_row_group(hoodie_basefile_stream *s, const hoodie_batch *b,
                                                      const hoodie_pq_chunk_copy *const *copies);
+/** root->length records shaped as file_schema, column i taking rows sel[i][..] of root->children[i] (NULL: in
+ *  order; hoodie_pq_writer_write_selected): columns of the input written without being gathered first. */
+hoodie_status hoodie_basefile_stream_write_selected(hoodie_basefile_stream *s, const hoodie_array *root,
+                                                    const int64_t *const *sel);
 /**
  * Before the first write: the file's first `rows` records have exactly the record keys, in the same order, of a
  * file whose footer index is given (its DYNAMIC_V0 bloom filter in base64, min and max keys): the filter is

@@ -820,9 +820,25 @@ static hoodie_status put_const(hoodie_array *a, const hoodie_field *f, const cha
     return HOODIE_OK;
 }
 
+static hoodie_status make_meta(wctx *w, const wgroup *g, const int64_t *rows, size_t n, const char *file_name,
+                               int64_t seq_start, hoodie_batch *out);
+
 /* The rows of the input (in the order given) as file records: meta columns + data. */
 static hoodie_status make_records(wctx *w, const wgroup *g, const int64_t *rows, size_t n, const char *file_name,
                                   int64_t seq_start, hoodie_batch *out)
+{
+    HOODIE_TRY(make_meta(w, g, rows, n, file_name, seq_start, out));
+    hoodie_status rc = HOODIE_OK;
+    for (size_t c = 0; c < w->data_schema.n_children && rc == HOODIE_OK; c++)
+        rc = hoodie_array_take(&out->root.children[5 + c], &out->schema.children[5 + c], &w->in.root.children[c],
+                               rows, n);
+    if (rc < 0) hoodie_batch_dispose(out);
+    return rc;
+}
+
+/* File records whose meta columns are filled and whose data columns are left empty (length 0). */
+static hoodie_status make_meta(wctx *w, const wgroup *g, const int64_t *rows, size_t n, const char *file_name,
+                               int64_t seq_start, hoodie_batch *out)
 {
     HOODIE_TRY(hoodie_batch_init(out, &w->file_schema));
     hoodie_status rc = HOODIE_OK;
@@ -871,8 +887,6 @@ static hoodie_status make_records(wctx *w, const wgroup *g, const int64_t *rows,
         rc = put_str(&cols[1], &fs->children[1], seq, sl);
         if (rc == HOODIE_OK) rc = put_str(&cols[2], &fs->children[2], k, kl);
     }
-    for (size_t c = 0; c < w->data_schema.n_children && rc == HOODIE_OK; c++)
-        rc = hoodie_array_take(&cols[5 + c], &fs->children[5 + c], &w->in.root.children[c], rows, n);
     out->root.length = (int64_t)n;
     if (rc < 0) hoodie_batch_dispose(out);
     return rc;
@@ -1014,9 +1028,24 @@ static hoodie_status bulk_file_write(wctx *w, bulk_file *f, const int64_t *rows,
 {
     for (size_t done = 0; done < n;) {
         size_t k = n - done < BULK_CHUNK_ROWS ? n - done : BULK_CHUNK_ROWS;
+        /* the meta columns made, the data columns written from the input, picked by row (no gathered copy) */
         hoodie_batch recs;
-        HOODIE_TRY(make_records(w, &w->groups[f->gi], rows + done, k, f->name, f->rows, &recs));
-        hoodie_status rc = hoodie_basefile_stream_write(f->bs, &recs);
+        HOODIE_TRY(make_meta(w, &w->groups[f->gi], rows + done, k, f->name, f->rows, &recs));
+        size_t nc = recs.root.n_children;
+        hoodie_array *cols = malloc(nc * sizeof *cols);
+        const int64_t **sel = calloc(nc, sizeof *sel);
+        hoodie_status rc = cols && sel ? HOODIE_OK : HOODIE_NOMEM();
+        if (rc == HOODIE_OK) {
+            hoodie_array root = recs.root;
+            for (size_t c = 0; c < nc; c++) {
+                cols[c] = c < 5 ? recs.root.children[c] : w->in.root.children[c - 5]; /* borrowed */
+                if (c >= 5) sel[c] = rows + done;
+            }
+            root.children = cols;
+            rc = hoodie_basefile_stream_write_selected(f->bs, &root, sel);
+        }
+        free(cols);
+        free(sel);
         hoodie_batch_dispose(&recs);
         if (rc < 0) return rc;
         done += k;

@@ -551,46 +551,53 @@ static const hoodie_array *leaf_array(const pq_col *c, const hoodie_array *top)
     return a;
 }
 
-/* Levels and non-null value positions of rows [r0, r1) of the column's top-level array. */
-static hoodie_status shred(pq_col *c, const hoodie_array *top, int64_t r0, int64_t r1)
+/*
+ * Levels and non-null value positions of rows [r0, r1) of the column's top-level array; with `sel`, of the rows
+ * sel[r0 .. r1) of it instead (hoodie_pq_writer_write_selected).
+ */
+static hoodie_status shred(pq_col *c, const hoodie_array *top, int64_t r0, int64_t r1, const int64_t *sel)
 {
     size_t n = (size_t)(r1 - r0);
     c->s_nlev = 0;
     c->s_nvals = 0;
     c->contig = 0;
+#define ROW(i) (sel ? sel[i] : (int64_t)(i))
     if (c->has_list) {
-        for (int64_t i = r0; i < r1; i++) HOODIE_TRY(shred_rec(c, 0, top, i, 0, 0));
+        for (int64_t i = r0; i < r1; i++) HOODIE_TRY(shred_rec(c, 0, top, ROW(i), 0, 0));
         return HOODIE_OK;
     }
-    if (c->max_def == 0) {
-        c->contig = 1;
-        c->s_start = r0;
+    if (c->max_def == 0 || (c->n_steps == 1 && !c->always_null && !top->validity)) {
+        if (c->max_def) {
+            GROW(c->sdef, c->s_levcap, n);
+            c->s_nlev = n;
+            for (size_t i = 0; i < n; i++) c->sdef[i] = 1;
+        }
         c->s_nvals = n;
+        if (!sel) {
+            c->contig = 1;
+            c->s_start = r0;
+            return HOODIE_OK;
+        }
+        GROW(c->sidx, c->s_idxcap, n);
+        memcpy(c->sidx, sel + r0, n * sizeof *c->sidx);
         return HOODIE_OK;
     }
     GROW(c->sdef, c->s_levcap, n);
     c->s_nlev = n;
     if (c->n_steps == 1) {
         if (c->always_null) { memset(c->sdef, 0, n * sizeof *c->sdef); return HOODIE_OK; }
-        if (!top->validity) {
-            for (size_t i = 0; i < n; i++) c->sdef[i] = 1;
-            c->contig = 1;
-            c->s_start = r0;
-            c->s_nvals = n;
-            return HOODIE_OK;
-        }
         GROW(c->sidx, c->s_idxcap, n);
         const uint8_t *v = top->validity;
         size_t nv = 0;
         for (size_t i = 0; i < n; i++) {
-            int64_t row = r0 + (int64_t)i;
+            int64_t row = ROW(r0 + (int64_t)i);
             int bit = (v[row >> 3] >> (row & 7)) & 1;
             c->sdef[i] = (uint16_t)bit;
             c->sidx[nv] = row;
             nv += (size_t)bit;
         }
         c->s_nvals = nv;
-        if (nv == n) { c->contig = 1; c->s_start = r0; }
+        if (nv == n && !sel) { c->contig = 1; c->s_start = r0; }
         return HOODIE_OK;
     }
     /* structs without lists: the same row index at every level */
@@ -600,7 +607,7 @@ static hoodie_status shred(pq_col *c, const hoodie_array *top, int64_t r0, int64
     GROW(c->sidx, c->s_idxcap, n);
     size_t nv = 0;
     for (size_t i = 0; i < n; i++) {
-        int64_t row = r0 + (int64_t)i;
+        int64_t row = ROW(r0 + (int64_t)i);
         int16_t d = 0;
         int ok = 1;
         for (int k = 0; k < c->n_steps; k++) {
@@ -616,6 +623,7 @@ static hoodie_status shred(pq_col *c, const hoodie_array *top, int64_t r0, int64
     }
     c->s_nvals = nv;
     return HOODIE_OK;
+#undef ROW
 }
 
 /* Convert the slice's non-null values to their physical representation (c->phys_ptr / c->bphys). */
@@ -1404,12 +1412,29 @@ static hoodie_status check_array(const hoodie_field *f, const hoodie_array *a, i
 
 hoodie_status hoodie_pq_writer_write_array(hoodie_pq_writer *w, const hoodie_array *root)
 {
+    return hoodie_pq_writer_write_selected(w, root, NULL);
+}
+
+hoodie_status hoodie_pq_writer_write_selected(hoodie_pq_writer *w, const hoodie_array *root, const int64_t *const *sel)
+{
     if (w->poisoned || w->closed) return HOODIE_FAIL(HOODIE_ESTATE, "parquet writer: not writable (failed or closed)");
     if (root->n_children != w->schema.n_children)
         return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: batch has %zu columns, schema has %zu", root->n_children,
                            w->schema.n_children);
     int64_t rows = root->length;
-    for (size_t i = 0; i < root->n_children; i++) HOODIE_TRY(check_array(&w->schema.children[i], &root->children[i], rows));
+    for (size_t i = 0; i < root->n_children; i++) {
+        const int64_t *si = sel ? sel[i] : NULL;
+        int64_t need = rows;
+        if (si) { /* the rows selected must be the column's */
+            need = 0;
+            for (int64_t r = 0; r < rows; r++) {
+                if (si[r] < 0) return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: column '%s': row %lld selected",
+                                                   w->schema.children[i].name, (long long)si[r]);
+                if (si[r] >= need) need = si[r] + 1;
+            }
+        }
+        HOODIE_TRY(check_array(&w->schema.children[i], &root->children[i], need));
+    }
     hoodie_status rc = HOODIE_OK;
     int64_t r = 0;
     while (r < rows) {
@@ -1419,7 +1444,7 @@ hoodie_status hoodie_pq_writer_write_array(hoodie_pq_writer *w, const hoodie_arr
         for (size_t i = 0; i < w->n_cols; i++) {
             pq_col *c = &w->cols[i];
             const hoodie_array *top = &root->children[c->top];
-            HOODIE_TRY_GOTO(rc, shred(c, top, r, r + n), fail);
+            HOODIE_TRY_GOTO(rc, shred(c, top, r, r + n, sel ? sel[c->top] : NULL), fail);
             HOODIE_TRY_GOTO(rc, materialize(c, leaf_array(c, top)), fail);
             HOODIE_TRY_GOTO(rc, col_consume(w, c), fail);
         }
@@ -1494,7 +1519,7 @@ hoodie_status hoodie_pq_writer_write_row_group(hoodie_pq_writer *w, const hoodie
             pq_col *c = &w->cols[i];
             if (copies && copies[i]) continue;
             const hoodie_array *top = &root->children[c->top];
-            HOODIE_TRY_GOTO(rc, shred(c, top, r, r + n), fail);
+            HOODIE_TRY_GOTO(rc, shred(c, top, r, r + n, NULL), fail);
             HOODIE_TRY_GOTO(rc, materialize(c, leaf_array(c, top)), fail);
             HOODIE_TRY_GOTO(rc, col_consume(w, c), fail);
         }

@@ -74,6 +74,12 @@ hoodie_status hoodie_pq_writer_write(hoodie_pq_writer *w, const hoodie_batch *b)
 /** Same, from a root STRUCT array shaped like the schema. */
 hoodie_status hoodie_pq_writer_write_array(hoodie_pq_writer *w, const hoodie_array *root);
 /**
+ * root->length rows, top-level column i taking rows sel[i][0 .. root->length) of root->children[i] (in that order,
+ * repeats allowed), or its rows 0 .. root->length when sel or sel[i] is NULL: columns picked from other batches are
+ * written without being gathered into one first.
+ */
+hoodie_status hoodie_pq_writer_write_selected(hoodie_pq_writer *w, const hoodie_array *root, const int64_t *const *sel);
+/**
  * A column chunk of another Parquet file, to be copied verbatim (hoodie_pq_writer_write_row_group): a rewrite
  * that keeps a column's values as they were stores its pages again instead of decoding and encoding them.
  */

@@ -90,6 +90,13 @@ hoodie_status hoodie_pqwrite_write_selected(hoodie_pqwrite *w, const hoodie_arra
     return hoodie_pq_writer_write_selected(w->w, root, sel);
 }
 
+hoodie_status hoodie_pqwrite_write_refs(hoodie_pqwrite *w, const hoodie_array *const *roots, size_t n_roots,
+                                        const hoodie_row_ref *refs, int64_t rows, const hoodie_pq_chunk_copy *const *copies)
+{
+    if (w->closed) return HOODIE_FAIL(HOODIE_ESTATE, "parquet writer: already closed");
+    return hoodie_pq_writer_write_refs(w->w, roots, n_roots, refs, rows, copies);
+}
+
 hoodie_status hoodie_pqwrite_write_row_group(hoodie_pqwrite *w, const hoodie_array *root,
                                             const hoodie_pq_chunk_copy *const *copies)
 {

@@ -36,6 +36,9 @@ hoodie_status hoodie_pqwrite_write_batch(hoodie_pqwrite *w, const hoodie_batch *
 hoodie_status hoodie_pqwrite_write_array(hoodie_pqwrite *w, const hoodie_array *root);
 /** Columns picked by row (hoodie_pq_writer_write_selected). */
 hoodie_status hoodie_pqwrite_write_selected(hoodie_pqwrite *w, const hoodie_array *root, const int64_t *const *sel);
+/** Rows referenced in several sources (hoodie_pq_writer_write_refs). */
+hoodie_status hoodie_pqwrite_write_refs(hoodie_pqwrite *w, const hoodie_array *const *roots, size_t n_roots,
+                                        const hoodie_row_ref *refs, int64_t rows, const hoodie_pq_chunk_copy *const *copies);
 /** A row group of its own, with chunks copied from another file (hoodie_pq_writer_write_row_group). */
 hoodie_status hoodie_pqwrite_write_row_group(hoodie_pqwrite *w, const hoodie_array *root,
                                             const hoodie_pq_chunk_copy *const *copies);

@@ -52,7 +52,7 @@ hoodie_status hoodie_basefile_write(const hoodie_basefile_opts *o, const hoodie_
 {
     hoodie_basefile_part *parts = malloc((n + 1) * sizeof *parts);
     if (!parts) return HOODIE_NOMEM();
-    for (size_t i = 0; i < n; i++) { parts[i].batch = batches[i]; parts[i].copies = NULL; }
+    for (size_t i = 0; i < n; i++) { memset(&parts[i], 0, sizeof parts[i]); parts[i].batch = batches[i]; }
     hoodie_status rc = hoodie_basefile_write_parts(o, parts, n, size_out, rows_out);
     free(parts);
     return rc;
@@ -75,14 +75,18 @@ hoodie_status hoodie_basefile_write_parts(const hoodie_basefile_opts *o, const h
     HOODIE_TRY(hoodie_bloom_init(&bloom, HOODIE_BLOOM_DYNAMIC_V0, entries, 1e-9, entries > 100000 ? entries : 100000));
     hoodie_status rc = HOODIE_OK;
     int index = !o->no_key_index;
-    for (size_t b = 0; (reuse || !index) && b < n; b++) rows += parts[b].batch->root.length;
+    for (size_t b = 0; (reuse || !index) && b < n; b++)
+        rows += parts[b].refs ? (int64_t)parts[b].n_refs : parts[b].batch->root.length;
     enum { CHUNK = 256 };
     const uint8_t *kp[CHUNK];
     size_t kl[CHUNK];
     for (size_t b = 0; !reuse && index && b < n && rc == HOODIE_OK; b++) {
-        const hoodie_array *k = &parts[b].batch->root.children[2];
+        const hoodie_basefile_part *pt = &parts[b];
+        int64_t nrows = pt->refs ? (int64_t)pt->n_refs : pt->batch->root.length;
         size_t nk = 0;
-        for (int64_t i = 0; i < k->length && rc == HOODIE_OK; i++) {
+        for (int64_t r = 0; r < nrows && rc == HOODIE_OK; r++) {
+            const hoodie_array *k = pt->refs ? &pt->roots[pt->refs[r].source]->children[2] : &pt->batch->root.children[2];
+            int64_t i = pt->refs ? pt->refs[r].row : r;
             const uint8_t *p = k->values + k->offsets[i];
             size_t l = (size_t)(k->offsets[i + 1] - k->offsets[i]);
             kp[nk] = p;
@@ -92,7 +96,7 @@ hoodie_status hoodie_basefile_write_parts(const hoodie_basefile_opts *o, const h
             if (!maxp || key_less(maxp, maxl, p, l)) { maxp = p; maxl = l; }
         }
         if (rc == HOODIE_OK && nk) rc = hoodie_bloom_add_many(&bloom, kp, kl, nk);
-        rows += parts[b].batch->root.length;
+        rows += nrows;
     }
     if (rc == HOODIE_OK && !reuse && index) rc = hoodie_bloom_to_base64(&bloom, &bf);
     if (rc == HOODIE_OK && !reuse && index) rc = hoodie_buf_cstr(&bf);
@@ -119,7 +123,9 @@ hoodie_status hoodie_basefile_write_parts(const hoodie_basefile_opts *o, const h
         rc = hoodie_pqwrite_open_ex(&pw, o->path, o->storage, HOODIE_CREATE_EXCLUSIVE | HOODIE_CREATE_DEFER_SYNC,
                                     o->file_schema, &fo);
     for (size_t b = 0; b < n && rc == HOODIE_OK; b++)
-        rc = parts[b].copies ? hoodie_pqwrite_write_row_group(pw, &parts[b].batch->root, parts[b].copies)
+        rc = parts[b].refs ? hoodie_pqwrite_write_refs(pw, parts[b].roots, parts[b].n_roots, parts[b].refs,
+                                                       (int64_t)parts[b].n_refs, parts[b].copies)
+           : parts[b].copies ? hoodie_pqwrite_write_row_group(pw, &parts[b].batch->root, parts[b].copies)
                              : hoodie_pqwrite_write_batch(pw, parts[b].batch);
     if (rc == HOODIE_OK) rc = hoodie_pqwrite_close(pw);
     if (rc == HOODIE_OK) {

@@ -44,6 +44,12 @@ hoodie_status hoodie_basefile_write(const hoodie_basefile_opts *o, const hoodie_
 typedef struct hoodie_basefile_part {
     const hoodie_batch *batch;
     const hoodie_pq_chunk_copy *const *copies;
+    /* refs != NULL: instead of batch, the rows refs[0 .. n_refs) of roots[0 .. n_roots) (root arrays shaped as
+     * file_schema; hoodie_pq_writer_write_refs), with the copies as above */
+    const hoodie_array *const *roots;
+    size_t n_roots;
+    const hoodie_row_ref *refs;
+    size_t n_refs;
 } hoodie_basefile_part;
 
 hoodie_status hoodie_basefile_write_parts(const hoodie_basefile_opts *o, const hoodie_basefile_part *parts, size_t n,

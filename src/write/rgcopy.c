@@ -179,6 +179,43 @@ hoodie_status hoodie_rgcopy_take(hoodie_rgcopy *c, int complete, const hoodie_ba
     return rc;
 }
 
+hoodie_status hoodie_rgcopy_take_refs(hoodie_rgcopy *c, int complete, hoodie_rgcopy_part *out)
+{
+    memset(out, 0, sizeof *out);
+    hoodie_status rc = complete ? finish(c, &out->copies) : HOODIE_OK;
+    size_t total = 0;
+    for (size_t i = 0; i < c->n_pend; i++) total += c->nsel[i];
+    if (rc == HOODIE_OK) {
+        out->refs = malloc((total + 1) * sizeof *out->refs);
+        out->old = malloc((c->n_pend + 1) * sizeof *out->old);
+        if (!out->refs || !out->old) rc = HOODIE_NOMEM();
+    }
+    if (rc < 0) { pend_clear(c); hoodie_rgcopy_part_dispose(out); return rc; }
+    size_t k = 0, np = c->n_pend;
+    for (size_t i = 0; i < np; i++) {
+        for (size_t j = 0; j < c->nsel[i]; j++) {
+            hoodie_row_ref r = c->sel[i][j];
+            r.source = r.source == 0 ? (uint32_t)i : (uint32_t)(np + r.source - 1);
+            out->refs[k++] = r;
+        }
+        out->old[i] = c->old[i]; /* moved */
+        free(c->sel[i]);
+    }
+    out->n_old = np;
+    out->n = total;
+    c->n_pend = 0;
+    if (!complete) { c->in_place = 0; memset(c->same, 0, c->in_schema->n_children); }
+    return HOODIE_OK;
+}
+
+void hoodie_rgcopy_part_dispose(hoodie_rgcopy_part *p)
+{
+    for (size_t i = 0; p->old && i < p->n_old; i++) hoodie_batch_dispose(&p->old[i]);
+    free(p->old);
+    free(p->refs);
+    memset(p, 0, sizeof *p);
+}
+
 /* The row group is complete: the copies of the chunks of the columns still `same` (c->same then marks exactly the
  * columns copied), then on to the next row group at the next batch. */
 static hoodie_status finish(hoodie_rgcopy *c, const hoodie_pq_chunk_copy *const **copies_out)

@@ -71,6 +71,22 @@ hoodie_status hoodie_rgcopy_push(hoodie_rgcopy *c, hoodie_batch *old, const hood
  */
 hoodie_status hoodie_rgcopy_take(hoodie_rgcopy *c, int complete, const hoodie_batch *const *srcs, size_t n_srcs,
                                  hoodie_batch *rows, const hoodie_pq_chunk_copy *const **copies);
+/**
+ * The pending rows as references instead of a gathered batch (hoodie_pq_writer_write_refs): the row group's scan
+ * batches, moved into the part, and one reference per row, source i < n_old being old[i] and n_old + s - 1 the
+ * caller's srcs[s] (s >= 1); copies as hoodie_rgcopy_take's. For a batch schema that is the file's (in_schema ==
+ * file_schema). Then moves to the next row group.
+ */
+typedef struct hoodie_rgcopy_part {
+    hoodie_batch *old;          /* malloc, n_old batches owned */
+    size_t n_old;
+    hoodie_row_ref *refs;       /* malloc */
+    size_t n;
+    const hoodie_pq_chunk_copy *const *copies; /* c's arena (hoodie_rgcopy_release) or NULL */
+} hoodie_rgcopy_part;
+
+hoodie_status hoodie_rgcopy_take_refs(hoodie_rgcopy *c, int complete, hoodie_rgcopy_part *out);
+void hoodie_rgcopy_part_dispose(hoodie_rgcopy_part *p);
 /** The row groups taken so far are written: the memory of their copies (chunk bytes, page indexes) is released
  *  and those copies become invalid. */
 void hoodie_rgcopy_release(hoodie_rgcopy *c);

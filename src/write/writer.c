@@ -918,8 +918,7 @@ static void write_token(const wgroup *g, char *out, size_t cap)
 static hoodie_status record_file(wctx *w, const wgroup *g, const char *rel, const char *prev_commit, int64_t rows,
                                  int64_t inserts, int64_t updates, int64_t deletes, uint64_t size);
 
-static hoodie_status write_base(wctx *w, wgroup *g, const hoodie_batch *const *parts, size_t n_parts,
-                                const hoodie_pq_chunk_copy *const *const *copies, const char *name,
+static hoodie_status write_base(wctx *w, wgroup *g, const hoodie_basefile_part *bp, size_t n_parts, const char *name,
                                 const char *prev_commit, int64_t inserts, int64_t updates, int64_t deletes,
                                 char *const *reuse)
 {
@@ -934,11 +933,7 @@ static hoodie_status write_base(wctx *w, wgroup *g, const hoodie_batch *const *p
                                 reuse ? reuse[3] : NULL, w->no_meta };
     hoodie_status rc = hoodie_write__marker(&w->tx, partition, name, g->existing ? HOODIE_MARKER_MERGE : HOODIE_MARKER_CREATE);
     if (rc == HOODIE_OK) rc = hoodie_write__partition_metadata(w->s, w->t->base_path, partition, w->tx.inst.requested);
-    hoodie_basefile_part *bp = rc == HOODIE_OK ? malloc((n_parts + 1) * sizeof *bp) : NULL;
-    if (rc == HOODIE_OK && !bp) rc = HOODIE_NOMEM();
-    for (size_t i = 0; bp && i < n_parts; i++) { bp[i].batch = parts[i]; bp[i].copies = copies ? copies[i] : NULL; }
     if (rc == HOODIE_OK) rc = hoodie_basefile_write_parts(&bo, bp, n_parts, &size, &rows);
-    free(bp);
     if (rc < 0) return rc;
     return record_file(w, g, rel, prev_commit, rows, inserts, updates, deletes, size);
 }
@@ -977,8 +972,8 @@ static hoodie_status create_handle(wctx *w, wgroup *g)
     hoodie_batch recs;
     if (w->cfg->lsm_tree) HOODIE_TRY(hoodie_lsm_sort_rows(&w->keys, g->inserts.v, g->inserts.n));
     HOODIE_TRY(make_records(w, g, g->inserts.v, g->inserts.n, name, 0, &recs));
-    const hoodie_batch *parts[1] = { &recs };
-    hoodie_status rc = write_base(w, g, parts, 1, NULL, name, NULL, (int64_t)g->inserts.n, 0, 0, NULL);
+    hoodie_basefile_part part = { &recs, NULL, NULL, 0, NULL, 0 };
+    hoodie_status rc = write_base(w, g, &part, 1, name, NULL, (int64_t)g->inserts.n, 0, 0, NULL);
     hoodie_batch_dispose(&recs);
     w->res.inserts += (int64_t)g->inserts.n;
     return rc;
@@ -1192,43 +1187,65 @@ static hoodie_status bulk_stream(wctx *w, hoodie_arrow_reader *r)
 
 /* Rewrite an existing base file with the group's updates, deletes and inserts (COW; MOR small files). */
 /* A merge's output: batches of file records, each with the chunks it copies (NULL: none). */
+static void merge_parts_free(hoodie_basefile_part *bp, size_t n)
+{
+    for (size_t i = 0; bp && i < n; i++) free((void *)bp[i].roots);
+    free(bp);
+}
+
+/* A merge's output, row group by row group: the rows as references into the old file's scan batches (each part
+ * owns its own) and the new records (`fresh`, the source after a part's batches), written without a gather. */
 typedef struct merge_out {
-    hoodie_batch *b;
-    const hoodie_pq_chunk_copy *const **copies;
+    hoodie_rgcopy_part *p;
     size_t n, cap;
 } merge_out;
 
-static hoodie_status merge_out_push(merge_out *o, hoodie_batch *b, const hoodie_pq_chunk_copy *const *copies)
+static hoodie_status merge_out_push(merge_out *o, hoodie_rgcopy_part *p)
 {
     if (o->n == o->cap) {
         size_t nc = o->cap ? o->cap * 2 : 8;
-        hoodie_batch *nb = realloc(o->b, nc * sizeof *nb);
-        if (nb) o->b = nb;
-        const hoodie_pq_chunk_copy *const **ncp = nb ? realloc(o->copies, nc * sizeof *ncp) : NULL;
-        if (!ncp) { hoodie_batch_dispose(b); return HOODIE_NOMEM(); }
-        o->copies = ncp;
+        hoodie_rgcopy_part *np = realloc(o->p, nc * sizeof *np);
+        if (!np) { hoodie_rgcopy_part_dispose(p); return HOODIE_NOMEM(); }
+        o->p = np;
         o->cap = nc;
     }
-    o->b[o->n] = *b;
-    o->copies[o->n++] = copies;
+    o->p[o->n++] = *p;
     return HOODIE_OK;
 }
 
 static void merge_out_dispose(merge_out *o)
 {
-    for (size_t i = 0; i < o->n; i++) hoodie_batch_dispose(&o->b[i]);
-    free(o->b);
-    free(o->copies);
+    for (size_t i = 0; i < o->n; i++) hoodie_rgcopy_part_dispose(&o->p[i]);
+    free(o->p);
 }
 
-/* The merged records of the old file's pending row group as one output batch (write/rgcopy.h). */
-static hoodie_status merge_row_group(hoodie_rgcopy *rcp, int complete, const hoodie_batch *fresh, merge_out *out)
+/* The merged records of the old file's pending row group (write/rgcopy.h). */
+static hoodie_status merge_row_group(hoodie_rgcopy *rcp, int complete, merge_out *out)
 {
-    const hoodie_batch *srcs[2] = { NULL, fresh };
-    const hoodie_pq_chunk_copy *const *copies;
-    hoodie_batch merged;
-    HOODIE_TRY(hoodie_rgcopy_take(rcp, complete, srcs, 2, &merged, &copies));
-    return merge_out_push(out, &merged, copies);
+    hoodie_rgcopy_part p;
+    HOODIE_TRY(hoodie_rgcopy_take_refs(rcp, complete, &p));
+    return merge_out_push(out, &p);
+}
+
+/* The output's parts as base-file parts over their batches and `fresh` (roots: malloc, one array per part). */
+static hoodie_status merge_out_parts(const merge_out *o, const hoodie_batch *fresh, hoodie_basefile_part **out)
+{
+    hoodie_basefile_part *bp = calloc(o->n + 1, sizeof *bp);
+    if (!bp) return HOODIE_NOMEM();
+    for (size_t i = 0; i < o->n; i++) {
+        const hoodie_rgcopy_part *p = &o->p[i];
+        const hoodie_array **roots = malloc((p->n_old + 1) * sizeof *roots);
+        if (!roots) { merge_parts_free(bp, i); return HOODIE_NOMEM(); }
+        for (size_t k = 0; k < p->n_old; k++) roots[k] = &p->old[k].root;
+        roots[p->n_old] = &fresh->root;
+        bp[i].copies = p->copies;
+        bp[i].roots = roots;
+        bp[i].n_roots = p->n_old + 1;
+        bp[i].refs = p->refs;
+        bp[i].n_refs = p->n;
+    }
+    *out = bp;
+    return HOODIE_OK;
 }
 
 static hoodie_status merge_handle(wctx *w, wgroup *g)
@@ -1330,9 +1347,9 @@ static hoodie_status merge_handle(wctx *w, wgroup *g)
         const hoodie_batch *srcs[2] = { NULL, &fresh };
         rc = hoodie_rgcopy_push(&rcp, &old, srcs, 2, sel, n);
         free(sel);
-        if (rc == HOODIE_OK && rcp.left <= 0) rc = merge_row_group(&rcp, rcp.left == 0, &fresh, &out);
+        if (rc == HOODIE_OK && rcp.left <= 0) rc = merge_row_group(&rcp, rcp.left == 0, &out);
     }
-    if (rc == HOODIE_ITEROVER) rc = rcp.n_pend ? merge_row_group(&rcp, 0, &fresh, &out) : HOODIE_OK;
+    if (rc == HOODIE_ITEROVER) rc = rcp.n_pend ? merge_row_group(&rcp, 0, &out) : HOODIE_OK;
     hoodie_keygen_out_dispose(&old_keys);
     (void)seq;
     /* inserts assigned to this group (rows after the updates in `fresh`), after them the updates whose key the file
@@ -1343,27 +1360,22 @@ static hoodie_status merge_handle(wctx *w, wgroup *g)
     for (size_t i = 0; rc == HOODIE_OK && i < g->inserts.n; i++) idx[n_ins++] = (int64_t)(g->updates.n + i);
     for (size_t i = 0; rc == HOODIE_OK && i < g->updates.n; i++)
         if (!used[i] && !w->del[g->updates.v[i]]) idx[n_ins++] = (int64_t)i;
-    if (rc == HOODIE_OK && n_ins) {
-        hoodie_batch ins;
-        rc = hoodie_batch_init(&ins, &w->file_schema);
-        for (size_t c = 0; rc == HOODIE_OK && c < w->file_schema.n_children; c++)
-            rc = hoodie_array_take(&ins.root.children[c], &ins.schema.children[c], &fresh.root.children[c], idx, n_ins);
-        if (rc == HOODIE_OK) {
-            ins.root.length = (int64_t)n_ins;
-            rc = merge_out_push(&out, &ins, NULL);
-        }
+    if (rc == HOODIE_OK && n_ins) { /* a part of new records alone (fresh is its source 0) */
+        hoodie_rgcopy_part ins = { NULL, 0, malloc(n_ins * sizeof(hoodie_row_ref)), n_ins, NULL };
+        if (!ins.refs) rc = HOODIE_NOMEM();
+        for (size_t i = 0; rc == HOODIE_OK && i < n_ins; i++) { ins.refs[i].source = 0; ins.refs[i].row = idx[i]; }
+        if (rc == HOODIE_OK) rc = merge_out_push(&out, &ins);
     }
     free(idx);
     if (rc == HOODIE_OK) {
-        const hoodie_batch **ptrs = malloc((out.n + 1) * sizeof *ptrs);
-        if (!ptrs) rc = HOODIE_NOMEM();
-        for (size_t i = 0; ptrs && i < out.n; i++) ptrs[i] = &out.b[i];
+        hoodie_basefile_part *bp = NULL;
+        rc = merge_out_parts(&out, &fresh, &bp);
         /* no deletes, no inserts: every old record is there once, in place, so the key sequence is the old one */
         can_reuse = can_reuse && !deletes && !n_ins;
         if (rc == HOODIE_OK)
-            rc = write_base(w, g, ptrs, out.n, out.copies, name, g->slice->base_instant, (int64_t)n_ins, updates,
-                            deletes, can_reuse ? reuse : NULL);
-        free(ptrs);
+            rc = write_base(w, g, bp, out.n, name, g->slice->base_instant, (int64_t)n_ins, updates, deletes,
+                            can_reuse ? reuse : NULL);
+        merge_parts_free(bp, out.n);
     }
     for (int i = 0; i < 4; i++) free(reuse[i]);
     w->res.inserts += (int64_t)n_ins;

@@ -502,6 +502,14 @@ static inline hoodie_status dict_bytes(pq_dict *d, const uint8_t *p, uint32_t le
         }                                                                                     \
     } while (0)
 
+/*
+ * Value positions in c->sidx carry their source (hoodie_pq_writer_write_refs) above bit REF_SHIFT: the source's
+ * leaf array holds the value at the position below it. One source: 0.
+ */
+#define REF_SHIFT 40
+#define REF_ROW(x) ((x) & (((int64_t)1 << REF_SHIFT) - 1))
+#define REF_MAX_SOURCES ((size_t)1 << 20)
+
 static inline hoodie_status emit(pq_col *c, int16_t d, int16_t r, int64_t idx)
 {
     if (c->s_nlev == c->s_levcap) {
@@ -516,7 +524,7 @@ static inline hoodie_status emit(pq_col *c, int16_t d, int16_t r, int64_t idx)
     c->s_nlev++;
     if (idx >= 0) {
         GROW(c->sidx, c->s_idxcap, c->s_nvals + 1);
-        c->sidx[c->s_nvals++] = idx;
+        c->sidx[c->s_nvals++] = idx + c->ref_tag;
     }
     return HOODIE_OK;
 }
@@ -552,21 +560,31 @@ static const hoodie_array *leaf_array(const pq_col *c, const hoodie_array *top)
 }
 
 /*
- * Levels and non-null value positions of rows [r0, r1) of the column's top-level array; with `sel`, of the rows
- * sel[r0 .. r1) of it instead (hoodie_pq_writer_write_selected).
+ * Levels and non-null value positions of rows [r0, r1) of the column's top-level array tops[0]; with `sel`, of
+ * the rows sel[r0 .. r1) instead, each of the source its tag names (REF_SHIFT; tops[s]: source s's array).
  */
-static hoodie_status shred(pq_col *c, const hoodie_array *top, int64_t r0, int64_t r1, const int64_t *sel)
+static hoodie_status shred(pq_col *c, const hoodie_array *const *tops, size_t n_tops, int64_t r0, int64_t r1,
+                           const int64_t *sel)
 {
     size_t n = (size_t)(r1 - r0);
     c->s_nlev = 0;
     c->s_nvals = 0;
     c->contig = 0;
-#define ROW(i) (sel ? sel[i] : (int64_t)(i))
+#define SRC_OF(i) (sel ? (size_t)(sel[i] >> REF_SHIFT) : 0)
+#define ROW(i) (sel ? REF_ROW(sel[i]) : (int64_t)(i))
+#define POS(i) (sel ? sel[i] : (int64_t)(i)) /* the row with its tag */
     if (c->has_list) {
-        for (int64_t i = r0; i < r1; i++) HOODIE_TRY(shred_rec(c, 0, top, ROW(i), 0, 0));
-        return HOODIE_OK;
+        hoodie_status rc = HOODIE_OK;
+        for (int64_t i = r0; i < r1 && rc == HOODIE_OK; i++) {
+            c->ref_tag = POS(i) - ROW(i);
+            rc = shred_rec(c, 0, tops[SRC_OF(i)], ROW(i), 0, 0);
+        }
+        c->ref_tag = 0;
+        return rc;
     }
-    if (c->max_def == 0 || (c->n_steps == 1 && !c->always_null && !top->validity)) {
+    int validity = 0;
+    for (size_t s = 0; s < n_tops; s++) validity |= tops[s]->validity != NULL;
+    if (c->max_def == 0 || (c->n_steps == 1 && !c->always_null && !validity)) {
         if (c->max_def) {
             GROW(c->sdef, c->s_levcap, n);
             c->s_nlev = n;
@@ -587,13 +605,13 @@ static hoodie_status shred(pq_col *c, const hoodie_array *top, int64_t r0, int64
     if (c->n_steps == 1) {
         if (c->always_null) { memset(c->sdef, 0, n * sizeof *c->sdef); return HOODIE_OK; }
         GROW(c->sidx, c->s_idxcap, n);
-        const uint8_t *v = top->validity;
         size_t nv = 0;
         for (size_t i = 0; i < n; i++) {
-            int64_t row = ROW(r0 + (int64_t)i);
-            int bit = (v[row >> 3] >> (row & 7)) & 1;
+            int64_t at = r0 + (int64_t)i, row = ROW(at);
+            const uint8_t *v = tops[SRC_OF(at)]->validity;
+            int bit = v ? (v[row >> 3] >> (row & 7)) & 1 : 1;
             c->sdef[i] = (uint16_t)bit;
-            c->sidx[nv] = row;
+            c->sidx[nv] = POS(at);
             nv += (size_t)bit;
         }
         c->s_nvals = nv;
@@ -601,61 +619,59 @@ static hoodie_status shred(pq_col *c, const hoodie_array *top, int64_t r0, int64
         return HOODIE_OK;
     }
     /* structs without lists: the same row index at every level */
-    const hoodie_array *arrs[PQ_MAX_STEPS];
-    arrs[0] = top;
-    for (int k = 0; k + 1 < c->n_steps; k++) arrs[k + 1] = &arrs[k]->children[c->steps[k].child];
     GROW(c->sidx, c->s_idxcap, n);
     size_t nv = 0;
     for (size_t i = 0; i < n; i++) {
-        int64_t row = ROW(r0 + (int64_t)i);
+        int64_t at = r0 + (int64_t)i, row = ROW(at);
+        const hoodie_array *a = tops[SRC_OF(at)];
         int16_t d = 0;
         int ok = 1;
         for (int k = 0; k < c->n_steps; k++) {
+            if (k) a = &a->children[c->steps[k - 1].child];
             if (!c->steps[k].optional) continue;
-            if ((c->steps[k].kind == STEP_LEAF && c->always_null) || !hoodie_array_is_valid(arrs[k], row)) {
+            if ((c->steps[k].kind == STEP_LEAF && c->always_null) || !hoodie_array_is_valid(a, row)) {
                 ok = 0;
                 break;
             }
             d++;
         }
         c->sdef[i] = (uint16_t)d;
-        if (ok) c->sidx[nv++] = row;
+        if (ok) c->sidx[nv++] = POS(at);
     }
     c->s_nvals = nv;
     return HOODIE_OK;
+#undef SRC_OF
 #undef ROW
+#undef POS
 }
 
-/* Convert the slice's non-null values to their physical representation (c->phys_ptr / c->bphys). */
-static hoodie_status materialize(pq_col *c, const hoodie_array *leaf)
+/* Values n of the slice, from position `at` on (positions idx[0..n), or st.. when contig; all in `leaf`), to their
+ * physical representation (c->phys / c->bphys at `at`). */
+static hoodie_status materialize_run(pq_col *c, const hoodie_array *leaf, const int64_t *idx, int contig, int64_t st,
+                                     size_t n, size_t at)
 {
-    size_t n = c->s_nvals;
-    if (c->conv == CV_NULL || n == 0) { c->phys_ptr = c->phys; return HOODIE_OK; }
-    const int64_t *idx = c->sidx;
-    int64_t st = c->s_start;
-    int contig = c->contig;
-#define SRC(i) (contig ? st + (int64_t)(i) : idx[i])
+#define SRC(i) (contig ? st + (int64_t)(i) : REF_ROW(idx[i]))
     if (c->conv == CV_BYTES) {
-        GROW(c->bphys, c->bphys_cap, n);
+        GROW(c->bphys, c->bphys_cap, at + n);
         const int32_t *off = leaf->offsets;
         static const uint8_t empty[1] = { 0 };
         const uint8_t *base = leaf->values ? leaf->values : empty;
         for (size_t i = 0; i < n; i++) {
             int64_t j = SRC(i);
-            c->bphys[i].p = base + off[j];
-            c->bphys[i].len = (uint32_t)(off[j + 1] - off[j]);
+            c->bphys[at + i].p = base + off[j];
+            c->bphys[at + i].len = (uint32_t)(off[j + 1] - off[j]);
         }
         return HOODIE_OK;
     }
     size_t wd = (size_t)c->width;
-    if (c->conv == CV_COPY && contig) {
+    if (c->conv == CV_COPY && contig && at == 0) {
         c->phys_ptr = leaf->values + (size_t)st * wd;
         return HOODIE_OK;
     }
-    GROW(c->phys, c->phys_cap, n * wd + 16);
-    uint8_t *out = c->phys;
+    GROW(c->phys, c->phys_cap, (at + n) * wd + 16);
+    uint8_t *out = c->phys + at * wd;
     const uint8_t *src = leaf->values;
-    c->phys_ptr = out;
+    c->phys_ptr = c->phys;
     switch (c->conv) {
     case CV_COPY:
         if (wd == 4) for (size_t i = 0; i < n; i++) memcpy(out + 4 * i, src + 4 * SRC(i), 4);
@@ -727,6 +743,24 @@ static hoodie_status materialize(pq_col *c, const hoodie_array *leaf)
         return HOODIE_FAIL(HOODIE_ERROR, "parquet writer: internal conversion %d", c->conv);
     }
 #undef SRC
+    return HOODIE_OK;
+}
+
+/* Convert the slice's non-null values to their physical representation (c->phys_ptr / c->bphys), each from the
+ * leaf array of its source (leaves[0] alone unless the positions carry sources). */
+static hoodie_status materialize(pq_col *c, const hoodie_array *const *leaves)
+{
+    size_t n = c->s_nvals;
+    if (c->conv == CV_NULL || n == 0) { c->phys_ptr = c->phys; return HOODIE_OK; }
+    if (c->contig) return materialize_run(c, leaves[0], NULL, 1, c->s_start, n, 0);
+    const int64_t *idx = c->sidx;
+    for (size_t i0 = 0; i0 < n;) {
+        int64_t s = idx[i0] >> REF_SHIFT;
+        size_t i1 = i0 + 1;
+        while (i1 < n && idx[i1] >> REF_SHIFT == s) i1++;
+        HOODIE_TRY(materialize_run(c, leaves[s], idx + i0, 0, 0, i1 - i0, i0));
+        i0 = i1;
+    }
     return HOODIE_OK;
 }
 
@@ -1444,8 +1478,9 @@ hoodie_status hoodie_pq_writer_write_selected(hoodie_pq_writer *w, const hoodie_
         for (size_t i = 0; i < w->n_cols; i++) {
             pq_col *c = &w->cols[i];
             const hoodie_array *top = &root->children[c->top];
-            HOODIE_TRY_GOTO(rc, shred(c, top, r, r + n, sel ? sel[c->top] : NULL), fail);
-            HOODIE_TRY_GOTO(rc, materialize(c, leaf_array(c, top)), fail);
+            const hoodie_array *leaf = leaf_array(c, top);
+            HOODIE_TRY_GOTO(rc, shred(c, &top, 1, r, r + n, sel ? sel[c->top] : NULL), fail);
+            HOODIE_TRY_GOTO(rc, materialize(c, &leaf), fail);
             HOODIE_TRY_GOTO(rc, col_consume(w, c), fail);
         }
         r += n;
@@ -1486,17 +1521,11 @@ int hoodie_pq_writer_can_copy(const hoodie_pq_writer *w, size_t leaf, const hood
     return same_type(&src->type, &c->htype);
 }
 
-hoodie_status hoodie_pq_writer_write_row_group(hoodie_pq_writer *w, const hoodie_array *root,
-                                               const hoodie_pq_chunk_copy *const *copies)
+/* Chunks to copy into a row group of `rows` rows: each of the type its leaf is written as, and of that many values. */
+static hoodie_status check_copies(const hoodie_pq_writer *w, const hoodie_pq_chunk_copy *const *copies, int64_t rows)
 {
-    if (w->poisoned || w->closed) return HOODIE_FAIL(HOODIE_ESTATE, "parquet writer: not writable (failed or closed)");
-    if (root->n_children != w->schema.n_children)
-        return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: batch has %zu columns, schema has %zu", root->n_children,
-                           w->schema.n_children);
-    int64_t rows = root->length;
-    hoodie_status rc = HOODIE_OK;
-    for (size_t i = 0; i < w->n_cols; i++) {
-        const hoodie_pq_chunk_copy *k = copies ? copies[i] : NULL;
+    for (size_t i = 0; copies && i < w->n_cols; i++) {
+        const hoodie_pq_chunk_copy *k = copies[i];
         if (!k) continue;
         const pq_col *c = &w->cols[i];
         if (!hoodie_pq_writer_can_copy(w, i, k->src_leaf))
@@ -1507,11 +1536,97 @@ hoodie_status hoodie_pq_writer_write_row_group(hoodie_pq_writer *w, const hoodie
                                "in %zu bytes, the row group %lld rows", c->dotted, (long long)k->meta->num_values,
                                k->len, (long long)rows);
     }
-    for (size_t i = 0; i < root->n_children; i++) {
-        int copied = 0;
-        for (size_t l = 0; copies && l < w->n_cols && !copied; l++) copied = w->cols[l].top == (int)i && copies[l];
-        if (!copied) HOODIE_TRY(check_array(&w->schema.children[i], &root->children[i], rows));
+    return HOODIE_OK;
+}
+
+/* Whether top-level column `top` is copied (its leaves' chunks: one leaf each where copies are allowed). */
+static int top_copied(const hoodie_pq_writer *w, const hoodie_pq_chunk_copy *const *copies, size_t top)
+{
+    for (size_t l = 0; copies && l < w->n_cols; l++)
+        if (w->cols[l].top == (int)top && copies[l]) return 1;
+    return 0;
+}
+
+hoodie_status hoodie_pq_writer_write_refs(hoodie_pq_writer *w, const hoodie_array *const *roots, size_t n_roots,
+                                          const hoodie_row_ref *refs, int64_t rows,
+                                          const hoodie_pq_chunk_copy *const *copies)
+{
+    if (w->poisoned || w->closed) return HOODIE_FAIL(HOODIE_ESTATE, "parquet writer: not writable (failed or closed)");
+    if (!n_roots || n_roots > REF_MAX_SOURCES)
+        return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: %zu sources of rows", n_roots);
+    for (size_t s = 0; s < n_roots; s++)
+        if (roots[s]->n_children != w->schema.n_children)
+            return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: source %zu has %zu columns, schema has %zu", s,
+                               roots[s]->n_children, w->schema.n_children);
+    HOODIE_TRY(check_copies(w, copies, rows));
+    /* the rows as tagged positions (REF_SHIFT), and how many rows each source must have */
+    int64_t *tag = malloc(((size_t)rows + 1) * sizeof *tag), *need = calloc(n_roots, sizeof *need);
+    const hoodie_array **tops = malloc(2 * n_roots * sizeof *tops);
+    hoodie_status rc = tag && need && tops ? HOODIE_OK : HOODIE_NOMEM();
+    for (int64_t i = 0; rc == HOODIE_OK && i < rows; i++) {
+        const hoodie_row_ref *f = &refs[i];
+        if (f->source >= n_roots || f->row < 0 || f->row >= ((int64_t)1 << REF_SHIFT)) {
+            rc = HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: row %lld: row %lld of source %u selected", (long long)i,
+                             (long long)f->row, f->source);
+            break;
+        }
+        tag[i] = (int64_t)f->source << REF_SHIFT | f->row;
+        if (f->row >= need[f->source]) need[f->source] = f->row + 1;
     }
+    for (size_t i = 0; rc == HOODIE_OK && i < w->schema.n_children; i++)
+        for (size_t s = 0; rc == HOODIE_OK && s < n_roots && !top_copied(w, copies, i); s++)
+            rc = check_array(&w->schema.children[i], &roots[s]->children[i], need[s]);
+    free(need);
+    if (rc < 0) { free(tag); free((void *)tops); return rc; }
+    const hoodie_array **leaves = tops + n_roots;
+    if (copies) HOODIE_TRY_GOTO(rc, flush_row_group(w), fail); /* a row group of its own */
+    for (int64_t r = 0; r < rows;) {
+        int64_t n = rows - r < PQ_SLICE_ROWS ? rows - r : PQ_SLICE_ROWS;
+        if (!copies && n > w->o.row_group_rows - w->rg_rows) n = w->o.row_group_rows - w->rg_rows;
+        for (size_t i = 0; i < w->n_cols; i++) {
+            pq_col *c = &w->cols[i];
+            if (copies && copies[i]) continue;
+            for (size_t s = 0; s < n_roots; s++) {
+                tops[s] = &roots[s]->children[c->top];
+                leaves[s] = leaf_array(c, tops[s]);
+            }
+            HOODIE_TRY_GOTO(rc, shred(c, tops, n_roots, r, r + n, tag), fail);
+            HOODIE_TRY_GOTO(rc, materialize(c, leaves), fail);
+            HOODIE_TRY_GOTO(rc, col_consume(w, c), fail);
+        }
+        r += n;
+        w->rg_rows += n;
+        w->rows_total += n;
+        if (!copies && (w->rg_rows >= w->o.row_group_rows || rg_estimate(w) >= w->o.row_group_bytes))
+            HOODIE_TRY_GOTO(rc, flush_row_group(w), fail);
+    }
+    if (copies) {
+        for (size_t i = 0; i < w->n_cols; i++) w->cols[i].copy = copies[i];
+        HOODIE_TRY_GOTO(rc, flush_row_group(w), fail);
+    }
+    free(tag);
+    free((void *)tops);
+    return HOODIE_OK;
+fail:
+    for (size_t i = 0; i < w->n_cols; i++) w->cols[i].copy = NULL;
+    w->poisoned = 1;
+    free(tag);
+    free((void *)tops);
+    return rc;
+}
+
+hoodie_status hoodie_pq_writer_write_row_group(hoodie_pq_writer *w, const hoodie_array *root,
+                                               const hoodie_pq_chunk_copy *const *copies)
+{
+    if (w->poisoned || w->closed) return HOODIE_FAIL(HOODIE_ESTATE, "parquet writer: not writable (failed or closed)");
+    if (root->n_children != w->schema.n_children)
+        return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: batch has %zu columns, schema has %zu", root->n_children,
+                           w->schema.n_children);
+    int64_t rows = root->length;
+    hoodie_status rc = HOODIE_OK;
+    HOODIE_TRY(check_copies(w, copies, rows));
+    for (size_t i = 0; i < root->n_children; i++)
+        if (!top_copied(w, copies, i)) HOODIE_TRY(check_array(&w->schema.children[i], &root->children[i], rows));
     HOODIE_TRY_GOTO(rc, flush_row_group(w), fail);
     for (int64_t r = 0; r < rows;) {
         int64_t n = rows - r < PQ_SLICE_ROWS ? rows - r : PQ_SLICE_ROWS;
@@ -1519,8 +1634,9 @@ hoodie_status hoodie_pq_writer_write_row_group(hoodie_pq_writer *w, const hoodie
             pq_col *c = &w->cols[i];
             if (copies && copies[i]) continue;
             const hoodie_array *top = &root->children[c->top];
-            HOODIE_TRY_GOTO(rc, shred(c, top, r, r + n, NULL), fail);
-            HOODIE_TRY_GOTO(rc, materialize(c, leaf_array(c, top)), fail);
+            const hoodie_array *leaf = leaf_array(c, top);
+            HOODIE_TRY_GOTO(rc, shred(c, &top, 1, r, r + n, NULL), fail);
+            HOODIE_TRY_GOTO(rc, materialize(c, &leaf), fail);
             HOODIE_TRY_GOTO(rc, col_consume(w, c), fail);
         }
         r += n;

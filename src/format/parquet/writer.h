@@ -22,6 +22,7 @@
 #include "format/parquet/meta.h"
 #include "format/parquet/schema.h"
 #include "model/batch.h"
+#include "model/build.h"
 
 typedef struct hoodie_pq_sink {
     void *ctx;
@@ -107,6 +108,15 @@ int hoodie_pq_writer_can_copy(const hoodie_pq_writer *w, size_t leaf, const hood
  */
 hoodie_status hoodie_pq_writer_write_row_group(hoodie_pq_writer *w, const hoodie_array *root,
                                                const hoodie_pq_chunk_copy *const *copies);
+/**
+ * `rows` rows, row i being row refs[i].row of source refs[i].source (roots[0 .. n_roots): root STRUCT arrays shaped
+ * like the schema; a merge's old and new records): written without being gathered into one batch first. copies
+ * NULL: as hoodie_pq_writer_write_array (the rows may share row groups with others); else as
+ * hoodie_pq_writer_write_row_group (a row group of its own; columns with copied chunks are not read).
+ */
+hoodie_status hoodie_pq_writer_write_refs(hoodie_pq_writer *w, const hoodie_array *const *roots, size_t n_roots,
+                                          const hoodie_row_ref *refs, int64_t rows,
+                                          const hoodie_pq_chunk_copy *const *copies);
 /** Flush the current row group now (no-op when it is empty). */
 hoodie_status hoodie_pq_writer_flush(hoodie_pq_writer *w);
 /** Last row group, footer and trailing magic. The writer can only be freed afterwards. */

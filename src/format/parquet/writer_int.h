@@ -77,8 +77,9 @@ typedef struct pq_col {
     /* slice */
     uint16_t *sdef, *srep;
     size_t s_nlev, s_levcap;
-    int64_t *sidx;
+    int64_t *sidx;          /* value positions (and sources: writer.c REF_SHIFT) */
     size_t s_idxcap;
+    int64_t ref_tag;        /* shredding a row of a source other than 0: its tag, added to the positions */
     int contig;
     int64_t s_start;
     size_t s_nvals;

@@ -258,6 +258,37 @@ HOODIE_TEST(format_pqwrite__edge_files)
     hoodie_field_dispose(&s);
 }
 
+/*
+ * Files written by `write` (default options, then tiny pages and row groups) read in DuckDB as `g` (the same rows
+ * gathered, written as usual): the same rows, in file order, `count` of them.
+ */
+typedef hoodie_status (*write_fn)(const char *path, const hoodie_pq_writer_opts *o, void *ctx);
+
+static void assert_writes_as_gathered(const hoodie_field *s, const hoodie_array *g, const char *tag, write_fn write,
+                                      void *ctx, const char *count)
+{
+    hoodie_buf sql = HOODIE_BUF_INIT;
+    for (int v = 0; v < 2; v++) {
+        hoodie_pq_writer_opts o;
+        hoodie_pq_writer_opts_init(&o);
+        if (v) { o.page_bytes = 40; o.row_group_rows = 33; }
+        char a[48], b[48];
+        snprintf(a, sizeof a, "%s%d.parquet", tag, v);
+        snprintf(b, sizeof b, "%s%d.gathered.parquet", tag, v);
+        const char *pa = tmp_path(a), *pb = tmp_path(b);
+        hoodie_assert_ok(write(pa, &o, ctx));
+        const hoodie_array *one[1] = { g };
+        hoodie_assert_ok(pqd_write(pb, s, one, 1, &o));
+        for (int k = 0; k < 2; k++)
+            hoodie_assert_ok(hoodie_buf_printf(&sql, "%sSELECT md5(string_agg(t::VARCHAR, chr(10) ORDER BY "
+                                               "file_row_number)) AS h, count(*) AS n FROM read_parquet('%s', "
+                                               "file_row_number = true) t", sql.len ? " UNION ALL " : "", k ? pb : pa));
+    }
+    hoodie_assert_ok(hoodie_buf_cstr(&sql));
+    assert_same_hashes((const char *)sql.data, count, 4);
+    hoodie_buf_dispose(&sql);
+}
+
 /* hoodie_pq_writer_write_selected into `path`: the rows sel[i][..] of each top-level column (NULL: in order). */
 static hoodie_status write_selected_file(const char *path, const hoodie_field *schema, const hoodie_array *root,
                                          const int64_t *const *sel, const hoodie_pq_writer_opts *o)
@@ -272,6 +303,14 @@ static hoodie_status write_selected_file(const char *path, const hoodie_field *s
     hoodie_pq_writer_free(w);
     if (fclose(f) != 0 && rc == HOODIE_OK) rc = HOODIE_FAIL(HOODIE_EIO, "fclose failed");
     return rc;
+}
+
+typedef struct sel_ctx { const hoodie_field *s; const hoodie_array *root; const int64_t *const *sel; } sel_ctx;
+
+static hoodie_status write_sel(const char *path, const hoodie_pq_writer_opts *o, void *ctx)
+{
+    sel_ctx *c = ctx;
+    return write_selected_file(path, c->s, c->root, c->sel, o);
 }
 
 /*
@@ -302,25 +341,8 @@ HOODIE_TEST(format_pqwrite__selected_rows)
     g.length = N;
     hoodie_array view = src;
     view.length = N;
-    hoodie_buf sql = HOODIE_BUF_INIT;
-    for (int v = 0; v < 2; v++) {
-        hoodie_pq_writer_opts o;
-        hoodie_pq_writer_opts_init(&o);
-        if (v) { o.page_bytes = 40; o.row_group_rows = 33; }
-        char a[32], b[32];
-        snprintf(a, sizeof a, "sel%d.parquet", v);
-        snprintf(b, sizeof b, "gath%d.parquet", v);
-        const char *pa = tmp_path(a), *pb = tmp_path(b);
-        hoodie_assert_ok(write_selected_file(pa, &s, &view, sel, &o));
-        const hoodie_array *one[1] = { &g };
-        hoodie_assert_ok(pqd_write(pb, &s, one, 1, &o));
-        for (int k = 0; k < 2; k++)
-            hoodie_assert_ok(hoodie_buf_printf(&sql, "%sSELECT md5(string_agg(t::VARCHAR, chr(10) ORDER BY "
-                                               "file_row_number)) AS h, count(*) AS n FROM read_parquet('%s', "
-                                               "file_row_number = true) t", sql.len ? " UNION ALL " : "", k ? pb : pa));
-    }
-    hoodie_assert_ok(hoodie_buf_cstr(&sql));
-    assert_same_hashes((const char *)sql.data, "700", 4);
+    sel_ctx sc = { &s, &view, sel };
+    assert_writes_as_gathered(&s, &g, "sel", write_sel, &sc, "700");
     /* a row past the end of a column */
     rows[N - 1] = 1000;
     hoodie_pq_writer_opts o;
@@ -328,10 +350,85 @@ HOODIE_TEST(format_pqwrite__selected_rows)
     hoodie_assert_equal_i(HOODIE_EINVAL, write_selected_file(tmp_path("bad.parquet"), &s, &view, sel, &o));
     hoodie_assert(strstr(hoodie_error_last()->message, "1000 rows, wanted 1001") != NULL);
     hoodie_error_clear();
-    hoodie_buf_dispose(&sql);
     hoodie_array_dispose(&g);
     hoodie_array_dispose(&src);
     hoodie_field_dispose(&s);
     free(rows);
     free(inorder);
+}
+
+typedef struct refs_ctx {
+    const hoodie_field *s;
+    const hoodie_array *const *roots;
+    const hoodie_row_ref *refs;
+    int64_t n;
+} refs_ctx;
+
+/* The rows of c->refs in two calls of hoodie_pq_writer_write_refs. */
+static hoodie_status write_refs_file(const char *path, const hoodie_pq_writer_opts *o, void *ctx)
+{
+    refs_ctx *c = ctx;
+    FILE *f = fopen(path, "wb");
+    if (!f) return HOODIE_FAIL(HOODIE_EIO, "cannot create %s", path);
+    hoodie_pq_sink sink = { f, pqd_file_write };
+    hoodie_pq_writer *w = NULL;
+    hoodie_status rc = hoodie_pq_writer_open(&w, c->s, o, sink);
+    if (rc == HOODIE_OK) rc = hoodie_pq_writer_write_refs(w, c->roots, 2, c->refs, c->n / 2, NULL);
+    if (rc == HOODIE_OK) rc = hoodie_pq_writer_write_refs(w, c->roots, 2, c->refs + c->n / 2, c->n - c->n / 2, NULL);
+    if (rc == HOODIE_OK) rc = hoodie_pq_writer_close(w);
+    hoodie_pq_writer_free(w);
+    if (fclose(f) != 0 && rc == HOODIE_OK) rc = HOODIE_FAIL(HOODIE_EIO, "fclose failed");
+    return rc;
+}
+
+/*
+ * Rows referenced in two sources (hoodie_pq_writer_write_refs: a merge's old rows with new ones in between, some
+ * dropped, some repeated) read back in DuckDB as the same rows gathered first (hoodie_array_take_multi) and
+ * written as usual, with default and with tiny pages and row groups; a reference past a source is refused.
+ */
+HOODIE_TEST(format_pqwrite__referenced_rows)
+{
+    snprintf(g_dir, sizeof g_dir, "%s", hoodie_test_tmpdir());
+    hoodie_field s = nested_schema();
+    hoodie_array a, b;
+    nested_batch(&a, &s, 0, 1000);
+    nested_batch(&b, &s, 1000, 1200);
+    enum { N = 900 };
+    hoodie_row_ref *refs = malloc(N * sizeof *refs);
+    for (int64_t k = 0; k < N; k++) {
+        refs[k].source = k % 7 == 3 ? 1 : 0;
+        refs[k].row = refs[k].source ? (k * 13) % 200 : (k % 40 == 0 && k ? refs[k - 1].row : (k * 11) % 1000);
+    }
+    const hoodie_array *roots[2] = { &a, &b };
+    hoodie_array g;
+    hoodie_assert_ok(hoodie_array_init(&g, &s));
+    for (size_t c = 0; c < s.n_children; c++) {
+        const hoodie_array *from[2] = { &a.children[c], &b.children[c] };
+        hoodie_assert_ok(hoodie_array_take_multi(&g.children[c], &s.children[c], from, 2, refs, N));
+    }
+    g.length = N;
+    refs_ctx rc = { &s, roots, refs, N };
+    assert_writes_as_gathered(&s, &g, "refs", write_refs_file, &rc, "900");
+    /* a row past the end of source 1 */
+    refs[3].row = 200;
+    hoodie_pq_writer_opts o;
+    hoodie_pq_writer_opts_init(&o);
+    FILE *f = fopen(tmp_path("badref.parquet"), "wb");
+    hoodie_pq_sink sink = { f, pqd_file_write };
+    hoodie_pq_writer *w = NULL;
+    hoodie_assert_ok(hoodie_pq_writer_open(&w, &s, &o, sink));
+    hoodie_assert_equal_i(HOODIE_EINVAL, hoodie_pq_writer_write_refs(w, roots, 2, refs, N, NULL));
+    hoodie_assert(strstr(hoodie_error_last()->message, "200 rows, wanted 201") != NULL);
+    hoodie_error_clear();
+    refs[3].row = 5;
+    refs[3].source = 2;
+    hoodie_assert_equal_i(HOODIE_EINVAL, hoodie_pq_writer_write_refs(w, roots, 2, refs, N, NULL));
+    hoodie_error_clear();
+    hoodie_pq_writer_free(w);
+    fclose(f);
+    hoodie_array_dispose(&g);
+    hoodie_array_dispose(&a);
+    hoodie_array_dispose(&b);
+    hoodie_field_dispose(&s);
+    free(refs);
 }

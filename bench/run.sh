@@ -97,6 +97,7 @@ elif [ -x "$hoodie" ]; then
         out=""
         for _ in $(seq "$repeat"); do
             rm -rf "$2.run"; cp -r "$2" "$2.run"
+            sync # the copy's writeback is setup: not inside the timed upsert
             timed r "$hoodie" write "$2.run" --op upsert --input "$3" || return 1
             keep_best best "$r"
         done

@@ -308,9 +308,49 @@ static hoodie_status ts_value(const hoodie_keygen_field *kf, const hoodie_field 
                        kf->name);
 }
 
+/*
+ * The common case at a row's cost of two copies: one top-level STRING partition field, not URL-encoded. Each path
+ * is [field=]value, or [field=]__HIVE_DEFAULT_PARTITION__ for a null or empty value, as the general loop forms it.
+ */
+static hoodie_status string_partition_paths(const hoodie_keygen_plan *kg, const hoodie_batch *b, hoodie_keygen_out *out)
+{
+    const hoodie_keygen_field *kf = &kg->parts[0];
+    const hoodie_array *a = &b->root.children[kf->path[0]];
+    int64_t rows = hoodie_batch_rows(b);
+    char pre[256];
+    size_t pl = 0;
+    if (kg->hive_style) {
+        int n = snprintf(pre, sizeof pre, "%s=", kf->name);
+        if (n < 0 || (size_t)n >= sizeof pre) return HOODIE_ENOTFOUND; /* a long name: the general loop */
+        pl = (size_t)n;
+    }
+    const size_t dl = strlen(HIVE_DEFAULT);
+    size_t bytes = a->length ? (size_t)(a->offsets[rows] - a->offsets[0]) : 0;
+    HOODIE_TRY(out_begin(out, rows));
+    HOODIE_TRY(hoodie_buf_reserve(&out->data, bytes + (size_t)rows * pl + 64));
+    for (int64_t r = 0; r < rows; r++) {
+        const int32_t *o = a->offsets + r;
+        size_t l = hoodie_array_is_valid(a, r) ? (size_t)(o[1] - o[0]) : 0;
+        const uint8_t *v = l ? a->values + o[0] : (const uint8_t *)HIVE_DEFAULT;
+        if (!l) l = dl;
+        if (out->data.cap - out->data.len < pl + l) HOODIE_TRY(hoodie_buf_reserve(&out->data, pl + l));
+        uint8_t *d = out->data.data + out->data.len;
+        memcpy(d, pre, pl);
+        memcpy(d + pl, v, l);
+        out->data.len += pl + l;
+        out->offsets[r + 1] = (int64_t)out->data.len;
+    }
+    return HOODIE_OK;
+}
+
 hoodie_status hoodie_keygen_partition_paths(const hoodie_keygen_plan *kg, const hoodie_batch *b, hoodie_keygen_out *out)
 {
     int64_t rows = hoodie_batch_rows(b);
+    if (kg->part_count == 1 && !kg->parts[0].timestamp && !kg->url_encode && kg->parts[0].depth == 1 &&
+        b->schema.children[kg->parts[0].path[0]].type.id == HOODIE_TYPE_STRING) {
+        hoodie_status frc = string_partition_paths(kg, b, out);
+        if (frc != HOODIE_ENOTFOUND) return frc;
+    }
     hoodie_buf seg = HOODIE_BUF_INIT;
     hoodie_status rc = out_begin(out, rows);
     for (int64_t r = 0; rc == HOODIE_OK && r < rows; r++) {

@@ -237,6 +237,17 @@ HOODIE_TEST(table_keygen__simple_url_encoded)
            "1|2|3", "a%2Fb|__HIVE_DEFAULT_PARTITION__|__HIVE_DEFAULT_PARTITION__");
 }
 
+/* One top-level string partition field (the writer's fast path): hive style or not, null and empty values. */
+HOODIE_TEST(table_keygen__simple_string_partition)
+{
+    expect(BASE "hoodie.table.recordkey.fields=id\nhoodie.table.partition.fields=name\n"
+                "hoodie.table.keygenerator.type=SIMPLE\nhoodie.datasource.write.hive_style_partitioning=true\n",
+           "1|2|3", "name=a/b|name=__HIVE_DEFAULT_PARTITION__|name=__HIVE_DEFAULT_PARTITION__");
+    expect(BASE "hoodie.table.recordkey.fields=id\nhoodie.table.partition.fields=name\n"
+                "hoodie.table.keygenerator.type=SIMPLE\n",
+           "1|2|3", "a/b|__HIVE_DEFAULT_PARTITION__|__HIVE_DEFAULT_PARTITION__");
+}
+
 HOODIE_TEST(table_keygen__nonpartitioned)
 {
     expect(BASE "hoodie.table.recordkey.fields=id\nhoodie.table.keygenerator.type=NON_PARTITION\n", "1|2|3", "||");

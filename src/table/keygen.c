@@ -185,6 +185,21 @@ hoodie_status hoodie_keygen_record_keys(const hoodie_keygen_plan *kg, const hood
 {
     int64_t rows = hoodie_batch_rows(b);
     HOODIE_TRY(out_begin(out, rows));
+    if (!kg->complex_key && kg->keys[0].depth == 1 && b->schema.children[kg->keys[0].path[0]].type.id == HOODIE_TYPE_STRING) {
+        /* one top-level string key field: the keys are the column's bytes, copied at once */
+        const hoodie_array *a = &b->root.children[kg->keys[0].path[0]];
+        const int32_t *o = a->offsets;
+        for (int64_t r = 0; r < rows; r++)
+            if (!hoodie_array_is_valid(a, r) || o[r + 1] == o[r])
+                return HOODIE_FAIL(HOODIE_EINVAL, "row %lld: record key field '%s' is %s", (long long)r,
+                                   kg->keys[0].name, hoodie_array_is_valid(a, r) ? "empty" : "null");
+        size_t bytes = rows ? (size_t)(o[rows] - o[0]) : 0;
+        HOODIE_TRY(hoodie_buf_reserve(&out->data, bytes + 1));
+        if (bytes) memcpy(out->data.data, a->values + o[0], bytes);
+        out->data.len = bytes;
+        for (int64_t r = 0; r < rows; r++) out->offsets[r + 1] = (int64_t)(o[r + 1] - o[0]);
+        return HOODIE_OK;
+    }
     for (int64_t r = 0; r < rows; r++) {
         if (!kg->complex_key) {
             const hoodie_field *f = NULL;

@@ -248,6 +248,31 @@ HOODIE_TEST(table_keygen__simple_string_partition)
            "1|2|3", "a/b|__HIVE_DEFAULT_PARTITION__|__HIVE_DEFAULT_PARTITION__");
 }
 
+/* A string record key field: the keys are its values; an empty or a null one is refused, naming the row. */
+HOODIE_TEST(table_keygen__string_key_refuses_empty_and_null)
+{
+    hoodie_table_config *c = cfg_of(BASE "hoodie.table.recordkey.fields=name\nhoodie.table.keygenerator.type=NON_PARTITION\n");
+    hoodie_batch b;
+    sample_batch(&b);
+    hoodie_keygen_plan kg;
+    hoodie_assert_ok(hoodie_keygen_init(&kg, c, &b.schema));
+    hoodie_keygen_out k;
+    hoodie_keygen_out_init(&k);
+    hoodie_assert_equal_i(HOODIE_EINVAL, hoodie_keygen_record_keys(&kg, &b, &k));
+    hoodie_assert_equal_s("row 1: record key field 'name' is empty", hoodie_error_last()->message);
+    hoodie_error_clear();
+    b.root.length = 1; /* the first row alone: "a/b" */
+    hoodie_assert_ok(hoodie_keygen_record_keys(&kg, &b, &k));
+    char *j = joined(&k);
+    hoodie_assert_equal_s("a/b", j);
+    free(j);
+    b.root.length = 3;
+    hoodie_keygen_out_dispose(&k);
+    hoodie_keygen_dispose(&kg);
+    hoodie_batch_dispose(&b);
+    hoodie_table_config_free(c);
+}
+
 HOODIE_TEST(table_keygen__nonpartitioned)
 {
     expect(BASE "hoodie.table.recordkey.fields=id\nhoodie.table.keygenerator.type=NON_PARTITION\n", "1|2|3", "||");

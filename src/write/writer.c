@@ -15,124 +15,7 @@
  *              completed file created exclusively and last (write/commit.h)
  *
  * Memory: the input is held in memory (one batch); base files touched are rewritten one at a time.
- */
-#include "hoodie/writer.h"
-#include "format/avro/json.h"
-#include "format/avro/schema.h"
-#include "format/bloom.h"
-#include "model/arrow.h"
-#include "model/avro.h"
-#include "model/build.h"
-#include "model/conform.h"
-#include "merge/record_merge.h"
-#include "storage/storage.h"
-#include "table/bucket.h"
-#include "table/file_name.h"
-#include "table/keygen.h"
-#include "table/pqfile.h"
-#include "table/pqwrite.h"
-#include "table/table.h"
-#include "util/alloc.h"
-#include "util/error.h"
-#include "util/hash.h"
-#include "write/basefile.h"
-#include "write/basefile_stream.h"
-#include "write/commit.h"
-#include "write/keysort.h"
-#include "write/mdt.h"
-#include "write/rgcopy.h"
-#include "write/commit_encode.h"
-#include "write/create.h"
-#include "write/lsm_write.h"
-#include "write/rollback.h"
-#include "write/wlog.h"
-#include "write/wschema.h"
-
-#include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#define DEFAULT_SMALL_FILE (100ll << 20)
-#define DEFAULT_MAX_FILE (120ll << 20)
-#define DEFAULT_RECORD_SIZE 1024
-
-typedef struct rowvec { int64_t *v; size_t n, cap; } rowvec;
-
-static hoodie_status rv_push(rowvec *r, int64_t x)
-{
-    if (r->n == r->cap) {
-        size_t nc = r->cap ? r->cap * 2 : 64;
-        int64_t *p = realloc(r->v, nc * sizeof *p);
-        if (!p) return HOODIE_NOMEM();
-        r->v = p;
-        r->cap = nc;
-    }
-    r->v[r->n++] = x;
-    return HOODIE_OK;
-}
-
-typedef struct wgroup {
-    uint32_t part;                  /* partition index */
-    char file_id[80];
-    const hoodie_file_group *existing;  /* NULL: a new file group */
-    const hoodie_file_slice *slice; /* its latest slice */
-    int64_t base_rows;              /* rows of the existing base file */
-    uint64_t base_size;
-    rowvec updates;                 /* input rows whose key is in the group (updates, deletes) */
-    rowvec inserts;                 /* input rows inserted into the group */
-    int ordinal;                    /* task number for write tokens and sequence numbers */
-} wgroup;
-
-typedef struct wctx {
-    hoodie_table *t;
-    const hoodie_storage *s;
-    hoodie_write_opts o;
-    const hoodie_table_config *cfg;
-    int mor, replace;
-    hoodie_action action;
-    const char *op_name;
-    hoodie_field data_schema;       /* table columns (no meta) */
-    hoodie_field file_schema;       /* meta + table columns */
-    int have_schemas;
-    hoodie_batch in;                /* input, conformed to data_schema (deletes: as given) */
-    int have_in;
-    hoodie_keygen_plan kg;
-    int have_kg;
-    int no_meta;                    /* hoodie.populate.meta.fields=false: keys from the key fields (COW only) */
-    hoodie_keygen_plan kg_file;     /* no_meta: the key generator on file_schema, for the records of base files */
-    int have_kg_file;
-    hoodie_keygen_out keys, parts;
-    uint8_t *del;                   /* per input row: a delete */
-    rowvec live;                    /* rows kept after combining */
-    int ord_col;                    /* ordering column in `in`, -1 */
-    char **part_names;              /* distinct partitions of the live rows */
-    size_t n_parts;
-    uint32_t *row_part;             /* partition index per input row */
-    hoodie_fsview *view;
-    wgroup *groups;
-    size_t n_groups, cap_groups;
-    int64_t record_size;            /* estimated bytes per record */
-    hoodie_write_txn tx;
-    int tx_started;
-    hoodie_wstat *stats;
-    size_t n_stats, cap_stats;
-    hoodie_arena *arena;            /* strings of the stats */
-    char *avro_data_schema;         /* extraMetadata.schema */
-    char *avro_file_schema;         /* parquet.avro.schema, log block SCHEMA */
-    hoodie_replaced_file_ids *replaced;
-    size_t n_replaced;
-    hoodie_write_result res;
-    int pending_loaded;              /* v6: pending compactions read */
-    char **pending_ids, **pending_instants; /* arena strings; the arrays are malloc */
-    size_t n_pending;
-} wctx;
-
-static const char *key_at(const hoodie_keygen_out *k, int64_t row, size_t *len)
-{
-    *len = (size_t)(k->offsets[row + 1] - k->offsets[row]);
-    return (const char *)k->data.data + k->offsets[row];
-}
+ */#include "write/writer_int.h"
 
 /* ---- schema ---- */
 
@@ -281,7 +164,7 @@ static hoodie_status index_partitions(wctx *w)
     return rc;
 }
 
-static int part_index(const wctx *w, const char *p)
+int hoodie_wr__part_index(const wctx *w, const char *p)
 {
     for (size_t i = 0; i < w->n_parts; i++)
         if (!strcmp(w->part_names[i], p)) return (int)i;
@@ -292,12 +175,12 @@ static int view_filter(void *ctx, const char *partition)
 {
     const wctx *w = ctx;
     if (w->o.op == HOODIE_WRITE_INSERT_OVERWRITE_TABLE) return 1;
-    return part_index(w, partition) >= 0;
+    return hoodie_wr__part_index(w, partition) >= 0;
 }
 
 /* ---- groups ---- */
 
-static wgroup *new_group(wctx *w, uint32_t part, const hoodie_file_group *existing)
+wgroup *hoodie_wr__new_group(wctx *w, uint32_t part, const hoodie_file_group *existing)
 {
     if (w->n_groups == w->cap_groups) {
         size_t nc = w->cap_groups ? w->cap_groups * 2 : 16;
@@ -320,347 +203,6 @@ static wgroup *new_group(wctx *w, uint32_t part, const hoodie_file_group *existi
     }
     w->n_groups++;
     return g;
-}
-
-/* ---- index lookup ---- */
-
-/*
- * A bit per hash value (16 bits a key) in front of a hash map of a few keys that most probes miss (a file's keys
- * against the input rows that may be in it): one bit test, in L1, turns most probes away before the map's.
- */
-typedef struct keybits { uint64_t *w; uint32_t mask; } keybits;
-
-static hoodie_status keybits_init(keybits *b, size_t n)
-{
-    size_t bits = 512;
-    while (bits < n * 16 && bits < ((size_t)1 << 31)) bits <<= 1;
-    b->mask = (uint32_t)(bits - 1);
-    b->w = calloc(bits / 64, sizeof *b->w);
-    return b->w ? HOODIE_OK : HOODIE_NOMEM();
-}
-
-static inline void keybits_add(keybits *b, uint32_t h) { h &= b->mask; b->w[h >> 6] |= (uint64_t)1 << (h & 63); }
-static inline int keybits_may(const keybits *b, uint32_t h) { h &= b->mask; return (int)(b->w[h >> 6] >> (h & 63)) & 1; }
-
-/* The keys of input rows `rows` -> their index in it, a hash map fronted by a keybits filter (both to dispose). */
-static hoodie_status key_index(const wctx *w, const rowvec *rows, hoodie_hmap *m, keybits *kb)
-{
-    kb->w = NULL;
-    hoodie_status rc = hoodie_hmap_init(m, rows->n + 1);
-    if (rc == HOODIE_OK) rc = keybits_init(kb, rows->n);
-    for (size_t i = 0; rc == HOODIE_OK && i < rows->n; i++) {
-        size_t kl;
-        const char *k = key_at(&w->keys, rows->v[i], &kl);
-        uint32_t h = hoodie_hmap_hash(k, kl);
-        uint64_t *slot;
-        int existed;
-        keybits_add(kb, h);
-        rc = hoodie_hmap_upsert_hashed(m, k, kl, h, &slot, &existed);
-        if (rc == HOODIE_OK) *slot = i;
-    }
-    return rc;
-}
-
-/*
- * Which of the candidate rows `cand` have their key in a base file: the candidates' keys go into a hash map, the
- * file's _hoodie_record_key column is streamed through it (no copy of the file's keys is kept). found[i] is set for
- * the candidates present.
- */
-static hoodie_status base_file_probe(wctx *w, const hoodie_fs_file *f, const rowvec *cand, uint8_t *found)
-{
-    static const char *const cols[] = { "_hoodie_record_key" };
-    hoodie_hmap map = HOODIE_HMAP_INIT;
-    keybits kb;
-    hoodie_status rc = key_index(w, cand, &map, &kb);
-    hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
-    hoodie_parquet_reader *r = NULL;
-    hoodie_pq_scan *sc = NULL;
-    o.storage = w->s;
-    o.columns = cols;
-    o.n_columns = 1;
-    if (rc == HOODIE_OK) rc = hoodie_parquet_reader_open(&r, f->path, &o);
-    if (rc == HOODIE_OK) rc = hoodie_pqfile__scan_open(r, &sc);
-    while (rc == HOODIE_OK) {
-        hoodie_batch b;
-        rc = hoodie_pq_scan_next(sc, &b);
-        if (rc < 0) break;
-        const hoodie_array *k = &b.root.children[0];
-        for (int64_t i = 0; i < k->length; i++) {
-            if (!hoodie_array_is_valid(k, i)) continue;
-            const uint8_t *kp = k->values + k->offsets[i];
-            size_t kl = (size_t)(k->offsets[i + 1] - k->offsets[i]);
-            uint32_t h = hoodie_hmap_hash(kp, kl);
-            if (!keybits_may(&kb, h)) continue;
-            uint64_t *v = hoodie_hmap_get_hashed(&map, kp, kl, h);
-            if (v) found[*v] = 1;
-        }
-        hoodie_batch_dispose(&b);
-    }
-    if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
-    hoodie_pq_scan_free(sc);
-    hoodie_parquet_reader_free(r);
-    hoodie_hmap_dispose(&map);
-    free(kb.w);
-    return rc;
-}
-
-/*
- * The SIMPLE index of a table without meta fields (its footers have no key index, its records no stored keys):
- * every latest base file of a partition the input writes to is read for the key fields alone, its keys formed
- * by the table's key generator and looked up among that partition's input rows, as Hudi's SIMPLE index joins
- * them. A row found in a file is an update of its group; the others are inserts.
- */
-static hoodie_status simple_probe(wctx *w, const hoodie_fs_file *f, const hoodie_hmap *map, const keybits *kb,
-                                  uint8_t *found, int64_t *num_rows)
-{
-    /* the top-level columns the key (and partition) fields are in (dot paths go through structs); the key
-     * generator resolves both */
-    size_t nk = w->kg.key_count + w->kg.part_count, nc = 0;
-    char **cols = calloc(nk + 1, sizeof *cols);
-    hoodie_status rc = cols ? HOODIE_OK : HOODIE_NOMEM();
-    for (size_t i = 0; rc == HOODIE_OK && i < nk; i++) {
-        const hoodie_keygen_field *kf = i < w->kg.key_count ? &w->kg.keys[i] : &w->kg.parts[i - w->kg.key_count];
-        const char *name = kf->name, *dot = strchr(name, '.');
-        size_t len = dot ? (size_t)(dot - name) : strlen(name), j = 0;
-        while (j < nc && !(strlen(cols[j]) == len && !memcmp(cols[j], name, len))) j++;
-        if (j < nc) continue;
-        if (!(cols[nc] = strndup(name, len))) rc = HOODIE_NOMEM();
-        else nc++;
-    }
-    hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
-    hoodie_parquet_reader *r = NULL;
-    hoodie_pq_scan *sc = NULL;
-    hoodie_keygen_out ko;
-    hoodie_keygen_out_init(&ko);
-    o.storage = w->s;
-    o.columns = (const char *const *)cols;
-    o.n_columns = nc;
-    if (rc == HOODIE_OK) rc = hoodie_parquet_reader_open(&r, f->path, &o);
-    if (rc == HOODIE_OK) *num_rows = hoodie_parquet_reader_num_rows(r);
-    if (rc == HOODIE_OK) rc = hoodie_pqfile__scan_open(r, &sc);
-    while (rc == HOODIE_OK) {
-        hoodie_batch b;
-        rc = hoodie_pq_scan_next(sc, &b);
-        if (rc < 0) break;
-        hoodie_keygen_plan kg;
-        rc = hoodie_keygen_init(&kg, w->cfg, &b.schema);
-        if (rc == HOODIE_OK) {
-            rc = hoodie_keygen_record_keys(&kg, &b, &ko);
-            hoodie_keygen_dispose(&kg);
-        }
-        for (int64_t i = 0; rc == HOODIE_OK && i < ko.rows; i++) {
-            const uint8_t *kp = ko.data.data + ko.offsets[i];
-            size_t kl = (size_t)(ko.offsets[i + 1] - ko.offsets[i]);
-            uint32_t h = hoodie_hmap_hash(kp, kl);
-            if (!keybits_may(kb, h)) continue;
-            uint64_t *v = hoodie_hmap_get_hashed(map, kp, kl, h);
-            if (v) found[*v] = 1;
-        }
-        hoodie_batch_dispose(&b);
-        if (rc < 0) hoodie_error__prefix("%s: ", f->path);
-    }
-    if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
-    hoodie_keygen_out_dispose(&ko);
-    hoodie_pq_scan_free(sc);
-    hoodie_parquet_reader_free(r);
-    for (size_t i = 0; i < nc; i++) free(cols[i]);
-    free(cols);
-    return rc;
-}
-
-static hoodie_status simple_lookup(wctx *w, int32_t *row_group)
-{
-    rowvec *rows = calloc(w->n_parts + 1, sizeof *rows);
-    uint8_t *found = calloc(w->live.n + 1, 1);
-    hoodie_status rc = rows && found ? HOODIE_OK : HOODIE_NOMEM();
-    for (size_t i = 0; rc == HOODIE_OK && i < w->live.n; i++) rc = rv_push(&rows[w->row_part[w->live.v[i]]], w->live.v[i]);
-    for (size_t p = 0; rc == HOODIE_OK && p < w->n_parts; p++) {
-        if (!rows[p].n) continue;
-        hoodie_hmap map = HOODIE_HMAP_INIT;
-        keybits kb;
-        rc = key_index(w, &rows[p], &map, &kb);
-        for (size_t g = 0; rc == HOODIE_OK && g < w->view->group_count; g++) {
-            const hoodie_file_group *fg = &w->view->groups[g];
-            const hoodie_file_slice *sl = hoodie_file_group_latest(fg);
-            if (part_index(w, fg->partition) != (int)p || !sl || !sl->base) continue;
-            int64_t base_rows = 0;
-            memset(found, 0, rows[p].n);
-            rc = simple_probe(w, sl->base, &map, &kb, found, &base_rows);
-            wgroup *grp = NULL;
-            for (size_t i = 0; rc == HOODIE_OK && i < rows[p].n; i++) {
-                int64_t row = rows[p].v[i];
-                if (!found[i] || row_group[row] >= 0) continue; /* a key in two files: the first one's */
-                if (!grp) {
-                    grp = new_group(w, (uint32_t)p, fg);
-                    if (!grp) { rc = HOODIE_ENOMEM; break; }
-                    grp->base_rows = base_rows;
-                }
-                row_group[row] = (int32_t)(grp - w->groups);
-            }
-        }
-        hoodie_hmap_dispose(&map);
-        free(kb.w);
-    }
-    for (size_t p = 0; rows && p < w->n_parts; p++) free(rows[p].v);
-    free(rows);
-    free(found);
-    return rc;
-}
-
-/* Keys in range of a file, tested against its bloom filter a batch at a time (hoodie_bloom_test_many). */
-enum { BLOOM_BATCH = 256 };
-typedef struct bloom_batch {
-    const uint8_t *key[BLOOM_BATCH];
-    size_t len[BLOOM_BATCH];
-    int64_t row[BLOOM_BATCH];
-    uint8_t maybe[BLOOM_BATCH];
-    size_t n;
-} bloom_batch;
-
-/* The batch's rows whose keys may be in the filter, in order, onto `cand`; the batch is emptied. */
-static hoodie_status bloom_batch_flush(const hoodie_bloom *bloom, bloom_batch *bb, rowvec *cand)
-{
-    hoodie_bloom_test_many(bloom, bb->key, bb->len, bb->n, bb->maybe);
-    hoodie_status rc = HOODIE_OK;
-    for (size_t j = 0; j < bb->n && rc == HOODIE_OK; j++)
-        if (bb->maybe[j]) rc = rv_push(cand, bb->row[j]);
-    bb->n = 0;
-    return rc;
-}
-
-/*
- * Which existing file group holds each live row's key (bloom index: key range, bloom filter, exact check). Each
- * partition's rows are sorted by key once, so a file's key range selects its candidates by binary search instead
- * of every row of the partition being compared with every file's range.
- */
-static hoodie_status lookup(wctx *w, int32_t *row_group)
-{
-    if (w->no_meta) return simple_lookup(w, row_group);
-    hoodie_status rc = HOODIE_OK;
-    /* the live rows by partition (a counting sort), so that each file looks at its partition's keys only */
-    size_t *start = calloc(w->n_parts + 1, sizeof *start);
-    hoodie_keyed_row *by_part = malloc((w->live.n + 1) * sizeof *by_part);
-    if (!start || !by_part) { free(start); free(by_part); return HOODIE_NOMEM(); }
-    for (size_t i = 0; i < w->live.n; i++) start[w->row_part[w->live.v[i]] + 1]++;
-    for (size_t p = 0; p < w->n_parts; p++) start[p + 1] += start[p];
-    for (size_t i = 0; i < w->live.n; i++) {
-        hoodie_keyed_row *kr = &by_part[start[w->row_part[w->live.v[i]]]++];
-        kr->row = w->live.v[i];
-        kr->k = key_at(&w->keys, kr->row, &kr->len);
-    }
-    for (size_t p = w->n_parts; p > 0; p--) start[p] = start[p - 1];
-    start[0] = 0;
-    for (size_t p = 0; p < w->n_parts && rc == HOODIE_OK; p++)
-        rc = hoodie_keyed_rows_sort(by_part + start[p], start[p + 1] - start[p]);
-    if (rc < 0) { free(start); free(by_part); return rc; }
-    /* first the candidates of every file (key range, then bloom filter), and of how many files each row is one */
-    size_t ng = w->view->group_count;
-    rowvec *cands = calloc(ng + 1, sizeof *cands);
-    int64_t *base_rows = calloc(ng + 1, sizeof *base_rows);
-    uint8_t *n_files = calloc((size_t)w->in.root.length + 1, 1);
-    if (!cands || !base_rows || !n_files) rc = HOODIE_NOMEM();
-    for (size_t g = 0; g < ng && rc == HOODIE_OK; g++) {
-        const hoodie_file_group *fg = &w->view->groups[g];
-        const hoodie_file_slice *sl = hoodie_file_group_latest(fg);
-        int pi = part_index(w, fg->partition);
-        if (pi < 0 || !sl || !sl->base) continue;
-        hoodie_parquet_reader *r;
-        hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
-        o.storage = w->s;
-        if ((rc = hoodie_parquet_reader_open(&r, sl->base->path, &o)) < 0) break;
-        /* copies: the footer's strings go with the reader, freed before the keys are probed */
-        const char *kmin = hoodie_parquet_reader_kv(r, "hoodie_min_record_key");
-        const char *kmax = hoodie_parquet_reader_kv(r, "hoodie_max_record_key");
-        char *minkey = kmin && kmax ? strdup(kmin) : NULL, *maxkey = kmin && kmax ? strdup(kmax) : NULL;
-        if (kmin && kmax && (!minkey || !maxkey)) {
-            free(minkey);
-            free(maxkey);
-            hoodie_parquet_reader_free(r);
-            rc = HOODIE_NOMEM();
-            break;
-        }
-        base_rows[g] = hoodie_parquet_reader_num_rows(r);
-        const char *bf = hoodie_parquet_reader_kv(r, "org.apache.hudi.bloomfilter");
-        hoodie_bloom bloom;
-        int have_bloom = 0;
-        if (bf && rc == HOODIE_OK) {
-            rc = hoodie_bloom_from_base64(&bloom, bf, strlen(bf), hoodie_parquet_reader_kv(r, "hoodie_bloom_filter_type_code"),
-                                          sl->base->path);
-            have_bloom = rc == HOODIE_OK;
-        }
-        hoodie_parquet_reader_free(r);
-        if (rc < 0) { free(minkey); free(maxkey); break; }
-        rowvec cand = { 0 };
-        const hoodie_keyed_row *prow = by_part + start[pi];
-        size_t from = 0, to = start[pi + 1] - start[pi];
-        if (minkey && maxkey) {
-            from = hoodie_keyed_row_bound(prow, to, minkey, 0);
-            to = hoodie_keyed_row_bound(prow, to, maxkey, 1);
-        }
-        bloom_batch bb;
-        bb.n = 0;
-        for (size_t i = from; rc == HOODIE_OK && i < to; i++) {
-            if (!have_bloom) {
-                rc = rv_push(&cand, prow[i].row);
-                continue;
-            }
-            bb.key[bb.n] = (const uint8_t *)prow[i].k;
-            bb.len[bb.n] = prow[i].len;
-            bb.row[bb.n++] = prow[i].row;
-            if (bb.n == BLOOM_BATCH) rc = bloom_batch_flush(&bloom, &bb, &cand);
-        }
-        if (rc == HOODIE_OK && bb.n) rc = bloom_batch_flush(&bloom, &bb, &cand);
-        if (have_bloom) hoodie_bloom_dispose(&bloom);
-        free(minkey);
-        free(maxkey);
-        for (size_t i = 0; i < cand.n; i++)
-            if (n_files[cand.v[i]] < 2) n_files[cand.v[i]]++;
-        cands[g] = cand;
-    }
-    /*
-     * Then the exact check, reading the candidate files' keys. A copy-on-write table skips it for the rows that are
-     * candidates of one file only: that file is rewritten anyway, its merge finds which of them it holds, and one
-     * it does not hold (a bloom false positive) is inserted there, which is where the key may go (no other file
-     * can hold it: bloom filters have no false negatives). MOR writes updates to logs without reading the base
-     * file, so every candidate is checked.
-     */
-    int trust_single = !w->mor;
-    for (size_t g = 0; g < ng && rc == HOODIE_OK; g++) {
-        rowvec *cand = &cands[g];
-        if (!cand->n) continue;
-        const hoodie_file_group *fg = &w->view->groups[g];
-        const hoodie_file_slice *sl = hoodie_file_group_latest(fg);
-        int pi = part_index(w, fg->partition);
-        rowvec check = { 0 };
-        for (size_t i = 0; rc == HOODIE_OK && i < cand->n; i++)
-            if (row_group[cand->v[i]] < 0 && !(trust_single && n_files[cand->v[i]] == 1)) rc = rv_push(&check, cand->v[i]);
-        uint8_t *found = rc == HOODIE_OK && check.n ? calloc(check.n, 1) : NULL;
-        if (rc == HOODIE_OK && check.n) rc = found ? base_file_probe(w, sl->base, &check, found) : HOODIE_NOMEM();
-        wgroup *grp = NULL;
-        size_t k = 0; /* check.v is in cand->v's order */
-        for (size_t i = 0; rc == HOODIE_OK && i < cand->n; i++) {
-            int64_t row = cand->v[i];
-            int take;
-            if (k < check.n && check.v[k] == row) take = found[k++];
-            else take = row_group[row] < 0 && trust_single && n_files[row] == 1;
-            if (!take) continue;
-            if (!grp) {
-                grp = new_group(w, (uint32_t)pi, fg);
-                if (!grp) { rc = HOODIE_ENOMEM; break; }
-                grp->base_rows = base_rows[g];
-            }
-            row_group[row] = (int32_t)(grp - w->groups);
-        }
-        free(found);
-        free(check.v);
-    }
-    for (size_t g = 0; cands && g < ng; g++) free(cands[g].v);
-    free(cands);
-    free(base_rows);
-    free(n_files);
-    free(start);
-    free(by_part);
-    return rc;
 }
 
 /* ---- assignment ---- */
@@ -707,7 +249,7 @@ static wgroup *group_of(wctx *w, uint32_t part, const hoodie_file_group *fg)
 {
     for (size_t k = 0; k < w->n_groups; k++)
         if (w->groups[k].existing == fg) return &w->groups[k];
-    return new_group(w, part, fg);
+    return hoodie_wr__new_group(w, part, fg);
 }
 
 /*
@@ -774,7 +316,7 @@ static hoodie_status assign(wctx *w, const int32_t *row_group)
                     if (room > 0) { cur = g; break; }
                 }
                 if (!cur) {
-                    if (!(cur = new_group(w, p, NULL))) { free(smalls); return HOODIE_ENOMEM; }
+                    if (!(cur = hoodie_wr__new_group(w, p, NULL))) { free(smalls); return HOODIE_ENOMEM; }
                     room = per_file;
                 }
             }
@@ -1073,7 +615,7 @@ static hoodie_status bulk_handle(wctx *w, size_t gi)
     uint32_t part = w->groups[gi].part;
     hoodie_status rc = HOODIE_OK;
     while (rc == HOODIE_OK && done < total) {
-        if (done && !new_group(w, part, NULL)) return HOODIE_ENOMEM;
+        if (done && !hoodie_wr__new_group(w, part, NULL)) return HOODIE_ENOMEM;
         bulk_file f = { 0 };
         HOODIE_TRY(bulk_file_open(w, done ? w->n_groups - 1 : gi, &f));
         while (rc == HOODIE_OK && done < total && (int64_t)hoodie_basefile_stream_bytes(f.bs) < max_file_size(w)) {
@@ -1132,7 +674,7 @@ static hoodie_status bulk_route_batch(wctx *w, hoodie_hmap *pmap, bulk_file **fi
         bulk_file *f = &(*files)[p];
         while (left) {
             if (!f->bs) {
-                if (!new_group(w, p, NULL)) return HOODIE_ENOMEM;
+                if (!hoodie_wr__new_group(w, p, NULL)) return HOODIE_ENOMEM;
                 HOODIE_TRY(bulk_file_open(w, w->n_groups - 1, f));
             }
             size_t k = per_file - f->rows < (int64_t)left ? (size_t)(per_file - f->rows) : left;
@@ -1260,7 +802,7 @@ static hoodie_status merge_handle(wctx *w, wgroup *g)
     /* the group's input: key -> index into g->updates */
     hoodie_hmap m = HOODIE_HMAP_INIT;
     keybits kb;
-    hoodie_status rc = key_index(w, &g->updates, &m, &kb);
+    hoodie_status rc = hoodie_wr__key_index(w, &g->updates, &m, &kb);
     /* new versions of updated records, then inserts: one batch of file records */
     rowvec newrows = { 0 };
     for (size_t i = 0; rc == HOODIE_OK && i < g->updates.n; i++) rc = rv_push(&newrows, g->updates.v[i]);
@@ -1631,10 +1173,10 @@ static hoodie_status bucket_assign(wctx *w)
     if (!w->replace)
         for (size_t i = 0; i < w->view->group_count; i++) {
             const hoodie_file_group *fg = &w->view->groups[i];
-            int pi = part_index(w, fg->partition), b = hoodie_bucket_of_file_id(fg->file_id);
+            int pi = hoodie_wr__part_index(w, fg->partition), b = hoodie_bucket_of_file_id(fg->file_id);
             if (pi < 0 || b < 0 || b >= nb || slot[(size_t)pi * (size_t)nb + (size_t)b]) continue;
             if (!hoodie_file_group_latest(fg)) continue;
-            wgroup *g = new_group(w, (uint32_t)pi, fg);
+            wgroup *g = hoodie_wr__new_group(w, (uint32_t)pi, fg);
             if (!g) { free(slot); return HOODIE_ENOMEM; }
             slot[(size_t)pi * (size_t)nb + (size_t)b] = (int32_t)(g - w->groups) + 1;
         }
@@ -1647,7 +1189,7 @@ static hoodie_status bucket_assign(wctx *w)
         int32_t *s = &slot[(size_t)w->row_part[row] * (size_t)nb + (size_t)b];
         if (!*s) {
             if (w->del[row]) continue; /* deleting from a bucket that does not exist */
-            wgroup *g = new_group(w, w->row_part[row], NULL);
+            wgroup *g = hoodie_wr__new_group(w, w->row_part[row], NULL);
             if (!g) { rc = HOODIE_ENOMEM; break; }
             char id[80];
             hoodie_bucket_file_id(id, sizeof id, b, g->file_id);
@@ -1694,7 +1236,7 @@ static hoodie_status replaced_groups(wctx *w)
     /* every existing group of the affected partitions (all of them for insert_overwrite_table) */
     for (size_t g = 0; g < w->view->group_count; g++) {
         const hoodie_file_group *fg = &w->view->groups[g];
-        if (w->o.op != HOODIE_WRITE_INSERT_OVERWRITE_TABLE && part_index(w, fg->partition) < 0) continue;
+        if (w->o.op != HOODIE_WRITE_INSERT_OVERWRITE_TABLE && hoodie_wr__part_index(w, fg->partition) < 0) continue;
         size_t k;
         for (k = 0; k < w->n_replaced; k++)
             if (!strcmp(w->replaced[k].partition_path, fg->partition)) break;
@@ -1900,7 +1442,7 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
         goto done;
     }
     if ((w.o.op == HOODIE_WRITE_UPSERT || w.o.op == HOODIE_WRITE_DELETE) && !w.cfg->bucket_index)
-        if ((rc = lookup(&w, row_group)) < 0) goto done;
+        if ((rc = hoodie_wr__lookup(&w, row_group)) < 0) goto done;
     if (w.replace && (rc = replaced_groups(&w)) < 0) goto done;
     if (w.o.op != HOODIE_WRITE_DELETE_PARTITION && w.cfg->bucket_index) {
         if ((rc = bucket_assign(&w)) < 0) goto done;

@@ -1,0 +1,338 @@
+/*
+ * The write client's index lookup (write/writer_int.h): which existing file group holds each updated or deleted
+ * key. Bloom index: key ranges and bloom filters of the base-file footers, then an exact check of the candidates
+ * against the files' record keys; tables without meta fields: the SIMPLE index (key fields of every base file).
+ */
+#include "write/writer_int.h"
+
+hoodie_status hoodie_wr__keybits_init(keybits *b, size_t n)
+{
+    size_t bits = 512;
+    while (bits < n * 16 && bits < ((size_t)1 << 31)) bits <<= 1;
+    b->mask = (uint32_t)(bits - 1);
+    b->w = calloc(bits / 64, sizeof *b->w);
+    return b->w ? HOODIE_OK : HOODIE_NOMEM();
+}
+
+/* ---- index lookup ---- */
+
+
+hoodie_status hoodie_wr__key_index(const wctx *w, const rowvec *rows, hoodie_hmap *m, keybits *kb)
+{
+    kb->w = NULL;
+    hoodie_status rc = hoodie_hmap_init(m, rows->n + 1);
+    if (rc == HOODIE_OK) rc = hoodie_wr__keybits_init(kb, rows->n);
+    for (size_t i = 0; rc == HOODIE_OK && i < rows->n; i++) {
+        size_t kl;
+        const char *k = key_at(&w->keys, rows->v[i], &kl);
+        uint32_t h = hoodie_hmap_hash(k, kl);
+        uint64_t *slot;
+        int existed;
+        keybits_add(kb, h);
+        rc = hoodie_hmap_upsert_hashed(m, k, kl, h, &slot, &existed);
+        if (rc == HOODIE_OK) *slot = i;
+    }
+    return rc;
+}
+
+/*
+ * Which of the candidate rows `cand` have their key in a base file: the candidates' keys go into a hash map, the
+ * file's _hoodie_record_key column is streamed through it (no copy of the file's keys is kept). found[i] is set for
+ * the candidates present.
+ */
+static hoodie_status base_file_probe(wctx *w, const hoodie_fs_file *f, const rowvec *cand, uint8_t *found)
+{
+    static const char *const cols[] = { "_hoodie_record_key" };
+    hoodie_hmap map = HOODIE_HMAP_INIT;
+    keybits kb;
+    hoodie_status rc = hoodie_wr__key_index(w, cand, &map, &kb);
+    hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
+    hoodie_parquet_reader *r = NULL;
+    hoodie_pq_scan *sc = NULL;
+    o.storage = w->s;
+    o.columns = cols;
+    o.n_columns = 1;
+    if (rc == HOODIE_OK) rc = hoodie_parquet_reader_open(&r, f->path, &o);
+    if (rc == HOODIE_OK) rc = hoodie_pqfile__scan_open(r, &sc);
+    while (rc == HOODIE_OK) {
+        hoodie_batch b;
+        rc = hoodie_pq_scan_next(sc, &b);
+        if (rc < 0) break;
+        const hoodie_array *k = &b.root.children[0];
+        for (int64_t i = 0; i < k->length; i++) {
+            if (!hoodie_array_is_valid(k, i)) continue;
+            const uint8_t *kp = k->values + k->offsets[i];
+            size_t kl = (size_t)(k->offsets[i + 1] - k->offsets[i]);
+            uint32_t h = hoodie_hmap_hash(kp, kl);
+            if (!keybits_may(&kb, h)) continue;
+            uint64_t *v = hoodie_hmap_get_hashed(&map, kp, kl, h);
+            if (v) found[*v] = 1;
+        }
+        hoodie_batch_dispose(&b);
+    }
+    if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
+    hoodie_pq_scan_free(sc);
+    hoodie_parquet_reader_free(r);
+    hoodie_hmap_dispose(&map);
+    free(kb.w);
+    return rc;
+}
+
+/*
+ * The SIMPLE index of a table without meta fields (its footers have no key index, its records no stored keys):
+ * every latest base file of a partition the input writes to is read for the key fields alone, its keys formed
+ * by the table's key generator and looked up among that partition's input rows, as Hudi's SIMPLE index joins
+ * them. A row found in a file is an update of its group; the others are inserts.
+ */
+static hoodie_status simple_probe(wctx *w, const hoodie_fs_file *f, const hoodie_hmap *map, const keybits *kb,
+                                  uint8_t *found, int64_t *num_rows)
+{
+    /* the top-level columns the key (and partition) fields are in (dot paths go through structs); the key
+     * generator resolves both */
+    size_t nk = w->kg.key_count + w->kg.part_count, nc = 0;
+    char **cols = calloc(nk + 1, sizeof *cols);
+    hoodie_status rc = cols ? HOODIE_OK : HOODIE_NOMEM();
+    for (size_t i = 0; rc == HOODIE_OK && i < nk; i++) {
+        const hoodie_keygen_field *kf = i < w->kg.key_count ? &w->kg.keys[i] : &w->kg.parts[i - w->kg.key_count];
+        const char *name = kf->name, *dot = strchr(name, '.');
+        size_t len = dot ? (size_t)(dot - name) : strlen(name), j = 0;
+        while (j < nc && !(strlen(cols[j]) == len && !memcmp(cols[j], name, len))) j++;
+        if (j < nc) continue;
+        if (!(cols[nc] = strndup(name, len))) rc = HOODIE_NOMEM();
+        else nc++;
+    }
+    hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
+    hoodie_parquet_reader *r = NULL;
+    hoodie_pq_scan *sc = NULL;
+    hoodie_keygen_out ko;
+    hoodie_keygen_out_init(&ko);
+    o.storage = w->s;
+    o.columns = (const char *const *)cols;
+    o.n_columns = nc;
+    if (rc == HOODIE_OK) rc = hoodie_parquet_reader_open(&r, f->path, &o);
+    if (rc == HOODIE_OK) *num_rows = hoodie_parquet_reader_num_rows(r);
+    if (rc == HOODIE_OK) rc = hoodie_pqfile__scan_open(r, &sc);
+    while (rc == HOODIE_OK) {
+        hoodie_batch b;
+        rc = hoodie_pq_scan_next(sc, &b);
+        if (rc < 0) break;
+        hoodie_keygen_plan kg;
+        rc = hoodie_keygen_init(&kg, w->cfg, &b.schema);
+        if (rc == HOODIE_OK) {
+            rc = hoodie_keygen_record_keys(&kg, &b, &ko);
+            hoodie_keygen_dispose(&kg);
+        }
+        for (int64_t i = 0; rc == HOODIE_OK && i < ko.rows; i++) {
+            const uint8_t *kp = ko.data.data + ko.offsets[i];
+            size_t kl = (size_t)(ko.offsets[i + 1] - ko.offsets[i]);
+            uint32_t h = hoodie_hmap_hash(kp, kl);
+            if (!keybits_may(kb, h)) continue;
+            uint64_t *v = hoodie_hmap_get_hashed(map, kp, kl, h);
+            if (v) found[*v] = 1;
+        }
+        hoodie_batch_dispose(&b);
+        if (rc < 0) hoodie_error__prefix("%s: ", f->path);
+    }
+    if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
+    hoodie_keygen_out_dispose(&ko);
+    hoodie_pq_scan_free(sc);
+    hoodie_parquet_reader_free(r);
+    for (size_t i = 0; i < nc; i++) free(cols[i]);
+    free(cols);
+    return rc;
+}
+
+static hoodie_status simple_lookup(wctx *w, int32_t *row_group)
+{
+    rowvec *rows = calloc(w->n_parts + 1, sizeof *rows);
+    uint8_t *found = calloc(w->live.n + 1, 1);
+    hoodie_status rc = rows && found ? HOODIE_OK : HOODIE_NOMEM();
+    for (size_t i = 0; rc == HOODIE_OK && i < w->live.n; i++) rc = rv_push(&rows[w->row_part[w->live.v[i]]], w->live.v[i]);
+    for (size_t p = 0; rc == HOODIE_OK && p < w->n_parts; p++) {
+        if (!rows[p].n) continue;
+        hoodie_hmap map = HOODIE_HMAP_INIT;
+        keybits kb;
+        rc = hoodie_wr__key_index(w, &rows[p], &map, &kb);
+        for (size_t g = 0; rc == HOODIE_OK && g < w->view->group_count; g++) {
+            const hoodie_file_group *fg = &w->view->groups[g];
+            const hoodie_file_slice *sl = hoodie_file_group_latest(fg);
+            if (hoodie_wr__part_index(w, fg->partition) != (int)p || !sl || !sl->base) continue;
+            int64_t base_rows = 0;
+            memset(found, 0, rows[p].n);
+            rc = simple_probe(w, sl->base, &map, &kb, found, &base_rows);
+            wgroup *grp = NULL;
+            for (size_t i = 0; rc == HOODIE_OK && i < rows[p].n; i++) {
+                int64_t row = rows[p].v[i];
+                if (!found[i] || row_group[row] >= 0) continue; /* a key in two files: the first one's */
+                if (!grp) {
+                    grp = hoodie_wr__new_group(w, (uint32_t)p, fg);
+                    if (!grp) { rc = HOODIE_ENOMEM; break; }
+                    grp->base_rows = base_rows;
+                }
+                row_group[row] = (int32_t)(grp - w->groups);
+            }
+        }
+        hoodie_hmap_dispose(&map);
+        free(kb.w);
+    }
+    for (size_t p = 0; rows && p < w->n_parts; p++) free(rows[p].v);
+    free(rows);
+    free(found);
+    return rc;
+}
+
+/* Keys in range of a file, tested against its bloom filter a batch at a time (hoodie_bloom_test_many). */
+enum { BLOOM_BATCH = 256 };
+typedef struct bloom_batch {
+    const uint8_t *key[BLOOM_BATCH];
+    size_t len[BLOOM_BATCH];
+    int64_t row[BLOOM_BATCH];
+    uint8_t maybe[BLOOM_BATCH];
+    size_t n;
+} bloom_batch;
+
+/* The batch's rows whose keys may be in the filter, in order, onto `cand`; the batch is emptied. */
+static hoodie_status bloom_batch_flush(const hoodie_bloom *bloom, bloom_batch *bb, rowvec *cand)
+{
+    hoodie_bloom_test_many(bloom, bb->key, bb->len, bb->n, bb->maybe);
+    hoodie_status rc = HOODIE_OK;
+    for (size_t j = 0; j < bb->n && rc == HOODIE_OK; j++)
+        if (bb->maybe[j]) rc = rv_push(cand, bb->row[j]);
+    bb->n = 0;
+    return rc;
+}
+
+/*
+ * Which existing file group holds each live row's key (bloom index: key range, bloom filter, exact check). Each
+ * partition's rows are sorted by key once, so a file's key range selects its candidates by binary search instead
+ * of every row of the partition being compared with every file's range.
+ */
+hoodie_status hoodie_wr__lookup(wctx *w, int32_t *row_group)
+{
+    if (w->no_meta) return simple_lookup(w, row_group);
+    hoodie_status rc = HOODIE_OK;
+    /* the live rows by partition (a counting sort), so that each file looks at its partition's keys only */
+    size_t *start = calloc(w->n_parts + 1, sizeof *start);
+    hoodie_keyed_row *by_part = malloc((w->live.n + 1) * sizeof *by_part);
+    if (!start || !by_part) { free(start); free(by_part); return HOODIE_NOMEM(); }
+    for (size_t i = 0; i < w->live.n; i++) start[w->row_part[w->live.v[i]] + 1]++;
+    for (size_t p = 0; p < w->n_parts; p++) start[p + 1] += start[p];
+    for (size_t i = 0; i < w->live.n; i++) {
+        hoodie_keyed_row *kr = &by_part[start[w->row_part[w->live.v[i]]]++];
+        kr->row = w->live.v[i];
+        kr->k = key_at(&w->keys, kr->row, &kr->len);
+    }
+    for (size_t p = w->n_parts; p > 0; p--) start[p] = start[p - 1];
+    start[0] = 0;
+    for (size_t p = 0; p < w->n_parts && rc == HOODIE_OK; p++)
+        rc = hoodie_keyed_rows_sort(by_part + start[p], start[p + 1] - start[p]);
+    if (rc < 0) { free(start); free(by_part); return rc; }
+    /* first the candidates of every file (key range, then bloom filter), and of how many files each row is one */
+    size_t ng = w->view->group_count;
+    rowvec *cands = calloc(ng + 1, sizeof *cands);
+    int64_t *base_rows = calloc(ng + 1, sizeof *base_rows);
+    uint8_t *n_files = calloc((size_t)w->in.root.length + 1, 1);
+    if (!cands || !base_rows || !n_files) rc = HOODIE_NOMEM();
+    for (size_t g = 0; g < ng && rc == HOODIE_OK; g++) {
+        const hoodie_file_group *fg = &w->view->groups[g];
+        const hoodie_file_slice *sl = hoodie_file_group_latest(fg);
+        int pi = hoodie_wr__part_index(w, fg->partition);
+        if (pi < 0 || !sl || !sl->base) continue;
+        hoodie_parquet_reader *r;
+        hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
+        o.storage = w->s;
+        if ((rc = hoodie_parquet_reader_open(&r, sl->base->path, &o)) < 0) break;
+        /* copies: the footer's strings go with the reader, freed before the keys are probed */
+        const char *kmin = hoodie_parquet_reader_kv(r, "hoodie_min_record_key");
+        const char *kmax = hoodie_parquet_reader_kv(r, "hoodie_max_record_key");
+        char *minkey = kmin && kmax ? strdup(kmin) : NULL, *maxkey = kmin && kmax ? strdup(kmax) : NULL;
+        if (kmin && kmax && (!minkey || !maxkey)) {
+            free(minkey);
+            free(maxkey);
+            hoodie_parquet_reader_free(r);
+            rc = HOODIE_NOMEM();
+            break;
+        }
+        base_rows[g] = hoodie_parquet_reader_num_rows(r);
+        const char *bf = hoodie_parquet_reader_kv(r, "org.apache.hudi.bloomfilter");
+        hoodie_bloom bloom;
+        int have_bloom = 0;
+        if (bf && rc == HOODIE_OK) {
+            rc = hoodie_bloom_from_base64(&bloom, bf, strlen(bf), hoodie_parquet_reader_kv(r, "hoodie_bloom_filter_type_code"),
+                                          sl->base->path);
+            have_bloom = rc == HOODIE_OK;
+        }
+        hoodie_parquet_reader_free(r);
+        if (rc < 0) { free(minkey); free(maxkey); break; }
+        rowvec cand = { 0 };
+        const hoodie_keyed_row *prow = by_part + start[pi];
+        size_t from = 0, to = start[pi + 1] - start[pi];
+        if (minkey && maxkey) {
+            from = hoodie_keyed_row_bound(prow, to, minkey, 0);
+            to = hoodie_keyed_row_bound(prow, to, maxkey, 1);
+        }
+        bloom_batch bb;
+        bb.n = 0;
+        for (size_t i = from; rc == HOODIE_OK && i < to; i++) {
+            if (!have_bloom) {
+                rc = rv_push(&cand, prow[i].row);
+                continue;
+            }
+            bb.key[bb.n] = (const uint8_t *)prow[i].k;
+            bb.len[bb.n] = prow[i].len;
+            bb.row[bb.n++] = prow[i].row;
+            if (bb.n == BLOOM_BATCH) rc = bloom_batch_flush(&bloom, &bb, &cand);
+        }
+        if (rc == HOODIE_OK && bb.n) rc = bloom_batch_flush(&bloom, &bb, &cand);
+        if (have_bloom) hoodie_bloom_dispose(&bloom);
+        free(minkey);
+        free(maxkey);
+        for (size_t i = 0; i < cand.n; i++)
+            if (n_files[cand.v[i]] < 2) n_files[cand.v[i]]++;
+        cands[g] = cand;
+    }
+    /*
+     * Then the exact check, reading the candidate files' keys. A copy-on-write table skips it for the rows that are
+     * candidates of one file only: that file is rewritten anyway, its merge finds which of them it holds, and one
+     * it does not hold (a bloom false positive) is inserted there, which is where the key may go (no other file
+     * can hold it: bloom filters have no false negatives). MOR writes updates to logs without reading the base
+     * file, so every candidate is checked.
+     */
+    int trust_single = !w->mor;
+    for (size_t g = 0; g < ng && rc == HOODIE_OK; g++) {
+        rowvec *cand = &cands[g];
+        if (!cand->n) continue;
+        const hoodie_file_group *fg = &w->view->groups[g];
+        const hoodie_file_slice *sl = hoodie_file_group_latest(fg);
+        int pi = hoodie_wr__part_index(w, fg->partition);
+        rowvec check = { 0 };
+        for (size_t i = 0; rc == HOODIE_OK && i < cand->n; i++)
+            if (row_group[cand->v[i]] < 0 && !(trust_single && n_files[cand->v[i]] == 1)) rc = rv_push(&check, cand->v[i]);
+        uint8_t *found = rc == HOODIE_OK && check.n ? calloc(check.n, 1) : NULL;
+        if (rc == HOODIE_OK && check.n) rc = found ? base_file_probe(w, sl->base, &check, found) : HOODIE_NOMEM();
+        wgroup *grp = NULL;
+        size_t k = 0; /* check.v is in cand->v's order */
+        for (size_t i = 0; rc == HOODIE_OK && i < cand->n; i++) {
+            int64_t row = cand->v[i];
+            int take;
+            if (k < check.n && check.v[k] == row) take = found[k++];
+            else take = row_group[row] < 0 && trust_single && n_files[row] == 1;
+            if (!take) continue;
+            if (!grp) {
+                grp = hoodie_wr__new_group(w, (uint32_t)pi, fg);
+                if (!grp) { rc = HOODIE_ENOMEM; break; }
+                grp->base_rows = base_rows[g];
+            }
+            row_group[row] = (int32_t)(grp - w->groups);
+        }
+        free(found);
+        free(check.v);
+    }
+    for (size_t g = 0; cands && g < ng; g++) free(cands[g].v);
+    free(cands);
+    free(base_rows);
+    free(n_files);
+    free(start);
+    free(by_part);
+    return rc;
+}

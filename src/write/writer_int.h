@@ -1,0 +1,148 @@
+/*
+ * The write client's shared state (write/writer.c: the phases of one write; write/windex.c: the index lookup that
+ * finds the file group of each updated or deleted key). Internal to those two files.
+ */
+#ifndef HOODIE_WRITE_WRITER_INT_H
+#define HOODIE_WRITE_WRITER_INT_H
+
+#include "hoodie/writer.h"
+#include "format/avro/json.h"
+#include "format/avro/schema.h"
+#include "format/bloom.h"
+#include "model/arrow.h"
+#include "model/avro.h"
+#include "model/build.h"
+#include "model/conform.h"
+#include "merge/record_merge.h"
+#include "storage/storage.h"
+#include "table/bucket.h"
+#include "table/file_name.h"
+#include "table/keygen.h"
+#include "table/pqfile.h"
+#include "table/pqwrite.h"
+#include "table/table.h"
+#include "util/alloc.h"
+#include "util/error.h"
+#include "util/hash.h"
+#include "write/basefile.h"
+#include "write/basefile_stream.h"
+#include "write/commit.h"
+#include "write/keysort.h"
+#include "write/mdt.h"
+#include "write/rgcopy.h"
+#include "write/commit_encode.h"
+#include "write/create.h"
+#include "write/lsm_write.h"
+#include "write/rollback.h"
+#include "write/wlog.h"
+#include "write/wschema.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_SMALL_FILE (100ll << 20)
+#define DEFAULT_MAX_FILE (120ll << 20)
+#define DEFAULT_RECORD_SIZE 1024
+
+typedef struct rowvec { int64_t *v; size_t n, cap; } rowvec;
+
+typedef struct wgroup {
+    uint32_t part;                  /* partition index */
+    char file_id[80];
+    const hoodie_file_group *existing;  /* NULL: a new file group */
+    const hoodie_file_slice *slice; /* its latest slice */
+    int64_t base_rows;              /* rows of the existing base file */
+    uint64_t base_size;
+    rowvec updates;                 /* input rows whose key is in the group (updates, deletes) */
+    rowvec inserts;                 /* input rows inserted into the group */
+    int ordinal;                    /* task number for write tokens and sequence numbers */
+} wgroup;
+
+typedef struct wctx {
+    hoodie_table *t;
+    const hoodie_storage *s;
+    hoodie_write_opts o;
+    const hoodie_table_config *cfg;
+    int mor, replace;
+    hoodie_action action;
+    const char *op_name;
+    hoodie_field data_schema;       /* table columns (no meta) */
+    hoodie_field file_schema;       /* meta + table columns */
+    int have_schemas;
+    hoodie_batch in;                /* input, conformed to data_schema (deletes: as given) */
+    int have_in;
+    hoodie_keygen_plan kg;
+    int have_kg;
+    int no_meta;                    /* hoodie.populate.meta.fields=false: keys from the key fields (COW only) */
+    hoodie_keygen_plan kg_file;     /* no_meta: the key generator on file_schema, for the records of base files */
+    int have_kg_file;
+    hoodie_keygen_out keys, parts;
+    uint8_t *del;                   /* per input row: a delete */
+    rowvec live;                    /* rows kept after combining */
+    int ord_col;                    /* ordering column in `in`, -1 */
+    char **part_names;              /* distinct partitions of the live rows */
+    size_t n_parts;
+    uint32_t *row_part;             /* partition index per input row */
+    hoodie_fsview *view;
+    wgroup *groups;
+    size_t n_groups, cap_groups;
+    int64_t record_size;            /* estimated bytes per record */
+    hoodie_write_txn tx;
+    int tx_started;
+    hoodie_wstat *stats;
+    size_t n_stats, cap_stats;
+    hoodie_arena *arena;            /* strings of the stats */
+    char *avro_data_schema;         /* extraMetadata.schema */
+    char *avro_file_schema;         /* parquet.avro.schema, log block SCHEMA */
+    hoodie_replaced_file_ids *replaced;
+    size_t n_replaced;
+    hoodie_write_result res;
+    int pending_loaded;              /* v6: pending compactions read */
+    char **pending_ids, **pending_instants; /* arena strings; the arrays are malloc */
+    size_t n_pending;
+} wctx;
+
+static inline hoodie_status rv_push(rowvec *r, int64_t x)
+{
+    if (r->n == r->cap) {
+        size_t nc = r->cap ? r->cap * 2 : 64;
+        int64_t *p = realloc(r->v, nc * sizeof *p);
+        if (!p) return HOODIE_NOMEM();
+        r->v = p;
+        r->cap = nc;
+    }
+    r->v[r->n++] = x;
+    return HOODIE_OK;
+}
+
+static inline const char *key_at(const hoodie_keygen_out *k, int64_t row, size_t *len)
+{
+    *len = (size_t)(k->offsets[row + 1] - k->offsets[row]);
+    return (const char *)k->data.data + k->offsets[row];
+}
+
+/*
+ * A bit per hash value (16 bits a key) in front of a hash map of a few keys that most probes miss (a file's keys
+ * against the input rows that may be in it): one bit test, in L1, turns most probes away before the map's.
+ */
+typedef struct keybits { uint64_t *w; uint32_t mask; } keybits;
+
+/** Bits for n keys (16 a key), zeroed; free(b->w). */
+hoodie_status hoodie_wr__keybits_init(keybits *b, size_t n);
+
+
+static inline void keybits_add(keybits *b, uint32_t h) { h &= b->mask; b->w[h >> 6] |= (uint64_t)1 << (h & 63); }
+static inline int keybits_may(const keybits *b, uint32_t h) { h &= b->mask; return (int)(b->w[h >> 6] >> (h & 63)) & 1; }
+
+/** Index of partition path p among the live rows' partitions, or -1. */
+int hoodie_wr__part_index(const wctx *w, const char *p);
+/** A new group (existing: the file group it writes into; NULL: a new file group); NULL on ENOMEM. */
+wgroup *hoodie_wr__new_group(wctx *w, uint32_t part, const hoodie_file_group *existing);
+/** The keys of input rows `rows` -> their index in it, a hash map fronted by a keybits filter (both to dispose). */
+hoodie_status hoodie_wr__key_index(const wctx *w, const rowvec *rows, hoodie_hmap *m, keybits *kb);
+/** Which existing file group holds each live row's key: row_group[row] is set to its group (w->groups). */
+hoodie_status hoodie_wr__lookup(wctx *w, int32_t *row_group);
+
+#endif

@@ -60,7 +60,16 @@ int64_t hoodie_bits_count(const uint8_t *bits, int64_t off, int64_t count)
 
 static void bits_fill(uint8_t *bits, int64_t off, int64_t count, int v)
 {
-    for (int64_t i = 0; i < count; i++) {
+    int64_t i = 0;
+    for (; i < count && ((off + i) & 7); i++) { /* to a byte boundary, then whole bytes */
+        if (v) hoodie_bit_set(bits, off + i); else hoodie_bit_clear(bits, off + i);
+    }
+    if (count - i >= 8) {
+        int64_t bytes = (count - i) / 8;
+        memset(bits + (off + i) / 8, v ? 0xff : 0, (size_t)bytes);
+        i += bytes * 8;
+    }
+    for (; i < count; i++) {
         if (v) hoodie_bit_set(bits, off + i); else hoodie_bit_clear(bits, off + i);
     }
 }
@@ -136,6 +145,32 @@ static hoodie_status push_empty(hoodie_array *a, const hoodie_field *f, int null
 }
 
 hoodie_status hoodie_array_append_null(hoodie_array *a, const hoodie_field *f) { return push_empty(a, f, 1); }
+
+hoodie_status hoodie_array_append_nulls(hoodie_array *a, const hoodie_field *f, int64_t n)
+{
+    if (n <= 0) return HOODIE_OK;
+    if (f->type.id == HOODIE_TYPE_NULL) { a->length += n; a->null_count += n; return HOODIE_OK; }
+    if (f->type.id == HOODIE_TYPE_STRUCT) { /* children get their own placeholders: row by row */
+        for (int64_t i = 0; i < n; i++) HOODIE_TRY(push_empty(a, f, 1));
+        return HOODIE_OK;
+    }
+    HOODIE_TRY(hoodie_array_materialize_validity(a, a->length + n));
+    HOODIE_TRY(hoodie_array_reserve(a, f, a->length + n, a->values_len));
+    bits_fill(a->validity, a->length, n, 0);
+    switch (f->type.id) {
+    case HOODIE_TYPE_BOOL: bits_fill(a->values, a->length, n, 0); break;
+    case HOODIE_TYPE_STRING: case HOODIE_TYPE_BINARY: case HOODIE_TYPE_LIST: case HOODIE_TYPE_MAP:
+        for (int64_t i = 1; i <= n; i++) a->offsets[a->length + i] = a->offsets[a->length];
+        break;
+    default: {
+        size_t w = hoodie_type_fixed_width(&f->type);
+        memset(a->values + (size_t)a->length * w, 0, (size_t)n * w);
+    }
+    }
+    a->length += n;
+    a->null_count += n;
+    return HOODIE_OK;
+}
 
 hoodie_status hoodie_array_append_bool(hoodie_array *a, const hoodie_field *f, int v)
 {

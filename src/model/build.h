@@ -38,6 +38,8 @@ int64_t hoodie_bits_count(const uint8_t *bits, int64_t off, int64_t count);
 /* ---- appending one value ---- */
 
 hoodie_status hoodie_array_append_null(hoodie_array *a, const hoodie_field *f);
+/** n nulls at once (one reservation). */
+hoodie_status hoodie_array_append_nulls(hoodie_array *a, const hoodie_field *f, int64_t n);
 hoodie_status hoodie_array_append_bool(hoodie_array *a, const hoodie_field *f, int v);
 /** INT8..INT64, UINT8..UINT64 (two's complement bits), DATE32, TIME32, TIME64, TIMESTAMP: the value is
  *  truncated to the type's width. DECIMAL: the unscaled value, sign-extended. FLOAT16: the raw half bits. */

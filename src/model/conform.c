@@ -56,7 +56,7 @@ static hoodie_status conform_struct_children(hoodie_array *dst, const hoodie_fie
             if (!tc->nullable)
                 return HOODIE_FAIL(HOODIE_EINVAL, "column '%s' is missing and not nullable", tc->name);
             HOODIE_TRY(hoodie_array_init(&dst->children[i], tc));
-            for (int64_t r = 0; r < rows; r++) HOODIE_TRY(hoodie_array_append_null(&dst->children[i], tc));
+            HOODIE_TRY(hoodie_array_append_nulls(&dst->children[i], tc, rows));
         } else {
             HOODIE_TRY(conform_array(&dst->children[i], tc, &src->children[si], &sf->children[si]));
         }

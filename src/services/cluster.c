@@ -294,7 +294,7 @@ static hoodie_status cluster_group(hoodie_svc *sv, hoodie_write_txn *tx, json_t 
             if (rc == HOODIE_OK) rc = hoodie_write__marker(tx, part, (const char *)nb.data, HOODIE_MARKER_CREATE);
             const hoodie_batch *parts[1] = { &ob };
             hoodie_basefile_opts bo = { sv->s, path, &sv->file_schema, sv->avro_file_schema, sv->o.codec, 0, 0,
-                                NULL, NULL, NULL, NULL, !sv->t->cfg->populate_meta_fields };
+                                NULL, NULL, NULL, NULL, !sv->t->cfg->populate_meta_fields, NULL };
             if (rc == HOODIE_OK) rc = hoodie_basefile_write(&bo, parts, 1, &size, &written);
             free(path);
             hoodie_batch_dispose(&ob);

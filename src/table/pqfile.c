@@ -100,6 +100,22 @@ const char *hoodie_parquet_reader_kv(const hoodie_parquet_reader *r, const char 
 const hoodie_field *hoodie_pqfile__schema(const hoodie_parquet_reader *r) { return hoodie_pq_scan_schema(r->proto); }
 hoodie_pq_file *hoodie_pqfile__file(hoodie_parquet_reader *r) { return r->file; }
 hoodie_status hoodie_pqfile__scan_open(hoodie_parquet_reader *r, hoodie_pq_scan **out) { return open_scan(r, NULL, 0, out); }
+hoodie_status hoodie_pqfile__scan_open_without(hoodie_parquet_reader *r, const char *skip, hoodie_pq_scan **out)
+{
+    const hoodie_field *fs = hoodie_pqfile__schema(r);
+    const char **cols = calloc(fs->n_children + 1, sizeof *cols);
+    if (!cols) return HOODIE_NOMEM();
+    size_t n = 0;
+    for (size_t i = 0; i < fs->n_children; i++)
+        if (strcmp(fs->children[i].name, skip)) cols[n++] = fs->children[i].name;
+    hoodie_pq_scan_opts o = { 0 };
+    o.columns = cols;
+    o.n_columns = n;
+    o.batch_rows = r->batch_rows;
+    hoodie_status rc = n ? hoodie_pq_scan_open(out, r->file, &o) : open_scan(r, NULL, 0, out);
+    free(cols);
+    return rc;
+}
 hoodie_status hoodie_pqfile__scan_open_row_groups(hoodie_parquet_reader *r, const uint32_t *row_groups,
                                                   size_t n_row_groups, hoodie_pq_scan **out)
 {

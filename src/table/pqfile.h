@@ -19,6 +19,8 @@
 const hoodie_field *hoodie_pqfile__schema(const hoodie_parquet_reader *r);
 /** A new scan over all row groups with the reader's projection and batch size. */
 hoodie_status hoodie_pqfile__scan_open(hoodie_parquet_reader *r, hoodie_pq_scan **out);
+/** A scan of the reader's columns but the top-level column `skip` (all of them when that is the only one). */
+hoodie_status hoodie_pqfile__scan_open_without(hoodie_parquet_reader *r, const char *skip, hoodie_pq_scan **out);
 /** Same, restricted to the given row groups (statistics pruning by the caller). */
 hoodie_status hoodie_pqfile__scan_open_row_groups(hoodie_parquet_reader *r, const uint32_t *row_groups,
                                                   size_t n_row_groups, hoodie_pq_scan **out);

@@ -106,6 +106,12 @@ hoodie_status hoodie_pqwrite_write_row_group(hoodie_pqwrite *w, const hoodie_arr
 
 const hoodie_pq_writer *hoodie_pqwrite_writer(const hoodie_pqwrite *w) { return w->w; }
 
+hoodie_status hoodie_pqwrite_set_constant(hoodie_pqwrite *w, size_t top, const void *value, size_t len)
+{
+    if (w->closed) return HOODIE_FAIL(HOODIE_ESTATE, "parquet writer: already closed");
+    return hoodie_pq_writer_set_constant(w->w, top, value, len);
+}
+
 hoodie_status hoodie_pqwrite_write_batch(hoodie_pqwrite *w, const hoodie_batch *b)
 {
     return hoodie_pqwrite_write_array(w, &b->root);

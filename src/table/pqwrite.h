@@ -44,6 +44,8 @@ hoodie_status hoodie_pqwrite_write_row_group(hoodie_pqwrite *w, const hoodie_arr
                                             const hoodie_pq_chunk_copy *const *copies);
 /** The format-level writer (schema, copy checks); borrowed. */
 const hoodie_pq_writer *hoodie_pqwrite_writer(const hoodie_pqwrite *w);
+/** Every row's value of top-level column `top` from now on (hoodie_pq_writer_set_constant). */
+hoodie_status hoodie_pqwrite_set_constant(hoodie_pqwrite *w, size_t top, const void *value, size_t len);
 /** Set a footer key-value entry before close (e.g. statistics known only at the end). */
 hoodie_status hoodie_pqwrite_set_kv(hoodie_pqwrite *w, const char *key, const char *value);
 /** Footer, then make the file visible. */

@@ -122,6 +122,7 @@ hoodie_status hoodie_basefile_write_parts(const hoodie_basefile_opts *o, const h
     if (rc == HOODIE_OK)
         rc = hoodie_pqwrite_open_ex(&pw, o->path, o->storage, HOODIE_CREATE_EXCLUSIVE | HOODIE_CREATE_DEFER_SYNC,
                                     o->file_schema, &fo);
+    if (rc == HOODIE_OK && o->file_name) rc = hoodie_pqwrite_set_constant(pw, 4, o->file_name, strlen(o->file_name));
     for (size_t b = 0; b < n && rc == HOODIE_OK; b++)
         rc = parts[b].refs ? hoodie_pqwrite_write_refs(pw, parts[b].roots, parts[b].n_roots, parts[b].refs,
                                                        (int64_t)parts[b].n_refs, parts[b].copies)

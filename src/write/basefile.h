@@ -28,6 +28,9 @@ typedef struct hoodie_basefile_opts {
     /* A table without meta fields (hoodie.populate.meta.fields=false): the footer has no key index (no bloom
      * filter, no min/max keys), as Spark writes such files. */
     int no_key_index;
+    /* _hoodie_file_name (column 4) of every row: the new file's name, for copied records too, as Hudi rewrites it
+     * (hudi-format.md 4.1); the batches' column 4 is not read. NULL: written as the batches hold it. */
+    const char *file_name;
 } hoodie_basefile_opts;
 
 /**

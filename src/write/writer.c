@@ -365,7 +365,8 @@ static hoodie_status put_const(hoodie_array *a, const hoodie_field *f, const cha
 static hoodie_status make_meta(wctx *w, const wgroup *g, const int64_t *rows, size_t n, const char *file_name,
                                int64_t seq_start, hoodie_batch *out);
 
-/* The rows of the input (in the order given) as file records: meta columns + data. */
+/* The rows of the input (in the order given) as file records: meta columns + data. file_name NULL: the file-name
+ * column is left empty (length 0) for a base-file writer that fills it (hoodie_basefile_opts.file_name). */
 static hoodie_status make_records(wctx *w, const wgroup *g, const int64_t *rows, size_t n, const char *file_name,
                                   int64_t seq_start, hoodie_batch *out)
 {
@@ -391,7 +392,7 @@ static hoodie_status make_meta(wctx *w, const wgroup *g, const int64_t *rows, si
     int pl0 = snprintf(seq, 64, "%s_%d_", w->tx.inst.requested, g->ordinal);
     size_t prefix_len = pl0 > 0 && pl0 < 64 ? (size_t)pl0 : 0;
     /* the meta columns' buffers sized once: no regrowth row by row */
-    size_t kbytes = 0, fl = strlen(file_name), n_keys = n;
+    size_t kbytes = 0, fl = file_name ? strlen(file_name) : 0, n_keys = n;
     for (size_t i = 0; !w->no_meta && i < n; i++) {
         size_t kl;
         (void)key_at(&w->keys, rows[i], &kl);
@@ -400,8 +401,8 @@ static hoodie_status make_meta(wctx *w, const wgroup *g, const int64_t *rows, si
     if (w->no_meta) {
         /* no meta fields: the first four null and the file name, as Spark's writer leaves them */
         for (int c = 0; c < 4 && rc == HOODIE_OK; c++)
-            for (size_t i = 0; i < n && rc == HOODIE_OK; i++) rc = hoodie_array_append_null(&cols[c], &fs->children[c]);
-        if (rc == HOODIE_OK) rc = put_const(&cols[4], &fs->children[4], file_name, fl, n);
+            rc = hoodie_array_append_nulls(&cols[c], &fs->children[c], (int64_t)n);
+        if (rc == HOODIE_OK && file_name) rc = put_const(&cols[4], &fs->children[4], file_name, fl, n);
         kbytes = 0;
         n_keys = 0;
     }
@@ -409,7 +410,7 @@ static hoodie_status make_meta(wctx *w, const wgroup *g, const int64_t *rows, si
     const char *part = w->part_names[g->part];
     if (rc == HOODIE_OK && n_keys) rc = put_const(&cols[0], &fs->children[0], w->tx.inst.requested, inst_len, n);
     if (rc == HOODIE_OK && n_keys) rc = put_const(&cols[3], &fs->children[3], part, strlen(part), n);
-    if (rc == HOODIE_OK && n_keys) rc = put_const(&cols[4], &fs->children[4], file_name, fl, n);
+    if (rc == HOODIE_OK && n_keys && file_name) rc = put_const(&cols[4], &fs->children[4], file_name, fl, n);
     if (rc == HOODIE_OK && n_keys)
         rc = hoodie_array_reserve(&cols[1], &fs->children[1], (int64_t)n, n * (prefix_len + 20));
     if (rc == HOODIE_OK && n_keys) rc = hoodie_array_reserve(&cols[2], &fs->children[2], (int64_t)n, kbytes);
@@ -472,7 +473,7 @@ static hoodie_status write_base(wctx *w, wgroup *g, const hoodie_basefile_part *
     uint64_t size = 0;
     hoodie_basefile_opts bo = { w->s, path, &w->file_schema, w->avro_file_schema, w->o.codec, 0, w->o.bloom_num_entries,
                                 reuse ? reuse[0] : NULL, reuse ? reuse[1] : NULL, reuse ? reuse[2] : NULL,
-                                reuse ? reuse[3] : NULL, w->no_meta };
+                                reuse ? reuse[3] : NULL, w->no_meta, name };
     hoodie_status rc = hoodie_write__marker(&w->tx, partition, name, g->existing ? HOODIE_MARKER_MERGE : HOODIE_MARKER_CREATE);
     if (rc == HOODIE_OK) rc = hoodie_write__partition_metadata(w->s, w->t->base_path, partition, w->tx.inst.requested);
     if (rc == HOODIE_OK) rc = hoodie_basefile_write_parts(&bo, bp, n_parts, &size, &rows);
@@ -513,7 +514,7 @@ static hoodie_status create_handle(wctx *w, wgroup *g)
     hoodie_buf_dispose(&nb);
     hoodie_batch recs;
     if (w->cfg->lsm_tree) HOODIE_TRY(hoodie_lsm_sort_rows(&w->keys, g->inserts.v, g->inserts.n));
-    HOODIE_TRY(make_records(w, g, g->inserts.v, g->inserts.n, name, 0, &recs));
+    HOODIE_TRY(make_records(w, g, g->inserts.v, g->inserts.n, NULL, 0, &recs)); /* write_base names the file */
     hoodie_basefile_part part = { &recs, NULL, NULL, 0, NULL, 0 };
     hoodie_status rc = write_base(w, g, &part, 1, name, NULL, (int64_t)g->inserts.n, 0, 0, NULL);
     hoodie_batch_dispose(&recs);
@@ -556,7 +557,7 @@ static hoodie_status bulk_file_open(wctx *w, size_t gi, bulk_file *f)
     HOODIE_TRY(hoodie_write__marker(&w->tx, partition, f->name, HOODIE_MARKER_CREATE));
     HOODIE_TRY(hoodie_write__partition_metadata(w->s, w->t->base_path, partition, w->tx.inst.requested));
     hoodie_basefile_opts bo = { w->s, path, &w->file_schema, w->avro_file_schema, w->o.codec, 0, w->o.bloom_num_entries,
-                                NULL, NULL, NULL, NULL, w->no_meta };
+                                NULL, NULL, NULL, NULL, w->no_meta, f->name };
     return hoodie_basefile_stream_open(&f->bs, &bo, BULK_ROW_GROUP_ROWS, 0, 0);
 }
 
@@ -567,7 +568,7 @@ static hoodie_status bulk_file_write(wctx *w, bulk_file *f, const int64_t *rows,
         size_t k = n - done < BULK_CHUNK_ROWS ? n - done : BULK_CHUNK_ROWS;
         /* the meta columns made, the data columns written from the input, picked by row (no gathered copy) */
         hoodie_batch recs;
-        HOODIE_TRY(make_meta(w, &w->groups[f->gi], rows + done, k, f->name, f->rows, &recs));
+        HOODIE_TRY(make_meta(w, &w->groups[f->gi], rows + done, k, NULL, f->rows, &recs)); /* named by the stream */
         size_t nc = recs.root.n_children;
         hoodie_array *cols = malloc(nc * sizeof *cols);
         const int64_t **sel = calloc(nc, sizeof *sel);
@@ -809,7 +810,7 @@ static hoodie_status merge_handle(wctx *w, wgroup *g)
     for (size_t i = 0; rc == HOODIE_OK && i < g->inserts.n; i++) rc = rv_push(&newrows, g->inserts.v[i]);
     hoodie_batch fresh;
     int have_fresh = 0;
-    if (rc == HOODIE_OK) rc = make_records(w, g, newrows.v, newrows.n, name, 0, &fresh);
+    if (rc == HOODIE_OK) rc = make_records(w, g, newrows.v, newrows.n, NULL, 0, &fresh); /* named by write_base */
     have_fresh = rc == HOODIE_OK;
 
     hoodie_merge_mode mode = w->cfg->merge_mode == HOODIE_MERGE_EVENT_TIME_ORDERING ? HOODIE_MERGE_EVENT_TIME_ORDERING
@@ -829,7 +830,8 @@ static hoodie_status merge_handle(wctx *w, wgroup *g)
         const char *v = hoodie_parquet_reader_kv(r, index_kv[i]);
         if (!v || !(reuse[i] = strdup(v))) can_reuse = 0;
     }
-    if (rc == HOODIE_OK) rc = hoodie_pqfile__scan_open(r, &sc);
+    /* the old records' file names are not read: the new file's name replaces them (write_base) */
+    if (rc == HOODIE_OK) rc = hoodie_pqfile__scan_open_without(r, "_hoodie_file_name", &sc);
     /* chunks of the old file the rewrite keeps as they are (write/rgcopy.h), in the new file's codec */
     hoodie_rgcopy rcp;
     int have_rcp = 0;
@@ -840,6 +842,7 @@ static hoodie_status merge_handle(wctx *w, wgroup *g)
     if (rc == HOODIE_OK) {
         rc = hoodie_rgcopy_init(&rcp, &w->file_schema, &w->file_schema, 2, hoodie_pqfile__file(r), fo.codec);
         have_rcp = rc == HOODIE_OK;
+        if (have_rcp) hoodie_rgcopy_exclude(&rcp, 4);
     }
     merge_out out = { 0 };
     uint8_t *used = calloc(g->updates.n + 1, 1);

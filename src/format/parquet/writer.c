@@ -764,6 +764,22 @@ static hoodie_status materialize(pq_col *c, const hoodie_array *const *leaves)
     return HOODIE_OK;
 }
 
+/* A constant column's slice of n rows (hoodie_pq_writer_set_constant): every row the value, none null. */
+static hoodie_status shred_const(pq_col *c, size_t n)
+{
+    c->s_nlev = 0;
+    c->contig = 0;
+    if (c->max_def) {
+        GROW(c->sdef, c->s_levcap, n);
+        for (size_t i = 0; i < n; i++) c->sdef[i] = (uint16_t)c->max_def;
+        c->s_nlev = n;
+    }
+    GROW(c->bphys, c->bphys_cap, n);
+    for (size_t i = 0; i < n; i++) { c->bphys[i].p = c->cval; c->bphys[i].len = c->clen; }
+    c->s_nvals = n;
+    return HOODIE_OK;
+}
+
 /* ------------------------------------------------------------------------------------------------ pages */
 
 static size_t page_estimate(const pq_col *c)
@@ -1444,6 +1460,14 @@ static hoodie_status check_array(const hoodie_field *f, const hoodie_array *a, i
     return HOODIE_OK;
 }
 
+/* Whether top-level column `top` is a constant (hoodie_pq_writer_set_constant): its arrays are not read. */
+static int top_const(const hoodie_pq_writer *w, size_t top)
+{
+    for (size_t l = 0; l < w->n_cols; l++)
+        if (w->cols[l].top == (int)top) return w->cols[l].is_const;
+    return 0;
+}
+
 hoodie_status hoodie_pq_writer_write_array(hoodie_pq_writer *w, const hoodie_array *root)
 {
     return hoodie_pq_writer_write_selected(w, root, NULL);
@@ -1457,6 +1481,7 @@ hoodie_status hoodie_pq_writer_write_selected(hoodie_pq_writer *w, const hoodie_
                            w->schema.n_children);
     int64_t rows = root->length;
     for (size_t i = 0; i < root->n_children; i++) {
+        if (top_const(w, i)) continue; /* not read */
         const int64_t *si = sel ? sel[i] : NULL;
         int64_t need = rows;
         if (si) { /* the rows selected must be the column's */
@@ -1477,10 +1502,14 @@ hoodie_status hoodie_pq_writer_write_selected(hoodie_pq_writer *w, const hoodie_
         if (n > w->o.row_group_rows - w->rg_rows) n = w->o.row_group_rows - w->rg_rows;
         for (size_t i = 0; i < w->n_cols; i++) {
             pq_col *c = &w->cols[i];
-            const hoodie_array *top = &root->children[c->top];
-            const hoodie_array *leaf = leaf_array(c, top);
-            HOODIE_TRY_GOTO(rc, shred(c, &top, 1, r, r + n, sel ? sel[c->top] : NULL), fail);
-            HOODIE_TRY_GOTO(rc, materialize(c, &leaf), fail);
+            if (c->is_const) {
+                HOODIE_TRY_GOTO(rc, shred_const(c, (size_t)n), fail);
+            } else {
+                const hoodie_array *top = &root->children[c->top];
+                const hoodie_array *leaf = leaf_array(c, top);
+                HOODIE_TRY_GOTO(rc, shred(c, &top, 1, r, r + n, sel ? sel[c->top] : NULL), fail);
+                HOODIE_TRY_GOTO(rc, materialize(c, &leaf), fail);
+            }
             HOODIE_TRY_GOTO(rc, col_consume(w, c), fail);
         }
         r += n;
@@ -1547,6 +1576,30 @@ static int top_copied(const hoodie_pq_writer *w, const hoodie_pq_chunk_copy *con
     return 0;
 }
 
+hoodie_status hoodie_pq_writer_set_constant(hoodie_pq_writer *w, size_t top, const void *value, size_t len)
+{
+    if (w->poisoned || w->closed) return HOODIE_FAIL(HOODIE_ESTATE, "parquet writer: not writable (failed or closed)");
+    if (top >= w->schema.n_children)
+        return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: no column %zu to make constant", top);
+    pq_col *c = NULL;
+    size_t leaves = 0;
+    for (size_t l = 0; l < w->n_cols; l++)
+        if (w->cols[l].top == (int)top) { c = &w->cols[l]; leaves++; }
+    if (leaves != 1) c = NULL;
+    if (!c || c->n_steps != 1 || c->has_list || c->conv != CV_BYTES || c->always_null)
+        return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: column '%s' is not a flat string or binary column: it "
+                           "cannot be a constant", w->schema.children[top].name);
+    if (!value) { c->is_const = 0; c->cval = NULL; c->clen = 0; return HOODIE_OK; }
+    if (len > INT32_MAX) return HOODIE_FAIL(HOODIE_EINVAL, "parquet writer: constant of %zu bytes", len);
+    uint8_t *v = hoodie_arena_alloc(w->arena, len ? len : 1);
+    if (!v) return HOODIE_NOMEM();
+    if (len) memcpy(v, value, len);
+    c->cval = v;
+    c->clen = (uint32_t)len;
+    c->is_const = 1;
+    return HOODIE_OK;
+}
+
 hoodie_status hoodie_pq_writer_write_refs(hoodie_pq_writer *w, const hoodie_array *const *roots, size_t n_roots,
                                           const hoodie_row_ref *refs, int64_t rows,
                                           const hoodie_pq_chunk_copy *const *copies)
@@ -1574,7 +1627,7 @@ hoodie_status hoodie_pq_writer_write_refs(hoodie_pq_writer *w, const hoodie_arra
         if (f->row >= need[f->source]) need[f->source] = f->row + 1;
     }
     for (size_t i = 0; rc == HOODIE_OK && i < w->schema.n_children; i++)
-        for (size_t s = 0; rc == HOODIE_OK && s < n_roots && !top_copied(w, copies, i); s++)
+        for (size_t s = 0; rc == HOODIE_OK && s < n_roots && !top_copied(w, copies, i) && !top_const(w, i); s++)
             rc = check_array(&w->schema.children[i], &roots[s]->children[i], need[s]);
     free(need);
     if (rc < 0) { free(tag); free((void *)tops); return rc; }
@@ -1586,6 +1639,11 @@ hoodie_status hoodie_pq_writer_write_refs(hoodie_pq_writer *w, const hoodie_arra
         for (size_t i = 0; i < w->n_cols; i++) {
             pq_col *c = &w->cols[i];
             if (copies && copies[i]) continue;
+            if (c->is_const) {
+                HOODIE_TRY_GOTO(rc, shred_const(c, (size_t)n), fail);
+                HOODIE_TRY_GOTO(rc, col_consume(w, c), fail);
+                continue;
+            }
             for (size_t s = 0; s < n_roots; s++) {
                 tops[s] = &roots[s]->children[c->top];
                 leaves[s] = leaf_array(c, tops[s]);
@@ -1626,17 +1684,22 @@ hoodie_status hoodie_pq_writer_write_row_group(hoodie_pq_writer *w, const hoodie
     hoodie_status rc = HOODIE_OK;
     HOODIE_TRY(check_copies(w, copies, rows));
     for (size_t i = 0; i < root->n_children; i++)
-        if (!top_copied(w, copies, i)) HOODIE_TRY(check_array(&w->schema.children[i], &root->children[i], rows));
+        if (!top_copied(w, copies, i) && !top_const(w, i))
+            HOODIE_TRY(check_array(&w->schema.children[i], &root->children[i], rows));
     HOODIE_TRY_GOTO(rc, flush_row_group(w), fail);
     for (int64_t r = 0; r < rows;) {
         int64_t n = rows - r < PQ_SLICE_ROWS ? rows - r : PQ_SLICE_ROWS;
         for (size_t i = 0; i < w->n_cols; i++) {
             pq_col *c = &w->cols[i];
             if (copies && copies[i]) continue;
-            const hoodie_array *top = &root->children[c->top];
-            const hoodie_array *leaf = leaf_array(c, top);
-            HOODIE_TRY_GOTO(rc, shred(c, &top, 1, r, r + n, NULL), fail);
-            HOODIE_TRY_GOTO(rc, materialize(c, &leaf), fail);
+            if (c->is_const) {
+                HOODIE_TRY_GOTO(rc, shred_const(c, (size_t)n), fail);
+            } else {
+                const hoodie_array *top = &root->children[c->top];
+                const hoodie_array *leaf = leaf_array(c, top);
+                HOODIE_TRY_GOTO(rc, shred(c, &top, 1, r, r + n, NULL), fail);
+                HOODIE_TRY_GOTO(rc, materialize(c, &leaf), fail);
+            }
             HOODIE_TRY_GOTO(rc, col_consume(w, c), fail);
         }
         r += n;

@@ -117,6 +117,13 @@ hoodie_status hoodie_pq_writer_write_row_group(hoodie_pq_writer *w, const hoodie
 hoodie_status hoodie_pq_writer_write_refs(hoodie_pq_writer *w, const hoodie_array *const *roots, size_t n_roots,
                                           const hoodie_row_ref *refs, int64_t rows,
                                           const hoodie_pq_chunk_copy *const *copies);
+/**
+ * From now on every row's value of top-level column `top` (a flat string or binary column, nullable or not) is
+ * `value` (len bytes, copied; never null): the arrays given for it are not read and may be empty. Hudi's
+ * _hoodie_file_name names the file in every row, copied ones too. value NULL: read from the arrays again.
+ * @return HOODIE_OK; HOODIE_EINVAL (no such column, or not a flat string/binary one).
+ */
+hoodie_status hoodie_pq_writer_set_constant(hoodie_pq_writer *w, size_t top, const void *value, size_t len);
 /** Flush the current row group now (no-op when it is empty). */
 hoodie_status hoodie_pq_writer_flush(hoodie_pq_writer *w);
 /** Last row group, footer and trailing magic. The writer can only be freed afterwards. */

@@ -64,6 +64,9 @@ typedef struct pq_col {
     int16_t max_def, max_rep;
     uint32_t elem;          /* its schema element in w->elems */
     const hoodie_pq_chunk_copy *copy; /* the current row group's chunk is this one, copied (write_row_group) */
+    const uint8_t *cval;    /* hoodie_pq_writer_set_constant: every row's value (in w->arena), its arrays unread */
+    uint32_t clen;
+    int is_const;
     char **path;
     uint32_t path_count;
     char *dotted;

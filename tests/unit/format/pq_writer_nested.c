@@ -362,9 +362,11 @@ typedef struct refs_ctx {
     const hoodie_array *const *roots;
     const hoodie_row_ref *refs;
     int64_t n;
+    const char *constant; /* top-level column 2's value in every row (hoodie_pq_writer_set_constant), or NULL */
+    const hoodie_array *tail; /* written after the refs (hoodie_pq_writer_write_array), or NULL */
 } refs_ctx;
 
-/* The rows of c->refs in two calls of hoodie_pq_writer_write_refs. */
+/* The rows of c->refs in two calls of hoodie_pq_writer_write_refs (then c->tail). */
 static hoodie_status write_refs_file(const char *path, const hoodie_pq_writer_opts *o, void *ctx)
 {
     refs_ctx *c = ctx;
@@ -373,8 +375,10 @@ static hoodie_status write_refs_file(const char *path, const hoodie_pq_writer_op
     hoodie_pq_sink sink = { f, pqd_file_write };
     hoodie_pq_writer *w = NULL;
     hoodie_status rc = hoodie_pq_writer_open(&w, c->s, o, sink);
+    if (rc == HOODIE_OK && c->constant) rc = hoodie_pq_writer_set_constant(w, 2, c->constant, strlen(c->constant));
     if (rc == HOODIE_OK) rc = hoodie_pq_writer_write_refs(w, c->roots, 2, c->refs, c->n / 2, NULL);
     if (rc == HOODIE_OK) rc = hoodie_pq_writer_write_refs(w, c->roots, 2, c->refs + c->n / 2, c->n - c->n / 2, NULL);
+    if (rc == HOODIE_OK && c->tail) rc = hoodie_pq_writer_write_array(w, c->tail);
     if (rc == HOODIE_OK) rc = hoodie_pq_writer_close(w);
     hoodie_pq_writer_free(w);
     if (fclose(f) != 0 && rc == HOODIE_OK) rc = HOODIE_FAIL(HOODIE_EIO, "fclose failed");
@@ -407,7 +411,7 @@ HOODIE_TEST(format_pqwrite__referenced_rows)
         hoodie_assert_ok(hoodie_array_take_multi(&g.children[c], &s.children[c], from, 2, refs, N));
     }
     g.length = N;
-    refs_ctx rc = { &s, roots, refs, N };
+    refs_ctx rc = { &s, roots, refs, N, NULL, NULL };
     assert_writes_as_gathered(&s, &g, "refs", write_refs_file, &rc, "900");
     /* a row past the end of source 1 */
     refs[3].row = 200;
@@ -426,6 +430,95 @@ HOODIE_TEST(format_pqwrite__referenced_rows)
     hoodie_error_clear();
     hoodie_pq_writer_free(w);
     fclose(f);
+    hoodie_array_dispose(&g);
+    hoodie_array_dispose(&a);
+    hoodie_array_dispose(&b);
+    hoodie_field_dispose(&s);
+    free(refs);
+}
+
+/* Rows of a flat table: id, a nullable name, and a `fname` column holding values the constant must override. */
+static void flat_batch(hoodie_array *root, const hoodie_field *s, int64_t from, int64_t to, int with_fname)
+{
+    hoodie_assert_ok(hoodie_array_init(root, s));
+    char buf[32];
+    for (int64_t i = from; i < to; i++) {
+        bb_i64(&root->children[0], i);
+        snprintf(buf, sizeof buf, "n%lld", (long long)i);
+        bb_str(&root->children[1], i % 5 == 2 ? NULL : buf);
+        if (with_fname) bb_str(&root->children[2], i % 3 ? "old-name" : NULL);
+        bb_struct(root, 1);
+    }
+}
+
+/*
+ * A constant column (hoodie_pq_writer_set_constant: Hudi's _hoodie_file_name, the same in every row of a base
+ * file): written from referenced rows of two sources, one of which has no values for it at all, and from a whole
+ * batch, it reads back in DuckDB as the rows gathered with the value repeated, with default and with tiny pages
+ * and row groups. Columns that are not flat strings are refused, naming the column.
+ */
+HOODIE_TEST(format_pqwrite__constant_column)
+{
+    snprintf(g_dir, sizeof g_dir, "%s", hoodie_test_tmpdir());
+    hoodie_field s = bb_field("schema", bb_t(HOODIE_TYPE_STRUCT), 0);
+    bb_add(&s, bb_field("id", bb_t(HOODIE_TYPE_INT64), 0));
+    bb_add(&s, bb_field("name", bb_t(HOODIE_TYPE_STRING), 1));
+    bb_add(&s, bb_field("fname", bb_t(HOODIE_TYPE_STRING), 1));
+    hoodie_array a, b;
+    flat_batch(&a, &s, 0, 1000, 1);
+    flat_batch(&b, &s, 1000, 1300, 0); /* fname: no values */
+    enum { N = 900 };
+    hoodie_row_ref *refs = malloc(N * sizeof *refs);
+    for (int64_t k = 0; k < N; k++) {
+        refs[k].source = k % 9 == 4 ? 1 : 0;
+        refs[k].row = refs[k].source ? (k * 7) % 300 : (k * 11) % 1000;
+    }
+    const hoodie_array *roots[2] = { &a, &b };
+    /* the reference: the rows, then b's, gathered with the name repeated */
+    hoodie_array g;
+    hoodie_assert_ok(hoodie_array_init(&g, &s));
+    for (int64_t k = 0; k < N + 300; k++) {
+        const hoodie_array *src = k < N ? roots[refs[k].source] : &b;
+        int64_t r = k < N ? refs[k].row : k - N;
+        const hoodie_array *nm = &src->children[1];
+        bb_i64(&g.children[0], ((const int64_t *)(const void *)src->children[0].values)[r]);
+        if (hoodie_array_is_valid(nm, r)) {
+            char buf[32];
+            int l = nm->offsets[r + 1] - nm->offsets[r];
+            snprintf(buf, sizeof buf, "%.*s", l, (const char *)nm->values + nm->offsets[r]);
+            bb_str(&g.children[1], buf);
+        } else {
+            bb_str(&g.children[1], NULL);
+        }
+        bb_str(&g.children[2], "f1-0_1-2-3_20260101000000000.parquet");
+        bb_struct(&g, 1);
+    }
+    refs_ctx cc = { &s, roots, refs, N, "f1-0_1-2-3_20260101000000000.parquet", &b };
+    assert_writes_as_gathered(&s, &g, "const", write_refs_file, &cc, "1200");
+    /* not a flat string column: refused */
+    hoodie_pq_writer_opts o;
+    hoodie_pq_writer_opts_init(&o);
+    FILE *f = fopen(tmp_path("badconst.parquet"), "wb");
+    hoodie_pq_sink sink = { f, pqd_file_write };
+    hoodie_pq_writer *w = NULL;
+    hoodie_assert_ok(hoodie_pq_writer_open(&w, &s, &o, sink));
+    hoodie_assert_equal_i(HOODIE_EINVAL, hoodie_pq_writer_set_constant(w, 0, "x", 1));
+    hoodie_assert(strstr(hoodie_error_last()->message, "'id'") != NULL);
+    hoodie_error_clear();
+    hoodie_assert_equal_i(HOODIE_EINVAL, hoodie_pq_writer_set_constant(w, 3, "x", 1));
+    hoodie_error_clear();
+    hoodie_pq_writer_free(w);
+    fclose(f);
+    hoodie_field ns = nested_schema();
+    f = fopen(tmp_path("badconst2.parquet"), "wb");
+    sink.ctx = f;
+    hoodie_assert_ok(hoodie_pq_writer_open(&w, &ns, &o, sink));
+    hoodie_assert_equal_i(HOODIE_EINVAL, hoodie_pq_writer_set_constant(w, 2, "x", 1)); /* st: a struct */
+    hoodie_assert(strstr(hoodie_error_last()->message, "'st'") != NULL);
+    hoodie_error_clear();
+    hoodie_pq_writer_free(w);
+    fclose(f);
+    hoodie_field_dispose(&ns);
     hoodie_array_dispose(&g);
     hoodie_array_dispose(&a);
     hoodie_array_dispose(&b);

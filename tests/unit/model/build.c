@@ -228,3 +228,39 @@ HOODIE_TEST(model_build__schema_checks)
     hoodie_field_dispose(&a);
     hoodie_field_dispose(&b);
 }
+
+/* n nulls appended at once (hoodie_array_append_nulls) equal the same nulls appended one by one, after rows of every
+ * generated column type (and into empty arrays), at odd bit offsets and in whole bytes. */
+HOODIE_TEST(model_build__append_nulls_vs_one_by_one)
+{
+    hoodie_batch a;
+    gen_batch(&a, 45, 11);
+    uint64_t rng = 17;
+    for (int iter = 0; iter < 30; iter++) {
+        int64_t keep = (int64_t)(gen_rng(&rng) % 46), n = (int64_t)(gen_rng(&rng) % 70);
+        for (size_t c = 0; c < a.schema.n_children; c++) {
+            hoodie_field f;
+            hoodie_assert_ok(hoodie_field_clone(&f, &a.schema.children[c]));
+            f.nullable = 1;
+            hoodie_array x, y;
+            hoodie_assert_ok(hoodie_array_init(&x, &f));
+            hoodie_assert_ok(hoodie_array_init(&y, &f));
+            hoodie_assert_ok(hoodie_array_append_range(&x, &f, &a.root.children[c], 0, keep));
+            hoodie_assert_ok(hoodie_array_append_range(&y, &f, &a.root.children[c], 0, keep));
+            hoodie_assert_ok(hoodie_array_append_nulls(&x, &f, n));
+            for (int64_t i = 0; i < n; i++) hoodie_assert_ok(hoodie_array_append_null(&y, &f));
+            check_invariants(&x, &f);
+            hoodie_assert_equal_i(keep + n, x.length);
+            hoodie_assert_equal_i(y.null_count, x.null_count);
+            for (int64_t i = 0; i < keep + n; i++) {
+                hoodie_assert(hoodie_value_equal(&f, &x, i, &y, i));
+                hoodie_assert_equal_i(hoodie_array_is_valid(&y, i), hoodie_array_is_valid(&x, i));
+                if (i >= keep && f.type.id != HOODIE_TYPE_NULL) hoodie_assert(!hoodie_array_is_valid(&x, i));
+            }
+            hoodie_array_dispose(&x);
+            hoodie_array_dispose(&y);
+            hoodie_field_dispose(&f);
+        }
+    }
+    hoodie_batch_dispose(&a);
+}

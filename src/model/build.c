@@ -43,6 +43,15 @@ void hoodie_bits_copy(uint8_t *dst, int64_t dst_off, const uint8_t *src, int64_t
     }
 }
 
+/* Set bits of a word (SWAR: the generic build has no POPCNT instruction, and libgcc's fallback is a call). */
+static inline int popcount64(uint64_t w)
+{
+    w = w - ((w >> 1) & 0x5555555555555555ULL);
+    w = (w & 0x3333333333333333ULL) + ((w >> 2) & 0x3333333333333333ULL);
+    w = (w + (w >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((w * 0x0101010101010101ULL) >> 56);
+}
+
 int64_t hoodie_bits_count(const uint8_t *bits, int64_t off, int64_t count)
 {
     int64_t n = 0, i = 0;
@@ -51,9 +60,9 @@ int64_t hoodie_bits_count(const uint8_t *bits, int64_t off, int64_t count)
     for (; count - i >= 64; i += 64, p += 8) {
         uint64_t w;
         memcpy(&w, p, 8);
-        n += __builtin_popcountll(w);
+        n += popcount64(w);
     }
-    for (; count - i >= 8; i += 8, p++) n += __builtin_popcount(*p);
+    for (; count - i >= 8; i += 8, p++) n += popcount64(*p);
     for (; i < count; i++) n += hoodie_bit_get(bits, off + i);
     return n;
 }

@@ -73,6 +73,7 @@ void hoodie_rgcopy_dispose(hoodie_rgcopy *c)
     free(c->same);
     free(c->excluded);
     free(c->in_of_top);
+    free(c->rep);
     hoodie_arena_free(c->arena);
     memset(c, 0, sizeof *c);
 }
@@ -110,6 +111,13 @@ static void account(hoodie_rgcopy *c, const hoodie_batch *old, const hoodie_batc
     c->left -= len;
     if (!c->enabled || !c->in_place) return;
     if ((int64_t)n != len || c->left < 0) { c->in_place = 0; return; }
+    size_t n_rep = 0;
+    if (n > c->rep_cap) {
+        uint32_t *nr = realloc(c->rep, n * sizeof *nr);
+        if (!nr) { c->in_place = 0; return; } /* nothing copied: correct, only slower */
+        c->rep = nr;
+        c->rep_cap = n;
+    }
     for (size_t k = 0; k < n; k++) {
         uint32_t s = sel[k].source;
         if (s == 0) {
@@ -117,10 +125,21 @@ static void account(hoodie_rgcopy *c, const hoodie_batch *old, const hoodie_batc
             continue;
         }
         if (s >= n_srcs || sel[k].row < 0) { c->in_place = 0; return; }
-        for (size_t col = 0; col < c->in_schema->n_children; col++)
-            if (c->same[col] && !cell_eq(&c->in_schema->children[col], &old->root.children[col], (int64_t)k,
-                                         &srcs[s]->root.children[col], sel[k].row))
+        c->rep[n_rep++] = (uint32_t)k;
+    }
+    /* column by column over the replacing rows (one column's buffers at a time; a column stops at its first
+     * difference) */
+    for (size_t col = 0; n_rep && col < c->in_schema->n_children; col++) {
+        if (!c->same[col]) continue;
+        const hoodie_field *f = &c->in_schema->children[col];
+        const hoodie_array *oa = &old->root.children[col];
+        for (size_t i = 0; i < n_rep; i++) {
+            size_t k = c->rep[i];
+            if (!cell_eq(f, oa, (int64_t)k, &srcs[sel[k].source]->root.children[col], sel[k].row)) {
                 c->same[col] = 0;
+                break;
+            }
+        }
     }
 }
 

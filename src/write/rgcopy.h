@@ -42,6 +42,8 @@ typedef struct hoodie_rgcopy {
     uint8_t *same;                  /* per batch column: no replacing row seen so far changes it */
     uint8_t *excluded;              /* per batch column: never copied (rewritten for every row) */
     int pending_reset;              /* take() done: the next batch starts the next row group */
+    uint32_t *rep;                  /* scratch: the positions of a batch's replacing rows */
+    size_t rep_cap;
     hoodie_arena *arena;            /* copies, chunk bytes, page indexes */
     /* the current row group's batches and their selections (copies), until take() */
     hoodie_batch *old;

@@ -53,6 +53,7 @@ static int rle_next_run(hoodie_pq_rle *d)
         if (count > UINT32_MAX) count = UINT32_MAX;
         d->rle_left = (uint32_t)count;
         d->rle_value = v;
+        if (v > d->run_max) d->run_max = v;
     }
     return 1;
   }

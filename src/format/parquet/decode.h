@@ -23,6 +23,7 @@ typedef struct hoodie_pq_rle {
     uint64_t acc;            /* bit-packed: pending bits */
     int acc_bits;
     int bad;                 /* 1: input malformed (a run header promised more than present) */
+    uint32_t run_max;        /* the largest RLE run value read so far (bit-packed values are below 2^bit_width) */
 } hoodie_pq_rle;
 
 /** Start decoding `len` bytes (no length prefix) of values of `bit_width` bits. */

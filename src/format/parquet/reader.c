@@ -10,6 +10,7 @@
 #include "format/parquet/reader.h"
 #include "format/parquet/codec.h"
 #include "format/parquet/decode.h"
+#include "model/build.h"
 #include "util/error.h"
 
 #include <inttypes.h>
@@ -394,7 +395,10 @@ static hoodie_status decode_levels_rle(colr *c, const uint8_t *p, size_t len, in
     size_t got = hoodie_pq_rle_get_i16(&d, out, (size_t)n);
     if (got != (size_t)n) return col_corrupt(c, "%s levels: %zu of %d decoded", kind, got, (int)n);
     int16_t bad = 0;
-    for (int32_t i = 0; i < n; i++) bad |= (int16_t)(out[i] > max || out[i] < 0);
+    if (max == (int16_t)((1u << d.bit_width) - 1)) /* bit-packed levels cannot exceed it: the runs' values alone */
+        bad = d.run_max > (uint32_t)max;
+    else
+        for (int32_t i = 0; i < n; i++) bad |= (int16_t)(out[i] > max || out[i] < 0);
     if (bad) return col_corrupt(c, "%s level above the maximum %d", kind, (int)max);
     return HOODIE_OK;
 }
@@ -1144,10 +1148,7 @@ static hoodie_status node_slots(const hoodie_pq_node *n, const lbuf *lb, hoodie_
                 s++;
             }
         }
-        int64_t set = 0;
-        for (int64_t i = 0; i < ns / 8; i++) set += __builtin_popcount(v[i]);
-        for (int64_t i = ns / 8 * 8; i < ns; i++) set += (v[i >> 3] >> (i & 7)) & 1;
-        nulls = ns - set;
+        nulls = ns - hoodie_bits_count(v, 0, ns);
         if (nulls == 0) { free(a->validity); a->validity = NULL; a->validity_cap = 0; }
     }
     a->length = ns;

@@ -1,5 +1,7 @@
 /* Parquet encodings, codecs and footer decoding on hand-made bytes, including malformed input. */
 #include "pq_support.h"
+#include "batch_build.h"
+#include "format/parquet/writer.h"
 #include "format/parquet/codec.h"
 #include "format/parquet/decode.h"
 #include "format/thrift/compact.h"
@@ -277,4 +279,85 @@ HOODIE_TEST(format_parquet__encrypted_footer_unsupported)
     memcpy(buf + 24, "\xff\x00\x00\x00PAR1", 8);
     hoodie_assert_status(HOODIE_ECORRUPT, hoodie_pq_file_open(&f, &src));
     hoodie_assert_contains(hoodie_error_last()->message, "footer length");
+}
+
+static hoodie_status buf_sink(void *ctx, const void *p, size_t n) { return hoodie_buf_append(ctx, p, n); }
+
+/* Scan every row of an in-memory file; the status of the first failure (HOODIE_OK when all read). */
+static hoodie_status scan_all(const uint8_t *data, size_t len, const char *name)
+{
+    pqt_mem m = { data, len };
+    hoodie_pq_source src = { &m, pqt_mem_read, len, name };
+    hoodie_pq_file *f = NULL;
+    hoodie_pq_scan *s = NULL;
+    hoodie_batch b;
+    hoodie_status rc = hoodie_pq_file_open(&f, &src);
+    if (rc == HOODIE_OK) rc = hoodie_pq_scan_open(&s, f, NULL);
+    while (rc == HOODIE_OK && (rc = hoodie_pq_scan_next(s, &b)) == HOODIE_OK) hoodie_batch_dispose(&b);
+    if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
+    hoodie_pq_scan_free(s);
+    hoodie_pq_file_free(f);
+    return rc;
+}
+
+/*
+ * Definition levels above the column's maximum are refused, naming the file: in an RLE run (maximum 1 in one bit:
+ * only the runs' values are checked, bit-packed ones cannot exceed it) and bit-packed (maximum 2 in two bits).
+ */
+HOODIE_TEST(format_parquet__levels_above_the_maximum)
+{
+    for (int nested = 0; nested < 2; nested++) {
+        /* flat: a, optional int32, never null (one run of 64 ones); nested: st.a, optional in an optional struct,
+         * levels 2, 1, 0 in turn (bit-packed) */
+        hoodie_field s = bb_field("schema", bb_t(HOODIE_TYPE_STRUCT), 0);
+        if (nested) {
+            hoodie_field st = bb_field("st", bb_t(HOODIE_TYPE_STRUCT), 1);
+            bb_add(&st, bb_field("a", bb_t(HOODIE_TYPE_INT32), 1));
+            bb_add(&s, st);
+        } else {
+            bb_add(&s, bb_field("a", bb_t(HOODIE_TYPE_INT32), 1));
+        }
+        hoodie_array root;
+        hoodie_assert_ok(hoodie_array_init(&root, &s));
+        for (int i = 0; i < 64; i++) {
+            hoodie_array *col = &root.children[0];
+            if (!nested) {
+                bb_i32(col, i);
+            } else {
+                if (i % 3 == 0) bb_i32(&col->children[0], i); else bb_null(&col->children[0], 4);
+                bb_struct(col, i % 3 != 2);
+            }
+            bb_struct(&root, 1);
+        }
+        hoodie_pq_writer_opts o;
+        hoodie_pq_writer_opts_init(&o);
+        o.codec = HOODIE_PQ_UNCOMPRESSED;
+        o.dictionary = 0;
+        hoodie_buf file = HOODIE_BUF_INIT;
+        hoodie_pq_sink sink = { &file, buf_sink };
+        hoodie_pq_writer *w = NULL;
+        hoodie_assert_ok(hoodie_pq_writer_open(&w, &s, &o, sink));
+        hoodie_assert_ok(hoodie_pq_writer_write_array(w, &root));
+        hoodie_assert_ok(hoodie_pq_writer_close(w));
+        hoodie_pq_writer_free(w);
+        hoodie_assert_ok(scan_all(file.data, file.len, "levels.parquet"));
+        /* the page body starts with the levels' 4-byte length and their first run header: flat, an RLE run of 64
+         * (varint 128: 0x80 0x01) of value 1; nested, 8 bit-packed groups (header 0x11) of 2 bits a value */
+        static const uint8_t flat_pat[] = { 3, 0, 0, 0, 0x80, 0x01, 0x01 };
+        static const uint8_t nest_pat[] = { 17, 0, 0, 0, 0x11 };
+        const uint8_t *pat = nested ? nest_pat : flat_pat;
+        size_t pl = nested ? sizeof nest_pat : sizeof flat_pat, at = 0;
+        for (size_t i = 4; i + pl < file.len && !at; i++)
+            if (!memcmp(file.data + i, pat, pl)) at = i + pl;
+        hoodie_assert(at != 0);
+        if (nested) file.data[at] |= 0x03; /* the first level: 2 -> 3 */
+        else file.data[at - 1] = 2;        /* the run's value: 1 -> 2 */
+        hoodie_assert_status(HOODIE_ECORRUPT, scan_all(file.data, file.len, "levels.parquet"));
+        hoodie_assert_contains(hoodie_error_last()->message, "level above the maximum");
+        hoodie_assert_contains(hoodie_error_last()->message, "levels.parquet");
+        hoodie_error_clear();
+        hoodie_buf_dispose(&file);
+        hoodie_array_dispose(&root);
+        hoodie_field_dispose(&s);
+    }
 }

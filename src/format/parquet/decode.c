@@ -10,6 +10,7 @@ void hoodie_pq_rle_init(hoodie_pq_rle *d, const uint8_t *p, size_t len, int bit_
     d->p = p;
     d->end = p + len;
     d->bit_width = bit_width;
+    d->run_min = UINT32_MAX;
     if (bit_width < 0 || bit_width > 32) d->bad = 1;
 }
 
@@ -40,6 +41,7 @@ static int rle_next_run(hoodie_pq_rle *d)
         if (count == 0) return 0;
         if (count > UINT32_MAX) count = UINT32_MAX;
         d->bp_left = (uint32_t)count;
+        d->bp_seen = 1;
         d->acc = 0;
         d->acc_bits = 0;
     } else {
@@ -54,6 +56,7 @@ static int rle_next_run(hoodie_pq_rle *d)
         d->rle_left = (uint32_t)count;
         d->rle_value = v;
         if (v > d->run_max) d->run_max = v;
+        if (v < d->run_min) d->run_min = v;
     }
     return 1;
   }
@@ -75,7 +78,19 @@ static int rle_next_run(hoodie_pq_rle *d)
             uint64_t acc = d->acc;                                                           \
             int bits = d->acc_bits;                                                          \
             const uint8_t *p = d->p;                                                         \
-            for (size_t i = 0; i < k; i++) {                                                 \
+            size_t i = 0;                                                                    \
+            /* whole groups of 8 values of up to 8 bits from one 64-bit load (the group's    \
+             * bw bytes, little-endian); bits is 0 at every group's start */                 \
+            if (bw <= 8 && bits == 0)                                                        \
+                for (; i + 8 <= k && d->end - p >= 8; i += 8, p += bw) {                     \
+                    uint64_t w = (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | \
+                                 (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 |               \
+                                 (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |               \
+                                 (uint64_t)p[7] << 56;                                       \
+                    T *o8 = out + got + i;                                                   \
+                    for (int j = 0; j < 8; j++) o8[j] = (T)((w >> (j * bw)) & mask);         \
+                }                                                                            \
+            for (; i < k; i++) {                                                             \
                 while (bits < bw) { acc |= (uint64_t)(*p++) << bits; bits += 8; }            \
                 out[got + i] = (T)(acc & mask);                                              \
                 acc >>= bw;                                                                  \

@@ -24,6 +24,8 @@ typedef struct hoodie_pq_rle {
     int acc_bits;
     int bad;                 /* 1: input malformed (a run header promised more than present) */
     uint32_t run_max;        /* the largest RLE run value read so far (bit-packed values are below 2^bit_width) */
+    uint32_t run_min;        /* the smallest (UINT32_MAX: none yet) */
+    int bp_seen;             /* a bit-packed run was read */
 } hoodie_pq_rle;
 
 /** Start decoding `len` bytes (no length prefix) of values of `bit_width` bits. */

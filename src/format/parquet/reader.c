@@ -79,6 +79,7 @@ typedef struct lbuf {
     int16_t *def, *rep;
     size_t n, def_cap, rep_cap;
     int64_t nvals;       /* dense values appended to the leaf array */
+    int partial;         /* some level below the leaf's max_def (a page with nulls) */
 } lbuf;
 
 typedef struct colr {
@@ -112,6 +113,7 @@ typedef struct colr {
     int16_t *def, *rep;
     size_t def_cap, rep_cap;
     int32_t page_n, page_i;
+    int page_full;       /* every definition level of the page is max_def (no nulls) */
     uint64_t page_off;       /* file offset of the current page header, for messages */
     /* values */
     enum { V_PLAIN_FIXED, V_PLAIN_BOOL, V_PLAIN_BA, V_DICT, V_RLE_BOOL, V_MAT_BA } venc;
@@ -271,6 +273,7 @@ static hoodie_status colr_open_chunk(colr *c, uint32_t rg)
     c->chunk_len = c->pos = c->win_pos = c->win_len = 0;
     c->has_dict = 0;
     c->page_n = c->page_i = 0;
+    c->page_full = 0;
     c->page_off = 0;
     if (!cc->has_meta) return HOODIE_CORRUPT("%s: row group %u has no column metadata", c->what, rg);
     if (cc->file_path) return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: column chunk in another file", c->what);
@@ -387,8 +390,10 @@ static hoodie_status load_dict(colr *c, const hoodie_pq_page_header *h, const ui
     return HOODIE_OK;
 }
 
+/* Levels of a page; *all_max (may be NULL) tells whether every one is `max` (runs of it alone, nothing bit-packed:
+ * a column with no nulls on the page, whose values then need no counting). */
 static hoodie_status decode_levels_rle(colr *c, const uint8_t *p, size_t len, int16_t *out, int32_t n, int16_t max,
-                                       const char *kind)
+                                       const char *kind, int *all_max)
 {
     hoodie_pq_rle d;
     hoodie_pq_rle_init(&d, p, len, hoodie_pq_bit_width((uint32_t)max));
@@ -400,13 +405,15 @@ static hoodie_status decode_levels_rle(colr *c, const uint8_t *p, size_t len, in
     else
         for (int32_t i = 0; i < n; i++) bad |= (int16_t)(out[i] > max || out[i] < 0);
     if (bad) return col_corrupt(c, "%s level above the maximum %d", kind, (int)max);
+    if (all_max) *all_max = !d.bp_seen && d.run_min == (uint32_t)max && d.run_max == (uint32_t)max;
     return HOODIE_OK;
 }
 
 /* v1 levels: RLE with a 4-byte length, or legacy BIT_PACKED. Advances *pp. */
 static hoodie_status levels_v1(colr *c, const uint8_t **pp, const uint8_t *end, hoodie_pq_encoding enc, int16_t *out,
-                               int32_t n, int16_t max, const char *kind)
+                               int32_t n, int16_t max, const char *kind, int *all_max)
 {
+    if (all_max) *all_max = 0;
     const uint8_t *p = *pp;
     if (enc == HOODIE_PQ_BIT_PACKED) {
         size_t used = hoodie_pq_bitpacked_legacy_levels(p, (size_t)(end - p), hoodie_pq_bit_width((uint32_t)max), out, (size_t)n);
@@ -420,14 +427,14 @@ static hoodie_status levels_v1(colr *c, const uint8_t **pp, const uint8_t *end, 
     uint32_t l = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
     p += 4;
     if (l > (size_t)(end - p)) return col_corrupt(c, "%s levels of %u bytes overrun the page", kind, l);
-    HOODIE_TRY(decode_levels_rle(c, p, l, out, n, max, kind));
+    HOODIE_TRY(decode_levels_rle(c, p, l, out, n, max, kind, all_max));
     *pp = p + l;
     return HOODIE_OK;
 }
 
 static int64_t count_present(const colr *c, int32_t from, int32_t to)
 {
-    if (c->max_def == 0) return to - from;
+    if (c->max_def == 0 || c->page_full) return to - from;
     int64_t k = 0;
     const int16_t *d = c->def, md = c->max_def;
     for (int32_t i = from; i < to; i++) k += d[i] == md;
@@ -691,11 +698,13 @@ static hoodie_status load_page(colr *c, int *done)
             const uint8_t *end = p + ulen;
             if (c->max_rep) {
                 HOODIE_TRY(grow_fit(&c->rep, &c->rep_cap, (size_t)n * 2 + 2));
-                HOODIE_TRY(levels_v1(c, &p, end, h.data.rep_encoding, c->rep, n, c->max_rep, "repetition"));
+                HOODIE_TRY(levels_v1(c, &p, end, h.data.rep_encoding, c->rep, n, c->max_rep, "repetition", NULL));
             }
+            c->page_full = 0;
             if (c->max_def) {
                 HOODIE_TRY(grow_fit(&c->def, &c->def_cap, (size_t)n * 2 + 2));
-                HOODIE_TRY(levels_v1(c, &p, end, h.data.def_encoding, c->def, n, c->max_def, "definition"));
+                HOODIE_TRY(levels_v1(c, &p, end, h.data.def_encoding, c->def, n, c->max_def, "definition",
+                                     &c->page_full));
             }
             c->page_n = n;
             c->page_i = 0;
@@ -711,11 +720,13 @@ static hoodie_status load_page(colr *c, int *done)
             size_t ll = (size_t)v->rep_levels_len + (size_t)v->def_levels_len;
             if (c->max_rep) {
                 HOODIE_TRY(grow_fit(&c->rep, &c->rep_cap, (size_t)n * 2 + 2));
-                HOODIE_TRY(decode_levels_rle(c, body, (size_t)v->rep_levels_len, c->rep, n, c->max_rep, "repetition"));
+                HOODIE_TRY(decode_levels_rle(c, body, (size_t)v->rep_levels_len, c->rep, n, c->max_rep, "repetition", NULL));
             }
+            c->page_full = 0;
             if (c->max_def) {
                 HOODIE_TRY(grow_fit(&c->def, &c->def_cap, (size_t)n * 2 + 2));
-                HOODIE_TRY(decode_levels_rle(c, body + v->rep_levels_len, (size_t)v->def_levels_len, c->def, n, c->max_def, "definition"));
+                HOODIE_TRY(decode_levels_rle(c, body + v->rep_levels_len, (size_t)v->def_levels_len, c->def, n,
+                                             c->max_def, "definition", &c->page_full));
             }
             HOODIE_TRY(page_body(c, body + ll, clen - ll, ulen - ll, v->is_compressed, &p));
             c->page_n = n;
@@ -958,6 +969,7 @@ static hoodie_status colr_read_rows(colr *c, int64_t nrows, lbuf *lb, hoodie_arr
         if (c->max_def) {
             HOODIE_TRY(grow(&lb->def, &lb->def_cap, (lb->n + k) * 2));
             memcpy(lb->def + lb->n, c->def + start, k * 2);
+            lb->partial |= !c->page_full;
         }
         if (c->max_rep) {
             HOODIE_TRY(grow(&lb->rep, &lb->rep_cap, (lb->n + k) * 2));
@@ -1127,7 +1139,7 @@ static hoodie_status node_slots(const hoodie_pq_node *n, const lbuf *lb, hoodie_
     int all_slots = rep == NULL && (def == NULL || n->def_slot == 0);
     if (all_slots) ns = (int64_t)ne;
     else for (size_t i = 0; i < ne; i++) ns += lvl(rep, i) <= n->rep && lvl(def, i) >= n->def_slot;
-    if (def && n->def_valid > 0) {
+    if (def && n->def_valid > 0 && lb->partial) { /* else every level is the maximum: nothing null */
         HOODIE_TRY(grow(&a->validity, &a->validity_cap, ((size_t)ns + 7) / 8 + 1));
         memset(a->validity, 0, ((size_t)ns + 7) / 8 + 1);
         uint8_t *v = a->validity;
@@ -1466,6 +1478,7 @@ hoodie_status hoodie_pq_scan_next(hoodie_pq_scan *s, hoodie_batch *out)
         int64_t got = 0;
         sl->lb.n = 0;
         sl->lb.nvals = 0;
+        sl->lb.partial = 0;
         if (sl->cr.out == OUT_VAR && sl->cr.max_rep == 0 && sl->last_rows > 0) {
             size_t want = (size_t)((double)sl->last_bytes / (double)sl->last_rows * (double)nrows * 1.0625) + 64;
             HOODIE_TRY_GOTO(rc, grow(&sl->arr->values, &sl->arr->values_cap, want), fail);

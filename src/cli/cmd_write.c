@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void write_usage(FILE *out)
 {
@@ -97,6 +98,17 @@ int cmd_write(int argc, char **argv)
     hoodie_write_result res;
     hoodie_files_opts fo = HOODIE_FILES_OPTS_INIT;
     fo.format = format;
+    if (wo.op != HOODIE_WRITE_BULK_INSERT) {
+        /* the writer holds all the rows at once: read them in batches as large as the inputs (text: at least
+         * 8 bytes a row), not in 65,536-row batches it would copy into one */
+        int64_t bytes = 0;
+        for (size_t k = 0; k < n_inputs; k++) {
+            struct stat st;
+            if (stat(inputs[k], &st) == 0 && st.st_size > 0) bytes += (int64_t)st.st_size;
+        }
+        int64_t rows = bytes / 8 + 1;
+        if (rows > fo.batch_rows && rows > 65536) fo.batch_rows = rows < (1 << 30) ? rows : (1 << 30);
+    }
     hoodie_status rc = hoodie_files_stream(inputs, n_inputs, table, &fo, &stream);
     if (rc == HOODIE_OK) rc = hoodie_table_write(table, &stream, &wo, &res);
     free(inputs);

@@ -1240,8 +1240,18 @@ static hoodie_status csv_next(hoodie_input *in, hoodie_batch *out)
     hoodie_array *cols = out->root.children;
     const hoodie_field *fs = in->schema.children;
     hoodie_buf unesc = HOODIE_BUF_INIT;
-    for (size_t c = 0; c < in->schema.n_children; c++)
-        HOODIE_TRY_GOTO(rc, hoodie_array_reserve(&cols[c], &fs[c], cap, in->var_bytes ? in->var_bytes[c] : 0), fail);
+    /* the input's bytes still to come bound a string column's bytes: a first batch (no size from an earlier one)
+     * reserves that much, at most 64 bytes a row, instead of doubling up from nothing (the pages stay untouched
+     * until used) */
+    uint64_t total = in->src.is_file ? in->src.rd.size : in->src.mem_len;
+    uint64_t left = total > in->src.base + in->src.pos ? total - (in->src.base + in->src.pos) : 0;
+    if (left > (uint64_t)cap * 64) left = (uint64_t)cap * 64;
+    if (left > INT32_MAX) left = INT32_MAX;
+    for (size_t c = 0; c < in->schema.n_children; c++) {
+        size_t vb = in->var_bytes ? in->var_bytes[c] : 0;
+        if (!vb && (fs[c].type.id == HOODIE_TYPE_STRING || fs[c].type.id == HOODIE_TYPE_BINARY)) vb = (size_t)left;
+        HOODIE_TRY_GOTO(rc, hoodie_array_reserve(&cols[c], &fs[c], cap, vb), fail);
+    }
     int64_t r = 0;
     for (;;) {
         if (in->n_spans != in->n_file_cols) {

@@ -81,16 +81,22 @@ static hoodie_status combine(wctx *w)
      * each key once */
     int dedupe = w->cfg->lsm_tree || !(w->o.op == HOODIE_WRITE_INSERT || w->o.op == HOODIE_WRITE_BULK_INSERT) ||
                  (w->o.combine_before_insert && !w->o.no_combine);
+    int64_t *best = malloc(((size_t)n + 1) * sizeof *best); /* becomes w->live */
+    if (!best) return HOODIE_NOMEM();
     if (!dedupe) {
-        for (int64_t r = 0; r < n; r++) HOODIE_TRY(rv_push(&w->live, r));
+        for (int64_t r = 0; r < n; r++) best[r] = r;
+        free(w->live.v);
+        w->live = (rowvec){ best, (size_t)n, (size_t)n + 1 };
         return HOODIE_OK;
     }
+    if (n > (int64_t)UINT32_MAX - 1) { free(best); return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "more than 2^32 rows in one write"); }
     size_t cap = 16;
     while (cap < (size_t)n + (size_t)n / 3 + 1) cap *= 2;
-    typedef struct { uint64_t h; int64_t best; } slot; /* best: index into `best` + 1; 0 = empty */
+    /* 8-byte slots (the table is touched all over: its size is page faults); h: the hash's high half, best: index
+     * into `best` + 1, 0 = empty */
+    typedef struct { uint32_t h; uint32_t best; } slot;
     slot *tab = calloc(cap, sizeof *tab);
-    int64_t *best = malloc(((size_t)n + 1) * sizeof *best);
-    if (!tab || !best) { free(tab); free(best); return HOODIE_NOMEM(); }
+    if (!tab) { free(best); return HOODIE_NOMEM(); }
     size_t n_best = 0, mask = cap - 1;
     /* hashes a block ahead, their slots prefetched: the table is far larger than the caches */
     enum { AHEAD = 16 };
@@ -108,11 +114,12 @@ static hoodie_status combine(wctx *w)
         const char *k = key_at(&w->keys, r, &kl);
         const char *p = key_at(&w->parts, r, &pl);
         uint64_t h = hs[r % AHEAD];
+        uint32_t h32 = (uint32_t)(h >> 32);
         size_t i = (size_t)h & mask;
         for (;; i = (i + 1) & mask) {
             slot *s = &tab[i];
-            if (!s->best) { s->h = h; s->best = (int64_t)n_best + 1; best[n_best++] = r; break; }
-            if (s->h != h) continue;
+            if (!s->best) { s->h = h32; s->best = (uint32_t)n_best + 1; best[n_best++] = r; break; }
+            if (s->h != h32) continue;
             int64_t o = best[s->best - 1];
             size_t okl, opl;
             const char *ok = key_at(&w->keys, o, &okl);
@@ -127,10 +134,9 @@ static hoodie_status combine(wctx *w)
         }
     }
     free(tab);
-    hoodie_status rc = HOODIE_OK;
-    for (size_t i = 0; rc == HOODIE_OK && i < n_best; i++) rc = rv_push(&w->live, best[i]);
-    free(best);
-    return rc;
+    free(w->live.v);
+    w->live = (rowvec){ best, n_best, (size_t)n + 1 };
+    return HOODIE_OK;
 }
 
 /* ---- partitions ---- */

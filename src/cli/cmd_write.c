@@ -107,7 +107,9 @@ int cmd_write(int argc, char **argv)
             if (stat(inputs[k], &st) == 0 && st.st_size > 0) bytes += (int64_t)st.st_size;
         }
         int64_t rows = bytes / 8 + 1;
-        if (rows > fo.batch_rows && rows > 65536) fo.batch_rows = rows < (1 << 30) ? rows : (1 << 30);
+        /* at most 16M rows a batch: the reservations of a batch (8 bytes a row for a long column) stay modest
+         * when the 8-byte guess is far below the rows' real size; larger inputs take several batches */
+        if (rows > fo.batch_rows && rows > 65536) fo.batch_rows = rows < (1 << 24) ? rows : (1 << 24);
     }
     hoodie_status rc = hoodie_files_stream(inputs, n_inputs, table, &fo, &stream);
     if (rc == HOODIE_OK) rc = hoodie_table_write(table, &stream, &wo, &res);

@@ -277,7 +277,6 @@ static hoodie_status cluster_group(hoodie_svc *sv, hoodie_write_txn *tx, json_t 
         snprintf(token, sizeof token, "%zu-0-%zu", st->ordinal, st->ordinal);
         st->ordinal++;
         hoodie_buf nb = HOODIE_BUF_INIT;
-        hoodie_svc_rows out = { 0 };
         hoodie_batch ob;
         uint64_t size = 0;
         int64_t written = 0;
@@ -285,16 +284,14 @@ static hoodie_status cluster_group(hoodie_svc *sv, hoodie_write_txn *tx, json_t 
         if (rc == HOODIE_OK) rc = hoodie_batch_init(&ob, &sv->file_schema);
         if (rc == HOODIE_OK) {
             rc = hoodie_batch_take(&ob, srcs, rows.n, sel + off, cnt);
-            out.b = &ob;
-            out.n = 1;
-            /* a table without meta fields keeps the others null; Spark writes its file name there too */
-            if (rc == HOODIE_OK) rc = hoodie_svc__set_file_name(sv, &out, (const char *)nb.data);
             char *path = rc == HOODIE_OK ? hoodie_svc__file_path(sv, part, (const char *)nb.data) : NULL;
             if (rc == HOODIE_OK && !path) rc = HOODIE_NOMEM();
             if (rc == HOODIE_OK) rc = hoodie_write__marker(tx, part, (const char *)nb.data, HOODIE_MARKER_CREATE);
             const hoodie_batch *parts[1] = { &ob };
             hoodie_basefile_opts bo = { sv->s, path, &sv->file_schema, sv->avro_file_schema, sv->o.codec, 0, 0,
-                                NULL, NULL, NULL, NULL, !sv->t->cfg->populate_meta_fields, NULL };
+                                NULL, NULL, NULL, NULL, !sv->t->cfg->populate_meta_fields,
+                                (const char *)nb.data }; /* the file's name in every row (also without meta fields,
+                                                          * as Spark writes it) */
             if (rc == HOODIE_OK) rc = hoodie_basefile_write(&bo, parts, 1, &size, &written);
             free(path);
             hoodie_batch_dispose(&ob);

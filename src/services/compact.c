@@ -260,7 +260,7 @@ static hoodie_status put_rows(stream_sink *ss, hoodie_batch *b, const hoodie_pq_
     }
     if (rc < 0) { hoodie_batch_dispose(b); return rc; }
     hoodie_batch full;
-    rc = hoodie_svc__with_file_name(ss->sv, b, ss->file_name, &full); /* consumes b */
+    rc = hoodie_svc__to_file_shape(ss->sv, b, &full); /* consumes b; the stream names the file */
     if (rc < 0) return rc;
     rc = hoodie_basefile_stream_write_row_group(ss->out, &full, copies);
     if (copies) hoodie_rgcopy_release(ss->rcp); /* the row group is in the file: its copies are done with */
@@ -396,7 +396,7 @@ static hoodie_status compact_one(hoodie_svc *sv, hoodie_write_txn *tx, json_t *o
     stream_sink ss = { sv, NULL, name, &rows, { NULL, NULL, NULL, NULL }, 0, 0, NULL };
     if (rc == HOODIE_OK) read_base_index(sv, part, data, &ss);
     hoodie_basefile_opts bo = { sv->s, path, &sv->file_schema, sv->avro_file_schema, sv->o.codec, 0, 0,
-                                NULL, NULL, NULL, NULL, 0, NULL };
+                                NULL, NULL, NULL, NULL, 0, name };
     if (rc == HOODIE_OK) rc = hoodie_basefile_stream_open(&ss.out, &bo, 0, 0, 0); /* the writer's row groups */
     /* the base file's chunks that no log record changes are kept (its _hoodie_file_name is rewritten) */
     hoodie_parquet_reader *br = NULL;

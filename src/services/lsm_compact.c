@@ -178,15 +178,14 @@ static hoodie_status run_full(opctx *o, hoodie_lsm_slice *ls, hoodie_wstat *st, 
     const char *name = (const char *)nb.data;
     if (rc == HOODIE_OK) rc = prepare_path(o, name, &path, &rel);
     hoodie_basefile_opts bo = { sv->s, path, &sv->file_schema, sv->avro_file_schema, sv->o.codec, 0, 0,
-                                NULL, NULL, NULL, NULL, 0, NULL };
+                                NULL, NULL, NULL, NULL, 0, name };
     if (rc == HOODIE_OK) rc = hoodie_basefile_stream_open(&bs, &bo, HOODIE_LSM_ROW_GROUP_ROWS, HOODIE_LSM_PAGE_BYTES,
                                                               HOODIE_LSM_PAGE_ROWS);
     while (rc == HOODIE_OK) {
         hoodie_batch b;
         rc = hoodie_lsm_slice_next(ls, &b, NULL);
         if (rc != HOODIE_OK) break;
-        rc = set_file_name(&b, name);
-        if (rc == HOODIE_OK) rc = hoodie_basefile_stream_write(bs, &b);
+        rc = hoodie_basefile_stream_write(bs, &b); /* the stream names the file */
         hoodie_batch_dispose(&b);
     }
     if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;

@@ -362,14 +362,13 @@ hoodie_status hoodie_svc__merge_schema(hoodie_svc *sv, int without_file_name, co
     return HOODIE_OK;
 }
 
-hoodie_status hoodie_svc__with_file_name(hoodie_svc *sv, hoodie_batch *in, const char *name, hoodie_batch *out)
+hoodie_status hoodie_svc__to_file_shape(hoodie_svc *sv, hoodie_batch *in, hoodie_batch *out)
 {
     hoodie_status rc;
     if (!sv->have_nofn) {
         *out = *in;
         memset(in, 0, sizeof *in);
-        if ((rc = hoodie_svc__set_file_name_batch(sv, out, name)) < 0) hoodie_batch_dispose(out);
-        return rc;
+        return HOODIE_OK;
     }
     if ((rc = hoodie_batch_init(out, &sv->file_schema)) < 0) { hoodie_batch_dispose(in); return rc; }
     for (size_t i = 0, j = 0; i < sv->file_schema.n_children; i++) {
@@ -381,8 +380,7 @@ hoodie_status hoodie_svc__with_file_name(hoodie_svc *sv, hoodie_batch *in, const
     }
     out->root.length = in->root.length;
     hoodie_batch_dispose(in);
-    if ((rc = hoodie_svc__set_file_name_batch(sv, out, name)) < 0) hoodie_batch_dispose(out);
-    return rc;
+    return HOODIE_OK;
 }
 
 static hoodie_status fold_logs(hoodie_svc *sv, hoodie_arena *a, const char *partition, const char *const *log_names,
@@ -563,35 +561,6 @@ static hoodie_status merge_slice(hoodie_svc *sv, const char *partition, const ch
     if (have_items) hoodie_log_items_dispose(&items);
     hoodie_arena_free(a);
     return rc;
-}
-
-hoodie_status hoodie_svc__set_file_name_batch(hoodie_svc *sv, hoodie_batch *b, const char *name)
-{
-    int col = hoodie_field_find(&sv->file_schema, "_hoodie_file_name");
-    if (col < 0) return HOODIE_OK;
-    const hoodie_field *f = &sv->file_schema.children[col];
-    hoodie_array na;
-    HOODIE_TRY(hoodie_array_init(&na, f));
-    size_t len = strlen(name), n = (size_t)b->root.length;
-    if (n && len > (size_t)INT32_MAX / n) {
-        hoodie_array_dispose(&na);
-        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: more than 2 GiB of file names in one batch", name);
-    }
-    hoodie_status rc = hoodie_array_reserve(&na, f, b->root.length, len * n);
-    if (rc < 0) { hoodie_array_dispose(&na); return rc; }
-    hoodie_mem_repeat(na.values, name, len, n); /* the same name in every row */
-    for (size_t k = 0; k < n; k++) na.offsets[k + 1] = (int32_t)((k + 1) * len);
-    na.length = b->root.length;
-    na.values_len = len * n;
-    hoodie_array_dispose(&b->root.children[col]);
-    b->root.children[col] = na;
-    return HOODIE_OK;
-}
-
-hoodie_status hoodie_svc__set_file_name(hoodie_svc *sv, hoodie_svc_rows *r, const char *name)
-{
-    for (size_t i = 0; i < r->n; i++) HOODIE_TRY(hoodie_svc__set_file_name_batch(sv, &r->b[i], name));
-    return HOODIE_OK;
 }
 
 /* ---- files and instants ---- */

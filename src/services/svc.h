@@ -101,7 +101,8 @@ typedef hoodie_status (*hoodie_svc_sink)(void *ctx, hoodie_batch *b);
  * The same merge, streamed: each merged batch goes to `sink` as the base file is read (memory: the log records
  * and one base batch); `stats` receives the counts (rows, log_records, log_blocks; no batches). With
  * `without_file_name` the _hoodie_file_name column is neither read nor merged: batches are shaped as
- * sv->nofn_schema (the sink adds the new file's name, hoodie_svc__with_file_name).
+ * sv->nofn_schema (the sink shapes them as the file's, hoodie_svc__to_file_shape, and the base-file writer names
+ * the new file: hoodie_basefile_opts.file_name).
  */
 hoodie_status hoodie_svc__merge_slice_each(hoodie_svc *sv, const char *partition, const char *base_name,
                                            const char *const *log_names, size_t n_logs, int without_file_name,
@@ -119,9 +120,10 @@ hoodie_status hoodie_svc__merge_slice_sel(hoodie_svc *sv, const char *partition,
                                           hoodie_svc_sel_sink sel_sink, hoodie_svc_sink sink, void *sink_ctx);
 /** The schema of the batches a merge produces (without_file_name: no _hoodie_file_name column). */
 hoodie_status hoodie_svc__merge_schema(hoodie_svc *sv, int without_file_name, const hoodie_field **out);
-/** A batch shaped as sv->nofn_schema (`in`, consumed also on failure) as a file_schema batch whose file name is
- *  `name`. */
-hoodie_status hoodie_svc__with_file_name(hoodie_svc *sv, hoodie_batch *in, const char *name, hoodie_batch *out);
+/** A batch shaped as sv->nofn_schema (`in`, consumed also on failure) as a file_schema batch; its
+ *  _hoodie_file_name column is left empty (length 0) for the base-file writer to fill
+ *  (hoodie_basefile_opts.file_name). */
+hoodie_status hoodie_svc__to_file_shape(hoodie_svc *sv, hoodie_batch *in, hoodie_batch *out);
 void hoodie_svc__rows_dispose(hoodie_svc_rows *r);
 
 /** What hoodie_svc__compact_logs did. */
@@ -143,9 +145,6 @@ typedef struct hoodie_svc_logc_result {
 hoodie_status hoodie_svc__compact_logs(hoodie_svc *sv, const char *partition, const char *const *log_names,
                                        size_t n_logs, const char *instant, const char *path,
                                        hoodie_svc_logc_result *res);
-/** Set the _hoodie_file_name column of every batch to `name`. */
-hoodie_status hoodie_svc__set_file_name(hoodie_svc *sv, hoodie_svc_rows *r, const char *name);
-hoodie_status hoodie_svc__set_file_name_batch(hoodie_svc *sv, hoodie_batch *b, const char *name);
 
 /** HOODIE_EUNSUPPORTED naming `what` for a table without meta fields (its records carry no keys to merge by). */
 hoodie_status hoodie_svc__need_meta_fields(const hoodie_svc *sv, const char *what);

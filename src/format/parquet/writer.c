@@ -780,6 +780,16 @@ static hoodie_status shred_const(pq_col *c, size_t n)
     return HOODIE_OK;
 }
 
+/* Rows [r0, r1) of column c as a slice ready for col_consume: its constant, or shredded and materialized from the
+ * sources' arrays (shred, materialize). */
+static hoodie_status slice_col(pq_col *c, const hoodie_array *const *tops, const hoodie_array *const *leaves,
+                               size_t n_tops, int64_t r0, int64_t r1, const int64_t *sel)
+{
+    if (c->is_const) return shred_const(c, (size_t)(r1 - r0));
+    HOODIE_TRY(shred(c, tops, n_tops, r0, r1, sel));
+    return materialize(c, leaves);
+}
+
 /* ------------------------------------------------------------------------------------------------ pages */
 
 static size_t page_estimate(const pq_col *c)
@@ -1502,14 +1512,9 @@ hoodie_status hoodie_pq_writer_write_selected(hoodie_pq_writer *w, const hoodie_
         if (n > w->o.row_group_rows - w->rg_rows) n = w->o.row_group_rows - w->rg_rows;
         for (size_t i = 0; i < w->n_cols; i++) {
             pq_col *c = &w->cols[i];
-            if (c->is_const) {
-                HOODIE_TRY_GOTO(rc, shred_const(c, (size_t)n), fail);
-            } else {
-                const hoodie_array *top = &root->children[c->top];
-                const hoodie_array *leaf = leaf_array(c, top);
-                HOODIE_TRY_GOTO(rc, shred(c, &top, 1, r, r + n, sel ? sel[c->top] : NULL), fail);
-                HOODIE_TRY_GOTO(rc, materialize(c, &leaf), fail);
-            }
+            const hoodie_array *top = &root->children[c->top];
+            const hoodie_array *leaf = leaf_array(c, top);
+            HOODIE_TRY_GOTO(rc, slice_col(c, &top, &leaf, 1, r, r + n, sel ? sel[c->top] : NULL), fail);
             HOODIE_TRY_GOTO(rc, col_consume(w, c), fail);
         }
         r += n;
@@ -1639,17 +1644,11 @@ hoodie_status hoodie_pq_writer_write_refs(hoodie_pq_writer *w, const hoodie_arra
         for (size_t i = 0; i < w->n_cols; i++) {
             pq_col *c = &w->cols[i];
             if (copies && copies[i]) continue;
-            if (c->is_const) {
-                HOODIE_TRY_GOTO(rc, shred_const(c, (size_t)n), fail);
-                HOODIE_TRY_GOTO(rc, col_consume(w, c), fail);
-                continue;
-            }
             for (size_t s = 0; s < n_roots; s++) {
                 tops[s] = &roots[s]->children[c->top];
                 leaves[s] = leaf_array(c, tops[s]);
             }
-            HOODIE_TRY_GOTO(rc, shred(c, tops, n_roots, r, r + n, tag), fail);
-            HOODIE_TRY_GOTO(rc, materialize(c, leaves), fail);
+            HOODIE_TRY_GOTO(rc, slice_col(c, tops, leaves, n_roots, r, r + n, tag), fail);
             HOODIE_TRY_GOTO(rc, col_consume(w, c), fail);
         }
         r += n;
@@ -1692,14 +1691,9 @@ hoodie_status hoodie_pq_writer_write_row_group(hoodie_pq_writer *w, const hoodie
         for (size_t i = 0; i < w->n_cols; i++) {
             pq_col *c = &w->cols[i];
             if (copies && copies[i]) continue;
-            if (c->is_const) {
-                HOODIE_TRY_GOTO(rc, shred_const(c, (size_t)n), fail);
-            } else {
-                const hoodie_array *top = &root->children[c->top];
-                const hoodie_array *leaf = leaf_array(c, top);
-                HOODIE_TRY_GOTO(rc, shred(c, &top, 1, r, r + n, NULL), fail);
-                HOODIE_TRY_GOTO(rc, materialize(c, &leaf), fail);
-            }
+            const hoodie_array *top = &root->children[c->top];
+            const hoodie_array *leaf = leaf_array(c, top);
+            HOODIE_TRY_GOTO(rc, slice_col(c, &top, &leaf, 1, r, r + n, NULL), fail);
             HOODIE_TRY_GOTO(rc, col_consume(w, c), fail);
         }
         r += n;

@@ -261,6 +261,25 @@ HOODIE_TEST(format_parquet__footer_decode_errors)
 }
 
 /* Whole-file corruption: truncation at every 97th byte and bit flips must fail cleanly (or succeed). */
+static hoodie_status buf_sink(void *ctx, const void *p, size_t n) { return hoodie_buf_append(ctx, p, n); }
+
+/* Scan every row of an in-memory file; the status of the first failure (HOODIE_OK when all read). */
+static hoodie_status scan_all(const uint8_t *data, size_t len, const char *name)
+{
+    pqt_mem m = { data, len };
+    hoodie_pq_source src = { &m, pqt_mem_read, len, name };
+    hoodie_pq_file *f = NULL;
+    hoodie_pq_scan *s = NULL;
+    hoodie_batch b;
+    hoodie_status rc = hoodie_pq_file_open(&f, &src);
+    if (rc == HOODIE_OK) rc = hoodie_pq_scan_open(&s, f, NULL);
+    while (rc == HOODIE_OK && (rc = hoodie_pq_scan_next(s, &b)) == HOODIE_OK) hoodie_batch_dispose(&b);
+    if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
+    hoodie_pq_scan_free(s);
+    hoodie_pq_file_free(f);
+    return rc;
+}
+
 HOODIE_TEST(format_parquet__corrupt_files_fail_cleanly)
 {
     char path[4200];
@@ -284,23 +303,11 @@ HOODIE_TEST(format_parquet__corrupt_files_fail_cleanly)
     for (int t = 0; t < 400; t++) {
         memcpy(x, orig, len);
         for (int k = 0; k < 3; k++) { size_t i = 4 + (size_t)rand() % (len - 12); x[i] ^= (uint8_t)(1u << (rand() % 8)); }
-        pqt_mem m = { x, len };
-        hoodie_pq_source src = { &m, pqt_mem_read, len, "flip.parquet" };
-        hoodie_pq_file *f = NULL;
-        hoodie_pq_scan *s = NULL;
-        hoodie_batch b;
-        hoodie_status rc = hoodie_pq_file_open(&f, &src);
-        if (rc == HOODIE_OK) {
-            rc = hoodie_pq_scan_open(&s, f, NULL);
-            while (rc == HOODIE_OK && (rc = hoodie_pq_scan_next(s, &b)) == HOODIE_OK) hoodie_batch_dispose(&b);
-            if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
-        }
+        hoodie_status rc = scan_all(x, len, "flip.parquet");
         if (rc != HOODIE_OK) {
             failures++;
             hoodie_assert(rc == HOODIE_ECORRUPT || rc == HOODIE_EUNSUPPORTED || rc == HOODIE_EINVAL);
         }
-        hoodie_pq_scan_free(s);
-        hoodie_pq_file_free(f);
     }
     hoodie_assert(failures > 0);
     hoodie_assert(trials > 5);
@@ -319,25 +326,6 @@ HOODIE_TEST(format_parquet__encrypted_footer_unsupported)
     memcpy(buf + 24, "\xff\x00\x00\x00PAR1", 8);
     hoodie_assert_status(HOODIE_ECORRUPT, hoodie_pq_file_open(&f, &src));
     hoodie_assert_contains(hoodie_error_last()->message, "footer length");
-}
-
-static hoodie_status buf_sink(void *ctx, const void *p, size_t n) { return hoodie_buf_append(ctx, p, n); }
-
-/* Scan every row of an in-memory file; the status of the first failure (HOODIE_OK when all read). */
-static hoodie_status scan_all(const uint8_t *data, size_t len, const char *name)
-{
-    pqt_mem m = { data, len };
-    hoodie_pq_source src = { &m, pqt_mem_read, len, name };
-    hoodie_pq_file *f = NULL;
-    hoodie_pq_scan *s = NULL;
-    hoodie_batch b;
-    hoodie_status rc = hoodie_pq_file_open(&f, &src);
-    if (rc == HOODIE_OK) rc = hoodie_pq_scan_open(&s, f, NULL);
-    while (rc == HOODIE_OK && (rc = hoodie_pq_scan_next(s, &b)) == HOODIE_OK) hoodie_batch_dispose(&b);
-    if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
-    hoodie_pq_scan_free(s);
-    hoodie_pq_file_free(f);
-    return rc;
 }
 
 /*

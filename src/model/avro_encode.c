@@ -475,11 +475,15 @@ static inline uint8_t *put_varint(uint8_t *p, uint64_t v)
     return p;
 }
 
-static hoodie_status encode_flat(const hoodie_avro_encoder *e, const hoodie_array *root, int64_t row, hoodie_buf *out)
+/* Record `rec`: each field's value from its column source (hoodie_avro_col). */
+static hoodie_status encode_flat(const hoodie_avro_encoder *e, const hoodie_avro_col *cols, int64_t rec,
+                                 hoodie_buf *out)
 {
     for (size_t i = 0; i < e->n_ops; i++) {
         const flat_eop *fo = &e->ops[i];
-        const hoodie_array *a = fo->col >= 0 ? &root->children[fo->col] : NULL;
+        const hoodie_avro_col *src = fo->col >= 0 ? &cols[fo->col] : NULL;
+        const hoodie_array *a = src ? src->array : NULL;
+        int64_t row = !src || src->constant ? 0 : src->rows ? src->rows[rec] : rec;
         if (fo->op == E_GENERIC) { HOODIE_TRY(encode(fo->n, a, row, out)); continue; }
         int valid = hoodie_array_is_valid(a, row);
         if (!valid && !fo->nullable) return encode(fo->n, a, row, out); /* the error */
@@ -527,8 +531,9 @@ static hoodie_status encode_flat(const hoodie_avro_encoder *e, const hoodie_arra
     return HOODIE_OK;
 }
 
-/* Bytes the flat ops may write for rows [start, start+count) (generic fields not counted). */
-static size_t flat_estimate(const hoodie_avro_encoder *e, const hoodie_array *root, int64_t start, int64_t count)
+/* Bytes the flat ops may write for `count` records (generic fields not counted; the strings of columns taken
+ * through a row list by their average length). */
+static size_t flat_estimate(const hoodie_avro_encoder *e, const hoodie_avro_col *cols, int64_t start, int64_t count)
 {
     size_t est = (size_t)count * 4; /* the data block's record lengths */
     for (size_t i = 0; i < e->n_ops; i++) {
@@ -537,12 +542,25 @@ static size_t flat_estimate(const hoodie_avro_encoder *e, const hoodie_array *ro
         size_t per = 1 + (fo->op == E_BOOL ? 1 : fo->op == E_INT4 || fo->op == E_BYTES ? 5 : fo->op == E_FLOAT ? 4
                                                                                                     : 10);
         est += per * (size_t)count;
-        if (fo->op == E_BYTES && count) {
-            const int32_t *o = root->children[fo->col].offsets;
-            est += (size_t)(o[start + count] - o[start]);
-        }
+        const hoodie_avro_col *c = &cols[fo->col];
+        if (fo->op != E_BYTES || !count || !c->array->length) continue;
+        const int32_t *o = c->array->offsets;
+        if (c->constant) est += (size_t)(o[1] - o[0]) * (size_t)count;
+        else if (!c->rows) est += (size_t)(o[start + count] - o[start]);
+        else est += (size_t)(o[c->array->length] - o[0]) / (size_t)c->array->length * (size_t)count;
     }
     return est;
+}
+
+/* The columns of `root` as sources taken row by row; a small array on the stack when it fits. */
+enum { ROOT_COLS_STACK = 32 };
+static hoodie_avro_col *root_cols(const hoodie_array *root, hoodie_avro_col *stack)
+{
+    size_t n = (size_t)root->n_children;
+    hoodie_avro_col *c = n <= ROOT_COLS_STACK ? stack : malloc(n * sizeof *c);
+    if (!c) return NULL;
+    for (size_t i = 0; i < n; i++) c[i] = (hoodie_avro_col){ &root->children[i], NULL, 0 };
+    return c;
 }
 
 hoodie_status hoodie_avro_encode_row(const hoodie_avro_encoder *e, const hoodie_array *root, int64_t row,
@@ -550,7 +568,10 @@ hoodie_status hoodie_avro_encode_row(const hoodie_avro_encoder *e, const hoodie_
 {
     size_t start = out->len;
     if (row < 0 || row >= root->length) return HOODIE_FAIL(HOODIE_EINVAL, "row %lld out of range", (long long)row);
-    hoodie_status rc = encode_flat(e, root, row, out);
+    hoodie_avro_col stack[ROOT_COLS_STACK], *cols = root_cols(root, stack);
+    if (!cols) return HOODIE_NOMEM();
+    hoodie_status rc = encode_flat(e, cols, row, out);
+    if (cols != stack) free(cols);
     if (rc < 0) out->len = start;
     return rc;
 }
@@ -565,25 +586,60 @@ hoodie_status hoodie_avro__encode_row_generic(const hoodie_avro_encoder *e, cons
     return rc;
 }
 
-hoodie_status hoodie_avro_encode_data_block(hoodie_buf *out, const hoodie_avro_encoder *e, const hoodie_array *root,
-                                            int64_t start, int64_t count, const hoodie_hlog_header_entry *header,
-                                            size_t header_count)
+/* The data block of records [start, start+count), each taken from `cols` (validated by the callers). */
+static hoodie_status data_block(hoodie_buf *out, const hoodie_avro_encoder *e, const hoodie_avro_col *cols,
+                                int64_t start, int64_t count, const hoodie_hlog_header_entry *header,
+                                size_t header_count)
 {
     size_t begin = out->len;
     hoodie_hlog_block_mark m;
     hoodie_hlog_avro_writer w;
-    if (start < 0 || count < 0 || start > root->length || count > root->length - start)
-        return HOODIE_FAIL(HOODIE_EINVAL, "rows [%lld, +%lld) out of range", (long long)start, (long long)count);
     hoodie_status rc = hoodie_hlog_block_begin(out, &m, HOODIE_HLOG_AVRO_DATA_BLOCK, header, header_count);
-    if (rc == HOODIE_OK) rc = hoodie_buf_reserve(out, 64 + flat_estimate(e, root, start, count));
+    if (rc == HOODIE_OK) rc = hoodie_buf_reserve(out, 64 + flat_estimate(e, cols, start, count));
     if (rc == HOODIE_OK) rc = hoodie_hlog_avro_content_begin(out, &w);
     for (int64_t r = start; r < start + count && rc == HOODIE_OK; r++) {
         rc = hoodie_hlog_avro_record_begin(out, &w);
-        if (rc == HOODIE_OK) rc = encode_flat(e, root, r, out);
+        if (rc == HOODIE_OK) rc = encode_flat(e, cols, r, out);
         if (rc == HOODIE_OK) rc = hoodie_hlog_avro_record_end(out, &w);
     }
     if (rc == HOODIE_OK) rc = hoodie_hlog_avro_content_end(out, &w);
     if (rc == HOODIE_OK) rc = hoodie_hlog_block_end(out, &m);
     if (rc < 0) out->len = begin;
     return rc;
+}
+
+hoodie_status hoodie_avro_encode_data_block(hoodie_buf *out, const hoodie_avro_encoder *e, const hoodie_array *root,
+                                            int64_t start, int64_t count, const hoodie_hlog_header_entry *header,
+                                            size_t header_count)
+{
+    if (start < 0 || count < 0 || start > root->length || count > root->length - start)
+        return HOODIE_FAIL(HOODIE_EINVAL, "rows [%lld, +%lld) out of range", (long long)start, (long long)count);
+    hoodie_avro_col stack[ROOT_COLS_STACK], *cols = root_cols(root, stack);
+    if (!cols) return HOODIE_NOMEM();
+    hoodie_status rc = data_block(out, e, cols, start, count, header, header_count);
+    if (cols != stack) free(cols);
+    return rc;
+}
+
+hoodie_status hoodie_avro_encode_data_block_cols(hoodie_buf *out, const hoodie_avro_encoder *e,
+                                                 const hoodie_avro_col *cols, size_t n_cols, int64_t count,
+                                                 const hoodie_hlog_header_entry *header, size_t header_count)
+{
+    if (count < 0) return HOODIE_FAIL(HOODIE_EINVAL, "negative record count %lld", (long long)count);
+    for (size_t i = 0; i < e->n_ops; i++) {
+        int c = e->ops[i].col;
+        if (c < 0) continue;
+        if ((size_t)c >= n_cols || !cols[c].array)
+            return HOODIE_FAIL(HOODIE_EINVAL, "no column source for field %zu of %zu", (size_t)c, n_cols);
+        const hoodie_avro_col *s = &cols[c];
+        int64_t len = s->array->length;
+        if (s->constant ? len < 1 && count > 0 : !s->rows && len < count)
+            return HOODIE_FAIL(HOODIE_EINVAL, "column %d has %lld rows, %lld records need them", c, (long long)len,
+                               (long long)(s->constant ? 1 : count));
+        for (int64_t r = 0; s->rows && !s->constant && r < count; r++)
+            if (s->rows[r] < 0 || s->rows[r] >= len)
+                return HOODIE_FAIL(HOODIE_EINVAL, "record %lld takes row %lld of column %d, which has %lld rows",
+                                   (long long)r, (long long)s->rows[r], c, (long long)len);
+    }
+    return data_block(out, e, cols, 0, count, header, header_count);
 }

@@ -64,4 +64,22 @@ hoodie_status hoodie_avro_encode_data_block(hoodie_buf *out, const hoodie_avro_e
                                             int64_t start, int64_t count, const hoodie_hlog_header_entry *header,
                                             size_t header_count);
 
+/** Where the records' values of one column come from (hoodie_avro_encode_data_block_cols). */
+typedef struct hoodie_avro_col {
+    const hoodie_array *array; /**< shaped as the encoder field of the same position */
+    const int64_t *rows;       /**< record i takes row rows[i]; NULL: row i */
+    int constant;              /**< every record takes row 0 (rows ignored) */
+} hoodie_avro_col;
+
+/**
+ * Append a whole AVRO_DATA_BLOCK of `count` records whose columns come from different arrays: cols[c] gives the
+ * values of the encoder's field c (n_cols entries, one per field of `fields`), by a list of rows, by position or
+ * as one constant. Writes what hoodie_avro_encode_data_block writes for a batch holding those values, without
+ * building that batch. HOODIE_EINVAL when a source is missing or a row is out of its array's range; on failure
+ * `out` is left as it was.
+ */
+hoodie_status hoodie_avro_encode_data_block_cols(hoodie_buf *out, const hoodie_avro_encoder *e,
+                                                 const hoodie_avro_col *cols, size_t n_cols, int64_t count,
+                                                 const hoodie_hlog_header_entry *header, size_t header_count);
+
 #endif

@@ -40,19 +40,25 @@ hoodie_status hoodie_wr__key_index(const wctx *w, const rowvec *rows, hoodie_hma
  * file's _hoodie_record_key column is streamed through it (no copy of the file's keys is kept). found[i] is set for
  * the candidates present.
  */
-static hoodie_status base_file_probe(wctx *w, const hoodie_fs_file *f, const rowvec *cand, uint8_t *found)
+static const char *const key_column[] = { "_hoodie_record_key" };
+
+/* A base file opened for its footer and its record keys alone. */
+static hoodie_status open_keys(wctx *w, const hoodie_fs_file *f, hoodie_parquet_reader **r)
 {
-    static const char *const cols[] = { "_hoodie_record_key" };
+    hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
+    o.storage = w->s;
+    o.columns = key_column;
+    o.n_columns = 1;
+    return hoodie_parquet_reader_open(r, f->path, &o);
+}
+
+/* base_file_probe on a reader open_keys opened (left open). */
+static hoodie_status reader_probe(wctx *w, hoodie_parquet_reader *r, const rowvec *cand, uint8_t *found)
+{
     hoodie_hmap map = HOODIE_HMAP_INIT;
     keybits kb;
     hoodie_status rc = hoodie_wr__key_index(w, cand, &map, &kb);
-    hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
-    hoodie_parquet_reader *r = NULL;
     hoodie_pq_scan *sc = NULL;
-    o.storage = w->s;
-    o.columns = cols;
-    o.n_columns = 1;
-    if (rc == HOODIE_OK) rc = hoodie_parquet_reader_open(&r, f->path, &o);
     if (rc == HOODIE_OK) rc = hoodie_pqfile__scan_open(r, &sc);
     while (rc == HOODIE_OK) {
         hoodie_batch b;
@@ -72,9 +78,17 @@ static hoodie_status base_file_probe(wctx *w, const hoodie_fs_file *f, const row
     }
     if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
     hoodie_pq_scan_free(sc);
-    hoodie_parquet_reader_free(r);
     hoodie_hmap_dispose(&map);
     free(kb.w);
+    return rc;
+}
+
+static hoodie_status base_file_probe(wctx *w, const hoodie_fs_file *f, const rowvec *cand, uint8_t *found)
+{
+    hoodie_parquet_reader *r = NULL;
+    hoodie_status rc = open_keys(w, f, &r);
+    if (rc == HOODIE_OK) rc = reader_probe(w, r, cand, found);
+    hoodie_parquet_reader_free(r);
     return rc;
 }
 
@@ -203,6 +217,42 @@ static hoodie_status bloom_batch_flush(const hoodie_bloom *bloom, bloom_batch *b
 }
 
 /*
+ * The exact check of one file's candidates, and the rows it holds assigned to its group. Rows assigned already
+ * (found in an earlier file) are passed over. trust_single: rows that are candidates of this file alone are taken
+ * unchecked (see hoodie_wr__lookup). r: the file opened by open_keys, or NULL to open it here.
+ */
+static hoodie_status settle(wctx *w, const hoodie_file_group *fg, int pi, int64_t base_rows, const rowvec *cand,
+                            int trust_single, const uint8_t *n_files, hoodie_parquet_reader *r, int32_t *row_group)
+{
+    const hoodie_file_slice *sl = hoodie_file_group_latest(fg);
+    rowvec check = { 0 };
+    hoodie_status rc = HOODIE_OK;
+    for (size_t i = 0; rc == HOODIE_OK && i < cand->n; i++)
+        if (row_group[cand->v[i]] < 0 && !(trust_single && n_files[cand->v[i]] == 1)) rc = rv_push(&check, cand->v[i]);
+    uint8_t *found = rc == HOODIE_OK && check.n ? calloc(check.n, 1) : NULL;
+    if (rc == HOODIE_OK && check.n && !found) rc = HOODIE_NOMEM();
+    if (rc == HOODIE_OK && check.n) rc = r ? reader_probe(w, r, &check, found) : base_file_probe(w, sl->base, &check, found);
+    wgroup *grp = NULL;
+    size_t k = 0; /* check.v is in cand->v's order */
+    for (size_t i = 0; rc == HOODIE_OK && i < cand->n; i++) {
+        int64_t row = cand->v[i];
+        int take;
+        if (k < check.n && check.v[k] == row) take = found[k++];
+        else take = row_group[row] < 0 && trust_single && n_files[row] == 1;
+        if (!take) continue;
+        if (!grp) {
+            grp = hoodie_wr__new_group(w, (uint32_t)pi, fg);
+            if (!grp) { rc = HOODIE_ENOMEM; break; }
+            grp->base_rows = base_rows;
+        }
+        row_group[row] = (int32_t)(grp - w->groups);
+    }
+    free(found);
+    free(check.v);
+    return rc;
+}
+
+/*
  * Which existing file group holds each live row's key (bloom index: key range, bloom filter, exact check). Each
  * partition's rows are sorted by key once, so a file's key range selects its candidates by binary search instead
  * of every row of the partition being compared with every file's range.
@@ -227,7 +277,16 @@ hoodie_status hoodie_wr__lookup(wctx *w, int32_t *row_group)
     for (size_t p = 0; p < w->n_parts && rc == HOODIE_OK; p++)
         rc = hoodie_keyed_rows_sort(by_part + start[p], start[p + 1] - start[p]);
     if (rc < 0) { free(start); free(by_part); return rc; }
-    /* first the candidates of every file (key range, then bloom filter), and of how many files each row is one */
+    /*
+     * The candidates of every file (key range, then bloom filter), then the exact check, reading the candidate
+     * files' keys. A copy-on-write table skips it for the rows that are candidates of one file only: that file is
+     * rewritten anyway, its merge finds which of them it holds, and one it does not hold (a bloom false positive)
+     * is inserted there, which is where the key may go (no other file can hold it: bloom filters have no false
+     * negatives); so it first counts of how many files each row is a candidate, then checks the others in a
+     * second pass. MOR writes updates to logs without reading the base file, so every candidate is checked, each
+     * file's as soon as its footer is read (one opening per file).
+     */
+    int trust_single = !w->mor;
     size_t ng = w->view->group_count;
     rowvec *cands = calloc(ng + 1, sizeof *cands);
     int64_t *base_rows = calloc(ng + 1, sizeof *base_rows);
@@ -239,10 +298,8 @@ hoodie_status hoodie_wr__lookup(wctx *w, int32_t *row_group)
         int pi = hoodie_wr__part_index(w, fg->partition);
         if (pi < 0 || !sl || !sl->base) continue;
         hoodie_parquet_reader *r;
-        hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
-        o.storage = w->s;
-        if ((rc = hoodie_parquet_reader_open(&r, sl->base->path, &o)) < 0) break;
-        /* copies: the footer's strings go with the reader, freed before the keys are probed */
+        if ((rc = open_keys(w, sl->base, &r)) < 0) break;
+        /* copies: the footer's strings go with the reader */
         const char *kmin = hoodie_parquet_reader_kv(r, "hoodie_min_record_key");
         const char *kmax = hoodie_parquet_reader_kv(r, "hoodie_max_record_key");
         char *minkey = kmin && kmax ? strdup(kmin) : NULL, *maxkey = kmin && kmax ? strdup(kmax) : NULL;
@@ -262,8 +319,7 @@ hoodie_status hoodie_wr__lookup(wctx *w, int32_t *row_group)
                                           sl->base->path);
             have_bloom = rc == HOODIE_OK;
         }
-        hoodie_parquet_reader_free(r);
-        if (rc < 0) { free(minkey); free(maxkey); break; }
+        if (rc < 0) { free(minkey); free(maxkey); hoodie_parquet_reader_free(r); break; }
         rowvec cand = { 0 };
         const hoodie_keyed_row *prow = by_part + start[pi];
         size_t from = 0, to = start[pi + 1] - start[pi];
@@ -287,46 +343,22 @@ hoodie_status hoodie_wr__lookup(wctx *w, int32_t *row_group)
         if (have_bloom) hoodie_bloom_dispose(&bloom);
         free(minkey);
         free(maxkey);
-        for (size_t i = 0; i < cand.n; i++)
-            if (n_files[cand.v[i]] < 2) n_files[cand.v[i]]++;
-        cands[g] = cand;
-    }
-    /*
-     * Then the exact check, reading the candidate files' keys. A copy-on-write table skips it for the rows that are
-     * candidates of one file only: that file is rewritten anyway, its merge finds which of them it holds, and one
-     * it does not hold (a bloom false positive) is inserted there, which is where the key may go (no other file
-     * can hold it: bloom filters have no false negatives). MOR writes updates to logs without reading the base
-     * file, so every candidate is checked.
-     */
-    int trust_single = !w->mor;
-    for (size_t g = 0; g < ng && rc == HOODIE_OK; g++) {
-        rowvec *cand = &cands[g];
-        if (!cand->n) continue;
-        const hoodie_file_group *fg = &w->view->groups[g];
-        const hoodie_file_slice *sl = hoodie_file_group_latest(fg);
-        int pi = hoodie_wr__part_index(w, fg->partition);
-        rowvec check = { 0 };
-        for (size_t i = 0; rc == HOODIE_OK && i < cand->n; i++)
-            if (row_group[cand->v[i]] < 0 && !(trust_single && n_files[cand->v[i]] == 1)) rc = rv_push(&check, cand->v[i]);
-        uint8_t *found = rc == HOODIE_OK && check.n ? calloc(check.n, 1) : NULL;
-        if (rc == HOODIE_OK && check.n) rc = found ? base_file_probe(w, sl->base, &check, found) : HOODIE_NOMEM();
-        wgroup *grp = NULL;
-        size_t k = 0; /* check.v is in cand->v's order */
-        for (size_t i = 0; rc == HOODIE_OK && i < cand->n; i++) {
-            int64_t row = cand->v[i];
-            int take;
-            if (k < check.n && check.v[k] == row) take = found[k++];
-            else take = row_group[row] < 0 && trust_single && n_files[row] == 1;
-            if (!take) continue;
-            if (!grp) {
-                grp = hoodie_wr__new_group(w, (uint32_t)pi, fg);
-                if (!grp) { rc = HOODIE_ENOMEM; break; }
-                grp->base_rows = base_rows[g];
-            }
-            row_group[row] = (int32_t)(grp - w->groups);
+        if (!trust_single) {
+            /* checked now, with the footer just read: files in order, as the second pass would */
+            if (rc == HOODIE_OK && cand.n) rc = settle(w, fg, pi, base_rows[g], &cand, 0, n_files, r, row_group);
+            free(cand.v);
+        } else {
+            for (size_t i = 0; i < cand.n; i++)
+                if (n_files[cand.v[i]] < 2) n_files[cand.v[i]]++;
+            cands[g] = cand;
         }
-        free(found);
-        free(check.v);
+        hoodie_parquet_reader_free(r);
+    }
+    for (size_t g = 0; trust_single && g < ng && rc == HOODIE_OK; g++) {
+        if (!cands[g].n) continue;
+        const hoodie_file_group *fg = &w->view->groups[g];
+        rc = settle(w, fg, hoodie_wr__part_index(w, fg->partition), base_rows[g], &cands[g], 1, n_files, NULL,
+                    row_group);
     }
     for (size_t g = 0; cands && g < ng; g++) free(cands[g].v);
     free(cands);

@@ -8,6 +8,7 @@
 
 #include "hoodie/sys/storage.h"
 #include "merge/record_merge.h"
+#include "model/avro_encode.h"
 #include "model/batch.h"
 #include "util/buf.h"
 
@@ -24,13 +25,20 @@ typedef struct hoodie_wlog_deletes {
     const char *partition;
 } hoodie_wlog_deletes;
 
+/** Records for a data block, column by column (model/avro_encode.h): cols[c] gives file-schema column c. */
+typedef struct hoodie_wlog_records {
+    const hoodie_avro_col *cols;
+    size_t n_cols;
+    int64_t count;
+} hoodie_wlog_records;
+
 /**
  * Write a log file at `path` (created exclusively): an AVRO_DATA_BLOCK of `records` (file schema: meta columns +
- * data, encoded with `schema_json`) and/or a DELETE_BLOCK, both with INSTANT_TIME = instant and SCHEMA.
- * *size_out receives the file size.
+ * data, encoded with `schema_json`; taken from their sources, no batch of them built) and/or a DELETE_BLOCK, both
+ * with INSTANT_TIME = instant and SCHEMA. *size_out receives the file size.
  */
 hoodie_status hoodie_wlog_write(const hoodie_storage *s, const char *path, const char *instant, const char *schema_json,
-                                const hoodie_field *file_schema, const hoodie_batch *records,
+                                const hoodie_field *file_schema, const hoodie_wlog_records *records,
                                 const hoodie_wlog_deletes *deletes, uint64_t *size_out);
 
 /**

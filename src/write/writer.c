@@ -369,14 +369,14 @@ static hoodie_status put_const(hoodie_array *a, const hoodie_field *f, const cha
 }
 
 static hoodie_status make_meta(wctx *w, const wgroup *g, const int64_t *rows, size_t n, const char *file_name,
-                               int64_t seq_start, hoodie_batch *out);
+                               int64_t seq_start, size_t n_const, hoodie_batch *out);
 
 /* The rows of the input (in the order given) as file records: meta columns + data. file_name NULL: the file-name
  * column is left empty (length 0) for a base-file writer that fills it (hoodie_basefile_opts.file_name). */
 static hoodie_status make_records(wctx *w, const wgroup *g, const int64_t *rows, size_t n, const char *file_name,
                                   int64_t seq_start, hoodie_batch *out)
 {
-    HOODIE_TRY(make_meta(w, g, rows, n, file_name, seq_start, out));
+    HOODIE_TRY(make_meta(w, g, rows, n, file_name, seq_start, n, out));
     hoodie_status rc = HOODIE_OK;
     for (size_t c = 0; c < w->data_schema.n_children && rc == HOODIE_OK; c++)
         rc = hoodie_array_take(&out->root.children[5 + c], &out->schema.children[5 + c], &w->in.root.children[c],
@@ -385,9 +385,10 @@ static hoodie_status make_records(wctx *w, const wgroup *g, const int64_t *rows,
     return rc;
 }
 
-/* File records whose meta columns are filled and whose data columns are left empty (length 0). */
+/* File records whose meta columns are filled and whose data columns are left empty (length 0). The constant
+ * columns (commit time, partition path, file name) get n_const rows: n, or 1 for encoder sources taking row 0. */
 static hoodie_status make_meta(wctx *w, const wgroup *g, const int64_t *rows, size_t n, const char *file_name,
-                               int64_t seq_start, hoodie_batch *out)
+                               int64_t seq_start, size_t n_const, hoodie_batch *out)
 {
     HOODIE_TRY(hoodie_batch_init(out, &w->file_schema));
     hoodie_status rc = HOODIE_OK;
@@ -414,9 +415,9 @@ static hoodie_status make_meta(wctx *w, const wgroup *g, const int64_t *rows, si
     }
     /* a group's rows share their partition (and the commit time and file name): constant columns */
     const char *part = w->part_names[g->part];
-    if (rc == HOODIE_OK && n_keys) rc = put_const(&cols[0], &fs->children[0], w->tx.inst.requested, inst_len, n);
-    if (rc == HOODIE_OK && n_keys) rc = put_const(&cols[3], &fs->children[3], part, strlen(part), n);
-    if (rc == HOODIE_OK && n_keys && file_name) rc = put_const(&cols[4], &fs->children[4], file_name, fl, n);
+    if (rc == HOODIE_OK && n_keys) rc = put_const(&cols[0], &fs->children[0], w->tx.inst.requested, inst_len, n_const);
+    if (rc == HOODIE_OK && n_keys) rc = put_const(&cols[3], &fs->children[3], part, strlen(part), n_const);
+    if (rc == HOODIE_OK && n_keys && file_name) rc = put_const(&cols[4], &fs->children[4], file_name, fl, n_const);
     if (rc == HOODIE_OK && n_keys)
         rc = hoodie_array_reserve(&cols[1], &fs->children[1], (int64_t)n, n * (prefix_len + 20));
     if (rc == HOODIE_OK && n_keys) rc = hoodie_array_reserve(&cols[2], &fs->children[2], (int64_t)n, kbytes);
@@ -574,7 +575,7 @@ static hoodie_status bulk_file_write(wctx *w, bulk_file *f, const int64_t *rows,
         size_t k = n - done < BULK_CHUNK_ROWS ? n - done : BULK_CHUNK_ROWS;
         /* the meta columns made, the data columns written from the input, picked by row (no gathered copy) */
         hoodie_batch recs;
-        HOODIE_TRY(make_meta(w, &w->groups[f->gi], rows + done, k, NULL, f->rows, &recs)); /* named by the stream */
+        HOODIE_TRY(make_meta(w, &w->groups[f->gi], rows + done, k, NULL, f->rows, k, &recs)); /* named by the stream */
         size_t nc = recs.root.n_children;
         hoodie_array *cols = malloc(nc * sizeof *cols);
         const int64_t **sel = calloc(nc, sizeof *sel);
@@ -1008,9 +1009,22 @@ static hoodie_status append_handle(wctx *w, wgroup *g)
     hoodie_status rc = HOODIE_OK;
     for (size_t i = 0; rc == HOODIE_OK && i < g->updates.n; i++)
         rc = rv_push(w->del[g->updates.v[i]] ? &dels : &ups, g->updates.v[i]);
-    hoodie_batch recs;
+    /* the records straight from the input rows: only their meta columns are built (the constant ones once) */
+    hoodie_batch meta;
+    hoodie_avro_col *src = NULL;
+    hoodie_wlog_records recs = { 0 };
     int have = 0;
-    if (rc == HOODIE_OK) { rc = make_records(w, g, ups.v, ups.n, g->file_id, 0, &recs); have = rc == HOODIE_OK; }
+    if (rc == HOODIE_OK && ups.n) {
+        rc = make_meta(w, g, ups.v, ups.n, g->file_id, 0, 1, &meta);
+        have = rc == HOODIE_OK;
+        size_t nc = w->file_schema.n_children;
+        if (rc == HOODIE_OK && !(src = calloc(nc, sizeof *src))) rc = HOODIE_NOMEM();
+        for (size_t c = 0; rc == HOODIE_OK && c < nc; c++) {
+            if (c >= 5) src[c] = (hoodie_avro_col){ &w->in.root.children[c - 5], ups.v, 0 };
+            else src[c] = (hoodie_avro_col){ &meta.root.children[c], NULL, c == 0 || c == 3 || c == 4 };
+        }
+        recs = (hoodie_wlog_records){ src, nc, (int64_t)ups.n };
+    }
     hoodie_wlog_deletes d = { 0 };
     if (rc == HOODIE_OK && dels.n) {
         d.count = dels.n;
@@ -1083,7 +1097,8 @@ static hoodie_status append_handle(wctx *w, wgroup *g)
             w->res.deletes += (int64_t)dels.n;
         }
     }
-    if (have) hoodie_batch_dispose(&recs);
+    if (have) hoodie_batch_dispose(&meta);
+    free(src);
     free(d.keys);
     free(d.key_lens);
     free(d.ords);

@@ -58,24 +58,35 @@ static void decode_all(const hoodie_avro_schema *s, const hoodie_field *f, const
     hoodie_avro_decoder_free(d);
 }
 
+/* The ALL schema parsed into `a`, and its field tree. */
+static void all_schema(hoodie_arena **a, hoodie_avro_schema **s, hoodie_field *f)
+{
+    hoodie_assert_ok(hoodie_arena_new(a, NULL, 8192));
+    parse(*a, ALL, s);
+    hoodie_assert_ok(hoodie_avro_to_field(f, *s, "root"));
+}
+
+/* A batch of `rows` random rows shaped as f. */
+static void random_rows(hoodie_batch *b, const hoodie_field *f, uint64_t *rng, int64_t rows)
+{
+    hoodie_assert_ok(hoodie_batch_init(b, f));
+    for (int64_t r = 0; r < rows; r++) {
+        for (size_t c = 0; c < f->n_children; c++) gen_value(&b->root.children[c], &f->children[c], rng, 1);
+        hoodie_assert_ok(hoodie_array_struct_end(&b->root, f));
+    }
+}
+
 HOODIE_TEST(model_avro_encode__random_round_trip)
 {
     hoodie_arena *a;
     hoodie_avro_schema *s;
     hoodie_field f;
-    hoodie_assert_ok(hoodie_arena_new(&a, NULL, 8192));
-    parse(a, ALL, &s);
-    hoodie_assert_ok(hoodie_avro_to_field(&f, s, "root"));
+    all_schema(&a, &s, &f);
     for (uint64_t seed = 1; seed <= 8; seed++) {
         hoodie_batch src, back, again;
         uint64_t rng = seed * 0x9e3779b97f4a7c15ULL;
-        hoodie_assert_ok(hoodie_batch_init(&src, &f));
         int64_t rows = 60;
-        for (int64_t r = 0; r < rows; r++) {
-            for (size_t c = 0; c < f.n_children; c++)
-                gen_value(&src.root.children[c], &f.children[c], &rng, 1);
-            hoodie_assert_ok(hoodie_array_struct_end(&src.root, &f));
-        }
+        random_rows(&src, &f, &rng, rows);
         hoodie_avro_encoder *e;
         hoodie_assert_ok(hoodie_avro_encoder_new(&e, s, &f));
         hoodie_buf enc = HOODIE_BUF_INIT, enc2 = HOODIE_BUF_INIT;
@@ -121,6 +132,71 @@ HOODIE_TEST(model_avro_encode__random_round_trip)
         hoodie_batch_dispose(&src);
         hoodie_batch_dispose(&back);
         hoodie_batch_dispose(&again);
+    }
+    hoodie_field_dispose(&f);
+    hoodie_arena_free(a);
+}
+
+/* Records whose columns come from a row list, a constant and positions encode as the batch they stand for. */
+HOODIE_TEST(model_avro_encode__column_sources_match_a_built_batch)
+{
+    hoodie_arena *a;
+    hoodie_avro_schema *s;
+    hoodie_field f;
+    all_schema(&a, &s, &f);
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        uint64_t rng = seed * 0x2545f4914f6cdd1dULL;
+        hoodie_batch src, one, exp;
+        enum { SRC_ROWS = 60, N = 45 };
+        random_rows(&src, &f, &rng, SRC_ROWS);
+        int64_t list[N], same[N], pos[N], k = (int64_t)(seed * 7 % SRC_ROWS);
+        for (int i = 0; i < N; i++) {
+            rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+            list[i] = (int64_t)((rng >> 33) % SRC_ROWS); /* repeats and any order */
+            same[i] = k;
+            pos[i] = i;
+        }
+        hoodie_assert_ok(hoodie_batch_init(&one, &f));
+        hoodie_assert_ok(hoodie_batch_init(&exp, &f));
+        hoodie_avro_col cols[64];
+        hoodie_assert(f.n_children <= 64);
+        for (size_t c = 0; c < f.n_children; c++) {
+            const int64_t *rows = c % 3 == 0 ? list : c % 3 == 1 ? same : pos;
+            hoodie_assert_ok(hoodie_array_take(&exp.root.children[c], &f.children[c], &src.root.children[c], rows, N));
+            hoodie_assert_ok(hoodie_array_take(&one.root.children[c], &f.children[c], &src.root.children[c], &k, 1));
+            if (c % 3 == 0) cols[c] = (hoodie_avro_col){ &src.root.children[c], list, 0 };
+            else if (c % 3 == 1) cols[c] = (hoodie_avro_col){ &one.root.children[c], NULL, 1 };
+            else cols[c] = (hoodie_avro_col){ &src.root.children[c], NULL, 0 };
+        }
+        exp.root.length = N;
+        one.root.length = 1;
+        hoodie_avro_encoder *e;
+        hoodie_assert_ok(hoodie_avro_encoder_new(&e, s, &f));
+        hoodie_hlog_header_entry h[1] = { { HOODIE_HLOG_INSTANT_TIME, "20250101000000000", 17 } };
+        hoodie_buf want = HOODIE_BUF_INIT, got = HOODIE_BUF_INIT;
+        hoodie_assert_ok(hoodie_avro_encode_data_block(&want, e, &exp.root, 0, N, h, 1));
+        hoodie_assert_ok(hoodie_buf_append(&got, "xy", 2)); /* appended after what is there */
+        hoodie_assert_ok(hoodie_avro_encode_data_block_cols(&got, e, cols, f.n_children, N, h, 1));
+        hoodie_assert_equal_i(want.len + 2, got.len);
+        hoodie_assert(memcmp(want.data, got.data + 2, want.len) == 0);
+        /* bad sources: refused, the buffer as it was */
+        size_t before = got.len;
+        hoodie_assert_status(HOODIE_EINVAL, hoodie_avro_encode_data_block_cols(&got, e, cols, f.n_children - 1, N, h, 1));
+        int64_t saved = list[N - 1];
+        list[N - 1] = SRC_ROWS;
+        hoodie_assert_status(HOODIE_EINVAL, hoodie_avro_encode_data_block_cols(&got, e, cols, f.n_children, N, h, 1));
+        list[N - 1] = saved;
+        hoodie_avro_col by_pos[64];
+        for (size_t c = 0; c < f.n_children; c++) by_pos[c] = (hoodie_avro_col){ &src.root.children[c], NULL, 0 };
+        hoodie_assert_status(HOODIE_EINVAL, hoodie_avro_encode_data_block_cols(&got, e, by_pos, f.n_children,
+                                                                              SRC_ROWS + 1, h, 1));
+        hoodie_assert_equal_i(before, got.len);
+        hoodie_buf_dispose(&want);
+        hoodie_buf_dispose(&got);
+        hoodie_avro_encoder_free(e);
+        hoodie_batch_dispose(&src);
+        hoodie_batch_dispose(&one);
+        hoodie_batch_dispose(&exp);
     }
     hoodie_field_dispose(&f);
     hoodie_arena_free(a);

@@ -52,12 +52,63 @@ static hoodie_status open_keys(wctx *w, const hoodie_fs_file *f, hoodie_parquet_
     return hoodie_parquet_reader_open(r, f->path, &o);
 }
 
-/* base_file_probe on a reader open_keys opened (left open). */
+/* memcmp order, shorter first on a tie (hoodie_keyed_row_cmp's order). */
+static inline int key_cmp(const void *a, size_t al, const void *b, size_t bl)
+{
+    size_t m = al < bl ? al : bl;
+    int c = m ? memcmp(a, b, m) : 0;
+    return c ? c : (al > bl) - (al < bl);
+}
+
+/* A key's first 8 bytes (zero-padded) as a number ordered as memcmp orders them. */
+static inline uint64_t key_prefix(const void *p, size_t n)
+{
+    uint64_t v = 0;
+    if (n >= 8) memcpy(&v, p, 8); /* a fixed size: one load */
+    else
+        for (size_t i = 0; i < n; i++) ((uint8_t *)&v)[i] = ((const uint8_t *)p)[i];
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    return v;
+}
+
+/* key_cmp, given both keys' prefixes: equal prefixes with a key of 8 bytes or fewer make the shorter one first. */
+static inline int key_cmp_pre(uint64_t ap, const uint8_t *a, size_t al, uint64_t bp, const uint8_t *b, size_t bl)
+{
+    if (ap != bp) return ap < bp ? -1 : 1;
+    if (al <= 8 || bl <= 8) return (al > bl) - (al < bl);
+    return key_cmp(a + 8, al - 8, b + 8, bl - 8);
+}
+
+/*
+ * base_file_probe on a reader open_keys opened (left open). The candidates come in key order (the lookup's sorted
+ * rows), and base files are often sorted by key too (a sorted bulk insert, a merge of one): while the file's keys
+ * keep rising they are merged with the candidates, mostly comparisons of 8-byte prefixes; the first key that
+ * falls (or candidates out of order) switches to a hash map of the candidates for the rest of the file.
+ */
 static hoodie_status reader_probe(wctx *w, hoodie_parquet_reader *r, const rowvec *cand, uint8_t *found)
 {
     hoodie_hmap map = HOODIE_HMAP_INIT;
-    keybits kb;
-    hoodie_status rc = hoodie_wr__key_index(w, cand, &map, &kb);
+    keybits kb = { 0 };
+    int hashed = 0;
+    hoodie_status rc = HOODIE_OK;
+    size_t j = 0; /* merge: the first candidate not below the keys seen */
+    uint64_t *cpre = malloc((cand->n + 1) * sizeof *cpre);
+    if (!cpre) return HOODIE_NOMEM();
+    for (size_t i = 0; i < cand->n; i++) {
+        size_t cl;
+        const char *c = key_at(&w->keys, cand->v[i], &cl);
+        cpre[i] = key_prefix(c, cl);
+        if (i && !hashed) {
+            size_t pl;
+            const char *p = key_at(&w->keys, cand->v[i - 1], &pl);
+            if (key_cmp_pre(cpre[i - 1], (const uint8_t *)p, pl, cpre[i], (const uint8_t *)c, cl) > 0) hashed = 1;
+        }
+    }
+    if (hashed) rc = hoodie_wr__key_index(w, cand, &map, &kb);
+    hoodie_buf last = HOODIE_BUF_INIT; /* the previous key, kept across batches */
+    int have_last = 0;
     hoodie_pq_scan *sc = NULL;
     if (rc == HOODIE_OK) rc = hoodie_pqfile__scan_open(r, &sc);
     while (rc == HOODIE_OK) {
@@ -65,7 +116,35 @@ static hoodie_status reader_probe(wctx *w, hoodie_parquet_reader *r, const rowve
         rc = hoodie_pq_scan_next(sc, &b);
         if (rc < 0) break;
         const hoodie_array *k = &b.root.children[0];
-        for (int64_t i = 0; i < k->length; i++) {
+        const uint8_t *prev = last.data;
+        size_t prev_len = last.len;
+        uint64_t prev_pre = have_last ? key_prefix(prev, prev_len) : 0;
+        int64_t i = 0;
+        for (; !hashed && i < k->length; i++) {
+            if (!hoodie_array_is_valid(k, i)) continue;
+            const uint8_t *kp = k->values + k->offsets[i];
+            size_t kl = (size_t)(k->offsets[i + 1] - k->offsets[i]);
+            uint64_t kpre = key_prefix(kp, kl);
+            if (have_last && key_cmp_pre(kpre, kp, kl, prev_pre, prev, prev_len) < 0) {
+                rc = hoodie_wr__key_index(w, cand, &map, &kb);
+                hashed = 1;
+                break; /* this key again, through the map */
+            }
+            prev = kp;
+            prev_len = kl;
+            prev_pre = kpre;
+            have_last = 1;
+            for (; j < cand->n && cpre[j] <= kpre; j++) {
+                size_t cl;
+                const uint8_t *c = (const uint8_t *)key_at(&w->keys, cand->v[j], &cl);
+                int d = key_cmp_pre(cpre[j], c, cl, kpre, kp, kl);
+                if (d >= 0) {
+                    if (d == 0) found[j] = 1;
+                    break;
+                }
+            }
+        }
+        for (; hashed && rc == HOODIE_OK && i < k->length; i++) {
             if (!hoodie_array_is_valid(k, i)) continue;
             const uint8_t *kp = k->values + k->offsets[i];
             size_t kl = (size_t)(k->offsets[i + 1] - k->offsets[i]);
@@ -74,12 +153,18 @@ static hoodie_status reader_probe(wctx *w, hoodie_parquet_reader *r, const rowve
             uint64_t *v = hoodie_hmap_get_hashed(&map, kp, kl, h);
             if (v) found[*v] = 1;
         }
+        if (rc == HOODIE_OK && !hashed && have_last && prev != last.data) {
+            last.len = 0;
+            rc = hoodie_buf_append(&last, prev, prev_len);
+        }
         hoodie_batch_dispose(&b);
     }
     if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
     hoodie_pq_scan_free(sc);
+    hoodie_buf_dispose(&last);
     hoodie_hmap_dispose(&map);
     free(kb.w);
+    free(cpre);
     return rc;
 }
 

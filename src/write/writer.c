@@ -15,7 +15,11 @@
  *              completed file created exclusively and last (write/commit.h)
  *
  * Memory: the input is held in memory (one batch); base files touched are rewritten one at a time.
- */#include "write/writer_int.h"
+ * HOODIE_TRACE_WRITE (environment): the wall time of each phase on stderr.
+ */
+#include "write/writer_int.h"
+
+#include <time.h>
 
 /* ---- schema ---- */
 
@@ -1351,6 +1355,17 @@ static hoodie_status drain(struct ArrowArrayStream *input, hoodie_batch *out)
     return rc;
 }
 
+/* HOODIE_TRACE_WRITE: the wall time of the phase that just ended, on stderr (for profiling a write). */
+static void trace_phase(wctx *w, const char *phase)
+{
+    if (!w->trace) return;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    if (phase) fprintf(stderr, "hoodie: write: %-12s %8.3f s\n", phase, now - w->trace_at);
+    w->trace_at = now;
+}
+
 hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream *input, const hoodie_write_opts *opts,
                                  hoodie_write_result *result)
 {
@@ -1367,6 +1382,8 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
                            : opts->version == 2 ? offsetof(hoodie_write_opts, combine_before_insert)
                                                 : offsetof(hoodie_write_opts, bloom_num_entries));
     w.s = w.o.storage ? w.o.storage : hoodie_storage_posix();
+    w.trace = getenv("HOODIE_TRACE_WRITE") != NULL;
+    trace_phase(&w, NULL);
     hoodie_keygen_out_init(&w.keys);
     hoodie_keygen_out_init(&w.parts);
     hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
@@ -1388,6 +1405,7 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
         if (input->release) input->release(input);
         goto done;
     }
+    trace_phase(&w, "open");
     w.cfg = w.t->cfg;
     w.mor = w.cfg->type == HOODIE_TABLE_MERGE_ON_READ;
     w.no_meta = !w.cfg->populate_meta_fields;
@@ -1421,6 +1439,7 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     /* input */
     if ((rc = drain(input, &raw)) < 0) goto done;
     have_raw = 1;
+    trace_phase(&w, "input");
     if ((rc = prepare_schema(&w, &raw.schema)) < 0) goto done;
     if (w.o.op == HOODIE_WRITE_DELETE || w.o.op == HOODIE_WRITE_DELETE_PARTITION) {
         /* the given columns (at least the key and partition fields) as the table's, every other column null: a
@@ -1443,6 +1462,7 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     w.have_kg = 1;
     if ((rc = hoodie_keygen_record_keys(&w.kg, &w.in, &w.keys)) < 0) goto done;
     if ((rc = hoodie_keygen_partition_paths(&w.kg, &w.in, &w.parts)) < 0) goto done;
+    trace_phase(&w, "keys");
     w.del = calloc((size_t)n + 1, 1);
     if (!w.del) { rc = HOODIE_NOMEM(); goto done; }
     int del_col = hoodie_field_find(&w.in.schema, "_hoodie_is_deleted");
@@ -1455,8 +1475,10 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     }
     if ((rc = combine(&w)) < 0) goto done;
     if ((rc = index_partitions(&w)) < 0) goto done;
+    trace_phase(&w, "combine");
     if ((rc = hoodie_table__fsview(w.t, NULL, view_filter, &w, &w.view)) < 0) goto done;
     if ((rc = estimate_record_size(&w)) < 0) goto done;
+    trace_phase(&w, "view");
 
     row_group = malloc(((size_t)n + 1) * sizeof *row_group);
     if (!row_group) { rc = HOODIE_NOMEM(); goto done; }
@@ -1467,6 +1489,7 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     }
     if ((w.o.op == HOODIE_WRITE_UPSERT || w.o.op == HOODIE_WRITE_DELETE) && !w.cfg->bucket_index)
         if ((rc = hoodie_wr__lookup(&w, row_group)) < 0) goto done;
+    trace_phase(&w, "lookup");
     if (w.replace && (rc = replaced_groups(&w)) < 0) goto done;
     if (w.o.op != HOODIE_WRITE_DELETE_PARTITION && w.cfg->bucket_index) {
         if ((rc = bucket_assign(&w)) < 0) goto done;
@@ -1477,6 +1500,7 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
         w.o = saved;
         if (rc < 0) goto done;
     }
+    trace_phase(&w, "assign");
 
     /* the instant */
     if (w.replace) {
@@ -1507,6 +1531,7 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
         else if (g->updates.n || g->inserts.n) rc = merge_handle(&w, g);
     }
     if (rc < 0) goto done;
+    trace_phase(&w, "files");
 
 commit: /* commit metadata */
     {
@@ -1525,6 +1550,7 @@ commit: /* commit metadata */
         if (rc == HOODIE_OK) rc = hoodie_write__complete(&w.tx, meta.data, meta.len);
         hoodie_buf_dispose(&meta);
         if (rc < 0) goto done;
+        trace_phase(&w, "commit");
     }
     snprintf(w.res.instant, sizeof w.res.instant, "%s", w.tx.inst.requested);
     snprintf(w.res.action, sizeof w.res.action, "%s", hoodie_action_name(w.action));

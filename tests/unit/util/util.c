@@ -1,12 +1,14 @@
 #include "hoodie_test.h"
 #include "util/alloc.h"
 #include "util/arena.h"
+#include "util/base64.h"
 #include "util/buf.h"
 #include "util/cursor.h"
 #include "util/error.h"
 #include "util/hash.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 HOODIE_TEST(util_error__message_and_code)
 {
@@ -137,4 +139,55 @@ HOODIE_TEST(util_bytes_eq__agrees_with_memcmp)
                 b[off + d] ^= 0x10;
             }
         }
+}
+
+/* RFC 4648's vectors; random bytes of every length up to 300 round-trip (the 8- and 4-character fast paths and
+ * the tail); whitespace anywhere is skipped; a character outside the alphabet is an error naming its offset. */
+HOODIE_TEST(util_base64__vectors_round_trips_and_errors)
+{
+    static const char *const vec[][2] = { { "", "" }, { "f", "Zg==" }, { "fo", "Zm8=" }, { "foo", "Zm9v" },
+                                          { "foob", "Zm9vYg==" }, { "fooba", "Zm9vYmE=" }, { "foobar", "Zm9vYmFy" } };
+    for (size_t i = 0; i < sizeof vec / sizeof vec[0]; i++) {
+        hoodie_buf e = HOODIE_BUF_INIT, d = HOODIE_BUF_INIT;
+        hoodie_assert_ok(hoodie_base64_encode((const uint8_t *)vec[i][0], strlen(vec[i][0]), &e));
+        hoodie_assert_equal_i(strlen(vec[i][1]), e.len);
+        hoodie_assert(!e.len || memcmp(e.data, vec[i][1], e.len) == 0);
+        hoodie_assert_ok(hoodie_base64_decode(vec[i][1], strlen(vec[i][1]), &d));
+        hoodie_assert_equal_i(strlen(vec[i][0]), d.len);
+        hoodie_assert(!d.len || memcmp(d.data, vec[i][0], d.len) == 0);
+        hoodie_buf_dispose(&e);
+        hoodie_buf_dispose(&d);
+    }
+    uint8_t src[300];
+    uint64_t x = 88172645463325252ull;
+    for (size_t n = 0; n <= sizeof src; n++) {
+        for (size_t i = 0; i < n; i++) { x ^= x << 13; x ^= x >> 7; x ^= x << 17; src[i] = (uint8_t)x; }
+        hoodie_buf e = HOODIE_BUF_INIT, d = HOODIE_BUF_INIT, spaced = HOODIE_BUF_INIT;
+        hoodie_assert_ok(hoodie_buf_append(&d, "xyz", 3)); /* decoded bytes are appended */
+        hoodie_assert_ok(hoodie_base64_encode(src, n, &e));
+        hoodie_assert_ok(hoodie_base64_decode((const char *)e.data, e.len, &d));
+        hoodie_assert_equal_i(n + 3, d.len);
+        hoodie_assert(memcmp(d.data, "xyz", 3) == 0 && (!n || memcmp(d.data + 3, src, n) == 0));
+        for (size_t i = 0; i < e.len; i++) { /* a line break every 7 characters, a space every 5 */
+            hoodie_assert_ok(hoodie_buf_append(&spaced, e.data + i, 1));
+            if (i % 7 == 6) hoodie_assert_ok(hoodie_buf_append(&spaced, "\r\n", 2));
+            if (i % 5 == 4) hoodie_assert_ok(hoodie_buf_append(&spaced, " ", 1));
+        }
+        d.len = 0;
+        hoodie_assert_ok(hoodie_base64_decode((const char *)spaced.data, spaced.len, &d));
+        hoodie_assert_equal_i(n, d.len);
+        hoodie_assert(!n || memcmp(d.data, src, n) == 0);
+        if (e.len > 9) { /* a bad character inside the first 8-character run, then in the tail */
+            e.data[3] = '*';
+            d.len = 0;
+            hoodie_assert_status(HOODIE_ECORRUPT, hoodie_base64_decode((const char *)e.data, e.len, &d));
+            hoodie_assert(strstr(hoodie_error_last()->message, "offset 3") != NULL);
+            e.data[3] = 'A';
+            e.data[e.len - 3] = '.';
+            hoodie_assert_status(HOODIE_ECORRUPT, hoodie_base64_decode((const char *)e.data, e.len, &d));
+        }
+        hoodie_buf_dispose(&e);
+        hoodie_buf_dispose(&d);
+        hoodie_buf_dispose(&spaced);
+    }
 }

@@ -1421,3 +1421,34 @@ static void many_keys_case(int mor)
 }
 HOODIE_TEST(write_writer__many_keys_cow) { many_keys_case(0); }
 HOODIE_TEST(write_writer__many_keys_mor) { many_keys_case(1); }
+
+/* The MOR exact check merges a sorted base file's keys with the sorted candidates, and a file whose keys fall
+ * part way (inserts a small-file merge appended after the file's rows) switches to the hash map: every update
+ * is found either side of the fall, and across the 65,536-row scan batches of 80,000-row files. */
+HOODIE_TEST(write_writer__mor_lookup_sorted_then_falling_keys)
+{
+    hoodie_storage *mem;
+    hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+    enum { B = 100000000 };
+    rows_spec a = { B + 60000, B + 299999, 10, "a", NULL, 0 };  /* 80,000 sorted keys per city */
+    rows_spec u1 = { B + 59000, B + 60999, 20, "v", NULL, 0 }; /* 1,000 lower keys (inserts), 1,000 updates */
+    rows_spec u2 = { B + 59500, B + 60499, 30, "w", NULL, 0 }; /* 500 after the fall, 500 before: all updates */
+    hoodie_write_result res;
+    make_table("/fall", mem, 1, 8);
+    hoodie_assert_ok(write_rows("/fall", mem, HOODIE_WRITE_BULK_INSERT, &a, NULL));
+    hoodie_assert_ok(write_rows("/fall", mem, HOODIE_WRITE_UPSERT, &u1, &res));
+    hoodie_assert_equal_i(1000, res.updates);
+    hoodie_assert_equal_i(1000, res.inserts);
+    hoodie_assert_ok(write_rows("/fall", mem, HOODIE_WRITE_UPSERT, &u2, &res));
+    hoodie_assert_equal_i(1000, res.updates);
+    hoodie_assert_equal_i(0, res.inserts);
+    char *snap = snapshot("/fall", mem, 0);
+    size_t lines = 0, w = 0;
+    for (const char *p = snap; *p; p++) lines += *p == '\n';
+    for (const char *p = snap; (p = strstr(p, ",w1")); p++) w++;
+    hoodie_assert_equal_i(241000, lines);
+    hoodie_assert_equal_i(1000, w);
+    hoodie_assert(strstr(snap, ",w100059500,") && strstr(snap, ",w100060499,") && strstr(snap, ",v100059499,"));
+    free(snap);
+    hoodie_storage_free(mem);
+}

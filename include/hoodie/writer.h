@@ -33,7 +33,14 @@ typedef enum hoodie_write_operation {
     HOODIE_WRITE_DELETE_PARTITION = 6      /**< drop the partitions the input rows name */
 } hoodie_write_operation;
 
-#define HOODIE_WRITE_OPTS_VERSION 3
+/** How MOR log files store updated records (Hudi's hoodie.logfile.data.block.format). */
+typedef enum hoodie_log_block_format {
+    HOODIE_LOG_BLOCK_AVRO = 0,    /**< AVRO_DATA_BLOCK: Hudi's default for tables of Parquet base files */
+    HOODIE_LOG_BLOCK_PARQUET = 1  /**< PARQUET_DATA_BLOCK: the records as an embedded Parquet file, compressed
+                                       with the write's codec (hoodie.parquet.compression.codec) */
+} hoodie_log_block_format;
+
+#define HOODIE_WRITE_OPTS_VERSION 4
 typedef struct hoodie_write_opts {
     unsigned version;                 /**< HOODIE_WRITE_OPTS_VERSION */
     const hoodie_storage *storage;    /**< NULL: local POSIX */
@@ -48,9 +55,13 @@ typedef struct hoodie_write_opts {
     int combine_before_insert;        /**< hoodie.combine.before.insert: 1: insert and bulk_insert keep one record
                                            per key (by the ordering field) like upsert; 0 (Hudi's default): every
                                            input row is written. bulk_insert streams its input only when 0. */
+    /* version 4 */
+    hoodie_log_block_format log_block_format; /**< MOR data blocks (delete blocks are one format); the LSM
+                                                   layout's native log files are Parquet whatever this says */
 } hoodie_write_opts;
 #define HOODIE_WRITE_OPTS_INIT \
-    { HOODIE_WRITE_OPTS_VERSION, NULL, HOODIE_WRITE_UPSERT, 0, 0, HOODIE_PARQUET_CODEC_SNAPPY, 0, 0, 0 }
+    { HOODIE_WRITE_OPTS_VERSION, NULL, HOODIE_WRITE_UPSERT, 0, 0, HOODIE_PARQUET_CODEC_SNAPPY, 0, 0, 0, \
+      HOODIE_LOG_BLOCK_AVRO }
 
 typedef struct hoodie_write_result {
     char instant[24];                 /**< the completed instant's requested time */

@@ -13,7 +13,7 @@ static void write_usage(FILE *out)
     fprintf(out,
             "usage: hoodie write TABLE --op OP --input FILE [--input FILE ...] [--input-format csv|jsonl|parquet]\n"
             "                    [--small-file-limit BYTES] [--max-file-size BYTES] [--codec snappy|zstd|gzip|none]\n"
-            "                    [--combine-before-insert]\n"
+            "                    [--combine-before-insert] [--log-block-format avro|parquet]\n"
             "\n"
             "  OP: insert, upsert, delete, bulk_insert, insert_overwrite, insert_overwrite_table, delete_partition\n"
             "  The input format is taken from the file name (.csv, .jsonl/.json, .parquet) unless given.\n"
@@ -21,6 +21,8 @@ static void write_usage(FILE *out)
             "  insert and bulk_insert write every input row, as Hudi does by default; --combine-before-insert keeps\n"
             "  one record per key, chosen by the ordering field (hoodie.combine.before.insert=true). Upserts always\n"
             "  combine.\n"
+            "  MOR updates go to log files as Avro data blocks (Hudi's default); --log-block-format parquet writes\n"
+            "  Parquet data blocks instead (hoodie.logfile.data.block.format=parquet), compressed with --codec.\n"
             "  Inline table services after the commit: --compact-every N (MOR: compact when N delta commits are\n"
             "  uncompacted), --clean (default policy), --archive (default keep.min/max.commits).\n");
 }
@@ -53,7 +55,8 @@ int cmd_write(int argc, char **argv)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { write_usage(stdout); free(inputs); return CLI_OK; }
         int takes = !strcmp(a, "--op") || !strcmp(a, "--input") || !strcmp(a, "--input-format") ||
-                    !strcmp(a, "--small-file-limit") || !strcmp(a, "--max-file-size") || !strcmp(a, "--codec");
+                    !strcmp(a, "--small-file-limit") || !strcmp(a, "--max-file-size") || !strcmp(a, "--codec") ||
+                    !strcmp(a, "--log-block-format");
         if (takes && !v) { code = cli_usage("write: %s needs a value", a); break; }
         if (!strcmp(a, "--op")) {
             if (!parse_op(v, &wo.op)) code = cli_usage("write: unknown operation '%s'", v);
@@ -74,6 +77,11 @@ int cmd_write(int argc, char **argv)
             else if (!strcmp(v, "gzip")) wo.codec = HOODIE_PARQUET_CODEC_GZIP;
             else if (!strcmp(v, "none")) wo.codec = HOODIE_PARQUET_CODEC_UNCOMPRESSED;
             else code = cli_usage("write: unknown codec '%s'", v);
+            i++;
+        } else if (!strcmp(a, "--log-block-format")) {
+            if (!strcmp(v, "avro")) wo.log_block_format = HOODIE_LOG_BLOCK_AVRO;
+            else if (!strcmp(v, "parquet")) wo.log_block_format = HOODIE_LOG_BLOCK_PARQUET;
+            else code = cli_usage("write: unknown log block format '%s' (avro or parquet)", v);
             i++;
         } else if (!strcmp(a, "--compact-every")) {
             char *end;

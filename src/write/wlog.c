@@ -2,6 +2,7 @@
 #include "format/avro/schema.h"
 #include "format/hlog/hlog.h"
 #include "format/hlog/hlog_write.h"
+#include "format/parquet/writer.h"
 #include "model/avro_encode.h"
 #include "model/avro_schema_gen.h"
 #include "storage/storage.h"
@@ -42,6 +43,65 @@ static void delete_ordering(const hoodie_ordering *o, hoodie_hlog_delete *d)
         break;
     case HOODIE_ORD_DECIMAL: d->ord_type = HOODIE_HLOG_ORD_LONG; d->ord_i = (int64_t)o->lo; break;
     }
+}
+
+static hoodie_status buf_sink(void *ctx, const void *data, size_t len) { return hoodie_buf_append(ctx, data, len); }
+
+/*
+ * A PARQUET_DATA_BLOCK of column sources: the records as a Parquet file in memory, as Hudi's HoodieParquetDataBlock
+ * embeds them (the write's codec, dictionary encoding, parquet.avro.schema in the footer so that parquet-avro
+ * readers see the log schema). Row-listed columns are written without being gathered first, constant ones (commit
+ * time, partition path, file name) as the writer's constants.
+ */
+static hoodie_status parquet_block(hoodie_buf *out, const char *schema_json, const hoodie_field *file_schema,
+                                   const hoodie_wlog_records *recs, const hoodie_hlog_header_entry *hdr, size_t nh)
+{
+    if (recs->n_cols != file_schema->n_children)
+        return HOODIE_FAIL(HOODIE_EINVAL, "%zu column sources for %zu columns", recs->n_cols, file_schema->n_children);
+    static const char *const kv_keys[] = { "parquet.avro.schema", "writer.model.name" };
+    const char *kv_values[] = { schema_json, "avro" };
+    hoodie_pq_writer_opts o;
+    hoodie_pq_writer_opts_init(&o);
+    o.codec = (hoodie_pq_codec)recs->codec;
+    o.dictionary = 1;
+    o.kv_keys = kv_keys;
+    o.kv_values = kv_values;
+    o.n_kv = 2;
+    hoodie_buf content = HOODIE_BUF_INIT;
+    hoodie_pq_writer *pw = NULL;
+    hoodie_array root;
+    memset(&root, 0, sizeof root);
+    root.length = recs->count;
+    root.n_children = recs->n_cols;
+    root.children = calloc(recs->n_cols + 1, sizeof *root.children); /* shallow copies of the sources */
+    const int64_t **sel = calloc(recs->n_cols + 1, sizeof *sel);
+    hoodie_status rc = root.children && sel ? HOODIE_OK : HOODIE_NOMEM();
+    if (rc == HOODIE_OK) rc = hoodie_pq_writer_open(&pw, file_schema, &o, (hoodie_pq_sink){ &content, buf_sink });
+    for (size_t c = 0; rc == HOODIE_OK && c < recs->n_cols; c++) {
+        const hoodie_avro_col *src = &recs->cols[c];
+        const hoodie_array *a = src->array;
+        if (!a) { rc = HOODIE_FAIL(HOODIE_EINVAL, "no source for column %zu", c); break; }
+        if (src->constant) {
+            if (a->length < 1 || !hoodie_array_is_valid(a, 0) || !a->offsets)
+                rc = HOODIE_FAIL(HOODIE_EINVAL, "column %zu: a constant must be one string value", c);
+            else { /* an empty value (a non-partitioned table's path) is "", never NULL, which would end it */
+                size_t len = (size_t)(a->offsets[1] - a->offsets[0]);
+                rc = hoodie_pq_writer_set_constant(pw, c, len ? (const void *)(a->values + a->offsets[0]) : "", len);
+            }
+            continue; /* its array is not read */
+        }
+        root.children[c] = *a; /* rows checked by the writer */
+        sel[c] = src->rows;
+    }
+    if (rc == HOODIE_OK) rc = hoodie_pq_writer_write_selected(pw, &root, sel);
+    if (rc == HOODIE_OK) rc = hoodie_pq_writer_close(pw);
+    hoodie_pq_writer_free(pw);
+    free(root.children);
+    free(sel);
+    if (rc == HOODIE_OK) rc = hoodie_hlog_write_block(out, HOODIE_HLOG_PARQUET_DATA_BLOCK, hdr, nh, content.data,
+                                                      content.len);
+    hoodie_buf_dispose(&content);
+    return rc;
 }
 
 /* The data block of a batch (`records`) or of column sources (`cols`). */
@@ -86,7 +146,10 @@ static hoodie_status write_log(const hoodie_storage *s, const char *path, const 
     int has_recs = (records && records->root.length) || (cols && cols->count), has_dels = deletes && deletes->count;
     *size_out = 0;
     if (rc == HOODIE_OK && has_dels && deletes_first) rc = delete_block(&out, a, deletes, hdr, nh);
-    if (rc == HOODIE_OK && has_recs) rc = data_block(&out, a, schema_json, file_schema, records, cols, hdr, nh);
+    if (rc == HOODIE_OK && has_recs)
+        rc = cols && cols->format == HOODIE_LOG_BLOCK_PARQUET
+                 ? parquet_block(&out, schema_json, file_schema, cols, hdr, nh)
+                 : data_block(&out, a, schema_json, file_schema, records, cols, hdr, nh);
     if (rc == HOODIE_OK && has_dels && !deletes_first) rc = delete_block(&out, a, deletes, hdr, nh);
     if (rc == HOODIE_OK)
         rc = hoodie_storage_write_all(s, path, HOODIE_CREATE_EXCLUSIVE | HOODIE_CREATE_DEFER_SYNC, out.data, out.len);

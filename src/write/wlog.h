@@ -6,7 +6,9 @@
 #ifndef HOODIE_WRITE_WLOG_H
 #define HOODIE_WRITE_WLOG_H
 
+#include "hoodie/parquet.h"
 #include "hoodie/sys/storage.h"
+#include "hoodie/writer.h"
 #include "merge/record_merge.h"
 #include "model/avro_encode.h"
 #include "model/batch.h"
@@ -30,12 +32,15 @@ typedef struct hoodie_wlog_records {
     const hoodie_avro_col *cols;
     size_t n_cols;
     int64_t count;
+    hoodie_log_block_format format; /* AVRO_DATA_BLOCK or PARQUET_DATA_BLOCK (an embedded Parquet file) */
+    hoodie_parquet_codec codec;     /* the Parquet block's codec */
 } hoodie_wlog_records;
 
 /**
- * Write a log file at `path` (created exclusively): an AVRO_DATA_BLOCK of `records` (file schema: meta columns +
- * data, encoded with `schema_json`; taken from their sources, no batch of them built) and/or a DELETE_BLOCK, both
- * with INSTANT_TIME = instant and SCHEMA. *size_out receives the file size.
+ * Write a log file at `path` (created exclusively): a data block of `records` (file schema: meta columns + data;
+ * taken from their sources, no batch of them built): an AVRO_DATA_BLOCK encoded with `schema_json`, or a
+ * PARQUET_DATA_BLOCK (a Parquet file whose footer carries `schema_json` as parquet.avro.schema) -- and/or a
+ * DELETE_BLOCK, both with INSTANT_TIME = instant and SCHEMA. *size_out receives the file size.
  */
 hoodie_status hoodie_wlog_write(const hoodie_storage *s, const char *path, const char *instant, const char *schema_json,
                                 const hoodie_field *file_schema, const hoodie_wlog_records *records,

@@ -1027,7 +1027,7 @@ static hoodie_status append_handle(wctx *w, wgroup *g)
             if (c >= 5) src[c] = (hoodie_avro_col){ &w->in.root.children[c - 5], ups.v, 0 };
             else src[c] = (hoodie_avro_col){ &meta.root.children[c], NULL, c == 0 || c == 3 || c == 4 };
         }
-        recs = (hoodie_wlog_records){ src, nc, (int64_t)ups.n };
+        recs = (hoodie_wlog_records){ src, nc, (int64_t)ups.n, w->o.log_block_format, w->o.codec };
     }
     hoodie_wlog_deletes d = { 0 };
     if (rc == HOODIE_OK && dels.n) {
@@ -1378,7 +1378,8 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     memset(&w, 0, sizeof w);
     w.o = def;
     if (opts) /* an older caller's struct ends before the fields its version lacks */
-        memcpy(&w.o, opts, opts->version >= 3 ? sizeof *opts
+        memcpy(&w.o, opts, opts->version >= 4 ? sizeof *opts
+                           : opts->version == 3 ? offsetof(hoodie_write_opts, log_block_format)
                            : opts->version == 2 ? offsetof(hoodie_write_opts, combine_before_insert)
                                                 : offsetof(hoodie_write_opts, bloom_num_entries));
     w.s = w.o.storage ? w.o.storage : hoodie_storage_posix();

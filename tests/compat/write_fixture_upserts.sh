@@ -8,6 +8,7 @@
 #     columns) as hoodie reads the table;
 #   - with gzip, the rewritten files share column chunks with the files they replace (hoodie parquet meta: the
 #     unchanged columns keep their compressed size and encodings; intField and longField do not).
+# Then upserts into the MOR fixtures with Parquet data blocks, written as Parquet blocks too (see below).
 source "$(dirname "${BASH_SOURCE[0]}")/common/pq.bash"
 pq_tmpdir write-fixture-upserts
 T=$PQ_TMP
@@ -31,6 +32,29 @@ latest_files() {
 # one line per chunk of a base file: "column compressed-size encodings"
 chunks() { "$HOODIE" parquet meta "$1" | awk '/^  [A-Za-z_]+: [A-Z0-9_()]+ / { print $1, $6, $4 }'; }
 
+# upsert_checked NAME TABLE WRITE-ARGS...: every other id updated (intField + 1000, longField + 1; the update rows
+# left in $T/upd.parquet, the table read before and after in $T/before.parquet and $T/after.parquet), then the
+# check that hoodie reads the upserted rows. Fails (reported) when a step fails.
+upsert_checked() {
+    local name=$1 t=$2
+    shift 2
+    "$HOODIE" read "$t" --format parquet -o "$T/before.parquet" 2> "$T/err" ||
+        { pq_fail "$name: read before" "$(head -c 300 "$T/err")"; return 1; }
+    duck "COPY (SELECT * EXCLUDE ($META) REPLACE (intField + 1000 AS intField, longField + 1 AS longField)
+          FROM read_parquet('$T/before.parquet') WHERE id % 2 = 0) TO '$T/upd.parquet' (FORMAT parquet)" \
+        > /dev/null 2> "$T/err" || { pq_fail "$name: DuckDB update file" "$(head -c 300 "$T/err")"; return 1; }
+    pq_run "$T/out" "$T/err" "$HOODIE" write "$t" --op upsert --input "$T/upd.parquet" "$@"
+    if [ "$PQ_RC" -ne 0 ]; then pq_fail "$name: upsert" "$(pq_why "$PQ_RC" "$T/err")"; return 1; fi
+    "$HOODIE" read "$t" --format parquet -o "$T/after.parquet" 2> "$T/err" ||
+        { pq_fail "$name: read after" "$(head -c 300 "$T/err")"; return 1; }
+    local want got
+    want=$(duck "SELECT * FROM (SELECT * EXCLUDE ($META) FROM read_parquet('$T/before.parquet') WHERE id % 2 <> 0
+                 UNION ALL SELECT * FROM read_parquet('$T/upd.parquet')) ORDER BY id, name" 2>&1)
+    got=$(duck "SELECT * EXCLUDE ($META) FROM read_parquet('$T/after.parquet') ORDER BY id, name" 2>&1)
+    if [ -n "$want" ] && [ "$want" = "$got" ]; then pq_pass "$name: hoodie reads the upserted rows"
+    else pq_fail "$name: hoodie reads the upserted rows" "want: $(echo "$want" | head -c 300)" "got: $(echo "$got" | head -c 300)"; fi
+}
+
 for f in cow_v6_complexkeygen_hivestyle cow_v6_nonpartitioned cow_v6_simplekeygen_nonhivestyle \
          cow_v8_complexkeygen_hivestyle cow_v8_nonpartitioned cow_v8_simplekeygen_nonhivestyle \
          cow_v6_simplekeygen_hivestyle_no_metafields; do
@@ -39,21 +63,8 @@ for f in cow_v6_complexkeygen_hivestyle cow_v6_nonpartitioned cow_v6_simplekeyge
         name="$f ($codec)"
         t=$T/$f.$codec
         cp -r "$FIX/$f" "$t"
-        "$HOODIE" read "$t" --format parquet -o "$T/before.parquet" 2> "$T/err" ||
-            { pq_fail "$name: read before" "$(head -c 300 "$T/err")"; continue; }
         before_files=$(latest_files "$t")
-        duck "COPY (SELECT * EXCLUDE ($META) REPLACE (intField + 1000 AS intField, longField + 1 AS longField)
-              FROM read_parquet('$T/before.parquet') WHERE id % 2 = 0) TO '$T/upd.parquet' (FORMAT parquet)" \
-            > /dev/null 2> "$T/err" || { pq_fail "$name: DuckDB update file" "$(head -c 300 "$T/err")"; continue; }
-        pq_run "$T/out" "$T/err" "$HOODIE" write "$t" --op upsert --input "$T/upd.parquet" --codec "$codec"
-        if [ "$PQ_RC" -ne 0 ]; then pq_fail "$name: upsert" "$(pq_why "$PQ_RC" "$T/err")"; continue; fi
-        "$HOODIE" read "$t" --format parquet -o "$T/after.parquet" 2> "$T/err" ||
-            { pq_fail "$name: read after" "$(head -c 300 "$T/err")"; continue; }
-        want=$(duck "SELECT * FROM (SELECT * EXCLUDE ($META) FROM read_parquet('$T/before.parquet') WHERE id % 2 <> 0
-                     UNION ALL SELECT * FROM read_parquet('$T/upd.parquet')) ORDER BY id, name" 2>&1)
-        got=$(duck "SELECT * EXCLUDE ($META) FROM read_parquet('$T/after.parquet') ORDER BY id, name" 2>&1)
-        if [ -n "$want" ] && [ "$want" = "$got" ]; then pq_pass "$name: hoodie reads the upserted rows"
-        else pq_fail "$name: hoodie reads the upserted rows" "want: $(echo "$want" | head -c 300)" "got: $(echo "$got" | head -c 300)"; fi
+        upsert_checked "$name" "$t" --codec "$codec" || continue
         files=$(latest_files "$t")
         direct=$(duck "SELECT $cols FROM read_parquet([$files]) ORDER BY id, name" 2>&1)
         viaread=$(duck "SELECT $cols FROM read_parquet('$T/after.parquet') ORDER BY id, name" 2>&1)
@@ -73,5 +84,47 @@ for f in cow_v6_complexkeygen_hivestyle cow_v6_nonpartitioned cow_v6_simplekeyge
         elif [[ " $kept " == *" isActive "*" timestampField "* ]]; then pq_pass "$name: unchanged chunks kept:$kept"
         else pq_fail "$name: kept chunks" "kept only: $kept"; fi
     done
+done
+
+# The Spark-written MOR fixtures with Parquet data blocks: hoodie upserts into them with
+# --log-block-format parquet --codec gzip (what Spark used). hoodie reads the upserted rows; the new log files hold
+# Parquet data blocks (type 5) whose embedded files DuckDB reads as exactly the update rows, gzip-compressed.
+blocks() { # LOGFILE OUTPREFIX: the PARQUET_DATA_BLOCKs' embedded files as OUTPREFIX.N.parquet; prints N
+    node -e '
+        const fs = require("fs"), d = fs.readFileSync(process.argv[1]);
+        let pos = 0, n = 0;
+        while (pos + 14 <= d.length && d.toString("latin1", pos, pos + 6) === "#HUDI#") {
+            const size = Number(d.readBigInt64BE(pos + 6));
+            let q = pos + 14;
+            const type = d.readInt32BE(q + 4); q += 8;
+            const count = d.readInt32BE(q); q += 4;
+            for (let i = 0; i < count; i++) { const len = d.readInt32BE(q + 4); q += 8 + len; }
+            const clen = Number(d.readBigInt64BE(q)); q += 8;
+            if (type === 5) fs.writeFileSync(process.argv[2] + "." + (n++) + ".parquet", d.subarray(q, q + clen));
+            pos += 14 + size;
+        }
+        console.log(n);' "$1" "$2"
+}
+for f in mor_parquet_v6_complexkeygen_hivestyle mor_parquet_v6_nonpartitioned mor_parquet_v6_simplekeygen_nonhivestyle; do
+    name="$f (parquet log blocks)"
+    t=$T/$f.mor
+    cp -r "$FIX/$f" "$t"
+    find "$t" -name '.*.log.*' | sort > "$T/logs.before"
+    upsert_checked "$name" "$t" --log-block-format parquet --codec gzip || continue
+    rm -f "$T"/blk.*.parquet
+    k=0
+    while read -r log; do
+        n=$(blocks "$log" "$T/blk.$k") || n=0
+        k=$((k + 1))
+        [ "$n" -gt 0 ] || pq_fail "$name: a Parquet data block in $(basename "$log")" "none"
+    done < <(find "$t" -name '.*.log.*' | sort | comm -13 "$T/logs.before" -)
+    if [ "$k" -eq 0 ]; then pq_fail "$name: new log files" "none"; continue; fi
+    inblocks=$(duck "SELECT * EXCLUDE ($META) FROM read_parquet('$T/blk.*.parquet') ORDER BY id, name" 2>&1)
+    updates=$(duck "SELECT * FROM read_parquet('$T/upd.parquet') ORDER BY id, name" 2>&1)
+    if [ -n "$updates" ] && [ "$inblocks" = "$updates" ]; then pq_pass "$name: DuckDB reads the blocks as the updates"
+    else pq_fail "$name: DuckDB reads the blocks as the updates" "blocks: $(echo "$inblocks" | head -c 300)" "updates: $(echo "$updates" | head -c 300)"; fi
+    nongzip=$(for b in "$T"/blk.*.parquet; do "$HOODIE" parquet meta "$b"; done | awk '/^  [A-Za-z_.]+: [A-Z0-9_()]+ / && $3 != "GZIP"' | head -3)
+    if [ -z "$nongzip" ]; then pq_pass "$name: blocks compressed with gzip"
+    else pq_fail "$name: blocks compressed with gzip" "$nongzip"; fi
 done
 pq_finish

@@ -23,6 +23,7 @@
 #include "model/render.h"
 #include "table/pqfile.h"
 #include "table/pqwrite.h"
+#include "format/hlog/hlog.h"
 #include "storage/storage.h"
 #include "util/error.h"
 
@@ -95,6 +96,7 @@ static hoodie_status next_rows(hoodie_batch *out, void *payload)
 }
 
 static int32_t g_bloom_entries; /* 0: Hudi's default (60000 keys per row, ~430 KB per file) */
+static hoodie_log_block_format g_log_blocks; /* MOR data blocks of write_rows: Avro (default) or Parquet */
 
 static hoodie_status write_rows(const char *base, const hoodie_storage *s, hoodie_write_operation op,
                                 const rows_spec *spec, hoodie_write_result *res)
@@ -112,6 +114,7 @@ static hoodie_status write_rows(const char *base, const hoodie_storage *s, hoodi
     o.storage = s;
     o.op = op;
     o.bloom_num_entries = g_bloom_entries;
+    o.log_block_format = g_log_blocks;
     return hoodie_table_write(base, &st, &o, res);
 }
 
@@ -303,6 +306,12 @@ HOODIE_TEST(write_writer__faults_mor_v8) { sweep_all(1, 8); }
 HOODIE_TEST(write_writer__faults_cow_v6) { sweep_all(0, 6); }
 HOODIE_TEST(write_writer__faults_cow_v8_no_meta_fields) { g_no_meta = 1; sweep_all(0, 8); g_no_meta = 0; }
 HOODIE_TEST(write_writer__faults_mor_v6) { sweep_all(1, 6); }
+HOODIE_TEST(write_writer__faults_mor_v8_parquet_blocks)
+{
+    g_log_blocks = HOODIE_LOG_BLOCK_PARQUET;
+    sweep_all(1, 8);
+    g_log_blocks = HOODIE_LOG_BLOCK_AVRO;
+}
 
 /* ---- v8 commit files, as written, through libavro ---- */
 
@@ -967,8 +976,9 @@ HOODIE_TEST(write_writer__cow_rewrite_key_index)
 
 /* ---- copy-on-write: the chunks of columns no update changes are copied ---- */
 
-/* fn(storage, path) for every latest base file of the table. */
-static void each_base_file(const char *base, const hoodie_storage *s, void (*fn)(const hoodie_storage *, const char *))
+/* fn(storage, slice, ctx) for every latest file slice of the table. */
+static void each_latest_slice(const char *base, const hoodie_storage *s,
+                              void (*fn)(const hoodie_storage *, const hoodie_slice_info *, void *), void *ctx)
 {
     hoodie_table *t;
     hoodie_slices *sl;
@@ -976,10 +986,21 @@ static void each_base_file(const char *base, const hoodie_storage *s, void (*fn)
     for (size_t i = 0; i < hoodie_slices_count(sl); i++) {
         hoodie_slice_info si;
         hoodie_assert_ok(hoodie_slices_get(sl, i, &si));
-        if (si.latest && si.base_file) fn(s, si.base_file);
+        if (si.latest) fn(s, &si, ctx);
     }
     hoodie_slices_free(sl);
     hoodie_table_free(t);
+}
+
+static void base_file_of(const hoodie_storage *s, const hoodie_slice_info *si, void *fn)
+{
+    if (si->base_file) (*(void (**)(const hoodie_storage *, const char *))fn)(s, si->base_file);
+}
+
+/* fn(storage, path) for every latest base file of the table. */
+static void each_base_file(const char *base, const hoodie_storage *s, void (*fn)(const hoodie_storage *, const char *))
+{
+    each_latest_slice(base, s, base_file_of, &fn);
 }
 
 /* A Parquet file of storage s opened, and a scan of every column of it. */
@@ -1450,5 +1471,75 @@ HOODIE_TEST(write_writer__mor_lookup_sorted_then_falling_keys)
     hoodie_assert_equal_i(1000, w);
     hoodie_assert(strstr(snap, ",w100059500,") && strstr(snap, ",w100060499,") && strstr(snap, ",v100059499,"));
     free(snap);
+    hoodie_storage_free(mem);
+}
+
+/* Counts of Avro and Parquet data blocks in a slice's log files (ctx: size_t[2]). */
+static void count_data_blocks(const hoodie_storage *s, const hoodie_slice_info *si, void *ctx)
+{
+    size_t *n = ctx;
+    for (size_t k = 0; k < si->n_log_files; k++) {
+        hoodie_buf b = HOODIE_BUF_INIT;
+        hoodie_assert_ok(hoodie_storage_read_all(s, si->log_files[k], &b));
+        hoodie_hlog_iter it;
+        hoodie_hlog_block blk;
+        hoodie_assert_ok(hoodie_hlog_iter_init(&it, b.data, b.len, si->log_files[k]));
+        while (hoodie_hlog_iter_next(&it, &blk) == HOODIE_OK) {
+            if (blk.type == HOODIE_HLOG_AVRO_DATA_BLOCK) n[0]++;
+            if (blk.type != HOODIE_HLOG_PARQUET_DATA_BLOCK) continue;
+            n[1]++;
+            const uint8_t *pq;
+            size_t pq_len;
+            hoodie_assert_ok(hoodie_hlog_parquet_content(&blk, si->log_files[k], &pq, &pq_len));
+            hoodie_assert(pq_len > 8 && !memcmp(pq, "PAR1", 4)); /* an embedded Parquet file */
+        }
+        hoodie_hlog_iter_dispose(&it);
+        hoodie_buf_dispose(&b);
+    }
+}
+
+/* MOR updates as Parquet data blocks (hoodie.logfile.data.block.format=parquet), alone and mixed with Avro blocks
+ * in one slice, with a delete block after them: the table reads as its twin written with Avro blocks, before and
+ * after compaction. */
+HOODIE_TEST(write_writer__mor_parquet_data_blocks)
+{
+    hoodie_storage *mem;
+    hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+    rows_spec a = { 1, 3000, 10, "a", NULL, 0 }, u = { 1, 900, 20, "u", NULL, 0 }, v = { 500, 1200, 30, "v", NULL, 0 };
+    rows_spec stale = { 1, 100, 5, "s", NULL, 0 }, d = { 1100, 1150, 40, "", NULL, 0 };
+    char *want = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        const char *base = pass ? "/pqb" : "/avb";
+        make_table(base, mem, 1, 8);
+        hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_BULK_INSERT, &a, NULL));
+        g_log_blocks = pass ? HOODIE_LOG_BLOCK_PARQUET : HOODIE_LOG_BLOCK_AVRO;
+        hoodie_write_result res;
+        hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_UPSERT, &u, &res));
+        hoodie_assert_equal_i(900, res.updates);
+        g_log_blocks = HOODIE_LOG_BLOCK_AVRO;
+        hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_UPSERT, &v, NULL)); /* Avro after Parquet */
+        g_log_blocks = pass ? HOODIE_LOG_BLOCK_PARQUET : HOODIE_LOG_BLOCK_AVRO;
+        hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_UPSERT, &stale, NULL)); /* older ts: loses */
+        hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_DELETE, &d, NULL));
+        g_log_blocks = HOODIE_LOG_BLOCK_AVRO;
+        size_t blocks[2] = { 0, 0 }; /* Avro, Parquet */
+        each_latest_slice(base, mem, count_data_blocks, blocks);
+        hoodie_assert(blocks[0] > 0);
+        if (pass) hoodie_assert(blocks[1] > 0);
+        else hoodie_assert_equal_i(0, blocks[1]);
+        char *snap = snapshot(base, mem, 0);
+        if (!pass) want = snap;
+        else {
+            hoodie_assert_equal_s(want, snap);
+            compact_all(base, mem);
+            char *after = snapshot(base, mem, 0);
+            hoodie_assert_equal_s(want, after);
+            free(after);
+            free(snap);
+        }
+    }
+    hoodie_assert(strstr(want, ",s1,") == NULL && strstr(want, ",u1,") && strstr(want, ",v1200,"));
+    hoodie_assert(strstr(want, ",v1100,") == NULL);
+    free(want);
     hoodie_storage_free(mem);
 }

@@ -71,6 +71,7 @@ done
 #   bulk_insert  the dataset as CSV into a new COW table / DuckDB: CSV to Parquet partitioned by partition_path
 #   cow_upsert   every 10th row updated plus ROWS/50 new rows (CSV) into the COW table / DuckDB: anti-join rewrite
 #   mor_upsert   the same batch into a MOR table made by bulk_insert; ratio = hoodie mor / hoodie cow upsert time
+#                (then mor_upsert_parquet_blocks: the same with Parquet data blocks in the log files)
 # Checks: DuckDB's aggregates of the base files after bulk_insert, of `hoodie read` after the upserts.
 hoodie=$build/hoodie
 if ! [[ " $cases " == *" bulk_insert "* || " $cases " == *"_upsert "* ]]; then
@@ -89,16 +90,18 @@ elif [ -x "$hoodie" ]; then
         local -n b=$1
         if [ -z "$b" ] || awk "BEGIN{exit !(${2% *} < ${b% *})}"; then b=$2; fi
     }
-    # upsert_best OUT_VAR TABLE INPUT: best of BENCH_REPEAT upserts, each into a fresh copy of TABLE (the last
-    # copy is left as TABLE.run for the check)
+    # upsert_best OUT_VAR TABLE INPUT [WRITE-OPTION...]: best of BENCH_REPEAT upserts, each into a fresh copy of
+    # TABLE (the last copy is left as TABLE.run for the check)
     upsert_best() {
         local -n out=$1
         local r best=""
         out=""
+        local t=$2 in=$3
+        shift 3 # the rest: more write options
         for _ in $(seq "$repeat"); do
-            rm -rf "$2.run"; cp -r "$2" "$2.run"
+            rm -rf "$t.run"; cp -r "$t" "$t.run"
             sync # the copy's writeback is setup: not inside the timed upsert
-            timed r "$hoodie" write "$2.run" --op upsert --input "$3" || return 1
+            timed r "$hoodie" write "$t.run" --op upsert --input "$in" "$@" || return 1
             keep_best best "$r"
         done
         out=$best
@@ -149,6 +152,10 @@ elif [ -x "$hoodie" ]; then
     "$hoodie" write "$w/mor" --op bulk_insert --input "$people" > /dev/null
     if [ -n "${cow_res:-}" ] && upsert_best mor_res "$w/mor" "$upsert"; then
         line mor_upsert "$mor_res" "$d_line" "$(hoodie_check "$w/mor.run")" "$upsert_ref" "${cow_res% *}"
+    else status=1; fi
+    # mor_upsert_parquet_blocks: the same, log records as Parquet data blocks (--log-block-format parquet)
+    if [ -n "${cow_res:-}" ] && upsert_best morp_res "$w/mor" "$upsert" --log-block-format parquet; then
+        line mor_upsert_parquet_blocks "$morp_res" "$d_line" "$(hoodie_check "$w/mor.run")" "$upsert_ref" "${cow_res% *}"
     else status=1; fi
     rm -rf "$w"
 else

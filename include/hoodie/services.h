@@ -14,6 +14,7 @@
 #include "hoodie/common.h"
 #include "hoodie/parquet.h"
 #include "hoodie/sys/storage.h"
+#include "hoodie/writer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,7 +32,7 @@ typedef enum hoodie_clean_policy {
     HOODIE_CLEAN_KEEP_LATEST_BY_HOURS = 2       /**< keep the slices commits of the last `retain` hours need */
 } hoodie_clean_policy;
 
-#define HOODIE_SERVICE_OPTS_VERSION 2
+#define HOODIE_SERVICE_OPTS_VERSION 3
 typedef struct hoodie_service_opts {
     unsigned version;                      /**< HOODIE_SERVICE_OPTS_VERSION */
     const hoodie_storage *storage;         /**< NULL: local POSIX */
@@ -57,10 +58,12 @@ typedef struct hoodie_service_opts {
      * log-compacted or clustered, files cleaned), with `what` naming the items; done == total comes last */
     void (*progress)(void *ctx, const char *what, int64_t done, int64_t total);
     void *progress_ctx;
+    /* version 3 */
+    hoodie_log_block_format log_block_format; /**< the data block of a log compaction's file (the codec: `codec`) */
 } hoodie_service_opts;
 #define HOODIE_SERVICE_OPTS_INIT \
     { HOODIE_SERVICE_OPTS_VERSION, NULL, HOODIE_PARQUET_CODEC_SNAPPY, HOODIE_COMPACT_ALL, 0, 0, NULL, 0, 0, 0, \
-      HOODIE_CLEAN_KEEP_LATEST_COMMITS, 0, 0, 0, 0, NULL, NULL }
+      HOODIE_CLEAN_KEEP_LATEST_COMMITS, 0, 0, 0, 0, NULL, NULL, HOODIE_LOG_BLOCK_AVRO }
 
 typedef struct hoodie_service_result {
     char instant[24];          /**< the service's instant ("" if there was nothing to do) */

@@ -136,8 +136,10 @@ int cmd_logcompact(int argc, char **argv)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf("usage: hoodie logcompact TABLE [--schedule | --run [INSTANT]] [--blocks-threshold N]\n"
+                   "                       [--log-block-format avro|parquet] [--codec snappy|zstd|gzip|none]\n"
                    "  Merge the log blocks of each latest slice in which N or more blocks apply (default 5,\n"
-                   "  hoodie.log.compaction.blocks.threshold) into one log file.\n"
+                   "  hoodie.log.compaction.blocks.threshold) into one log file, its records in an Avro data\n"
+                   "  block (default) or a Parquet one compressed with --codec (hoodie.logfile.data.block.format).\n"
                    "  Without --schedule or --run: schedule, then run every pending log compaction.\n");
             return CLI_OK;
         }
@@ -147,6 +149,14 @@ int cmd_logcompact(int argc, char **argv)
             if (v && v[0] != '-') { instant = v; i++; }
         } else if (!strcmp(a, "--blocks-threshold")) {
             if (parse_count("logcompact", a, v, &o.log_blocks_threshold)) return CLI_USAGE;
+            i++;
+        } else if (!strcmp(a, "--log-block-format")) {
+            if (v && !strcmp(v, "avro")) o.log_block_format = HOODIE_LOG_BLOCK_AVRO;
+            else if (v && !strcmp(v, "parquet")) o.log_block_format = HOODIE_LOG_BLOCK_PARQUET;
+            else return cli_usage("logcompact: --log-block-format needs avro or parquet");
+            i++;
+        } else if (!strcmp(a, "--codec")) {
+            if (!parse_codec(v, &o.codec)) return cli_usage("logcompact: unknown codec");
             i++;
         } else if (a[0] == '-') return cli_usage("logcompact: unknown option '%s'", a);
         else if (!table) table = a;

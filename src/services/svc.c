@@ -50,7 +50,9 @@ hoodie_status hoodie_svc__open(hoodie_svc *sv, const char *base_path, const hood
     memset(sv, 0, sizeof *sv);
     sv->o = def;
     if (o) /* an older caller's struct ends before the fields its version lacks */
-        memcpy(&sv->o, o, o->version >= 2 ? sizeof *o : offsetof(hoodie_service_opts, log_blocks_threshold));
+        memcpy(&sv->o, o, o->version >= 3 ? sizeof *o
+                          : o->version == 2 ? offsetof(hoodie_service_opts, log_block_format)
+                                            : offsetof(hoodie_service_opts, log_blocks_threshold));
     sv->s = hoodie_storage__or_default(sv->o.storage);
     if (!base_path || !*base_path) return HOODIE_FAIL(HOODIE_EINVAL, "no table path given");
     sv->base_path = hoodie_write__path(base_path, "");
@@ -447,7 +449,8 @@ hoodie_status hoodie_svc__compact_logs(hoodie_svc *sv, const char *partition, co
     if (rc == HOODIE_OK && res->instants && (recs.root.length || dels.count)) {
         hoodie_wlog_deletes d = { dels.keys, dels.key_lens, dels.ords, dels.count, partition };
         rc = hoodie_wlog_write_compacted(sv->s, path, instant, (const char *)times.data, sv->avro_file_schema,
-                                         &sv->file_schema, &recs, &d, &res->size);
+                                         &sv->file_schema, &recs, &d, sv->o.log_block_format, sv->o.codec,
+                                         &res->size);
         res->written = rc == HOODIE_OK;
         res->records = recs.root.length;
         res->deletes = (int64_t)dels.count;

@@ -36,9 +36,9 @@ hoodie_status hoodie_wr__key_index(const wctx *w, const rowvec *rows, hoodie_hma
 }
 
 /*
- * Which of the candidate rows `cand` have their key in a base file: the candidates' keys go into a hash map, the
- * file's _hoodie_record_key column is streamed through it (no copy of the file's keys is kept). found[i] is set for
- * the candidates present.
+ * The exact check: which of the candidate rows `cand` have their key in a base file. The file's
+ * _hoodie_record_key column is streamed (no copy of the file's keys is kept) against the candidates, merged with
+ * them or looked up in a hash map of them (reader_probe); found[i] is set for the candidates present.
  */
 static const char *const key_column[] = { "_hoodie_record_key" };
 

@@ -173,14 +173,25 @@ hoodie_status hoodie_wlog_write(const hoodie_storage *s, const char *path, const
 hoodie_status hoodie_wlog_write_compacted(const hoodie_storage *s, const char *path, const char *instant,
                                           const char *compacted_times, const char *schema_json,
                                           const hoodie_field *file_schema, const hoodie_batch *records,
-                                          const hoodie_wlog_deletes *deletes, uint64_t *size_out)
+                                          const hoodie_wlog_deletes *deletes, hoodie_log_block_format format,
+                                          hoodie_parquet_codec codec, uint64_t *size_out)
 {
     hoodie_hlog_header_entry hdr[3] = {
         { HOODIE_HLOG_INSTANT_TIME, instant, strlen(instant) },
         { HOODIE_HLOG_COMPACTED_BLOCK_TIMES, compacted_times, strlen(compacted_times) },
         { HOODIE_HLOG_SCHEMA, schema_json, strlen(schema_json) },
     };
-    return write_log(s, path, hdr, 3, schema_json, file_schema, records, NULL, deletes, 1, size_out);
+    if (format != HOODIE_LOG_BLOCK_PARQUET || !records)
+        return write_log(s, path, hdr, 3, schema_json, file_schema, records, NULL, deletes, 1, size_out);
+    /* a Parquet block: the batch's columns by position */
+    size_t nc = records->root.n_children;
+    hoodie_avro_col *cols = calloc(nc + 1, sizeof *cols);
+    if (!cols) return HOODIE_NOMEM();
+    for (size_t c = 0; c < nc; c++) cols[c] = (hoodie_avro_col){ &records->root.children[c], NULL, 0 };
+    hoodie_wlog_records recs = { cols, nc, records->root.length, format, codec };
+    hoodie_status rc = write_log(s, path, hdr, 3, schema_json, file_schema, NULL, &recs, deletes, 1, size_out);
+    free(cols);
+    return rc;
 }
 
 static const char requested_replace_schema[] =

@@ -47,14 +47,16 @@ hoodie_status hoodie_wlog_write(const hoodie_storage *s, const char *path, const
                                 const hoodie_wlog_deletes *deletes, uint64_t *size_out);
 
 /**
- * A log-compacted file (logcompaction): the DELETE_BLOCK first, then the AVRO_DATA_BLOCK, both with INSTANT_TIME,
+ * A log-compacted file (logcompaction): the DELETE_BLOCK first, then the data block (Avro or Parquet), both with
+ * INSTANT_TIME,
  * COMPACTED_BLOCK_TIMES = compacted_times (the replaced blocks' instants, comma-separated) and SCHEMA. Deletes
  * come first so that a delete without an ordering value followed by a record of the same key folds as before.
  */
 hoodie_status hoodie_wlog_write_compacted(const hoodie_storage *s, const char *path, const char *instant,
                                           const char *compacted_times, const char *schema_json,
                                           const hoodie_field *file_schema, const hoodie_batch *records,
-                                          const hoodie_wlog_deletes *deletes, uint64_t *size_out);
+                                          const hoodie_wlog_deletes *deletes, hoodie_log_block_format format,
+                                          hoodie_parquet_codec codec, uint64_t *size_out);
 
 /** HoodieRequestedReplaceMetadata (Avro OCF) as Spark writes it for insert_overwrite: every field null. */
 hoodie_status hoodie_wlog_requested_replace(hoodie_buf *out, const char *operation);

@@ -1531,6 +1531,18 @@ HOODIE_TEST(write_writer__mor_parquet_data_blocks)
         if (!pass) want = snap;
         else {
             hoodie_assert_equal_s(want, snap);
+            /* log compaction into one Parquet block per slice (its deletes first, as always) */
+            hoodie_service_opts lo = HOODIE_SERVICE_OPTS_INIT;
+            lo.storage = mem;
+            lo.log_blocks_threshold = 2;
+            lo.log_block_format = HOODIE_LOG_BLOCK_PARQUET;
+            hoodie_assert_ok(hoodie_log_compaction(base, &lo, NULL));
+            size_t after_lc[2] = { 0, 0 };
+            each_latest_slice(base, mem, count_data_blocks, after_lc);
+            hoodie_assert(after_lc[1] > blocks[1]); /* the compacted files' blocks are Parquet */
+            char *lc = snapshot(base, mem, 0);
+            hoodie_assert_equal_s(want, lc);
+            free(lc);
             compact_all(base, mem);
             char *after = snapshot(base, mem, 0);
             hoodie_assert_equal_s(want, after);

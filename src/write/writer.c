@@ -77,7 +77,8 @@ static void version_of(const wctx *w, int64_t row, hoodie_merge_version *v)
         hoodie_ordering_of(&v->ord, &w->in.schema.children[w->ord_col], &w->in.root.children[w->ord_col], row);
 }
 
-/* One row per (partition, key): an open-addressing table of row indices, keys compared in place (no copies). */
+/* One row per (partition, key): an open-addressing table of row indices, keys compared in place (no copies),
+ * partitions by their index (index_partitions runs first). */
 static hoodie_status combine(wctx *w)
 {
     int64_t n = w->in.root.length;
@@ -108,15 +109,14 @@ static hoodie_status combine(wctx *w)
     for (int64_t r = 0; r < n; r++) {
         if (r % AHEAD == 0)
             for (int64_t j = r; j < r + AHEAD && j < n; j++) {
-                size_t jkl, jpl;
+                size_t jkl;
                 const char *jk = key_at(&w->keys, j, &jkl);
-                const char *jp = key_at(&w->parts, j, &jpl);
-                hs[j - r] = hoodie_hash_bytes(jk, jkl, hoodie_hash_bytes(jp, jpl, 0x9e3779b97f4a7c15ull));
+                hs[j - r] = hoodie_hash_bytes(jk, jkl, 0x9e3779b97f4a7c15ull * (w->row_part[j] + 1ull));
                 __builtin_prefetch(&tab[hs[j - r] & mask]);
             }
-        size_t kl, pl;
+        size_t kl;
         const char *k = key_at(&w->keys, r, &kl);
-        const char *p = key_at(&w->parts, r, &pl);
+        uint32_t p = w->row_part[r];
         uint64_t h = hs[r % AHEAD];
         uint32_t h32 = (uint32_t)(h >> 32);
         size_t i = (size_t)h & mask;
@@ -125,10 +125,9 @@ static hoodie_status combine(wctx *w)
             if (!s->best) { s->h = h32; s->best = (uint32_t)n_best + 1; best[n_best++] = r; break; }
             if (s->h != h32) continue;
             int64_t o = best[s->best - 1];
-            size_t okl, opl;
+            size_t okl;
             const char *ok = key_at(&w->keys, o, &okl);
-            const char *op = key_at(&w->parts, o, &opl);
-            if (okl != kl || opl != pl || memcmp(ok, k, kl) || memcmp(op, p, pl)) continue;
+            if (okl != kl || w->row_part[o] != p || memcmp(ok, k, kl)) continue;
             hoodie_merge_version a, b;
             version_of(w, o, &a);
             version_of(w, r, &b);
@@ -145,6 +144,11 @@ static hoodie_status combine(wctx *w)
 
 /* ---- partitions ---- */
 
+/*
+ * Every input row's partition as an index into part_names (numbered in order of first appearance); the paths
+ * themselves are freed then (tens of MB for millions of rows). Combining keeps one row of each (partition, key),
+ * of a partition some kept row has, so the partitions are those of the rows written.
+ */
 static hoodie_status index_partitions(wctx *w)
 {
     int64_t n = w->in.root.length;
@@ -152,8 +156,7 @@ static hoodie_status index_partitions(wctx *w)
     hoodie_status rc = hoodie_hmap_init(&m, 64);
     w->row_part = calloc((size_t)n + 1, sizeof *w->row_part);
     if (!w->row_part) rc = HOODIE_NOMEM();
-    for (size_t i = 0; rc == HOODIE_OK && i < w->live.n; i++) {
-        int64_t r = w->live.v[i];
+    for (int64_t r = 0; rc == HOODIE_OK && r < n; r++) {
         size_t pl;
         const char *p = key_at(&w->parts, r, &pl);
         uint64_t *slot;
@@ -171,6 +174,8 @@ static hoodie_status index_partitions(wctx *w)
         w->row_part[r] = (uint32_t)*slot;
     }
     hoodie_hmap_dispose(&m);
+    hoodie_keygen_out_dispose(&w->parts);
+    hoodie_keygen_out_init(&w->parts);
     return rc;
 }
 
@@ -1474,8 +1479,8 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
             w.del[r] = hoodie_array_is_valid(a, r) && hoodie_bit_get(a->values, r);
         }
     }
-    if ((rc = combine(&w)) < 0) goto done;
     if ((rc = index_partitions(&w)) < 0) goto done;
+    if ((rc = combine(&w)) < 0) goto done;
     trace_phase(&w, "combine");
     if ((rc = hoodie_table__fsview(w.t, NULL, view_filter, &w, &w.view)) < 0) goto done;
     if ((rc = estimate_record_size(&w)) < 0) goto done;

@@ -60,7 +60,7 @@ hoodie_status hoodie_keyed_rows_sort(hoodie_keyed_row *rows, size_t n)
 /* (keysort.h) */
 size_t hoodie_keyed_row_bound(const hoodie_keyed_row *rows, size_t n, const char *key, int upper)
 {
-    hoodie_keyed_row probe = { key, strlen(key), 0 };
+    hoodie_keyed_row probe = { key, (uint32_t)strlen(key), 0 };
     size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;

@@ -9,8 +9,8 @@
 #include <stdint.h>
 #include "hoodie/common.h"
 
-/** An input row's key (borrowed bytes). */
-typedef struct hoodie_keyed_row { const char *k; size_t len; int64_t row; } hoodie_keyed_row;
+/** An input row's key (borrowed bytes): 16 bytes, as a write holds one per row (rows < 2^32, as combine checks). */
+typedef struct hoodie_keyed_row { const char *k; uint32_t len; uint32_t row; } hoodie_keyed_row;
 
 /** qsort comparator of two hoodie_keyed_row. */
 int hoodie_keyed_row_cmp(const void *a, const void *b);

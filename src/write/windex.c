@@ -354,8 +354,10 @@ hoodie_status hoodie_wr__lookup(wctx *w, int32_t *row_group)
     for (size_t p = 0; p < w->n_parts; p++) start[p + 1] += start[p];
     for (size_t i = 0; i < w->live.n; i++) {
         hoodie_keyed_row *kr = &by_part[start[w->row_part[w->live.v[i]]]++];
-        kr->row = w->live.v[i];
-        kr->k = key_at(&w->keys, kr->row, &kr->len);
+        size_t kl;
+        kr->row = (uint32_t)w->live.v[i];
+        kr->k = key_at(&w->keys, kr->row, &kl);
+        kr->len = (uint32_t)kl; /* key bytes are in int32-offset arrays */
     }
     for (size_t p = w->n_parts; p > 0; p--) start[p] = start[p - 1];
     start[0] = 0;

@@ -104,18 +104,16 @@ static hoodie_status parquet_block(hoodie_buf *out, const char *schema_json, con
     return rc;
 }
 
-/* The data block of a batch (`records`) or of column sources (`cols`). */
+/* The AVRO_DATA_BLOCK of column sources. */
 static hoodie_status data_block(hoodie_buf *out, hoodie_arena *a, const char *schema_json,
-                                const hoodie_field *file_schema, const hoodie_batch *records,
-                                const hoodie_wlog_records *cols, const hoodie_hlog_header_entry *hdr, size_t nh)
+                                const hoodie_field *file_schema, const hoodie_wlog_records *recs,
+                                const hoodie_hlog_header_entry *hdr, size_t nh)
 {
     hoodie_avro_schema *sch;
     hoodie_avro_encoder *enc = NULL;
     hoodie_status rc = hoodie_avro_schema_parse(&sch, schema_json, strlen(schema_json), a, "log schema");
     if (rc == HOODIE_OK) rc = hoodie_avro_encoder_new(&enc, sch, file_schema);
-    if (rc == HOODIE_OK)
-        rc = records ? hoodie_avro_encode_data_block(out, enc, &records->root, 0, records->root.length, hdr, nh)
-                     : hoodie_avro_encode_data_block_cols(out, enc, cols->cols, cols->n_cols, cols->count, hdr, nh);
+    if (rc == HOODIE_OK) rc = hoodie_avro_encode_data_block_cols(out, enc, recs->cols, recs->n_cols, recs->count, hdr, nh);
     hoodie_avro_encoder_free(enc);
     return rc;
 }
@@ -137,19 +135,18 @@ static hoodie_status delete_block(hoodie_buf *out, hoodie_arena *a, const hoodie
 /* The blocks (data then deletes, or deletes first) into one new file. */
 static hoodie_status write_log(const hoodie_storage *s, const char *path, const hoodie_hlog_header_entry *hdr,
                                size_t nh, const char *schema_json, const hoodie_field *file_schema,
-                               const hoodie_batch *records, const hoodie_wlog_records *cols,
-                               const hoodie_wlog_deletes *deletes, int deletes_first, uint64_t *size_out)
+                               const hoodie_wlog_records *recs, const hoodie_wlog_deletes *deletes, int deletes_first,
+                               uint64_t *size_out)
 {
     hoodie_buf out = HOODIE_BUF_INIT;
     hoodie_arena *a = NULL;
     hoodie_status rc = hoodie_arena_new(&a, NULL, 16384);
-    int has_recs = (records && records->root.length) || (cols && cols->count), has_dels = deletes && deletes->count;
+    int has_recs = recs && recs->count, has_dels = deletes && deletes->count;
     *size_out = 0;
     if (rc == HOODIE_OK && has_dels && deletes_first) rc = delete_block(&out, a, deletes, hdr, nh);
     if (rc == HOODIE_OK && has_recs)
-        rc = cols && cols->format == HOODIE_LOG_BLOCK_PARQUET
-                 ? parquet_block(&out, schema_json, file_schema, cols, hdr, nh)
-                 : data_block(&out, a, schema_json, file_schema, records, cols, hdr, nh);
+        rc = recs->format == HOODIE_LOG_BLOCK_PARQUET ? parquet_block(&out, schema_json, file_schema, recs, hdr, nh)
+                                                      : data_block(&out, a, schema_json, file_schema, recs, hdr, nh);
     if (rc == HOODIE_OK && has_dels && !deletes_first) rc = delete_block(&out, a, deletes, hdr, nh);
     if (rc == HOODIE_OK)
         rc = hoodie_storage_write_all(s, path, HOODIE_CREATE_EXCLUSIVE | HOODIE_CREATE_DEFER_SYNC, out.data, out.len);
@@ -167,7 +164,7 @@ hoodie_status hoodie_wlog_write(const hoodie_storage *s, const char *path, const
         { HOODIE_HLOG_INSTANT_TIME, instant, strlen(instant) },
         { HOODIE_HLOG_SCHEMA, schema_json, strlen(schema_json) },
     };
-    return write_log(s, path, hdr, 2, schema_json, file_schema, NULL, records, deletes, 0, size_out);
+    return write_log(s, path, hdr, 2, schema_json, file_schema, records, deletes, 0, size_out);
 }
 
 hoodie_status hoodie_wlog_write_compacted(const hoodie_storage *s, const char *path, const char *instant,
@@ -181,15 +178,13 @@ hoodie_status hoodie_wlog_write_compacted(const hoodie_storage *s, const char *p
         { HOODIE_HLOG_COMPACTED_BLOCK_TIMES, compacted_times, strlen(compacted_times) },
         { HOODIE_HLOG_SCHEMA, schema_json, strlen(schema_json) },
     };
-    if (format != HOODIE_LOG_BLOCK_PARQUET || !records)
-        return write_log(s, path, hdr, 3, schema_json, file_schema, records, NULL, deletes, 1, size_out);
-    /* a Parquet block: the batch's columns by position */
-    size_t nc = records->root.n_children;
+    /* the batch's columns by position */
+    size_t nc = records ? records->root.n_children : 0;
     hoodie_avro_col *cols = calloc(nc + 1, sizeof *cols);
     if (!cols) return HOODIE_NOMEM();
     for (size_t c = 0; c < nc; c++) cols[c] = (hoodie_avro_col){ &records->root.children[c], NULL, 0 };
-    hoodie_wlog_records recs = { cols, nc, records->root.length, format, codec };
-    hoodie_status rc = write_log(s, path, hdr, 3, schema_json, file_schema, NULL, &recs, deletes, 1, size_out);
+    hoodie_wlog_records recs = { cols, nc, records ? records->root.length : 0, format, codec };
+    hoodie_status rc = write_log(s, path, hdr, 3, schema_json, file_schema, &recs, deletes, 1, size_out);
     free(cols);
     return rc;
 }

@@ -47,10 +47,10 @@ hoodie_status hoodie_wlog_write(const hoodie_storage *s, const char *path, const
                                 const hoodie_wlog_deletes *deletes, uint64_t *size_out);
 
 /**
- * A log-compacted file (logcompaction): the DELETE_BLOCK first, then the data block (Avro or Parquet), both with
- * INSTANT_TIME,
- * COMPACTED_BLOCK_TIMES = compacted_times (the replaced blocks' instants, comma-separated) and SCHEMA. Deletes
- * come first so that a delete without an ordering value followed by a record of the same key folds as before.
+ * A log-compacted file (logcompaction): the DELETE_BLOCK first, then the data block of `records` (in `format`;
+ * Parquet compressed with `codec`), both with INSTANT_TIME, COMPACTED_BLOCK_TIMES = compacted_times (the replaced
+ * blocks' instants, comma-separated) and SCHEMA. Deletes come first so that a delete without an ordering value
+ * followed by a record of the same key folds as before.
  */
 hoodie_status hoodie_wlog_write_compacted(const hoodie_storage *s, const char *path, const char *instant,
                                           const char *compacted_times, const char *schema_json,

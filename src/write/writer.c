@@ -1030,7 +1030,8 @@ static hoodie_status append_handle(wctx *w, wgroup *g)
         if (rc == HOODIE_OK && !(src = calloc(nc, sizeof *src))) rc = HOODIE_NOMEM();
         for (size_t c = 0; rc == HOODIE_OK && c < nc; c++) {
             if (c >= 5) src[c] = (hoodie_avro_col){ &w->in.root.children[c - 5], ups.v, 0 };
-            else src[c] = (hoodie_avro_col){ &meta.root.children[c], NULL, c == 0 || c == 3 || c == 4 };
+            else /* commit time, partition path and file name: one row each (make_meta's n_const) */
+                src[c] = (hoodie_avro_col){ &meta.root.children[c], NULL, c == 0 || c == 3 || c == 4 };
         }
         recs = (hoodie_wlog_records){ src, nc, (int64_t)ups.n, w->o.log_block_format, w->o.codec };
     }

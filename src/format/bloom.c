@@ -123,17 +123,22 @@ typedef struct chain {
     uint32_t mixed[PREMIX_BLOCKS];
 } chain;
 
-static void chain_init(chain *ch, const hoodie_bloom *b, const uint8_t *key, size_t len)
+static void chain_init_m(chain *ch, int32_t m, const uint8_t *key, size_t len)
 {
     ch->key = key;
     ch->len = len;
     ch->len4 = len >> 2;
     ch->seed = 0;
-    ch->m = (uint32_t)b->vector_size;
+    ch->m = (uint32_t)m;
     ch->c = fastmod_c(ch->m);
     if (ch->len4 > PREMIX_BLOCKS) return; /* long keys hash from the bytes each time */
     for (size_t i = 0; i < ch->len4; i++) ch->mixed[i] = premix(le32(key + 4 * i));
     ch->tail = tail_of(key, len);
+}
+
+static void chain_init(chain *ch, const hoodie_bloom *b, const uint8_t *key, size_t len)
+{
+    chain_init_m(ch, b->vector_size, key, len);
 }
 
 static inline int32_t chain_next(chain *ch)
@@ -601,4 +606,91 @@ hoodie_status hoodie_bloom_from_base64(hoodie_bloom *out, const char *text, size
     hoodie_buf_dispose(&raw);
     if (rc < 0) hoodie_bloom_dispose(out);
     return rc;
+}
+
+/* ---- tests on the Base64 text ---- */
+
+/* The 13-byte header of a filter or row at decoded offset `at`: k and m, or -1 when it is not a valid one. */
+static int text_header(const char *text, size_t at, int32_t *k, int32_t *m)
+{
+    uint8_t h[13];
+    for (size_t i = 0; i < 13; i++) {
+        int v = hoodie_base64_byte_at(text, at + i);
+        if (v < 0) return -1;
+        h[i] = (uint8_t)v;
+    }
+    uint32_t version = (uint32_t)h[0] << 24 | (uint32_t)h[1] << 16 | (uint32_t)h[2] << 8 | h[3];
+    *k = (int32_t)((uint32_t)h[4] << 24 | (uint32_t)h[5] << 16 | (uint32_t)h[6] << 8 | h[7]);
+    *m = (int32_t)((uint32_t)h[9] << 24 | (uint32_t)h[10] << 16 | (uint32_t)h[11] << 8 | h[12]);
+    if (version != 0xffffffffu || h[8] != 1 || *k <= 0 || *k > 1000 || *m <= 0) return -1;
+    return 0;
+}
+
+static int text_be32(const char *text, size_t at, int32_t *v)
+{
+    uint32_t x = 0;
+    for (size_t i = 0; i < 4; i++) {
+        int b = hoodie_base64_byte_at(text, at + i);
+        if (b < 0) return -1;
+        x = x << 8 | (uint32_t)b;
+    }
+    *v = (int32_t)x;
+    return 0;
+}
+
+hoodie_status hoodie_bloom_text_open(hoodie_bloom_text *t, const char *text, size_t len, const char *type_code,
+                                     const char *what)
+{
+    memset(t, 0, sizeof *t);
+    int dynamic;
+    if (!type_code || !strcmp(type_code, "SIMPLE")) dynamic = 0;
+    else if (!strcmp(type_code, "DYNAMIC_V0")) dynamic = 1;
+    else return HOODIE_EINVAL;
+    size_t head = dynamic ? 25 : 13; /* the filter's header (and the dynamic one's nr, current, rows) */
+    if (len % 4 || len / 4 * 3 < head + 1) return HOODIE_EINVAL;
+    int32_t k, m, rows = 1;
+    if (text_header(text, 0, &k, &m) < 0) return HOODIE_EINVAL;
+    if (dynamic && (text_be32(text, 21, &rows) < 0 || rows <= 0)) return HOODIE_EINVAL;
+    uint64_t rb = ((uint64_t)m + 7) / 8, stride = dynamic ? 13 + rb : rb;
+    uint64_t raw = dynamic ? head + (uint64_t)rows * stride : head + rb;
+    if (raw > (uint64_t)len || (raw + 2) / 3 * 4 != (uint64_t)len) return HOODIE_EINVAL;
+    for (int32_t r = 0; dynamic && r < rows; r++) {
+        int32_t rk, rm;
+        if (text_header(text, head + (size_t)r * (size_t)stride, &rk, &rm) < 0 || rk != k || rm != m)
+            return HOODIE_EINVAL;
+    }
+    t->text = text;
+    t->what = what;
+    t->nb_hash = k;
+    t->vector_size = m;
+    t->rows = rows;
+    t->first = dynamic ? head + 13 : head;
+    t->stride = (size_t)stride;
+    return HOODIE_OK;
+}
+
+int hoodie_bloom_text_test(const hoodie_bloom_text *t, const void *key, size_t len)
+{
+    int32_t pos[256], have = 0;
+    const int cache = t->nb_hash <= 256;
+    chain ch;
+    for (int32_t r = 0; r < t->rows; r++) {
+        size_t row = t->first + (size_t)r * t->stride;
+        if (r == 0 || !cache) chain_init_m(&ch, t->vector_size, key, len);
+        int32_t i = 0;
+        for (; i < t->nb_hash; i++) {
+            int32_t p = cache && i < have ? pos[i] : chain_next(&ch);
+            if (cache && i == have) pos[have++] = p;
+            int v = hoodie_base64_byte_at(t->text, row + (size_t)(p >> 3));
+            if (v < 0) { /* one of the two characters of that byte */
+                size_t b = row + (size_t)(p >> 3), at = b / 3 * 4 + b % 3;
+                if (hoodie_base64_rev[(uint8_t)t->text[at]] >= 0) at++;
+                return HOODIE_CORRUPT("%s: bloom filter: invalid base64 character 0x%02x at offset %zu",
+                                      t->what ? t->what : "", (uint8_t)t->text[at], at);
+            }
+            if (!((v >> (p & 7)) & 1)) break;
+        }
+        if (i == t->nb_hash) return 1;
+    }
+    return 0;
 }

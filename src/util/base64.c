@@ -34,7 +34,7 @@ hoodie_status hoodie_base64_encode(const uint8_t *src, size_t len, hoodie_buf *o
 }
 
 /* character -> its 6-bit value, -1: not in the alphabet (a constant table: no first-use setup to race on) */
-static const int8_t rev[256] = {
+const int8_t hoodie_base64_rev[256] = {
     -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
     -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
     -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 62, -1, -1, -1, 63,
@@ -55,6 +55,7 @@ static const int8_t rev[256] = {
 
 hoodie_status hoodie_base64_decode(const char *src, size_t len, hoodie_buf *out)
 {
+    const int8_t *rev = hoodie_base64_rev;
     HOODIE_TRY(hoodie_buf_reserve(out, len / 4 * 3 + 3 + 8)); /* + 8: the 8-byte stores of the fast path */
     uint32_t acc = 0;
     int bits = 0, pad = 0;

@@ -302,6 +302,51 @@ static hoodie_status bloom_batch_flush(const hoodie_bloom *bloom, bloom_batch *b
 }
 
 /*
+ * A file's candidates among the rows prow[from, to) in its key range: those its bloom filter `bf` (footer text,
+ * NULL: none) may hold, onto `cand`. With `first` (a MOR lookup: every candidate is then checked against the
+ * file's keys, which are not fewer than these rows) the filter is consulted only until one row may be present:
+ * the file is read for that row anyway, and the exact check answers for the rest as well as the filter would.
+ * Those tests read the filter's text in place (hoodie_bloom_text); after FIRST_TESTS rows that may all be absent
+ * it is decoded and tested a batch at a time instead, as it is for every row without `first`.
+ */
+enum { FIRST_TESTS = 4096 };
+static hoodie_status file_candidates(const char *bf, const char *type_code, const char *what,
+                                     const hoodie_keyed_row *prow, size_t from, size_t to, int first, rowvec *cand)
+{
+    hoodie_status rc = HOODIE_OK;
+    size_t i = from;
+    if (!bf) {
+        for (; i < to && rc == HOODIE_OK; i++) rc = rv_push(cand, prow[i].row);
+        return rc;
+    }
+    hoodie_bloom_text t;
+    if (first && hoodie_bloom_text_open(&t, bf, strlen(bf), type_code, what) == HOODIE_OK) {
+        size_t end = to - from > FIRST_TESTS ? from + FIRST_TESTS : to;
+        for (; i < end; i++) {
+            int maybe = hoodie_bloom_text_test(&t, prow[i].k, prow[i].len);
+            if (maybe < 0) return maybe;
+            if (!maybe) continue;
+            for (; i < to && rc == HOODIE_OK; i++) rc = rv_push(cand, prow[i].row);
+            return rc;
+        }
+        if (i == to) return HOODIE_OK; /* none may be present: the file is not read */
+    }
+    hoodie_bloom bloom;
+    if ((rc = hoodie_bloom_from_base64(&bloom, bf, strlen(bf), type_code, what)) < 0) return rc;
+    bloom_batch bb;
+    bb.n = 0;
+    for (; rc == HOODIE_OK && i < to; i++) {
+        bb.key[bb.n] = (const uint8_t *)prow[i].k;
+        bb.len[bb.n] = prow[i].len;
+        bb.row[bb.n++] = prow[i].row;
+        if (bb.n == BLOOM_BATCH) rc = bloom_batch_flush(&bloom, &bb, cand);
+    }
+    if (rc == HOODIE_OK && bb.n) rc = bloom_batch_flush(&bloom, &bb, cand);
+    hoodie_bloom_dispose(&bloom);
+    return rc;
+}
+
+/*
  * The exact check of one file's candidates, and the rows it holds assigned to its group. Rows assigned already
  * (found in an earlier file) are passed over. trust_single: rows that are candidates of this file alone are taken
  * unchecked (see hoodie_wr__lookup). r: the file opened by open_keys, or NULL to open it here.
@@ -386,27 +431,9 @@ hoodie_status hoodie_wr__lookup(wctx *w, int32_t *row_group)
         if (pi < 0 || !sl || !sl->base) continue;
         hoodie_parquet_reader *r;
         if ((rc = open_keys(w, sl->base, &r)) < 0) break;
-        /* copies: the footer's strings go with the reader */
-        const char *kmin = hoodie_parquet_reader_kv(r, "hoodie_min_record_key");
-        const char *kmax = hoodie_parquet_reader_kv(r, "hoodie_max_record_key");
-        char *minkey = kmin && kmax ? strdup(kmin) : NULL, *maxkey = kmin && kmax ? strdup(kmax) : NULL;
-        if (kmin && kmax && (!minkey || !maxkey)) {
-            free(minkey);
-            free(maxkey);
-            hoodie_parquet_reader_free(r);
-            rc = HOODIE_NOMEM();
-            break;
-        }
+        const char *minkey = hoodie_parquet_reader_kv(r, "hoodie_min_record_key");
+        const char *maxkey = hoodie_parquet_reader_kv(r, "hoodie_max_record_key");
         base_rows[g] = hoodie_parquet_reader_num_rows(r);
-        const char *bf = hoodie_parquet_reader_kv(r, "org.apache.hudi.bloomfilter");
-        hoodie_bloom bloom;
-        int have_bloom = 0;
-        if (bf && rc == HOODIE_OK) {
-            rc = hoodie_bloom_from_base64(&bloom, bf, strlen(bf), hoodie_parquet_reader_kv(r, "hoodie_bloom_filter_type_code"),
-                                          sl->base->path);
-            have_bloom = rc == HOODIE_OK;
-        }
-        if (rc < 0) { free(minkey); free(maxkey); hoodie_parquet_reader_free(r); break; }
         rowvec cand = { 0 };
         const hoodie_keyed_row *prow = by_part + start[pi];
         size_t from = 0, to = start[pi + 1] - start[pi];
@@ -414,22 +441,10 @@ hoodie_status hoodie_wr__lookup(wctx *w, int32_t *row_group)
             from = hoodie_keyed_row_bound(prow, to, minkey, 0);
             to = hoodie_keyed_row_bound(prow, to, maxkey, 1);
         }
-        bloom_batch bb;
-        bb.n = 0;
-        for (size_t i = from; rc == HOODIE_OK && i < to; i++) {
-            if (!have_bloom) {
-                rc = rv_push(&cand, prow[i].row);
-                continue;
-            }
-            bb.key[bb.n] = (const uint8_t *)prow[i].k;
-            bb.len[bb.n] = prow[i].len;
-            bb.row[bb.n++] = prow[i].row;
-            if (bb.n == BLOOM_BATCH) rc = bloom_batch_flush(&bloom, &bb, &cand);
-        }
-        if (rc == HOODIE_OK && bb.n) rc = bloom_batch_flush(&bloom, &bb, &cand);
-        if (have_bloom) hoodie_bloom_dispose(&bloom);
-        free(minkey);
-        free(maxkey);
+        if (from < to)
+            rc = file_candidates(hoodie_parquet_reader_kv(r, "org.apache.hudi.bloomfilter"),
+                                 hoodie_parquet_reader_kv(r, "hoodie_bloom_filter_type_code"), sl->base->path, prow,
+                                 from, to, !trust_single && (int64_t)(to - from) <= base_rows[g], &cand);
         if (!trust_single) {
             /* checked now, with the footer just read: files in order, as the second pass would */
             if (rc == HOODIE_OK && cand.n) rc = settle(w, fg, pi, base_rows[g], &cand, 0, n_files, r, row_group);

@@ -1368,7 +1368,16 @@ static void trace_phase(wctx *w, const char *phase)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     double now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-    if (phase) fprintf(stderr, "hoodie: write: %-12s %8.3f s\n", phase, now - w->trace_at);
+    if (phase) {
+        long pages = -1, rss = -1; /* resident memory where /proc tells it (Linux), else -1 */
+        FILE *f = fopen("/proc/self/statm", "r");
+        if (f) {
+            if (fscanf(f, "%ld %ld", &pages, &rss) != 2) rss = -1;
+            fclose(f);
+        }
+        fprintf(stderr, "hoodie: write: %-12s %8.3f s  rss %6.1f MB\n", phase, now - w->trace_at,
+                rss < 0 ? -1.0 : (double)rss * 4096.0 / 1048576.0);
+    }
     w->trace_at = now;
 }
 

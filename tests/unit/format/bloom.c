@@ -129,6 +129,110 @@ HOODIE_TEST(format_bloom__rebuilt_filter_is_byte_identical_to_spark)
     hoodie_parquet_reader_free(r);
 }
 
+/* ---- tests on the Base64 text (hoodie_bloom_text) against the decoded filter ---- */
+
+static void text_agrees(hoodie_bloom_type type, int32_t entries, int32_t max_entries, int n_keys, int *rem_seen)
+{
+    hoodie_bloom b, d;
+    char key[32];
+    hoodie_assert_ok(hoodie_bloom_init(&b, type, entries, 1e-4, max_entries));
+    for (int i = 0; i < n_keys; i++) {
+        int l = snprintf(key, sizeof key, "key-%d", i * 7);
+        hoodie_assert_ok(hoodie_bloom_add(&b, key, (size_t)l));
+    }
+    hoodie_buf raw = HOODIE_BUF_INIT, text = HOODIE_BUF_INIT;
+    hoodie_assert_ok(hoodie_bloom_serialize(&b, &raw));
+    rem_seen[raw.len % 3] = 1;
+    hoodie_assert_ok(hoodie_bloom_to_base64(&b, &text));
+    const char *code = type == HOODIE_BLOOM_SIMPLE ? "SIMPLE" : "DYNAMIC_V0";
+    hoodie_assert_ok(hoodie_bloom_from_base64(&d, (const char *)text.data, text.len, code, "t"));
+    hoodie_bloom_text t;
+    hoodie_assert_ok(hoodie_bloom_text_open(&t, (const char *)text.data, text.len, code, "t"));
+    hoodie_assert_equal_i(d.rows, t.rows);
+    int maybe = 0;
+    for (int j = 0; j < 7 * n_keys; j++) { /* every 7th is present, the others mostly absent */
+        int l = snprintf(key, sizeof key, "key-%d", j);
+        int want = hoodie_bloom_test(&d, key, (size_t)l);
+        int got = hoodie_bloom_text_test(&t, key, (size_t)l);
+        hoodie_assert_equal_i(want, got);
+        if (j % 7 == 0) hoodie_assert_equal_i(1, got);
+        maybe += got;
+    }
+    hoodie_assert(maybe >= n_keys && maybe < 2 * n_keys);
+    hoodie_bloom_dispose(&d);
+    hoodie_bloom_dispose(&b);
+    hoodie_buf_dispose(&raw);
+    hoodie_buf_dispose(&text);
+}
+
+HOODIE_TEST(format_bloom__text_tests_agree_with_the_decoded_filter)
+{
+    int rem_seen[3] = { 0, 0, 0 };
+    /* SIMPLE and DYNAMIC_V0 of one, several and the round-robin rows; sizes giving each length mod 3 */
+    for (int32_t e = 100; e < 106; e++) text_agrees(HOODIE_BLOOM_SIMPLE, e, e, 80, rem_seen);
+    text_agrees(HOODIE_BLOOM_DYNAMIC_V0, 300, 1000, 200, rem_seen);
+    text_agrees(HOODIE_BLOOM_DYNAMIC_V0, 300, 1000, 950, rem_seen);
+    text_agrees(HOODIE_BLOOM_DYNAMIC_V0, 300, 900, 2000, rem_seen);
+    hoodie_assert(rem_seen[0] && rem_seen[1] && rem_seen[2]);
+
+    /* a Spark-written footer */
+    const char *path = hoodie_fixture("hudi/tables/cow_v8_nonpartitioned/"
+                                      "2746610d-ad02-4adb-a038-5cbb99cbd455-0_0-75-100_20250713010536861.parquet");
+    hoodie_parquet_reader *r;
+    hoodie_assert_ok(hoodie_parquet_reader_open(&r, path, NULL));
+    const char *footer = hoodie_parquet_reader_kv(r, "org.apache.hudi.bloomfilter");
+    hoodie_bloom_text t;
+    hoodie_assert_ok(hoodie_bloom_text_open(&t, footer, strlen(footer), "DYNAMIC_V0", path));
+    hoodie_assert_equal_i(30, t.nb_hash);
+    hoodie_assert_equal_i(2587966, t.vector_size);
+    hoodie_assert_equal_i(1, hoodie_bloom_text_test(&t, "3", 1));
+    hoodie_assert_equal_i(0, hoodie_bloom_text_test(&t, "no-such-key", 11));
+    hoodie_parquet_reader_free(r);
+}
+
+HOODIE_TEST(format_bloom__text_layouts_it_leaves_to_the_decoder)
+{
+    hoodie_bloom b;
+    hoodie_assert_ok(hoodie_bloom_init(&b, HOODIE_BLOOM_SIMPLE, 100, 1e-4, 100));
+    hoodie_assert_ok(hoodie_bloom_add(&b, "a", 1));
+    hoodie_buf text = HOODIE_BUF_INIT;
+    hoodie_assert_ok(hoodie_bloom_to_base64(&b, &text));
+    const char *s = (const char *)text.data;
+    size_t n = text.len;
+    hoodie_bloom_text t;
+    hoodie_assert_ok(hoodie_bloom_text_open(&t, s, n, "SIMPLE", "t"));
+    hoodie_assert_ok(hoodie_bloom_text_open(&t, s, n, NULL, "t")); /* no type code: SIMPLE */
+    /* not laid out as Java writes it, or not this type: HOODIE_EINVAL, for the decoder to read or refuse */
+    hoodie_assert_status(HOODIE_EINVAL, hoodie_bloom_text_open(&t, s, n, "DYNAMIC_V0", "t"));
+    hoodie_assert_status(HOODIE_EINVAL, hoodie_bloom_text_open(&t, s, n, "BOGUS", "t"));
+    hoodie_assert_status(HOODIE_EINVAL, hoodie_bloom_text_open(&t, s, n - 4, "SIMPLE", "t"));
+    hoodie_assert_status(HOODIE_EINVAL, hoodie_bloom_text_open(&t, s, 8, "SIMPLE", "t"));
+    hoodie_assert_status(HOODIE_EINVAL, hoodie_bloom_text_open(&t, s, 0, "SIMPLE", "t"));
+    char *w = malloc(n + 2); /* a line break inside: the decoder skips it */
+    hoodie_assert(w != NULL);
+    memcpy(w, s, 40);
+    w[40] = '\r';
+    w[41] = '\n';
+    memcpy(w + 42, s + 40, n - 40);
+    hoodie_assert_status(HOODIE_EINVAL, hoodie_bloom_text_open(&t, w, n + 2, "SIMPLE", "t"));
+    hoodie_bloom d;
+    hoodie_assert_ok(hoodie_bloom_from_base64(&d, w, n + 2, "SIMPLE", "t"));
+    hoodie_assert(hoodie_bloom_test(&d, "a", 1));
+    hoodie_bloom_dispose(&d);
+    memcpy(w, s, n); /* a version that is not -1 */
+    w[0] = 'A';
+    hoodie_assert_status(HOODIE_EINVAL, hoodie_bloom_text_open(&t, w, n, "SIMPLE", "t"));
+    /* a corrupt character among the bits: the test that reads it fails, naming the file and the offset */
+    memcpy(w, s, n);
+    for (size_t i = 20; i + 4 < n; i++) w[i] = '*';
+    hoodie_assert_ok(hoodie_bloom_text_open(&t, w, n, "SIMPLE", "bits.parquet"));
+    hoodie_assert_status(HOODIE_ECORRUPT, hoodie_bloom_text_test(&t, "a", 1));
+    hoodie_assert_contains(hoodie_error_last()->message, "bits.parquet: bloom filter: invalid base64 character 0x2a at offset");
+    free(w);
+    hoodie_buf_dispose(&text);
+    hoodie_bloom_dispose(&b);
+}
+
 /* ---- the AVX2 batch path against the scalar one: the same bytes ---- */
 
 static uint64_t bloom_rng(uint64_t *s)

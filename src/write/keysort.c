@@ -21,6 +21,9 @@ typedef struct pfx_row { uint64_t pfx; size_t at; } pfx_row;
 
 hoodie_status hoodie_keyed_rows_sort(hoodie_keyed_row *rows, size_t n)
 {
+    size_t run = 1; /* rows already in order (an input sorted by key, as many are) are left as they are */
+    while (run < n && hoodie_keyed_row_cmp(&rows[run - 1], &rows[run]) <= 0) run++;
+    if (run >= n) return HOODIE_OK;
     if (n < 64) {
         if (n > 1) qsort(rows, n, sizeof *rows, hoodie_keyed_row_cmp);
         return HOODIE_OK;

@@ -14,7 +14,9 @@ static void get_usage(FILE *out)
             "\n"
             "  The latest (or as-of) version of each record key, with the columns of 'hoodie read'. On LSM tree\n"
             "  tables with the bucket index only the keys' file groups are read, and in them only the row groups\n"
-            "  whose key statistics may hold a key. --time prints the lookup's time to stderr.\n");
+            "  whose key statistics may hold a key. Elsewhere a base file that no log file follows is skipped\n"
+            "  when its bloom filter holds none of the keys, and its row groups by their key statistics.\n"
+            "  --time prints the lookup's time to stderr.\n");
 }
 
 static double now_ms(void)

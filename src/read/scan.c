@@ -10,6 +10,7 @@
  */
 #include "hoodie/read.h"
 #include "format/avro/schema.h"
+#include "format/bloom.h"
 #include "format/parquet/reader.h"
 #include "model/arrow.h"
 #include "model/avro.h"
@@ -465,6 +466,40 @@ static hoodie_status prune_row_groups(scan *s, uint32_t **rgs, size_t *n_rgs)
     return HOODIE_OK;
 }
 
+/*
+ * A point lookup's keys against a base file's bloom filter (Hudi's, in the footer; tested in its text): 0 when
+ * the file certainly holds none of them, 1 when it may (or has no filter), < 0 on an error. Only for a slice no log
+ * can add keys to: a bloom-indexed writer sends a key to the file group its base file holds, but writers with other
+ * indexes (Flink's, the bucket index) insert into log files.
+ */
+static int base_may_hold_keys(scan *s, hoodie_pq_file *f, const char *path)
+{
+    static const char bloom_key[] = "org.apache.hudi.bloomfilter";
+    const hoodie_pq_file_meta *m = hoodie_pq_file_metadata(f);
+    uint32_t at = m->kv_count;
+    for (uint32_t i = 0; i < m->kv_count && at == m->kv_count; i++)
+        if (m->kv[i].key && !strcmp(m->kv[i].key, bloom_key)) at = i;
+    if (at == m->kv_count) return 1;
+    const char *text = hoodie_pq_file_kv_at(f, at);
+    if (!text) return m->kv[at].value_deferred ? HOODIE_EIO : 1; /* a deferred value that did not read: error set */
+    const char *code = hoodie_pq_file_kv(f, "hoodie_bloom_filter_type_code");
+    size_t len = strlen(text);
+    hoodie_bloom_text t;
+    if (hoodie_bloom_text_open(&t, text, len, code, path) == HOODIE_OK) {
+        for (size_t i = 0; i < s->n_keys; i++) {
+            int maybe = hoodie_bloom_text_test(&t, s->keys[i], strlen(s->keys[i]));
+            if (maybe) return maybe;
+        }
+        return 0;
+    }
+    hoodie_bloom b; /* not laid out as Java writes it: decoded (or refused, with the reason) */
+    HOODIE_TRY(hoodie_bloom_from_base64(&b, text, len, code, path));
+    int maybe = 0;
+    for (size_t i = 0; i < s->n_keys && !maybe; i++) maybe = hoodie_bloom_test(&b, s->keys[i], strlen(s->keys[i]));
+    hoodie_bloom_dispose(&b);
+    return maybe;
+}
+
 static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
 {
     const hoodie_file_slice *sl = hoodie_file_group_latest(g);
@@ -499,6 +534,11 @@ static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
             uint32_t *rgs;
             size_t n;
             HOODIE_TRY(prune_row_groups(s, &rgs, &n));
+            if (n && lookup) { /* a point lookup: none of the row groups when the bloom filter holds none of the keys */
+                int may = base_may_hold_keys(s, hoodie_pqfile__file(s->base), sl->base->path);
+                if (may < 0) { free(rgs); return may; }
+                if (!may) n = 0;
+            }
             s->pruned_row_groups += hoodie_pq_file_metadata(hoodie_pqfile__file(s->base))->row_group_count - n;
             rc = hoodie_pqfile__scan_open_row_groups(s->base, rgs, n, &s->base_scan);
             free(rgs);

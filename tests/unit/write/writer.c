@@ -11,6 +11,7 @@
  */
 #include "hoodie_test.h"
 #include "hoodie/read.h"
+#include "hoodie/lookup.h"
 #include "hoodie/table.h"
 #include "hoodie/write.h"
 #include "hoodie/writer.h"
@@ -1520,6 +1521,60 @@ HOODIE_TEST(write_writer__mor_lookup_new_keys_inside_key_ranges)
         free(snap[0]);
         free(snap[1]);
     }
+    hoodie_storage_free(mem);
+}
+
+/* Rows a point lookup of `key` returns, and the storage operations it took (`fs`: a counting storage). */
+static int64_t get_counting(const char *base, hoodie_storage *fs, const char *key, uint64_t *ops)
+{
+    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+    to.storage = fs;
+    hoodie_table *t;
+    hoodie_assert_ok(hoodie_table_open(&t, base, &to));
+    uint64_t before = hoodie_storage_faulty_count(fs);
+    struct ArrowArrayStream st;
+    hoodie_assert_ok(hoodie_table_get(t, &key, 1, &st));
+    hoodie_arrow_reader r;
+    hoodie_assert_ok(hoodie_arrow_reader_open(&r, &st));
+    hoodie_batch b;
+    int64_t rows = 0;
+    hoodie_status rc;
+    while ((rc = hoodie_arrow_reader_next(&r, &b)) == HOODIE_OK) {
+        rows += b.root.length;
+        hoodie_batch_dispose(&b);
+    }
+    hoodie_assert_equal_i(HOODIE_ITEROVER, rc);
+    hoodie_arrow_reader_close(&r);
+    *ops = hoodie_storage_faulty_count(fs) - before;
+    hoodie_table_free(t);
+    return rows;
+}
+
+/*
+ * A point lookup reads no row group of a base file whose bloom filter holds none of the keys. Two bulk inserts
+ * (odd ids, then even ids) give each city two files whose key ranges overlap, so statistics prune neither: a key
+ * inside both ranges but in neither file costs the footers and filters only (as a key outside every range does,
+ * plus one read of each file's filter text), fewer operations than a key one file holds.
+ */
+HOODIE_TEST(write_writer__point_lookup_skips_base_files_by_bloom_filter)
+{
+    hoodie_storage *mem, *fs;
+    hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+    hoodie_assert_ok(hoodie_storage_faulty_new(&fs, mem));
+    rows_spec odd = { 1, 2999, 10, "a", NULL, 0 }, even = { 2, 3000, 10, "b", NULL, 0 };
+    make_table("/pl", mem, 0, 8);
+    g_step = 2;
+    hoodie_assert_ok(write_rows("/pl", mem, HOODIE_WRITE_BULK_INSERT, &odd, NULL));
+    hoodie_assert_ok(write_rows("/pl", mem, HOODIE_WRITE_BULK_INSERT, &even, NULL));
+    g_step = 1;
+    uint64_t present, absent, outside;
+    hoodie_assert_equal_i(1, get_counting("/pl", fs, "1501", &present));
+    hoodie_assert_equal_i(1, get_counting("/pl", fs, "2000", &present));
+    hoodie_assert_equal_i(0, get_counting("/pl", fs, "15015", &absent)); /* between "1" and "999": in range */
+    hoodie_assert_equal_i(0, get_counting("/pl", fs, "0", &outside));    /* below every range */
+    hoodie_assert(absent < present);
+    hoodie_assert(absent <= outside + 6); /* 6 base files */
+    hoodie_storage_free(fs);
     hoodie_storage_free(mem);
 }
 

@@ -437,6 +437,9 @@ static hoodie_status prune_row_groups(scan *s, uint32_t **rgs, size_t *n_rgs)
         int keep = 1;
         for (size_t k = 0; k < s->filter.count && keep; k++) {
             const hoodie_pred *p = &s->filter.preds[k];
+            /* a table without meta fields stores them null (its file name aside): the scan fills them in, so
+             * the file's statistics of them say nothing of the values filtered */
+            if (!s->t->cfg->populate_meta_fields && !strncmp(p->column, "_hoodie_", 8)) continue;
             int leaf = hoodie_pq_schema_find_leaf(sch, p->column);
             if (leaf < 0 || sch->leaves[leaf].max_rep > 0) continue;
             hoodie_pq_value vals[16];

@@ -308,6 +308,11 @@ check "version 9: ... and changes nothing" test "$v9sum" = "$(cd "$v9" && find .
 nm="$tmp/nometa"
 cp -r "$FIX/tables/cow_v6_simplekeygen_hivestyle_no_metafields" "$nm"
 chmod -R u+w "$nm"
+# the meta columns of its files are null: lookups and filters by them use the values the scan computes
+check "no meta fields: a point lookup by the computed record key" \
+  test "$("$HOODIE" get "$nm" 3 --columns id,name --format csv | sed 1d)" = "3,Carol"
+check "no meta fields: a filter on _hoodie_record_key" test "$("$HOODIE" read "$nm" --columns id,name \
+  --filter "_hoodie_record_key IN ('3', '4') AND _hoodie_partition_path = 'byteField=10'" --format csv | sed 1d)" = "3,Carol"
 f10=$(ls "$nm"/byteField=10/*.parquet)
 cp "$f10" "$nm/byteField=10/00000000-aaaa-bbbb-cccc-000000000000-0_0-35-78_20240426205419518.parquet" # a second group
 snap "$nm" > "$tmp/nm.before"

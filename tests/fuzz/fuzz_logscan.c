@@ -1,0 +1,110 @@
+/*
+ * Fuzz the log scan of a file slice (what merge-on-read reads): the input is one Hudi log file, scanned into the
+ * items the merge applies with the trips reader schema (meta columns, ts, uuid, rider, driver, fare, city). Its
+ * blocks' instants are made completed instants of the timeline, except those ending in 9 (blocks that do not
+ * apply), so every framing, header, Avro, delete, command and Parquet data block path is reached. The scan must
+ * never crash or leak; a failure must say what is wrong. The corpus holds log files of the Spark fixtures.
+ */
+#include "format/hlog/hlog.h"
+#include "format/avro/schema.h"
+#include "model/avro.h"
+#include "read/logscan.h"
+#include "storage/storage.h"
+#include "table/instant.h"
+#include "util/error.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static const char *SCHEMA =
+    "{\"type\":\"record\",\"name\":\"trips_record\",\"fields\":["
+    "{\"name\":\"_hoodie_commit_time\",\"type\":[\"null\",\"string\"],\"default\":null},"
+    "{\"name\":\"_hoodie_commit_seqno\",\"type\":[\"null\",\"string\"],\"default\":null},"
+    "{\"name\":\"_hoodie_record_key\",\"type\":[\"null\",\"string\"],\"default\":null},"
+    "{\"name\":\"_hoodie_partition_path\",\"type\":[\"null\",\"string\"],\"default\":null},"
+    "{\"name\":\"_hoodie_file_name\",\"type\":[\"null\",\"string\"],\"default\":null},"
+    "{\"name\":\"ts\",\"type\":[\"null\",\"long\"],\"default\":null},"
+    "{\"name\":\"uuid\",\"type\":[\"null\",\"string\"],\"default\":null},"
+    "{\"name\":\"rider\",\"type\":[\"null\",\"string\"],\"default\":null},"
+    "{\"name\":\"driver\",\"type\":[\"null\",\"string\"],\"default\":null},"
+    "{\"name\":\"fare\",\"type\":[\"null\",\"double\"],\"default\":null},"
+    "{\"name\":\"city\",\"type\":[\"null\",\"string\"],\"default\":null}]}";
+
+#define LOG_NAME ".f1-0_20250101000000000.log.1_0-1-0"
+
+static void check(int ok, const char *what)
+{
+    if (!ok) { fprintf(stderr, "fuzz_logscan: %s: %s\n", what, hoodie_error__message()); abort(); }
+}
+
+/* The completed instants: the INSTANT_TIME and TARGET_INSTANT_TIME headers of the file's blocks. */
+static void add_instants(hoodie_storage *s, const uint8_t *data, size_t size)
+{
+    hoodie_hlog_iter it;
+    hoodie_hlog_block b;
+    if (hoodie_hlog_iter_init(&it, data, size, "log") != HOODIE_OK) return;
+    for (int n = 0; n < 64 && hoodie_hlog_iter_next(&it, &b) == HOODIE_OK; n++) {
+        const int keys[] = { HOODIE_HLOG_INSTANT_TIME, HOODIE_HLOG_TARGET_INSTANT_TIME };
+        for (size_t k = 0; k < 2; k++) {
+            const char *t = b.header[keys[k]];
+            size_t len = b.header_len[keys[k]];
+            if (!t || !hoodie_instant_time_valid(t, len) || t[len - 1] == '9') continue;
+            char path[96];
+            snprintf(path, sizeof path, "/t/.hoodie/%.*s.deltacommit", (int)len, t);
+            hoodie_storage_write_all(s, path, 0, "{}", 2);
+        }
+    }
+    hoodie_hlog_iter_dispose(&it);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    hoodie_storage *s = NULL;
+    hoodie_arena *a = NULL;
+    hoodie_timeline *tl = NULL;
+    hoodie_avro_schema *sch;
+    hoodie_field schema;
+    check(hoodie_storage_mem_new(&s) == HOODIE_OK, "storage");
+    check(hoodie_arena_new(&a, NULL, 4096) == HOODIE_OK, "arena");
+    check(hoodie_avro_schema_parse(&sch, SCHEMA, strlen(SCHEMA), a, "schema") == HOODIE_OK, "schema");
+    check(hoodie_avro_to_field(&schema, sch, "root") == HOODIE_OK, "reader schema");
+    check(hoodie_storage_write_all(s, "/t/" LOG_NAME, 0, data, size) == HOODIE_OK, "log file");
+    check(hoodie_storage_write_all(s, "/t/.hoodie/20250101000000000.deltacommit", 0, "{}", 2) == HOODIE_OK,
+          "timeline");
+    add_instants(s, data, size);
+    check(hoodie_timeline_load_dir(&tl, s, "/t/.hoodie", 1) == HOODIE_OK, "timeline");
+
+    hoodie_fs_file f;
+    memset(&f, 0, sizeof f);
+    f.name = LOG_NAME;
+    f.path = "/t/" LOG_NAME;
+    f.partition = "";
+    f.fn.kind = HOODIE_FILE_LOG;
+    f.size = size;
+    strcpy(f.instant, "20250101000000000");
+    const hoodie_fs_file *logs[1] = { &f };
+    for (int headers_only = 0; headers_only < 2; headers_only++) {
+        hoodie_logscan_ctx ctx = { s, tl, NULL, &schema, NULL, 0, headers_only };
+        hoodie_log_items items;
+        hoodie_status rc = hoodie_logscan(&items, &ctx, logs, 1);
+        if (rc < 0) {
+            check(hoodie_error__message()[0] != '\0', "a failure without a message");
+            continue;
+        }
+        for (size_t i = 0; i < items.count; i++) {
+            const hoodie_log_item *it = &items.items[i];
+            if (it->kind == HOODIE_LOG_DATA && !it->removed && !headers_only)
+                check(it->batch.root.n_children == schema.n_children, "rows not in the reader's schema");
+        }
+        hoodie_log_items_dispose(&items);
+    }
+    hoodie_timeline_free(tl);
+    hoodie_field_dispose(&schema);
+    hoodie_arena_free(a);
+    hoodie_storage_free(s);
+    return 0;
+}

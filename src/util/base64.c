@@ -6,7 +6,6 @@ static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuv
 hoodie_status hoodie_base64_encode(const uint8_t *src, size_t len, hoodie_buf *out)
 {
     size_t n = (len + 2) / 3 * 4;
-    if (!n) return HOODIE_OK; /* nothing to add (an empty `out` may have no memory yet) */
     HOODIE_TRY(hoodie_buf_reserve(out, n));
     char *d = (char *)out->data + out->len;
     size_t i = 0;

@@ -17,7 +17,7 @@ hoodie_status hoodie_buf_reserve(hoodie_buf *b, size_t extra)
 {
     size_t need;
     if (hoodie_add_overflow(b->len, extra, &need)) return HOODIE_NOMEM();
-    if (need <= b->cap) return HOODIE_OK;
+    if (need <= b->cap && b->data) return HOODIE_OK; /* even for 0 bytes: after it, data + len is a pointer */
     size_t cap = b->cap ? b->cap : 64;
     while (cap < need) {
         if (cap > SIZE_MAX / 2) { cap = need; break; }

@@ -19,7 +19,7 @@ typedef struct hoodie_buf {
 
 static inline void hoodie_buf_init(hoodie_buf *b) { b->data = NULL; b->len = b->cap = 0; }
 void hoodie_buf_dispose(hoodie_buf *b);
-/** Make room for `extra` more bytes. */
+/** Make room for `extra` more bytes (for 0 too: `data` is then never NULL, and `data + len` a valid pointer). */
 hoodie_status hoodie_buf_reserve(hoodie_buf *b, size_t extra);
 hoodie_status hoodie_buf_append(hoodie_buf *b, const void *p, size_t n);
 hoodie_status hoodie_buf_append_str(hoodie_buf *b, const char *s);

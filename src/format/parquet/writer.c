@@ -1190,6 +1190,8 @@ static hoodie_status page_index_encode(hoodie_pq_writer *w, const pq_col *c, hoo
     uint32_t *minl = malloc((n + 1) * sizeof *minl), *maxl = malloc((n + 1) * sizeof *maxl);
     int64_t *nulls = malloc((n + 1) * sizeof *nulls);
     hoodie_status rc = loc && nullp && mins && maxs && minl && maxl && nulls ? HOODIE_OK : HOODIE_NOMEM();
+    /* bounds bytes; none at all (and no buffer) when every page is a null page or its bounds are empty */
+    const uint8_t *vals = c->pi_vals.data ? c->pi_vals.data : (const uint8_t *)"";
     for (uint32_t i = 0; rc == HOODIE_OK && i < n; i++) {
         const pq_page_ent *e = &c->pi[i];
         loc[i].offset = data_off + e->off;
@@ -1197,9 +1199,9 @@ static hoodie_status page_index_encode(hoodie_pq_writer *w, const pq_col *c, hoo
         loc[i].first_row_index = e->first_row;
         nullp[i] = e->null_page;
         nulls[i] = e->nulls;
-        mins[i] = c->pi_vals.data + e->min_off;
+        mins[i] = vals + e->min_off;
         minl[i] = e->null_page ? 0 : e->min_len;
-        maxs[i] = c->pi_vals.data + e->max_off;
+        maxs[i] = vals + e->max_off;
         maxl[i] = e->null_page ? 0 : e->max_len;
     }
     if (rc == HOODIE_OK && n && c->pi_stats_ok) {

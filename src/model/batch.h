@@ -164,6 +164,14 @@ static inline int64_t hoodie_array_int_at(const hoodie_field *f, const hoodie_ar
     return hoodie_array_get_i(a, r, w);
 }
 
+/** A STRING/BINARY cell's bytes (never NULL: an array of empty strings may hold no value bytes at all). */
+static inline const uint8_t *hoodie_array_bytes_at(const hoodie_array *a, int64_t r, size_t *len)
+{
+    int32_t o = a->offsets[r];
+    *len = (size_t)(a->offsets[r + 1] - o);
+    return a->values ? a->values + o : (const uint8_t *)"";
+}
+
 /* ---- batches ---- */
 
 /** A batch with the given schema (a root STRUCT field, deep-copied) and no rows. */

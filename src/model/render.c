@@ -197,9 +197,8 @@ static hoodie_status render_text_leaf(hoodie_buf *out, const hoodie_field *f, co
     const hoodie_type *t = &f->type;
     switch (t->id) {
     case HOODIE_TYPE_STRING: case HOODIE_TYPE_BINARY: {
-        const int32_t *o = a->offsets + row;
-        const uint8_t *p = a->values + o[0];
-        size_t n = (size_t)(o[1] - o[0]);
+        size_t n;
+        const uint8_t *p = hoodie_array_bytes_at(a, row, &n);
         if (t->id == HOODIE_TYPE_BINARY) {
             if (mode == HOODIE_RENDER_JSON) {
                 HOODIE_TRY(hoodie_buf_putc(out, '"'));

@@ -68,8 +68,9 @@ int hoodie_value_compare(const hoodie_field *f, const hoodie_array *a, int64_t r
         return (x > y) - (x < y);
     }
     case HOODIE_TYPE_STRING: case HOODIE_TYPE_BINARY: {
-        const int32_t *oa = a->offsets + ra, *ob = b->offsets + rb;
-        return cmp_bytes(a->values + oa[0], (size_t)(oa[1] - oa[0]), b->values + ob[0], (size_t)(ob[1] - ob[0]));
+        size_t la, lb;
+        const uint8_t *pa = hoodie_array_bytes_at(a, ra, &la), *pb = hoodie_array_bytes_at(b, rb, &lb);
+        return cmp_bytes(pa, la, pb, lb);
     }
     case HOODIE_TYPE_FIXED_BINARY: {
         size_t w = (size_t)f->type.width;
@@ -136,8 +137,9 @@ uint64_t hoodie_value_hash(const hoodie_field *f, const hoodie_array *a, int64_t
         return mix(seed, bits);
     }
     case HOODIE_TYPE_STRING: case HOODIE_TYPE_BINARY: {
-        const int32_t *o = a->offsets + row;
-        return mix(seed, hoodie_hash_bytes(a->values + o[0], (size_t)(o[1] - o[0]), 0));
+        size_t n;
+        const uint8_t *p = hoodie_array_bytes_at(a, row, &n);
+        return mix(seed, hoodie_hash_bytes(p, n, 0));
     }
     case HOODIE_TYPE_FIXED_BINARY: case HOODIE_TYPE_DECIMAL: {
         size_t w = hoodie_type_fixed_width(&f->type);

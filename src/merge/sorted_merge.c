@@ -44,10 +44,7 @@ struct hoodie_sorted_merge {
 
 static inline void key_of(const hoodie_batch *b, int col, int64_t r, const uint8_t **p, size_t *n)
 {
-    const hoodie_array *a = &b->root.children[col];
-    if (!hoodie_array_is_valid(a, r)) { *p = (const uint8_t *)""; *n = 0; return; }
-    *p = a->values + a->offsets[r];
-    *n = (size_t)(a->offsets[r + 1] - a->offsets[r]);
+    hoodie_array_bytes_or_empty(&b->root.children[col], r, p, n);
 }
 
 static int cmp_heads(void *ctx, uint32_t a, uint32_t b)

@@ -171,6 +171,12 @@ static inline const uint8_t *hoodie_array_bytes_at(const hoodie_array *a, int64_
     *len = (size_t)(a->offsets[r + 1] - o);
     return a->values ? a->values + o : (const uint8_t *)"";
 }
+/** The same, a null cell as the empty string (for keys compared as bytes). */
+static inline void hoodie_array_bytes_or_empty(const hoodie_array *a, int64_t r, const uint8_t **p, size_t *len)
+{
+    if (hoodie_array_is_valid(a, r)) *p = hoodie_array_bytes_at(a, r, len);
+    else { *p = (const uint8_t *)""; *len = 0; }
+}
 
 /* ---- batches ---- */
 

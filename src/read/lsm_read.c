@@ -32,13 +32,6 @@ typedef struct nfile {
 
 /* ---- point lookups: row groups by statistics, rows by binary search ---- */
 
-static void key_cell(const hoodie_array *k, int64_t r, const uint8_t **p, size_t *n)
-{
-    if (!hoodie_array_is_valid(k, r)) { *p = (const uint8_t *)""; *n = 0; return; }
-    *p = k->values + k->offsets[r];
-    *n = (size_t)(k->offsets[r + 1] - k->offsets[r]);
-}
-
 static int key_cmp_str(const char *key, const uint8_t *p, size_t n)
 {
     return hoodie_sorted_key_compare((const uint8_t *)key, strlen(key), p, n);
@@ -81,13 +74,13 @@ static hoodie_status page_runs(nfile *n, hoodie_pq_file *f, uint32_t rg, const h
         int64_t lo = 0, hi = len; /* first row whose key >= keys[i] */
         while (lo < hi) {
             int64_t mid = lo + (hi - lo) / 2;
-            key_cell(kcol, mid, &kp, &kl);
+            hoodie_array_bytes_or_empty(kcol, mid, &kp, &kl);
             if (key_cmp_str(n->keys[i], kp, kl) > 0) lo = mid + 1;
             else hi = mid;
         }
         int64_t e = lo;
         for (; e < len; e++) {
-            key_cell(kcol, e, &kp, &kl);
+            hoodie_array_bytes_or_empty(kcol, e, &kp, &kl);
             if (key_cmp_str(n->keys[i], kp, kl) != 0) break;
         }
         if (e > lo) rc = run_add(n, rg, first + lo, e - lo);
@@ -184,18 +177,18 @@ static hoodie_status pick_keys(nfile *n, hoodie_batch *raw)
         int64_t lo = 0, hi = len; /* first row whose key >= keys[i] */
         while (lo < hi) {
             int64_t mid = lo + (hi - lo) / 2;
-            key_cell(kcol, mid, &p, &pl);
+            hoodie_array_bytes_or_empty(kcol, mid, &p, &pl);
             if (key_cmp_str(n->keys[i], p, pl) > 0) lo = mid + 1;
             else hi = mid;
         }
         for (; lo < len; lo++) {
-            key_cell(kcol, lo, &p, &pl);
+            hoodie_array_bytes_or_empty(kcol, lo, &p, &pl);
             if (key_cmp_str(n->keys[i], p, pl) != 0) break;
             rows[m++] = lo;
         }
     }
     if (len > 0) {
-        key_cell(kcol, len - 1, &p, &pl);
+        hoodie_array_bytes_or_empty(kcol, len - 1, &p, &pl);
         if (key_cmp_str(n->keys[n->n_keys - 1], p, pl) <= 0) n->past_keys = 1;
     }
     hoodie_batch f;

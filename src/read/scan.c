@@ -439,7 +439,7 @@ static hoodie_status prune_row_groups(scan *s, uint32_t **rgs, size_t *n_rgs)
             const hoodie_pred *p = &s->filter.preds[k];
             /* a table without meta fields stores them null (its file name aside): the scan fills them in, so
              * the file's statistics of them say nothing of the values filtered */
-            if (!s->t->cfg->populate_meta_fields && !strncmp(p->column, "_hoodie_", 8)) continue;
+            if (!s->t->cfg->populate_meta_fields && is_meta(p->column)) continue;
             int leaf = hoodie_pq_schema_find_leaf(sch, p->column);
             if (leaf < 0 || sch->leaves[leaf].max_rep > 0) continue;
             hoodie_pq_value vals[16];

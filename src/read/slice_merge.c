@@ -34,13 +34,6 @@ struct hoodie_slice_merger {
 #define PF_FAR 32
 #define PF_NEAR 12
 
-static void key_at(const hoodie_array *a, int64_t r, const uint8_t **p, size_t *n)
-{
-    if (!hoodie_array_is_valid(a, r)) { *p = (const uint8_t *)""; *n = 0; return; }
-    *p = a->values + a->offsets[r];
-    *n = (size_t)(a->offsets[r + 1] - a->offsets[r]);
-}
-
 /* Hash the keys of rows [0, n) of `keys` into m->hashes. */
 static hoodie_status hash_keys(hoodie_slice_merger *m, const hoodie_array *keys, int64_t n)
 {
@@ -53,7 +46,7 @@ static hoodie_status hash_keys(hoodie_slice_merger *m, const hoodie_array *keys,
     for (int64_t r = 0; r < n; r++) {
         const uint8_t *k;
         size_t kl;
-        key_at(keys, r, &k, &kl);
+        hoodie_array_bytes_or_empty(keys, r, &k, &kl);
         m->hashes[r] = hoodie_hmap_hash(k, kl);
     }
     return HOODIE_OK;
@@ -163,7 +156,7 @@ hoodie_status hoodie_slice_merger_new(hoodie_slice_merger **out, const hoodie_sl
                 hoodie_merge_version v;
                 if (r + PF_FAR < n) hoodie_hmap_prefetch(&m->map, m->hashes[r + PF_FAR]);
                 if (r + PF_NEAR < n) (void)hoodie_hmap_peek(&m->map, m->hashes[r + PF_NEAR]);
-                key_at(keys, r, &k, &kl);
+                hoodie_array_bytes_or_empty(keys, r, &k, &kl);
                 version_of(m, &it->batch, r, &v);
                 rc = fold(m, k, kl, m->hashes[r], src, r, &v);
             }
@@ -236,7 +229,7 @@ static hoodie_status select_rows(hoodie_slice_merger *m, const hoodie_batch *bas
         const uint8_t *k;
         size_t kl;
         uint64_t *slot = NULL;
-        key_at(keys, r, &k, &kl);
+        hoodie_array_bytes_or_empty(keys, r, &k, &kl);
         if (m->n_entries) {
             if (r + PF_FAR < nb) hoodie_hmap_prefetch(&m->map, m->hashes[r + PF_FAR]);
             if (r + PF_NEAR < nb) {

@@ -41,13 +41,6 @@ hoodie_status hoodie_lsm_sort_rows(const hoodie_keygen_out *keys, int64_t *rows,
     return HOODIE_OK;
 }
 
-static void cell(const hoodie_array *k, int64_t r, const uint8_t **p, size_t *n)
-{
-    if (!hoodie_array_is_valid(k, r)) { *p = (const uint8_t *)""; *n = 0; return; }
-    *p = k->values + k->offsets[r];
-    *n = (size_t)(k->offsets[r + 1] - k->offsets[r]);
-}
-
 hoodie_status hoodie_lsm_write_log(const hoodie_lsm_log_opts *o, const hoodie_batch *const *batches, size_t n,
                                    uint64_t *size_out)
 {
@@ -66,7 +59,7 @@ hoodie_status hoodie_lsm_write_log_ex(const hoodie_lsm_log_opts *o, const char *
         for (int64_t i = 0; i < batches[b]->root.length; i++) {
             const uint8_t *p;
             size_t l;
-            cell(k, i, &p, &l);
+            hoodie_array_bytes_or_empty(k, i, &p, &l);
             if (prev && hoodie_sorted_key_compare(prev, prevl, p, l) >= 0)
                 return HOODIE_FAIL(HOODIE_EINVAL, "%s: records of an LSM file must be sorted by record key and unique "
                                    "(row %lld)", o->path, (long long)i);

@@ -40,12 +40,16 @@ typedef enum hoodie_log_block_format {
                                        with the write's codec (hoodie.parquet.compression.codec) */
 } hoodie_log_block_format;
 
+/** hoodie_write_opts.small_file_limit: no small-file handling (hoodie.parquet.small.file.limit=0) */
+#define HOODIE_NO_SMALL_FILES (-1)
+
 #define HOODIE_WRITE_OPTS_VERSION 4
 typedef struct hoodie_write_opts {
     unsigned version;                 /**< HOODIE_WRITE_OPTS_VERSION */
     const hoodie_storage *storage;    /**< NULL: local POSIX */
     hoodie_write_operation op;
-    int64_t small_file_limit;         /**< hoodie.parquet.small.file.limit; 0: 100 MiB */
+    int64_t small_file_limit;         /**< hoodie.parquet.small.file.limit; 0: 100 MiB; HOODIE_NO_SMALL_FILES (as
+                                           Hudi's 0): inserts never pad existing file groups */
     int64_t max_file_size;            /**< hoodie.parquet.max.file.size; 0: 120 MiB */
     hoodie_parquet_codec codec;       /**< base files (default SNAPPY) */
     int no_combine;                   /**< 1: never combine duplicate keys of an insert/bulk_insert input */

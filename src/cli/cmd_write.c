@@ -21,6 +21,8 @@ static void write_usage(FILE *out)
             "  insert and bulk_insert write every input row, as Hudi does by default; --combine-before-insert keeps\n"
             "  one record per key, chosen by the ordering field (hoodie.combine.before.insert=true). Upserts always\n"
             "  combine.\n"
+            "  Inserts first fill file groups whose base file is under --small-file-limit (100 MiB; 0 turns this\n"
+            "  off, as hoodie.parquet.small.file.limit=0), up to --max-file-size (120 MiB).\n"
             "  MOR updates go to log files as Avro data blocks (Hudi's default); --log-block-format parquet writes\n"
             "  Parquet data blocks instead (hoodie.logfile.data.block.format=parquet), compressed with --codec.\n"
             "  Inline table services after the commit: --compact-every N (MOR: compact when N delta commits are\n"
@@ -67,8 +69,11 @@ int cmd_write(int argc, char **argv)
         else if (!strcmp(a, "--small-file-limit") || !strcmp(a, "--max-file-size")) {
             char *end;
             long long x = strtoll(v, &end, 10);
-            if (*end || x <= 0) code = cli_usage("write: %s needs a positive number of bytes", a);
-            else if (!strcmp(a, "--small-file-limit")) wo.small_file_limit = x;
+            int small = !strcmp(a, "--small-file-limit");
+            if (*end || x < 0 || (x == 0 && !small))
+                code = cli_usage(small ? "write: %s needs a number of bytes (0: no small-file handling)"
+                                       : "write: %s needs a positive number of bytes", a);
+            else if (small) wo.small_file_limit = x ? x : HOODIE_NO_SMALL_FILES;
             else wo.max_file_size = x;
             i++;
         } else if (!strcmp(a, "--codec")) {

@@ -95,8 +95,7 @@ void hoodie_ordering_of(hoodie_ordering *out, const hoodie_field *f, const hoodi
     case HOODIE_TYPE_DOUBLE: out->kind = HOODIE_ORD_DOUBLE; out->d = ((const double *)a->values)[row]; break;
     case HOODIE_TYPE_STRING: case HOODIE_TYPE_BINARY:
         out->kind = HOODIE_ORD_BYTES;
-        out->bytes = a->values + a->offsets[row];
-        out->len = (size_t)(a->offsets[row + 1] - a->offsets[row]);
+        out->bytes = hoodie_array_bytes_at(a, row, &out->len);
         break;
     case HOODIE_TYPE_FIXED_BINARY:
         out->kind = HOODIE_ORD_BYTES;

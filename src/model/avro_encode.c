@@ -355,8 +355,7 @@ static const uint8_t *get_bytes(const hoodie_array *a, const hoodie_field *f, in
         *len = (size_t)f->type.width;
         return a->values + (size_t)row * (size_t)f->type.width;
     }
-    *len = (size_t)(a->offsets[row + 1] - a->offsets[row]);
-    return a->values + a->offsets[row];
+    return hoodie_array_bytes_at(a, row, len);
 }
 
 static hoodie_status bad(const node *n, int64_t row, const char *what)
@@ -490,8 +489,7 @@ static hoodie_status encode_flat(const hoodie_avro_encoder *e, const hoodie_avro
         size_t len = 0;
         const uint8_t *bytes = NULL;
         if (fo->op == E_BYTES && valid) {
-            len = (size_t)(a->offsets[row + 1] - a->offsets[row]);
-            bytes = a->values + a->offsets[row];
+            bytes = hoodie_array_bytes_at(a, row, &len);
         }
         if (__builtin_expect(out->cap - out->len < FLAT_MAX + len, 0))
             HOODIE_TRY(hoodie_buf_reserve(out, FLAT_MAX + len));

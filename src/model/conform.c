@@ -29,8 +29,9 @@ static hoodie_status promote(hoodie_array *dst, const hoodie_field *tf, const ho
     for (int64_t r = 0; r < src->length && rc == HOODIE_OK; r++) {
         if (!hoodie_array_is_valid(src, r)) { rc = hoodie_array_append_null(dst, tf); continue; }
         if (s == HOODIE_TYPE_STRING || s == HOODIE_TYPE_BINARY) {
-            rc = hoodie_array_append_bytes(dst, tf, src->values + src->offsets[r],
-                                           (size_t)(src->offsets[r + 1] - src->offsets[r]));
+            size_t n;
+            const uint8_t *p = hoodie_array_bytes_at(src, r, &n);
+            rc = hoodie_array_append_bytes(dst, tf, p, n);
         } else if (t == HOODIE_TYPE_FLOAT || t == HOODIE_TYPE_DOUBLE) {
             double v = s == HOODIE_TYPE_FLOAT ? (double)((const float *)src->values)[r] : (double)hoodie_array_int_at(sf, src, r);
             rc = hoodie_array_append_double(dst, tf, v);

@@ -250,8 +250,8 @@ static int cmp_cell(const hoodie_field *f, const hoodie_array *a, int64_t r, con
     }
     case HOODIE_TYPE_STRING: case HOODIE_TYPE_BINARY: {
         if (lit->kind == HOODIE_LIT_NULL || lit->kind == HOODIE_LIT_BOOL) break;
-        const uint8_t *p = a->values + a->offsets[r];
-        size_t n = (size_t)(a->offsets[r + 1] - a->offsets[r]);
+        size_t n;
+        const uint8_t *p = hoodie_array_bytes_at(a, r, &n);
         size_t m = n < lit->len ? n : lit->len;
         int c = m ? memcmp(p, lit->text, m) : 0;
         if (c) return c < 0 ? -1 : 1;

@@ -336,8 +336,9 @@ static hoodie_status delete_items(hoodie_log_item *it, hoodie_arena *a, const ho
     for (size_t i = 0; i < n; i++) {
         hoodie_hlog_delete *d = &it->deletes[i];
         if (hoodie_array_is_valid(k, (int64_t)i)) {
-            d->record_key = hoodie_arena_strndup(a, (const char *)k->values + k->offsets[i],
-                                                 (size_t)(k->offsets[i + 1] - k->offsets[i]));
+            size_t kl;
+            const uint8_t *kp = hoodie_array_bytes_at(k, (int64_t)i, &kl);
+            d->record_key = hoodie_arena_strndup(a, (const char *)kp, kl);
             if (!d->record_key) return HOODIE_NOMEM();
         }
         if (ord_col < 0) continue;

@@ -610,10 +610,12 @@ static hoodie_status finish_batch(scan *s, hoodie_batch *in, hoodie_batch *out)
         else memset(keep, 1, (size_t)n);
         if (rc == HOODIE_OK && s->query == HOODIE_QUERY_INCREMENTAL) {
             const hoodie_array *ct = &in->root.children[0];
-            for (int64_t r = 0; r < n; r++)
-                if (keep[r])
-                    keep[r] = hoodie_array_is_valid(ct, r) &&
-                              in_window(s, ct->values + ct->offsets[r], (size_t)(ct->offsets[r + 1] - ct->offsets[r]));
+            for (int64_t r = 0; r < n; r++) {
+                if (!keep[r]) continue;
+                size_t cl = 0;
+                const uint8_t *cp = hoodie_array_is_valid(ct, r) ? hoodie_array_bytes_at(ct, r, &cl) : NULL;
+                keep[r] = cp && in_window(s, cp, cl);
+            }
         }
         int64_t kept = 0;
         for (int64_t r = 0; r < n; r++) kept += keep[r];

@@ -420,8 +420,7 @@ static hoodie_status lsm_column(const hoodie_field *root, const char *name, cons
 static const uint8_t *lsm_cell(const hoodie_array *col, int64_t row, size_t *len)
 {
     if (!hoodie_array_is_valid(col, row)) return NULL;
-    *len = (size_t)(col->offsets[row + 1] - col->offsets[row]);
-    return col->values + col->offsets[row];
+    return hoodie_array_bytes_at(col, row, len);
 }
 
 static hoodie_status lsm_rows(ar_collect *c, const hoodie_batch *b, const int col[4], const char *source)

@@ -305,8 +305,8 @@ static hoodie_status ts_value(const hoodie_keygen_field *kf, const hoodie_field 
     case HOODIE_TYPE_UINT16: *out = ((const uint16_t *)a->values)[r]; return HOODIE_OK;
     case HOODIE_TYPE_UINT32: *out = ((const uint32_t *)a->values)[r]; return HOODIE_OK;
     case HOODIE_TYPE_STRING: {
-        const char *s = (const char *)a->values + a->offsets[r];
-        size_t n = (size_t)(a->offsets[r + 1] - a->offsets[r]);
+        size_t n;
+        const char *s = (const char *)hoodie_array_bytes_at(a, r, &n);
         char tmp[32];
         if (n == 0 || n >= sizeof tmp) break;
         memcpy(tmp, s, n);

@@ -87,8 +87,8 @@ hoodie_status hoodie_basefile_write_parts(const hoodie_basefile_opts *o, const h
         for (int64_t r = 0; r < nrows && rc == HOODIE_OK; r++) {
             const hoodie_array *k = pt->refs ? &pt->roots[pt->refs[r].source]->children[2] : &pt->batch->root.children[2];
             int64_t i = pt->refs ? pt->refs[r].row : r;
-            const uint8_t *p = k->values + k->offsets[i];
-            size_t l = (size_t)(k->offsets[i + 1] - k->offsets[i]);
+            size_t l;
+            const uint8_t *p = hoodie_array_bytes_at(k, i, &l);
             kp[nk] = p;
             kl[nk++] = l;
             if (nk == CHUNK) { rc = hoodie_bloom_add_many(&bloom, kp, kl, nk); nk = 0; }

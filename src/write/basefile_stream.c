@@ -134,8 +134,8 @@ static hoodie_status stream_write(hoodie_basefile_stream *s, const hoodie_array 
     if (s->no_key_index) from = n;
     for (int64_t r = from < n ? from : n; r < n && rc == HOODIE_OK; r++) {
         int64_t i = ks ? ks[r] : r;
-        const uint8_t *p = k->values + k->offsets[i];
-        size_t l = (size_t)(k->offsets[i + 1] - k->offsets[i]);
+        size_t l;
+        const uint8_t *p = hoodie_array_bytes_at(k, i, &l);
         kp[nk] = p;
         kl[nk++] = l;
         if (nk == CHUNK) { rc = hoodie_bloom_add_many(&s->bloom, kp, kl, nk); nk = 0; }

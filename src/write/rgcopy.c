@@ -86,8 +86,9 @@ static int cell_eq(const hoodie_field *f, const hoodie_array *a, int64_t i, cons
     if (!va) return 1;
     switch (f->type.id) {
     case HOODIE_TYPE_STRING: case HOODIE_TYPE_BINARY: {
-        int32_t la = a->offsets[i + 1] - a->offsets[i], lb = b->offsets[j + 1] - b->offsets[j];
-        return la == lb && hoodie_bytes_eq(a->values + a->offsets[i], b->values + b->offsets[j], (size_t)la);
+        size_t la, lb;
+        const uint8_t *pa = hoodie_array_bytes_at(a, i, &la), *pb = hoodie_array_bytes_at(b, j, &lb);
+        return la == lb && hoodie_bytes_eq(pa, pb, la);
     }
     case HOODIE_TYPE_BOOL:
         return hoodie_bit_get(a->values, i) == hoodie_bit_get(b->values, j);

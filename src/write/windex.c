@@ -122,8 +122,8 @@ static hoodie_status reader_probe(wctx *w, hoodie_parquet_reader *r, const rowve
         int64_t i = 0;
         for (; !hashed && i < k->length; i++) {
             if (!hoodie_array_is_valid(k, i)) continue;
-            const uint8_t *kp = k->values + k->offsets[i];
-            size_t kl = (size_t)(k->offsets[i + 1] - k->offsets[i]);
+            size_t kl;
+            const uint8_t *kp = hoodie_array_bytes_at(k, i, &kl);
             uint64_t kpre = key_prefix(kp, kl);
             if (have_last && key_cmp_pre(kpre, kp, kl, prev_pre, prev, prev_len) < 0) {
                 rc = hoodie_wr__key_index(w, cand, &map, &kb);
@@ -146,8 +146,8 @@ static hoodie_status reader_probe(wctx *w, hoodie_parquet_reader *r, const rowve
         }
         for (; hashed && rc == HOODIE_OK && i < k->length; i++) {
             if (!hoodie_array_is_valid(k, i)) continue;
-            const uint8_t *kp = k->values + k->offsets[i];
-            size_t kl = (size_t)(k->offsets[i + 1] - k->offsets[i]);
+            size_t kl;
+            const uint8_t *kp = hoodie_array_bytes_at(k, i, &kl);
             uint32_t h = hoodie_hmap_hash(kp, kl);
             if (!keybits_may(&kb, h)) continue;
             uint64_t *v = hoodie_hmap_get_hashed(&map, kp, kl, h);

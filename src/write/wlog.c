@@ -85,8 +85,9 @@ static hoodie_status parquet_block(hoodie_buf *out, const char *schema_json, con
             if (a->length < 1 || !hoodie_array_is_valid(a, 0) || !a->offsets)
                 rc = HOODIE_FAIL(HOODIE_EINVAL, "column %zu: a constant must be one string value", c);
             else { /* an empty value (a non-partitioned table's path) is "", never NULL, which would end it */
-                size_t len = (size_t)(a->offsets[1] - a->offsets[0]);
-                rc = hoodie_pq_writer_set_constant(pw, c, len ? (const void *)(a->values + a->offsets[0]) : "", len);
+                size_t len;
+                const uint8_t *p = hoodie_array_bytes_at(a, 0, &len);
+                rc = hoodie_pq_writer_set_constant(pw, c, p, len);
             }
             continue; /* its array is not read */
         }

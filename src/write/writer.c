@@ -229,7 +229,8 @@ wgroup *hoodie_wr__new_group(wctx *w, uint32_t part, const hoodie_file_group *ex
  */
 static hoodie_status estimate_record_size(wctx *w)
 {
-    int64_t threshold = w->o.small_file_limit > 0 ? w->o.small_file_limit : DEFAULT_SMALL_FILE;
+    int64_t threshold = w->o.small_file_limit > 0 ? w->o.small_file_limit
+                      : w->o.small_file_limit < 0 ? 0 : DEFAULT_SMALL_FILE; /* Hudi: 1.0 x a limit of 0 */
     w->record_size = DEFAULT_RECORD_SIZE;
     const hoodie_timeline *tl = w->t->tl;
     for (size_t i = tl->count; i-- > 0;) {
@@ -278,6 +279,7 @@ static wgroup *group_of(wctx *w, uint32_t part, const hoodie_file_group *fg)
 static hoodie_status assign(wctx *w, const int32_t *row_group)
 {
     int64_t small = w->o.small_file_limit > 0 ? w->o.small_file_limit : DEFAULT_SMALL_FILE;
+    if (w->o.small_file_limit < 0) small = 0; /* HOODIE_NO_SMALL_FILES: no base file is under 0 bytes */
     int64_t maxsz = w->o.max_file_size > 0 ? w->o.max_file_size : DEFAULT_MAX_FILE;
     int64_t rsz = w->record_size > 0 ? w->record_size : 1;
     int64_t per_file = maxsz / rsz;
@@ -886,9 +888,10 @@ static hoodie_status merge_handle(wctx *w, wgroup *g)
             if (rc < 0) { free(sel); hoodie_batch_dispose(&old); break; }
         }
         for (int64_t i = 0; i < old.root.length; i++) {
-            const uint8_t *k = w->no_meta ? old_keys.data.data + old_keys.offsets[i] : ka->values + ka->offsets[i];
-            size_t kl = w->no_meta ? (size_t)(old_keys.offsets[i + 1] - old_keys.offsets[i])
-                                   : (size_t)(ka->offsets[i + 1] - ka->offsets[i]);
+            size_t kl;
+            const uint8_t *k;
+            if (!w->no_meta) k = hoodie_array_bytes_at(ka, i, &kl);
+            else { k = old_keys.data.data + old_keys.offsets[i]; kl = (size_t)(old_keys.offsets[i + 1] - old_keys.offsets[i]); }
             uint32_t h = g->updates.n ? hoodie_hmap_hash(k, kl) : 0;
             uint64_t *slot = g->updates.n && keybits_may(&kb, h) ? hoodie_hmap_get_hashed(&m, k, kl, h) : NULL;
             if (!slot) { sel[n].source = 0; sel[n].row = i; n++; continue; }

@@ -584,11 +584,17 @@ static void small_files_case(int mor)
     hoodie_assert_ok(write_sized(base, mem, HOODIE_WRITE_INSERT, &d, 100 << 20, 400000));
     file_ids(base, mem, &ids, &logs);
     hoodie_assert_equal_i(9, ids);
+    /* small-file handling off (Hudi's limit 0), every file small as it is: the inserts open new groups */
+    rows_spec e = { 391, 420, 10, "e", NULL, 0 };
+    hoodie_assert_ok(write_sized(base, mem, HOODIE_WRITE_UPSERT, &e, HOODIE_NO_SMALL_FILES, 0));
+    file_ids(base, mem, &ids, &logs);
+    hoodie_assert_equal_i(12, ids);
+    hoodie_assert_equal_i(0, logs);
     /* updates only: COW rewrites the groups (new base files), MOR writes log files */
     rows_spec u = { 1, 30, 20, "u", NULL, 0 };
     hoodie_assert_ok(write_sized(base, mem, HOODIE_WRITE_UPSERT, &u, 0, 0));
     file_ids(base, mem, &ids, &logs);
-    hoodie_assert_equal_i(9, ids);
+    hoodie_assert_equal_i(12, ids);
     hoodie_assert_equal_i(mor ? 30 : 0, logs);
     hoodie_storage_free(mem);
 }

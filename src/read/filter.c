@@ -1,8 +1,10 @@
 #include "read/filter.h"
+#include "model/value.h"
 #include "util/buf.h"
 #include "util/error.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <strings.h>
@@ -171,23 +173,26 @@ void hoodie_filter_dispose(hoodie_filter *f)
 
 /* ---- evaluation ---- */
 
-/* Find a column by dotted path; returns the field and array (through struct children). */
+/* Find a column by dotted path; returns the field and, when ra is given, the array (through struct children). */
 static int find_path(const hoodie_field *root, const hoodie_array *ra, const char *path, const hoodie_field **f,
                      const hoodie_array **a)
 {
     char buf[512];
-    snprintf(buf, sizeof buf, "%s", path);
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return 0;
     const hoodie_field *cf = root;
     const hoodie_array *ca = ra;
-    for (char *tok = strtok(buf, "."); tok; tok = strtok(NULL, ".")) {
+    for (char *tok = buf; tok;) {
+        char *dot = strchr(tok, '.');
+        if (dot) *dot = 0;
         if (cf->type.id != HOODIE_TYPE_STRUCT) return 0;
         int i = hoodie_field_find(cf, tok);
         if (i < 0) return 0;
         cf = &cf->children[i];
-        ca = &ca->children[i];
+        if (ca) ca = &ca->children[i];
+        tok = dot ? dot + 1 : NULL;
     }
     *f = cf;
-    *a = ca;
+    if (a) *a = ca;
     return 1;
 }
 
@@ -198,6 +203,20 @@ static int64_t int_value(const hoodie_field *f, const hoodie_array *a, int64_t r
 }
 
 static int cmp_num(double x, double y) { return (x > y) - (x < y); }
+
+/* "Y-M-D" as days since 1970-01-01 (proleptic Gregorian); 0 if it is not three numbers so separated. */
+static int date_days(const char *text, int64_t *days)
+{
+    int y, m, d;
+    if (sscanf(text, "%d-%d-%d", &y, &m, &d) != 3) return 0;
+    y -= m <= 2;
+    int era = (y >= 0 ? y : y - 399) / 400;
+    unsigned yoe = (unsigned)(y - era * 400);
+    unsigned doy = (unsigned)((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1);
+    unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    *days = (int64_t)era * 146097 + (int64_t)doe - 719468;
+    return 1;
+}
 
 /* Compare a cell with a literal: <0, 0, >0; *ok = 0 when not comparable (type mismatch). */
 static int cmp_cell(const hoodie_field *f, const hoodie_array *a, int64_t r, const hoodie_literal *lit, int *ok)
@@ -221,15 +240,8 @@ static int cmp_cell(const hoodie_field *f, const hoodie_array *a, int64_t r, con
         int64_t v = int_value(f, a, r, &uns);
         if (lit->kind == HOODIE_LIT_NUMBER) return cmp_num((double)v, lit->num);
         if (lit->kind == HOODIE_LIT_STRING) {
-            int y, m, d;
-            if (sscanf(lit->text, "%d-%d-%d", &y, &m, &d) != 3) break;
-            /* days from civil (proleptic Gregorian) */
-            y -= m <= 2;
-            int era = (y >= 0 ? y : y - 399) / 400;
-            unsigned yoe = (unsigned)(y - era * 400);
-            unsigned doy = (unsigned)((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1);
-            unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-            int64_t days = (int64_t)era * 146097 + (int64_t)doe - 719468;
+            int64_t days;
+            if (!date_days(lit->text, &days)) break;
             return (v > days) - (v < days);
         }
         break;
@@ -309,20 +321,167 @@ hoodie_status hoodie_filter_eval(const hoodie_filter *flt, const hoodie_batch *b
     return HOODIE_OK;
 }
 
-int hoodie_pred_may_match_text(const hoodie_pred *p, const char *value)
+/* ---- partitions ---- */
+
+/* Store integer v in a one-cell array of f's fixed-width type. */
+static void put_int(const hoodie_field *f, void *cell, int64_t v)
 {
-    int is_null = !value || !strcmp(value, "__HIVE_DEFAULT_PARTITION__") || !strcmp(value, "default");
-    if (p->op == HOODIE_F_IS_NULL) return is_null;
-    if (p->op == HOODIE_F_IS_NOT_NULL) return !is_null;
-    if (is_null) return 0;
+    switch (hoodie_type_fixed_width(&f->type)) {
+    case 1: *(int8_t *)cell = (int8_t)v; break;
+    case 2: *(int16_t *)cell = (int16_t)v; break;
+    case 4: *(int32_t *)cell = (int32_t)v; break;
+    default: *(int64_t *)cell = v; break;
+    }
+}
+
+/*
+ * A partition path's text of a column of f's type read back into the one-cell array *a (its value in *cell, or in
+ * the text itself for strings): 1 only when the key generator writes exactly this text for that value
+ * (hoodie_value_to_key renders it back the same), so that the cell stands for the values of the partition's rows.
+ */
+static int text_cell(const hoodie_field *f, const char *text, hoodie_array *a, int32_t *offs, uint64_t *cell)
+{
+    memset(a, 0, sizeof *a);
+    a->length = 1;
+    *cell = 0;
+    a->values = (uint8_t *)cell;
+    size_t n = strlen(text);
+    char *end = NULL;
+    errno = 0;
+    switch (f->type.id) {
+    case HOODIE_TYPE_STRING: case HOODIE_TYPE_BINARY: /* the bytes themselves */
+        if (n > INT32_MAX) return 0;
+        offs[0] = 0;
+        offs[1] = (int32_t)n;
+        a->offsets = offs;
+        a->values = (uint8_t *)(uintptr_t)text;
+        a->values_len = n;
+        return 1;
+    case HOODIE_TYPE_BOOL:
+        if (!strcmp(text, "true")) *(uint8_t *)cell = 1;
+        else if (strcmp(text, "false")) return 0;
+        break;
+    case HOODIE_TYPE_INT8: case HOODIE_TYPE_INT16: case HOODIE_TYPE_INT32: case HOODIE_TYPE_INT64:
+    case HOODIE_TYPE_TIMESTAMP: case HOODIE_TYPE_TIME32: case HOODIE_TYPE_TIME64: {
+        long long v = strtoll(text, &end, 10);
+        if (end == text || *end || errno) return 0;
+        put_int(f, cell, v);
+        break;
+    }
+    case HOODIE_TYPE_UINT8: case HOODIE_TYPE_UINT16: case HOODIE_TYPE_UINT32: case HOODIE_TYPE_UINT64: {
+        if (text[0] == '-') return 0;
+        unsigned long long v = strtoull(text, &end, 10);
+        if (end == text || *end || errno) return 0;
+        put_int(f, cell, (int64_t)v);
+        break;
+    }
+    case HOODIE_TYPE_DATE32: {
+        int64_t days;
+        if (!date_days(text, &days) || days < INT32_MIN || days > INT32_MAX) return 0;
+        *(int32_t *)cell = (int32_t)days;
+        break;
+    }
+    case HOODIE_TYPE_FLOAT: {
+        float v = strtof(text, &end);
+        if (end == text || *end) return 0;
+        memcpy(cell, &v, sizeof v);
+        break;
+    }
+    case HOODIE_TYPE_DOUBLE: {
+        double v = strtod(text, &end);
+        if (end == text || *end) return 0;
+        memcpy(cell, &v, sizeof v);
+        break;
+    }
+    default:
+        return 0; /* decimals, nested and other types: not read back */
+    }
+    hoodie_buf back = HOODIE_BUF_INIT;
+    int same = hoodie_value_to_key(&back, f, a, 0) == HOODIE_OK && back.len == n && !memcmp(back.data, text, n);
+    hoodie_buf_dispose(&back);
+    return same;
+}
+
+int hoodie_pred_may_match_partition(const hoodie_pred *p, const hoodie_field *root, const char *value)
+{
+    const hoodie_field *f;
+    if (!root || !find_path(root, NULL, p->column, &f, NULL)) return 1; /* of a type not known: no decision */
+    int var = f->type.id == HOODIE_TYPE_STRING || f->type.id == HOODIE_TYPE_BINARY;
+    int hive_null = !value || !strcmp(value, "__HIVE_DEFAULT_PARTITION__");
+    /* "default": the null partition of writers before Hudi 0.12, or a value */
+    if (p->op == HOODIE_F_IS_NULL) return hive_null || !strcmp(value, "default");
+    if (p->op == HOODIE_F_IS_NOT_NULL) return !hive_null || var; /* empty strings share the null partition */
+    if (hive_null && !var) return 0;
+    hoodie_array a;
+    int32_t offs[2];
+    uint64_t cell[2];
+    if (!text_cell(f, hive_null ? "" : value, &a, offs, cell)) return 1;
     for (size_t v = 0; v < p->n_values; v++) {
-        const hoodie_literal *lit = &p->values[v];
-        int c;
-        char *end;
-        double num = strtod(value, &end);
-        if (lit->kind == HOODIE_LIT_NUMBER && end != value && !*end) c = cmp_num(num, lit->num);
-        else c = strcmp(value, lit->text);
+        int ok;
+        int c = cmp_cell(f, &a, 0, &p->values[v], &ok);
+        if (!ok) return 1; /* evaluation will say why */
         if (p->op == HOODIE_F_IN ? c == 0 : apply_op(p->op, c)) return 1;
     }
     return 0;
+}
+
+/* ---- as Parquet statistics predicates ---- */
+
+/* A filter literal as a statistics value of a column of type t; 0 if it cannot be expressed. */
+static int literal_to_pq(const hoodie_literal *lit, const hoodie_type *t, hoodie_pq_value *v)
+{
+    memset(v, 0, sizeof *v);
+    switch (t->id) {
+    case HOODIE_TYPE_INT8: case HOODIE_TYPE_INT16: case HOODIE_TYPE_INT32: case HOODIE_TYPE_INT64:
+    case HOODIE_TYPE_TIME32: case HOODIE_TYPE_TIME64: case HOODIE_TYPE_TIMESTAMP: case HOODIE_TYPE_DATE32:
+        if (lit->kind != HOODIE_LIT_NUMBER || !lit->is_integer) return 0;
+        v->kind = HOODIE_PQ_VAL_I64;
+        v->i = lit->i;
+        return 1;
+    case HOODIE_TYPE_UINT8: case HOODIE_TYPE_UINT16: case HOODIE_TYPE_UINT32: case HOODIE_TYPE_UINT64:
+        if (lit->kind != HOODIE_LIT_NUMBER || !lit->is_integer || lit->i < 0) return 0;
+        v->kind = HOODIE_PQ_VAL_U64;
+        v->u = (uint64_t)lit->i;
+        return 1;
+    case HOODIE_TYPE_FLOAT: case HOODIE_TYPE_DOUBLE:
+        if (lit->kind != HOODIE_LIT_NUMBER) return 0;
+        v->kind = HOODIE_PQ_VAL_F64;
+        v->d = lit->num;
+        return 1;
+    case HOODIE_TYPE_STRING: case HOODIE_TYPE_BINARY:
+        if (lit->kind != HOODIE_LIT_STRING) return 0;
+        v->kind = HOODIE_PQ_VAL_BYTES;
+        v->bytes = (const uint8_t *)lit->text;
+        v->len = lit->len;
+        return 1;
+    case HOODIE_TYPE_BOOL:
+        if (lit->kind != HOODIE_LIT_BOOL) return 0;
+        v->kind = HOODIE_PQ_VAL_BOOL;
+        v->i = lit->b;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int hoodie_pred_to_pq(const hoodie_pred *p, const hoodie_type *t, hoodie_pq_value *vals, hoodie_pq_pred *out)
+{
+    out->values = vals;
+    out->n_values = 0;
+    switch (p->op) {
+    case HOODIE_F_EQ: out->op = HOODIE_PQ_OP_EQ; break;
+    case HOODIE_F_LT: out->op = HOODIE_PQ_OP_LT; break;
+    case HOODIE_F_LE: out->op = HOODIE_PQ_OP_LE; break;
+    case HOODIE_F_GT: out->op = HOODIE_PQ_OP_GT; break;
+    case HOODIE_F_GE: out->op = HOODIE_PQ_OP_GE; break;
+    case HOODIE_F_IN: out->op = HOODIE_PQ_OP_IN; break;
+    case HOODIE_F_IS_NULL: out->op = HOODIE_PQ_OP_IS_NULL; return 1;
+    case HOODIE_F_IS_NOT_NULL: out->op = HOODIE_PQ_OP_IS_NOT_NULL; return 1;
+    default: return 0; /* != prunes nothing */
+    }
+    if (p->n_values > HOODIE_PRED_PQ_MAX) return 0;
+    for (size_t v = 0; v < p->n_values; v++)
+        if (!literal_to_pq(&p->values[v], t, &vals[v])) return 0;
+    out->n_values = p->n_values;
+    return 1;
 }

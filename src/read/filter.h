@@ -13,6 +13,7 @@
 #ifndef HOODIE_READ_FILTER_H
 #define HOODIE_READ_FILTER_H
 
+#include "format/parquet/reader.h"
 #include "model/batch.h"
 #include "util/arena.h"
 
@@ -57,10 +58,22 @@ void hoodie_filter_dispose(hoodie_filter *f);
 hoodie_status hoodie_filter_eval(const hoodie_filter *f, const hoodie_batch *b, uint8_t *keep);
 
 /**
- * Decide on a partition: `column` has the value `value` (text from the partition path) for every row of it.
- * Returns 0 if some predicate on that column is certainly false, 1 otherwise. Numbers compare numerically when
- * both sides are numbers, else as text.
+ * Decide on a partition: the column p names (in the table schema `root`) has, for every row of the partition,
+ * the value the partition path gives as `value` (its text as the key generator wrote it, NULL or
+ * __HIVE_DEFAULT_PARTITION__ for nulls and, for strings, empty values). The text is read back as a value of
+ * the column's type and compared as hoodie_filter_eval compares rows. Returns 0 only if no row of the partition
+ * can pass `p`; 1 when some may, or when that cannot be told (the column not in `root`, a type or a text that
+ * does not read back exactly).
  */
-int hoodie_pred_may_match_text(const hoodie_pred *p, const char *value);
+int hoodie_pred_may_match_partition(const hoodie_pred *p, const hoodie_field *root, const char *value);
+
+/** Most values of an IN list that a statistics predicate takes (hoodie_pred_to_pq). */
+#define HOODIE_PRED_PQ_MAX 16
+/**
+ * `p` as a predicate on the statistics of a Parquet column of type `t` (row-group pruning), its values in `vals`
+ * (room for HOODIE_PRED_PQ_MAX, borrowed by *out). 0 when it cannot be expressed (!=, a literal of another kind
+ * than the column's, a longer IN list): such a predicate prunes nothing.
+ */
+int hoodie_pred_to_pq(const hoodie_pred *p, const hoodie_type *t, hoodie_pq_value *vals, hoodie_pq_pred *out);
 
 #endif

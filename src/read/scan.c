@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const char *const META_COLS[5] = { "_hoodie_commit_time", "_hoodie_commit_seqno", "_hoodie_record_key",
                                           "_hoodie_partition_path", "_hoodie_file_name" };
@@ -47,6 +48,8 @@ typedef struct scan {
     hoodie_filter filter;
     int has_filter;
     hoodie_field full;                   /* meta + table columns (narrowed: the ones the query needs) */
+    hoodie_field part_schema;            /* with a filter: the table columns, for partition pruning (none: none
+                                            recorded, so no pruning by partition) */
     hoodie_field out_schema;             /* after projection */
     hoodie_fsview *view;
     size_t next_group;
@@ -82,7 +85,8 @@ static int is_meta(const char *name)
     return 0;
 }
 
-static hoodie_status schema_from_avro(scan *s, const char *json)
+/* The columns of an Avro record schema (meta columns aside) appended to `into`. */
+static hoodie_status avro_fields(hoodie_field *into, const char *json)
 {
     hoodie_arena *a;
     hoodie_avro_schema *as;
@@ -95,10 +99,12 @@ static hoodie_status schema_from_avro(scan *s, const char *json)
     hoodie_arena_free(a);
     if (rc < 0) return rc;
     for (size_t i = 0; i < data.n_children && rc == HOODIE_OK; i++)
-        if (!is_meta(data.children[i].name)) rc = hoodie_field_add_child(&s->full, &data.children[i]);
+        if (!is_meta(data.children[i].name)) rc = hoodie_field_add_child(into, &data.children[i]);
     hoodie_field_dispose(&data);
     return rc;
 }
+
+static hoodie_status schema_from_avro(scan *s, const char *json) { return avro_fields(&s->full, json); }
 
 static hoodie_status schema_from_base_file(scan *s, const char *path)
 {
@@ -199,7 +205,7 @@ static const char *partition_value(const hoodie_table_config *c, const char *pat
     size_t n = end ? (size_t)(end - p) : strlen(p);
     const char *eq = c->hive_style_partitioning ? memchr(p, '=', n) : NULL;
     if (eq) { n -= (size_t)(eq + 1 - p); p = eq + 1; }
-    if (n >= cap) n = cap - 1;
+    if (n >= cap) return NULL; /* too long to hold: decides nothing */
     memcpy(buf, p, n);
     buf[n] = '\0';
     if (c->url_encode_partitions) { /* %XX unescaping */
@@ -214,17 +220,52 @@ static const char *partition_value(const hoodie_table_config *c, const char *pat
     return buf;
 }
 
+/*
+ * Whether the path segments of partition field f hold the field's value itself, so that its text can decide a
+ * predicate: with the Simple and Complex key generators and the Custom one's SIMPLE fields. A TIMESTAMP field's
+ * segment is a date formatted from the value, and an unknown key generator may write anything.
+ */
+static int segment_is_value(const hoodie_table_config *c, size_t f)
+{
+    switch (c->keygen) {
+    case HOODIE_KEYGEN_SIMPLE: case HOODIE_KEYGEN_COMPLEX: return 1;
+    case HOODIE_KEYGEN_CUSTOM: {
+        const char *t = f < c->partition_field_types.count ? c->partition_field_types.items[f] : NULL;
+        return t && !strcasecmp(t, "SIMPLE");
+    }
+    default: return 0;
+    }
+}
+
+/* The table schema for partition pruning, which runs before the file system view exists: the one the commits
+ * record (none when no commit records one: then partitions are not pruned). */
+static hoodie_status load_partition_schema(scan *s)
+{
+    char *json = NULL;
+    HOODIE_TRY(hoodie_field_init(&s->part_schema, "root", hoodie_type_of(HOODIE_TYPE_STRUCT), 0));
+    hoodie_status rc = hoodie_table__schema(s->t, s->as_of[0] ? s->as_of : NULL, &json);
+    if (rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); return HOODIE_OK; }
+    if (rc == HOODIE_OK) rc = avro_fields(&s->part_schema, json);
+    free(json);
+    return rc;
+}
+
 static int partition_filter(void *ctx, const char *partition)
 {
     scan *s = ctx;
     const hoodie_table_config *c = s->t->cfg;
+    /* one path segment per field, or the segments are not the fields' values one by one (a value holding '/'
+     * written without URL encoding makes more): then nothing can be told */
+    size_t segments = 1;
+    for (const char *q = partition; *q; q++) segments += *q == '/';
+    if (segments != c->partition_fields.count) return 1;
     for (size_t k = 0; k < s->filter.count; k++) {
         const hoodie_pred *p = &s->filter.preds[k];
         for (size_t f = 0; f < c->partition_fields.count; f++) {
-            if (strcmp(p->column, c->partition_fields.items[f])) continue;
+            if (strcmp(p->column, c->partition_fields.items[f]) || !segment_is_value(c, f)) continue;
             char buf[512];
             const char *v = partition_value(c, partition, f, buf, sizeof buf);
-            if (v && !hoodie_pred_may_match_text(p, v)) return 0;
+            if (v && !hoodie_pred_may_match_partition(p, &s->part_schema, v)) return 0;
         }
     }
     return 1;
@@ -387,43 +428,6 @@ static void close_slice(scan *s)
 
 /* ---- row-group pruning ---- */
 
-/* A filter literal as a statistics value of a column of type t; 0 if it cannot be expressed. */
-static int literal_to_pq(const hoodie_literal *lit, const hoodie_type *t, hoodie_pq_value *v)
-{
-    memset(v, 0, sizeof *v);
-    switch (t->id) {
-    case HOODIE_TYPE_INT8: case HOODIE_TYPE_INT16: case HOODIE_TYPE_INT32: case HOODIE_TYPE_INT64:
-    case HOODIE_TYPE_TIME32: case HOODIE_TYPE_TIME64: case HOODIE_TYPE_TIMESTAMP: case HOODIE_TYPE_DATE32:
-        if (lit->kind != HOODIE_LIT_NUMBER || !lit->is_integer) return 0;
-        v->kind = HOODIE_PQ_VAL_I64;
-        v->i = lit->i;
-        return 1;
-    case HOODIE_TYPE_UINT8: case HOODIE_TYPE_UINT16: case HOODIE_TYPE_UINT32: case HOODIE_TYPE_UINT64:
-        if (lit->kind != HOODIE_LIT_NUMBER || !lit->is_integer || lit->i < 0) return 0;
-        v->kind = HOODIE_PQ_VAL_U64;
-        v->u = (uint64_t)lit->i;
-        return 1;
-    case HOODIE_TYPE_FLOAT: case HOODIE_TYPE_DOUBLE:
-        if (lit->kind != HOODIE_LIT_NUMBER) return 0;
-        v->kind = HOODIE_PQ_VAL_F64;
-        v->d = lit->num;
-        return 1;
-    case HOODIE_TYPE_STRING: case HOODIE_TYPE_BINARY:
-        if (lit->kind != HOODIE_LIT_STRING) return 0;
-        v->kind = HOODIE_PQ_VAL_BYTES;
-        v->bytes = (const uint8_t *)lit->text;
-        v->len = lit->len;
-        return 1;
-    case HOODIE_TYPE_BOOL:
-        if (lit->kind != HOODIE_LIT_BOOL) return 0;
-        v->kind = HOODIE_PQ_VAL_BOOL;
-        v->i = lit->b;
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 /* Row groups of the open base file that the filter may match (statistics), into *rgs (malloc). */
 static hoodie_status prune_row_groups(scan *s, uint32_t **rgs, size_t *n_rgs)
 {
@@ -442,26 +446,9 @@ static hoodie_status prune_row_groups(scan *s, uint32_t **rgs, size_t *n_rgs)
             if (!s->t->cfg->populate_meta_fields && is_meta(p->column)) continue;
             int leaf = hoodie_pq_schema_find_leaf(sch, p->column);
             if (leaf < 0 || sch->leaves[leaf].max_rep > 0) continue;
-            hoodie_pq_value vals[16];
-            hoodie_pq_pred pp = { HOODIE_PQ_OP_EQ, vals, 0 };
-            int expressible = 1;
-            switch (p->op) {
-            case HOODIE_F_EQ: pp.op = HOODIE_PQ_OP_EQ; break;
-            case HOODIE_F_LT: pp.op = HOODIE_PQ_OP_LT; break;
-            case HOODIE_F_LE: pp.op = HOODIE_PQ_OP_LE; break;
-            case HOODIE_F_GT: pp.op = HOODIE_PQ_OP_GT; break;
-            case HOODIE_F_GE: pp.op = HOODIE_PQ_OP_GE; break;
-            case HOODIE_F_IN: pp.op = HOODIE_PQ_OP_IN; break;
-            case HOODIE_F_IS_NULL: pp.op = HOODIE_PQ_OP_IS_NULL; break;
-            case HOODIE_F_IS_NOT_NULL: pp.op = HOODIE_PQ_OP_IS_NOT_NULL; break;
-            default: expressible = 0; /* != prunes nothing */
-            }
-            if (p->op != HOODIE_F_IS_NULL && p->op != HOODIE_F_IS_NOT_NULL) {
-                if (p->n_values > 16) expressible = 0;
-                for (size_t v = 0; expressible && v < p->n_values; v++)
-                    expressible = literal_to_pq(&p->values[v], &sch->leaves[leaf].type, &vals[v]);
-                pp.n_values = p->n_values;
-            }
+            hoodie_pq_value vals[HOODIE_PRED_PQ_MAX];
+            hoodie_pq_pred pp;
+            int expressible = hoodie_pred_to_pq(p, &sch->leaves[leaf].type, vals, &pp);
             if (expressible && !hoodie_pq_row_group_may_match(f, rg, leaf, &pp)) keep = 0;
         }
         if (keep) (*rgs)[(*n_rgs)++] = rg;
@@ -718,6 +705,7 @@ static void scan_free(void *payload)
     close_slice(s);
     hoodie_fsview_free(s->view);
     hoodie_field_dispose(&s->full);
+    hoodie_field_dispose(&s->part_schema);
     hoodie_field_dispose(&s->out_schema);
     for (size_t i = 0; i < s->n_columns; i++) free(s->columns[i]);
     free(s->columns);
@@ -798,6 +786,7 @@ static hoodie_status scan_start(hoodie_table *t, const hoodie_scan_opts *opts, c
         }
     }
     if (rc == HOODIE_OK) rc = load_rollbacks(s);
+    if (rc == HOODIE_OK && s->has_filter) rc = load_partition_schema(s);
     if (rc == HOODIE_OK)
         rc = hoodie_table__fsview(t, s->as_of[0] ? s->as_of : NULL, s->has_filter ? partition_filter : NULL, s,
                                   &s->view);

@@ -47,9 +47,11 @@ static inline int bytes_cmp(const uint8_t *a, size_t al, const uint8_t *b, size_
         if (x != y) return __builtin_bswap64(x) < __builtin_bswap64(y) ? -1 : 1;
         return al < bl ? -1 : al > bl;
     }
-    a += i;
-    b += i;
-    m -= i;
+    if (i) { /* (an empty bound's bytes may be a null pointer: never offset it) */
+        a += i;
+        b += i;
+        m -= i;
+    }
 #endif
     int r = m ? memcmp(a, b, m) : 0;
     if (r) return r;

@@ -9,6 +9,7 @@
  *   byte 1: bits 2-7: rows per page 1 + n;   byte 2: rows per row group 1 + n * 4;   byte 3: first row read
  *   then the CSV / JSON lines text
  */
+#include "fuzz_mem.h"
 #include "fuzz_schema.h"
 #include "format/parquet/reader.h"
 #include "format/parquet/writer.h"
@@ -29,18 +30,6 @@ static void check(int ok, const char *what)
 }
 
 enum { MAX_BATCHES = 64, MAX_ROWS = 2000 };
-
-static hoodie_status sink_write(void *ctx, const void *p, size_t n) { return hoodie_buf_append(ctx, p, n); }
-
-typedef struct mem { const uint8_t *data; size_t len; } mem;
-
-static hoodie_status mem_read(void *ctx, uint64_t off, void *buf, size_t len)
-{
-    const mem *m = ctx;
-    if (off > m->len || len > m->len - off) return HOODIE_FAIL(HOODIE_EIO, "read past the end");
-    memcpy(buf, m->data + off, len);
-    return HOODIE_OK;
-}
 
 /* The rows written, in order: batch b, row r. */
 typedef struct rows { hoodie_batch b[MAX_BATCHES]; size_t n; } rows;

@@ -11,6 +11,7 @@
  *   byte 1: rows per row group, 1 + n % 64;   byte 2: rows per page, 1 + n % 32
  *   then the filter, up to the first newline, then the CSV / JSON lines text
  */
+#include "fuzz_mem.h"
 #include "fuzz_schema.h"
 #include "format/parquet/reader.h"
 #include "format/parquet/schema.h"
@@ -38,18 +39,6 @@ static void failed(hoodie_status rc)
 }
 
 enum { MAX_BATCHES = 32, MAX_ROWS = 1000 };
-
-static hoodie_status sink_write(void *ctx, const void *p, size_t n) { return hoodie_buf_append(ctx, p, n); }
-
-typedef struct mem { const uint8_t *data; size_t len; } mem;
-
-static hoodie_status mem_read(void *ctx, uint64_t off, void *buf, size_t len)
-{
-    const mem *m = ctx;
-    if (off > m->len || len > m->len - off) return HOODIE_FAIL(HOODIE_EIO, "read past the end");
-    memcpy(buf, m->data + off, len);
-    return HOODIE_OK;
-}
 
 /* Rows of row group rg the filter keeps; -1 when the filter cannot be evaluated on them (error set). */
 static int64_t kept_rows(hoodie_pq_file *f, uint32_t rg, const hoodie_filter *flt)

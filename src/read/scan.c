@@ -51,6 +51,8 @@ typedef struct scan {
     hoodie_field part_schema;            /* with a filter: the table columns, for partition pruning (none: none
                                             recorded, so no pruning by partition) */
     hoodie_field out_schema;             /* after projection */
+    char *schema_json;                   /* the Avro schema the commits record (NULL: none recorded) */
+    int schema_loaded;                   /* schema_json read (once: partition pruning and build_schema share it) */
     hoodie_fsview *view;
     size_t next_group;
     char **rolled_back;
@@ -163,9 +165,22 @@ static hoodie_status narrow_schema(scan *s)
     return HOODIE_OK;
 }
 
+/* The table schema recorded by the commits as of the query's instant, read once; *json = NULL when none is. */
+static hoodie_status recorded_schema(scan *s, const char **json)
+{
+    if (!s->schema_loaded) {
+        hoodie_status rc = hoodie_table__schema(s->t, s->as_of[0] ? s->as_of : NULL, &s->schema_json);
+        if (rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); s->schema_json = NULL; }
+        else if (rc < 0) return rc;
+        s->schema_loaded = 1;
+    }
+    *json = s->schema_json;
+    return HOODIE_OK;
+}
+
 static hoodie_status build_schema(scan *s)
 {
-    char *json = NULL;
+    const char *json = NULL;
     HOODIE_TRY(hoodie_field_init(&s->full, "root", hoodie_type_of(HOODIE_TYPE_STRUCT), 0));
     for (int i = 0; i < 5; i++) {
         hoodie_field m;
@@ -174,14 +189,8 @@ static hoodie_status build_schema(scan *s)
         hoodie_field_dispose(&m);
         HOODIE_TRY(rc);
     }
-    hoodie_status rc = hoodie_table__schema(s->t, s->as_of[0] ? s->as_of : NULL, &json);
-    if (rc == HOODIE_OK) {
-        rc = schema_from_avro(s, json);
-        free(json);
-        return rc;
-    }
-    if (rc != HOODIE_ENOTFOUND) return rc;
-    hoodie_error_clear();
+    HOODIE_TRY(recorded_schema(s, &json));
+    if (json) return schema_from_avro(s, json);
     /* no schema recorded: take it from a base file, if there is one */
     for (size_t g = 0; g < s->view->group_count; g++) {
         const hoodie_file_slice *sl = hoodie_file_group_latest(&s->view->groups[g]);
@@ -241,13 +250,10 @@ static int segment_is_value(const hoodie_table_config *c, size_t f)
  * record (none when no commit records one: then partitions are not pruned). */
 static hoodie_status load_partition_schema(scan *s)
 {
-    char *json = NULL;
+    const char *json = NULL;
     HOODIE_TRY(hoodie_field_init(&s->part_schema, "root", hoodie_type_of(HOODIE_TYPE_STRUCT), 0));
-    hoodie_status rc = hoodie_table__schema(s->t, s->as_of[0] ? s->as_of : NULL, &json);
-    if (rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); return HOODIE_OK; }
-    if (rc == HOODIE_OK) rc = avro_fields(&s->part_schema, json);
-    free(json);
-    return rc;
+    HOODIE_TRY(recorded_schema(s, &json));
+    return json ? avro_fields(&s->part_schema, json) : HOODIE_OK;
 }
 
 static int partition_filter(void *ctx, const char *partition)
@@ -283,6 +289,8 @@ static hoodie_status push_str(char ***v, size_t *n, const char *s)
     (*n)++;
     return HOODIE_OK;
 }
+
+static int cmp_strp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 static hoodie_status load_rollbacks(scan *s)
 {
@@ -342,14 +350,23 @@ static hoodie_status incremental_window(scan *s, const char *from, const char *t
         rc = push_str(&s->incr, &s->n_incr, in->requested);
     }
     if (rc == HOODIE_OK && to) snprintf(s->as_of, sizeof s->as_of, "%s", q ? q : "0");
+    if (rc == HOODIE_OK && s->n_incr > 1) qsort(s->incr, s->n_incr, sizeof *s->incr, cmp_strp);
     hoodie_archived_free(arch);
     return rc;
 }
 
+/* Whether commit time p[0..n) is one of the window's instants (s->incr, sorted): a binary search per row. */
 static int in_window(const scan *s, const uint8_t *p, size_t n)
 {
-    for (size_t i = 0; i < s->n_incr; i++)
-        if (strlen(s->incr[i]) == n && !memcmp(s->incr[i], p, n)) return 1;
+    size_t lo = 0, hi = s->n_incr;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2, ml = strlen(s->incr[mid]);
+        int c = memcmp(s->incr[mid], p, ml < n ? ml : n);
+        if (!c) c = ml < n ? -1 : ml > n;
+        if (!c) return 1;
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
     return 0;
 }
 
@@ -707,6 +724,7 @@ static void scan_free(void *payload)
     hoodie_field_dispose(&s->full);
     hoodie_field_dispose(&s->part_schema);
     hoodie_field_dispose(&s->out_schema);
+    free(s->schema_json);
     for (size_t i = 0; i < s->n_columns; i++) free(s->columns[i]);
     free(s->columns);
     for (size_t i = 0; i < s->n_rolled_back; i++) free(s->rolled_back[i]);

@@ -36,6 +36,11 @@ static hoodie_status cm_load(const void *data, size_t len, const char *what, jso
     return HOODIE_OK;
 }
 
+hoodie_status hoodie_meta_json(const void *data, size_t len, const char *what, json_t **out)
+{
+    return cm_load(data, len, what ? what : "metadata", out);
+}
+
 typedef struct cm_ctx {
     hoodie_arena *a;
     const char *what;

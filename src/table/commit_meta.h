@@ -55,6 +55,10 @@ typedef struct hoodie_commit_meta {
 } hoodie_commit_meta;
 
 /** Decode the content of a completed commit/deltacommit/replacecommit file (JSON or Avro; auto-detected). */
+/* An instant file's content (Avro object container with one record, or JSON) as a JSON object; *out = NULL when
+ * the file is empty. */
+hoodie_status hoodie_meta_json(const void *data, size_t len, const char *what, struct json_t **out);
+
 hoodie_status hoodie_commit_meta_decode(hoodie_commit_meta **out, const void *data, size_t len, const char *what);
 void hoodie_commit_meta_free(hoodie_commit_meta *m);
 /** The same from a value already decoded to jansson (an Avro record decoded by format/avro/json.h, e.g. the

@@ -1,6 +1,7 @@
 /* Commit protocol of write instants (see commit.h). */
 #include "write/commit.h"
 #include "write/create.h"
+#include "write/lock.h"
 #include "storage/storage.h"
 #include "util/error.h"
 
@@ -142,8 +143,15 @@ hoodie_status hoodie_write__begin(hoodie_write_txn *tx, const hoodie_storage *s,
         free(path);
         path = NULL;
         HOODIE_TRY_GOTO(rc, state_path(tx, HOODIE_STATE_REQUESTED, &path), fail);
-        rc = hoodie_storage_write_all(tx->s, path, HOODIE_CREATE_EXCLUSIVE, requested ? requested : "", len);
+        /* the heartbeat first: a recovering writer that sees the instant sees that it has a live writer */
+        rc = hoodie_write__heartbeat_start(tx->s, tx->base_path, t);
+        if (rc == HOODIE_OK) {
+            rc = hoodie_storage_write_all(tx->s, path, HOODIE_CREATE_EXCLUSIVE, requested ? requested : "", len);
+            if (rc == HOODIE_OK) tx->beating = 1;
+            else hoodie_write__heartbeat_stop(tx->s, tx->base_path, t);
+        }
         if (rc != HOODIE_EEXISTS) break;
+        hoodie_error_clear();
         memcpy(max, t, 18); /* taken by a concurrent writer: go past it */
     }
     if (rc < 0) goto fail;
@@ -232,6 +240,8 @@ done:
 void hoodie_write__txn_dispose(hoodie_write_txn *tx)
 {
     if (!tx) return;
+    if (tx->beating) hoodie_write__heartbeat_stop(tx->s, tx->base_path, tx->inst.requested);
+    tx->beating = 0;
     free(tx->base_path);
     free(tx->timeline_dir);
     tx->base_path = tx->timeline_dir = NULL;

@@ -32,6 +32,7 @@ typedef struct hoodie_write_txn {
     int layout;                /* timeline layout 1 or 2 */
     int utc;                   /* instant times in UTC (else local time) */
     hoodie_instant inst;       /* requested time, action, state */
+    int beating;               /* its heartbeat runs (write/lock.h): stopped by hoodie_write__txn_dispose */
 } hoodie_write_txn;
 
 /** Marker IO types. */

@@ -1,11 +1,13 @@
 /* Rollback of failed write instants, and recovery (see rollback.h). */
 #include "write/rollback.h"
+#include "write/lock.h"
 #include "write/avro_enc.h"
 #include "write/commit.h"
 #include "write/create.h"
 #include "storage/storage.h"
 #include "table/commit_meta.h"
 #include "table/file_name.h"
+#include "format/hlog/hlog.h"
 #include "util/error.h"
 
 #include <jansson.h>
@@ -20,6 +22,7 @@ typedef struct rb_file {
     uint64_t size;
     int is_log;
     int deleted;
+    int foreign;    /* another instant's log file (a v6 name both took): neither deleted nor listed */
 } rb_file;
 
 typedef struct rb_ctx {
@@ -75,6 +78,7 @@ static void add_file(rb_ctx *c, const char *part, const char *name, uint64_t siz
     f->size = size;
     f->is_log = is_log;
     f->deleted = 0;
+    f->foreign = 0;
     if (!f->partition || !f->name) { free(f->partition); free(f->name); c->oom = 1; return; }
     c->count++;
 }
@@ -269,7 +273,7 @@ static json_t *build_meta(rb_ctx *c, const char *rtime, const char *action, int6
         bad |= !e || !ok || !failed || !logs;
         for (size_t i = 0; !bad && i < c->count; i++) {
             rb_file *f = &c->files[i];
-            if (strcmp(f->partition, c->parts[p])) continue;
+            if (f->foreign || strcmp(f->partition, c->parts[p])) continue;
             char *fp = full_path(c, f);
             bad |= !fp || json_array_append_new(f->deleted ? ok : failed, json_string(fp)) < 0;
             if (!bad && f->is_log) bad |= json_object_set_new(logs, fp, json_integer((json_int_t)f->size)) < 0;
@@ -310,6 +314,34 @@ static hoodie_status remove_if_exists(const hoodie_storage *s, const char *path)
 {
     hoodie_status rc = s->remove(s->ctx, path);
     return rc == HOODIE_ENOTFOUND ? HOODIE_OK : rc;
+}
+
+/*
+ * Whether a log file the failed instant has a marker for was written by another instant: a v6 log name carries the
+ * base instant, not the writer's, so a concurrent writer may have taken the name first (this one's create then
+ * failed). Its first block's INSTANT_TIME tells; an unreadable file is taken as the failed instant's.
+ */
+static int written_by_other(rb_ctx *c, const rb_file *f, const char *path)
+{
+    hoodie_file_name fn;
+    if (hoodie_file_name_parse(&fn, f->name) == HOODIE_FILE_LOG && fn.instant.len == strlen(c->t) &&
+        !memcmp(fn.instant.p, c->t, fn.instant.len))
+        return 0; /* v8: named by the writing instant */
+    hoodie_buf data = HOODIE_BUF_INIT;
+    int other = 0;
+    if (hoodie_storage_read_all(c->s, path, &data) == HOODIE_OK) {
+        hoodie_hlog_iter it;
+        hoodie_hlog_block b;
+        if (hoodie_hlog_iter_init(&it, data.data, data.len, path) == HOODIE_OK) {
+            if (hoodie_hlog_iter_next(&it, &b) == HOODIE_OK && b.type != HOODIE_HLOG_CORRUPT_BLOCK &&
+                b.header[HOODIE_HLOG_INSTANT_TIME])
+                other = strcmp(b.header[HOODIE_HLOG_INSTANT_TIME], c->t) != 0;
+            hoodie_hlog_iter_dispose(&it);
+        }
+    }
+    hoodie_error_clear();
+    hoodie_buf_dispose(&data);
+    return other;
 }
 
 hoodie_status hoodie_write__rollback(const hoodie_storage *s, const char *base_path, const hoodie_table_config *cfg,
@@ -373,6 +405,11 @@ hoodie_status hoodie_write__rollback(const hoodie_storage *s, const char *base_p
     for (size_t i = 0; i < c.count; i++) {
         char *fp = full_path(&c, &c.files[i]);
         if (!fp) { rc = HOODIE_NOMEM(); goto done; }
+        if (c.files[i].is_log && written_by_other(&c, &c.files[i], fp)) {
+            c.files[i].foreign = 1;
+            free(fp);
+            continue;
+        }
         rc = remove_if_exists(s, fp);
         free(fp);
         if (rc < 0) goto done; /* stop: the rollback stays inflight and is redone by the next recovery */
@@ -416,15 +453,27 @@ done:
     return rc;
 }
 
-hoodie_status hoodie_write__recover(const hoodie_table *t, size_t *rolled_back_out)
+typedef struct pending_ctx { const hoodie_timeline *tl; } pending_ctx;
+
+static int is_pending(void *ctx, const char *instant)
+{
+    const hoodie_timeline *tl = ((pending_ctx *)ctx)->tl;
+    for (size_t i = 0; i < tl->count; i++)
+        if (!strcmp(tl->instants[i].requested, instant) && tl->instants[i].state != HOODIE_STATE_COMPLETED) return 1;
+    return 0;
+}
+
+static hoodie_status recover_locked(const hoodie_table *t, size_t *n_out)
 {
     hoodie_status rc = HOODIE_OK;
     hoodie_timeline *tl = NULL;
+    hoodie_heartbeats *hb = NULL;
     size_t n = 0;
     char name[128], rtime[18];
     const hoodie_table_config *cfg = t->cfg;
-    if (rolled_back_out) *rolled_back_out = 0;
+    /* the timeline before the heartbeats: a writer starts its heartbeat before its instant */
     HOODIE_TRY(hoodie_timeline_load(&tl, t->storage, t->base_path, cfg));
+    rc = hoodie_write__heartbeats_load(&hb, t->storage, t->base_path);
     /* pending rollbacks first: drop them (their targets are still pending and get a fresh rollback) */
     for (size_t i = 0; i < tl->count && rc == HOODIE_OK; i++) {
         const hoodie_instant *in = &tl->instants[i];
@@ -441,10 +490,32 @@ hoodie_status hoodie_write__recover(const hoodie_table *t, size_t *rolled_back_o
     for (size_t i = 0; i < tl->count && rc == HOODIE_OK; i++) {
         const hoodie_instant *in = &tl->instants[i];
         if (in->state == HOODIE_STATE_COMPLETED || !(HOODIE_ACTIONS_WRITE & HOODIE_ACTION_BIT(in->action))) continue;
+        if (hoodie_write__heartbeat_alive(hb, in->requested)) continue; /* a writer is still at it */
         rc = hoodie_write__rollback(t->storage, t->base_path, cfg, in, rtime);
-        if (rc == HOODIE_OK) n++;
+        if (rc == HOODIE_OK) {
+            n++;
+            hoodie_write__heartbeat_stop(t->storage, t->base_path, in->requested);
+        }
     }
+    if (rc == HOODIE_OK) {
+        pending_ctx pc = { tl };
+        hoodie_write__heartbeats_prune(hb, is_pending, &pc); /* heartbeats left by finished writes */
+    }
+    hoodie_write__heartbeats_free(hb);
     hoodie_timeline_free(tl);
+    *n_out = n;
+    return rc;
+}
+
+hoodie_status hoodie_write__recover(const hoodie_table *t, size_t *rolled_back_out)
+{
+    hoodie_table_lock lock;
+    size_t n = 0;
+    if (rolled_back_out) *rolled_back_out = 0;
+    HOODIE_TRY(hoodie_write__lock(&lock, t->storage, t->base_path, -1));
+    hoodie_status rc = recover_locked(t, &n);
+    hoodie_status urc = hoodie_write__unlock(&lock);
+    if (rc == HOODIE_OK) rc = urc;
     if (rolled_back_out) *rolled_back_out = n;
     return rc;
 }

@@ -33,8 +33,9 @@ hoodie_status hoodie_write__rollback(const hoodie_storage *s, const char *base_p
                                      const hoodie_instant *failed, char rollback_time[18]);
 
 /**
- * Roll back every pending write instant of `t` (timeline re-read from storage; `t` itself is not changed:
- * reopen it to see the result). *rolled_back_out (may be NULL) receives how many instants were rolled back.
+ * Roll back every pending write instant of `t` whose writer is dead (no live heartbeat: write/lock.h), under the
+ * table lock (timeline re-read from storage; `t` itself is not changed: reopen it to see the result); remove the
+ * heartbeats left by finished writes. *rolled_back_out (may be NULL) receives how many instants were rolled back.
  */
 hoodie_status hoodie_write__recover(const hoodie_table *t, size_t *rolled_back_out);
 

@@ -564,6 +564,7 @@ static hoodie_status bulk_file_open(wctx *w, size_t gi, bulk_file *f)
     char token[32];
     hoodie_buf nb = HOODIE_BUF_INIT;
     write_token(&w->groups[gi], token, sizeof token);
+    HOODIE_TRY(hoodie_write__heartbeat_tick(w->s, w->t->base_path, w->tx.inst.requested));
     HOODIE_TRY(hoodie_file_name_base(&nb, w->groups[gi].file_id, token, w->tx.inst.requested, "parquet"));
     f->gi = gi;
     f->rows = 0;
@@ -728,6 +729,9 @@ static hoodie_status bulk_stream(wctx *w, hoodie_arrow_reader *r)
         rc = hoodie_arrow_reader_next(r, &raw);
         if (rc == HOODIE_ITEROVER) { rc = HOODIE_OK; break; }
         if (rc < 0) break;
+        /* an input stream may take its time: beat between batches */
+        rc = hoodie_write__heartbeat_tick(w->s, w->t->base_path, w->tx.inst.requested);
+        if (rc < 0) { hoodie_batch_dispose(&raw); break; }
         if (w->have_in) { hoodie_batch_dispose(&w->in); w->have_in = 0; }
         rc = hoodie_conform_batch(&w->in, &w->data_schema, &raw);
         hoodie_batch_dispose(&raw);
@@ -1081,6 +1085,9 @@ static hoodie_status append_handle(wctx *w, wgroup *g)
         rc = path ? hoodie_wlog_write(w->s, path, w->tx.inst.requested, w->avro_file_schema, &w->file_schema,
                                       ups.n ? &recs : NULL, dels.n ? &d : NULL, &size)
                   : HOODIE_ENOMEM;
+        if (rc == HOODIE_EEXISTS) /* a v6 log name (base instant, version) another writer took since the view */
+            rc = HOODIE_FAIL(HOODIE_ECONFLICT, "write conflict: file group %s was written by another writer since "
+                             "this write read the table (log file %s appeared)", g->file_id, rel);
     }
     if (rc == HOODIE_OK) {
         hoodie_wstat *st = add_stat(w);
@@ -1384,6 +1391,39 @@ static void trace_phase(wctx *w, const char *phase)
     w->trace_at = now;
 }
 
+/*
+ * The commit point, under the table lock: no instant that completed (or a compaction or clustering plan scheduled)
+ * since this write read the table may have changed a file group this write changed (write/conflict.h). On a
+ * conflict the instant stays inflight without a heartbeat: the next writer rolls it back.
+ */
+static hoodie_status commit_checked(wctx *w, const void *meta, size_t len)
+{
+    size_t n = 0, cap = w->n_stats;
+    for (size_t i = 0; i < w->n_replaced; i++) cap += w->replaced[i].count;
+    const char **ids = malloc((cap + 1) * sizeof *ids);
+    if (!ids) return HOODIE_NOMEM();
+    for (size_t i = 0; i < w->n_stats; i++)
+        if (w->stats[i].file_id && *w->stats[i].file_id) ids[n++] = w->stats[i].file_id;
+    for (size_t i = 0; i < w->n_replaced; i++)
+        for (size_t j = 0; j < w->replaced[i].count; j++) ids[n++] = w->replaced[i].file_ids[j];
+    hoodie_table_lock lock;
+    hoodie_status rc = hoodie_write__lock(&lock, w->s, w->t->base_path, -1);
+    if (rc == HOODIE_OK) {
+        rc = hoodie_write__conflicts(w->s, w->t->base_path, w->cfg, w->t->tl, w->tx.inst.requested,
+                                     (const char *const *)ids, n);
+        if (rc == HOODIE_OK) rc = hoodie_write__complete(&w->tx, meta, len);
+        if (rc == HOODIE_OK) {
+            if (hoodie_write__unlock(&lock) < 0) hoodie_error_clear(); /* committed; a leftover lock is broken */
+        } else {
+            char *why = strdup(hoodie_error__message());
+            (void)hoodie_write__unlock(&lock);
+            if (why) { hoodie_error__set(rc, __FILE__, __LINE__, "%s", why); free(why); }
+        }
+    }
+    free(ids);
+    return rc;
+}
+
 hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream *input, const hoodie_write_opts *opts,
                                  hoodie_write_result *result)
 {
@@ -1542,6 +1582,7 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     }
     for (size_t i = 0; i < w.n_groups && rc == HOODIE_OK; i++) {
         wgroup *g = &w.groups[i];
+        if ((rc = hoodie_write__heartbeat_tick(w.s, w.t->base_path, w.tx.inst.requested)) < 0) break;
         if (!g->existing && g->inserts.n && w.o.op == HOODIE_WRITE_BULK_INSERT && !w.cfg->lsm_tree)
             rc = bulk_handle(&w, i);
         else if (!g->existing) rc = g->inserts.n ? create_handle(&w, g) : HOODIE_OK;
@@ -1566,7 +1607,7 @@ commit: /* commit metadata */
         ci.operation_type = w.op_name;
         hoodie_buf meta = HOODIE_BUF_INIT;
         rc = hoodie_commit_encode(&meta, &ci, w.cfg->version >= 8 ? 8 : 6);
-        if (rc == HOODIE_OK) rc = hoodie_write__complete(&w.tx, meta.data, meta.len);
+        if (rc == HOODIE_OK) rc = commit_checked(&w, meta.data, meta.len);
         hoodie_buf_dispose(&meta);
         if (rc < 0) goto done;
         trace_phase(&w, "commit");

@@ -268,6 +268,64 @@ static wgroup *group_of(wctx *w, uint32_t part, const hoodie_file_group *fg)
     return hoodie_wr__new_group(w, part, fg);
 }
 
+/* Collect the "fileId" strings of a clustering plan (inputGroups[].slices[].fileId), at any depth. */
+static hoodie_status plan_file_ids(wctx *w, const json_t *v, const char *instant)
+{
+    const char *k;
+    json_t *c;
+    size_t i;
+    if (json_is_object(v)) {
+        json_object_foreach((json_t *)v, k, c) {
+            if (strcmp(k, "fileId") || !json_is_string(c)) { HOODIE_TRY(plan_file_ids(w, c, instant)); continue; }
+            char **ni = realloc(w->clus_ids, (w->n_clus + 1) * sizeof *ni);
+            if (ni) w->clus_ids = ni;
+            char **nt = ni ? realloc(w->clus_instants, (w->n_clus + 1) * sizeof *nt) : NULL;
+            if (nt) w->clus_instants = nt;
+            if (!ni || !nt) return HOODIE_NOMEM();
+            w->clus_ids[w->n_clus] = hoodie_arena_strdup(w->arena, json_string_value(c));
+            w->clus_instants[w->n_clus] = hoodie_arena_strdup(w->arena, instant);
+            if (!w->clus_ids[w->n_clus] || !w->clus_instants[w->n_clus]) return HOODIE_NOMEM();
+            w->n_clus++;
+        }
+    } else if (json_is_array(v)) {
+        json_array_foreach((json_t *)v, i, c) HOODIE_TRY(plan_file_ids(w, c, instant));
+    }
+    return HOODIE_OK;
+}
+
+/*
+ * File groups of pending clustering plans (v8 clustering instants; in v6 a pending replacecommit is a pending write,
+ * rolled back by recovery). Hudi's default update strategy (SparkRejectUpdateStrategy) refuses updates to them, and
+ * its partitioner leaves them out of the small files: the clustering rewrites them from the plan's slices, so an
+ * update written in between would be dropped.
+ */
+static hoodie_status load_pending_clustering(wctx *w)
+{
+    const hoodie_timeline *tl = w->t->tl;
+    for (size_t i = 0; i < tl->count; i++) {
+        const hoodie_instant *in = &tl->instants[i];
+        if (in->state == HOODIE_STATE_COMPLETED || in->plan_action != HOODIE_ACTION_CLUSTERING) continue;
+        hoodie_buf path = HOODIE_BUF_INIT, data = HOODIE_BUF_INIT;
+        json_t *plan = NULL;
+        hoodie_status rc = hoodie_timeline_instant_path(tl, in, HOODIE_STATE_REQUESTED, &path);
+        if (rc == HOODIE_OK) rc = hoodie_storage_read_all(w->s, (const char *)path.data, &data);
+        if (rc == HOODIE_OK) rc = hoodie_meta_json(data.data, data.len, (const char *)path.data, &plan);
+        if (rc == HOODIE_OK) rc = plan_file_ids(w, plan, in->requested);
+        json_decref(plan);
+        hoodie_buf_dispose(&path);
+        hoodie_buf_dispose(&data);
+        if (rc < 0) return rc;
+    }
+    return HOODIE_OK;
+}
+
+static const char *clustering_of(const wctx *w, const char *file_id)
+{
+    for (size_t i = 0; i < w->n_clus; i++)
+        if (!strcmp(w->clus_ids[i], file_id)) return w->clus_instants[i];
+    return NULL;
+}
+
 /*
  * Updates and deletes go to the group holding their key. Inserts fill the partition's small file groups (latest
  * base file under small_file_limit; on MOR only slices without log files, as the bloom index cannot see into
@@ -278,6 +336,7 @@ static wgroup *group_of(wctx *w, uint32_t part, const hoodie_file_group *fg)
  */
 static hoodie_status assign(wctx *w, const int32_t *row_group)
 {
+    HOODIE_TRY(load_pending_clustering(w));
     int64_t small = w->o.small_file_limit > 0 ? w->o.small_file_limit : DEFAULT_SMALL_FILE;
     if (w->o.small_file_limit < 0) small = 0; /* HOODIE_NO_SMALL_FILES: no base file is under 0 bytes */
     int64_t maxsz = w->o.max_file_size > 0 ? w->o.max_file_size : DEFAULT_MAX_FILE;
@@ -295,7 +354,17 @@ static hoodie_status assign(wctx *w, const int32_t *row_group)
             if (row_group[row] >= 0) rc = rv_push(&w->groups[row_group[row]].updates, row);
             else if (!w->del[row]) n_inserts++; /* deleting a key that does not exist: nothing */
         }
-        if (rc < 0 || !n_inserts) continue;
+        if (rc < 0) break;
+        for (size_t k = 0; k < w->n_groups; k++) {
+            const wgroup *g = &w->groups[k];
+            const char *c = g->part == p && g->existing && g->updates.n ? clustering_of(w, g->file_id) : NULL;
+            if (c)
+                return HOODIE_FAIL(HOODIE_ECONFLICT, "%s: file group %s in partition '%s' has updates or deletes but "
+                                   "is being clustered (pending clustering %s); Hudi refuses them too: complete the "
+                                   "clustering (hoodie cluster) or roll it back first", w->t->base_path, g->file_id,
+                                   w->part_names[p], c);
+        }
+        if (!n_inserts) continue;
         /* the partition's small file groups, smallest base file first; MOR: at most
          * hoodie.merge.small.file.group.candidates.limit (1) of them, as Hudi's delta-commit partitioner */
         size_t n_small = 0, *smalls = NULL, n_cand = 0;
@@ -305,6 +374,7 @@ static hoodie_status assign(wctx *w, const int32_t *row_group)
             const hoodie_file_slice *sl = hoodie_file_group_latest(fg);
             if (strcmp(fg->partition, w->part_names[p]) || !sl || !sl->base) continue;
             if ((int64_t)sl->base->size >= small || (w->mor && sl->log_count)) continue;
+            if (clustering_of(w, fg->file_id)) continue; /* being clustered: no inserts either */
             const hoodie_file_group **nc = realloc(cands, (n_cand + 1) * sizeof *nc);
             if (!nc) { free(cands); return HOODIE_NOMEM(); }
             cands = nc;
@@ -1319,6 +1389,8 @@ static void wctx_dispose(wctx *w)
 {
     free(w->pending_ids);
     free(w->pending_instants);
+    free(w->clus_ids);
+    free(w->clus_instants);
     if (w->tx_started) hoodie_write__txn_dispose(&w->tx);
     for (size_t i = 0; i < w->n_groups; i++) { free(w->groups[i].updates.v); free(w->groups[i].inserts.v); }
     free(w->groups);

@@ -16,6 +16,7 @@
 #include "merge/record_merge.h"
 #include "storage/storage.h"
 #include "table/bucket.h"
+#include "table/commit_meta.h"
 #include "table/file_name.h"
 #include "table/keygen.h"
 #include "table/pqfile.h"
@@ -106,6 +107,8 @@ typedef struct wctx {
     int pending_loaded;              /* v6: pending compactions read */
     char **pending_ids, **pending_instants; /* arena strings; the arrays are malloc */
     size_t n_pending;
+    char **clus_ids, **clus_instants; /* file groups of pending clustering plans (arena strings, malloc arrays) */
+    size_t n_clus;
 } wctx;
 
 static inline hoodie_status rv_push(rowvec *r, int64_t x)

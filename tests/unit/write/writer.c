@@ -24,6 +24,7 @@
 #include "model/render.h"
 #include "table/pqfile.h"
 #include "table/pqwrite.h"
+#include "table/table.h"
 #include "format/hlog/hlog.h"
 #include "storage/storage.h"
 #include "util/error.h"
@@ -1819,4 +1820,54 @@ HOODIE_TEST(write_writer__concurrent_compaction_plan_conflicts)
     hoodie_assert_contains(hoodie_error_last()->message, "compaction plan");
     free(got);
     hoodie_storage_free(g_under);
+}
+
+HOODIE_TEST(write_writer__pending_clustering_refuses_updates)
+{
+    /* a clustering that died after planning (v8: a pending clustering instant) still owns its file groups: updates
+     * and deletes of them are refused, as Hudi's SparkRejectUpdateStrategy does, and inserts go elsewhere; the next
+     * clustering finishes the plan with every row */
+    for (int mor = 0; mor <= 1; mor++) {
+        hoodie_storage *mem = NULL, *fs = NULL;
+        int pending = 0;
+        rows_spec more = { 41, 60, 20, "m", NULL, 0 };
+        for (uint64_t k = 1; k < 400 && !pending; k++) {
+            if (fs) { hoodie_storage_free(fs); hoodie_storage_free(mem); }
+            hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+            hoodie_assert_ok(hoodie_storage_faulty_new(&fs, mem));
+            prepare("/tbl", mem, mor, 8);
+            hoodie_assert_ok(write_rows("/tbl", mem, HOODIE_WRITE_BULK_INSERT, &more, NULL)); /* 2 groups each */
+            hoodie_service_opts so = HOODIE_SERVICE_OPTS_INIT;
+            so.storage = fs;
+            hoodie_storage_faulty_arm(fs, HOODIE_FAULT_CRASH_AT, k);
+            if (hoodie_clustering("/tbl", &so, NULL) == HOODIE_OK) break; /* past the last operation */
+            hoodie_error_clear();
+            hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+            to.storage = mem;
+            hoodie_table *t;
+            hoodie_assert_ok(hoodie_table_open(&t, "/tbl", &to));
+            for (size_t i = 0; i < t->tl->count; i++)
+                pending |= t->tl->instants[i].plan_action == HOODIE_ACTION_CLUSTERING &&
+                           t->tl->instants[i].state != HOODIE_STATE_COMPLETED;
+            hoodie_table_free(t);
+        }
+        hoodie_assert(pending);
+        char *before = snapshot("/tbl", mem, 0);
+        rows_spec u = { 1, 6, 50, "x", NULL, 0 }, ins = { 61, 65, 50, "n", NULL, 0 };
+        hoodie_assert_status(HOODIE_ECONFLICT, write_rows("/tbl", mem, HOODIE_WRITE_UPSERT, &u, NULL));
+        hoodie_assert_contains(hoodie_error_last()->message, "is being clustered (pending clustering");
+        char *same = snapshot("/tbl", mem, 0);
+        hoodie_assert_equal_s(before, same);
+        hoodie_assert_ok(write_rows("/tbl", mem, HOODIE_WRITE_UPSERT, &ins, NULL)); /* inserts: new groups */
+        hoodie_service_opts so = HOODIE_SERVICE_OPTS_INIT;
+        so.storage = mem;
+        hoodie_assert_ok(hoodie_clustering("/tbl", &so, NULL));
+        hoodie_assert_ok(write_rows("/tbl", mem, HOODIE_WRITE_UPSERT, &u, NULL)); /* clustered: updates go in */
+        wstep all[] = { { HOODIE_WRITE_BULK_INSERT, more }, { HOODIE_WRITE_UPSERT, ins }, { HOODIE_WRITE_UPSERT, u } };
+        char *want = in_turn(mor, 8, all, 3), *got = snapshot("/tbl", mem, 0);
+        hoodie_assert_equal_s(want, got);
+        free(before); free(same); free(want); free(got);
+        hoodie_storage_free(fs);
+        hoodie_storage_free(mem);
+    }
 }

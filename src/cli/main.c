@@ -8,6 +8,7 @@ typedef struct cli_cmd { const char *name; cli_cmd_fn fn; const char *summary; }
 
 static const cli_cmd commands[] = {
     { "read", cmd_read, "Query a table: snapshot, read-optimized, time travel, incremental" },
+    { "sql", cmd_sql, "SQL (SQLite) over tables: joins, aggregates, time travel, incremental" },
     { "get", cmd_get, "Point lookup: the latest version of records by record key" },
     { "describe", cmd_describe, "Show a table's type, version, keys, merge mode and schema" },
     { "timeline", cmd_timeline, "List the instants of a table's active timeline" },

@@ -1,0 +1,42 @@
+/*
+ * SQL over Hudi tables: the SQLite virtual table module "hoodie".
+ *
+ *   CREATE VIRTUAL TABLE trips USING hoodie('/data/trips' [, 'query=snapshot|read_optimized|incremental']
+ *                                            [, 'as_of=T'] [, 'from=T'] [, 'to=T']);
+ *   SELECT city, count(*) FROM trips WHERE fare > 20 GROUP BY city;
+ *   SELECT * FROM trips('20240301120000000');              -- time travel: the hidden column _hoodie_as_of
+ *   SELECT * FROM trips(NULL, '20240301120000000');        -- incremental: _hoodie_from (and _hoodie_to)
+ *
+ * Columns are the table's (meta columns first), typed INTEGER (booleans and integers), REAL (floating point,
+ * decimals of precision 15 or less), TEXT (strings; dates 'YYYY-MM-DD', times and timestamps
+ * 'YYYY-MM-DD HH:MM:SS.ffffff' in the column's unit; wider decimals exactly; structs, lists and maps as JSON)
+ * and BLOB (binary). Each query reopens the table, so it sees the commits completed before it started.
+ *
+ * Pushed down: the projection; comparisons (=, <>, <, <=, >, >=, IN, IS [NOT] NULL) of integer, floating point,
+ * boolean and string columns with values of the same kind (strings under the BINARY collation) become the
+ * scan's filter (partition pruning, column statistics, then rows); `_hoodie_record_key = ...` or `IN (...)` on a
+ * snapshot becomes a point lookup (bloom filters, key ranges). SQLite evaluates every constraint again, so a
+ * pushed filter only saves work and never changes a result.
+ *
+ * The module uses only the public hoodie API. Read-only: INSERT, UPDATE and DELETE fail.
+ */
+#ifndef HOODIE_SQLITE_H
+#define HOODIE_SQLITE_H
+
+#ifdef HOODIE_SQLITE_LOADABLE
+#include <sqlite3ext.h>
+#else
+#include <sqlite3.h>
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Register the module "hoodie" on `db`. SQLITE_OK or an SQLite error code. */
+int hoodie_sqlite_register(sqlite3 *db);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

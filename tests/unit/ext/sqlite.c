@@ -1,0 +1,347 @@
+/* The SQLite virtual table (ext/sqlite): values and types on a fixture, time travel and incremental queries, errors,
+ * and a differential test: random WHERE clauses over a MOR table give the rows SQLite gives over a native copy. */
+#include "hoodie_test.h"
+#include "hoodie/hoodie.h"
+#include "hoodie_sqlite.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static sqlite3 *open_db(void)
+{
+    sqlite3 *db = NULL;
+    hoodie_assert(sqlite3_open(":memory:", &db) == SQLITE_OK);
+    hoodie_assert(hoodie_sqlite_register(db) == SQLITE_OK);
+    return db;
+}
+
+static void exec_ok(sqlite3 *db, const char *sql)
+{
+    char *err = NULL;
+    int rc = sqlite3_exec(db, sql, NULL, NULL, &err);
+    if (rc != SQLITE_OK) hoodie_test__fail(__FILE__, __LINE__, "%s: %s", sql, err ? err : "?");
+}
+
+/* Every row of `sql` as text, cells tagged by type ("i:5|t:abc|n|"), rows separated by newlines. */
+static char *rows_of(sqlite3 *db, const char *sql, int *err)
+{
+    sqlite3_stmt *st = NULL;
+    *err = 0;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+        fprintf(stderr, "prepare %s: %s\n", sql, sqlite3_errmsg(db));
+        *err = 1;
+        return NULL;
+    }
+    sqlite3_str *s = sqlite3_str_new(db);
+    int rc, nc = sqlite3_column_count(st);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        for (int i = 0; i < nc; i++) {
+            switch (sqlite3_column_type(st, i)) {
+            case SQLITE_NULL: sqlite3_str_appendall(s, "n|"); break;
+            case SQLITE_INTEGER: sqlite3_str_appendf(s, "i:%lld|", (long long)sqlite3_column_int64(st, i)); break;
+            case SQLITE_FLOAT: sqlite3_str_appendf(s, "r:%!.17g|", sqlite3_column_double(st, i)); break;
+            case SQLITE_BLOB: sqlite3_str_appendf(s, "b:%d|", sqlite3_column_bytes(st, i)); break;
+            default: sqlite3_str_appendf(s, "t:%s|", (const char *)sqlite3_column_text(st, i)); break;
+            }
+        }
+        sqlite3_str_appendchar(s, 1, '\n');
+    }
+    if (rc != SQLITE_DONE) {
+        fprintf(stderr, "step %s: %s\n", sql, sqlite3_errmsg(db));
+        *err = 1;
+    }
+    sqlite3_finalize(st);
+    char *out = sqlite3_str_finish(s);
+    return out ? out : sqlite3_mprintf("%s", "");
+}
+
+static char *one(sqlite3 *db, const char *sql)
+{
+    int err;
+    char *r = rows_of(db, sql, &err);
+    hoodie_assert(!err);
+    return r;
+}
+
+/* The rows of `sql` are `want`. */
+#define expect_rows(db, sql, want)          \
+    do {                                    \
+        char *_r = one((db), (sql));        \
+        hoodie_assert_equal_s((want), _r);  \
+        sqlite3_free(_r);                   \
+    } while (0)
+
+static char *error_of(sqlite3 *db, const char *sql)
+{
+    char *err = NULL;
+    int rc = sqlite3_exec(db, sql, NULL, NULL, &err);
+    hoodie_assert(rc != SQLITE_OK);
+    return err ? err : sqlite3_mprintf("%s", "");
+}
+
+HOODIE_TEST(ext_sqlite__fixture_values)
+{
+    sqlite3 *db = open_db();
+    char *sql = sqlite3_mprintf("CREATE VIRTUAL TABLE t USING hoodie(%Q)",
+                                hoodie_fixture("hudi/tables/cow_v8_complexkeygen_hivestyle"));
+    exec_ok(db, sql);
+    sqlite3_free(sql);
+    expect_rows(db, "SELECT count(*) FROM t", "i:4|\n");
+    expect_rows(db, "SELECT _hoodie_record_key, isActive, intField, longField, floatField, doubleField, decimalField, "
+                "dateField, timestampField, binaryField, byteField, shortField FROM t WHERE id = 1",
+                "t:id:1,name:Alice|i:0|i:15000|i:1234567890|r:1.0|r:3.1415899999999999|"
+                "r:12345.678900000001|t:2023-04-01|t:2023-04-01 12:01:00.000000|b:11|i:10|i:300|\n");
+    expect_rows(db, "SELECT typeof(floatField), typeof(decimalField), typeof(binaryField), CAST(binaryField AS TEXT), "
+                "json_extract(structField, '$.child_struct.child_field1'), json_extract(mapField, '$.key2."
+                "map_field_value_struct_f1'), json_extract(arrayField, '$[1].arr_struct_f1'), "
+                "json_array_length(arrayField), date(timestampField) FROM t WHERE name = 'Alice'",
+                "t:real|t:real|t:blob|t:binary data|r:123.456|r:789.01199999999994|t:blue|i:3|"
+                "t:2023-04-01|\n");
+    /* pushed down: a partition field, a key lookup, an IN list; the plan names them */
+    expect_rows(db, "SELECT id FROM t WHERE byteField = 10 ORDER BY id", "i:1|\ni:3|\n");
+    char *r = one(db, "EXPLAIN QUERY PLAN SELECT id FROM t WHERE byteField = 10 AND name IN ('Alice', 'Bob')");
+    hoodie_assert_contains(r, ";I6");
+    hoodie_assert_contains(r, ";=19");
+    sqlite3_free(r);
+    expect_rows(db, "SELECT id FROM t WHERE _hoodie_record_key IN ('id:2,name:Bob', 'id:9,name:Nobody', NULL)",
+                "i:2|\n");
+    expect_rows(db, "SELECT id FROM t WHERE _hoodie_record_key = 'id:3,name:Carol' AND isActive = 1",
+                "i:3|\n");
+    /* not pushed: another collation than BINARY, values of another kind than the column's */
+    expect_rows(db, "SELECT id FROM t WHERE name COLLATE NOCASE = 'alice' AND name COLLATE NOCASE >= 'ALICE'",
+                "i:1|\n");
+    expect_rows(db, "SELECT id FROM t WHERE id = '2' AND byteField IN ('20', 21.0) AND _hoodie_record_key > 5",
+                "i:2|\n");
+    /* read-only */
+    r = error_of(db, "DELETE FROM t WHERE id = 1");
+    hoodie_assert_contains(r, "may not be modified");
+    sqlite3_free(r);
+    sqlite3_close(db);
+}
+
+HOODIE_TEST(ext_sqlite__time_travel_and_incremental)
+{
+    const char *path = hoodie_fixture("hudi/tables/trips_mor_avro_v8_trips_8i3d");
+    sqlite3 *db = open_db();
+    char *sql = sqlite3_mprintf("CREATE VIRTUAL TABLE t USING hoodie(%Q);"
+                                "CREATE VIRTUAL TABLE first USING hoodie(%Q, 'as_of=20250713011946968');"
+                                "CREATE VIRTUAL TABLE inc USING hoodie(%Q, 'from=20250713011947335');"
+                                "CREATE VIRTUAL TABLE ro USING hoodie(%Q, 'query=read_optimized')",
+                                path, path, path, path);
+    exec_ok(db, sql);
+    sqlite3_free(sql);
+    static const char *const q[][2] = {
+        { "SELECT count(*) FROM t", "i:5|\n" },
+        { "SELECT count(*) FROM t('20250713011946968')", "i:8|\n" },
+        { "SELECT count(*) FROM first", "i:8|\n" },
+        { "SELECT count(*) FROM t('20250713011948129')", "i:5|\n" },
+        { "SELECT count(*) FROM t(NULL, NULL, '20250713011947335')", "i:8|\n" },
+        { "SELECT count(*) FROM t(NULL, '20250713011947335')", "i:0|\n" },
+        { "SELECT count(*) FROM inc", "i:0|\n" },
+        { "SELECT count(*) FROM ro", "i:8|\n" },
+        /* the hidden columns read back as the query's instants */
+        { "SELECT DISTINCT _hoodie_as_of FROM t('20250713011946968')", "t:20250713011946968|\n" },
+        /* a join of two versions: the rows the second commit deleted */
+        { "SELECT count(*) FROM t('20250713011946968') AS a WHERE a._hoodie_record_key NOT IN "
+          "(SELECT _hoodie_record_key FROM t)", "i:3|\n" },
+    };
+    for (size_t i = 0; i < sizeof q / sizeof *q; i++) {
+        char *r = one(db, q[i][0]);
+        if (strcmp(r, q[i][1])) fprintf(stderr, "%s\n", q[i][0]);
+        hoodie_assert_equal_s(q[i][1], r);
+        sqlite3_free(r);
+    }
+    char *e = error_of(db, "SELECT * FROM t('2025xx')");
+    hoodie_assert_contains(e, "not an instant time");
+    sqlite3_free(e);
+    e = error_of(db, "CREATE VIRTUAL TABLE bad USING hoodie('/no/such/table')");
+    hoodie_assert_contains(e, "/no/such/table");
+    sqlite3_free(e);
+    sql = sqlite3_mprintf("CREATE VIRTUAL TABLE bad USING hoodie(%Q, 'color=red')", path);
+    e = error_of(db, sql);
+    hoodie_assert_contains(e, "unknown argument");
+    sqlite3_free(e);
+    sqlite3_free(sql);
+    e = error_of(db, "CREATE VIRTUAL TABLE bad USING hoodie");
+    hoodie_assert_contains(e, "usage");
+    sqlite3_free(e);
+    sqlite3_close(db);
+}
+
+/* ---- differential: pushdown never changes a result ---------------------------------------------------------- */
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static uint32_t rnd(uint32_t n)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)(rng_state % n);
+}
+
+static const char *const words[] = { "a", "b", "ab", "B", "b\"q", "x,y", "é", "zz", "", "a'b", "10", "9" };
+#define N_WORDS (sizeof words / sizeof *words)
+
+static void csv_field(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* Rows id in [lo, hi) with random values; ts orders the versions. */
+static void write_rows(const char *base, const char *csv, int lo, int hi, int ts, hoodie_write_operation op)
+{
+    FILE *f = fopen(csv, "w");
+    hoodie_assert(f != NULL);
+    fprintf(f, "id,p,i,d,s,b,ts\n");
+    static const char *const parts[] = { "p0", "p1", "p2" };
+    for (int id = lo; id < hi; id++) {
+        fprintf(f, "%d,%s,", id, parts[id % 3]);
+        if (rnd(8)) fprintf(f, "%d", (int)rnd(41) - 20);
+        fputc(',', f);
+        if (rnd(8)) fprintf(f, "%.2f", ((double)rnd(4001) - 2000) / 100);
+        fputc(',', f);
+        if (rnd(8)) csv_field(f, words[rnd(N_WORDS)]);
+        fputc(',', f);
+        if (rnd(6)) fputs(rnd(2) ? "true" : "false", f);
+        fprintf(f, ",%d\n", ts);
+    }
+    fclose(f);
+    struct ArrowArrayStream in;
+    const char *paths[1] = { csv };
+    hoodie_assert_ok(hoodie_files_stream(paths, 1, base, NULL, &in));
+    hoodie_write_opts wo = HOODIE_WRITE_OPTS_INIT;
+    wo.op = op;
+    hoodie_assert_ok(hoodie_table_write(base, &in, &wo, NULL));
+}
+
+static const char *const schema =
+    "{\"type\":\"record\",\"name\":\"r\",\"fields\":["
+    "{\"name\":\"id\",\"type\":\"long\"},{\"name\":\"p\",\"type\":\"string\"},"
+    "{\"name\":\"i\",\"type\":[\"null\",\"int\"],\"default\":null},"
+    "{\"name\":\"d\",\"type\":[\"null\",\"double\"],\"default\":null},"
+    "{\"name\":\"s\",\"type\":[\"null\",\"string\"],\"default\":null},"
+    "{\"name\":\"b\",\"type\":[\"null\",\"boolean\"],\"default\":null},"
+    "{\"name\":\"ts\",\"type\":\"long\"}]}";
+
+/* A random literal: of the column's kind mostly, sometimes of another kind or NULL. */
+static void literal(sqlite3_str *q, char col)
+{
+    uint32_t k = rnd(10);
+    if (k == 0) { sqlite3_str_appendall(q, "NULL"); return; }
+    if (k == 1) { sqlite3_str_appendf(q, "%Q", words[rnd(N_WORDS)]); return; }
+    if (k == 2) { sqlite3_str_appendf(q, "%d", (int)rnd(41) - 20); return; }
+    if (k == 3) { sqlite3_str_appendf(q, "%.1f", ((double)rnd(81) - 40) / 2); return; }
+    switch (col) {
+    case 'i': sqlite3_str_appendf(q, "%d", (int)rnd(41) - 20); break;
+    case 'd': sqlite3_str_appendf(q, rnd(2) ? "%.2f" : "%.0f", ((double)rnd(4001) - 2000) / 100); break;
+    case 'b': sqlite3_str_appendf(q, "%d", (int)rnd(3)); break;
+    case 'k': sqlite3_str_appendf(q, "'%d'", (int)rnd(3100)); break;
+    default: sqlite3_str_appendf(q, "%Q", words[rnd(N_WORDS)]); break;
+    }
+}
+
+static void predicate(sqlite3_str *q)
+{
+    static const char cols[] = "idsbpk";
+    static const char *const names[] = { "i", "d", "s", "b", "p", "_hoodie_record_key" };
+    static const char *const ops[] = { "=", "<>", "<", "<=", ">", ">=", "==", "!=" };
+    uint32_t c = rnd(6);
+    const char *name = names[c];
+    uint32_t form = rnd(10);
+    if (form == 0) { sqlite3_str_appendf(q, "%s IS %sNULL", name, rnd(2) ? "NOT " : ""); return; }
+    if (form == 1) {
+        sqlite3_str_appendf(q, "%s IN (", name);
+        for (uint32_t n = 1 + rnd(4), j = 0; j < n; j++) {
+            if (j) sqlite3_str_appendall(q, ", ");
+            literal(q, cols[c]);
+        }
+        sqlite3_str_appendchar(q, 1, ')');
+        return;
+    }
+    if (form == 2 && (c == 2 || c == 4)) {
+        sqlite3_str_appendf(q, "%s COLLATE NOCASE %s ", name, ops[rnd(6)]);
+        literal(q, cols[c]);
+        return;
+    }
+    sqlite3_str_appendf(q, "%s %s ", name, ops[rnd(8)]);
+    literal(q, cols[c]);
+}
+
+HOODIE_TEST(ext_sqlite__pushdown_differential)
+{
+    char base[1024], csv[1100];
+    snprintf(base, sizeof base, "%s/mor", hoodie_test_tmpdir());
+    snprintf(csv, sizeof csv, "%s/in.csv", hoodie_test_tmpdir());
+    static const char *const rk[] = { "id" }, *const pf[] = { "p" };
+    hoodie_table_create_opts co = HOODIE_TABLE_CREATE_OPTS_INIT;
+    co.type = HOODIE_CREATE_MERGE_ON_READ;
+    co.name = "diff";
+    co.record_key_fields = rk;
+    co.record_key_count = 1;
+    co.partition_fields = pf;
+    co.partition_count = 1;
+    co.ordering_field = "ts";
+    co.schema_json = schema;
+    hoodie_assert_ok(hoodie_table_create(base, &co));
+    write_rows(base, csv, 0, 3000, 1, HOODIE_WRITE_BULK_INSERT);
+    write_rows(base, csv, 2500, 3100, 2, HOODIE_WRITE_UPSERT); /* updates (log files) and inserts */
+    write_rows(base, csv, 0, 200, 3, HOODIE_WRITE_DELETE);
+
+    sqlite3 *db = open_db();
+    char *sql = sqlite3_mprintf("CREATE VIRTUAL TABLE t USING hoodie(%Q); CREATE TABLE m AS SELECT * FROM t", base);
+    exec_ok(db, sql);
+    sqlite3_free(sql);
+    expect_rows(db, "SELECT count(*), count(DISTINCT _hoodie_record_key) FROM m", "i:2900|i:2900|\n");
+
+    int pushed = 0;
+    for (int n = 0; n < 400; n++) {
+        sqlite3_str *w = sqlite3_str_new(NULL);
+        for (uint32_t k = 0, np = 1 + rnd(3); k < np; k++) {
+            if (k) sqlite3_str_appendall(w, " AND ");
+            predicate(w);
+        }
+        char *where = sqlite3_str_finish(w);
+        const char *cols = rnd(2) ? "*" : "id, s, d";
+        char *qt = sqlite3_mprintf("SELECT %s FROM t WHERE %s ORDER BY id", cols, where);
+        char *qm = sqlite3_mprintf("SELECT %s FROM m WHERE %s ORDER BY id", cols, where);
+        char *plan = sqlite3_mprintf("EXPLAIN QUERY PLAN %s", qt);
+        int e1, e2;
+        char *a = rows_of(db, qt, &e1), *b = rows_of(db, qm, &e2), *p = one(db, plan);
+        hoodie_assert(!e1 && !e2);
+        if (strchr(strstr(p, "INDEX") ? strstr(p, "INDEX") : "", ';')) pushed++;
+        if (strcmp(a, b)) fprintf(stderr, "differs: WHERE %s\nplan: %s\n", where, p);
+        hoodie_assert(strcmp(a, b) == 0);
+        sqlite3_free(a);
+        sqlite3_free(b);
+        sqlite3_free(p);
+        sqlite3_free(qt);
+        sqlite3_free(qm);
+        sqlite3_free(plan);
+        sqlite3_free(where);
+    }
+    hoodie_assert(pushed > 200);
+
+    /* bound parameters reach xFilter as values too */
+    sqlite3_stmt *st;
+    hoodie_assert(sqlite3_prepare_v2(db, "SELECT count(*) FROM t WHERE p = ?1 AND i >= ?2", -1, &st, NULL) == SQLITE_OK);
+    sqlite3_bind_text(st, 1, "p1", -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, 5);
+    hoodie_assert(sqlite3_step(st) == SQLITE_ROW);
+    int got = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    char want[32];
+    snprintf(want, sizeof want, "i:%d|\n", got);
+    expect_rows(db, "SELECT count(*) FROM m WHERE p = 'p1' AND i >= 5", want);
+
+    /* a query started after another write sees it */
+    write_rows(base, csv, 3100, 3110, 4, HOODIE_WRITE_INSERT);
+    expect_rows(db, "SELECT count(*) FROM t", "i:2910|\n");
+    sqlite3_close(db);
+}

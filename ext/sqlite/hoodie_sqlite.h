@@ -18,7 +18,14 @@
  * snapshot becomes a point lookup (bloom filters, key ranges). SQLite evaluates every constraint again, so a
  * pushed filter only saves work and never changes a result.
  *
- * The module uses only the public hoodie API. Read-only: INSERT, UPDATE and DELETE fail.
+ * Writes (snapshot tables without as_of/from/to): INSERT upserts (Hudi's upsert: a row whose record key exists
+ * replaces it unless its ordering value is older), UPDATE upserts the new versions (it may not change a record-key or
+ * partition field, nor a meta column), DELETE deletes by record key (the table is keyed by _hoodie_record_key, WITHOUT
+ * ROWID). Changes are written at COMMIT (of the statement, or of the transaction): each run of inserts and updates
+ * is one upsert commit, each run of deletes one delete commit, in order. A read of the table after changes that
+ * wait for COMMIT is refused (it would not see them).
+ *
+ * The module uses only the public hoodie API.
  */
 #ifndef HOODIE_SQLITE_H
 #define HOODIE_SQLITE_H

@@ -23,6 +23,7 @@ SQLITE_EXTENSION_INIT1
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hoodie/hoodie.h"
 
@@ -39,7 +40,18 @@ typedef struct col {
     int scale;      /* decimal scale; digits of the fraction of a time or timestamp */
     int prec;
     int64_t per_s;  /* time and timestamp units per second */
+    int fixed;      /* a record-key or partition field: an UPDATE may not assign it */
+    int unchanged;  /* read with sqlite3_vtab_nochange() since the last xFilter: the UPDATE leaves it */
 } col;
+
+/* The changes of a transaction, in order: each run of inserts and updates is one upsert, each run of deletes one
+ * delete (a Hudi commit each, written at xSync). */
+typedef struct seg {
+    int del;
+    sqlite3_str *jsonl;   /* upsert: one JSON object per row, the table's columns */
+    char **keys;          /* delete: record keys */
+    size_t n;
+} seg;
 
 enum { H_AS_OF, H_FROM, H_TO, N_HIDDEN };
 static const char *const hidden_names[N_HIDDEN] = { "_hoodie_as_of", "_hoodie_from", "_hoodie_to" };
@@ -51,6 +63,8 @@ typedef struct vtab {
     char *opt[N_HIDDEN];  /* as_of, from, to from the CREATE arguments */
     col *cols;
     int n_cols;
+    seg *segs;
+    size_t n_segs;
 } vtab;
 
 typedef struct cursor {
@@ -146,9 +160,22 @@ static const char *decl_type(const col *c)
     }
 }
 
+static void segs_clear(vtab *v)
+{
+    for (size_t i = 0; i < v->n_segs; i++) {
+        sqlite3_free(sqlite3_str_finish(v->segs[i].jsonl));
+        for (size_t k = 0; v->segs[i].del && k < v->segs[i].n; k++) sqlite3_free(v->segs[i].keys[k]);
+        sqlite3_free(v->segs[i].keys);
+    }
+    sqlite3_free(v->segs);
+    v->segs = NULL;
+    v->n_segs = 0;
+}
+
 static void vtab_free(vtab *v)
 {
     if (!v) return;
+    segs_clear(v);
     for (int i = 0; i < v->n_cols; i++) sqlite3_free(v->cols[i].name);
     sqlite3_free(v->cols);
     for (int i = 0; i < N_HIDDEN; i++) sqlite3_free(v->opt[i]);
@@ -201,6 +228,18 @@ static int learn_columns(vtab *v, char **err)
     }
     sch.release(&sch);
     st.release(&st);
+    /* the record-key and partition fields ("f" or, custom key generator, "f:SIMPLE") */
+    static const char *const lists[] = { "hoodie.table.recordkey.fields", "hoodie.table.partition.fields" };
+    for (int l = 0; l < 2; l++) {
+        const char *txt = hoodie_table_property(t, lists[l]);
+        while (txt && *txt) {
+            size_t n = strcspn(txt, ",");
+            size_t name_len = strcspn(txt, ",:");
+            for (int i = 0; i < v->n_cols; i++)
+                if (strlen(v->cols[i].name) == name_len && !strncmp(v->cols[i].name, txt, name_len)) v->cols[i].fixed = 1;
+            txt += n + (txt[n] == ',');
+        }
+    }
     hoodie_table_free(t);
     return out;
 }
@@ -259,7 +298,10 @@ static int x_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, 
         sqlite3_str_appendf(s, "%s\"%w\" %s", i ? ", " : "", v->cols[i].name, decl_type(&v->cols[i]));
     for (int h = 0; h < N_HIDDEN; h++)
         sqlite3_str_appendf(s, "%s%s TEXT HIDDEN", v->n_cols || h ? ", " : "", hidden_names[h]);
-    sqlite3_str_appendall(s, ")");
+    /* keyed by the record key: a DELETE or UPDATE names its rows by it */
+    int has_key = 0;
+    for (int i = 0; i < v->n_cols; i++) has_key |= !strcmp(v->cols[i].name, "_hoodie_record_key");
+    sqlite3_str_appendall(s, has_key ? ", PRIMARY KEY(_hoodie_record_key)) WITHOUT ROWID" : ")");
     char *ddl = sqlite3_str_finish(s);
     if (!ddl) { vtab_free(v); return SQLITE_NOMEM; }
     rc = sqlite3_declare_vtab(db, ddl);
@@ -565,6 +607,13 @@ static int x_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx, int 
     cur_close_stream(c);
     c->eof = 1;
     c->rowid = 0;
+    for (int i = 0; i < v->n_cols; i++) v->cols[i].unchanged = 0;
+    /* Reads see the table as committed: after changes that wait for COMMIT they would miss them (an UPDATE after a
+     * DELETE in one transaction brought deleted rows back), so such a read is refused. */
+    for (size_t i = 0; i < v->n_segs; i++)
+        if (v->segs[i].n)
+            return fail(c, "this transaction changed the table, and its changes are written at COMMIT: read it (or "
+                           "UPDATE or DELETE with a WHERE) after COMMIT, or in a statement of its own");
     if (!c->t) {
         if (hoodie_table_open(&c->t, v->path, NULL) != HOODIE_OK) return fail(c, last_error());
     }
@@ -604,14 +653,12 @@ static int x_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx, int 
     const char **cols = sqlite3_malloc64(sizeof *cols * (size_t)(v->n_cols + 1));
     size_t n = 0;
     if (!cols) rc = SQLITE_NOMEM;
+    /* The record key always: it is the primary key, which a DELETE or UPDATE reads without saying so in colUsed
+     * (and with no column used at all, count(*), some column must be read). */
     for (int i = 0; rc == SQLITE_OK && i < v->n_cols; i++)
-        if (used & (1ull << (i < 63 ? i : 63))) cols[n++] = v->cols[i].name;
-    if (rc == SQLITE_OK && !n) {
-        int k = 0;
-        for (int i = 0; i < v->n_cols; i++)
-            if (!strcmp(v->cols[i].name, "_hoodie_record_key")) k = i;
-        if (v->n_cols) cols[n++] = v->cols[k].name;
-    }
+        if ((used & (1ull << (i < 63 ? i : 63))) || !strcmp(v->cols[i].name, "_hoodie_record_key"))
+            cols[n++] = v->cols[i].name;
+    if (rc == SQLITE_OK && !n && v->n_cols) cols[n++] = v->cols[0].name;
 
     hoodie_scan_opts so = HOODIE_SCAN_OPTS_INIT;
     so.query = v->query;
@@ -908,6 +955,7 @@ static int x_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i)
         if (h) sqlite3_result_text(ctx, h, -1, SQLITE_TRANSIENT);
         return SQLITE_OK;
     }
+    if (sqlite3_vtab_nochange(ctx)) v->cols[i].unchanged = 1; /* an UPDATE leaves it: its value follows anyway */
     int ch = c->map[i];
     if (ch < 0 || ch >= c->arr.n_children) return SQLITE_OK; /* not projected: NULL */
     const struct ArrowArray *a = c->arr.children[ch];
@@ -975,6 +1023,184 @@ static int x_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i)
     }
 }
 
+/* ---- writes: INSERT, UPDATE and DELETE become Hudi commits at xSync ------------------------------------------- */
+
+static int vt_error(vtab *v, const char *fmt, const char *arg)
+{
+    sqlite3_free(v->base.zErrMsg);
+    v->base.zErrMsg = sqlite3_mprintf(fmt, arg);
+    return SQLITE_ERROR;
+}
+
+/* The segment the next change joins: the last one if of the same kind, else a new one. */
+static seg *segment(vtab *v, int del)
+{
+    if (v->n_segs && v->segs[v->n_segs - 1].del == del) return &v->segs[v->n_segs - 1];
+    seg *ns = sqlite3_realloc64(v->segs, sizeof *ns * (v->n_segs + 1));
+    if (!ns) return NULL;
+    v->segs = ns;
+    seg *g = &v->segs[v->n_segs];
+    memset(g, 0, sizeof *g);
+    g->del = del;
+    if (!del && !(g->jsonl = sqlite3_str_new(NULL))) return NULL;
+    v->n_segs++;
+    return g;
+}
+
+static void put_base64(sqlite3_str *s, const unsigned char *p, int n)
+{
+    static const char al[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    sqlite3_str_appendchar(s, 1, '"');
+    for (int i = 0; i < n; i += 3) {
+        unsigned x = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
+        char q[4] = { al[x >> 18 & 63], al[x >> 12 & 63], i + 1 < n ? al[x >> 6 & 63] : '=', i + 2 < n ? al[x & 63] : '=' };
+        sqlite3_str_append(s, q, 4);
+    }
+    sqlite3_str_appendchar(s, 1, '"');
+}
+
+/* A SQL value as the JSON value the table's JSON-lines input reads for column `cl`. */
+static void put_json_value(sqlite3_str *s, const col *cl, sqlite3_value *val)
+{
+    int t = sqlite3_value_type(val);
+    char num[40];
+    if (t == SQLITE_NULL) { sqlite3_str_appendall(s, "null"); return; }
+    if (cl->k == K_BOOL && (t == SQLITE_INTEGER || t == SQLITE_FLOAT)) {
+        sqlite3_str_appendall(s, sqlite3_value_double(val) != 0 ? "true" : "false");
+        return;
+    }
+    if ((cl->k == K_BIN || cl->k == K_FIXED) && t == SQLITE_BLOB) {
+        put_base64(s, sqlite3_value_blob(val), sqlite3_value_bytes(val));
+        return;
+    }
+    if (cl->k == K_NESTED && t == SQLITE_TEXT) { /* JSON text, as the column reads */
+        sqlite3_str_append(s, (const char *)sqlite3_value_text(val), sqlite3_value_bytes(val));
+        return;
+    }
+    if (cl->k != K_STR && cl->k != K_BIN && cl->k != K_FIXED) {
+        if (t == SQLITE_INTEGER) { sqlite3_str_appendf(s, "%lld", (long long)sqlite3_value_int64(val)); return; }
+        if (t == SQLITE_FLOAT) {
+            fmt_shortest(num, sizeof num, sqlite3_value_double(val), 0);
+            sqlite3_str_appendall(s, num);
+            return;
+        }
+    }
+    /* text (numbers, dates, timestamps and decimals as text are parsed by the column's type) */
+    put_json_string(s, (const char *)sqlite3_value_text(val), (size_t)sqlite3_value_bytes(val));
+}
+
+static int x_update(sqlite3_vtab *vt, int argc, sqlite3_value **argv, sqlite3_int64 *rowid)
+{
+    (void)rowid;
+    vtab *v = (vtab *)vt;
+    if (v->query != HOODIE_QUERY_SNAPSHOT || v->opt[H_AS_OF] || v->opt[H_FROM] || v->opt[H_TO])
+        return vt_error(v, "hoodie: %s is read-only: a time-travel, read-optimized or incremental view", v->path);
+    if (argc == 1) { /* DELETE: argv[0] is the record key */
+        if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return SQLITE_OK;
+        seg *g = segment(v, 1);
+        char **nk = g ? sqlite3_realloc64(g->keys, sizeof *nk * (g->n + 1)) : NULL;
+        if (!nk) return SQLITE_NOMEM;
+        g->keys = nk;
+        if (!(g->keys[g->n] = sqlite3_mprintf("%s", (const char *)sqlite3_value_text(argv[0])))) return SQLITE_NOMEM;
+        g->n++;
+        return SQLITE_OK;
+    }
+    int update = sqlite3_value_type(argv[0]) != SQLITE_NULL;
+    for (int i = 0; update && i < v->n_cols; i++) {
+        int meta = !strncmp(v->cols[i].name, "_hoodie_", 8);
+        if ((v->cols[i].fixed || meta) && !v->cols[i].unchanged)
+            return vt_error(v, meta ? "hoodie: UPDATE cannot set the meta column %s (hoodie writes it)"
+                                    : "hoodie: UPDATE cannot change the record key or partition field %s: DELETE "
+                                      "the row and INSERT its new version", v->cols[i].name);
+    }
+    seg *g = segment(v, 0);
+    if (!g) return SQLITE_NOMEM;
+    sqlite3_str_appendchar(g->jsonl, 1, '{');
+    int first = 1;
+    for (int i = 0; i < v->n_cols; i++) {
+        if (!strncmp(v->cols[i].name, "_hoodie_", 8)) continue; /* hoodie writes them */
+        if (!first) sqlite3_str_appendchar(g->jsonl, 1, ',');
+        first = 0;
+        put_json_string(g->jsonl, v->cols[i].name, strlen(v->cols[i].name));
+        sqlite3_str_appendchar(g->jsonl, 1, ':');
+        put_json_value(g->jsonl, &v->cols[i], argv[2 + i]);
+    }
+    sqlite3_str_appendall(g->jsonl, "}\n");
+    g->n++;
+    return sqlite3_str_errcode(g->jsonl) ? SQLITE_NOMEM : SQLITE_OK;
+}
+
+static int x_begin(sqlite3_vtab *vt)
+{
+    segs_clear((vtab *)vt);
+    return SQLITE_OK;
+}
+
+/* One segment as a commit: an upsert of the rows (JSON lines typed by the table's schema), or a delete of the rows
+ * the keys name (looked up, so the delete carries their partitions). */
+static int write_segment(vtab *v, const seg *g)
+{
+    hoodie_write_opts wo = HOODIE_WRITE_OPTS_INIT;
+    struct ArrowArrayStream in;
+    hoodie_status rc;
+    if (g->del) {
+        hoodie_table *t = NULL;
+        rc = hoodie_table_open(&t, v->path, NULL);
+        if (rc == HOODIE_OK) rc = hoodie_table_get(t, (const char *const *)g->keys, g->n, &in);
+        wo.op = HOODIE_WRITE_DELETE;
+        if (rc == HOODIE_OK) rc = hoodie_table_write(v->path, &in, &wo, NULL);
+        hoodie_table_free(t);
+    } else {
+        const char *dir = getenv("TMPDIR");
+        char *tmp = sqlite3_mprintf("%s/hoodie-sql-XXXXXX.jsonl", dir && *dir ? dir : "/tmp");
+        if (!tmp) return SQLITE_NOMEM;
+        int fd = mkstemps(tmp, 6);
+        if (fd < 0) {
+            vt_error(v, "hoodie: cannot create a temporary file in %s", dir && *dir ? dir : "/tmp");
+            sqlite3_free(tmp);
+            return SQLITE_ERROR;
+        }
+        FILE *f = fdopen(fd, "w");
+        int len = sqlite3_str_length(g->jsonl);
+        const char *txt = sqlite3_str_value(g->jsonl);
+        int ok = f && (len == 0 || fwrite(txt, 1, (size_t)len, f) == (size_t)len);
+        if (f) ok &= fclose(f) == 0;
+        else close(fd);
+        if (!ok) {
+            unlink(tmp);
+            vt_error(v, "hoodie: cannot write the temporary file %s", tmp);
+            sqlite3_free(tmp);
+            return SQLITE_ERROR;
+        }
+        const char *paths[1] = { tmp };
+        hoodie_files_opts fo = HOODIE_FILES_OPTS_INIT;
+        fo.format = "jsonl";
+        rc = hoodie_files_stream(paths, 1, v->path, &fo, &in);
+        wo.op = HOODIE_WRITE_UPSERT;
+        if (rc == HOODIE_OK) rc = hoodie_table_write(v->path, &in, &wo, NULL);
+        unlink(tmp);
+        sqlite3_free(tmp);
+    }
+    if (rc != HOODIE_OK) return vt_error(v, "hoodie: %s", last_error());
+    return SQLITE_OK;
+}
+
+static int x_sync(sqlite3_vtab *vt)
+{
+    vtab *v = (vtab *)vt;
+    int rc = SQLITE_OK;
+    for (size_t i = 0; i < v->n_segs && rc == SQLITE_OK; i++)
+        if (v->segs[i].n) rc = write_segment(v, &v->segs[i]);
+    segs_clear(v);
+    return rc;
+}
+
+static int x_commit(sqlite3_vtab *vt)
+{
+    segs_clear((vtab *)vt);
+    return SQLITE_OK;
+}
+
 static sqlite3_module hoodie_module = {
     .iVersion = 0,
     .xCreate = x_create,
@@ -989,6 +1215,11 @@ static sqlite3_module hoodie_module = {
     .xEof = x_eof,
     .xColumn = x_column,
     .xRowid = x_rowid,
+    .xUpdate = x_update,
+    .xBegin = x_begin,
+    .xSync = x_sync,
+    .xCommit = x_commit,
+    .xRollback = x_commit,
 };
 
 int hoodie_sqlite_register(sqlite3 *db)

@@ -44,6 +44,8 @@ HOODIE_API const char *hoodie_table_base_path(const hoodie_table *t);
 HOODIE_API int hoodie_table_version(const hoodie_table *t);
 /** 1 for MERGE_ON_READ, 0 for COPY_ON_WRITE. */
 HOODIE_API int hoodie_table_is_mor(const hoodie_table *t);
+/** A key of hoodie.properties as stored (e.g. "hoodie.table.recordkey.fields"), or NULL when absent. Borrowed. */
+HOODIE_API const char *hoodie_table_property(const hoodie_table *t, const char *key);
 
 /** One instant of the active timeline. Strings are borrowed from the table. */
 typedef struct hoodie_instant_info {

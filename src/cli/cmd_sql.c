@@ -20,7 +20,9 @@ static void sql_usage(FILE *out)
             "  CREATE VIRTUAL TABLE x USING hoodie('/path'[, 'query=read_optimized'|'as_of=T'|'from=T'|'to=T']).\n"
             "  Comparisons on integer, floating point, boolean and string columns are pushed into the scan\n"
             "  (partition pruning, column statistics); _hoodie_record_key = / IN becomes a key lookup.\n"
-            "  --db FILE opens a SQLite database as main (default: in memory); the tables are temporary.\n");
+            "  INSERT (an upsert), UPDATE (not of key or partition fields) and DELETE are written as Hudi\n"
+            "  commits at COMMIT. --db FILE opens a SQLite database as main (default: in memory); the tables\n"
+            "  are temporary.\n");
 }
 
 typedef enum { FMT_CSV, FMT_JSONL, FMT_TABLE } sql_format;

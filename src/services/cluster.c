@@ -414,7 +414,9 @@ hoodie_status hoodie_clustering(const char *base_path, const hoodie_service_opts
         if (rc == HOODIE_OK && !req) rc = HOODIE_CORRUPT("%s: empty clustering plan", copy.requested);
     } else if (rc == HOODIE_OK) {
         size_t n_groups = 0;
-        rc = hoodie_svc__pending_file_groups(&sv, &pend);
+        hoodie_table_lock lock = { 0 };
+        rc = hoodie_svc__lock_fresh(&sv, &lock);
+        if (rc == HOODIE_OK) rc = hoodie_svc__pending_file_groups(&sv, &pend);
         if (rc == HOODIE_OK) rc = hoodie_table__fsview(sv.t, NULL, NULL, NULL, &v);
         if (rc == HOODIE_OK) req = build_plan(&sv, v, &pend, &n_groups);
         if (rc == HOODIE_OK && req) {
@@ -422,6 +424,8 @@ hoodie_status hoodie_clustering(const char *base_path, const hoodie_service_opts
             if (rc == HOODIE_OK) rc = hoodie_svc__begin(&sv, &tx, act, content.data, content.len);
             have_tx = rc == HOODIE_OK;
         }
+        hoodie_status urc = hoodie_write__unlock(&lock);
+        if (rc == HOODIE_OK) rc = urc;
     }
     if (rc == HOODIE_OK && req) rc = run_plan(&sv, &tx, req, &res);
     if (have_tx) hoodie_write__txn_dispose(&tx);

@@ -112,6 +112,8 @@ static hoodie_status schedule(const char *base_path, const hoodie_service_opts *
     if (rc == HOODIE_OK && log && sv.t->cfg->lsm_tree)
         rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: the LSM layout compacts its logs through compaction (LOG "
                          "operations)", sv.base_path);
+    hoodie_table_lock lock = { 0 };
+    if (rc == HOODIE_OK) rc = hoodie_svc__lock_fresh(&sv, &lock);
     if (rc == HOODIE_OK) rc = hoodie_svc__pending_file_groups(&sv, &pend);
     if (rc == HOODIE_OK) rc = hoodie_table__fsview(sv.t, NULL, NULL, NULL, &v);
     if (rc == HOODIE_OK && !(ops = json_array())) rc = HOODIE_NOMEM();
@@ -164,6 +166,8 @@ static hoodie_status schedule(const char *base_path, const hoodie_service_opts *
         have_tx = rc == HOODIE_OK;
         if (rc == HOODIE_OK) snprintf(res.instant, sizeof res.instant, "%s", tx.inst.requested);
     }
+    hoodie_status urc = hoodie_write__unlock(&lock);
+    if (rc == HOODIE_OK) rc = urc;
     if (have_tx) hoodie_write__txn_dispose(&tx);
     json_decref(plan);
     json_decref(ops);

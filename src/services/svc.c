@@ -80,6 +80,14 @@ hoodie_status hoodie_svc__reload(hoodie_svc *sv)
     return open_table(sv);
 }
 
+hoodie_status hoodie_svc__lock_fresh(hoodie_svc *sv, hoodie_table_lock *lock)
+{
+    HOODIE_TRY(hoodie_write__lock(lock, sv->t->storage, sv->base_path, -1));
+    hoodie_status rc = hoodie_svc__reload(sv);
+    if (rc < 0) (void)hoodie_write__unlock(lock);
+    return rc;
+}
+
 void hoodie_svc__close(hoodie_svc *sv)
 {
     if (sv->have_schema) {

@@ -17,6 +17,7 @@
 #include "table/table.h"
 #include "util/buf.h"
 #include "write/commit.h"
+#include "write/lock.h"
 
 /* Schemas of the service records (schemas.c); rollback schemas are in write/avro_enc.h. */
 extern const char hoodie_svc__schema_compaction_plan[];
@@ -57,6 +58,14 @@ typedef struct hoodie_svc {
 hoodie_status hoodie_svc__open(hoodie_svc *sv, const char *base_path, const hoodie_service_opts *o, unsigned flags);
 /** Re-read the table (timeline and config) after the service changed it. */
 hoodie_status hoodie_svc__reload(hoodie_svc *sv);
+/**
+ * Take the table lock and re-read the table under it, before planning a compaction or a clustering: the plan then
+ * sees every write that completed before it (a write completing later finds the plan at its commit check and
+ * fails with a conflict). Without it, a write completing between the service's first read and its plan was left
+ * out of the plan, and the plan's new slice or replacement then hid the write's records. Unlock with
+ * hoodie_write__unlock once the plan's requested instant exists.
+ */
+hoodie_status hoodie_svc__lock_fresh(hoodie_svc *sv, hoodie_table_lock *lock);
 void hoodie_svc__close(hoodie_svc *sv);
 /** The table schema (latest commit's, else the create schema) and the merge configuration. */
 hoodie_status hoodie_svc__load_schema(hoodie_svc *sv);

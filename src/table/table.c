@@ -42,6 +42,10 @@ const char *hoodie_table_name(const hoodie_table *t) { return t->cfg->name; }
 const char *hoodie_table_base_path(const hoodie_table *t) { return t->base_path; }
 int hoodie_table_version(const hoodie_table *t) { return t->cfg->version; }
 int hoodie_table_is_mor(const hoodie_table *t) { return t->cfg->type == HOODIE_TABLE_MERGE_ON_READ; }
+const char *hoodie_table_property(const hoodie_table *t, const char *key)
+{
+    return key ? hoodie_props_get(&t->cfg->props, key) : NULL;
+}
 
 size_t hoodie_table_instant_count(const hoodie_table *t) { return t->tl->count; }
 

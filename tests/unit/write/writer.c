@@ -1675,10 +1675,12 @@ HOODIE_TEST(write_writer__mor_parquet_data_blocks)
 static hoodie_storage *g_under;                  /* the memory storage both writes share */
 static void (*g_meanwhile)(void);                /* run once, when the first write goes inflight */
 
+static const char *g_hook_suffix = ".inflight";  /* the file whose creation runs g_meanwhile */
+
 static hoodie_status hook_create(void *ctx, const char *path, unsigned flags, hoodie_wfile **out)
 {
-    size_t n = strlen(path);
-    if (g_meanwhile && n > 9 && !strcmp(path + n - 9, ".inflight")) {
+    size_t n = strlen(path), k = strlen(g_hook_suffix);
+    if (g_meanwhile && n > k && !strcmp(path + n - k, g_hook_suffix)) {
         void (*run)(void) = g_meanwhile;
         g_meanwhile = NULL;
         run();
@@ -1820,6 +1822,63 @@ HOODIE_TEST(write_writer__concurrent_compaction_plan_conflicts)
     hoodie_assert_contains(hoodie_error_last()->message, "compaction plan");
     free(got);
     hoodie_storage_free(g_under);
+}
+
+/* ---- a write that completes while a table service plans ----
+ *
+ * The service has read the table when the write runs: the hook (hook_create) runs it when the service first
+ * creates the table lock (its recovery of dead writers, just after it loaded the timeline). Planning under the lock on a fresh
+ * timeline, the plan takes the write's files; planned on the timeline read before, a compaction left the write's
+ * log files in the slice it closed and a clustering rewrote the file versions before the write's: updates lost. */
+
+static void service_sees_write(int mor, int version)
+{
+    hoodie_assert_ok(hoodie_storage_mem_new(&g_under));
+    prepare("/tbl", g_under, mor, version);
+    rows_spec more = { 41, 60, 20, "m", NULL, 0 }, b = { 1, 6, 60, "y", NULL, 0 };
+    if (!mor) hoodie_assert_ok(write_rows("/tbl", g_under, HOODIE_WRITE_BULK_INSERT, &more, NULL)); /* 2 groups */
+    g_second_op = HOODIE_WRITE_UPSERT;
+    g_second_rows = b;
+    g_second_rc = HOODIE_ERROR;
+    g_meanwhile = second_write;
+    hoodie_storage hook = *g_under;
+    hook.create = hook_create;
+    hook.destroy = NULL;
+    g_hook_suffix = "/.hoodie/lock";
+    hoodie_service_opts so = HOODIE_SERVICE_OPTS_INIT;
+    so.storage = &hook;
+    hoodie_service_result sr;
+    if (mor) {
+        hoodie_assert_ok(hoodie_compaction_schedule("/tbl", &so, &sr));
+        hoodie_assert(sr.instant[0] != 0);
+        so.storage = g_under;
+        hoodie_assert_ok(hoodie_compaction_run("/tbl", &so, sr.instant, NULL));
+    } else {
+        hoodie_assert_ok(hoodie_clustering("/tbl", &so, &sr));
+        hoodie_assert(sr.file_groups > 0);
+    }
+    g_hook_suffix = ".inflight";
+    hoodie_assert(g_meanwhile == NULL); /* the write ran, and committed */
+    hoodie_assert_ok(g_second_rc);
+    wstep steps[] = { { HOODIE_WRITE_BULK_INSERT, more }, { HOODIE_WRITE_UPSERT, b } };
+    char *want = mor ? in_turn(mor, version, steps + 1, 1) : in_turn(mor, version, steps, 2);
+    char *got = snapshot("/tbl", g_under, 0);
+    hoodie_assert_equal_s(want, got);
+    free(want);
+    free(got);
+    hoodie_storage_free(g_under);
+}
+
+HOODIE_TEST(write_writer__compaction_plans_completed_writes)
+{
+    service_sees_write(1, 8);
+    service_sees_write(1, 6);
+}
+
+HOODIE_TEST(write_writer__clustering_plans_completed_writes)
+{
+    service_sees_write(0, 8);
+    service_sees_write(0, 6);
 }
 
 HOODIE_TEST(write_writer__pending_clustering_refuses_updates)

@@ -25,7 +25,7 @@ ref=$(field check "$(duck checksum "$data")")
 [ -x "$hoodie_bench" ] || echo "bench: no $hoodie_bench (the Parquet reader/writer are not built yet): hoodie_s=NA"
 
 status=0
-cases=${BENCH_CASES:-parquet_write parquet_scan bulk_insert cow_upsert mor_upsert lsm_compaction point_lookup mor_snapshot_read compaction}
+cases=${BENCH_CASES:-parquet_write parquet_scan bulk_insert cow_upsert mor_upsert lsm_compaction point_lookup mor_snapshot_read sql_aggregate compaction}
 for case in parquet_write parquet_scan; do
     [[ " $cases " == *" $case "* ]] || continue
     best_d="" d_rss="" d_check=""
@@ -206,10 +206,12 @@ fi
 # about ROWS/10 updated rows each (duck_bench.mjs mor-data: upd_<j>.parquet; some keys in several batches, ts
 # offsets such that event-time ordering matters), each an Avro data block in a log file.
 #   mor_snapshot_read  snapshot query (bench_parquet table_scan) / DuckDB: base + updates, newest per key, aggregated
+#   sql_aggregate      the same aggregate as SQL over the table through the SQLite virtual table (hoodie sql, the
+#                      whole process) / DuckDB's mor_snapshot_read: SQLite executes row at a time
 #   compaction         schedule + run on a copy of the table (bench_parquet compaction) / DuckDB: the same merge
 #                      written to Parquet; the new base file is checked through DuckDB
 mor_dir=$data_dir/mor_v1_$rows
-if ! [[ " $cases " == *" mor_snapshot_read "* || " $cases " == *" compaction "* ]]; then
+if ! [[ " $cases " == *" mor_snapshot_read "* || " $cases " == *" compaction "* || " $cases " == *" sql_aggregate "* ]]; then
     :
 elif [ -x "$hoodie" ] && [ -x "$hoodie_bench" ]; then
     if [ ! -f "$mor_dir/built" ]; then
@@ -247,6 +249,27 @@ elif [ -x "$hoodie" ] && [ -x "$hoodie_bench" ]; then
         h=$(best hoodie_s "$hoodie_bench" table_scan "$mor_dir/table") || { h=""; status=1; }
         d=$(best duckdb_s duck run mor_snapshot_read "$mor_dir")
         mor_line mor_snapshot_read "$h" "$(field check "$h")" "$d"
+    fi
+    if [[ " $cases " == *" sql_aggregate "* ]]; then
+        sql_once() { # hoodie sql over the table: the process's wall time and peak RSS
+            local q="SELECT count(*) || ',' || sum(length(id)) || ',' || sum(length(name)) || ',' || sum(age) || ',' ||
+                     sum(length(address)) || ',' || sum(length(partition_path)) || ',' || sum(ts) AS c FROM t"
+            local t0 t1 out rss=NA
+            t0=$(date +%s.%N)
+            if [ -x /usr/bin/time ]; then
+                out=$(/usr/bin/time -f 'rss_kb=%M' -o "$data_dir/sql_time_$$" "$hoodie" sql t="$mor_dir/table" "$q") ||
+                    return 1
+                rss=$(awk -F= '/rss_kb/ { printf "%.1f", $2 / 1024 }' "$data_dir/sql_time_$$")
+                rm -f "$data_dir/sql_time_$$"
+            else
+                out=$("$hoodie" sql t="$mor_dir/table" "$q") || return 1
+            fi
+            t1=$(date +%s.%N)
+            echo "hoodie_s=$(awk "BEGIN{printf \"%.3f\", $t1 - $t0}") hoodie_rss_mb=$rss check=$(tail -1 <<<"$out")"
+        }
+        h=$(best hoodie_s sql_once) || { h=""; status=1; }
+        d=$(best duckdb_s duck run mor_snapshot_read "$mor_dir")
+        mor_line sql_aggregate "$h" "$(field check "$h")" "$d"
     fi
     if [[ " $cases " == *" compaction "* ]]; then
         d=$(best duckdb_s duck run compaction "$mor_dir")

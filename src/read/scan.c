@@ -136,14 +136,26 @@ static int projection_needs(char *const *cols, size_t n, const char *name)
     return 0;
 }
 
+/* 1 if a predicate of the filter reads the top-level column `name`. */
+static int filter_needs(const scan *s, const char *name)
+{
+    if (!s->has_filter) return 0;
+    size_t len = strlen(name);
+    for (size_t k = 0; k < s->filter.count; k++) {
+        const char *c = s->filter.preds[k].column;
+        if (!strncmp(c, name, len) && (c[len] == 0 || c[len] == '.')) return 1;
+    }
+    return 0;
+}
+
 /*
- * Projection pushdown: s->full narrowed to the columns the query needs (the projection, the record key, the
- * ordering field, _hoodie_is_deleted), so base files read and log blocks decode only those. Not with a filter,
- * an incremental window, virtual keys or the LSM layout, which use other columns.
+ * Projection pushdown: s->full narrowed to the columns the query needs (the projection, the filter's columns, the
+ * record key, the ordering field, _hoodie_is_deleted), so base files read and log blocks decode only those. Not
+ * with an incremental window, virtual keys or the LSM layout, which use other columns.
  */
 static hoodie_status narrow_schema(scan *s)
 {
-    if (!s->columns || s->has_filter || s->query == HOODIE_QUERY_INCREMENTAL || !s->t->cfg->populate_meta_fields ||
+    if (!s->columns || s->query == HOODIE_QUERY_INCREMENTAL || !s->t->cfg->populate_meta_fields ||
         s->t->cfg->lsm_tree || s->key_col < 0)
         return HOODIE_OK;
     hoodie_field need;
@@ -152,7 +164,8 @@ static hoodie_status narrow_schema(scan *s)
     for (size_t i = 0; i < s->full.n_children && rc == HOODIE_OK; i++) {
         int k = (int)i;
         if (k == s->key_col || k == s->ord_col || k == s->del_col ||
-            projection_needs(s->columns, s->n_columns, s->full.children[i].name))
+            projection_needs(s->columns, s->n_columns, s->full.children[i].name) ||
+            filter_needs(s, s->full.children[i].name))
             rc = hoodie_field_add_child(&need, &s->full.children[i]);
     }
     if (rc < 0 || need.n_children == s->full.n_children) { hoodie_field_dispose(&need); return rc; }

@@ -227,6 +227,23 @@ static const char *const schema =
     "{\"name\":\"b\",\"type\":[\"null\",\"boolean\"],\"default\":null},"
     "{\"name\":\"ts\",\"type\":\"long\"}]}";
 
+/* An empty table keyed by id, partitioned by p, ordered by ts, with `schema_json`. */
+static void create_table(const char *base, int mor, int version, const char *schema_json)
+{
+    static const char *const rk[] = { "id" }, *const pf[] = { "p" };
+    hoodie_table_create_opts co = HOODIE_TABLE_CREATE_OPTS_INIT;
+    co.type = mor ? HOODIE_CREATE_MERGE_ON_READ : HOODIE_CREATE_COPY_ON_WRITE;
+    co.table_version = version;
+    co.name = "t";
+    co.record_key_fields = rk;
+    co.record_key_count = 1;
+    co.partition_fields = pf;
+    co.partition_count = 1;
+    co.ordering_field = "ts";
+    co.schema_json = schema_json;
+    hoodie_assert_ok(hoodie_table_create(base, &co));
+}
+
 /* A random literal: of the column's kind mostly, sometimes of another kind or NULL. */
 static void literal(sqlite3_str *q, char col)
 {
@@ -276,17 +293,7 @@ HOODIE_TEST(ext_sqlite__pushdown_differential)
     char base[1024], csv[1100];
     snprintf(base, sizeof base, "%s/mor", hoodie_test_tmpdir());
     snprintf(csv, sizeof csv, "%s/in.csv", hoodie_test_tmpdir());
-    static const char *const rk[] = { "id" }, *const pf[] = { "p" };
-    hoodie_table_create_opts co = HOODIE_TABLE_CREATE_OPTS_INIT;
-    co.type = HOODIE_CREATE_MERGE_ON_READ;
-    co.name = "diff";
-    co.record_key_fields = rk;
-    co.record_key_count = 1;
-    co.partition_fields = pf;
-    co.partition_count = 1;
-    co.ordering_field = "ts";
-    co.schema_json = schema;
-    hoodie_assert_ok(hoodie_table_create(base, &co));
+    create_table(base, 1, 8, schema);
     write_rows(base, csv, 0, 3000, 1, HOODIE_WRITE_BULK_INSERT);
     write_rows(base, csv, 2500, 3100, 2, HOODIE_WRITE_UPSERT); /* updates (log files) and inserts */
     write_rows(base, csv, 0, 200, 3, HOODIE_WRITE_DELETE);
@@ -418,18 +425,7 @@ static void dml_case(int mor, int version)
 {
     char base[1024];
     snprintf(base, sizeof base, "%s/dml_%d_%d", hoodie_test_tmpdir(), mor, version);
-    static const char *const rk[] = { "id" }, *const pf[] = { "p" };
-    hoodie_table_create_opts co = HOODIE_TABLE_CREATE_OPTS_INIT;
-    co.type = mor ? HOODIE_CREATE_MERGE_ON_READ : HOODIE_CREATE_COPY_ON_WRITE;
-    co.table_version = version;
-    co.name = "dml";
-    co.record_key_fields = rk;
-    co.record_key_count = 1;
-    co.partition_fields = pf;
-    co.partition_count = 1;
-    co.ordering_field = "ts";
-    co.schema_json = dml_schema;
-    hoodie_assert_ok(hoodie_table_create(base, &co));
+    create_table(base, mor, version, dml_schema);
     sqlite3 *db = open_db();
     char *sql = sqlite3_mprintf("CREATE VIRTUAL TABLE t USING hoodie(%Q);"
                                 "CREATE TABLE m(id INTEGER PRIMARY KEY, p TEXT, i INTEGER, d REAL, s TEXT, b INTEGER, "

@@ -44,6 +44,16 @@ HOODIE_API const char *hoodie_table_base_path(const hoodie_table *t);
 HOODIE_API int hoodie_table_version(const hoodie_table *t);
 /** 1 for MERGE_ON_READ, 0 for COPY_ON_WRITE. */
 HOODIE_API int hoodie_table_is_mor(const hoodie_table *t);
+/**
+ * The value of extraMetadata `key` in the newest completed write commit (by requested time) that has it, e.g. a
+ * stream checkpoint written through hoodie_write_opts.extra_metadata. *value is malloc'ed, free() it; `instant`
+ * (may be NULL) receives that commit's requested time. HOODIE_ENOTFOUND when no active commit has the key.
+ */
+HOODIE_API hoodie_status hoodie_table_commit_extra(const hoodie_table *t, const char *key, char **value,
+                                                   char *instant, size_t instant_len);
+/** The same for the i-th instant (hoodie_table_instant): HOODIE_ENOTFOUND when it is not a completed write or has
+ *  no such key. */
+HOODIE_API hoodie_status hoodie_table_instant_extra(const hoodie_table *t, size_t i, const char *key, char **value);
 /** A key of hoodie.properties as stored (e.g. "hoodie.table.recordkey.fields"), or NULL when absent. Borrowed. */
 HOODIE_API const char *hoodie_table_property(const hoodie_table *t, const char *key);
 

@@ -43,7 +43,7 @@ typedef enum hoodie_log_block_format {
 /** hoodie_write_opts.small_file_limit: no small-file handling (hoodie.parquet.small.file.limit=0) */
 #define HOODIE_NO_SMALL_FILES (-1)
 
-#define HOODIE_WRITE_OPTS_VERSION 4
+#define HOODIE_WRITE_OPTS_VERSION 5
 typedef struct hoodie_write_opts {
     unsigned version;                 /**< HOODIE_WRITE_OPTS_VERSION */
     const hoodie_storage *storage;    /**< NULL: local POSIX */
@@ -62,10 +62,14 @@ typedef struct hoodie_write_opts {
     /* version 4 */
     hoodie_log_block_format log_block_format; /**< MOR data blocks (delete blocks are one format); the LSM
                                                    layout's native log files are Parquet whatever this says */
+    /* version 5 */
+    const char *const *extra_metadata; /**< more extraMetadata of the commit: key, value, key, value, ..., NULL
+                                            (e.g. a stream's checkpoint, read back with hoodie_table_commit_extra);
+                                            "schema" is the writer's own */
 } hoodie_write_opts;
 #define HOODIE_WRITE_OPTS_INIT \
     { HOODIE_WRITE_OPTS_VERSION, NULL, HOODIE_WRITE_UPSERT, 0, 0, HOODIE_PARQUET_CODEC_SNAPPY, 0, 0, 0, \
-      HOODIE_LOG_BLOCK_AVRO }
+      HOODIE_LOG_BLOCK_AVRO, NULL }
 
 typedef struct hoodie_write_result {
     char instant[24];                 /**< the completed instant's requested time */

@@ -17,6 +17,7 @@ int cmd_describe(int argc, char **argv);
 int cmd_read(int argc, char **argv);
 int cmd_get(int argc, char **argv);
 int cmd_sql(int argc, char **argv);
+int cmd_ingest(int argc, char **argv);
 int cmd_write(int argc, char **argv);
 int cmd_create(int argc, char **argv);
 int cmd_compact(int argc, char **argv);

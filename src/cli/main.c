@@ -14,6 +14,7 @@ static const cli_cmd commands[] = {
     { "timeline", cmd_timeline, "List the instants of a table's active timeline" },
     { "fsview", cmd_fsview, "Show partitions, file groups and file slices (--as-of T)" },
     { "write", cmd_write, "Write rows into a table: insert, upsert, delete, bulk_insert, insert_overwrite, ..." },
+    { "ingest", cmd_ingest, "Stream JSON lines or Debezium change events into a table, exactly once" },
     { "create", cmd_create, "Create an empty Hudi table (table version 8 or 6, COW or MOR)" },
     { "compact", cmd_compact, "Schedule and/or run compaction of a MOR table's file slices" },
     { "logcompact", cmd_logcompact, "Merge the log files of each latest file slice into one" },

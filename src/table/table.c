@@ -5,6 +5,7 @@
 #include "util/error.h"
 
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,6 +70,40 @@ hoodie_status hoodie_table__commit_meta(const hoodie_table *t, const hoodie_inst
     hoodie_buf_dispose(&path);
     hoodie_buf_dispose(&data);
     return rc;
+}
+
+hoodie_status hoodie_table_instant_extra(const hoodie_table *t, size_t i, const char *key, char **value)
+{
+    if (!key || !value || i >= t->tl->count) return HOODIE_FAIL(HOODIE_EINVAL, "instant extra: no key or instant");
+    *value = NULL;
+    const hoodie_instant *in = &t->tl->instants[i];
+    if (in->state != HOODIE_STATE_COMPLETED || !(HOODIE_ACTIONS_WRITE & HOODIE_ACTION_BIT(in->action)))
+        return HOODIE_FAIL(HOODIE_ENOTFOUND, "%s: instant %s is not a completed write", t->base_path, in->requested);
+    hoodie_commit_meta *m = NULL;
+    HOODIE_TRY(hoodie_table__commit_meta(t, in, &m));
+    const char *v = hoodie_commit_meta_extra(m, key);
+    hoodie_status rc = HOODIE_OK;
+    if (!v) rc = HOODIE_FAIL(HOODIE_ENOTFOUND, "%s: instant %s has no extra metadata '%s'", t->base_path,
+                             in->requested, key);
+    else if (!(*value = strdup(v))) rc = HOODIE_NOMEM();
+    hoodie_commit_meta_free(m);
+    return rc;
+}
+
+hoodie_status hoodie_table_commit_extra(const hoodie_table *t, const char *key, char **value, char *instant,
+                                        size_t instant_len)
+{
+    if (!key || !value) return HOODIE_FAIL(HOODIE_EINVAL, "commit extra: no key");
+    *value = NULL;
+    for (size_t i = t->tl->count; i-- > 0;) {
+        const hoodie_instant *in = &t->tl->instants[i];
+        if (in->state != HOODIE_STATE_COMPLETED || !(HOODIE_ACTIONS_WRITE & HOODIE_ACTION_BIT(in->action))) continue;
+        hoodie_status rc = hoodie_table_instant_extra(t, i, key, value);
+        if (rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); continue; }
+        if (rc == HOODIE_OK && instant && instant_len) snprintf(instant, instant_len, "%s", in->requested);
+        return rc;
+    }
+    return HOODIE_FAIL(HOODIE_ENOTFOUND, "%s: no completed commit has extra metadata '%s'", t->base_path, key);
 }
 
 void hoodie_replaced_set_dispose(hoodie_replaced_set *r)

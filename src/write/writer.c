@@ -1508,11 +1508,20 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     memset(&w, 0, sizeof w);
     w.o = def;
     if (opts) /* an older caller's struct ends before the fields its version lacks */
-        memcpy(&w.o, opts, opts->version >= 4 ? sizeof *opts
+        memcpy(&w.o, opts, opts->version >= 5 ? sizeof *opts
+                           : opts->version == 4 ? offsetof(hoodie_write_opts, extra_metadata)
                            : opts->version == 3 ? offsetof(hoodie_write_opts, log_block_format)
                            : opts->version == 2 ? offsetof(hoodie_write_opts, combine_before_insert)
                                                 : offsetof(hoodie_write_opts, bloom_num_entries));
     w.s = w.o.storage ? w.o.storage : hoodie_storage_posix();
+    size_t n_extra = 0;
+    for (const char *const *kv = w.o.extra_metadata; kv && kv[0]; kv += 2, n_extra++) {
+        if (!kv[1] || !strcmp(kv[0], "schema")) {
+            if (input && input->release) input->release(input);
+            return HOODIE_FAIL(HOODIE_EINVAL, "write: extra metadata key '%s' %s", kv[0],
+                               kv[1] ? "is the writer's own" : "has no value");
+        }
+    }
     w.trace = getenv("HOODIE_TRACE_WRITE") != NULL;
     trace_phase(&w, NULL);
     hoodie_keygen_out_init(&w.keys);
@@ -1667,7 +1676,11 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
 
 commit: /* commit metadata */
     {
-        hoodie_kv extra[1] = { { "schema", w.avro_data_schema } };
+        hoodie_kv *extra = malloc((n_extra + 1) * sizeof *extra);
+        if (!extra) { rc = HOODIE_NOMEM(); goto done; }
+        extra[0] = (hoodie_kv){ "schema", w.avro_data_schema };
+        for (size_t i = 0; i < n_extra; i++)
+            extra[1 + i] = (hoodie_kv){ w.o.extra_metadata[2 * i], w.o.extra_metadata[2 * i + 1] };
         hoodie_commit_info ci = { 0 };
         ci.stats = w.stats;
         ci.stat_count = w.n_stats;
@@ -1675,12 +1688,13 @@ commit: /* commit metadata */
         ci.replaced = w.replaced;
         ci.replaced_count = w.n_replaced;
         ci.extra = extra;
-        ci.extra_count = 1;
+        ci.extra_count = 1 + n_extra;
         ci.operation_type = w.op_name;
         hoodie_buf meta = HOODIE_BUF_INIT;
         rc = hoodie_commit_encode(&meta, &ci, w.cfg->version >= 8 ? 8 : 6);
         if (rc == HOODIE_OK) rc = commit_checked(&w, meta.data, meta.len);
         hoodie_buf_dispose(&meta);
+        free(extra);
         if (rc < 0) goto done;
         trace_phase(&w, "commit");
     }

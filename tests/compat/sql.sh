@@ -7,12 +7,7 @@ set -u
 HOODIE=${HOODIE:-build/hoodie}
 BUILD=${HOODIE_BUILD:-$(dirname "$HOODIE")}
 FIX=${HOODIE_FIXTURES:-../shared/fixtures}/hudi/tables
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok()   { pass=$((pass + 1)); }
-bad()  { echo "FAIL: $*"; fail=$((fail + 1)); }
-check_eq() { if [ "$2" == "$3" ]; then ok; else bad "$1: expected [$2], got [$3]"; fi; }
+source "$(dirname "${BASH_SOURCE[0]}")/common/check.bash"
 
 keys_read() { "$HOODIE" read "$@" --columns _hoodie_record_key,_hoodie_commit_time --format csv | tail -n +2 | sort; }
 keys_sql() {
@@ -129,5 +124,4 @@ else
     bad "the sqlite3 shell is not installed"
 fi
 
-echo "sql: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish sql

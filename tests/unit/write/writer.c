@@ -101,6 +101,8 @@ static hoodie_status next_rows(hoodie_batch *out, void *payload)
 static int32_t g_bloom_entries; /* 0: Hudi's default (60000 keys per row, ~430 KB per file) */
 static hoodie_log_block_format g_log_blocks; /* MOR data blocks of write_rows: Avro (default) or Parquet */
 
+static const char *const *g_extra; /* write_rows: hoodie_write_opts.extra_metadata */
+
 static hoodie_status write_rows(const char *base, const hoodie_storage *s, hoodie_write_operation op,
                                 const rows_spec *spec, hoodie_write_result *res)
 {
@@ -118,6 +120,7 @@ static hoodie_status write_rows(const char *base, const hoodie_storage *s, hoodi
     o.op = op;
     o.bloom_num_entries = g_bloom_entries;
     o.log_block_format = g_log_blocks;
+    o.extra_metadata = g_extra;
     return hoodie_table_write(base, &st, &o, res);
 }
 
@@ -1927,6 +1930,48 @@ HOODIE_TEST(write_writer__pending_clustering_refuses_updates)
         hoodie_assert_equal_s(want, got);
         free(before); free(same); free(want); free(got);
         hoodie_storage_free(fs);
+        hoodie_storage_free(mem);
+    }
+}
+
+HOODIE_TEST(write_writer__extra_metadata_checkpoint)
+{
+    /* a stream's checkpoint in the commits' extraMetadata: the newest one that has it is read back */
+    for (int v = 6; v <= 8; v += 2) {
+        hoodie_storage *mem;
+        hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+        make_table("/tbl", mem, 1, v);
+        hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+        to.storage = mem;
+        hoodie_table *t;
+        char *val = NULL, inst[24];
+        hoodie_assert_ok(hoodie_table_open(&t, "/tbl", &to));
+        hoodie_assert_status(HOODIE_ENOTFOUND, hoodie_table_commit_extra(t, "my.checkpoint", &val, inst, sizeof inst));
+        hoodie_table_free(t);
+        static const char *const cp1[] = { "my.checkpoint", "file-a:120", "other", "x", NULL };
+        static const char *const cp2[] = { "my.checkpoint", "file-b:7", NULL };
+        rows_spec a = { 1, 10, 10, "a", NULL, 0 }, b = { 5, 15, 20, "b", NULL, 0 }, c = { 1, 3, 30, "c", NULL, 0 };
+        hoodie_write_result r2;
+        g_extra = cp1;
+        hoodie_assert_ok(write_rows("/tbl", mem, HOODIE_WRITE_UPSERT, &a, NULL));
+        g_extra = cp2;
+        hoodie_assert_ok(write_rows("/tbl", mem, HOODIE_WRITE_UPSERT, &b, &r2));
+        g_extra = NULL;
+        hoodie_assert_ok(write_rows("/tbl", mem, HOODIE_WRITE_UPSERT, &c, NULL)); /* a write without one */
+        hoodie_assert_ok(hoodie_table_open(&t, "/tbl", &to));
+        hoodie_assert_ok(hoodie_table_commit_extra(t, "my.checkpoint", &val, inst, sizeof inst));
+        hoodie_assert_equal_s("file-b:7", val);
+        hoodie_assert_equal_s(r2.instant, inst);
+        free(val);
+        hoodie_assert_ok(hoodie_table_commit_extra(t, "other", &val, NULL, 0));
+        hoodie_assert_equal_s("x", val);
+        free(val);
+        hoodie_table_free(t);
+        /* the writer's own key is refused */
+        static const char *const bad[] = { "schema", "{}", NULL };
+        g_extra = bad;
+        hoodie_assert_status(HOODIE_EINVAL, write_rows("/tbl", mem, HOODIE_WRITE_UPSERT, &c, NULL));
+        g_extra = NULL;
         hoodie_storage_free(mem);
     }
 }

@@ -20,10 +20,20 @@
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
+#include <signal.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+static volatile sig_atomic_t g_stop; /* SIGINT or SIGTERM: commit what was read, then stop */
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    g_stop = 1;
+}
 
 #define CHECKPOINT_KEY "hoodie.ingest.checkpoint"
 #define FROM_KEY "hoodie.ingest.from"
@@ -33,6 +43,7 @@ static void ingest_usage(FILE *out)
 {
     fprintf(out,
             "usage: hoodie ingest TABLE --input FILE [--input FILE...] [--format jsonl|debezium] [--batch-rows N]\n"
+            "                     [--follow SECONDS]\n"
             "       hoodie ingest TABLE --checkpoints   (each ingested commit: instant, from, to, events)\n"
             "\n"
             "  Upsert the events of the inputs (one stream, file after file) in batches of N (default 100000),\n"
@@ -40,7 +51,9 @@ static void ingest_usage(FILE *out)
             "  " CHECKPOINT_KEY "), and a run starts there. Out-of-order events are settled by the table's\n"
             "  ordering field. debezium: c/r/u events write 'after', d events 'before' with _hoodie_is_deleted\n"
             "  = true; _change_operation_type, _upstream_event_processed_ts_ms, _event_origin_ts_ms, _event_lsn,\n"
-            "  _event_bin_file and _event_pos are filled when the table has such columns.\n");
+            "  _event_bin_file and _event_pos are filled when the table has such columns. --follow S: at the\n"
+            "  end, commit what was read and look for appended events every S seconds, until SIGINT/SIGTERM\n"
+            "  (which commit what was read, then stop).\n");
 }
 
 typedef struct ingest {
@@ -276,11 +289,12 @@ int cmd_ingest(int argc, char **argv)
     g.files = calloc((size_t)argc + 1, sizeof *g.files);
     if (!g.files) return cli_fail(HOODIE_ENOMEM, NULL);
     int code = CLI_OK, list_checkpoints_only = 0;
+    double follow = -1;
     for (int i = 1; i < argc && code == CLI_OK; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { ingest_usage(stdout); code = -1; break; }
         if (!strcmp(a, "--checkpoints")) { list_checkpoints_only = 1; continue; }
-        if (!strcmp(a, "--input") || !strcmp(a, "--format") || !strcmp(a, "--batch-rows")) {
+        if (!strcmp(a, "--input") || !strcmp(a, "--format") || !strcmp(a, "--batch-rows") || !strcmp(a, "--follow")) {
             if (!v) { code = cli_usage("ingest: %s needs a value", a); break; }
             i++;
             if (!strcmp(a, "--input")) {
@@ -291,6 +305,11 @@ int cmd_ingest(int argc, char **argv)
                 if (!strcmp(v, "debezium")) g.debezium = 1;
                 else if (!strcmp(v, "jsonl") || !strcmp(v, "json")) g.debezium = 0;
                 else code = cli_usage("ingest: unknown format '%s' (jsonl, debezium)", v);
+            } else if (!strcmp(a, "--follow")) {
+                char *end;
+                follow = strtod(v, &end);
+                if (*end || !(follow >= 0.001 && follow <= 86400))
+                    code = cli_usage("ingest: --follow needs a pause in seconds (0.001 to 86400)");
             } else {
                 char *end;
                 g.batch_rows = strtoll(v, &end, 10);
@@ -309,58 +328,82 @@ int cmd_ingest(int argc, char **argv)
     size_t fi = 0;
     long long off = 0;
     if (code == CLI_OK) code = resume_point(&g, &fi, &off);
-    long long in_batch = 0, line_no = 0;
+    size_t start_fi = fi;
+    long long start_off = off, in_batch = 0;
     char *from = code == CLI_OK ? position_text(g.files[fi], off) : NULL;
     if (code == CLI_OK && !from) code = cli_fail(HOODIE_ENOMEM, NULL);
     char *line = NULL;
     size_t line_cap = 0;
     const char *last_file = NULL;
     long long last_off = 0;
-    for (; code == CLI_OK && fi < g.n_files; fi++, off = 0) {
-        FILE *f = fopen(g.files[fi], "r");
-        if (!f) { fprintf(stderr, "hoodie: ingest: %s: %s\n", g.files[fi], strerror(errno)); code = CLI_ERROR; break; }
-        if (off && fseeko(f, (off_t)off, SEEK_SET)) {
-            fprintf(stderr, "hoodie: ingest: %s: cannot seek to the checkpoint (byte %lld)\n", g.files[fi], off);
+    if (follow >= 0) {
+        signal(SIGINT, on_stop);
+        signal(SIGTERM, on_stop);
+    }
+    for (;;) {
+        for (; code == CLI_OK && fi < g.n_files && !g_stop; fi++, off = 0) {
+            FILE *f = fopen(g.files[fi], "r");
+            if (!f) { fprintf(stderr, "hoodie: ingest: %s: %s\n", g.files[fi], strerror(errno)); code = CLI_ERROR; break; }
+            if (off && fseeko(f, (off_t)off, SEEK_SET)) {
+                fprintf(stderr, "hoodie: ingest: %s: cannot seek to the checkpoint (byte %lld)\n", g.files[fi], off);
+                fclose(f);
+                code = CLI_ERROR;
+                break;
+            }
+            long long line_no = 0, first_off = off; /* line numbers are known from the start of a file only */
+            ssize_t n;
+            while (code == CLI_OK && !g_stop && (n = getline(&line, &line_cap, f)) > 0) {
+                line_no++;
+                if (line[n - 1] != '\n') break; /* not finished yet: left for the next pass */
+                long long end = off + n;
+                size_t body = (size_t)n - 1;
+                while (body && (line[body - 1] == '\r' || line[body - 1] == ' ' || line[body - 1] == '\t')) body--;
+                if (body) {
+                    char where[PATH_MAX + 64];
+                    if (first_off) snprintf(where, sizeof where, "%s (byte %lld)", g.files[fi], off);
+                    else snprintf(where, sizeof where, "%s:%lld (byte %lld)", g.files[fi], line_no, off);
+                    if (g.debezium) code = debezium_row(&g, line, body, where);
+                    else if (append(&g, line, body) || append(&g, "\n", 1)) code = cli_fail(HOODIE_ENOMEM, NULL);
+                    in_batch++;
+                }
+                off = end;
+                last_file = g.files[fi];
+                last_off = off;
+                if (code == CLI_OK && in_batch >= g.batch_rows && g.len) { /* (only skipped events: read on) */
+                    char *to = position_text(g.files[fi], off);
+                    code = to ? commit_batch(&g, from, to, in_batch) : cli_fail(HOODIE_ENOMEM, NULL);
+                    g.n_events += in_batch;
+                    in_batch = 0;
+                    free(from);
+                    from = to;
+                }
+            }
+            if (!g_stop || !last_file || strcmp(last_file, g.files[fi])) { fclose(f); continue; }
             fclose(f);
-            code = CLI_ERROR;
-            break;
+            break; /* stopped in this file: stay on it */
         }
-        line_no = 0;
-        ssize_t n;
-        while (code == CLI_OK && (n = getline(&line, &line_cap, f)) > 0) {
-            line_no++;
-            if (line[n - 1] != '\n') break; /* not finished yet: left for the next run */
-            long long end = off + n;
-            size_t body = (size_t)n - 1;
-            while (body && (line[body - 1] == '\r' || line[body - 1] == ' ' || line[body - 1] == '\t')) body--;
-            if (body) {
-                char where[PATH_MAX + 64];
-                snprintf(where, sizeof where, "%s:%lld (byte %lld)", g.files[fi], line_no, off);
-                if (g.debezium) code = debezium_row(&g, line, body, where);
-                else if (append(&g, line, body) || append(&g, "\n", 1)) code = cli_fail(HOODIE_ENOMEM, NULL);
-                in_batch++;
-            }
-            off = end;
-            last_file = g.files[fi];
-            last_off = off;
-            if (code == CLI_OK && in_batch >= g.batch_rows && g.len) { /* (only skipped events: read on) */
-                char *to = position_text(g.files[fi], off);
-                code = to ? commit_batch(&g, from, to, in_batch) : cli_fail(HOODIE_ENOMEM, NULL);
-                g.n_events += in_batch;
-                in_batch = 0;
-                free(from);
-                from = to;
-            }
+        if (code == CLI_OK && g.len && last_file) {
+            char *to = position_text(last_file, last_off);
+            code = to ? commit_batch(&g, from, to, in_batch) : cli_fail(HOODIE_ENOMEM, NULL);
+            g.n_events += in_batch;
+            in_batch = 0;
+            free(from);
+            from = to;
         }
-        fclose(f);
+        if (code != CLI_OK || follow < 0 || g_stop) break;
+        /* --follow: read on from the end of the last complete line, after a pause */
+        if (last_file) {
+            for (fi = 0; fi < g.n_files && strcmp(g.files[fi], last_file); fi++) {}
+            off = last_off;
+        } else {
+            fi = start_fi;
+            off = start_off;
+        }
+        struct timespec ts = { (time_t)follow, (long)((follow - (double)(time_t)follow) * 1e9) };
+        while (!g_stop && nanosleep(&ts, &ts) && errno == EINTR) {}
     }
-    if (code == CLI_OK && g.len && last_file) {
-        char *to = position_text(last_file, last_off);
-        code = to ? commit_batch(&g, from, to, in_batch) : cli_fail(HOODIE_ENOMEM, NULL);
-        g.n_events += in_batch;
-        free(to);
-    }
-    if (code == CLI_OK) printf("ingest: %lld events, %lld skipped; up to date\n", g.n_events, g.skipped);
+    if (code == CLI_OK)
+        printf("ingest: %lld events, %lld skipped; %s\n", g.n_events, g.skipped, g_stop ? "stopped" : "up to date");
     free(from);
     free(line);
     free(g.batch);

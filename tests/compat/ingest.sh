@@ -5,7 +5,7 @@
 #     its event with the highest LSN unless that is a delete, as DuckDB computes from the events; the commits'
 #     checkpoints are contiguous (each batch begins where the previous commit ended: nothing twice, nothing lost);
 #   - a run with nothing new commits nothing; events appended later are picked up from the checkpoint; a last line
-#     without its newline waits; envelopes with a schema, Kafka tombstones, t/m events; the meta columns Hudi's
+#     without its newline waits; --follow picks up appended events, SIGTERM stops it cleanly; envelopes with a schema, Kafka tombstones, t/m events; the meta columns Hudi's
 #     Debezium sources fill; JSON lines; errors (bad JSON names the file, line and byte; deletes need
 #     _hoodie_is_deleted).
 set -u
@@ -116,6 +116,30 @@ printf '%s\n' '{"id":1,"name":"x","_event_lsn":5}' '{"id":1,"name":"old","_event
 "$HOODIE" ingest "$t" --input "$tmp/j.json" --batch-rows 1 > /dev/null || bad "jsonl ingest"
 check_eq "jsonl: the newest version per key" "1,x
 2,y" "$("$HOODIE" sql t="$t" "SELECT id, name FROM t ORDER BY id" | tail -n +2)"
+
+# --follow: events appended later are committed after a pause; SIGTERM commits what was read and stops
+t=$tmp/follow
+"$HOODIE" create "$t" --type mor --name cdc --record-key id --ordering-field _event_lsn --schema "$tmp/s.avsc" > /dev/null
+head -n 100 "$tmp/events.json" > "$tmp/f.json"
+"$HOODIE" ingest "$t" --input "$tmp/f.json" --format debezium --follow 0.1 > "$tmp/follow.out" 2>&1 &
+pid=$!
+wait_for() { # SECONDS CONDITION...
+    local end=$((SECONDS + $1)); shift
+    until "$@"; do [ $SECONDS -lt $end ] || return 1; sleep 0.1; done
+}
+at_end() { [ "$("$HOODIE" ingest "$t" --checkpoints 2> /dev/null | tail -1 | cut -d' ' -f3 | cut -d: -f1)" = \
+             "$(stat -c %s "$tmp/f.json")" ]; }
+wait_for 20 at_end && ok || bad "follow: the first 100 events were not committed"
+sed -n '101,400p' "$tmp/events.json" >> "$tmp/f.json"
+wait_for 20 at_end && ok || bad "follow: the appended events were not committed"
+kill -TERM "$pid"; wait "$pid"; rc=$?
+check_eq "follow: SIGTERM exit" 0 "$rc"
+check_eq "follow: stopped" "ingest: 400 events, 0 skipped; stopped" "$(tail -1 "$tmp/follow.out")"
+check_eq "follow: rows" "$(duck "SELECT id, name, amount FROM (SELECT op, coalesce(after.id, before.id) AS id,
+    after.name AS name, after.amount AS amount FROM read_json_auto('$tmp/f.json', format='newline_delimited')
+    QUALIFY row_number() OVER (PARTITION BY coalesce(after.id, before.id) ORDER BY source.lsn DESC) = 1)
+    WHERE op <> 'd' ORDER BY id" | tail -n +2 | awk -F, '{ print $1 "," $2 "," $3 + 0 }')" \
+    "$(rows_of "$t" | awk -F, '{ print $1 "," $2 "," $3 + 0 }')"
 
 # errors
 printf '%s\n' '{"op":"c","after":{"id":1}}' '{"op":"c", "after": {' > "$tmp/bad.json"

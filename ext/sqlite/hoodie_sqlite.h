@@ -23,7 +23,8 @@
  * partition field, nor a meta column), DELETE deletes by record key (the table is keyed by _hoodie_record_key, WITHOUT
  * ROWID). Changes are written at COMMIT (of the statement, or of the transaction): each run of inserts and updates
  * is one upsert commit, each run of deletes one delete commit, in order. A read of the table after changes that
- * wait for COMMIT is refused (it would not see them).
+ * wait for COMMIT is refused (it would not see them), and so is an UPDATE or DELETE whose rows are selected by
+ * _hoodie_as_of, _hoodie_from or _hoodie_to (it would write another version's rows as current).
  *
  * The module uses only the public hoodie API.
  */

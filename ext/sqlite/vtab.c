@@ -65,6 +65,7 @@ typedef struct vtab {
     int n_cols;
     seg *segs;
     size_t n_segs;
+    int past_read;        /* the last xFilter read another version (t('T'), t(NULL, 'FROM')): no UPDATE or DELETE */
 } vtab;
 
 typedef struct cursor {
@@ -236,7 +237,8 @@ static int learn_columns(vtab *v, char **err)
             size_t n = strcspn(txt, ",");
             size_t name_len = strcspn(txt, ",:");
             for (int i = 0; i < v->n_cols; i++)
-                if (strlen(v->cols[i].name) == name_len && !strncmp(v->cols[i].name, txt, name_len)) v->cols[i].fixed = 1;
+                if (strlen(v->cols[i].name) == name_len && !strncmp(v->cols[i].name, txt, name_len))
+                    v->cols[i].fixed = 1;
             txt += n + (txt[n] == ',');
         }
     }
@@ -608,6 +610,7 @@ static int x_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx, int 
     c->eof = 1;
     c->rowid = 0;
     for (int i = 0; i < v->n_cols; i++) v->cols[i].unchanged = 0;
+    v->past_read = 0;
     /* Reads see the table as committed: after changes that wait for COMMIT they would miss them (an UPDATE after a
      * DELETE in one transaction brought deleted rows back), so such a read is refused. */
     for (size_t i = 0; i < v->n_segs; i++)
@@ -629,6 +632,7 @@ static int x_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx, int 
         p = end;
         if (oc == 'h') {
             if (cn >= 0 && cn < N_HIDDEN && sqlite3_value_type(argv[a]) != SQLITE_NULL) {
+                v->past_read = 1;
                 c->hid[cn] = sqlite3_mprintf("%s", (const char *)sqlite3_value_text(argv[a]));
                 if (!c->hid[cn]) rc = SQLITE_NOMEM;
             }
@@ -1053,7 +1057,8 @@ static void put_base64(sqlite3_str *s, const unsigned char *p, int n)
     sqlite3_str_appendchar(s, 1, '"');
     for (int i = 0; i < n; i += 3) {
         unsigned x = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
-        char q[4] = { al[x >> 18 & 63], al[x >> 12 & 63], i + 1 < n ? al[x >> 6 & 63] : '=', i + 2 < n ? al[x & 63] : '=' };
+        char q[4] = { al[x >> 18 & 63], al[x >> 12 & 63], i + 1 < n ? al[x >> 6 & 63] : '=',
+                      i + 2 < n ? al[x & 63] : '=' };
         sqlite3_str_append(s, q, 4);
     }
     sqlite3_str_appendchar(s, 1, '"');
@@ -1095,6 +1100,10 @@ static int x_update(sqlite3_vtab *vt, int argc, sqlite3_value **argv, sqlite3_in
     vtab *v = (vtab *)vt;
     if (v->query != HOODIE_QUERY_SNAPSHOT || v->opt[H_AS_OF] || v->opt[H_FROM] || v->opt[H_TO])
         return vt_error(v, "hoodie: %s is read-only: a time-travel, read-optimized or incremental view", v->path);
+    /* an UPDATE or DELETE follows its statement's scan: rows of another version would be written as current */
+    if ((argc == 1 || sqlite3_value_type(argv[0]) != SQLITE_NULL) && v->past_read)
+        return vt_error(v, "hoodie: %s: UPDATE and DELETE read the latest version; _hoodie_as_of, _hoodie_from and "
+                           "_hoodie_to cannot select their rows", v->path);
     if (argc == 1) { /* DELETE: argv[0] is the record key */
         if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return SQLITE_OK;
         seg *g = segment(v, 1);

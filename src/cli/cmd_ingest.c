@@ -181,7 +181,8 @@ static int debezium_row(ingest *g, const char *line, size_t n, const char *where
         set_if_column(g, row, "_event_pos", json_object_get(source, "pos"));
     }
     char *txt = row ? json_dumps(row, JSON_COMPACT) : NULL;
-    int rc = txt && append(g, txt, strlen(txt)) == 0 && append(g, "\n", 1) == 0 ? CLI_OK : cli_fail(HOODIE_ENOMEM, NULL);
+    int ok = txt && append(g, txt, strlen(txt)) == 0 && append(g, "\n", 1) == 0;
+    int rc = ok ? CLI_OK : cli_fail(HOODIE_ENOMEM, NULL);
     free(txt);
     json_decref(row);
     json_decref(ev);
@@ -343,7 +344,11 @@ int cmd_ingest(int argc, char **argv)
     for (;;) {
         for (; code == CLI_OK && fi < g.n_files && !g_stop; fi++, off = 0) {
             FILE *f = fopen(g.files[fi], "r");
-            if (!f) { fprintf(stderr, "hoodie: ingest: %s: %s\n", g.files[fi], strerror(errno)); code = CLI_ERROR; break; }
+            if (!f) {
+                fprintf(stderr, "hoodie: ingest: %s: %s\n", g.files[fi], strerror(errno));
+                code = CLI_ERROR;
+                break;
+            }
             if (off && fseeko(f, (off_t)off, SEEK_SET)) {
                 fprintf(stderr, "hoodie: ingest: %s: cannot seek to the checkpoint (byte %lld)\n", g.files[fi], off);
                 fclose(f);

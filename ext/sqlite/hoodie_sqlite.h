@@ -37,12 +37,19 @@
 #include <sqlite3.h>
 #endif
 
+#include "hoodie/sys/storage.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /** Register the module "hoodie" on `db`. SQLITE_OK or an SQLite error code. */
 int hoodie_sqlite_register(sqlite3 *db);
+/**
+ * Register the same module as `name`, its tables read through `storage` (borrowed: it must outlive their use) and
+ * read-only: e.g. the view of a table as a pending write leaves it (hoodie_precommit.after).
+ */
+int hoodie_sqlite_register_storage(sqlite3 *db, const char *name, const hoodie_storage *storage);
 
 #ifdef __cplusplus
 }

@@ -66,7 +66,16 @@ typedef struct vtab {
     seg *segs;
     size_t n_segs;
     int past_read;        /* the last xFilter read another version (t('T'), t(NULL, 'FROM')): no UPDATE or DELETE */
+    const hoodie_storage *storage; /* the module's (hoodie_sqlite_register_storage): read-only; NULL: local files */
 } vtab;
+
+/* The table at v->path, through the module's storage. */
+static hoodie_status open_table(const vtab *v, hoodie_table **t)
+{
+    hoodie_table_open_opts o = HOODIE_TABLE_OPEN_OPTS_INIT;
+    o.storage = v->storage;
+    return hoodie_table_open(t, v->path, &o);
+}
 
 typedef struct cursor {
     sqlite3_vtab_cursor base;
@@ -194,7 +203,7 @@ static const char *last_error(void)
 static int learn_columns(vtab *v, char **err)
 {
     hoodie_table *t = NULL;
-    hoodie_status rc = hoodie_table_open(&t, v->path, NULL);
+    hoodie_status rc = open_table(v, &t);
     if (rc != HOODIE_OK) { *err = sqlite3_mprintf("hoodie: %s", last_error()); return SQLITE_ERROR; }
     hoodie_scan_opts so = HOODIE_SCAN_OPTS_INIT;
     so.query = v->query;
@@ -248,7 +257,6 @@ static int learn_columns(vtab *v, char **err)
 
 static int x_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out, char **err)
 {
-    (void)aux;
     if (argc < 4) {
         *err = sqlite3_mprintf("hoodie: usage: CREATE VIRTUAL TABLE name USING hoodie('/path/to/table' "
                                "[, 'query=snapshot|read_optimized|incremental'] [, 'as_of=T'] [, 'from=T'] "
@@ -258,6 +266,7 @@ static int x_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, 
     vtab *v = sqlite3_malloc64(sizeof *v);
     if (!v) return SQLITE_NOMEM;
     memset(v, 0, sizeof *v);
+    v->storage = aux;
     v->path = unquote(argv[3]);
     if (!v->path) { vtab_free(v); return SQLITE_NOMEM; }
     for (int i = 4; i < argc; i++) {
@@ -618,7 +627,7 @@ static int x_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx, int 
             return fail(c, "this transaction changed the table, and its changes are written at COMMIT: read it (or "
                            "UPDATE or DELETE with a WHERE) after COMMIT, or in a statement of its own");
     if (!c->t) {
-        if (hoodie_table_open(&c->t, v->path, NULL) != HOODIE_OK) return fail(c, last_error());
+        if (open_table(v, &c->t) != HOODIE_OK) return fail(c, last_error());
     }
     char *end = NULL;
     uint64_t used = idx ? strtoull(idx, &end, 16) : ~0ull;
@@ -1098,6 +1107,8 @@ static int x_update(sqlite3_vtab *vt, int argc, sqlite3_value **argv, sqlite3_in
 {
     (void)rowid;
     vtab *v = (vtab *)vt;
+    if (v->storage)
+        return vt_error(v, "hoodie: %s is read-only here: a view of the table through another storage", v->path);
     if (v->query != HOODIE_QUERY_SNAPSHOT || v->opt[H_AS_OF] || v->opt[H_FROM] || v->opt[H_TO])
         return vt_error(v, "hoodie: %s is read-only: a time-travel, read-optimized or incremental view", v->path);
     /* an UPDATE or DELETE follows its statement's scan: rows of another version would be written as current */
@@ -1154,7 +1165,7 @@ static int write_segment(vtab *v, const seg *g)
     hoodie_status rc;
     if (g->del) {
         hoodie_table *t = NULL;
-        rc = hoodie_table_open(&t, v->path, NULL);
+        rc = open_table(v, &t);
         if (rc == HOODIE_OK) rc = hoodie_table_get(t, (const char *const *)g->keys, g->n, &in);
         wo.op = HOODIE_WRITE_DELETE;
         if (rc == HOODIE_OK) rc = hoodie_table_write(v->path, &in, &wo, NULL);
@@ -1234,6 +1245,11 @@ static sqlite3_module hoodie_module = {
 int hoodie_sqlite_register(sqlite3 *db)
 {
     return sqlite3_create_module_v2(db, "hoodie", &hoodie_module, NULL, NULL);
+}
+
+int hoodie_sqlite_register_storage(sqlite3 *db, const char *name, const hoodie_storage *storage)
+{
+    return sqlite3_create_module_v2(db, name, &hoodie_module, (void *)storage, NULL);
 }
 
 #ifdef HOODIE_SQLITE_LOADABLE

@@ -62,7 +62,8 @@ typedef enum hoodie_status {
     HOODIE_EUNSUPPORTED =  -8, /**< well-formed, not implemented (version, codec) */
     HOODIE_EINVAL       =  -9, /**< bad argument or configuration */
     HOODIE_ESTATE       = -10, /**< handle is poisoned or in the wrong state */
-    HOODIE_ITEROVER     = -11  /**< iterator exhausted; not a failure */
+    HOODIE_ITEROVER     = -11, /**< iterator exhausted; not a failure */
+    HOODIE_EVALIDATION  = -12  /**< a pre-commit check refused a write (hoodie_write_opts.pre_commit) */
 } hoodie_status;
 
 typedef struct hoodie_error {

@@ -43,7 +43,32 @@ typedef enum hoodie_log_block_format {
 /** hoodie_write_opts.small_file_limit: no small-file handling (hoodie.parquet.small.file.limit=0) */
 #define HOODIE_NO_SMALL_FILES (-1)
 
-#define HOODIE_WRITE_OPTS_VERSION 5
+typedef struct hoodie_write_result hoodie_write_result;
+
+/**
+ * What a pre-commit check (hoodie_write_opts.pre_commit) is shown of a write whose data files are all written and
+ * whose commit is about to complete: Hudi's pre-commit validators (hoodie.precommit.validators) compare the table
+ * before and after it. Read `before` and `after` through hoodie_table_open_opts.storage.
+ */
+typedef struct hoodie_precommit {
+    const char *base_path;
+    const char *instant;               /**< the pending instant's requested time */
+    const char *action;                /**< "commit", "deltacommit" or "replacecommit" */
+    hoodie_write_operation op;
+    const hoodie_storage *before;      /**< the table without this write (its instant is pending there) */
+    const hoodie_storage *after;       /**< a read-only view of the table in which this write has completed */
+    const char *const *partitions;     /**< the partitions it wrote to or replaced ("" for a table without
+                                            partitions), sorted, n_partitions of them */
+    size_t n_partitions;
+    const hoodie_write_result *result; /**< what it wrote (instant and action not set yet) */
+    char *message;                     /**< a refusing check says why here: message_cap bytes, NUL-terminated */
+    size_t message_cap;
+} hoodie_precommit;
+
+/** A pre-commit check: HOODIE_OK lets the write complete; any other status refuses it (see pre_commit). */
+typedef hoodie_status (*hoodie_precommit_fn)(void *ctx, hoodie_precommit *pc);
+
+#define HOODIE_WRITE_OPTS_VERSION 6
 typedef struct hoodie_write_opts {
     unsigned version;                 /**< HOODIE_WRITE_OPTS_VERSION */
     const hoodie_storage *storage;    /**< NULL: local POSIX */
@@ -66,19 +91,25 @@ typedef struct hoodie_write_opts {
     const char *const *extra_metadata; /**< more extraMetadata of the commit: key, value, key, value, ..., NULL
                                             (e.g. a stream's checkpoint, read back with hoodie_table_commit_extra);
                                             "schema" is the writer's own */
+    /* version 6 */
+    hoodie_precommit_fn pre_commit;   /**< called once every data file is written, before the table lock and the
+                                           commit point (every operation, bulk_insert too); a refusal rolls the
+                                           write back at once and hoodie_table_write returns HOODIE_EVALIDATION with
+                                           the check's message. NULL: none */
+    void *pre_commit_ctx;
 } hoodie_write_opts;
 #define HOODIE_WRITE_OPTS_INIT \
     { HOODIE_WRITE_OPTS_VERSION, NULL, HOODIE_WRITE_UPSERT, 0, 0, HOODIE_PARQUET_CODEC_SNAPPY, 0, 0, 0, \
-      HOODIE_LOG_BLOCK_AVRO, NULL }
+      HOODIE_LOG_BLOCK_AVRO, NULL, NULL, NULL }
 
-typedef struct hoodie_write_result {
+struct hoodie_write_result {
     char instant[24];                 /**< the completed instant's requested time */
     char action[16];                  /**< "commit", "deltacommit" or "replacecommit" */
     int64_t inserts, updates, deletes;
     int64_t files_written;
     int64_t bytes_written;
     size_t rolled_back;               /**< pending instants of dead writers rolled back first */
-} hoodie_write_result;
+};
 
 /**
  * Write `input` (consumed and released, whatever the outcome) into the table at `base_path` as one commit.

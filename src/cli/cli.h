@@ -5,7 +5,7 @@
 #include "hoodie/hoodie.h"
 
 /* Exit codes. */
-enum { CLI_OK = 0, CLI_ERROR = 1, CLI_USAGE = 2, CLI_CORRUPT = 3, CLI_CONFLICT = 4 };
+enum { CLI_OK = 0, CLI_ERROR = 1, CLI_USAGE = 2, CLI_CORRUPT = 3, CLI_CONFLICT = 4, CLI_REFUSED = 5 };
 
 typedef int (*cli_cmd_fn)(int argc, char **argv);
 
@@ -31,6 +31,31 @@ int cmd_restore(int argc, char **argv);
 
 /** Table services run after a write (hoodie write --compact-every N --clean --archive); cmd_services.c. */
 int cli_inline_services(const char *table, int64_t compact_every, int clean, int archive);
+
+/** Hudi's pre-commit validators (validate.c): SQL queries checked before a write completes. */
+enum { CLI_VALIDATE_EQUALITY = 0, CLI_VALIDATE_INEQUALITY = 1, CLI_VALIDATE_SINGLE = 2, CLI_VALIDATE_KINDS = 3 };
+typedef struct cli_validators {
+    char **q[CLI_VALIDATE_KINDS]; /* queries of each kind (single value: "query#expected") */
+    size_t n[CLI_VALIDATE_KINDS];
+} cli_validators;
+/** --validate-equality Q, --validate-inequality Q, --validate-single-value 'Q#R', --props FILE: -1 when `opt` is
+ *  none of them, else CLI_OK or an exit code; *consumed is 1 when `val` was taken. */
+int cli_validators_option(cli_validators *v, const char *opt, const char *val, int *consumed);
+/** Add the ';'-separated queries of a kind; `from` names where they came from in errors. */
+int cli_validators_add(cli_validators *v, int kind, const char *queries, const char *from);
+/** The validators a Java properties file configures (hoodie.precommit.validators and their query keys). */
+int cli_validators_load_props(cli_validators *v, const char *path);
+int cli_validators_any(const cli_validators *v);
+void cli_validators_dispose(cli_validators *v);
+/** hoodie_write_opts.pre_commit for a cli_validators (ctx). */
+hoodie_status cli_validate_precommit(void *ctx, hoodie_precommit *pc);
+/** The validator options' help lines. */
+#define CLI_VALIDATE_USAGE \
+    "  Pre-commit validators (Hudi's hoodie.precommit.validators; each refuses the commit when it fails, the\n" \
+    "  write is rolled back, exit 5): --validate-single-value 'QUERY#EXPECTED' (the first value of the query's\n" \
+    "  result after the write), --validate-equality QUERY (the same rows before and after), --validate-inequality\n" \
+    "  QUERY (other rows); each repeatable, ';' separates queries, <TABLE_NAME> names the table (the partitions\n" \
+    "  the write touched). --props FILE reads them from a Java properties file with Hudi's keys.\n"
 
 /** Print the last library error to stderr and map the status to an exit code. */
 int cli_fail(hoodie_status rc, const char *context);

@@ -43,7 +43,7 @@ static void ingest_usage(FILE *out)
 {
     fprintf(out,
             "usage: hoodie ingest TABLE --input FILE [--input FILE...] [--format jsonl|debezium] [--batch-rows N]\n"
-            "                     [--follow SECONDS]\n"
+            "                     [--follow SECONDS] [--validate-... QUERY] [--props FILE]\n"
             "       hoodie ingest TABLE --checkpoints   (each ingested commit: instant, from, to, events)\n"
             "\n"
             "  Upsert the events of the inputs (one stream, file after file) in batches of N (default 100000),\n"
@@ -53,7 +53,9 @@ static void ingest_usage(FILE *out)
             "  = true; _change_operation_type, _upstream_event_processed_ts_ms, _event_origin_ts_ms, _event_lsn,\n"
             "  _event_bin_file and _event_pos are filled when the table has such columns. --follow S: at the\n"
             "  end, commit what was read and look for appended events every S seconds, until SIGINT/SIGTERM\n"
-            "  (which commit what was read, then stop).\n");
+            "  (which commit what was read, then stop).\n"
+            CLI_VALIDATE_USAGE
+            "  A batch a validator refuses stops the run (exit 5); the next run reads it again.\n");
 }
 
 typedef struct ingest {
@@ -68,6 +70,7 @@ typedef struct ingest {
     char *batch;           /* JSON lines */
     size_t len, cap;
     long long n_events, skipped;
+    cli_validators val;    /* pre-commit validators of every batch's commit */
 } ingest;
 
 static int has_column(const ingest *g, const char *name)
@@ -220,6 +223,10 @@ static int commit_batch(ingest *g, const char *from, const char *to, long long e
     hoodie_write_opts wo = HOODIE_WRITE_OPTS_INIT;
     wo.op = HOODIE_WRITE_UPSERT;
     wo.extra_metadata = extra;
+    if (cli_validators_any(&g->val)) {
+        wo.pre_commit = cli_validate_precommit;
+        wo.pre_commit_ctx = &g->val;
+    }
     struct ArrowArrayStream in;
     hoodie_write_result res;
     hoodie_status rc = hoodie_files_stream(paths, 1, g->table, &fo, &in);
@@ -295,6 +302,8 @@ int cmd_ingest(int argc, char **argv)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { ingest_usage(stdout); code = -1; break; }
         if (!strcmp(a, "--checkpoints")) { list_checkpoints_only = 1; continue; }
+        int took, vc = cli_validators_option(&g.val, a, v, &took);
+        if (vc >= 0) { code = vc; i += took; continue; }
         if (!strcmp(a, "--input") || !strcmp(a, "--format") || !strcmp(a, "--batch-rows") || !strcmp(a, "--follow")) {
             if (!v) { code = cli_usage("ingest: %s needs a value", a); break; }
             i++;
@@ -322,6 +331,7 @@ int cmd_ingest(int argc, char **argv)
     }
     if (code == CLI_OK && list_checkpoints_only && g.table) {
         free(g.files);
+        cli_validators_dispose(&g.val);
         return list_checkpoints(g.table);
     }
     if (code == CLI_OK && (!g.table || !g.n_files)) { ingest_usage(stderr); code = CLI_USAGE; }
@@ -416,5 +426,6 @@ int cmd_ingest(int argc, char **argv)
     free(g.files);
     for (size_t i = 0; i < g.n_columns; i++) free(g.columns[i]);
     free(g.columns);
+    cli_validators_dispose(&g.val);
     return code < 0 ? CLI_OK : code;
 }

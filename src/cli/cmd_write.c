@@ -14,6 +14,8 @@ static void write_usage(FILE *out)
             "usage: hoodie write TABLE --op OP --input FILE [--input FILE ...] [--input-format csv|jsonl|parquet]\n"
             "                    [--small-file-limit BYTES] [--max-file-size BYTES] [--codec snappy|zstd|gzip|none]\n"
             "                    [--combine-before-insert] [--log-block-format avro|parquet]\n"
+            "                    [--validate-single-value 'QUERY#EXPECTED'] [--validate-equality QUERY]\n"
+            "                    [--validate-inequality QUERY] [--props FILE]\n"
             "\n"
             "  OP: insert, upsert, delete, bulk_insert, insert_overwrite, insert_overwrite_table, delete_partition\n"
             "  The input format is taken from the file name (.csv, .jsonl/.json, .parquet) unless given.\n"
@@ -26,7 +28,8 @@ static void write_usage(FILE *out)
             "  MOR updates go to log files as Avro data blocks (Hudi's default); --log-block-format parquet writes\n"
             "  Parquet data blocks instead (hoodie.logfile.data.block.format=parquet), compressed with --codec.\n"
             "  Inline table services after the commit: --compact-every N (MOR: compact when N delta commits are\n"
-            "  uncompacted), --clean (default policy), --archive (default keep.min/max.commits).\n");
+            "  uncompacted), --clean (default policy), --archive (default keep.min/max.commits).\n"
+            CLI_VALIDATE_USAGE);
 }
 
 static int parse_op(const char *s, hoodie_write_operation *op)
@@ -51,11 +54,14 @@ int cmd_write(int argc, char **argv)
     int64_t compact_every = 0;
     int inline_clean = 0, inline_archive = 0;
     hoodie_write_opts wo = HOODIE_WRITE_OPTS_INIT;
+    cli_validators val = { { NULL, NULL, NULL }, { 0, 0, 0 } };
     if (!inputs) return cli_fail(HOODIE_ENOMEM, NULL);
     int code = CLI_OK;
     for (int i = 1; i < argc && code == CLI_OK; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { write_usage(stdout); free(inputs); return CLI_OK; }
+        int took, vc = cli_validators_option(&val, a, v, &took);
+        if (vc >= 0) { code = vc; i += took; continue; }
         int takes = !strcmp(a, "--op") || !strcmp(a, "--input") || !strcmp(a, "--input-format") ||
                     !strcmp(a, "--small-file-limit") || !strcmp(a, "--max-file-size") || !strcmp(a, "--codec") ||
                     !strcmp(a, "--log-block-format");
@@ -105,7 +111,11 @@ int cmd_write(int argc, char **argv)
         write_usage(stderr);
         code = CLI_USAGE;
     }
-    if (code != CLI_OK) { free(inputs); return code; }
+    if (code != CLI_OK) { free(inputs); cli_validators_dispose(&val); return code; }
+    if (cli_validators_any(&val)) {
+        wo.pre_commit = cli_validate_precommit;
+        wo.pre_commit_ctx = &val;
+    }
 
     struct ArrowArrayStream stream;
     hoodie_write_result res;
@@ -127,6 +137,7 @@ int cmd_write(int argc, char **argv)
     hoodie_status rc = hoodie_files_stream(inputs, n_inputs, table, &fo, &stream);
     if (rc == HOODIE_OK) rc = hoodie_table_write(table, &stream, &wo, &res);
     free(inputs);
+    cli_validators_dispose(&val);
     if (rc < 0) return cli_fail(rc, NULL);
     if (res.rolled_back) printf("rolled back %zu pending instant(s) left by a failed writer\n", res.rolled_back);
     printf("%s %s: %lld inserted, %lld updated, %lld deleted, %lld file(s), %lld bytes\n", res.action, res.instant,

@@ -35,6 +35,7 @@ int cli_fail(hoodie_status rc, const char *context)
     switch (rc) {
     case HOODIE_ECORRUPT: return CLI_CORRUPT;
     case HOODIE_ECONFLICT: return CLI_CONFLICT;
+    case HOODIE_EVALIDATION: return CLI_REFUSED;
     case HOODIE_EINVAL: return CLI_USAGE;
     default: return CLI_ERROR;
     }

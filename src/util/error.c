@@ -40,6 +40,7 @@ const char *hoodie_status_str(hoodie_status code)
     case HOODIE_EINVAL: return "invalid argument";
     case HOODIE_ESTATE: return "invalid state";
     case HOODIE_ITEROVER: return "end of iteration";
+    case HOODIE_EVALIDATION: return "validation failed";
     }
     return "unknown status";
 }

@@ -237,6 +237,24 @@ done:
     return rc;
 }
 
+hoodie_status hoodie_write__completed_preview(hoodie_write_txn *tx, char **path_out)
+{
+    char max[HOODIE_INSTANT_TIME_MAX + 1], c[18];
+    *path_out = NULL;
+    if (tx->inst.state != HOODIE_STATE_INFLIGHT)
+        return HOODIE_FAIL(HOODIE_ESTATE, "instant %s is not inflight", tx->inst.requested);
+    hoodie_instant in = tx->inst;
+    if (tx->layout == 2) {
+        HOODIE_TRY(load_max(tx, max));
+        HOODIE_TRY(hoodie_write__new_time(c, tx->utc, max));
+        memcpy(in.completion, c, 18);
+    }
+    char name[128];
+    HOODIE_TRY(hoodie_instant_file_name(&in, HOODIE_STATE_COMPLETED, tx->layout, name, sizeof name));
+    *path_out = hoodie_write__path(tx->timeline_dir, name);
+    return *path_out ? HOODIE_OK : HOODIE_NOMEM();
+}
+
 void hoodie_write__txn_dispose(hoodie_write_txn *tx)
 {
     if (!tx) return;

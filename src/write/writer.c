@@ -11,13 +11,15 @@
  *              (< small_file_limit, up to max_file_size by the group's average record size), then new groups
  *   write      COW: a new base file version per touched group (merge handle), new groups (create handle);
  *              MOR: updates and deletes as log files (Avro data block, delete block), inserts as base files
- *   commit     requested -> markers -> inflight (workload) -> data files -> completed (commit metadata), the
- *              completed file created exclusively and last (write/commit.h)
+ *   commit     requested -> markers -> inflight (workload) -> data files -> [pre-commit check] -> completed
+ *              (commit metadata), the completed file created exclusively and last (write/commit.h)
  *
  * Memory: the input is held in memory (one batch); base files touched are rewritten one at a time.
- * HOODIE_TRACE_WRITE (environment): the wall time of each phase on stderr.
+ * HOODIE_TRACE_WRITE (environment): the wall time of each phase on stderr, the files phase also by handle (merges,
+ * log appends, new files).
  */
 #include "write/writer_int.h"
+#include "storage/overlay.h"
 
 #include <time.h>
 
@@ -1443,13 +1445,18 @@ static hoodie_status drain(struct ArrowArrayStream *input, hoodie_batch *out)
     return rc;
 }
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 /* HOODIE_TRACE_WRITE: the wall time of the phase that just ended, on stderr (for profiling a write). */
 static void trace_phase(wctx *w, const char *phase)
 {
     if (!w->trace) return;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    double now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    double now = now_s();
     if (phase) {
         long pages = -1, rss = -1; /* resident memory where /proc tells it (Linux), else -1 */
         FILE *f = fopen("/proc/self/statm", "r");
@@ -1496,6 +1503,66 @@ static hoodie_status commit_checked(wctx *w, const void *meta, size_t len)
     return rc;
 }
 
+static int str_cmp(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+/*
+ * The pre-commit check (hoodie_write_opts.pre_commit): shown the table before this write and, through a read-only
+ * view with the completed instant file added (storage/overlay.h), after it. A refusal rolls the write back at
+ * once, under the table lock (the instant is this live writer's own: recovery would leave it alone), and fails
+ * with HOODIE_EVALIDATION; a rollback that fails leaves the instant pending, which a later writer rolls back.
+ */
+static hoodie_status pre_commit(wctx *w, const void *meta, size_t len)
+{
+    char *path = NULL;
+    hoodie_storage *after = NULL;
+    size_t n = 0, cap = w->n_stats + w->n_replaced;
+    const char **parts = malloc((cap + 1) * sizeof *parts);
+    hoodie_status rc = parts ? HOODIE_OK : HOODIE_NOMEM();
+    for (size_t i = 0; rc == HOODIE_OK && i < w->n_stats; i++)
+        parts[n++] = w->stats[i].partition_path ? w->stats[i].partition_path : "";
+    for (size_t i = 0; rc == HOODIE_OK && i < w->n_replaced; i++)
+        parts[n++] = w->replaced[i].partition_path ? w->replaced[i].partition_path : "";
+    if (rc == HOODIE_OK && n) {
+        qsort(parts, n, sizeof *parts, str_cmp);
+        size_t k = 1;
+        for (size_t i = 1; i < n; i++)
+            if (strcmp(parts[i], parts[k - 1])) parts[k++] = parts[i];
+        n = k;
+    }
+    if (rc == HOODIE_OK) rc = hoodie_write__completed_preview(&w->tx, &path);
+    if (rc == HOODIE_OK) rc = hoodie_storage_overlay_new(&after, w->s, path, meta, len);
+    if (rc < 0) {
+        hoodie_error__prefix("pre-commit check: ");
+    } else {
+        char msg[2048] = "";
+        hoodie_write_result res = w->res;
+        hoodie_precommit pc = { w->t->base_path, w->tx.inst.requested, hoodie_action_name(w->action), w->o.op, w->s,
+                                after, parts, n, &res, msg, sizeof msg };
+        hoodie_status vrc = w->o.pre_commit(w->o.pre_commit_ctx, &pc);
+        if (vrc != HOODIE_OK) {
+            msg[sizeof msg - 1] = '\0';
+            char *why = strdup(*msg ? msg : hoodie_status_str(vrc));
+            /* undo it now: the files go, the timeline records a rollback, as Hudi's failed-write rollback does */
+            char rb[18];
+            hoodie_table_lock lock;
+            hoodie_status lrc = hoodie_write__lock(&lock, w->s, w->t->base_path, -1);
+            if (lrc == HOODIE_OK) {
+                lrc = hoodie_write__rollback(w->s, w->t->base_path, w->cfg, &w->tx.inst, rb);
+                if (hoodie_write__unlock(&lock) < 0 && lrc == HOODIE_OK) hoodie_error_clear();
+            }
+            rc = HOODIE_FAIL(HOODIE_EVALIDATION, "%s: pre-commit check refused %s %s: %s%s", w->t->base_path,
+                             w->op_name, w->tx.inst.requested, why ? why : "out of memory",
+                             lrc == HOODIE_OK ? " (rolled back)"
+                                              : " (the rollback failed: the next writer rolls it back)");
+            free(why);
+        }
+    }
+    hoodie_storage_free(after);
+    free(path);
+    free(parts);
+    return rc;
+}
+
 hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream *input, const hoodie_write_opts *opts,
                                  hoodie_write_result *result)
 {
@@ -1508,7 +1575,8 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     memset(&w, 0, sizeof w);
     w.o = def;
     if (opts) /* an older caller's struct ends before the fields its version lacks */
-        memcpy(&w.o, opts, opts->version >= 5 ? sizeof *opts
+        memcpy(&w.o, opts, opts->version >= 6 ? sizeof *opts
+                           : opts->version == 5 ? offsetof(hoodie_write_opts, pre_commit)
                            : opts->version == 4 ? offsetof(hoodie_write_opts, extra_metadata)
                            : opts->version == 3 ? offsetof(hoodie_write_opts, log_block_format)
                            : opts->version == 2 ? offsetof(hoodie_write_opts, combine_before_insert)
@@ -1663,16 +1731,26 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     }
     for (size_t i = 0; i < w.n_groups && rc == HOODIE_OK; i++) {
         wgroup *g = &w.groups[i];
+        double t0 = w.trace ? now_s() : 0;
+        int kind = -1;
         if ((rc = hoodie_write__heartbeat_tick(w.s, w.t->base_path, w.tx.inst.requested)) < 0) break;
         if (!g->existing && g->inserts.n && w.o.op == HOODIE_WRITE_BULK_INSERT && !w.cfg->lsm_tree)
-            rc = bulk_handle(&w, i);
-        else if (!g->existing) rc = g->inserts.n ? create_handle(&w, g) : HOODIE_OK;
-        else if (w.mor && w.cfg->lsm_tree) rc = g->updates.n || g->inserts.n ? lsm_append_handle(&w, g) : HOODIE_OK;
-        else if (w.mor && g->updates.n && !g->inserts.n) rc = append_handle(&w, g);
-        else if (g->updates.n || g->inserts.n) rc = merge_handle(&w, g);
+            kind = 0, rc = bulk_handle(&w, i);
+        else if (!g->existing) kind = 0, rc = g->inserts.n ? create_handle(&w, g) : HOODIE_OK;
+        else if (w.mor && w.cfg->lsm_tree) kind = 3, rc = g->updates.n || g->inserts.n ? lsm_append_handle(&w, g) : HOODIE_OK;
+        else if (w.mor && g->updates.n && !g->inserts.n) kind = 2, rc = append_handle(&w, g);
+        else if (g->updates.n || g->inserts.n) kind = 1, rc = merge_handle(&w, g);
+        if (w.trace && kind >= 0) { w.trace_handle[kind] += now_s() - t0; w.trace_handles[kind]++; }
     }
     if (rc < 0) goto done;
     trace_phase(&w, "files");
+    if (w.trace) {
+        static const char *const kinds[4] = { "create", "merge", "append", "lsm" };
+        for (int k = 0; k < 4; k++)
+            if (w.trace_handles[k])
+                fprintf(stderr, "hoodie: write:   %-10s %8.3f s  (%d file groups)\n", kinds[k], w.trace_handle[k],
+                        w.trace_handles[k]);
+    }
 
 commit: /* commit metadata */
     {
@@ -1692,6 +1770,10 @@ commit: /* commit metadata */
         ci.operation_type = w.op_name;
         hoodie_buf meta = HOODIE_BUF_INIT;
         rc = hoodie_commit_encode(&meta, &ci, w.cfg->version >= 8 ? 8 : 6);
+        if (rc == HOODIE_OK && w.o.pre_commit) {
+            rc = pre_commit(&w, meta.data, meta.len);
+            trace_phase(&w, "pre-commit");
+        }
         if (rc == HOODIE_OK) rc = commit_checked(&w, meta.data, meta.len);
         hoodie_buf_dispose(&meta);
         free(extra);

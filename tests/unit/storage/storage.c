@@ -1,5 +1,6 @@
 #include "hoodie_test.h"
 #include "storage/storage.h"
+#include "storage/overlay.h"
 #include "util/error.h"
 
 #include <dirent.h>
@@ -160,4 +161,59 @@ HOODIE_TEST(storage_posix__deferred_sync)
     snprintf(path, sizeof path, "%s/commit", dir);
     hoodie_assert_ok(hoodie_storage_write_all(s, path, HOODIE_CREATE_EXCLUSIVE, "", 0));
     if (before >= 0) hoodie_assert_equal_i(before, open_fds());
+}
+
+/* The pre-commit view: one more file, served from memory and listed once; everything else is the inner storage's,
+ * and nothing can be changed through it. */
+HOODIE_TEST(storage_overlay__one_more_file_read_only)
+{
+    hoodie_storage *mem, *ov;
+    hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+    hoodie_assert_ok(hoodie_storage_write_all(mem, "/t/.hoodie/a.commit", 0, "aa", 2));
+    hoodie_assert_ok(hoodie_storage_write_all(mem, "/t/data.parquet", 0, "pq", 2));
+    hoodie_assert_ok(hoodie_storage_overlay_new(&ov, mem, "/t/.hoodie/b.commit", "hello", 5));
+    listing l = { .n = 0 };
+    hoodie_assert_ok(ov->list(ov->ctx, "/t/.hoodie", collect, &l));
+    hoodie_assert_equal_i(2, l.n);
+    hoodie_assert(has(&l, "a.commit") && has(&l, "b.commit"));
+    l.n = 0;
+    hoodie_assert_ok(ov->list(ov->ctx, "/t/.hoodie/", collect, &l)); /* a trailing slash names the same folder */
+    hoodie_assert_equal_i(2, l.n);
+    l.n = 0;
+    hoodie_assert_ok(ov->list(ov->ctx, "/t", collect, &l));
+    hoodie_assert(has(&l, "data.parquet") && has(&l, ".hoodie/") && !has(&l, "b.commit"));
+    hoodie_buf b = HOODIE_BUF_INIT;
+    hoodie_assert_ok(hoodie_storage_read_all(ov, "/t/.hoodie/b.commit", &b));
+    hoodie_assert(b.len == 5 && !memcmp(b.data, "hello", 5));
+    b.len = 0;
+    hoodie_assert_ok(hoodie_storage_read_all(ov, "/t/data.parquet", &b));
+    hoodie_assert(b.len == 2 && !memcmp(b.data, "pq", 2));
+    hoodie_buf_dispose(&b);
+    hoodie_rfile *f;
+    uint64_t size;
+    char buf[8];
+    hoodie_assert_ok(ov->open_read(ov->ctx, "/t/.hoodie/b.commit", &f, &size));
+    hoodie_assert_equal_i(5, size);
+    hoodie_assert_ok(ov->read_at(ov->ctx, f, 3, buf, 2));
+    hoodie_assert(!memcmp(buf, "lo", 2));
+    hoodie_assert_status(HOODIE_EIO, ov->read_at(ov->ctx, f, 4, buf, 2));
+    hoodie_assert_contains(hoodie_error_last()->message, "b.commit");
+    ov->close_read(ov->ctx, f);
+    hoodie_assert_equal_i(1, ov->exists(ov->ctx, "/t/.hoodie/b.commit"));
+    hoodie_assert_equal_i(1, ov->exists(ov->ctx, "/t/data.parquet"));
+    hoodie_assert_equal_i(0, ov->exists(ov->ctx, "/t/none"));
+    hoodie_assert_status(HOODIE_ENOTFOUND, ov->open_read(ov->ctx, "/t/none", &f, &size));
+    /* read-only, and the inner storage never sees the added file */
+    hoodie_assert_status(HOODIE_EUNSUPPORTED, hoodie_storage_write_all(ov, "/t/x", 0, "x", 1));
+    hoodie_assert_status(HOODIE_EUNSUPPORTED, ov->remove(ov->ctx, "/t/data.parquet"));
+    hoodie_assert_status(HOODIE_EUNSUPPORTED, ov->rename(ov->ctx, "/t/data.parquet", "/t/y"));
+    hoodie_assert_status(HOODIE_EUNSUPPORTED, ov->mkdirs(ov->ctx, "/t/d"));
+    hoodie_assert_status(HOODIE_EUNSUPPORTED, ov->rmdir(ov->ctx, "/t/.hoodie"));
+    hoodie_assert_equal_i(0, mem->exists(mem->ctx, "/t/.hoodie/b.commit"));
+    hoodie_assert_equal_i(1, mem->exists(mem->ctx, "/t/data.parquet"));
+    hoodie_storage *bad;
+    hoodie_assert_status(HOODIE_EINVAL, hoodie_storage_overlay_new(&bad, mem, "nofolder", "", 0));
+    hoodie_assert(bad == NULL);
+    hoodie_storage_free(ov);
+    hoodie_storage_free(mem);
 }

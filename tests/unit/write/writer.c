@@ -102,6 +102,8 @@ static int32_t g_bloom_entries; /* 0: Hudi's default (60000 keys per row, ~430 K
 static hoodie_log_block_format g_log_blocks; /* MOR data blocks of write_rows: Avro (default) or Parquet */
 
 static const char *const *g_extra; /* write_rows: hoodie_write_opts.extra_metadata */
+static hoodie_precommit_fn g_pre;   /* write_rows: hoodie_write_opts.pre_commit (g_pre_ctx) */
+static void *g_pre_ctx;
 
 static hoodie_status write_rows(const char *base, const hoodie_storage *s, hoodie_write_operation op,
                                 const rows_spec *spec, hoodie_write_result *res)
@@ -121,6 +123,8 @@ static hoodie_status write_rows(const char *base, const hoodie_storage *s, hoodi
     o.bloom_num_entries = g_bloom_entries;
     o.log_block_format = g_log_blocks;
     o.extra_metadata = g_extra;
+    o.pre_commit = g_pre;
+    o.pre_commit_ctx = g_pre_ctx;
     return hoodie_table_write(base, &st, &o, res);
 }
 
@@ -1975,3 +1979,135 @@ HOODIE_TEST(write_writer__extra_metadata_checkpoint)
         hoodie_storage_free(mem);
     }
 }
+
+/* ---- the pre-commit check (hoodie_write_opts.pre_commit) ---- */
+
+typedef struct pre_seen {
+    hoodie_status verdict;  /* what the check answers */
+    int calls;
+    char *before, *after;   /* snapshots through pc->before / pc->after */
+    char parts[256];        /* pc->partitions, joined by ',' */
+    char instant[24], action[24];
+    hoodie_write_operation op;
+    hoodie_status create_rc; /* pc->after refuses changes */
+} pre_seen;
+
+static hoodie_status pre_check(void *ctx, hoodie_precommit *pc)
+{
+    pre_seen *p = ctx;
+    p->calls++;
+    free(p->before);
+    free(p->after);
+    p->before = snapshot(pc->base_path, pc->before, 0);
+    p->after = snapshot(pc->base_path, pc->after, 0);
+    p->parts[0] = 0;
+    for (size_t i = 0; i < pc->n_partitions; i++)
+        snprintf(p->parts + strlen(p->parts), sizeof p->parts - strlen(p->parts), "%s%s", i ? "," : "",
+                 pc->partitions[i]);
+    snprintf(p->instant, sizeof p->instant, "%s", pc->instant);
+    snprintf(p->action, sizeof p->action, "%s", pc->action);
+    p->op = pc->op;
+    hoodie_wfile *f = NULL;
+    char path[256];
+    snprintf(path, sizeof path, "%s/x.txt", pc->base_path);
+    p->create_rc = pc->after->create(pc->after->ctx, path, 0, &f);
+    if (p->verdict != HOODIE_OK) snprintf(pc->message, pc->message_cap, "%d rows is too many", 41);
+    return p->verdict;
+}
+
+/* Files anywhere under dir whose name holds `needle`. */
+static size_t files_named(const hoodie_storage *s, const char *dir, const char *needle);
+typedef struct fn_ctx { const hoodie_storage *s; const char *dir, *needle; size_t n; } fn_ctx;
+static int fn_entry(const hoodie_dirent *e, void *payload)
+{
+    fn_ctx *c = payload;
+    if (strstr(e->name, c->needle)) c->n++;
+    if (e->is_dir) {
+        char sub[512];
+        snprintf(sub, sizeof sub, "%s/%s", c->dir, e->name);
+        c->n += files_named(c->s, sub, c->needle);
+    }
+    return 0;
+}
+static size_t files_named(const hoodie_storage *s, const char *dir, const char *needle)
+{
+    fn_ctx c = { s, dir, needle, 0 };
+    hoodie_assert_ok(s->list(s->ctx, dir, fn_entry, &c));
+    return c.n;
+}
+
+static void pre_commit_case(int mor, int version)
+{
+    hoodie_storage *mem;
+    hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+    prepare("/tbl", mem, mor, version); /* ids 1..40 in sf, la, ny */
+    pre_seen p = { HOODIE_OK, 0, NULL, NULL, "", "", "", 0, HOODIE_OK };
+    g_pre = pre_check;
+    g_pre_ctx = &p;
+    /* accepted: shown the table before and after (ids 38..40 updated, 41..45 inserted; ny holds none of them) */
+    char *was = snapshot("/tbl", mem, 0);
+    rows_spec up = { 38, 45, 50, "u", NULL, 0 };
+    g_step = 1;
+    hoodie_write_result res;
+    hoodie_assert_ok(write_rows("/tbl", mem, HOODIE_WRITE_UPSERT, &up, &res));
+    char *now = snapshot("/tbl", mem, 0);
+    hoodie_assert_equal_i(1, p.calls);
+    hoodie_assert_equal_s(was, p.before);
+    hoodie_assert_equal_s(now, p.after);
+    hoodie_assert(strcmp(was, now) != 0);
+    hoodie_assert_equal_s(res.instant, p.instant);
+    hoodie_assert_equal_s(mor ? "deltacommit" : "commit", p.action);
+    hoodie_assert_equal_i(HOODIE_WRITE_UPSERT, p.op);
+    hoodie_assert_equal_s("la,ny,sf", p.parts);
+    hoodie_assert_equal_i(HOODIE_EUNSUPPORTED, p.create_rc);
+    free(was);
+    free(now);
+    /* refused: the write fails, the table reads as before, the instant is rolled back, its files are gone */
+    was = snapshot("/tbl", mem, 0);
+    p.verdict = HOODIE_EVALIDATION;
+    rows_spec more = { 1, 3, 60, "v", NULL, 0 };
+    hoodie_assert_status(HOODIE_EVALIDATION, write_rows("/tbl", mem, HOODIE_WRITE_UPSERT, &more, NULL));
+    hoodie_assert_contains(hoodie_error_last()->message, "pre-commit check refused");
+    hoodie_assert_contains(hoodie_error_last()->message, "41 rows is too many");
+    hoodie_assert_contains(hoodie_error_last()->message, "(rolled back)");
+    hoodie_assert_equal_i(2, p.calls);
+    now = snapshot("/tbl", mem, 0);
+    hoodie_assert_equal_s(was, now);
+    hoodie_assert(strcmp(p.after, was) != 0); /* the check saw the refused rows */
+    hoodie_assert_equal_i(0, files_named(mem, "/tbl", p.instant));
+    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+    to.storage = mem;
+    hoodie_table *t;
+    hoodie_assert_ok(hoodie_table_open(&t, "/tbl", &to));
+    size_t n = hoodie_table_instant_count(t);
+    hoodie_instant_info last;
+    hoodie_assert_ok(hoodie_table_instant(t, n - 1, &last));
+    hoodie_assert_equal_s("rollback", last.action);
+    hoodie_assert_equal_s("completed", last.state);
+    for (size_t i = 0; i < n; i++) {
+        hoodie_instant_info in;
+        hoodie_assert_ok(hoodie_table_instant(t, i, &in));
+        hoodie_assert_equal_s("completed", in.state);
+    }
+    hoodie_table_free(t);
+    free(was);
+    free(now);
+    /* the next write goes through; a bulk insert is checked too */
+    p.verdict = HOODIE_OK;
+    hoodie_assert_ok(write_rows("/tbl", mem, HOODIE_WRITE_UPSERT, &more, NULL));
+    rows_spec bulk = { 100, 102, 70, "w", NULL, 0 };
+    hoodie_assert_ok(write_rows("/tbl", mem, HOODIE_WRITE_BULK_INSERT, &bulk, NULL));
+    hoodie_assert_equal_i(4, p.calls);
+    hoodie_assert_equal_i(HOODIE_WRITE_BULK_INSERT, p.op);
+    hoodie_assert(strstr(p.after, "w100") && !strstr(p.before, "w100"));
+    g_pre = NULL;
+    g_pre_ctx = NULL;
+    free(p.before);
+    free(p.after);
+    hoodie_storage_free(mem);
+}
+
+HOODIE_TEST(write_writer__pre_commit_cow_v8) { pre_commit_case(0, 8); }
+HOODIE_TEST(write_writer__pre_commit_mor_v8) { pre_commit_case(1, 8); }
+HOODIE_TEST(write_writer__pre_commit_cow_v6) { pre_commit_case(0, 6); }
+HOODIE_TEST(write_writer__pre_commit_mor_v6) { pre_commit_case(1, 6); }

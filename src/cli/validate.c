@@ -1,0 +1,463 @@
+/*
+ * Hudi's pre-commit validators (hoodie.precommit.validators) for hoodie write and hoodie ingest: SQL queries over
+ * the table before and after the write, run through the SQLite virtual table on the views the writer gives its
+ * pre-commit check (hoodie_write_opts.pre_commit), as Hudi's SqlQuery*PreCommitValidator classes run Spark SQL:
+ *
+ *   equality      (SqlQueryEqualityPreCommitValidator,  hoodie.precommit.validators.equality.sql.queries)
+ *                 each query gives the same rows before and after
+ *   inequality    (SqlQueryInequalityPreCommitValidator, hoodie.precommit.validators.inequality.sql.queries)
+ *                 each query gives other rows after than before
+ *   single value  (SqlQuerySingleResultPreCommitValidator, hoodie.precommit.validators.single.value.sql.queries)
+ *                 "query#expected": the first column of the query's first row, after, as text, is `expected`
+ *
+ * Queries are separated by ';' and name the table <TABLE_NAME>. As in Hudi, the table is restricted to the
+ * partitions the write touched (its rows with such a _hoodie_partition_path); unlike Hudi, which reads base files
+ * only, merge-on-read tables are read as a snapshot query reads them (log files merged), the rows are compared as
+ * multisets (Hudi's check passes when the new result only adds rows), and bulk_insert is validated too (Hudi skips it).
+ */
+#include "cli.h"
+#include "hoodie_sqlite.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kind_name[CLI_VALIDATE_KINDS] = { "equality", "inequality", "single value" };
+static const char *const kind_class[CLI_VALIDATE_KINDS] = {
+    "org.apache.hudi.client.validator.SqlQueryEqualityPreCommitValidator",
+    "org.apache.hudi.client.validator.SqlQueryInequalityPreCommitValidator",
+    "org.apache.hudi.client.validator.SqlQuerySingleResultPreCommitValidator",
+};
+static const char *const kind_key[CLI_VALIDATE_KINDS] = {
+    "hoodie.precommit.validators.equality.sql.queries",
+    "hoodie.precommit.validators.inequality.sql.queries",
+    "hoodie.precommit.validators.single.value.sql.queries",
+};
+
+void cli_validators_dispose(cli_validators *v)
+{
+    for (int k = 0; k < CLI_VALIDATE_KINDS; k++) {
+        for (size_t i = 0; i < v->n[k]; i++) free(v->q[k][i]);
+        free(v->q[k]);
+        v->q[k] = NULL;
+        v->n[k] = 0;
+    }
+}
+
+int cli_validators_any(const cli_validators *v)
+{
+    for (int k = 0; k < CLI_VALIDATE_KINDS; k++)
+        if (v->n[k]) return 1;
+    return 0;
+}
+
+static char *trim_dup(const char *p, size_t n)
+{
+    while (n && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) { p++; n--; }
+    while (n && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\n' || p[n - 1] == '\r')) n--;
+    char *s = malloc(n + 1);
+    if (s) { memcpy(s, p, n); s[n] = 0; }
+    return s;
+}
+
+int cli_validators_add(cli_validators *v, int kind, const char *queries, const char *from)
+{
+    const char *p = queries;
+    size_t added = 0;
+    for (;;) {
+        size_t n = strcspn(p, ";");
+        char *q = trim_dup(p, n);
+        if (!q) return cli_fail(HOODIE_ENOMEM, NULL);
+        if (*q) {
+            if (kind == CLI_VALIDATE_SINGLE) {
+                const char *hash = strchr(q, '#');
+                if (!hash || strchr(hash + 1, '#')) {
+                    free(q);
+                    return cli_usage("%s: a single-value query is 'QUERY#EXPECTED', with one '#': '%.*s'", from,
+                                     (int)n, p);
+                }
+            }
+            char **nq = realloc(v->q[kind], (v->n[kind] + 1) * sizeof *nq);
+            if (!nq) { free(q); return cli_fail(HOODIE_ENOMEM, NULL); }
+            v->q[kind] = nq;
+            v->q[kind][v->n[kind]++] = q;
+            added++;
+        } else {
+            free(q);
+        }
+        if (!p[n]) break;
+        p += n + 1;
+    }
+    if (!added) return cli_usage("%s: no %s query in '%s'", from, kind_name[kind], queries);
+    return CLI_OK;
+}
+
+/* ---- Java properties (the keys Hudi's validators read) ---- */
+
+/* One logical line's key and value, escapes resolved (\t \n \r \f \uXXXX, any other \c is c). */
+static char *unescape(const char *p, size_t n)
+{
+    char *out = malloc(n * 3 + 1), *o = out; /* \uXXXX (6 bytes) gives at most 3 */
+    if (!out) return NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] != '\\' || i + 1 == n) { *o++ = p[i]; continue; }
+        char c = p[++i];
+        if (c == 't') *o++ = '\t';
+        else if (c == 'n') *o++ = '\n';
+        else if (c == 'r') *o++ = '\r';
+        else if (c == 'f') *o++ = '\f';
+        else if (c == 'u' && i + 4 < n) {
+            unsigned cp = 0;
+            int ok = 1;
+            for (int k = 1; k <= 4; k++) {
+                char h = p[i + (size_t)k];
+                cp <<= 4;
+                if (h >= '0' && h <= '9') cp |= (unsigned)(h - '0');
+                else if (h >= 'a' && h <= 'f') cp |= (unsigned)(h - 'a' + 10);
+                else if (h >= 'A' && h <= 'F') cp |= (unsigned)(h - 'A' + 10);
+                else ok = 0;
+            }
+            if (!ok) { *o++ = 'u'; continue; }
+            i += 4;
+            if (cp < 0x80) *o++ = (char)cp;
+            else if (cp < 0x800) { *o++ = (char)(0xC0 | (cp >> 6)); *o++ = (char)(0x80 | (cp & 0x3F)); }
+            else {
+                *o++ = (char)(0xE0 | (cp >> 12));
+                *o++ = (char)(0x80 | ((cp >> 6) & 0x3F));
+                *o++ = (char)(0x80 | (cp & 0x3F));
+            }
+        } else *o++ = c;
+    }
+    *o = 0;
+    return out;
+}
+
+/* A line ends its logical line unless it ends in an odd number of backslashes. */
+static int continues(const char *line, size_t n)
+{
+    size_t k = 0;
+    while (k < n && line[n - 1 - k] == '\\') k++;
+    return k % 2 == 1;
+}
+
+int cli_validators_load_props(cli_validators *v, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) { fprintf(stderr, "hoodie: cannot open %s\n", path); return CLI_USAGE; }
+    char *classes = NULL, *queries[CLI_VALIDATE_KINDS] = { NULL, NULL, NULL };
+    char *logical = NULL, *line = NULL;
+    size_t lcap = 0, llen = 0, cap = 0;
+    long lineno = 0, first = 0;
+    int code = CLI_OK;
+    ssize_t got;
+    while (code == CLI_OK && (got = getline(&line, &cap, f)) >= 0) {
+        lineno++;
+        size_t n = (size_t)got;
+        while (n && (line[n - 1] == '\n' || line[n - 1] == '\r')) n--;
+        const char *p = line;
+        if (llen) { /* a continuation: leading blanks dropped */
+            while (n && (*p == ' ' || *p == '\t' || *p == '\f')) { p++; n--; }
+        } else {
+            size_t b = 0;
+            while (b < n && (p[b] == ' ' || p[b] == '\t' || p[b] == '\f')) b++;
+            if (b == n || p[b] == '#' || p[b] == '!') continue;
+            first = lineno;
+        }
+        int more = continues(p, n);
+        if (more) n--;
+        if (llen + n + 1 > lcap) {
+            size_t nc = (llen + n + 1) * 2;
+            char *nl = realloc(logical, nc);
+            if (!nl) { code = cli_fail(HOODIE_ENOMEM, NULL); break; }
+            logical = nl;
+            lcap = nc;
+        }
+        memcpy(logical + llen, p, n);
+        llen += n;
+        logical[llen] = 0;
+        if (more) continue;
+        /* key: up to an unescaped '=', ':' or blank; then blanks, one separator, blanks */
+        size_t i = 0;
+        while (i < llen && logical[i] == ' ') i++;
+        size_t ks = i;
+        while (i < llen && !(logical[i] == '=' || logical[i] == ':' || logical[i] == ' ' || logical[i] == '\t')) {
+            if (logical[i] == '\\') i++;
+            i++;
+        }
+        if (i > llen) i = llen;
+        size_t ke = i;
+        while (i < llen && (logical[i] == ' ' || logical[i] == '\t')) i++;
+        if (i < llen && (logical[i] == '=' || logical[i] == ':')) i++;
+        while (i < llen && (logical[i] == ' ' || logical[i] == '\t')) i++;
+        char *key = unescape(logical + ks, ke - ks), *val = unescape(logical + i, llen - i);
+        llen = 0;
+        if (!key || !val) { free(key); free(val); code = cli_fail(HOODIE_ENOMEM, NULL); break; }
+        int used = 0;
+        if (!strcmp(key, "hoodie.precommit.validators")) { free(classes); classes = val; val = NULL; used = 1; }
+        for (int k = 0; k < CLI_VALIDATE_KINDS; k++)
+            if (!strcmp(key, kind_key[k])) { free(queries[k]); queries[k] = val; val = NULL; used = 1; }
+        if (!used)
+            fprintf(stderr, "hoodie: warning: %s:%ld: %s is not a setting hoodie reads from --props (only "
+                            "hoodie.precommit.validators and its queries); ignored\n", path, first, key);
+        free(key);
+        free(val);
+    }
+    free(line);
+    free(logical);
+    fclose(f);
+    /* the listed validators, each with its queries (Hudi: at least one), then the queries of unlisted ones */
+    int listed[CLI_VALIDATE_KINDS] = { 0, 0, 0 };
+    for (const char *p = classes; code == CLI_OK && p && *p;) {
+        size_t n = strcspn(p, ",");
+        char *c = trim_dup(p, n);
+        if (!c) { code = cli_fail(HOODIE_ENOMEM, NULL); break; }
+        int k = 0;
+        while (k < CLI_VALIDATE_KINDS && strcmp(c, kind_class[k])) k++;
+        if (*c && k == CLI_VALIDATE_KINDS)
+            code = cli_usage("%s: hoodie.precommit.validators: unknown validator '%s' (hoodie runs %s, %s and %s)",
+                             path, c, kind_class[0], kind_class[1], kind_class[2]);
+        else if (*c && !listed[k]) {
+            listed[k] = 1;
+            if (!queries[k] || !*queries[k])
+                code = cli_usage("%s: %s is listed in hoodie.precommit.validators but %s has no query", path, c,
+                                 kind_key[k]);
+            else {
+                char from[512];
+                snprintf(from, sizeof from, "%s: %s", path, kind_key[k]);
+                code = cli_validators_add(v, k, queries[k], from);
+            }
+        }
+        free(c);
+        p += n + (p[n] == ',');
+    }
+    for (int k = 0; code == CLI_OK && k < CLI_VALIDATE_KINDS; k++)
+        if (queries[k] && !listed[k])
+            fprintf(stderr, "hoodie: warning: %s: %s is set but %s is not in hoodie.precommit.validators; its "
+                            "queries do not run (as in Hudi)\n", path, kind_key[k], kind_class[k]);
+    free(classes);
+    for (int k = 0; k < CLI_VALIDATE_KINDS; k++) free(queries[k]);
+    return code;
+}
+
+/* ---- running them ---- */
+
+/* A query's result rows, each as one string (cells tagged by type, so NULL, 1 and '1' differ), sorted. */
+typedef struct rows {
+    char **v;
+    size_t n;
+} rows;
+
+static void rows_free(rows *r)
+{
+    for (size_t i = 0; i < r->n; i++) sqlite3_free(r->v[i]);
+    free(r->v);
+    r->v = NULL;
+    r->n = 0;
+}
+
+static int str_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Run `sql`; rows into *out (sorted unless first_only), or an error message into msg. SQLite status. */
+static int run_query(sqlite3 *db, const char *sql, rows *out, char *msg, size_t cap)
+{
+    sqlite3_stmt *st = NULL;
+    const char *tail = NULL;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st, &tail);
+    if (rc == SQLITE_OK && !st) { snprintf(msg, cap, "'%s' is not a query", sql); return SQLITE_ERROR; }
+    while (rc == SQLITE_OK && tail && (*tail == ' ' || *tail == '\n' || *tail == '\t' || *tail == '\r')) tail++;
+    if (rc == SQLITE_OK && tail && *tail) {
+        snprintf(msg, cap, "'%s': one statement is one query (queries are separated by ';')", sql);
+        sqlite3_finalize(st);
+        return SQLITE_ERROR;
+    }
+    while (rc == SQLITE_OK) {
+        int s = sqlite3_step(st);
+        if (s == SQLITE_DONE) break;
+        if (s != SQLITE_ROW) { rc = s; break; }
+        sqlite3_str *b = sqlite3_str_new(db);
+        for (int c = 0; c < sqlite3_column_count(st); c++) {
+            int t = sqlite3_column_type(st, c);
+            if (c) sqlite3_str_appendchar(b, 1, '\x1f');
+            if (t == SQLITE_NULL) { sqlite3_str_appendall(b, "\x01NULL"); continue; }
+            sqlite3_str_appendchar(b, 1, t == SQLITE_TEXT || t == SQLITE_BLOB ? '\x02' : '\x03');
+            if (t == SQLITE_BLOB) {
+                const unsigned char *p = sqlite3_column_blob(st, c);
+                for (int i = 0; i < sqlite3_column_bytes(st, c); i++) sqlite3_str_appendf(b, "%02x", p[i]);
+            } else {
+                sqlite3_str_appendall(b, (const char *)sqlite3_column_text(st, c));
+            }
+        }
+        char *row = sqlite3_str_finish(b);
+        char **nv = row ? realloc(out->v, (out->n + 1) * sizeof *nv) : NULL;
+        if (!nv) { sqlite3_free(row); rc = SQLITE_NOMEM; break; }
+        out->v = nv;
+        out->v[out->n++] = row;
+    }
+    if (rc != SQLITE_OK) snprintf(msg, cap, "'%s': %s", sql, sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* A row as people read it: cells separated by ", ", NULL as NULL. */
+static void show_row(char *dst, size_t cap, const char *row)
+{
+    size_t o = 0;
+    for (const char *p = row; *p && o + 1 < cap; p++) {
+        if (*p == '\x1f') { if (o + 2 < cap) { dst[o++] = ','; dst[o++] = ' '; } continue; }
+        if (*p == '\x02' || *p == '\x03') continue;
+        if (*p == '\x01') continue;
+        dst[o++] = *p;
+    }
+    dst[o] = 0;
+}
+
+static void show_rows(char *dst, size_t cap, const rows *r)
+{
+    size_t o = (size_t)snprintf(dst, cap, "%zu row%s", r->n, r->n == 1 ? "" : "s");
+    for (size_t i = 0; i < r->n && i < 3 && o + 8 < cap; i++) {
+        char cell[256];
+        show_row(cell, sizeof cell, r->v[i]);
+        o += (size_t)snprintf(dst + o, cap - o, "%s(%s)", i ? ", " : ": ", cell);
+    }
+    if (r->n > 3 && o + 8 < cap) snprintf(dst + o, cap - o, ", ...");
+}
+
+/* `sql` with every <TABLE_NAME> replaced by `name` (sqlite3_malloc'ed). */
+static char *with_table(const char *sql, const char *name)
+{
+    static const char var[] = "<TABLE_NAME>";
+    sqlite3_str *b = sqlite3_str_new(NULL);
+    for (const char *p = sql;;) {
+        const char *hit = strstr(p, var);
+        if (!hit) { sqlite3_str_appendall(b, p); break; }
+        sqlite3_str_append(b, p, (int)(hit - p));
+        sqlite3_str_appendall(b, name);
+        p = hit + sizeof var - 1;
+    }
+    return sqlite3_str_finish(b);
+}
+
+static int exec(sqlite3 *db, const char *sql, char *msg, size_t cap)
+{
+    char *err = NULL;
+    int rc = sqlite3_exec(db, sql, NULL, NULL, &err);
+    if (rc != SQLITE_OK) snprintf(msg, cap, "%s", err ? err : sqlite3_errstr(rc));
+    sqlite3_free(err);
+    return rc;
+}
+
+/* The views staged_table_before / staged_table_after: the table before and after, in the touched partitions. */
+static int stage(sqlite3 *db, const hoodie_precommit *pc, char *msg, size_t cap)
+{
+    if (hoodie_sqlite_register_storage(db, "hoodie_before", pc->before) != SQLITE_OK ||
+        hoodie_sqlite_register_storage(db, "hoodie_after", pc->after) != SQLITE_OK) {
+        snprintf(msg, cap, "cannot register the SQLite module: %s", sqlite3_errmsg(db));
+        return SQLITE_ERROR;
+    }
+    sqlite3_str *b = sqlite3_str_new(db);
+    sqlite3_str_appendf(b, "CREATE VIRTUAL TABLE temp.hoodie_table_before USING hoodie_before(%Q);"
+                           "CREATE VIRTUAL TABLE temp.hoodie_table_after USING hoodie_after(%Q);",
+                        pc->base_path, pc->base_path);
+    for (int side = 0; side < 2; side++) {
+        const char *s = side ? "after" : "before";
+        sqlite3_str_appendf(b, "CREATE TEMP VIEW staged_table_%s AS SELECT * FROM hoodie_table_%s WHERE "
+                               "_hoodie_partition_path IN (", s, s);
+        for (size_t i = 0; i < pc->n_partitions; i++) sqlite3_str_appendf(b, "%s%Q", i ? ", " : "", pc->partitions[i]);
+        if (!pc->n_partitions) sqlite3_str_appendall(b, "NULL");
+        sqlite3_str_appendall(b, ");");
+    }
+    char *sql = sqlite3_str_finish(b);
+    if (!sql) { snprintf(msg, cap, "out of memory"); return SQLITE_NOMEM; }
+    int rc = exec(db, sql, msg, cap);
+    sqlite3_free(sql);
+    return rc;
+}
+
+hoodie_status cli_validate_precommit(void *ctx, hoodie_precommit *pc)
+{
+    const cli_validators *v = ctx;
+    char *msg = pc->message;
+    size_t cap = pc->message_cap;
+    sqlite3 *db = NULL;
+    int rc = sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    if (rc != SQLITE_OK) snprintf(msg, cap, "cannot open SQLite: %s", db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+    if (rc == SQLITE_OK) rc = stage(db, pc, msg, cap);
+    int refused = 0;
+    for (int k = 0; rc == SQLITE_OK && !refused && k < CLI_VALIDATE_KINDS; k++) {
+        for (size_t i = 0; rc == SQLITE_OK && !refused && i < v->n[k]; i++) {
+            char *query = NULL, expected[512] = "", cell[512];
+            if (k == CLI_VALIDATE_SINGLE) {
+                const char *hash = strrchr(v->q[k][i], '#');
+                query = trim_dup(v->q[k][i], (size_t)(hash - v->q[k][i]));
+                char *e = trim_dup(hash + 1, strlen(hash + 1));
+                if (e) snprintf(expected, sizeof expected, "%s", e);
+                free(e);
+            } else {
+                query = trim_dup(v->q[k][i], strlen(v->q[k][i]));
+            }
+            if (!query) { snprintf(msg, cap, "out of memory"); rc = SQLITE_NOMEM; break; }
+            rows before = { NULL, 0 }, after = { NULL, 0 };
+            char *qa = with_table(query, "staged_table_after");
+            char *qb = k == CLI_VALIDATE_SINGLE ? NULL : with_table(query, "staged_table_before");
+            char err[1024] = "";
+            if (!qa || (k != CLI_VALIDATE_SINGLE && !qb)) rc = SQLITE_NOMEM;
+            if (rc == SQLITE_OK) rc = run_query(db, qa, &after, err, sizeof err);
+            if (rc == SQLITE_OK && qb) rc = run_query(db, qb, &before, err, sizeof err);
+            if (rc != SQLITE_OK) {
+                snprintf(msg, cap, "%s validator: %s", kind_name[k], *err ? err : sqlite3_errstr(rc));
+            } else if (k == CLI_VALIDATE_SINGLE) {
+                const char *got = NULL;
+                if (after.n) {
+                    const char *row = after.v[0], *end = strchr(row, '\x1f');
+                    size_t n = end ? (size_t)(end - row) : strlen(row);
+                    snprintf(cell, sizeof cell, "%.*s", (int)n, row);
+                    got = cell[0] == '\x01' ? NULL : cell + 1;
+                }
+                if (!got || strcmp(got, expected)) {
+                    refused = 1;
+                    snprintf(msg, cap, "single value validation failed for '%s': expected %s, got %s", query,
+                             expected, !after.n ? "no row" : got ? got : "NULL");
+                }
+            } else {
+                qsort(before.v, before.n, sizeof *before.v, str_cmp);
+                qsort(after.v, after.n, sizeof *after.v, str_cmp);
+                int same = before.n == after.n;
+                for (size_t r = 0; same && r < before.n; r++) same = !strcmp(before.v[r], after.v[r]);
+                if (same != (k == CLI_VALIDATE_EQUALITY)) {
+                    char sb[400], sa[400];
+                    show_rows(sb, sizeof sb, &before);
+                    show_rows(sa, sizeof sa, &after);
+                    refused = 1;
+                    snprintf(msg, cap, "%s validation failed for '%s': before %s; after %s", kind_name[k], query,
+                             sb, sa);
+                }
+            }
+            rows_free(&before);
+            rows_free(&after);
+            sqlite3_free(qa);
+            sqlite3_free(qb);
+            free(query);
+        }
+    }
+    sqlite3_close(db);
+    return rc == SQLITE_OK && !refused ? HOODIE_OK : HOODIE_EVALIDATION;
+}
+
+int cli_validators_option(cli_validators *v, const char *opt, const char *val, int *consumed)
+{
+    static const char *const opts[CLI_VALIDATE_KINDS] = { "--validate-equality", "--validate-inequality",
+                                                           "--validate-single-value" };
+    *consumed = 0;
+    if (!strcmp(opt, "--props")) {
+        if (!val) return cli_usage("%s needs a file", opt);
+        *consumed = 1;
+        return cli_validators_load_props(v, val);
+    }
+    for (int k = 0; k < CLI_VALIDATE_KINDS; k++) {
+        if (strcmp(opt, opts[k])) continue;
+        if (!val) return cli_usage("%s needs %s", opt, k == CLI_VALIDATE_SINGLE ? "'QUERY#EXPECTED'" : "a query");
+        *consumed = 1;
+        return cli_validators_add(v, k, val, opt);
+    }
+    return -1;
+}

@@ -128,6 +128,26 @@ static const hoodie_instant *find_target(const hoodie_timeline *tl, const char *
     return NULL;
 }
 
+/*
+ * A pending instant whose writer is alive (write/lock.h: its heartbeat) is refused: rolling it back would delete the
+ * files it is writing, and its commit would then complete over them. Run under the table lock, so that no writer
+ * commits in between; a writer that read the table before finds the rollback or restore at its commit and fails
+ * (write/conflict.h).
+ */
+static hoodie_status refuse_live(hoodie_svc *sv, const hoodie_instant *in, const char *what)
+{
+    if (in->state == HOODIE_STATE_COMPLETED) return HOODIE_OK;
+    hoodie_heartbeats *hb = NULL;
+    HOODIE_TRY(hoodie_write__heartbeats_load(&hb, sv->s, sv->base_path));
+    int alive = hoodie_write__heartbeat_alive(hb, in->requested);
+    hoodie_write__heartbeats_free(hb);
+    if (!alive) return HOODIE_OK;
+    return HOODIE_FAIL(HOODIE_ECONFLICT, "%s: %s: %s %s is being written by a live writer (its heartbeat "
+                       ".hoodie/.heartbeat/%s beats): wait for it to end", sv->base_path, what,
+                       hoodie_action_name(in->plan_action) ? hoodie_action_name(in->plan_action) : "instant",
+                       in->requested, in->requested);
+}
+
 hoodie_status hoodie_rollback(const char *base_path, const hoodie_service_opts *opts, const char *instant,
                               hoodie_service_result *result)
 {
@@ -138,11 +158,14 @@ hoodie_status hoodie_rollback(const char *base_path, const hoodie_service_opts *
     if (!instant || !hoodie_instant_time_valid(instant, strlen(instant)))
         return HOODIE_FAIL(HOODIE_EINVAL, "rollback: '%s' is not an instant time", instant ? instant : "");
     hoodie_status rc = hoodie_svc__open(&sv, base_path, opts, HOODIE_SVC_FILES);
+    hoodie_table_lock lock = { 0 };
+    if (rc == HOODIE_OK) rc = hoodie_svc__lock_fresh(&sv, &lock);
     if (rc == HOODIE_OK) {
         const hoodie_instant *in = find_target(sv.t->tl, instant);
         if (!in) rc = HOODIE_FAIL(HOODIE_ENOTFOUND, "%s: no write or table-service instant %s on the timeline",
                                   sv.base_path, instant);
-        else {
+        else rc = refuse_live(&sv, in, "rollback");
+        if (rc == HOODIE_OK) {
             hoodie_instant copy = *in;
             rc = rollback_instant(&sv, &copy, rtime);
         }
@@ -152,6 +175,8 @@ hoodie_status hoodie_rollback(const char *base_path, const hoodie_service_opts *
             res.files_deleted = deleted_by(&sv, rtime);
         }
     }
+    hoodie_status urc = hoodie_write__unlock(&lock);
+    if (rc == HOODIE_OK) rc = urc;
     hoodie_svc__close(&sv);
     if (result) *result = res;
     return rc;
@@ -321,6 +346,8 @@ hoodie_status hoodie_restore(const char *base_path, const hoodie_service_opts *o
     memset(&res, 0, sizeof res);
     if (!instant) return HOODIE_FAIL(HOODIE_EINVAL, "restore: no savepoint given");
     hoodie_status rc = hoodie_svc__open(&sv, base_path, opts, HOODIE_SVC_FILES);
+    hoodie_table_lock lock = { 0 };
+    if (rc == HOODIE_OK) rc = hoodie_svc__lock_fresh(&sv, &lock); /* the whole restore: no commit in between */
     if (rc == HOODIE_OK) {
         const hoodie_instant *sp = hoodie_timeline_find(sv.t->tl, instant, HOODIE_ACTION_SAVEPOINT);
         if (!sp || sp->state != HOODIE_STATE_COMPLETED)
@@ -340,6 +367,7 @@ hoodie_status hoodie_restore(const char *base_path, const hoodie_service_opts *o
         if (in->action == HOODIE_ACTION_RESTORE && in->state != HOODIE_STATE_COMPLETED) pending = in;
     }
     if (rc == HOODIE_OK) rc = restore_targets(&sv, instant, &targets, &n);
+    for (size_t i = 0; rc == HOODIE_OK && i < n; i++) rc = refuse_live(&sv, &targets[i], "restore");
     if (rc == HOODIE_OK && !pending) {
         plan = json_object();
         json_t *list = json_array();
@@ -417,6 +445,8 @@ hoodie_status hoodie_restore(const char *base_path, const hoodie_service_opts *o
     hoodie_buf_dispose(&content);
     if (have_tx) hoodie_write__txn_dispose(&tx);
     free(targets);
+    hoodie_status urc = hoodie_write__unlock(&lock);
+    if (rc == HOODIE_OK) rc = urc;
     hoodie_svc__close(&sv);
     if (result) *result = res;
     return rc;

@@ -4,8 +4,11 @@
  * SimpleConcurrentFileWritesConflictResolutionStrategy does. The other instants are
  *   - every commit, deltacommit and replacecommit completed since the write's timeline was read (`seen`), except a
  *     compaction or log compaction that was already pending then (the write saw its plan and wrote around it);
- *   - every compaction, log compaction and clustering plan scheduled since, still pending: the file groups it names.
- * Inserts into new file groups never conflict: their ids are new.
+ *   - every compaction, log compaction and clustering plan scheduled since, still pending: the file groups it names;
+ *   - a restore completed since, or a rollback completed since of a commit the write saw completed: the file
+ *     versions the write was made from may be gone (any file group);
+ *   - its own instant no longer pending: another process (a restore, a rollback, Java's recovery) undid it.
+ * Inserts into new file groups never conflict (their ids are new), unless their own instant was undone.
  */
 #ifndef HOODIE_WRITE_CONFLICT_H
 #define HOODIE_WRITE_CONFLICT_H

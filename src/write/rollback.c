@@ -362,6 +362,7 @@ hoodie_status hoodie_write__rollback(const hoodie_storage *s, const char *base_p
     int layout = cfg->timeline_layout_version;
     const char *action = hoodie_action_name(failed->plan_action);
     int64_t start_us = hoodie_write__now_us();
+    int beating = 0;
     if (!tl_dir) return HOODIE_NOMEM();
     if (failed->state == HOODIE_STATE_COMPLETED) {
         rc = HOODIE_FAIL(HOODIE_ESTATE, "instant %s is completed: only pending instants are rolled back", c.t);
@@ -391,8 +392,17 @@ hoodie_status hoodie_write__rollback(const hoodie_storage *s, const char *base_p
         if (!(path = hoodie_write__path(tl_dir, name))) { rc = HOODIE_NOMEM(); goto done; }
         hoodie_buf_clear(&content);
         HOODIE_TRY_GOTO(rc, ocf_of(&content, hoodie_write__schema_rollback_plan, build_plan(&c, action)), done);
-        rc = hoodie_storage_write_all(s, path, HOODIE_CREATE_EXCLUSIVE, content.data, content.len);
+        /* the time is reserved by a heartbeat, as a writer's is: a writer that picked the same time has its heartbeat
+         * and may not have its requested file yet, and two instants of one time would confuse every reader */
+        rc = hoodie_write__heartbeat_start(s, base_path, rollback_time);
+        if (rc == HOODIE_OK) {
+            beating = 1;
+            rc = hoodie_storage_write_all(s, path, HOODIE_CREATE_EXCLUSIVE, content.data, content.len);
+        }
         if (rc != HOODIE_EEXISTS) break;
+        hoodie_error_clear();
+        if (beating) hoodie_write__heartbeat_stop(s, base_path, rollback_time);
+        beating = 0;
         memcpy(max, rollback_time, 18);
     }
     if (rc < 0) goto done;
@@ -444,6 +454,7 @@ hoodie_status hoodie_write__rollback(const hoodie_storage *s, const char *base_p
 
 done:
     if (rc < 0) hoodie_error__prefix("rollback of %s: ", c.t);
+    if (beating) hoodie_write__heartbeat_stop(s, base_path, rollback_time);
     rb_dispose(&c);
     hoodie_timeline_free(tl);
     hoodie_buf_dispose(&content);

@@ -1563,6 +1563,31 @@ static hoodie_status pre_commit(wctx *w, const void *meta, size_t len)
     return rc;
 }
 
+/*
+ * A file the write read vanished under it: when a restore or rollback undid what the write read (write/conflict.h),
+ * say so (HOODIE_ECONFLICT: retry) rather than name the missing file; otherwise keep the error `rc`.
+ */
+static hoodie_status file_gone(wctx *w, hoodie_status rc)
+{
+    char *why = strdup(hoodie_error__message());
+    const char **ids = malloc((w->n_groups + 1) * sizeof *ids);
+    size_t n = 0;
+    for (size_t i = 0; ids && i < w->n_groups; i++)
+        if (w->groups[i].existing) ids[n++] = w->groups[i].file_id;
+    hoodie_status c = ids && why ? hoodie_write__conflicts(w->s, w->t->base_path, w->cfg, w->t->tl,
+                                                           w->tx.inst.requested, ids, n)
+                                 : HOODIE_OK;
+    if (c == HOODIE_ECONFLICT) {
+        rc = c;
+        hoodie_error__prefix("%s: ", w->t->base_path);
+    } else if (why) {
+        hoodie_error__set(rc, __FILE__, __LINE__, "%s", why);
+    }
+    free(ids);
+    free(why);
+    return rc;
+}
+
 hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream *input, const hoodie_write_opts *opts,
                                  hoodie_write_result *result)
 {
@@ -1742,6 +1767,7 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
         else if (g->updates.n || g->inserts.n) kind = 1, rc = merge_handle(&w, g);
         if (w.trace && kind >= 0) { w.trace_handle[kind] += now_s() - t0; w.trace_handles[kind]++; }
     }
+    if (rc == HOODIE_ENOTFOUND) rc = file_gone(&w, rc);
     if (rc < 0) goto done;
     trace_phase(&w, "files");
     if (w.trace) {

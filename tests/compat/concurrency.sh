@@ -5,6 +5,7 @@
 #     writes, exactly as the same writes one after the other give;
 #   - a writer killed (SIGKILL) in the middle of its write is dead at once: the next writer rolls it back without
 #     waiting for its heartbeat to expire, and the table reads as before it;
+#   - while the stopped writer lives, a rollback of its instant and a restore over it are refused (exit 4);
 #   - a table lock left by a killed process is broken by the next writer.
 set -u
 HOODIE=${HOODIE:-build/hoodie}
@@ -53,6 +54,21 @@ for spec in "cow 8" "mor 8" "cow 6" "mor 6"; do
     if "$HOODIE" write "$t" --op upsert --input "$tmp/upd.csv" > "$tmp/b.out" 2>&1; then ok
     else bad "$spec: the second write failed: $(cat "$tmp/b.out")"; fi
     if grep -q "rolled back" "$tmp/b.out"; then bad "$spec: the second write rolled back a live writer"; else ok; fi
+    # neither a rollback of its instant nor a restore over it while it lives (exit 4), nothing changed
+    inst=$(ls "$t/.hoodie/.heartbeat" | head -1)
+    mid=$(data "$t" | md5sum)
+    "$HOODIE" rollback "$t" "$inst" > "$tmp/rb.out" 2>&1
+    rc=$?
+    [ "$rc" = 4 ] && grep -q "live writer" "$tmp/rb.out" && ok ||
+        bad "$spec: rollback of a live write: exit $rc: $(cat "$tmp/rb.out")"
+    sp=$("$HOODIE" timeline "$t" | awk '$3 == "completed" && $2 ~ /commit/ { print $1; exit }')
+    "$HOODIE" savepoint "$t" create "$sp" > /dev/null || bad "$spec: savepoint $sp"
+    "$HOODIE" restore "$t" "$sp" > "$tmp/rs.out" 2>&1
+    rc=$?
+    [ "$rc" = 4 ] && grep -q "live writer" "$tmp/rs.out" && ok ||
+        bad "$spec: restore over a live write: exit $rc: $(cat "$tmp/rs.out")"
+    "$HOODIE" savepoint "$t" delete "$sp" > /dev/null || bad "$spec: savepoint delete $sp"
+    [ "$(data "$t" | md5sum)" = "$mid" ] && ok || bad "$spec: the refused rollback or restore changed the table"
     kill -CONT "$a"
     if wait "$a"; then ok; else bad "$spec: the first write failed after resuming: $(cat "$tmp/a.out")"; fi
     if [ "$(data "$t" | md5sum)" = "$(data "$ref" | md5sum)" ]; then ok

@@ -1831,6 +1831,165 @@ HOODIE_TEST(write_writer__concurrent_compaction_plan_conflicts)
     hoodie_storage_free(g_under);
 }
 
+/* ---- a restore or a rollback while a write is in flight ----
+ *
+ * Restore and rollback run under the table lock and refuse a pending instant whose writer is alive (it would go on
+ * writing into a table whose files were deleted, then complete); a write that read the table before a restore, or
+ * before a rollback of a commit it saw, fails at its commit (it was made from file versions that are gone). */
+
+static char g_first[24], g_latest[24], g_pending[24]; /* the bulk insert (savepointed), the upsert, the write's */
+static char g_second_msg[512];
+
+static hoodie_service_opts under_opts(void)
+{
+    hoodie_service_opts so = HOODIE_SERVICE_OPTS_INIT;
+    so.storage = g_under;
+    return so;
+}
+
+static void keep_second_msg(void)
+{
+    snprintf(g_second_msg, sizeof g_second_msg, "%s", g_second_rc < 0 ? hoodie_error_last()->message : "");
+}
+
+static void restore_meanwhile(void)
+{
+    hoodie_service_opts so = under_opts();
+    hoodie_service_result sr;
+    g_second_rc = hoodie_restore("/tbl", &so, g_first, &sr);
+    keep_second_msg();
+}
+
+static void rollback_latest_meanwhile(void)
+{
+    hoodie_service_opts so = under_opts();
+    hoodie_service_result sr;
+    g_second_rc = hoodie_rollback("/tbl", &so, g_latest, &sr);
+    keep_second_msg();
+}
+
+static void rollback_pending_meanwhile(void)
+{
+    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+    to.storage = g_under;
+    hoodie_table *t;
+    hoodie_assert_ok(hoodie_table_open(&t, "/tbl", &to));
+    g_pending[0] = 0;
+    for (size_t i = 0; i < hoodie_table_instant_count(t); i++) {
+        hoodie_instant_info in;
+        hoodie_assert_ok(hoodie_table_instant(t, i, &in));
+        if (strcmp(in.state, "completed")) snprintf(g_pending, sizeof g_pending, "%s", in.requested);
+    }
+    hoodie_table_free(t);
+    hoodie_assert(g_pending[0]);
+    hoodie_service_opts so = under_opts();
+    hoodie_service_result sr;
+    g_second_rc = hoodie_rollback("/tbl", &so, g_pending, &sr);
+    keep_second_msg();
+}
+
+/* The upsert of ids 1..6 with `meanwhile` run when it creates a file ending in `at`: the statuses of both. */
+static void undo_case(int mor, int version, const char *at, void (*meanwhile)(void), hoodie_status want_write,
+                      hoodie_status want_other, const char *want_msg)
+{
+    hoodie_assert_ok(hoodie_storage_mem_new(&g_under));
+    prepare("/tbl", g_under, mor, version); /* bulk insert "a" of 1..40, then upsert "b" of 1..6 */
+    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+    to.storage = g_under;
+    hoodie_table *t;
+    hoodie_assert_ok(hoodie_table_open(&t, "/tbl", &to));
+    hoodie_instant_info in;
+    hoodie_assert_ok(hoodie_table_instant(t, 0, &in));
+    snprintf(g_first, sizeof g_first, "%s", in.requested);
+    hoodie_assert_ok(hoodie_table_instant(t, hoodie_table_instant_count(t) - 1, &in));
+    snprintf(g_latest, sizeof g_latest, "%s", in.requested);
+    hoodie_table_free(t);
+    hoodie_service_opts so = under_opts();
+    hoodie_service_result sr;
+    hoodie_assert_ok(hoodie_savepoint_create("/tbl", &so, g_first, &sr));
+    char *was = snapshot("/tbl", g_under, 0);
+    hoodie_storage hook = *g_under;
+    hook.create = hook_create;
+    hook.destroy = NULL;
+    g_hook_suffix = at;
+    g_meanwhile = meanwhile;
+    g_second_rc = HOODIE_ERROR;
+    rows_spec a = { 1, 6, 50, "x", NULL, 0 };
+    hoodie_status rc = write_rows("/tbl", &hook, HOODIE_WRITE_UPSERT, &a, NULL);
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", rc < 0 ? hoodie_error_last()->message : "");
+    g_hook_suffix = ".inflight";
+    hoodie_assert(g_meanwhile == NULL); /* it ran (or there was none: g_pre runs it) */
+    if (g_second_rc != want_other) fprintf(stderr, "restore/rollback: %s\n", g_second_msg);
+    hoodie_assert_equal_i(want_other, g_second_rc);
+    if (rc != want_write) { /* what happened, for the failure */
+        fprintf(stderr, "write: %s\n", msg);
+        hoodie_table *dt;
+        char *txt;
+        if (hoodie_table_open(&dt, "/tbl", &to) == HOODIE_OK) {
+            if (hoodie_table_timeline_render(dt, 0, &txt) == HOODIE_OK) { fprintf(stderr, "%s\n", txt); free(txt); }
+            hoodie_table_free(dt);
+        }
+    }
+    hoodie_assert_equal_i(want_write, rc);
+    hoodie_assert_contains(want_write < 0 ? msg : g_second_msg, want_msg);
+    char *got = snapshot("/tbl", g_under, 0);
+    if (want_write == HOODIE_OK) { /* the restore or rollback did nothing; the write committed */
+        hoodie_assert(strstr(got, ",x1,") && !strstr(was, ",x1,"));
+    } else { /* the restore or rollback took place; nothing of the write */
+        hoodie_assert(!strstr(got, ",x1,"));
+        hoodie_assert(!strstr(got, ",b1,") && strstr(was, ",b1,") && strstr(got, ",a1,"));
+        /* the next write rolls the refused one back and commits */
+        rows_spec c = { 7, 8, 70, "z", NULL, 0 };
+        hoodie_write_result r3;
+        hoodie_assert_ok(write_rows("/tbl", g_under, HOODIE_WRITE_UPSERT, &c, &r3));
+        hoodie_assert_equal_i(1, (int64_t)r3.rolled_back);
+    }
+    free(was);
+    free(got);
+    hoodie_storage_free(g_under);
+}
+
+HOODIE_TEST(write_writer__restore_after_the_write_read_conflicts)
+{
+    for (int mor = 0; mor <= 1; mor++)
+        for (int v = 6; v <= 8; v += 2)
+            undo_case(mor, v, ".requested", restore_meanwhile, HOODIE_ECONFLICT, HOODIE_OK, "was restored");
+}
+
+HOODIE_TEST(write_writer__rollback_of_a_read_commit_conflicts)
+{
+    undo_case(0, 8, ".requested", rollback_latest_meanwhile, HOODIE_ECONFLICT, HOODIE_OK, "was rolled back");
+    undo_case(1, 6, ".requested", rollback_latest_meanwhile, HOODIE_ECONFLICT, HOODIE_OK, "was rolled back");
+}
+
+/* The rollback runs when every file of the write is written (its pre-commit check): a copy-on-write merge has read
+ * the rolled-back commit's file versions, so committing would bring its records back. */
+static hoodie_status rollback_at_pre_commit(void *ctx, hoodie_precommit *pc)
+{
+    (void)ctx;
+    (void)pc;
+    rollback_latest_meanwhile();
+    return HOODIE_OK;
+}
+
+HOODIE_TEST(write_writer__rollback_before_commit_conflicts)
+{
+    for (int mor = 0; mor <= 1; mor++) {
+        g_pre = rollback_at_pre_commit;
+        undo_case(mor, mor ? 6 : 8, ".never", NULL, HOODIE_ECONFLICT, HOODIE_OK, "was rolled back");
+        g_pre = NULL;
+    }
+}
+
+HOODIE_TEST(write_writer__restore_and_rollback_leave_a_live_write_alone)
+{
+    for (int mor = 0; mor <= 1; mor++) {
+        undo_case(mor, 8, ".inflight", restore_meanwhile, HOODIE_OK, HOODIE_ECONFLICT, "live writer");
+        undo_case(mor, 6, ".inflight", rollback_pending_meanwhile, HOODIE_OK, HOODIE_ECONFLICT, "live writer");
+    }
+}
+
 /* ---- a write that completes while a table service plans ----
  *
  * The service has read the table when the write runs: the hook (hook_create) runs it when the service first

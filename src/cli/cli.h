@@ -34,16 +34,22 @@ int cli_inline_services(const char *table, int64_t compact_every, int clean, int
 
 /** Hudi's pre-commit validators (validate.c): SQL queries checked before a write completes. */
 enum { CLI_VALIDATE_EQUALITY = 0, CLI_VALIDATE_INEQUALITY = 1, CLI_VALIDATE_SINGLE = 2, CLI_VALIDATE_KINDS = 3 };
+/* A --props setting that is not a validator's: -1 when the command does not read `key`, else CLI_OK or an exit
+ * code (a bad value; `where` is "FILE:LINE" for the message). */
+typedef int (*cli_prop_fn)(void *ctx, const char *key, const char *value, const char *where);
 typedef struct cli_validators {
     char **q[CLI_VALIDATE_KINDS]; /* queries of each kind (single value: "query#expected") */
     size_t n[CLI_VALIDATE_KINDS];
+    cli_prop_fn other;            /* the command's own --props settings (NULL: none) */
+    void *other_ctx;
 } cli_validators;
 /** --validate-equality Q, --validate-inequality Q, --validate-single-value 'Q#R', --props FILE: -1 when `opt` is
  *  none of them, else CLI_OK or an exit code; *consumed is 1 when `val` was taken. */
 int cli_validators_option(cli_validators *v, const char *opt, const char *val, int *consumed);
 /** Add the ';'-separated queries of a kind; `from` names where they came from in errors. */
 int cli_validators_add(cli_validators *v, int kind, const char *queries, const char *from);
-/** The validators a Java properties file configures (hoodie.precommit.validators and their query keys). */
+/** The validators a Java properties file configures (hoodie.precommit.validators and their query keys); its other
+ *  keys go to v->other, and those nobody reads are warned of. */
 int cli_validators_load_props(cli_validators *v, const char *path);
 int cli_validators_any(const cli_validators *v);
 void cli_validators_dispose(cli_validators *v);

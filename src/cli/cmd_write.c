@@ -5,7 +5,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 static void write_usage(FILE *out)
@@ -29,7 +31,11 @@ static void write_usage(FILE *out)
             "  Parquet data blocks instead (hoodie.logfile.data.block.format=parquet), compressed with --codec.\n"
             "  Inline table services after the commit: --compact-every N (MOR: compact when N delta commits are\n"
             "  uncompacted), --clean (default policy), --archive (default keep.min/max.commits).\n"
-            CLI_VALIDATE_USAGE);
+            CLI_VALIDATE_USAGE
+            "  --props also sets hoodie.datasource.write.operation, hoodie.parquet.small.file.limit,\n"
+            "  hoodie.parquet.max.file.size, hoodie.parquet.compression.codec, hoodie.logfile.data.block.format,\n"
+            "  hoodie.combine.before.insert and hoodie.index.bloom.num_entries (what comes later on the command\n"
+            "  line wins).\n");
 }
 
 static int parse_op(const char *s, hoodie_write_operation *op)
@@ -45,6 +51,62 @@ static int parse_op(const char *s, hoodie_write_operation *op)
     return 0;
 }
 
+/* Hudi's write settings that hoodie write takes from --props (later options and --props files win). */
+typedef struct write_props {
+    hoodie_write_opts *wo;
+    int *have_op;
+} write_props;
+
+static int prop_bytes(const char *v, int64_t *out)
+{
+    char *end;
+    long long x = strtoll(v, &end, 10);
+    if (end == v || *end || x < 0) return 0;
+    *out = x;
+    return 1;
+}
+
+static int write_prop(void *ctx, const char *key, const char *v, const char *where)
+{
+    write_props *p = ctx;
+    hoodie_write_opts *wo = p->wo;
+    int64_t x;
+    if (!strcmp(key, "hoodie.datasource.write.operation")) {
+        if (!parse_op(v, &wo->op)) return cli_usage("%s: %s: unknown operation '%s'", where, key, v);
+        *p->have_op = 1;
+    } else if (!strcmp(key, "hoodie.parquet.small.file.limit")) {
+        if (!prop_bytes(v, &x)) return cli_usage("%s: %s needs a number of bytes, not '%s'", where, key, v);
+        wo->small_file_limit = x ? x : HOODIE_NO_SMALL_FILES;
+    } else if (!strcmp(key, "hoodie.parquet.max.file.size")) {
+        if (!prop_bytes(v, &x) || !x)
+            return cli_usage("%s: %s needs a positive number of bytes, not '%s'", where, key, v);
+        wo->max_file_size = x;
+    } else if (!strcmp(key, "hoodie.parquet.compression.codec")) {
+        if (!strcasecmp(v, "snappy")) wo->codec = HOODIE_PARQUET_CODEC_SNAPPY;
+        else if (!strcasecmp(v, "zstd")) wo->codec = HOODIE_PARQUET_CODEC_ZSTD;
+        else if (!strcasecmp(v, "gzip")) wo->codec = HOODIE_PARQUET_CODEC_GZIP;
+        else if (!strcasecmp(v, "uncompressed") || !strcasecmp(v, "none"))
+            wo->codec = HOODIE_PARQUET_CODEC_UNCOMPRESSED;
+        else return cli_usage("%s: %s: codec '%s' is not one hoodie writes (snappy, zstd, gzip, uncompressed)", where,
+                              key, v);
+    } else if (!strcmp(key, "hoodie.logfile.data.block.format")) {
+        if (!strcasecmp(v, "avro")) wo->log_block_format = HOODIE_LOG_BLOCK_AVRO;
+        else if (!strcasecmp(v, "parquet")) wo->log_block_format = HOODIE_LOG_BLOCK_PARQUET;
+        else return cli_usage("%s: %s: '%s' is not a log block format hoodie writes (avro, parquet)", where, key, v);
+    } else if (!strcmp(key, "hoodie.combine.before.insert")) {
+        if (!strcasecmp(v, "true")) wo->combine_before_insert = 1;
+        else if (!strcasecmp(v, "false")) wo->combine_before_insert = 0;
+        else return cli_usage("%s: %s is true or false, not '%s'", where, key, v);
+    } else if (!strcmp(key, "hoodie.index.bloom.num_entries")) {
+        if (!prop_bytes(v, &x) || !x || x > INT32_MAX)
+            return cli_usage("%s: %s needs a positive number of keys, not '%s'", where, key, v);
+        wo->bloom_num_entries = (int32_t)x;
+    } else {
+        return -1;
+    }
+    return CLI_OK;
+}
+
 int cmd_write(int argc, char **argv)
 {
     const char *table = NULL, *format = NULL;
@@ -54,7 +116,8 @@ int cmd_write(int argc, char **argv)
     int64_t compact_every = 0;
     int inline_clean = 0, inline_archive = 0;
     hoodie_write_opts wo = HOODIE_WRITE_OPTS_INIT;
-    cli_validators val = { { NULL, NULL, NULL }, { 0, 0, 0 } };
+    write_props wp = { &wo, &have_op };
+    cli_validators val = { { NULL, NULL, NULL }, { 0, 0, 0 }, write_prop, &wp };
     if (!inputs) return cli_fail(HOODIE_ENOMEM, NULL);
     int code = CLI_OK;
     for (int i = 1; i < argc && code == CLI_OK; i++) {

@@ -196,9 +196,16 @@ int cli_validators_load_props(cli_validators *v, const char *path)
         if (!strcmp(key, "hoodie.precommit.validators")) { free(classes); classes = val; val = NULL; used = 1; }
         for (int k = 0; k < CLI_VALIDATE_KINDS; k++)
             if (!strcmp(key, kind_key[k])) { free(queries[k]); queries[k] = val; val = NULL; used = 1; }
+        if (!used && v->other) {
+            char where[600];
+            snprintf(where, sizeof where, "%s:%ld", path, first);
+            int r = v->other(v->other_ctx, key, val, where);
+            if (r >= 0) used = 1;
+            if (r > 0) code = r;
+        }
         if (!used)
-            fprintf(stderr, "hoodie: warning: %s:%ld: %s is not a setting hoodie reads from --props (only "
-                            "hoodie.precommit.validators and its queries); ignored\n", path, first, key);
+            fprintf(stderr, "hoodie: warning: %s:%ld: %s is not a setting this command reads; ignored\n", path,
+                    first, key);
         free(key);
         free(val);
     }

@@ -120,6 +120,31 @@ grep -q "do not run" "$tmp/err" && ok || bad "unlisted warning: $(cat "$tmp/err"
 run "missing props file" 2 "$HOODIE" write "$t" --op upsert --input "$tmp/up.csv" --props "$tmp/none.props"
 check_eq "nothing written by usage errors" "$((n + 1))" "$("$HOODIE" timeline "$t" | wc -l)"
 
+# --props also carries Hudi's write settings: the operation, the codec, small-file handling; later options win
+t=$tmp/props_t
+"$HOODIE" create "$t" --type cow --name p --record-key id --partition-fields city --ordering-field ts > /dev/null
+printf 'hoodie.datasource.write.operation=bulk_insert\nhoodie.parquet.compression.codec=zstd\n' > "$tmp/w.props"
+run "props: operation and codec" 0 "$HOODIE" write "$t" --input "$tmp/base.csv" --props "$tmp/w.props"
+check_eq "props: zstd" 0 "$(find "$t" -name '*.parquet' -exec "$HOODIE" parquet meta {} \; | grep ': BYTE_ARRAY ' |
+                             grep -vc ' ZSTD ')"
+[ "$(find "$t" -name '*.parquet' -exec "$HOODIE" parquet meta {} \; | grep -c ': BYTE_ARRAY ZSTD ')" -gt 0 ] && ok ||
+    bad "props: no ZSTD chunk"
+check_eq "props: rows" "$(tail -n +2 "$tmp/base.csv" | sort)" "$(rows "$t")"
+n=$(find "$t" -name '*.parquet' | wc -l)
+printf 'hoodie.datasource.write.operation=insert\nhoodie.parquet.small.file.limit=0\n' > "$tmp/i.props"
+printf 'id,name,age,city,ts\n9,i,9,paris,1\n' > "$tmp/ins.csv"
+run "props: no small files" 0 "$HOODIE" write "$t" --input "$tmp/ins.csv" --props "$tmp/i.props"
+check_eq "props: a new file group" "$((n + 1))" "$(find "$t" -name '*.parquet' | wc -l)"
+printf 'hoodie.datasource.write.operation=delete\n' > "$tmp/d.props"
+printf 'id,city\n9,paris\n' > "$tmp/del9.csv"
+run "props: delete" 0 "$HOODIE" write "$t" --input "$tmp/del9.csv" --props "$tmp/d.props"
+check_eq "props: deleted" "" "$(rows "$t" | grep '^9,')"
+run "props: the option after wins" 0 "$HOODIE" write "$t" --input "$tmp/ins.csv" --props "$tmp/d.props" --op upsert
+check_eq "props: upserted" "9,i,9,paris,1" "$(rows "$t" | grep '^9,')"
+printf 'hoodie.parquet.compression.codec=lzo\n' > "$tmp/bad.props"
+run "props: bad codec" 2 "$HOODIE" write "$t" --op upsert --input "$tmp/ins.csv" --props "$tmp/bad.props"
+grep -q "bad.props:1: hoodie.parquet.compression.codec: codec 'lzo'" "$tmp/err" && ok || bad "bad codec: $(cat "$tmp/err")"
+
 # a Spark-written table (a copy): validators over its own columns, through the meta columns too
 src=$FIX/trips_mor_avro_v8_trips_8i1u
 if [ -d "$src" ]; then

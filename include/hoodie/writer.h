@@ -93,9 +93,11 @@ typedef struct hoodie_write_opts {
                                             "schema" is the writer's own */
     /* version 6 */
     hoodie_precommit_fn pre_commit;   /**< called once every data file is written, before the table lock and the
-                                           commit point (every operation, bulk_insert too); a refusal rolls the
-                                           write back at once and hoodie_table_write returns HOODIE_EVALIDATION with
-                                           the check's message. NULL: none */
+                                           commit point (every operation, bulk_insert too; both views read the
+                                           table as it is when read, so another process's write that completes
+                                           meanwhile shows in both); a refusal rolls the write back at once and
+                                           hoodie_table_write returns HOODIE_EVALIDATION with the check's message.
+                                           NULL: none */
     void *pre_commit_ctx;
 } hoodie_write_opts;
 #define HOODIE_WRITE_OPTS_INIT \

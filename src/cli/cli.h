@@ -42,6 +42,7 @@ typedef struct cli_validators {
     size_t n[CLI_VALIDATE_KINDS];
     cli_prop_fn other;            /* the command's own --props settings (NULL: none) */
     void *other_ctx;
+    int warn_only;                /* hoodie.precommit.validators.failure.policy=WARN_LOG: warn, commit anyway */
 } cli_validators;
 /** --validate-equality Q, --validate-inequality Q, --validate-single-value 'Q#R', --props FILE: -1 when `opt` is
  *  none of them, else CLI_OK or an exit code; *consumed is 1 when `val` was taken. */
@@ -61,7 +62,9 @@ hoodie_status cli_validate_precommit(void *ctx, hoodie_precommit *pc);
     "  write is rolled back, exit 5): --validate-single-value 'QUERY#EXPECTED' (the first value of the query's\n" \
     "  result after the write), --validate-equality QUERY (the same rows before and after), --validate-inequality\n" \
     "  QUERY (other rows); each repeatable, ';' separates queries, <TABLE_NAME> names the table (the partitions\n" \
-    "  the write touched). --props FILE reads them from a Java properties file with Hudi's keys.\n"
+    "  the write touched). --validate-policy warn_log only warns of a failure and commits (Hudi's\n" \
+    "  hoodie.precommit.validators.failure.policy; default fail). --props FILE reads them from a Java properties\n" \
+    "  file with Hudi's keys.\n"
 
 /** Print the last library error to stderr and map the status to an exit code. */
 int cli_fail(hoodie_status rc, const char *context);

@@ -17,7 +17,7 @@ static void write_usage(FILE *out)
             "                    [--small-file-limit BYTES] [--max-file-size BYTES] [--codec snappy|zstd|gzip|none]\n"
             "                    [--combine-before-insert] [--log-block-format avro|parquet]\n"
             "                    [--validate-single-value 'QUERY#EXPECTED'] [--validate-equality QUERY]\n"
-            "                    [--validate-inequality QUERY] [--props FILE]\n"
+            "                    [--validate-inequality QUERY] [--validate-policy fail|warn_log] [--props FILE]\n"
             "\n"
             "  OP: insert, upsert, delete, bulk_insert, insert_overwrite, insert_overwrite_table, delete_partition\n"
             "  The input format is taken from the file name (.csv, .jsonl/.json, .parquet) unless given.\n"
@@ -117,7 +117,7 @@ int cmd_write(int argc, char **argv)
     int inline_clean = 0, inline_archive = 0;
     hoodie_write_opts wo = HOODIE_WRITE_OPTS_INIT;
     write_props wp = { &wo, &have_op };
-    cli_validators val = { { NULL, NULL, NULL }, { 0, 0, 0 }, write_prop, &wp };
+    cli_validators val = { { NULL, NULL, NULL }, { 0, 0, 0 }, write_prop, &wp, 0 };
     if (!inputs) return cli_fail(HOODIE_ENOMEM, NULL);
     int code = CLI_OK;
     for (int i = 1; i < argc && code == CLI_OK; i++) {

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const char *const kind_name[CLI_VALIDATE_KINDS] = { "equality", "inequality", "single value" };
 static const char *const kind_class[CLI_VALIDATE_KINDS] = {
@@ -90,6 +91,15 @@ int cli_validators_add(cli_validators *v, int kind, const char *queries, const c
     }
     if (!added) return cli_usage("%s: no %s query in '%s'", from, kind_name[kind], queries);
     return CLI_OK;
+}
+
+/* hoodie.precommit.validators.failure.policy: FAIL (the default) or WARN_LOG; -1 for anything else. */
+static int set_policy(cli_validators *v, const char *p)
+{
+    if (!strcasecmp(p, "FAIL")) v->warn_only = 0;
+    else if (!strcasecmp(p, "WARN_LOG") || !strcasecmp(p, "warn")) v->warn_only = 1;
+    else return -1;
+    return 0;
 }
 
 /* ---- Java properties (the keys Hudi's validators read) ---- */
@@ -194,6 +204,11 @@ int cli_validators_load_props(cli_validators *v, const char *path)
         if (!key || !val) { free(key); free(val); code = cli_fail(HOODIE_ENOMEM, NULL); break; }
         int used = 0;
         if (!strcmp(key, "hoodie.precommit.validators")) { free(classes); classes = val; val = NULL; used = 1; }
+        else if (!strcmp(key, "hoodie.precommit.validators.failure.policy")) {
+            used = 1;
+            if (set_policy(v, val) < 0)
+                code = cli_usage("%s:%ld: %s is FAIL or WARN_LOG, not '%s'", path, first, key, val);
+        }
         for (int k = 0; k < CLI_VALIDATE_KINDS; k++)
             if (!strcmp(key, kind_key[k])) { free(queries[k]); queries[k] = val; val = NULL; used = 1; }
         if (!used && v->other) {
@@ -385,6 +400,9 @@ hoodie_status cli_validate_precommit(void *ctx, hoodie_precommit *pc)
     const cli_validators *v = ctx;
     char *msg = pc->message;
     size_t cap = pc->message_cap;
+    const hoodie_write_result *wr = pc->result;
+    if (wr && !wr->inserts && !wr->updates && !wr->deletes && !wr->files_written)
+        return HOODIE_OK; /* an empty write: nothing to check (as Hudi 1.2 skips it) */
     sqlite3 *db = NULL;
     int rc = sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     if (rc != SQLITE_OK) snprintf(msg, cap, "cannot open SQLite: %s", db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
@@ -447,7 +465,13 @@ hoodie_status cli_validate_precommit(void *ctx, hoodie_precommit *pc)
         }
     }
     sqlite3_close(db);
-    return rc == SQLITE_OK && !refused ? HOODIE_OK : HOODIE_EVALIDATION;
+    if (rc == SQLITE_OK && !refused) return HOODIE_OK;
+    if (v->warn_only) {
+        fprintf(stderr, "hoodie: warning: %s %s: pre-commit validation failed, committed all the same "
+                        "(failure policy WARN_LOG): %s\n", pc->base_path, pc->instant, msg);
+        return HOODIE_OK;
+    }
+    return HOODIE_EVALIDATION;
 }
 
 int cli_validators_option(cli_validators *v, const char *opt, const char *val, int *consumed)
@@ -455,6 +479,11 @@ int cli_validators_option(cli_validators *v, const char *opt, const char *val, i
     static const char *const opts[CLI_VALIDATE_KINDS] = { "--validate-equality", "--validate-inequality",
                                                            "--validate-single-value" };
     *consumed = 0;
+    if (!strcmp(opt, "--validate-policy")) {
+        if (!val) return cli_usage("%s needs fail or warn_log", opt);
+        *consumed = 1;
+        return set_policy(v, val) < 0 ? cli_usage("%s is fail or warn_log, not '%s'", opt, val) : CLI_OK;
+    }
     if (!strcmp(opt, "--props")) {
         if (!val) return cli_usage("%s needs a file", opt);
         *consumed = 1;

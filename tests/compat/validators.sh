@@ -99,6 +99,28 @@ EOF
     done
 done
 
+# failure policy WARN_LOG (Hudi 1.2's hoodie.precommit.validators.failure.policy): a warning, and the commit
+t=$tmp/warn
+"$HOODIE" create "$t" --type mor --name w --record-key id --partition-fields city --ordering-field ts > /dev/null
+"$HOODIE" write "$t" --op bulk_insert --input "$tmp/base.csv" > /dev/null
+run "warn_log" 0 "$HOODIE" write "$t" --op upsert --input "$tmp/negative.csv" --validate-policy warn_log \
+    --validate-single-value "select count(*) from <TABLE_NAME> where age < 0#0"
+grep -q "warning: .*pre-commit validation failed, committed all the same (failure policy WARN_LOG): single value" \
+    "$tmp/err" && ok || bad "warn_log message: $(cat "$tmp/err")"
+check_eq "warn_log committed" "2,b,-1,rome,4" "$(rows "$t" | grep '^2,')"
+printf 'hoodie.precommit.validators=org.apache.hudi.client.validator.SqlQuerySingleResultPreCommitValidator
+hoodie.precommit.validators.single.value.sql.queries=select count(*) from <TABLE_NAME> where age < 0#0
+hoodie.precommit.validators.failure.policy=WARN_LOG\n' > "$tmp/warn.props"
+run "warn_log from props" 0 "$HOODIE" write "$t" --op upsert --input "$tmp/negative.csv" --props "$tmp/warn.props"
+grep -q "failure policy WARN_LOG" "$tmp/err" && ok || bad "warn_log props message: $(cat "$tmp/err")"
+run "policy fail after warn_log" 5 "$HOODIE" write "$t" --op upsert --input "$tmp/negative.csv" \
+    --props "$tmp/warn.props" --validate-policy fail
+run "bad policy" 2 "$HOODIE" write "$t" --op upsert --input "$tmp/negative.csv" --validate-policy maybe
+# an empty write has nothing to check (Hudi 1.2 skips it)
+printf 'id,name,age,city,ts\n' > "$tmp/empty.csv"
+run "empty write" 0 "$HOODIE" write "$t" --op upsert --input "$tmp/empty.csv" \
+    --validate-inequality "select count(*) from <TABLE_NAME>"
+
 # configuration errors: usage errors (exit 2) before anything is written
 t=$tmp/cow_v8
 n=$("$HOODIE" timeline "$t" | wc -l)

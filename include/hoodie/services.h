@@ -32,7 +32,7 @@ typedef enum hoodie_clean_policy {
     HOODIE_CLEAN_KEEP_LATEST_BY_HOURS = 2       /**< keep the slices commits of the last `retain` hours need */
 } hoodie_clean_policy;
 
-#define HOODIE_SERVICE_OPTS_VERSION 3
+#define HOODIE_SERVICE_OPTS_VERSION 4
 typedef struct hoodie_service_opts {
     unsigned version;                      /**< HOODIE_SERVICE_OPTS_VERSION */
     const hoodie_storage *storage;         /**< NULL: local POSIX */
@@ -60,10 +60,16 @@ typedef struct hoodie_service_opts {
     void *progress_ctx;
     /* version 3 */
     hoodie_log_block_format log_block_format; /**< the data block of a log compaction's file (the codec: `codec`) */
+    /* version 4 */
+    hoodie_precommit_fn pre_commit;        /**< clustering: checked once its files are written, before it completes,
+                                                as hoodie_write_opts.pre_commit (Hudi runs its pre-commit validators
+                                                on clustering too); a refusal rolls the clustering back and returns
+                                                HOODIE_EVALIDATION. NULL: none */
+    void *pre_commit_ctx;
 } hoodie_service_opts;
 #define HOODIE_SERVICE_OPTS_INIT \
     { HOODIE_SERVICE_OPTS_VERSION, NULL, HOODIE_PARQUET_CODEC_SNAPPY, HOODIE_COMPACT_ALL, 0, 0, NULL, 0, 0, 0, \
-      HOODIE_CLEAN_KEEP_LATEST_COMMITS, 0, 0, 0, 0, NULL, NULL, HOODIE_LOG_BLOCK_AVRO }
+      HOODIE_CLEAN_KEEP_LATEST_COMMITS, 0, 0, 0, 0, NULL, NULL, HOODIE_LOG_BLOCK_AVRO, NULL, NULL }
 
 typedef struct hoodie_service_result {
     char instant[24];          /**< the service's instant ("" if there was nothing to do) */

@@ -54,7 +54,7 @@ typedef struct hoodie_precommit {
     const char *base_path;
     const char *instant;               /**< the pending instant's requested time */
     const char *action;                /**< "commit", "deltacommit" or "replacecommit" */
-    hoodie_write_operation op;
+    hoodie_write_operation op;         /**< the write's; (hoodie_write_operation)-1 for a table service */
     const hoodie_storage *before;      /**< the table without this write (its instant is pending there) */
     const hoodie_storage *after;       /**< a read-only view of the table in which this write has completed */
     const char *const *partitions;     /**< the partitions it wrote to or replaced ("" for a table without
@@ -63,6 +63,7 @@ typedef struct hoodie_precommit {
     const hoodie_write_result *result; /**< what it wrote (instant and action not set yet) */
     char *message;                     /**< a refusing check says why here: message_cap bytes, NUL-terminated */
     size_t message_cap;
+    const char *operation;             /**< Hudi's name of the operation: "UPSERT", "BULK_INSERT", ..., "CLUSTER" */
 } hoodie_precommit;
 
 /** A pre-commit check: HOODIE_OK lets the write complete; any other status refuses it (see pre_commit). */

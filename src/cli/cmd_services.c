@@ -174,16 +174,23 @@ int cmd_cluster(int argc, char **argv)
     char *sort = NULL;
     const char **cols = calloc((size_t)argc + 16, sizeof *cols);
     hoodie_service_opts o = HOODIE_SERVICE_OPTS_INIT;
+    cli_validators val;
+    memset(&val, 0, sizeof val);
     int code = CLI_OK;
     if (!cols) return cli_fail(HOODIE_ENOMEM, NULL);
     for (int i = 1; i < argc && code == CLI_OK; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf("usage: hoodie cluster TABLE --sort-by COL[,COL...] [--small-file-limit BYTES] "
-                   "[--max-file-size BYTES]\n");
+                   "[--max-file-size BYTES]\n"
+                   "                      [--validate-... QUERY] [--validate-policy fail|warn_log] [--props FILE]\n"
+                   CLI_VALIDATE_USAGE
+                   "  A clustering changes no row: e.g. --validate-equality 'select count(*) from <TABLE_NAME>'.\n");
             free(cols);
             return CLI_OK;
         }
+        int took, vc = cli_validators_option(&val, a, v, &took);
+        if (vc >= 0) { code = vc; i += took; continue; }
         if (!strcmp(a, "--sort-by")) {
             if (!v) { code = cli_usage("cluster: --sort-by needs columns"); break; }
             free(sort);
@@ -207,12 +214,17 @@ int cmd_cluster(int argc, char **argv)
         o.sort_columns = cols;
         o.n_sort_columns = n;
     }
+    if (cli_validators_any(&val)) {
+        o.pre_commit = cli_validate_precommit;
+        o.pre_commit_ctx = &val;
+    }
     if (code == CLI_OK) {
         hoodie_service_result r;
         hoodie_status rc = hoodie_clustering(table, &o, &r);
         if (rc < 0) code = cli_fail(rc, "cluster");
         else print_result("clustering", &r);
     }
+    cli_validators_dispose(&val);
     free(sort);
     free(cols);
     return code;

@@ -16,6 +16,7 @@
  * rolls it back instead.
  */
 #include "services/svc.h"
+#include "write/precommit.h"
 #include "model/build.h"
 #include "model/value.h"
 #include "storage/storage.h"
@@ -369,6 +370,16 @@ static hoodie_status run_plan(hoodie_svc *sv, hoodie_write_txn *tx, json_t *req,
         ci.extra_count = 1;
         ci.operation_type = "CLUSTER";
         rc = hoodie_commit_encode(&meta, &ci, sv->t->cfg->version >= 8 ? 8 : 6);
+    }
+    if (rc == HOODIE_OK && sv->o.pre_commit) {
+        hoodie_write_result wr;
+        memset(&wr, 0, sizeof wr);
+        for (size_t i = 0; i < st.n_stats; i++) wr.bytes_written += st.stats[i].total_write_bytes;
+        wr.files_written = (int64_t)st.n_stats;
+        hoodie_precommit_call c = { sv->o.pre_commit, sv->o.pre_commit_ctx, sv->s, sv->base_path, sv->t->cfg, tx,
+                                    (hoodie_write_operation)-1, "CLUSTER", st.stats, st.n_stats, st.replaced,
+                                    st.n_replaced, &wr };
+        rc = hoodie_write__pre_commit(&c, meta.data, meta.len);
     }
     if (rc == HOODIE_OK) rc = hoodie_write__complete(tx, meta.data, meta.len);
     if (rc == HOODIE_OK) {

@@ -50,7 +50,8 @@ hoodie_status hoodie_svc__open(hoodie_svc *sv, const char *base_path, const hood
     memset(sv, 0, sizeof *sv);
     sv->o = def;
     if (o) /* an older caller's struct ends before the fields its version lacks */
-        memcpy(&sv->o, o, o->version >= 3 ? sizeof *o
+        memcpy(&sv->o, o, o->version >= 4 ? sizeof *o
+                          : o->version == 3 ? offsetof(hoodie_service_opts, pre_commit)
                           : o->version == 2 ? offsetof(hoodie_service_opts, log_block_format)
                                             : offsetof(hoodie_service_opts, log_blocks_threshold));
     sv->s = hoodie_storage__or_default(sv->o.storage);

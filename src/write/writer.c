@@ -19,7 +19,7 @@
  * log appends, new files).
  */
 #include "write/writer_int.h"
-#include "storage/overlay.h"
+#include "write/precommit.h"
 
 #include <time.h>
 
@@ -1503,64 +1503,13 @@ static hoodie_status commit_checked(wctx *w, const void *meta, size_t len)
     return rc;
 }
 
-static int str_cmp(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
-
-/*
- * The pre-commit check (hoodie_write_opts.pre_commit): shown the table before this write and, through a read-only
- * view with the completed instant file added (storage/overlay.h), after it. A refusal rolls the write back at
- * once, under the table lock (the instant is this live writer's own: recovery would leave it alone), and fails
- * with HOODIE_EVALIDATION; a rollback that fails leaves the instant pending, which a later writer rolls back.
- */
+/* The pre-commit check of this write (write/precommit.h). */
 static hoodie_status pre_commit(wctx *w, const void *meta, size_t len)
 {
-    char *path = NULL;
-    hoodie_storage *after = NULL;
-    size_t n = 0, cap = w->n_stats + w->n_replaced;
-    const char **parts = malloc((cap + 1) * sizeof *parts);
-    hoodie_status rc = parts ? HOODIE_OK : HOODIE_NOMEM();
-    for (size_t i = 0; rc == HOODIE_OK && i < w->n_stats; i++)
-        parts[n++] = w->stats[i].partition_path ? w->stats[i].partition_path : "";
-    for (size_t i = 0; rc == HOODIE_OK && i < w->n_replaced; i++)
-        parts[n++] = w->replaced[i].partition_path ? w->replaced[i].partition_path : "";
-    if (rc == HOODIE_OK && n) {
-        qsort(parts, n, sizeof *parts, str_cmp);
-        size_t k = 1;
-        for (size_t i = 1; i < n; i++)
-            if (strcmp(parts[i], parts[k - 1])) parts[k++] = parts[i];
-        n = k;
-    }
-    if (rc == HOODIE_OK) rc = hoodie_write__completed_preview(&w->tx, &path);
-    if (rc == HOODIE_OK) rc = hoodie_storage_overlay_new(&after, w->s, path, meta, len);
-    if (rc < 0) {
-        hoodie_error__prefix("pre-commit check: ");
-    } else {
-        char msg[2048] = "";
-        hoodie_write_result res = w->res;
-        hoodie_precommit pc = { w->t->base_path, w->tx.inst.requested, hoodie_action_name(w->action), w->o.op, w->s,
-                                after, parts, n, &res, msg, sizeof msg };
-        hoodie_status vrc = w->o.pre_commit(w->o.pre_commit_ctx, &pc);
-        if (vrc != HOODIE_OK) {
-            msg[sizeof msg - 1] = '\0';
-            char *why = strdup(*msg ? msg : hoodie_status_str(vrc));
-            /* undo it now: the files go, the timeline records a rollback, as Hudi's failed-write rollback does */
-            char rb[18];
-            hoodie_table_lock lock;
-            hoodie_status lrc = hoodie_write__lock(&lock, w->s, w->t->base_path, -1);
-            if (lrc == HOODIE_OK) {
-                lrc = hoodie_write__rollback(w->s, w->t->base_path, w->cfg, &w->tx.inst, rb);
-                if (hoodie_write__unlock(&lock) < 0 && lrc == HOODIE_OK) hoodie_error_clear();
-            }
-            rc = HOODIE_FAIL(HOODIE_EVALIDATION, "%s: pre-commit check refused %s %s: %s%s", w->t->base_path,
-                             w->op_name, w->tx.inst.requested, why ? why : "out of memory",
-                             lrc == HOODIE_OK ? " (rolled back)"
-                                              : " (the rollback failed: the next writer rolls it back)");
-            free(why);
-        }
-    }
-    hoodie_storage_free(after);
-    free(path);
-    free(parts);
-    return rc;
+    hoodie_write_result res = w->res;
+    hoodie_precommit_call c = { w->o.pre_commit, w->o.pre_commit_ctx, w->s, w->t->base_path, w->cfg, &w->tx, w->o.op,
+                                w->op_name, w->stats, w->n_stats, w->replaced, w->n_replaced, &res };
+    return hoodie_write__pre_commit(&c, meta, len);
 }
 
 /*

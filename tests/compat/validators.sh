@@ -184,6 +184,30 @@ else
     bad "fixture $src missing"
 fi
 
+# hoodie cluster: validated as Hudi validates clustering; a refused one is rolled back and the groups stay as they
+# were; then one that holds (the same rows, other files) completes
+for v in 8 6; do
+    t=$tmp/cl_v$v
+    "$HOODIE" create "$t" --type cow --table-version "$v" --name cl --record-key id --partition-fields city \
+        --ordering-field ts > /dev/null
+    "$HOODIE" write "$t" --op insert --input "$tmp/base.csv" > /dev/null
+    "$HOODIE" write "$t" --op insert --input "$tmp/ins.csv" --small-file-limit 0 > /dev/null
+    files=$("$HOODIE" read "$t" --columns _hoodie_file_name --format csv | sort -u)
+    before=$(rows "$t")
+    run "cluster v$v refused" 5 "$HOODIE" cluster "$t" --sort-by id \
+        --validate-single-value "select count(distinct _hoodie_file_name) from <TABLE_NAME>#2"
+    grep -q "refused CLUSTER .*(rolled back)" "$tmp/err" && ok || bad "cluster v$v refused: $(cat "$tmp/err")"
+    check_eq "cluster v$v: the same files" "$files" \
+        "$("$HOODIE" read "$t" --columns _hoodie_file_name --format csv | sort -u)"
+    check_eq "cluster v$v: nothing pending" 0 "$("$HOODIE" timeline "$t" | tail -n +2 | grep -vc completed)"
+    run "cluster v$v" 0 "$HOODIE" cluster "$t" --sort-by id \
+        --validate-equality "select id, name, age, city, ts from <TABLE_NAME>" \
+        --validate-inequality "select distinct _hoodie_file_name from <TABLE_NAME>"
+    check_eq "cluster v$v: replacecommit" "replacecommit completed" \
+        "$("$HOODIE" timeline "$t" | tail -1 | awk '{ print $2, $3 }')"
+    check_eq "cluster v$v: rows" "$before" "$(rows "$t")"
+done
+
 # hoodie ingest: every batch's commit is validated; a refused batch stops the run (exit 5) before its checkpoint,
 # so the next run reads it again: nothing is skipped
 t=$tmp/ingest

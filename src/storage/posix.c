@@ -20,6 +20,7 @@
 #include "util/error.h"
 
 #include <dirent.h>
+#include <signal.h>
 #include <errno.h>
 #include <pthread.h>
 #include <fcntl.h>
@@ -309,9 +310,39 @@ static hoodie_status px_mkdirs(void *ctx, const char *path)
     return mkdirs_path(path);
 }
 
+/*
+ * The temporaries of dead writers in `dir` removed: listings hide them (px_list), so a folder holding only those
+ * looks empty to callers that remove a tree, yet rmdir would fail on it for good. A process killed between creating
+ * a file and finishing it leaves one: without this, the rollback of its instant failed on its marker folder, and
+ * with it every later write (recovery runs first). Temporaries of live processes (kill(pid, 0)) are left.
+ */
+static void remove_dead_temporaries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (strncmp(de->d_name, ".hoodie_tmp_", 12)) continue;
+        char *end;
+        long pid = strtol(de->d_name + 12, &end, 10);
+        if (end == de->d_name + 12 || *end != '_' || pid <= 0) continue;
+        if (pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
+        size_t n = strlen(dir) + strlen(de->d_name) + 2;
+        char *p = malloc(n);
+        if (!p) break;
+        snprintf(p, n, "%s/%s", dir, de->d_name);
+        (void)unlink(p);
+        free(p);
+    }
+    closedir(d);
+}
+
 static hoodie_status px_rmdir(void *ctx, const char *path)
 {
     (void)ctx;
+    if (rmdir(path) == 0) return HOODIE_OK;
+    if (errno != ENOTEMPTY && errno != EEXIST) return io_fail("cannot remove directory", path);
+    remove_dead_temporaries(path);
     return rmdir(path) < 0 ? io_fail("cannot remove directory", path) : HOODIE_OK;
 }
 

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 typedef struct { char names[32][64]; int n; } listing;
 
@@ -216,4 +218,40 @@ HOODIE_TEST(storage_overlay__one_more_file_read_only)
     hoodie_assert(bad == NULL);
     hoodie_storage_free(ov);
     hoodie_storage_free(mem);
+}
+
+/* A writer killed between creating a file and finishing it leaves a hidden temporary, which listings do not show:
+ * removing the folder as a tree (a rollback's marker folder) must still work, or recovery fails for good. A live
+ * process's temporary is left alone. */
+HOODIE_TEST(storage_posix__remove_tree_with_a_dead_writers_temporary)
+{
+    const hoodie_storage *s = hoodie_storage_posix();
+    const char *root = hoodie_test_tmpdir(); /* (a new folder at each call) */
+    char dir[512], p[600];
+    snprintf(dir, sizeof dir, "%s/markers/20260101000000000/city=sf", root);
+    hoodie_assert_ok(s->mkdirs(s->ctx, dir));
+    hoodie_assert_ok(hoodie_storage_write_all(s, strcat(strcpy(p, dir), "/f.parquet.marker.CREATE"), 0, "", 0));
+    pid_t child = fork();
+    if (child == 0) _exit(0);
+    int st;
+    hoodie_assert(child > 0 && waitpid(child, &st, 0) == child); /* a pid that is gone */
+    snprintf(p, sizeof p, "%s/.hoodie_tmp_%ld_7_g.parquet.marker.CREATE", dir, (long)child);
+    FILE *f = fopen(p, "w");
+    hoodie_assert(f != NULL);
+    fclose(f);
+    char top[512];
+    snprintf(top, sizeof top, "%s/markers/20260101000000000", root);
+    hoodie_assert_equal_i(1, s->exists(s->ctx, top));
+    hoodie_assert_ok(hoodie_storage_remove_tree(s, top));
+    hoodie_assert_equal_i(0, s->exists(s->ctx, top));
+    /* a live writer's (this test's parent) temporary stays, and so does its folder */
+    hoodie_assert_ok(s->mkdirs(s->ctx, dir));
+    snprintf(p, sizeof p, "%s/.hoodie_tmp_%ld_8_h.parquet.marker.CREATE", dir, (long)getppid());
+    f = fopen(p, "w");
+    hoodie_assert(f != NULL);
+    fclose(f);
+    hoodie_assert(hoodie_storage_remove_tree(s, top) < 0);
+    hoodie_assert_equal_i(1, s->exists(s->ctx, p));
+    hoodie_assert(unlink(p) == 0);
+    hoodie_assert_ok(hoodie_storage_remove_tree(s, top));
 }

@@ -291,11 +291,6 @@ static hoodie_status px_list(void *ctx, const char *dir, hoodie_storage_list_cb 
     return rc;
 }
 
-static hoodie_status px_remove(void *ctx, const char *path)
-{
-    (void)ctx;
-    return unlink(path) < 0 ? io_fail("cannot remove", path) : HOODIE_OK;
-}
 
 static hoodie_status px_rename(void *ctx, const char *from, const char *to)
 {
@@ -316,16 +311,23 @@ static hoodie_status px_mkdirs(void *ctx, const char *path)
  * a file and finishing it leaves one: without this, the rollback of its instant failed on its marker folder, and
  * with it every later write (recovery runs first). Temporaries of live processes (kill(pid, 0)) are left.
  */
-static void remove_dead_temporaries(const char *dir)
+static void remove_dead_temporaries(const char *dir, size_t dir_len, const char *of)
 {
-    DIR *d = opendir(dir);
-    if (!d) return;
+    char *dcopy = strndup(dir, dir_len);
+    DIR *d = dcopy ? opendir(dcopy) : NULL;
+    if (!d) { free(dcopy); return; }
+    dir = dcopy;
+    size_t of_len = of ? strlen(of) : 0;
     struct dirent *de;
     while ((de = readdir(d)) != NULL) {
         if (strncmp(de->d_name, ".hoodie_tmp_", 12)) continue;
         char *end;
         long pid = strtol(de->d_name + 12, &end, 10);
         if (end == de->d_name + 12 || *end != '_' || pid <= 0) continue;
+        if (of) { /* .hoodie_tmp_<pid>_<n>_<of> */
+            const char *name = strchr(end + 1, '_');
+            if (!name || strlen(name + 1) != of_len || memcmp(name + 1, of, of_len)) continue;
+        }
         if (pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
         size_t n = strlen(dir) + strlen(de->d_name) + 2;
         char *p = malloc(n);
@@ -335,6 +337,7 @@ static void remove_dead_temporaries(const char *dir)
         free(p);
     }
     closedir(d);
+    free(dcopy);
 }
 
 static hoodie_status px_rmdir(void *ctx, const char *path)
@@ -342,8 +345,23 @@ static hoodie_status px_rmdir(void *ctx, const char *path)
     (void)ctx;
     if (rmdir(path) == 0) return HOODIE_OK;
     if (errno != ENOTEMPTY && errno != EEXIST) return io_fail("cannot remove directory", path);
-    remove_dead_temporaries(path);
+    remove_dead_temporaries(path, strlen(path), NULL);
     return rmdir(path) < 0 ? io_fail("cannot remove directory", path) : HOODIE_OK;
+}
+
+/* A file that is not there may be one a dead writer never finished (a rollback removing what a killed write was
+ * writing): its temporary goes too, so that no hidden leftover stays in the partition. */
+static hoodie_status px_remove(void *ctx, const char *path)
+{
+    (void)ctx;
+    if (unlink(path) == 0) return HOODIE_OK;
+    hoodie_status rc = io_fail("cannot remove", path);
+    if (rc == HOODIE_ENOTFOUND) {
+        const char *slash = strrchr(path, '/');
+        if (slash && slash[1]) remove_dead_temporaries(path, (size_t)(slash - path), slash + 1);
+        else if (!slash) remove_dead_temporaries(".", 1, path);
+    }
+    return rc;
 }
 
 static int px_exists(void *ctx, const char *path)

@@ -86,6 +86,9 @@ for spec in "cow 8" "mor 8" "cow 6" "mor 6"; do
     then ok; else bad "$spec: the next write did not roll the killed one back: $(cat "$tmp/c.out")"; fi
     [ $(( $(date +%s) - start )) -lt 60 ] && ok || bad "$spec: the rollback waited for the heartbeat to expire"
     [ -z "$(ls "$t/.hoodie/.heartbeat" 2>/dev/null)" ] && ok || bad "$spec: heartbeats left: $(ls "$t/.hoodie/.heartbeat")"
+    # the killed writer's unfinished files (hidden temporaries) went with the rollback
+    left=$(find "$t" -name '.hoodie_tmp_*')
+    [ -z "$left" ] && ok || bad "$spec: temporaries of the killed writer left: $left"
     if [ "$(data "$t" | md5sum)" = "$before" ]; then ok; else bad "$spec: the table changed by the rolled-back write"; fi
 done
 

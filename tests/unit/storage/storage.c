@@ -254,4 +254,21 @@ HOODIE_TEST(storage_posix__remove_tree_with_a_dead_writers_temporary)
     hoodie_assert_equal_i(1, s->exists(s->ctx, p));
     hoodie_assert(unlink(p) == 0);
     hoodie_assert_ok(hoodie_storage_remove_tree(s, top));
+    /* a data file a dead writer never finished: removing it (a rollback does) takes its temporary, and only its */
+    char part[512], q[700], other[700], live[700];
+    snprintf(part, sizeof part, "%s/city=sf", root);
+    hoodie_assert_ok(s->mkdirs(s->ctx, part));
+    snprintf(q, sizeof q, "%s/.hoodie_tmp_%ld_9_g_1.parquet", part, (long)child);
+    snprintf(other, sizeof other, "%s/.hoodie_tmp_%ld_10_h_1.parquet", part, (long)child);
+    snprintf(live, sizeof live, "%s/.hoodie_tmp_%ld_11_g_1.parquet", part, (long)getppid());
+    const char *made[3] = { q, other, live };
+    for (int i = 0; i < 3; i++) {
+        f = fopen(made[i], "w");
+        hoodie_assert(f != NULL);
+        fclose(f);
+    }
+    snprintf(p, sizeof p, "%s/g_1.parquet", part);
+    hoodie_assert_status(HOODIE_ENOTFOUND, s->remove(s->ctx, p));
+    hoodie_assert(access(q, F_OK) != 0);
+    hoodie_assert(access(other, F_OK) == 0 && access(live, F_OK) == 0);
 }

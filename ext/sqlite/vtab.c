@@ -1170,36 +1170,14 @@ static int write_segment(vtab *v, const seg *g)
         wo.op = HOODIE_WRITE_DELETE;
         if (rc == HOODIE_OK) rc = hoodie_table_write(v->path, &in, &wo, NULL);
         hoodie_table_free(t);
-    } else {
-        const char *dir = getenv("TMPDIR");
-        char *tmp = sqlite3_mprintf("%s/hoodie-sql-XXXXXX.jsonl", dir && *dir ? dir : "/tmp");
-        if (!tmp) return SQLITE_NOMEM;
-        int fd = mkstemps(tmp, 6);
-        if (fd < 0) {
-            vt_error(v, "hoodie: cannot create a temporary file in %s", dir && *dir ? dir : "/tmp");
-            sqlite3_free(tmp);
-            return SQLITE_ERROR;
-        }
-        FILE *f = fdopen(fd, "w");
-        int len = sqlite3_str_length(g->jsonl);
-        const char *txt = sqlite3_str_value(g->jsonl);
-        int ok = f && (len == 0 || fwrite(txt, 1, (size_t)len, f) == (size_t)len);
-        if (f) ok &= fclose(f) == 0;
-        else close(fd);
-        if (!ok) {
-            unlink(tmp);
-            vt_error(v, "hoodie: cannot write the temporary file %s", tmp);
-            sqlite3_free(tmp);
-            return SQLITE_ERROR;
-        }
-        const char *paths[1] = { tmp };
+    } else { /* the rows as JSON lines typed by the table's schema, read from memory */
         hoodie_files_opts fo = HOODIE_FILES_OPTS_INIT;
         fo.format = "jsonl";
-        rc = hoodie_files_stream(paths, 1, v->path, &fo, &in);
+        int len = sqlite3_str_length(g->jsonl);
+        const char *txt = sqlite3_str_value(g->jsonl);
+        rc = hoodie_buffer_stream(txt, len > 0 ? (size_t)len : 0, "the rows written", v->path, &fo, &in);
         wo.op = HOODIE_WRITE_UPSERT;
         if (rc == HOODIE_OK) rc = hoodie_table_write(v->path, &in, &wo, NULL);
-        unlink(tmp);
-        sqlite3_free(tmp);
     }
     if (rc != HOODIE_OK) return vt_error(v, "hoodie: %s", last_error());
     return SQLITE_OK;

@@ -35,6 +35,13 @@ typedef struct hoodie_files_opts {
 HOODIE_API hoodie_status hoodie_files_stream(const char *const *paths, size_t n_paths, const char *table_path,
                                              const hoodie_files_opts *opts, struct ArrowArrayStream *out);
 
+/**
+ * The same over one text input in memory: `data` (borrowed: it must outlive the stream) in opts->format ("csv" or
+ * "jsonl", required), `name` naming it in messages. For writing rows a program holds without a temporary file.
+ */
+HOODIE_API hoodie_status hoodie_buffer_stream(const void *data, size_t len, const char *name, const char *table_path,
+                                              const hoodie_files_opts *opts, struct ArrowArrayStream *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -204,20 +204,9 @@ static char *position_text(const char *file, long long off)
 /* The batch as one upsert commit, with where it began and ended. */
 static int commit_batch(ingest *g, const char *from, const char *to, long long events)
 {
-    const char *dir = getenv("TMPDIR");
-    char tmp[PATH_MAX];
-    snprintf(tmp, sizeof tmp, "%s/hoodie-ingest-XXXXXX.jsonl", dir && *dir ? dir : "/tmp");
-    int fd = mkstemps(tmp, 6);
-    if (fd < 0) { fprintf(stderr, "hoodie: ingest: cannot create %s: %s\n", tmp, strerror(errno)); return CLI_ERROR; }
-    FILE *f = fdopen(fd, "w");
-    int ok = f && fwrite(g->batch, 1, g->len, f) == g->len;
-    if (f) ok &= fclose(f) == 0;
-    else close(fd);
-    if (!ok) { unlink(tmp); fprintf(stderr, "hoodie: ingest: cannot write %s\n", tmp); return CLI_ERROR; }
     char nev[32];
     snprintf(nev, sizeof nev, "%lld", events);
     const char *extra[] = { CHECKPOINT_KEY, to, FROM_KEY, from, EVENTS_KEY, nev, NULL };
-    const char *paths[1] = { tmp };
     hoodie_files_opts fo = HOODIE_FILES_OPTS_INIT;
     fo.format = "jsonl";
     hoodie_write_opts wo = HOODIE_WRITE_OPTS_INIT;
@@ -229,9 +218,8 @@ static int commit_batch(ingest *g, const char *from, const char *to, long long e
     }
     struct ArrowArrayStream in;
     hoodie_write_result res;
-    hoodie_status rc = hoodie_files_stream(paths, 1, g->table, &fo, &in);
+    hoodie_status rc = hoodie_buffer_stream(g->batch, g->len, from, g->table, &fo, &in);
     if (rc == HOODIE_OK) rc = hoodie_table_write(g->table, &in, &wo, &res);
-    unlink(tmp);
     if (rc != HOODIE_OK) return cli_fail(rc, "ingest");
     printf("%s %s: %lld events (%lld inserted, %lld updated, %lld deleted), checkpoint %s\n", res.action, res.instant,
            events, (long long)res.inserts, (long long)res.updates, (long long)res.deletes, to);

@@ -26,6 +26,8 @@ typedef struct files_stream {
     hoodie_field table_schema;   /* data columns of the table, or none */
     int have_table_schema;
     hoodie_field schema;         /* of the stream: the first file's */
+    const void *buf;             /* hoodie_buffer_stream: the one input's bytes (borrowed), paths[0] its name */
+    size_t buf_len;
     /* the open file */
     hoodie_input *text;
     hoodie_parquet_reader *pq;
@@ -51,6 +53,8 @@ static void close_current(files_stream *fs)
 
 static hoodie_status open_file(files_stream *fs, const char *path)
 {
+    if (fs->buf && is_parquet(fs, path))
+        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: Parquet from memory is not read; csv or jsonl", path);
     if (is_parquet(fs, path)) {
         hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
         o.storage = fs->storage;
@@ -65,6 +69,7 @@ static hoodie_status open_file(files_stream *fs, const char *path)
     o.schema = fs->have_table_schema ? &fs->table_schema : NULL;
     o.add_new_columns = 1; /* columns the table lacks evolve its schema */
     o.batch_rows = fs->batch_rows;
+    if (fs->buf) return hoodie_input_open_buffer(&fs->text, fs->buf, fs->buf_len, path, &o);
     return hoodie_input_open(&fs->text, fs->storage, path, &o);
 }
 
@@ -146,14 +151,16 @@ static hoodie_status load_table_schema(files_stream *fs, const char *table_path)
     return rc;
 }
 
-hoodie_status hoodie_files_stream(const char *const *paths, size_t n_paths, const char *table_path,
-                                  const hoodie_files_opts *opts, struct ArrowArrayStream *out)
+static hoodie_status open_stream(const char *const *paths, size_t n_paths, const void *buf, size_t buf_len,
+                                 const char *table_path, const hoodie_files_opts *opts, struct ArrowArrayStream *out)
 {
     hoodie_files_opts def = HOODIE_FILES_OPTS_INIT;
     if (!opts) opts = &def;
     if (!n_paths) return HOODIE_FAIL(HOODIE_EINVAL, "no input files");
     files_stream *fs = calloc(1, sizeof *fs);
     if (!fs) return HOODIE_NOMEM();
+    fs->buf = buf;
+    fs->buf_len = buf_len;
     fs->storage = opts->storage;
     fs->batch_rows = opts->batch_rows;
     hoodie_status rc = HOODIE_OK;
@@ -173,4 +180,20 @@ hoodie_status hoodie_files_stream(const char *const *paths, size_t n_paths, cons
     }
     if (rc < 0) { files_free(fs); return rc; }
     return hoodie_arrow_stream_export(out, &fs->schema, files_next, files_free, fs);
+}
+
+hoodie_status hoodie_files_stream(const char *const *paths, size_t n_paths, const char *table_path,
+                                  const hoodie_files_opts *opts, struct ArrowArrayStream *out)
+{
+    return open_stream(paths, n_paths, NULL, 0, table_path, opts, out);
+}
+
+hoodie_status hoodie_buffer_stream(const void *data, size_t len, const char *name, const char *table_path,
+                                   const hoodie_files_opts *opts, struct ArrowArrayStream *out)
+{
+    if (!opts || !opts->format)
+        return HOODIE_FAIL(HOODIE_EINVAL, "%s: an input in memory needs its format (csv or jsonl)",
+                           name ? name : "input");
+    const char *const names[1] = { name ? name : "input" };
+    return open_stream(names, 1, data ? data : "", len, table_path, opts, out);
 }

@@ -107,3 +107,47 @@ HOODIE_TEST(table_input__json_truncated)
         free(copy);
     }
 }
+
+/* hoodie_buffer_stream: the files stream over bytes in memory (hoodie ingest and SQL writes, no temporary file). */
+#include "hoodie/input.h"
+#include "model/arrow.h"
+
+HOODIE_TEST(table_input__buffer_stream)
+{
+    static const char rows[] = "{\"id\":1,\"name\":\"a\"}\n{\"id\":2,\"name\":null}\n";
+    hoodie_files_opts o = HOODIE_FILES_OPTS_INIT;
+    o.format = "jsonl";
+    struct ArrowArrayStream st;
+    hoodie_assert_ok(hoodie_buffer_stream(rows, sizeof rows - 1, "batch 1", NULL, &o, &st));
+    hoodie_arrow_reader r;
+    hoodie_assert_ok(hoodie_arrow_reader_open(&r, &st));
+    hoodie_batch b;
+    hoodie_buf text = HOODIE_BUF_INIT;
+    int64_t n = 0;
+    hoodie_status rc;
+    while ((rc = hoodie_arrow_reader_next(&r, &b)) == HOODIE_OK) {
+        n += b.root.length;
+        hoodie_assert_ok(hoodie_render_jsonl(&text, &b));
+        hoodie_batch_dispose(&b);
+    }
+    hoodie_assert_status(HOODIE_ITEROVER, rc);
+    hoodie_arrow_reader_close(&r);
+    hoodie_assert_equal_i(2, n);
+    hoodie_assert_ok(hoodie_buf_cstr(&text));
+    hoodie_assert_equal_s("{\"id\":1,\"name\":\"a\"}\n{\"id\":2,\"name\":null}\n", (const char *)text.data);
+    hoodie_buf_dispose(&text);
+    /* a bad line is named by the buffer's name */
+    static const char bad[] = "{\"id\":1}\n{\"id\":\n";
+    rc = hoodie_buffer_stream(bad, sizeof bad - 1, "batch 2", NULL, &o, &st);
+    if (rc == HOODIE_OK) {
+        hoodie_assert_ok(hoodie_arrow_reader_open(&r, &st));
+        while ((rc = hoodie_arrow_reader_next(&r, &b)) == HOODIE_OK) hoodie_batch_dispose(&b);
+        hoodie_arrow_reader_close(&r);
+    }
+    hoodie_assert(rc < 0 && rc != HOODIE_ITEROVER);
+    hoodie_assert_contains(hoodie_error_last()->message, "batch 2");
+    /* the format is required, and Parquet is not read from memory */
+    hoodie_assert_status(HOODIE_EINVAL, hoodie_buffer_stream(rows, sizeof rows - 1, "x", NULL, NULL, &st));
+    o.format = "parquet";
+    hoodie_assert_status(HOODIE_EUNSUPPORTED, hoodie_buffer_stream(rows, sizeof rows - 1, "x", NULL, &o, &st));
+}

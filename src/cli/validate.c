@@ -286,11 +286,15 @@ static int run_query(sqlite3 *db, const char *sql, rows *out, char *msg, size_t 
     const char *tail = NULL;
     int rc = sqlite3_prepare_v2(db, sql, -1, &st, &tail);
     if (rc == SQLITE_OK && !st) { snprintf(msg, cap, "'%s' is not a query", sql); return SQLITE_ERROR; }
-    while (rc == SQLITE_OK && tail && (*tail == ' ' || *tail == '\n' || *tail == '\t' || *tail == '\r')) tail++;
-    if (rc == SQLITE_OK && tail && *tail) {
-        snprintf(msg, cap, "'%s': one statement is one query (queries are separated by ';')", sql);
-        sqlite3_finalize(st);
-        return SQLITE_ERROR;
+    if (rc == SQLITE_OK && tail && *tail) { /* what follows may be blanks and comments, not a statement */
+        sqlite3_stmt *more = NULL;
+        int mrc = sqlite3_prepare_v2(db, tail, -1, &more, NULL);
+        sqlite3_finalize(more);
+        if (mrc != SQLITE_OK || more) {
+            snprintf(msg, cap, "'%s': one statement is one query (queries are separated by ';')", sql);
+            sqlite3_finalize(st);
+            return SQLITE_ERROR;
+        }
     }
     while (rc == SQLITE_OK) {
         int s = sqlite3_step(st);

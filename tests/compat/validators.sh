@@ -177,7 +177,7 @@ if [ -d "$src" ]; then
         --validate-single-value "select count(*) from <TABLE_NAME> where fare < 0#0"
     check_eq "spark table unchanged" "$before" "$("$HOODIE" read "$tmp/spark" --format csv | sort)"
     run "spark table passes" 0 "$HOODIE" write "$tmp/spark" --op upsert --input "$tmp/neg.jsonl" \
-        --validate-single-value "select count(distinct _hoodie_partition_path) from <TABLE_NAME>#1" \
+        --validate-single-value $'select count(distinct _hoodie_partition_path) from <TABLE_NAME> -- a comment\n#1' \
         --validate-inequality "select count(*) from <TABLE_NAME>"
     check_eq "spark table row" "v-1,-5.0" "$("$HOODIE" get "$tmp/spark" v-1 --columns uuid,fare --format csv | tail -1)"
 else

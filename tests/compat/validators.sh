@@ -184,6 +184,20 @@ else
     bad "fixture $src missing"
 fi
 
+# a table without partitions (Spark's): its one partition path is "", and <TABLE_NAME> holds all its rows
+src=$FIX/cow_v8_nonpartitioned
+if [ -d "$src" ]; then
+    cp -r "$src" "$tmp/np" && chmod -R u+w "$tmp/np"
+    printf '{"id":9,"name":"Zed","longField":1}\n' > "$tmp/z.jsonl"
+    run "nonpartitioned refused" 5 "$HOODIE" write "$tmp/np" --op upsert --input "$tmp/z.jsonl" \
+        --validate-single-value "select count(*) from <TABLE_NAME>#4"
+    grep -q "expected 4, got 5" "$tmp/err" && ok || bad "nonpartitioned refused: $(cat "$tmp/err")"
+    run "nonpartitioned" 0 "$HOODIE" write "$tmp/np" --op upsert --input "$tmp/z.jsonl" \
+        --validate-single-value "select count(*) from <TABLE_NAME>#5"
+else
+    bad "fixture $src missing"
+fi
+
 # hoodie cluster: validated as Hudi validates clustering; a refused one is rolled back and the groups stay as they
 # were; then one that holds (the same rows, other files) completes
 for v in 8 6; do

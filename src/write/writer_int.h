@@ -154,4 +154,25 @@ hoodie_status hoodie_wr__key_index(const wctx *w, const rowvec *rows, hoodie_hma
 /** Which existing file group holds each live row's key: row_group[row] is set to its group (w->groups). */
 hoodie_status hoodie_wr__lookup(wctx *w, int32_t *row_group);
 
+/* The version a row of the input carries for the merge rule: its ordering value and whether it deletes. */
+static inline void version_of(const wctx *w, int64_t row, hoodie_merge_version *v)
+{
+    memset(v, 0, sizeof *v);
+    v->is_delete = w->del[row];
+    if (w->ord_col >= 0)
+        hoodie_ordering_of(&v->ord, &w->in.schema.children[w->ord_col], &w->in.root.children[w->ord_col], row);
+}
+
+/* The handles (whandles.c): each writes a file group's files and records their statistics. */
+hoodie_status hoodie_wr__create_handle(wctx *w, wgroup *g);
+hoodie_status hoodie_wr__bulk_handle(wctx *w, size_t gi);
+/* bulk_insert streamed: the input's batches into new file groups, begun and made inflight here (the schema, key
+ * generator and record size estimate are set up by the caller). */
+hoodie_status hoodie_wr__bulk_stream(wctx *w, hoodie_arrow_reader *r);
+hoodie_status hoodie_wr__merge_handle(wctx *w, wgroup *g);
+hoodie_status hoodie_wr__append_handle(wctx *w, wgroup *g);
+hoodie_status hoodie_wr__lsm_append_handle(wctx *w, wgroup *g);
+/* Bucket index: every live row goes to its bucket's file group in its partition, no lookup. */
+hoodie_status hoodie_wr__bucket_assign(wctx *w);
+
 #endif

@@ -1,0 +1,914 @@
+/*
+ * The write client's handles (write/writer_int.h): what each file group of a write becomes on storage.
+ *
+ *   create     a new file group's first base file (inserts)
+ *   bulk       bulk_insert: new file groups, the input streamed into files rolled by size
+ *   merge      an existing group's base file rewritten with its updates, deletes and inserts (COW; MOR small files),
+ *              keeping the old file's unchanged row groups and column chunks (write/rgcopy.h)
+ *   append     MOR: an existing group's updates and deletes as one new log file
+ *   lsm        MOR, LSM layout: sorted native log files; bucket index: rows routed to their bucket's group
+ *
+ * Each records its write statistics (add_stat) for the commit metadata. writer.c decides which group gets which
+ * rows and runs the commit around them.
+ */
+#include "write/writer_int.h"
+
+/* ---- records ---- */
+
+/* Append a string to a STRING array whose buffers were reserved: straight into them (the general append is a
+ * tenth of a bulk insert's time); hoodie_array_append_bytes when the room or the layout is not there. */
+static inline hoodie_status put_str(hoodie_array *a, const hoodie_field *f, const char *p, size_t len)
+{
+    if (a->validity || a->values_len + len > a->values_cap || a->values_len + len > INT32_MAX ||
+        (size_t)(a->length + 2) * 4 > a->offsets_cap)
+        return hoodie_array_append_bytes(a, f, p, len);
+    if (len) memcpy(a->values + a->values_len, p, len);
+    a->values_len += len;
+    a->offsets[++a->length] = (int32_t)a->values_len;
+    return HOODIE_OK;
+}
+
+/* n copies of one value (a constant column: commit time, partition path, file name): copied once, then the filled
+ * bytes doubled, instead of a copy per row. */
+static hoodie_status put_const(hoodie_array *a, const hoodie_field *f, const char *p, size_t len, size_t n)
+{
+    size_t total;
+    if (a->validity || hoodie_mul_overflow(len, n, &total) || a->values_len + total > INT32_MAX) {
+        for (size_t k = 0; k < n; k++) HOODIE_TRY(put_str(a, f, p, len)); /* the general path reports limits */
+        return HOODIE_OK;
+    }
+    HOODIE_TRY(hoodie_array_reserve(a, f, a->length + (int64_t)n, a->values_len + total));
+    hoodie_mem_repeat(a->values + a->values_len, p, len, n);
+    int32_t *o = a->offsets + a->length + 1;
+    int32_t at = (int32_t)a->values_len;
+    for (size_t k = 0; k < n; k++) o[k] = at + (int32_t)((k + 1) * len);
+    a->values_len += total;
+    a->length += (int64_t)n;
+    return HOODIE_OK;
+}
+
+static hoodie_status make_meta(wctx *w, const wgroup *g, const int64_t *rows, size_t n, const char *file_name,
+                               int64_t seq_start, size_t n_const, hoodie_batch *out);
+
+/* The rows of the input (in the order given) as file records: meta columns + data. file_name NULL: the file-name
+ * column is left empty (length 0) for a base-file writer that fills it (hoodie_basefile_opts.file_name). */
+static hoodie_status make_records(wctx *w, const wgroup *g, const int64_t *rows, size_t n, const char *file_name,
+                                  int64_t seq_start, hoodie_batch *out)
+{
+    HOODIE_TRY(make_meta(w, g, rows, n, file_name, seq_start, n, out));
+    hoodie_status rc = HOODIE_OK;
+    for (size_t c = 0; c < w->data_schema.n_children && rc == HOODIE_OK; c++)
+        rc = hoodie_array_take(&out->root.children[5 + c], &out->schema.children[5 + c], &w->in.root.children[c],
+                               rows, n);
+    if (rc < 0) hoodie_batch_dispose(out);
+    return rc;
+}
+
+/* File records whose meta columns are filled and whose data columns are left empty (length 0). The constant
+ * columns (commit time, partition path, file name) get n_const rows: n, or 1 for encoder sources taking row 0. */
+static hoodie_status make_meta(wctx *w, const wgroup *g, const int64_t *rows, size_t n, const char *file_name,
+                               int64_t seq_start, size_t n_const, hoodie_batch *out)
+{
+    HOODIE_TRY(hoodie_batch_init(out, &w->file_schema));
+    hoodie_status rc = HOODIE_OK;
+    hoodie_field *fs = &out->schema;
+    hoodie_array *cols = out->root.children;
+    char seq[96];
+    size_t inst_len = strlen(w->tx.inst.requested);
+    int pl0 = snprintf(seq, 64, "%s_%d_", w->tx.inst.requested, g->ordinal);
+    size_t prefix_len = pl0 > 0 && pl0 < 64 ? (size_t)pl0 : 0;
+    /* the meta columns' buffers sized once: no regrowth row by row */
+    size_t kbytes = 0, fl = file_name ? strlen(file_name) : 0, n_keys = n;
+    for (size_t i = 0; !w->no_meta && i < n; i++) {
+        size_t kl;
+        (void)key_at(&w->keys, rows[i], &kl);
+        kbytes += kl;
+    }
+    if (w->no_meta) {
+        /* no meta fields: the first four null and the file name, as Spark's writer leaves them */
+        for (int c = 0; c < 4 && rc == HOODIE_OK; c++)
+            rc = hoodie_array_append_nulls(&cols[c], &fs->children[c], (int64_t)n);
+        if (rc == HOODIE_OK && file_name) rc = put_const(&cols[4], &fs->children[4], file_name, fl, n);
+        kbytes = 0;
+        n_keys = 0;
+    }
+    /* a group's rows share their partition (and the commit time and file name): constant columns */
+    const char *part = w->part_names[g->part];
+    if (rc == HOODIE_OK && n_keys) rc = put_const(&cols[0], &fs->children[0], w->tx.inst.requested, inst_len, n_const);
+    if (rc == HOODIE_OK && n_keys) rc = put_const(&cols[3], &fs->children[3], part, strlen(part), n_const);
+    if (rc == HOODIE_OK && n_keys && file_name) rc = put_const(&cols[4], &fs->children[4], file_name, fl, n_const);
+    if (rc == HOODIE_OK && n_keys)
+        rc = hoodie_array_reserve(&cols[1], &fs->children[1], (int64_t)n, n * (prefix_len + 20));
+    if (rc == HOODIE_OK && n_keys) rc = hoodie_array_reserve(&cols[2], &fs->children[2], (int64_t)n, kbytes);
+    for (size_t i = 0; i < n_keys && rc == HOODIE_OK; i++) {
+        int64_t r = rows[i];
+        size_t kl;
+        const char *k = key_at(&w->keys, r, &kl);
+        /* INSTANT_TASK_N: the prefix once, the number in place (no printf per row) */
+        size_t sl = prefix_len;
+        char digits[24];
+        int nd = 0;
+        for (uint64_t v = (uint64_t)(seq_start + (int64_t)i);; v /= 10) {
+            digits[nd++] = (char)('0' + v % 10);
+            if (v < 10) break;
+        }
+        while (nd) seq[sl++] = digits[--nd];
+        rc = put_str(&cols[1], &fs->children[1], seq, sl);
+        if (rc == HOODIE_OK) rc = put_str(&cols[2], &fs->children[2], k, kl);
+    }
+    out->root.length = (int64_t)n;
+    if (rc < 0) hoodie_batch_dispose(out);
+    return rc;
+}
+
+/* ---- stats ---- */
+
+static hoodie_wstat *add_stat(wctx *w)
+{
+    if (w->n_stats == w->cap_stats) {
+        size_t nc = w->cap_stats ? w->cap_stats * 2 : 16;
+        hoodie_wstat *s = realloc(w->stats, nc * sizeof *s);
+        if (!s) { HOODIE_NOMEM(); return NULL; }
+        w->stats = s;
+        w->cap_stats = nc;
+    }
+    hoodie_wstat *s = &w->stats[w->n_stats++];
+    memset(s, 0, sizeof *s);
+    return s;
+}
+
+/* ---- base files ---- */
+
+static void write_token(const wgroup *g, char *out, size_t cap)
+{
+    snprintf(out, cap, "%d-1-%d", g->ordinal, g->ordinal);
+}
+
+static hoodie_status record_file(wctx *w, const wgroup *g, const char *rel, const char *prev_commit, int64_t rows,
+                                 int64_t inserts, int64_t updates, int64_t deletes, uint64_t size);
+
+static hoodie_status write_base(wctx *w, wgroup *g, const hoodie_basefile_part *bp, size_t n_parts, const char *name,
+                                const char *prev_commit, int64_t inserts, int64_t updates, int64_t deletes,
+                                char *const *reuse)
+{
+    const char *partition = w->part_names[g->part];
+    char *rel = *partition ? hoodie_arena_sprintf(w->arena, "%s/%s", partition, name) : hoodie_arena_strdup(w->arena, name);
+    char *path = hoodie_arena_sprintf(w->arena, "%s/%s", w->t->base_path, rel);
+    if (!rel || !path) return HOODIE_ENOMEM;
+    int64_t rows = 0;
+    uint64_t size = 0;
+    hoodie_basefile_opts bo = { w->s, path, &w->file_schema, w->avro_file_schema, w->o.codec, 0, w->o.bloom_num_entries,
+                                reuse ? reuse[0] : NULL, reuse ? reuse[1] : NULL, reuse ? reuse[2] : NULL,
+                                reuse ? reuse[3] : NULL, w->no_meta, name };
+    hoodie_status rc = hoodie_write__marker(&w->tx, partition, name, g->existing ? HOODIE_MARKER_MERGE : HOODIE_MARKER_CREATE);
+    if (rc == HOODIE_OK) rc = hoodie_write__partition_metadata(w->s, w->t->base_path, partition, w->tx.inst.requested);
+    if (rc == HOODIE_OK) rc = hoodie_basefile_write_parts(&bo, bp, n_parts, &size, &rows);
+    if (rc < 0) return rc;
+    return record_file(w, g, rel, prev_commit, rows, inserts, updates, deletes, size);
+}
+
+/* The write statistics of a base file written for group g (rel: its path relative to the table). */
+static hoodie_status record_file(wctx *w, const wgroup *g, const char *rel, const char *prev_commit, int64_t rows,
+                                 int64_t inserts, int64_t updates, int64_t deletes, uint64_t size)
+{
+    const char *partition = w->part_names[g->part];
+    const char *file_id = hoodie_arena_strdup(w->arena, g->file_id); /* w->groups may move */
+    hoodie_wstat *st = file_id ? add_stat(w) : NULL;
+    if (!st) return HOODIE_ENOMEM;
+    st->partition_path = partition;
+    st->file_id = file_id;
+    st->path = rel;
+    st->prev_commit = prev_commit;
+    st->num_writes = rows;
+    st->num_inserts = inserts;
+    st->num_update_writes = updates;
+    st->num_deletes = deletes;
+    st->total_write_bytes = (int64_t)size;
+    st->file_size_in_bytes = (int64_t)size;
+    w->res.files_written++;
+    w->res.bytes_written += (int64_t)size;
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_wr__create_handle(wctx *w, wgroup *g)
+{
+    char token[32], name[256];
+    hoodie_buf nb = HOODIE_BUF_INIT;
+    write_token(g, token, sizeof token);
+    HOODIE_TRY(hoodie_file_name_base(&nb, g->file_id, token, w->tx.inst.requested, "parquet"));
+    snprintf(name, sizeof name, "%s", (const char *)nb.data);
+    hoodie_buf_dispose(&nb);
+    hoodie_batch recs;
+    if (w->cfg->lsm_tree) HOODIE_TRY(hoodie_lsm_sort_rows(&w->keys, g->inserts.v, g->inserts.n));
+    HOODIE_TRY(make_records(w, g, g->inserts.v, g->inserts.n, NULL, 0, &recs)); /* write_base names the file */
+    hoodie_basefile_part part = { &recs, NULL, NULL, 0, NULL, 0 };
+    hoodie_status rc = write_base(w, g, &part, 1, name, NULL, (int64_t)g->inserts.n, 0, 0, NULL);
+    hoodie_batch_dispose(&recs);
+    w->res.inserts += (int64_t)g->inserts.n;
+    return rc;
+}
+
+/*
+ * bulk_insert: a new group's rows streamed into its base file a chunk of records at a time (memory: one chunk and
+ * the Parquet writer's row group instead of the group's records). The groups are sized by the record-size estimate
+ * like inserts (Spark's bulk insert splits by its input partitions, which the estimate stands in for); a file that
+ * reaches hoodie.parquet.max.file.size by its actual size is closed anyway and the rest goes to a new file group,
+ * as Hudi's bulk insert handles roll.
+ */
+#define BULK_CHUNK_ROWS 4096
+#define BULK_ROW_GROUP_ROWS 131072
+
+/* A base file being written by bulk_insert for group gi. */
+typedef struct bulk_file {
+    size_t gi;
+    hoodie_basefile_stream *bs;     /* NULL: none open */
+    char *name, *rel;               /* arena */
+    int64_t rows;
+} bulk_file;
+
+static hoodie_status bulk_file_open(wctx *w, size_t gi, bulk_file *f)
+{
+    const char *partition = w->part_names[w->groups[gi].part];
+    char token[32];
+    hoodie_buf nb = HOODIE_BUF_INIT;
+    write_token(&w->groups[gi], token, sizeof token);
+    HOODIE_TRY(hoodie_write__heartbeat_tick(w->s, w->t->base_path, w->tx.inst.requested));
+    HOODIE_TRY(hoodie_file_name_base(&nb, w->groups[gi].file_id, token, w->tx.inst.requested, "parquet"));
+    f->gi = gi;
+    f->rows = 0;
+    f->name = hoodie_arena_strdup(w->arena, (const char *)nb.data);
+    hoodie_buf_dispose(&nb);
+    f->rel = !f->name ? NULL : *partition ? hoodie_arena_sprintf(w->arena, "%s/%s", partition, f->name) : f->name;
+    char *path = f->rel ? hoodie_arena_sprintf(w->arena, "%s/%s", w->t->base_path, f->rel) : NULL;
+    if (!path) return HOODIE_ENOMEM;
+    HOODIE_TRY(hoodie_write__marker(&w->tx, partition, f->name, HOODIE_MARKER_CREATE));
+    HOODIE_TRY(hoodie_write__partition_metadata(w->s, w->t->base_path, partition, w->tx.inst.requested));
+    hoodie_basefile_opts bo = { w->s, path, &w->file_schema, w->avro_file_schema, w->o.codec, 0, w->o.bloom_num_entries,
+                                NULL, NULL, NULL, NULL, w->no_meta, f->name };
+    return hoodie_basefile_stream_open(&f->bs, &bo, BULK_ROW_GROUP_ROWS, 0, 0);
+}
+
+/* Append input rows[0..n) to the open file in chunks of records (the file's sequence numbers continue). */
+static hoodie_status bulk_file_write(wctx *w, bulk_file *f, const int64_t *rows, size_t n)
+{
+    for (size_t done = 0; done < n;) {
+        size_t k = n - done < BULK_CHUNK_ROWS ? n - done : BULK_CHUNK_ROWS;
+        /* the meta columns made, the data columns written from the input, picked by row (no gathered copy) */
+        hoodie_batch recs;
+        HOODIE_TRY(make_meta(w, &w->groups[f->gi], rows + done, k, NULL, f->rows, k, &recs)); /* named by the stream */
+        size_t nc = recs.root.n_children;
+        hoodie_array *cols = malloc(nc * sizeof *cols);
+        const int64_t **sel = calloc(nc, sizeof *sel);
+        hoodie_status rc = cols && sel ? HOODIE_OK : HOODIE_NOMEM();
+        if (rc == HOODIE_OK) {
+            hoodie_array root = recs.root;
+            for (size_t c = 0; c < nc; c++) {
+                cols[c] = c < 5 ? recs.root.children[c] : w->in.root.children[c - 5]; /* borrowed */
+                if (c >= 5) sel[c] = rows + done;
+            }
+            root.children = cols;
+            rc = hoodie_basefile_stream_write_selected(f->bs, &root, sel);
+        }
+        free(cols);
+        free(sel);
+        hoodie_batch_dispose(&recs);
+        if (rc < 0) return rc;
+        done += k;
+        f->rows += (int64_t)k;
+        w->res.inserts += (int64_t)k;
+    }
+    return HOODIE_OK;
+}
+
+static hoodie_status bulk_file_close(wctx *w, bulk_file *f)
+{
+    uint64_t size = 0;
+    int64_t nrows = 0;
+    hoodie_status rc = hoodie_basefile_stream_close(f->bs, &size, &nrows);
+    hoodie_basefile_stream_free(f->bs);
+    f->bs = NULL;
+    if (rc == HOODIE_OK) rc = record_file(w, &w->groups[f->gi], f->rel, NULL, nrows, nrows, 0, 0, size);
+    return rc;
+}
+
+static int64_t max_file_size(const wctx *w)
+{
+    return w->o.max_file_size > 0 ? w->o.max_file_size : DEFAULT_MAX_FILE;
+}
+
+hoodie_status hoodie_wr__bulk_handle(wctx *w, size_t gi)
+{
+    const int64_t *rows = w->groups[gi].inserts.v;
+    size_t total = w->groups[gi].inserts.n, done = 0;
+    uint32_t part = w->groups[gi].part;
+    hoodie_status rc = HOODIE_OK;
+    while (rc == HOODIE_OK && done < total) {
+        if (done && !hoodie_wr__new_group(w, part, NULL)) return HOODIE_ENOMEM;
+        bulk_file f = { 0 };
+        HOODIE_TRY(bulk_file_open(w, done ? w->n_groups - 1 : gi, &f));
+        while (rc == HOODIE_OK && done < total && (int64_t)hoodie_basefile_stream_bytes(f.bs) < max_file_size(w)) {
+            size_t n = total - done < BULK_CHUNK_ROWS ? total - done : BULK_CHUNK_ROWS;
+            rc = bulk_file_write(w, &f, rows + done, n);
+            done += n;
+        }
+        if (rc == HOODIE_OK) rc = bulk_file_close(w, &f);
+        else hoodie_basefile_stream_free(f.bs);
+    }
+    return rc;
+}
+
+/*
+ * bulk_insert without combining (Hudi's default, hoodie.combine.before.insert=false), streamed: the input is read a
+ * batch at a time and each row goes to its partition's open file group; a group holds the records the size estimate
+ * allows (as assign() sizes new groups) unless its file reaches hoodie.parquet.max.file.size first, then a new group
+ * takes the partition's next rows. Memory: one input batch and one row group per partition being written, whatever
+ * the input's size. As Hudi's bulk insert, the inflight instant is empty (no workload is known in advance).
+ */
+static hoodie_status bulk_route_batch(wctx *w, hoodie_hmap *pmap, bulk_file **files, rowvec **rows, int64_t per_file)
+{
+    int64_t n = w->in.root.length;
+    HOODIE_TRY(hoodie_keygen_record_keys(&w->kg, &w->in, &w->keys));
+    HOODIE_TRY(hoodie_keygen_partition_paths(&w->kg, &w->in, &w->parts));
+    int del_col = hoodie_field_find(&w->in.schema, "_hoodie_is_deleted");
+    const hoodie_array *del = del_col >= 0 && w->in.schema.children[del_col].type.id == HOODIE_TYPE_BOOL
+                                  ? &w->in.root.children[del_col] : NULL;
+    for (size_t p = 0; p < w->n_parts; p++) (*rows)[p].n = 0;
+    for (int64_t r = 0; r < n; r++) {
+        if (del && hoodie_array_is_valid(del, r) && hoodie_bit_get(del->values, r)) continue; /* nothing to delete */
+        size_t pl;
+        const char *p = key_at(&w->parts, r, &pl);
+        uint64_t *slot = hoodie_hmap_get(pmap, p, pl);
+        if (!slot) { /* a new partition: the map's key is its name, which outlives the batch */
+            size_t np = w->n_parts + 1;
+            char **names = realloc(w->part_names, np * sizeof *names);
+            if (names) w->part_names = names;
+            bulk_file *nf = names ? realloc(*files, np * sizeof *nf) : NULL;
+            if (nf) *files = nf;
+            rowvec *nr = nf ? realloc(*rows, np * sizeof *nr) : NULL;
+            if (!nr) return HOODIE_NOMEM();
+            *rows = nr;
+            memset(&(*files)[w->n_parts], 0, sizeof **files);
+            memset(&(*rows)[w->n_parts], 0, sizeof **rows);
+            if (!(w->part_names[w->n_parts] = strndup(pl ? p : "", pl))) return HOODIE_NOMEM();
+            int existed;
+            HOODIE_TRY(hoodie_hmap_upsert(pmap, w->part_names[w->n_parts], pl, &slot, &existed));
+            *slot = w->n_parts++;
+        }
+        HOODIE_TRY(rv_push(&(*rows)[*slot], r));
+    }
+    for (uint32_t p = 0; p < w->n_parts; p++) {
+        const int64_t *v = (*rows)[p].v;
+        size_t left = (*rows)[p].n;
+        bulk_file *f = &(*files)[p];
+        while (left) {
+            if (!f->bs) {
+                if (!hoodie_wr__new_group(w, p, NULL)) return HOODIE_ENOMEM;
+                HOODIE_TRY(bulk_file_open(w, w->n_groups - 1, f));
+            }
+            size_t k = per_file - f->rows < (int64_t)left ? (size_t)(per_file - f->rows) : left;
+            if (k > BULK_CHUNK_ROWS) k = BULK_CHUNK_ROWS; /* the size is checked a chunk at a time */
+            HOODIE_TRY(bulk_file_write(w, f, v, k));
+            v += k;
+            left -= k;
+            if (f->rows >= per_file || (int64_t)hoodie_basefile_stream_bytes(f->bs) >= max_file_size(w))
+                HOODIE_TRY(bulk_file_close(w, f));
+        }
+    }
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_wr__bulk_stream(wctx *w, hoodie_arrow_reader *r)
+{
+    int64_t per_file = max_file_size(w) / (w->record_size > 0 ? w->record_size : 1);
+    if (per_file < 1) per_file = 1;
+    HOODIE_TRY(hoodie_write__begin(&w->tx, w->s, w->t->base_path, w->cfg, w->action, NULL, 0));
+    w->tx_started = 1;
+    HOODIE_TRY(hoodie_write__inflight(&w->tx, "", 0));
+    hoodie_hmap pmap = HOODIE_HMAP_INIT;
+    bulk_file *files = NULL;
+    rowvec *rows = NULL;
+    hoodie_status rc = hoodie_hmap_init(&pmap, 64);
+    while (rc == HOODIE_OK) {
+        hoodie_batch raw;
+        rc = hoodie_arrow_reader_next(r, &raw);
+        if (rc == HOODIE_ITEROVER) { rc = HOODIE_OK; break; }
+        if (rc < 0) break;
+        /* an input stream may take its time: beat between batches */
+        rc = hoodie_write__heartbeat_tick(w->s, w->t->base_path, w->tx.inst.requested);
+        if (rc < 0) { hoodie_batch_dispose(&raw); break; }
+        if (w->have_in) { hoodie_batch_dispose(&w->in); w->have_in = 0; }
+        rc = hoodie_conform_batch(&w->in, &w->data_schema, &raw);
+        hoodie_batch_dispose(&raw);
+        if (rc < 0) { hoodie_error__prefix("input: "); break; }
+        w->have_in = 1;
+        rc = bulk_route_batch(w, &pmap, &files, &rows, per_file);
+    }
+    for (size_t p = 0; p < w->n_parts; p++) {
+        if (files[p].bs && rc == HOODIE_OK) rc = bulk_file_close(w, &files[p]);
+        else if (files[p].bs) hoodie_basefile_stream_free(files[p].bs);
+        free(rows[p].v);
+    }
+    free(files);
+    free(rows);
+    hoodie_hmap_dispose(&pmap);
+    return rc;
+}
+
+/* Rewrite an existing base file with the group's updates, deletes and inserts (COW; MOR small files). */
+/* A merge's output: batches of file records, each with the chunks it copies (NULL: none). */
+static void merge_parts_free(hoodie_basefile_part *bp, size_t n)
+{
+    for (size_t i = 0; bp && i < n; i++) free((void *)bp[i].roots);
+    free(bp);
+}
+
+/* A merge's output, row group by row group: the rows as references into the old file's scan batches (each part
+ * owns its own) and the new records (`fresh`, the source after a part's batches), written without a gather. */
+typedef struct merge_out {
+    hoodie_rgcopy_part *p;
+    size_t n, cap;
+} merge_out;
+
+static hoodie_status merge_out_push(merge_out *o, hoodie_rgcopy_part *p)
+{
+    if (o->n == o->cap) {
+        size_t nc = o->cap ? o->cap * 2 : 8;
+        hoodie_rgcopy_part *np = realloc(o->p, nc * sizeof *np);
+        if (!np) { hoodie_rgcopy_part_dispose(p); return HOODIE_NOMEM(); }
+        o->p = np;
+        o->cap = nc;
+    }
+    o->p[o->n++] = *p;
+    return HOODIE_OK;
+}
+
+static void merge_out_dispose(merge_out *o)
+{
+    for (size_t i = 0; i < o->n; i++) hoodie_rgcopy_part_dispose(&o->p[i]);
+    free(o->p);
+}
+
+/* The merged records of the old file's pending row group (write/rgcopy.h). */
+static hoodie_status merge_row_group(hoodie_rgcopy *rcp, int complete, merge_out *out)
+{
+    hoodie_rgcopy_part p;
+    HOODIE_TRY(hoodie_rgcopy_take_refs(rcp, complete, &p));
+    return merge_out_push(out, &p);
+}
+
+/* The output's parts as base-file parts over their batches and `fresh` (roots: malloc, one array per part). */
+static hoodie_status merge_out_parts(const merge_out *o, const hoodie_batch *fresh, hoodie_basefile_part **out)
+{
+    hoodie_basefile_part *bp = calloc(o->n + 1, sizeof *bp);
+    if (!bp) return HOODIE_NOMEM();
+    for (size_t i = 0; i < o->n; i++) {
+        const hoodie_rgcopy_part *p = &o->p[i];
+        const hoodie_array **roots = malloc((p->n_old + 1) * sizeof *roots);
+        if (!roots) { merge_parts_free(bp, i); return HOODIE_NOMEM(); }
+        for (size_t k = 0; k < p->n_old; k++) roots[k] = &p->old[k].root;
+        roots[p->n_old] = &fresh->root;
+        bp[i].copies = p->copies;
+        bp[i].roots = roots;
+        bp[i].n_roots = p->n_old + 1;
+        bp[i].refs = p->refs;
+        bp[i].n_refs = p->n;
+    }
+    *out = bp;
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_wr__merge_handle(wctx *w, wgroup *g)
+{
+    char token[32], name[256];
+    hoodie_buf nb = HOODIE_BUF_INIT;
+    write_token(g, token, sizeof token);
+    HOODIE_TRY(hoodie_file_name_base(&nb, g->file_id, token, w->tx.inst.requested, "parquet"));
+    snprintf(name, sizeof name, "%s", (const char *)nb.data);
+    hoodie_buf_dispose(&nb);
+
+    /* the group's input: key -> index into g->updates */
+    hoodie_hmap m = HOODIE_HMAP_INIT;
+    keybits kb;
+    hoodie_status rc = hoodie_wr__key_index(w, &g->updates, &m, &kb);
+    /* new versions of updated records, then inserts: one batch of file records */
+    rowvec newrows = { 0 };
+    for (size_t i = 0; rc == HOODIE_OK && i < g->updates.n; i++) rc = rv_push(&newrows, g->updates.v[i]);
+    for (size_t i = 0; rc == HOODIE_OK && i < g->inserts.n; i++) rc = rv_push(&newrows, g->inserts.v[i]);
+    hoodie_batch fresh;
+    int have_fresh = 0;
+    if (rc == HOODIE_OK) rc = make_records(w, g, newrows.v, newrows.n, NULL, 0, &fresh); /* named by write_base */
+    have_fresh = rc == HOODIE_OK;
+
+    hoodie_merge_mode mode = w->cfg->merge_mode == HOODIE_MERGE_EVENT_TIME_ORDERING ? HOODIE_MERGE_EVENT_TIME_ORDERING
+                                                                                     : HOODIE_MERGE_COMMIT_TIME_ORDERING;
+    int ord_file_col = w->ord_col >= 0 ? w->ord_col + 5 : -1;
+    hoodie_parquet_read_opts ro = HOODIE_PARQUET_READ_OPTS_INIT;
+    hoodie_parquet_reader *r = NULL;
+    hoodie_pq_scan *sc = NULL;
+    ro.storage = w->s;
+    if (rc == HOODIE_OK) rc = hoodie_parquet_reader_open(&r, g->slice->base->path, &ro);
+    /* the old file's key index, reused when the new file's keys turn out to be the same sequence */
+    static const char *const index_kv[4] = { "org.apache.hudi.bloomfilter", "hoodie_bloom_filter_type_code",
+                                             "hoodie_min_record_key", "hoodie_max_record_key" };
+    char *reuse[4] = { NULL, NULL, NULL, NULL };
+    int can_reuse = rc == HOODIE_OK && !g->inserts.n;
+    for (int i = 0; can_reuse && i < 4; i++) {
+        const char *v = hoodie_parquet_reader_kv(r, index_kv[i]);
+        if (!v || !(reuse[i] = strdup(v))) can_reuse = 0;
+    }
+    /* the old records' file names are not read: the new file's name replaces them (write_base) */
+    if (rc == HOODIE_OK) rc = hoodie_pqfile__scan_open_without(r, "_hoodie_file_name", &sc);
+    /* chunks of the old file the rewrite keeps as they are (write/rgcopy.h), in the new file's codec */
+    hoodie_rgcopy rcp;
+    int have_rcp = 0;
+    hoodie_parquet_write_opts po = HOODIE_PARQUET_WRITE_OPTS_INIT;
+    hoodie_pq_writer_opts fo;
+    po.codec = w->o.codec;
+    if (rc == HOODIE_OK) rc = hoodie_pqwrite_map_opts(&po, &fo);
+    if (rc == HOODIE_OK) {
+        rc = hoodie_rgcopy_init(&rcp, &w->file_schema, &w->file_schema, 2, hoodie_pqfile__file(r), fo.codec);
+        have_rcp = rc == HOODIE_OK;
+        if (have_rcp) hoodie_rgcopy_exclude(&rcp, 4);
+    }
+    merge_out out = { 0 };
+    uint8_t *used = calloc(g->updates.n + 1, 1);
+    if (!used && rc == HOODIE_OK) rc = HOODIE_NOMEM();
+    int64_t updates = 0, deletes = 0, seq = (int64_t)newrows.n;
+    hoodie_keygen_out old_keys;
+    hoodie_keygen_out_init(&old_keys);
+    while (rc == HOODIE_OK) {
+        hoodie_batch raw, old;
+        rc = hoodie_pq_scan_next(sc, &raw);
+        if (rc < 0) break;
+        rc = hoodie_conform_batch(&old, &w->file_schema, &raw);
+        hoodie_batch_dispose(&raw);
+        if (rc < 0) break;
+        hoodie_row_ref *sel = malloc(((size_t)old.root.length + 1) * sizeof *sel);
+        if (!sel) { hoodie_batch_dispose(&old); rc = HOODIE_NOMEM(); break; }
+        size_t n = 0;
+        const hoodie_array *ka = &old.root.children[2];
+        if (w->no_meta) { /* no stored keys: formed from the key fields, as the index did */
+            if (!w->have_kg_file) {
+                rc = hoodie_keygen_init(&w->kg_file, w->cfg, &w->file_schema);
+                w->have_kg_file = rc == HOODIE_OK;
+            }
+            if (rc == HOODIE_OK) rc = hoodie_keygen_record_keys(&w->kg_file, &old, &old_keys);
+            if (rc < 0) { free(sel); hoodie_batch_dispose(&old); break; }
+        }
+        for (int64_t i = 0; i < old.root.length; i++) {
+            size_t kl;
+            const uint8_t *k;
+            if (!w->no_meta) k = hoodie_array_bytes_at(ka, i, &kl);
+            else { k = old_keys.data.data + old_keys.offsets[i]; kl = (size_t)(old_keys.offsets[i + 1] - old_keys.offsets[i]); }
+            uint32_t h = g->updates.n ? hoodie_hmap_hash(k, kl) : 0;
+            uint64_t *slot = g->updates.n && keybits_may(&kb, h) ? hoodie_hmap_get_hashed(&m, k, kl, h) : NULL;
+            if (!slot) { sel[n].source = 0; sel[n].row = i; n++; continue; }
+            used[*slot] = 1;
+            int64_t inrow = g->updates.v[*slot];
+            hoodie_merge_version vo = { 0 }, vn;
+            if (ord_file_col >= 0)
+                hoodie_ordering_of(&vo.ord, &old.schema.children[ord_file_col], &old.root.children[ord_file_col], i);
+            version_of(w, inrow, &vn);
+            if (!hoodie_merge_newer_wins(mode, &vo, &vn)) { sel[n].source = 0; sel[n].row = i; n++; continue; }
+            if (vn.is_delete) { deletes++; continue; }
+            updates++;
+            sel[n].source = 1;
+            sel[n].row = (int64_t)*slot;
+            n++;
+        }
+        const hoodie_batch *srcs[2] = { NULL, &fresh };
+        rc = hoodie_rgcopy_push(&rcp, &old, srcs, 2, sel, n);
+        free(sel);
+        if (rc == HOODIE_OK && rcp.left <= 0) rc = merge_row_group(&rcp, rcp.left == 0, &out);
+    }
+    if (rc == HOODIE_ITEROVER) rc = rcp.n_pend ? merge_row_group(&rcp, 0, &out) : HOODIE_OK;
+    hoodie_keygen_out_dispose(&old_keys);
+    (void)seq;
+    /* inserts assigned to this group (rows after the updates in `fresh`), after them the updates whose key the file
+     * turned out not to hold (lookup() trusts a single bloom match on COW tables): those are inserts too */
+    size_t n_ins = 0;
+    int64_t *idx = rc == HOODIE_OK ? malloc((g->inserts.n + g->updates.n + 1) * sizeof *idx) : NULL;
+    if (rc == HOODIE_OK && !idx) rc = HOODIE_NOMEM();
+    for (size_t i = 0; rc == HOODIE_OK && i < g->inserts.n; i++) idx[n_ins++] = (int64_t)(g->updates.n + i);
+    for (size_t i = 0; rc == HOODIE_OK && i < g->updates.n; i++)
+        if (!used[i] && !w->del[g->updates.v[i]]) idx[n_ins++] = (int64_t)i;
+    if (rc == HOODIE_OK && n_ins) { /* a part of new records alone (fresh is its source 0) */
+        hoodie_rgcopy_part ins = { NULL, 0, malloc(n_ins * sizeof(hoodie_row_ref)), n_ins, NULL };
+        if (!ins.refs) rc = HOODIE_NOMEM();
+        for (size_t i = 0; rc == HOODIE_OK && i < n_ins; i++) { ins.refs[i].source = 0; ins.refs[i].row = idx[i]; }
+        if (rc == HOODIE_OK) rc = merge_out_push(&out, &ins);
+    }
+    free(idx);
+    if (rc == HOODIE_OK) {
+        hoodie_basefile_part *bp = NULL;
+        rc = merge_out_parts(&out, &fresh, &bp);
+        /* no deletes, no inserts: every old record is there once, in place, so the key sequence is the old one */
+        can_reuse = can_reuse && !deletes && !n_ins;
+        if (rc == HOODIE_OK)
+            rc = write_base(w, g, bp, out.n, name, g->slice->base_instant, (int64_t)n_ins, updates, deletes,
+                            can_reuse ? reuse : NULL);
+        merge_parts_free(bp, out.n);
+    }
+    for (int i = 0; i < 4; i++) free(reuse[i]);
+    w->res.inserts += (int64_t)n_ins;
+    w->res.updates += updates;
+    w->res.deletes += deletes;
+    merge_out_dispose(&out);
+    if (have_rcp) hoodie_rgcopy_dispose(&rcp); /* after the write: the copies point into it */
+    free(used);
+    hoodie_pq_scan_free(sc);
+    hoodie_parquet_reader_free(r);
+    if (have_fresh) hoodie_batch_dispose(&fresh);
+    free(newrows.v);
+    hoodie_hmap_dispose(&m);
+    free(kb.w);
+    return rc;
+}
+
+/*
+ * Pending compactions of a v6 table: file group id -> compaction instant, from the plans
+ * (HoodieCompactionPlan.operations[].fileId) of requested/inflight compaction instants. Loaded once per write.
+ */
+static hoodie_status load_pending_compactions(wctx *w)
+{
+    const hoodie_timeline *tl = w->t->tl;
+    w->pending_loaded = 1;
+    for (size_t i = 0; i < tl->count; i++) {
+        const hoodie_instant *in = &tl->instants[i];
+        if (in->state == HOODIE_STATE_COMPLETED || in->plan_action != HOODIE_ACTION_COMPACTION) continue;
+        hoodie_buf path = HOODIE_BUF_INIT, data = HOODIE_BUF_INIT;
+        hoodie_avro_ocf ocf;
+        int have_ocf = 0;
+        hoodie_status rc = hoodie_timeline_instant_path(tl, in, HOODIE_STATE_REQUESTED, &path);
+        if (rc == HOODIE_OK) rc = hoodie_storage_read_all(w->s, (const char *)path.data, &data);
+        if (rc == HOODIE_OK) { rc = hoodie_avro_ocf_open(&ocf, data.data, data.len, (const char *)path.data); have_ocf = rc == HOODIE_OK; }
+        json_t *plan = NULL;
+        if (rc == HOODIE_OK) rc = hoodie_avro_ocf_next(&ocf, &plan);
+        if (rc == HOODIE_OK) {
+            json_t *ops = json_object_get(plan, "operations"), *op;
+            size_t k;
+            json_array_foreach(ops, k, op) {
+                const char *fid = json_string_value(json_object_get(op, "fileId"));
+                if (!fid) continue;
+                char **nf = realloc(w->pending_ids, (w->n_pending + 1) * sizeof *nf);
+                char **ni = nf ? realloc(w->pending_instants, (w->n_pending + 1) * sizeof *ni) : NULL;
+                if (nf) w->pending_ids = nf;
+                if (ni) w->pending_instants = ni;
+                if (!nf || !ni) { rc = HOODIE_NOMEM(); break; }
+                w->pending_ids[w->n_pending] = hoodie_arena_strdup(w->arena, fid);
+                w->pending_instants[w->n_pending] = hoodie_arena_strdup(w->arena, in->requested);
+                if (!w->pending_ids[w->n_pending] || !w->pending_instants[w->n_pending]) { rc = HOODIE_ENOMEM; break; }
+                w->n_pending++;
+            }
+        }
+        if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
+        json_decref(plan);
+        if (have_ocf) hoodie_avro_ocf_close(&ocf);
+        hoodie_buf_dispose(&path);
+        hoodie_buf_dispose(&data);
+        if (rc < 0) return rc;
+    }
+    return HOODIE_OK;
+}
+
+static const char *pending_compaction_of(wctx *w, const wgroup *g)
+{
+    if (!w->pending_loaded && load_pending_compactions(w) < 0) return NULL;
+    const char *best = NULL;
+    for (size_t i = 0; i < w->n_pending; i++)
+        if (!strcmp(w->pending_ids[i], g->file_id) && strcmp(w->pending_instants[i], g->slice->base_instant) > 0 &&
+            (!best || strcmp(w->pending_instants[i], best) > 0))
+            best = w->pending_instants[i];
+    return best;
+}
+
+/* MOR: updates and deletes of an existing group as one new log file. */
+hoodie_status hoodie_wr__append_handle(wctx *w, wgroup *g)
+{
+    rowvec ups = { 0 }, dels = { 0 };
+    hoodie_status rc = HOODIE_OK;
+    for (size_t i = 0; rc == HOODIE_OK && i < g->updates.n; i++)
+        rc = rv_push(w->del[g->updates.v[i]] ? &dels : &ups, g->updates.v[i]);
+    /* the records straight from the input rows: only their meta columns are built (the constant ones once) */
+    hoodie_batch meta;
+    hoodie_avro_col *src = NULL;
+    hoodie_wlog_records recs = { 0 };
+    int have = 0;
+    if (rc == HOODIE_OK && ups.n) {
+        rc = make_meta(w, g, ups.v, ups.n, g->file_id, 0, 1, &meta);
+        have = rc == HOODIE_OK;
+        size_t nc = w->file_schema.n_children;
+        if (rc == HOODIE_OK && !(src = calloc(nc, sizeof *src))) rc = HOODIE_NOMEM();
+        for (size_t c = 0; rc == HOODIE_OK && c < nc; c++) {
+            if (c >= 5) src[c] = (hoodie_avro_col){ &w->in.root.children[c - 5], ups.v, 0 };
+            else /* commit time, partition path and file name: one row each (make_meta's n_const) */
+                src[c] = (hoodie_avro_col){ &meta.root.children[c], NULL, c == 0 || c == 3 || c == 4 };
+        }
+        recs = (hoodie_wlog_records){ src, nc, (int64_t)ups.n, w->o.log_block_format, w->o.codec };
+    }
+    hoodie_wlog_deletes d = { 0 };
+    if (rc == HOODIE_OK && dels.n) {
+        d.count = dels.n;
+        d.keys = calloc(dels.n, sizeof *d.keys);
+        d.key_lens = calloc(dels.n, sizeof *d.key_lens);
+        d.ords = calloc(dels.n, sizeof *d.ords);
+        if (!d.keys || !d.key_lens || !d.ords) rc = HOODIE_NOMEM();
+        for (size_t i = 0; rc == HOODIE_OK && i < dels.n; i++) {
+            hoodie_merge_version v;
+            d.keys[i] = key_at(&w->keys, dels.v[i], &d.key_lens[i]);
+            version_of(w, dels.v[i], &v);
+            d.ords[i] = v.ord;
+        }
+        d.partition = w->part_names[g->part];
+    }
+    /* log file name: v8 names it with this instant; v6 with the slice's base instant, next version -- or, when a
+     * compaction of the group is pending, with the compaction's instant, so the log joins the slice the compaction
+     * will create (otherwise the update would stay behind in the compacted slice and be lost) */
+    const char *name_instant = w->cfg->version >= 8 ? w->tx.inst.requested : g->slice->base_instant;
+    const char *pending = w->cfg->version < 8 ? pending_compaction_of(w, g) : NULL;
+    if (pending) name_instant = pending;
+    int64_t version = 1;
+    if (w->cfg->version < 8)
+        for (size_t i = 0; i < g->slice->log_count; i++) {
+            const hoodie_fs_file *lf = g->slice->logs[i];
+            if (!strcmp(lf->instant, name_instant) && lf->fn.version >= version) version = lf->fn.version + 1;
+        }
+    char token[32];
+    write_token(g, token, sizeof token);
+    hoodie_buf nb = HOODIE_BUF_INIT;
+    if (rc == HOODIE_OK) rc = hoodie_file_name_log(&nb, g->file_id, name_instant, version, token);
+    const char *partition = w->part_names[g->part];
+    char *name = rc == HOODIE_OK ? hoodie_arena_strdup(w->arena, (const char *)nb.data) : NULL;
+    hoodie_buf_dispose(&nb);
+    if (rc == HOODIE_OK && !name) rc = HOODIE_ENOMEM;
+    char *rel = name ? (*partition ? hoodie_arena_sprintf(w->arena, "%s/%s", partition, name) : name) : NULL;
+    uint64_t size = 0;
+    if (rc == HOODIE_OK) rc = hoodie_write__marker(&w->tx, partition, name, HOODIE_MARKER_APPEND);
+    if (rc == HOODIE_OK) {
+        char *path = hoodie_arena_sprintf(w->arena, "%s/%s", w->t->base_path, rel);
+        rc = path ? hoodie_wlog_write(w->s, path, w->tx.inst.requested, w->avro_file_schema, &w->file_schema,
+                                      ups.n ? &recs : NULL, dels.n ? &d : NULL, &size)
+                  : HOODIE_ENOMEM;
+        if (rc == HOODIE_EEXISTS) /* a v6 log name (base instant, version) another writer took since the view */
+            rc = HOODIE_FAIL(HOODIE_ECONFLICT, "write conflict: file group %s was written by another writer since "
+                             "this write read the table (log file %s appeared)", g->file_id, rel);
+    }
+    if (rc == HOODIE_OK) {
+        hoodie_wstat *st = add_stat(w);
+        if (!st) rc = HOODIE_ENOMEM;
+        else {
+            const char **logs = hoodie_arena_alloc(w->arena, sizeof *logs);
+            if (logs) logs[0] = name;
+            st->partition_path = partition;
+            st->file_id = g->file_id;
+            st->path = rel;
+            st->prev_commit = g->slice->base_instant;
+            st->num_writes = (int64_t)ups.n;
+            st->num_update_writes = (int64_t)ups.n;
+            st->num_deletes = (int64_t)dels.n;
+            st->total_write_bytes = (int64_t)size;
+            st->file_size_in_bytes = (int64_t)size;
+            st->is_delta = 1;
+            st->log_version = (int32_t)version;
+            st->base_file = g->slice->base ? g->slice->base->name : "";
+            st->log_files = logs;
+            st->log_file_count = logs ? 1 : 0;
+            st->total_log_records = (int64_t)(ups.n + dels.n);
+            st->total_log_blocks = (ups.n ? 1 : 0) + (dels.n ? 1 : 0);
+            w->res.files_written++;
+            w->res.bytes_written += (int64_t)size;
+            w->res.updates += (int64_t)ups.n;
+            w->res.deletes += (int64_t)dels.n;
+        }
+    }
+    if (have) hoodie_batch_dispose(&meta);
+    free(src);
+    free(d.keys);
+    free(d.key_lens);
+    free(d.ords);
+    free(ups.v);
+    free(dels.v);
+    return rc;
+}
+
+/* ---- LSM tree layout and bucket index ---- */
+
+/* One native log file of sorted rows (data, or deletes: key, partition path, ordering value). */
+static hoodie_status lsm_log_file(wctx *w, wgroup *g, rowvec *rows, int deletes, int64_t *size_out)
+{
+    char token[32];
+    hoodie_buf nb = HOODIE_BUF_INIT;
+    const char *partition = w->part_names[g->part];
+    write_token(g, token, sizeof token);
+    HOODIE_TRY(hoodie_lsm_sort_rows(&w->keys, rows->v, rows->n));
+    HOODIE_TRY(hoodie_file_name_native_log(&nb, g->file_id, token, w->tx.inst.requested, 1, deletes));
+    char *name = hoodie_arena_strdup(w->arena, (const char *)nb.data);
+    hoodie_buf_dispose(&nb);
+    if (!name) return HOODIE_ENOMEM;
+    char *rel = *partition ? hoodie_arena_sprintf(w->arena, "%s/%s", partition, name) : name;
+    char *path = rel ? hoodie_arena_sprintf(w->arena, "%s/%s", w->t->base_path, rel) : NULL;
+    if (!path) return HOODIE_ENOMEM;
+    hoodie_batch recs, dels;
+    int have_dels = 0;
+    HOODIE_TRY(make_records(w, g, rows->v, rows->n, deletes ? g->file_id : name, 0, &recs));
+    hoodie_status rc = HOODIE_OK;
+    if (deletes) {
+        const char *cols[3] = { "_hoodie_record_key", "_hoodie_partition_path",
+                                w->ord_col >= 0 ? w->data_schema.children[w->ord_col].name : NULL };
+        rc = hoodie_batch_project(&dels, &recs, cols, w->ord_col >= 0 ? 3 : 2);
+        have_dels = rc == HOODIE_OK;
+    }
+    uint64_t size = 0;
+    const hoodie_batch *parts[1] = { deletes ? &dels : &recs };
+    hoodie_lsm_log_opts lo = { w->s, path, w->tx.inst.requested, w->avro_file_schema, w->o.codec, deletes ? 0 : 2 };
+    if (rc == HOODIE_OK) rc = hoodie_write__marker(&w->tx, partition, name, HOODIE_MARKER_APPEND);
+    if (rc == HOODIE_OK) rc = hoodie_write__partition_metadata(w->s, w->t->base_path, partition, w->tx.inst.requested);
+    if (rc == HOODIE_OK) rc = hoodie_lsm_write_log(&lo, parts, 1, &size);
+    if (have_dels) hoodie_batch_dispose(&dels);
+    hoodie_batch_dispose(&recs);
+    if (rc < 0) return rc;
+    hoodie_wstat *st = add_stat(w);
+    const char **logs = hoodie_arena_alloc(w->arena, sizeof *logs);
+    if (!st || !logs) return HOODIE_ENOMEM;
+    logs[0] = name;
+    st->partition_path = partition;
+    st->file_id = g->file_id;
+    st->path = rel;
+    st->prev_commit = g->slice && g->slice->base_instant ? g->slice->base_instant : "null";
+    st->num_writes = deletes ? 0 : (int64_t)rows->n;
+    st->num_update_writes = deletes ? 0 : (int64_t)rows->n;
+    st->num_deletes = deletes ? (int64_t)rows->n : 0;
+    st->total_write_bytes = st->file_size_in_bytes = (int64_t)size;
+    st->is_delta = 1;
+    st->log_version = 1;
+    st->base_file = g->slice && g->slice->base ? g->slice->base->name : "";
+    st->log_files = logs;
+    st->log_file_count = 1;
+    st->total_log_records = (int64_t)rows->n;
+    st->total_log_blocks = 1;
+    w->res.files_written++;
+    w->res.bytes_written += (int64_t)size;
+    *size_out = (int64_t)size;
+    return HOODIE_OK;
+}
+
+/* MOR, LSM layout: the group's updates, inserts and deletes as sorted native log files (RFC-103 L0). */
+hoodie_status hoodie_wr__lsm_append_handle(wctx *w, wgroup *g)
+{
+    rowvec ups = { 0 }, dels = { 0 };
+    hoodie_status rc = HOODIE_OK;
+    int64_t size = 0;
+    for (size_t i = 0; rc == HOODIE_OK && i < g->updates.n; i++)
+        rc = rv_push(w->del[g->updates.v[i]] ? &dels : &ups, g->updates.v[i]);
+    for (size_t i = 0; rc == HOODIE_OK && i < g->inserts.n; i++) rc = rv_push(&ups, g->inserts.v[i]);
+    if (rc == HOODIE_OK && ups.n) rc = lsm_log_file(w, g, &ups, 0, &size);
+    if (rc == HOODIE_OK && dels.n) rc = lsm_log_file(w, g, &dels, 1, &size);
+    w->res.updates += (int64_t)ups.n;
+    w->res.deletes += (int64_t)dels.n;
+    free(ups.v);
+    free(dels.v);
+    return rc;
+}
+
+/* Bucket index: every live row goes to its bucket's file group in its partition, no lookup (hudi-format.md 12.1).
+ * Rows of an existing group are its updates (MOR: appended to its logs), rows of a new group its inserts. */
+hoodie_status hoodie_wr__bucket_assign(wctx *w)
+{
+    int nb = w->cfg->bucket_count;
+    size_t n_slots = w->n_parts * (size_t)nb;
+    int32_t *slot = calloc(n_slots + 1, sizeof *slot); /* group index + 1 */
+    if (!slot) return HOODIE_NOMEM();
+    if (!w->replace)
+        for (size_t i = 0; i < w->view->group_count; i++) {
+            const hoodie_file_group *fg = &w->view->groups[i];
+            int pi = hoodie_wr__part_index(w, fg->partition), b = hoodie_bucket_of_file_id(fg->file_id);
+            if (pi < 0 || b < 0 || b >= nb || slot[(size_t)pi * (size_t)nb + (size_t)b]) continue;
+            if (!hoodie_file_group_latest(fg)) continue;
+            wgroup *g = hoodie_wr__new_group(w, (uint32_t)pi, fg);
+            if (!g) { free(slot); return HOODIE_ENOMEM; }
+            slot[(size_t)pi * (size_t)nb + (size_t)b] = (int32_t)(g - w->groups) + 1;
+        }
+    hoodie_status rc = HOODIE_OK;
+    for (size_t i = 0; rc == HOODIE_OK && i < w->live.n; i++) {
+        int64_t row = w->live.v[i];
+        size_t kl;
+        const char *k = key_at(&w->keys, row, &kl);
+        int b = hoodie_bucket_id(k, kl, w->cfg->bucket_hash_fields.items, w->cfg->bucket_hash_fields.count, nb);
+        int32_t *s = &slot[(size_t)w->row_part[row] * (size_t)nb + (size_t)b];
+        if (!*s) {
+            if (w->del[row]) continue; /* deleting from a bucket that does not exist */
+            wgroup *g = hoodie_wr__new_group(w, w->row_part[row], NULL);
+            if (!g) { rc = HOODIE_ENOMEM; break; }
+            char id[80];
+            hoodie_bucket_file_id(id, sizeof id, b, g->file_id);
+            snprintf(g->file_id, sizeof g->file_id, "%s", id);
+            *s = (int32_t)(g - w->groups) + 1;
+        }
+        wgroup *g = &w->groups[*s - 1];
+        if (g->existing) rc = rv_push(&g->updates, row);
+        else if (!w->del[row]) rc = rv_push(&g->inserts, row);
+    }
+    free(slot);
+    return rc;
+}
+

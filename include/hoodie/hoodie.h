@@ -13,4 +13,5 @@
 #include "hoodie/writer.h"
 #include "hoodie/input.h"
 #include "hoodie/services.h"
+#include "hoodie/props.h"
 #endif

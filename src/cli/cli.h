@@ -68,6 +68,9 @@ hoodie_status cli_validate_precommit(void *ctx, hoodie_precommit *pc);
 
 /** Print the last library error to stderr and map the status to an exit code. */
 int cli_fail(hoodie_status rc, const char *context);
+/** A Parquet codec name (any case: snappy, zstd, gzip, lz4_raw or lz4, uncompressed or none; Hudi's
+ *  hoodie.parquet.compression.codec values): 0 if v is NULL or unknown. */
+int cli_parse_codec(const char *v, hoodie_parquet_codec *out);
 /** Print a usage error to stderr; returns CLI_USAGE. */
 int cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -34,19 +34,6 @@ static char **split_list(const char *s, size_t *count)
     return v;
 }
 
-static int parse_codec(const char *s, hoodie_parquet_codec *out)
-{
-    static const struct { const char *name; hoodie_parquet_codec codec; } codecs[] = {
-        { "snappy", HOODIE_PARQUET_CODEC_SNAPPY }, { "zstd", HOODIE_PARQUET_CODEC_ZSTD },
-        { "gzip", HOODIE_PARQUET_CODEC_GZIP },     { "lz4_raw", HOODIE_PARQUET_CODEC_LZ4_RAW },
-        { "lz4", HOODIE_PARQUET_CODEC_LZ4_RAW },   { "none", HOODIE_PARQUET_CODEC_UNCOMPRESSED },
-        { "uncompressed", HOODIE_PARQUET_CODEC_UNCOMPRESSED },
-    };
-    for (size_t i = 0; i < sizeof codecs / sizeof *codecs; i++)
-        if (!strcmp(s, codecs[i].name)) { *out = codecs[i].codec; return 1; }
-    return 0;
-}
-
 static int parse_format(const char *s, hoodie_output_format *out)
 {
     if (!strcmp(s, "csv")) *out = HOODIE_OUTPUT_CSV;
@@ -87,7 +74,7 @@ static int cmd_cat(const char *file, const char *columns, hoodie_output_format f
     size_t ncols = 0;
     int exit_code = CLI_OK;
 
-    if (codec && !parse_codec(codec, &wopts.codec)) return cli_usage("parquet cat: unknown codec '%s'", codec);
+    if (codec && !cli_parse_codec(codec, &wopts.codec)) return cli_usage("parquet cat: unknown codec '%s'", codec);
     if (format == HOODIE_OUTPUT_PARQUET && !out_path)
         return cli_usage("parquet cat: --format parquet needs -o OUT");
     if (columns) {

@@ -20,17 +20,6 @@ static int parse_count(const char *cmd, const char *opt, const char *v, int64_t 
     return CLI_OK;
 }
 
-static int parse_codec(const char *v, hoodie_parquet_codec *c)
-{
-    if (!v) return 0;
-    if (!strcmp(v, "snappy")) *c = HOODIE_PARQUET_CODEC_SNAPPY;
-    else if (!strcmp(v, "zstd")) *c = HOODIE_PARQUET_CODEC_ZSTD;
-    else if (!strcmp(v, "gzip")) *c = HOODIE_PARQUET_CODEC_GZIP;
-    else if (!strcmp(v, "none") || !strcmp(v, "uncompressed")) *c = HOODIE_PARQUET_CODEC_UNCOMPRESSED;
-    else return 0;
-    return 1;
-}
-
 /* Progress on a terminal: one line rewritten in place (at most every 100 ms), ended when the work is done. */
 static void tty_progress(void *ctx, const char *what, int64_t done, int64_t total)
 {
@@ -93,7 +82,7 @@ int cmd_compact(int argc, char **argv)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf("usage: hoodie compact TABLE [--schedule | --run [INSTANT]] [--strategy all|log-size|bounded-io]\n"
-                   "                      [--log-size BYTES] [--io-budget BYTES] [--codec snappy|zstd|gzip|none]\n"
+                   "                      [--log-size BYTES] [--io-budget BYTES] [--codec snappy|zstd|gzip|lz4_raw|none]\n"
                    "  Without --schedule or --run: schedule, then run every pending compaction.\n");
             return CLI_OK;
         }
@@ -115,7 +104,7 @@ int cmd_compact(int argc, char **argv)
             if (parse_count("compact", a, v, &o.io_budget)) return CLI_USAGE;
             i++;
         } else if (!strcmp(a, "--codec")) {
-            if (!parse_codec(v, &o.codec)) return cli_usage("compact: unknown codec");
+            if (!cli_parse_codec(v, &o.codec)) return cli_usage("compact: unknown codec '%s'", v ? v : "");
             i++;
         } else if (a[0] == '-') return cli_usage("compact: unknown option '%s'", a);
         else if (!table) table = a;
@@ -136,7 +125,7 @@ int cmd_logcompact(int argc, char **argv)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf("usage: hoodie logcompact TABLE [--schedule | --run [INSTANT]] [--blocks-threshold N]\n"
-                   "                       [--log-block-format avro|parquet] [--codec snappy|zstd|gzip|none]\n"
+                   "                       [--log-block-format avro|parquet] [--codec snappy|zstd|gzip|lz4_raw|none]\n"
                    "  Merge the log blocks of each latest slice in which N or more blocks apply (default 5,\n"
                    "  hoodie.log.compaction.blocks.threshold) into one log file, its records in an Avro data\n"
                    "  block (default) or a Parquet one compressed with --codec (hoodie.logfile.data.block.format).\n"
@@ -156,7 +145,7 @@ int cmd_logcompact(int argc, char **argv)
             else return cli_usage("logcompact: --log-block-format needs avro or parquet");
             i++;
         } else if (!strcmp(a, "--codec")) {
-            if (!parse_codec(v, &o.codec)) return cli_usage("logcompact: unknown codec");
+            if (!cli_parse_codec(v, &o.codec)) return cli_usage("logcompact: unknown codec '%s'", v ? v : "");
             i++;
         } else if (a[0] == '-') return cli_usage("logcompact: unknown option '%s'", a);
         else if (!table) table = a;

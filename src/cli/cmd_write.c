@@ -14,7 +14,7 @@ static void write_usage(FILE *out)
 {
     fprintf(out,
             "usage: hoodie write TABLE --op OP --input FILE [--input FILE ...] [--input-format csv|jsonl|parquet]\n"
-            "                    [--small-file-limit BYTES] [--max-file-size BYTES] [--codec snappy|zstd|gzip|none]\n"
+            "                    [--small-file-limit BYTES] [--max-file-size BYTES] [--codec snappy|zstd|gzip|lz4_raw|none]\n"
             "                    [--combine-before-insert] [--log-block-format avro|parquet]\n"
             "                    [--validate-single-value 'QUERY#EXPECTED'] [--validate-equality QUERY]\n"
             "                    [--validate-inequality QUERY] [--validate-policy fail|warn_log] [--props FILE]\n"
@@ -51,6 +51,15 @@ static int parse_op(const char *s, hoodie_write_operation *op)
     return 0;
 }
 
+/* A log data block format (hoodie.logfile.data.block.format's, any case): 0 if unknown. */
+static int parse_block_format(const char *v, hoodie_log_block_format *out)
+{
+    if (!strcasecmp(v, "avro")) *out = HOODIE_LOG_BLOCK_AVRO;
+    else if (!strcasecmp(v, "parquet")) *out = HOODIE_LOG_BLOCK_PARQUET;
+    else return 0;
+    return 1;
+}
+
 /* Hudi's write settings that hoodie write takes from --props (later options and --props files win). */
 typedef struct write_props {
     hoodie_write_opts *wo;
@@ -82,17 +91,12 @@ static int write_prop(void *ctx, const char *key, const char *v, const char *whe
             return cli_usage("%s: %s needs a positive number of bytes, not '%s'", where, key, v);
         wo->max_file_size = x;
     } else if (!strcmp(key, "hoodie.parquet.compression.codec")) {
-        if (!strcasecmp(v, "snappy")) wo->codec = HOODIE_PARQUET_CODEC_SNAPPY;
-        else if (!strcasecmp(v, "zstd")) wo->codec = HOODIE_PARQUET_CODEC_ZSTD;
-        else if (!strcasecmp(v, "gzip")) wo->codec = HOODIE_PARQUET_CODEC_GZIP;
-        else if (!strcasecmp(v, "uncompressed") || !strcasecmp(v, "none"))
-            wo->codec = HOODIE_PARQUET_CODEC_UNCOMPRESSED;
-        else return cli_usage("%s: %s: codec '%s' is not one hoodie writes (snappy, zstd, gzip, uncompressed)", where,
-                              key, v);
+        if (!cli_parse_codec(v, &wo->codec))
+            return cli_usage("%s: %s: codec '%s' is not one hoodie writes (snappy, zstd, gzip, lz4_raw, uncompressed)", where,
+                             key, v);
     } else if (!strcmp(key, "hoodie.logfile.data.block.format")) {
-        if (!strcasecmp(v, "avro")) wo->log_block_format = HOODIE_LOG_BLOCK_AVRO;
-        else if (!strcasecmp(v, "parquet")) wo->log_block_format = HOODIE_LOG_BLOCK_PARQUET;
-        else return cli_usage("%s: %s: '%s' is not a log block format hoodie writes (avro, parquet)", where, key, v);
+        if (!parse_block_format(v, &wo->log_block_format))
+            return cli_usage("%s: %s: '%s' is not a log block format hoodie writes (avro, parquet)", where, key, v);
     } else if (!strcmp(key, "hoodie.combine.before.insert")) {
         if (!strcasecmp(v, "true")) wo->combine_before_insert = 1;
         else if (!strcasecmp(v, "false")) wo->combine_before_insert = 0;
@@ -146,16 +150,11 @@ int cmd_write(int argc, char **argv)
             else wo.max_file_size = x;
             i++;
         } else if (!strcmp(a, "--codec")) {
-            if (!strcmp(v, "snappy")) wo.codec = HOODIE_PARQUET_CODEC_SNAPPY;
-            else if (!strcmp(v, "zstd")) wo.codec = HOODIE_PARQUET_CODEC_ZSTD;
-            else if (!strcmp(v, "gzip")) wo.codec = HOODIE_PARQUET_CODEC_GZIP;
-            else if (!strcmp(v, "none")) wo.codec = HOODIE_PARQUET_CODEC_UNCOMPRESSED;
-            else code = cli_usage("write: unknown codec '%s'", v);
+            if (!cli_parse_codec(v, &wo.codec)) code = cli_usage("write: unknown codec '%s'", v);
             i++;
         } else if (!strcmp(a, "--log-block-format")) {
-            if (!strcmp(v, "avro")) wo.log_block_format = HOODIE_LOG_BLOCK_AVRO;
-            else if (!strcmp(v, "parquet")) wo.log_block_format = HOODIE_LOG_BLOCK_PARQUET;
-            else code = cli_usage("write: unknown log block format '%s' (avro or parquet)", v);
+            if (!parse_block_format(v, &wo.log_block_format))
+                code = cli_usage("write: unknown log block format '%s' (avro or parquet)", v);
             i++;
         } else if (!strcmp(a, "--compact-every")) {
             char *end;

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 typedef struct cli_cmd { const char *name; cli_cmd_fn fn; const char *summary; } cli_cmd;
 
@@ -50,6 +51,19 @@ int cli_usage(const char *fmt, ...)
     va_end(ap);
     fputc('\n', stderr);
     return CLI_USAGE;
+}
+
+int cli_parse_codec(const char *v, hoodie_parquet_codec *out)
+{
+    static const struct { const char *name; hoodie_parquet_codec codec; } codecs[] = {
+        { "snappy", HOODIE_PARQUET_CODEC_SNAPPY }, { "zstd", HOODIE_PARQUET_CODEC_ZSTD },
+        { "gzip", HOODIE_PARQUET_CODEC_GZIP },     { "lz4_raw", HOODIE_PARQUET_CODEC_LZ4_RAW },
+        { "lz4", HOODIE_PARQUET_CODEC_LZ4_RAW },   { "none", HOODIE_PARQUET_CODEC_UNCOMPRESSED },
+        { "uncompressed", HOODIE_PARQUET_CODEC_UNCOMPRESSED },
+    };
+    for (size_t i = 0; v && i < sizeof codecs / sizeof *codecs; i++)
+        if (!strcasecmp(v, codecs[i].name)) { *out = codecs[i].codec; return 1; }
+    return 0;
 }
 
 static void usage(FILE *out)

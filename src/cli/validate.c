@@ -102,131 +102,42 @@ static int set_policy(cli_validators *v, const char *p)
     return 0;
 }
 
-/* ---- Java properties (the keys Hudi's validators read) ---- */
-
-/* One logical line's key and value, escapes resolved (\t \n \r \f \uXXXX, any other \c is c). */
-static char *unescape(const char *p, size_t n)
-{
-    char *out = malloc(n * 3 + 1), *o = out; /* \uXXXX (6 bytes) gives at most 3 */
-    if (!out) return NULL;
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] != '\\' || i + 1 == n) { *o++ = p[i]; continue; }
-        char c = p[++i];
-        if (c == 't') *o++ = '\t';
-        else if (c == 'n') *o++ = '\n';
-        else if (c == 'r') *o++ = '\r';
-        else if (c == 'f') *o++ = '\f';
-        else if (c == 'u' && i + 4 < n) {
-            unsigned cp = 0;
-            int ok = 1;
-            for (int k = 1; k <= 4; k++) {
-                char h = p[i + (size_t)k];
-                cp <<= 4;
-                if (h >= '0' && h <= '9') cp |= (unsigned)(h - '0');
-                else if (h >= 'a' && h <= 'f') cp |= (unsigned)(h - 'a' + 10);
-                else if (h >= 'A' && h <= 'F') cp |= (unsigned)(h - 'A' + 10);
-                else ok = 0;
-            }
-            if (!ok) { *o++ = 'u'; continue; }
-            i += 4;
-            if (cp < 0x80) *o++ = (char)cp;
-            else if (cp < 0x800) { *o++ = (char)(0xC0 | (cp >> 6)); *o++ = (char)(0x80 | (cp & 0x3F)); }
-            else {
-                *o++ = (char)(0xE0 | (cp >> 12));
-                *o++ = (char)(0x80 | ((cp >> 6) & 0x3F));
-                *o++ = (char)(0x80 | (cp & 0x3F));
-            }
-        } else *o++ = c;
-    }
-    *o = 0;
-    return out;
-}
-
-/* A line ends its logical line unless it ends in an odd number of backslashes. */
-static int continues(const char *line, size_t n)
-{
-    size_t k = 0;
-    while (k < n && line[n - 1 - k] == '\\') k++;
-    return k % 2 == 1;
-}
+/* ---- --props: the keys Hudi's validators read (hoodie/props.h parses the file as Java does) ---- */
 
 int cli_validators_load_props(cli_validators *v, const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) { fprintf(stderr, "hoodie: cannot open %s\n", path); return CLI_USAGE; }
-    char *classes = NULL, *queries[CLI_VALIDATE_KINDS] = { NULL, NULL, NULL };
-    char *logical = NULL, *line = NULL;
-    size_t lcap = 0, llen = 0, cap = 0;
-    long lineno = 0, first = 0;
+    hoodie_properties *props = NULL;
+    hoodie_status prc = hoodie_properties_read(path, NULL, &props);
+    if (prc < 0) { /* a missing file is a bad argument; a broken escape names its line */
+        int code = cli_fail(prc, "--props");
+        return prc == HOODIE_ECORRUPT ? code : CLI_USAGE;
+    }
+    const char *classes = NULL, *queries[CLI_VALIDATE_KINDS] = { NULL, NULL, NULL };
     int code = CLI_OK;
-    ssize_t got;
-    while (code == CLI_OK && (got = getline(&line, &cap, f)) >= 0) {
-        lineno++;
-        size_t n = (size_t)got;
-        while (n && (line[n - 1] == '\n' || line[n - 1] == '\r')) n--;
-        const char *p = line;
-        if (llen) { /* a continuation: leading blanks dropped */
-            while (n && (*p == ' ' || *p == '\t' || *p == '\f')) { p++; n--; }
-        } else {
-            size_t b = 0;
-            while (b < n && (p[b] == ' ' || p[b] == '\t' || p[b] == '\f')) b++;
-            if (b == n || p[b] == '#' || p[b] == '!') continue;
-            first = lineno;
-        }
-        int more = continues(p, n);
-        if (more) n--;
-        if (llen + n + 1 > lcap) {
-            size_t nc = (llen + n + 1) * 2;
-            char *nl = realloc(logical, nc);
-            if (!nl) { code = cli_fail(HOODIE_ENOMEM, NULL); break; }
-            logical = nl;
-            lcap = nc;
-        }
-        memcpy(logical + llen, p, n);
-        llen += n;
-        logical[llen] = 0;
-        if (more) continue;
-        /* key: up to an unescaped '=', ':' or blank; then blanks, one separator, blanks */
-        size_t i = 0;
-        while (i < llen && logical[i] == ' ') i++;
-        size_t ks = i;
-        while (i < llen && !(logical[i] == '=' || logical[i] == ':' || logical[i] == ' ' || logical[i] == '\t')) {
-            if (logical[i] == '\\') i++;
-            i++;
-        }
-        if (i > llen) i = llen;
-        size_t ke = i;
-        while (i < llen && (logical[i] == ' ' || logical[i] == '\t')) i++;
-        if (i < llen && (logical[i] == '=' || logical[i] == ':')) i++;
-        while (i < llen && (logical[i] == ' ' || logical[i] == '\t')) i++;
-        char *key = unescape(logical + ks, ke - ks), *val = unescape(logical + i, llen - i);
-        llen = 0;
-        if (!key || !val) { free(key); free(val); code = cli_fail(HOODIE_ENOMEM, NULL); break; }
+    for (size_t e = 0; code == CLI_OK && e < hoodie_properties_count(props); e++) {
+        const char *key, *val;
+        unsigned line;
+        hoodie_properties_entry(props, e, &key, &val, &line);
         int used = 0;
-        if (!strcmp(key, "hoodie.precommit.validators")) { free(classes); classes = val; val = NULL; used = 1; }
+        if (!strcmp(key, "hoodie.precommit.validators")) { classes = val; used = 1; }
         else if (!strcmp(key, "hoodie.precommit.validators.failure.policy")) {
             used = 1;
             if (set_policy(v, val) < 0)
-                code = cli_usage("%s:%ld: %s is FAIL or WARN_LOG, not '%s'", path, first, key, val);
+                code = cli_usage("%s:%u: %s is FAIL or WARN_LOG, not '%s'", path, line, key, val);
         }
         for (int k = 0; k < CLI_VALIDATE_KINDS; k++)
-            if (!strcmp(key, kind_key[k])) { free(queries[k]); queries[k] = val; val = NULL; used = 1; }
+            if (!strcmp(key, kind_key[k])) { queries[k] = val; used = 1; }
         if (!used && v->other) {
             char where[600];
-            snprintf(where, sizeof where, "%s:%ld", path, first);
+            snprintf(where, sizeof where, "%s:%u", path, line);
             int r = v->other(v->other_ctx, key, val, where);
             if (r >= 0) used = 1;
             if (r > 0) code = r;
         }
         if (!used)
-            fprintf(stderr, "hoodie: warning: %s:%ld: %s is not a setting this command reads; ignored\n", path,
-                    first, key);
-        free(key);
-        free(val);
+            fprintf(stderr, "hoodie: warning: %s:%u: %s is not a setting this command reads; ignored\n", path,
+                    line, key);
     }
-    free(line);
-    free(logical);
-    fclose(f);
     /* the listed validators, each with its queries (Hudi: at least one), then the queries of unlisted ones */
     int listed[CLI_VALIDATE_KINDS] = { 0, 0, 0 };
     for (const char *p = classes; code == CLI_OK && p && *p;) {
@@ -256,8 +167,7 @@ int cli_validators_load_props(cli_validators *v, const char *path)
         if (queries[k] && !listed[k])
             fprintf(stderr, "hoodie: warning: %s: %s is set but %s is not in hoodie.precommit.validators; its "
                             "queries do not run (as in Hudi)\n", path, kind_key[k], kind_class[k]);
-    free(classes);
-    for (int k = 0; k < CLI_VALIDATE_KINDS; k++) free(queries[k]);
+    hoodie_properties_free(props);
     return code;
 }
 

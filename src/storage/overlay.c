@@ -75,31 +75,33 @@ static void ov_close_read(void *ctx, hoodie_rfile *f)
     free(h);
 }
 
-static hoodie_status refuse(const overlay *o, const char *what, const char *path)
+static hoodie_status refuse(const char *what, const char *path)
 {
-    (void)o;
     return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "cannot %s %s: a read-only view of the table (pre-commit)", what, path);
 }
 
 static hoodie_status ov_create(void *ctx, const char *path, unsigned flags, hoodie_wfile **out)
 {
+    (void)ctx;
     (void)flags;
     *out = NULL;
-    return refuse(ctx, "create", path);
+    return refuse("create", path);
 }
 
 static hoodie_status ov_write(void *ctx, hoodie_wfile *f, const void *data, size_t len)
 {
+    (void)ctx;
     (void)f;
     (void)data;
     (void)len;
-    return refuse(ctx, "write", "a file");
+    return refuse("write", "a file");
 }
 
 static hoodie_status ov_finish(void *ctx, hoodie_wfile *f)
 {
+    (void)ctx;
     (void)f;
-    return refuse(ctx, "finish", "a file");
+    return refuse("finish", "a file");
 }
 
 static void ov_abandon(void *ctx, hoodie_wfile *f)
@@ -135,17 +137,30 @@ static hoodie_status ov_list(void *ctx, const char *dir, hoodie_storage_list_cb 
     return HOODIE_OK;
 }
 
-static hoodie_status ov_remove(void *ctx, const char *path) { return refuse(ctx, "remove", path); }
+static hoodie_status ov_remove(void *ctx, const char *path)
+{
+    (void)ctx;
+    return refuse("remove", path);
+}
 
 static hoodie_status ov_rename(void *ctx, const char *from, const char *to)
 {
+    (void)ctx;
     (void)to;
-    return refuse(ctx, "rename", from);
+    return refuse("rename", from);
 }
 
-static hoodie_status ov_mkdirs(void *ctx, const char *path) { return refuse(ctx, "create the folder", path); }
+static hoodie_status ov_mkdirs(void *ctx, const char *path)
+{
+    (void)ctx;
+    return refuse("create the folder", path);
+}
 
-static hoodie_status ov_rmdir(void *ctx, const char *path) { return refuse(ctx, "remove the folder", path); }
+static hoodie_status ov_rmdir(void *ctx, const char *path)
+{
+    (void)ctx;
+    return refuse("remove the folder", path);
+}
 
 static int ov_exists(void *ctx, const char *path)
 {

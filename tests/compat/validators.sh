@@ -140,6 +140,9 @@ run "queries of an unlisted validator" 0 "$HOODIE" write "$t" --op upsert --inpu
     --props "$tmp/unlisted.props"
 grep -q "do not run" "$tmp/err" && ok || bad "unlisted warning: $(cat "$tmp/err")"
 run "missing props file" 2 "$HOODIE" write "$t" --op upsert --input "$tmp/up.csv" --props "$tmp/none.props"
+printf 'a=1\nhoodie.precommit.validators.equality.sql.queries=select \\u00ZZ\n' > "$tmp/esc.props"
+run "broken escape in props" 3 "$HOODIE" write "$t" --op upsert --input "$tmp/up.csv" --props "$tmp/esc.props"
+grep -q "esc.props:2: malformed" "$tmp/err" && ok || bad "broken escape: $(cat "$tmp/err")"
 check_eq "nothing written by usage errors" "$((n + 1))" "$("$HOODIE" timeline "$t" | wc -l)"
 
 # --props also carries Hudi's write settings: the operation, the codec, small-file handling; later options win

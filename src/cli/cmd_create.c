@@ -15,7 +15,9 @@ static const char usage_text[] =
     "                    [--layout default|lsm_tree] [--index bloom|bucket] [--buckets N]\n"
     "\n"
     "Custom key generator partition fields carry their type: --partition-fields region:SIMPLE,ts:TIMESTAMP.\n"
-    "--prop persists extra table properties, e.g. hoodie.keygen.timebased.output.dateformat=yyyy/MM/dd.\n";
+    "--prop persists extra table properties, e.g. hoodie.keygen.timebased.output.dateformat=yyyy/MM/dd, or\n"
+    "hoodie.table.cdc.enabled=true (writes also log their changes for Hudi's CDC queries; with\n"
+    "hoodie.table.cdc.supplemental.logging.mode=OP_KEY_ONLY|DATA_BEFORE|DATA_BEFORE_AFTER, the default).\n";
 
 /* Split "a,b,c" in place into a malloc'ed array of pointers. */
 static const char **split(char *s, size_t *count)

@@ -585,14 +585,14 @@ hoodie_status hoodie_avro__encode_row_generic(const hoodie_avro_encoder *e, cons
 }
 
 /* The data block of records [start, start+count), each taken from `cols` (validated by the callers). */
-static hoodie_status data_block(hoodie_buf *out, const hoodie_avro_encoder *e, const hoodie_avro_col *cols,
-                                int64_t start, int64_t count, const hoodie_hlog_header_entry *header,
-                                size_t header_count)
+static hoodie_status data_block(hoodie_buf *out, hoodie_hlog_block_type type, const hoodie_avro_encoder *e,
+                                const hoodie_avro_col *cols, int64_t start, int64_t count,
+                                const hoodie_hlog_header_entry *header, size_t header_count)
 {
     size_t begin = out->len;
     hoodie_hlog_block_mark m;
     hoodie_hlog_avro_writer w;
-    hoodie_status rc = hoodie_hlog_block_begin(out, &m, HOODIE_HLOG_AVRO_DATA_BLOCK, header, header_count);
+    hoodie_status rc = hoodie_hlog_block_begin(out, &m, type, header, header_count);
     if (rc == HOODIE_OK) rc = hoodie_buf_reserve(out, 64 + flat_estimate(e, cols, start, count));
     if (rc == HOODIE_OK) rc = hoodie_hlog_avro_content_begin(out, &w);
     for (int64_t r = start; r < start + count && rc == HOODIE_OK; r++) {
@@ -610,11 +610,20 @@ hoodie_status hoodie_avro_encode_data_block(hoodie_buf *out, const hoodie_avro_e
                                             int64_t start, int64_t count, const hoodie_hlog_header_entry *header,
                                             size_t header_count)
 {
+    return hoodie_avro_encode_block(out, HOODIE_HLOG_AVRO_DATA_BLOCK, e, root, start, count, header, header_count);
+}
+
+hoodie_status hoodie_avro_encode_block(hoodie_buf *out, hoodie_hlog_block_type type, const hoodie_avro_encoder *e,
+                                       const hoodie_array *root, int64_t start, int64_t count,
+                                       const hoodie_hlog_header_entry *header, size_t header_count)
+{
+    if (type != HOODIE_HLOG_AVRO_DATA_BLOCK && type != HOODIE_HLOG_CDC_DATA_BLOCK)
+        return HOODIE_FAIL(HOODIE_EINVAL, "block type %d does not hold Avro records", (int)type);
     if (start < 0 || count < 0 || start > root->length || count > root->length - start)
         return HOODIE_FAIL(HOODIE_EINVAL, "rows [%lld, +%lld) out of range", (long long)start, (long long)count);
     hoodie_avro_col stack[ROOT_COLS_STACK], *cols = root_cols(root, stack);
     if (!cols) return HOODIE_NOMEM();
-    hoodie_status rc = data_block(out, e, cols, start, count, header, header_count);
+    hoodie_status rc = data_block(out, type, e, cols, start, count, header, header_count);
     if (cols != stack) free(cols);
     return rc;
 }
@@ -639,5 +648,5 @@ hoodie_status hoodie_avro_encode_data_block_cols(hoodie_buf *out, const hoodie_a
                 return HOODIE_FAIL(HOODIE_EINVAL, "record %lld takes row %lld of column %d, which has %lld rows",
                                    (long long)r, (long long)s->rows[r], c, (long long)len);
     }
-    return data_block(out, e, cols, 0, count, header, header_count);
+    return data_block(out, HOODIE_HLOG_AVRO_DATA_BLOCK, e, cols, 0, count, header, header_count);
 }

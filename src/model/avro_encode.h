@@ -64,6 +64,12 @@ hoodie_status hoodie_avro_encode_data_block(hoodie_buf *out, const hoodie_avro_e
                                             int64_t start, int64_t count, const hoodie_hlog_header_entry *header,
                                             size_t header_count);
 
+/** The same as a block of another type whose content is Avro records: AVRO_DATA_BLOCK or CDC_DATA_BLOCK (Hudi's
+ *  HoodieCDCDataBlock is an Avro data block of CDC records). */
+hoodie_status hoodie_avro_encode_block(hoodie_buf *out, hoodie_hlog_block_type type, const hoodie_avro_encoder *e,
+                                       const hoodie_array *root, int64_t start, int64_t count,
+                                       const hoodie_hlog_header_entry *header, size_t header_count);
+
 /** Where the records' values of one column come from (hoodie_avro_encode_data_block_cols). */
 typedef struct hoodie_avro_col {
     const hoodie_array *array; /**< shaped as the encoder field of the same position */

@@ -253,6 +253,63 @@ static hoodie_status compute_plan(hoodie_svc *sv, clean_plan *p)
     return rc;
 }
 
+/* CDC logs (hoodie.table.cdc.enabled) of a directory, collected by name. */
+typedef struct cdc_list { strset names; int oom; } cdc_list;
+
+static int cdc_collect(const hoodie_dirent *e, void *payload)
+{
+    cdc_list *l = payload;
+    hoodie_file_name fn;
+    if (e->is_dir || hoodie_file_name_parse(&fn, e->name) != HOODIE_FILE_LOG || !fn.cdc) return 0;
+    if (set_add(&l->names, e->name) < 0) { l->oom = 1; return 1; }
+    return 0;
+}
+
+static int ref_is(hoodie_slice_ref a, hoodie_slice_ref b) { return a.len == b.len && !memcmp(a.p, b.p, a.len); }
+
+/* The CDC logs that describe the base files the plan deletes (same file id and instant) go with them, as Hudi's
+ * cleaner deletes a slice's CDC logs with it; each directory that loses a base file is listed once. */
+static hoodie_status cdc_logs_add(hoodie_svc *sv, clean_plan *p)
+{
+    size_t n = p->files.n;
+    strset dirs = { 0 };
+    hoodie_status rc = HOODIE_OK;
+    for (size_t i = 0; i < n && rc == HOODIE_OK; i++) {
+        const char *name = strrchr(p->files.v[i], '/');
+        hoodie_file_name fn;
+        if (!name || hoodie_file_name_parse(&fn, name + 1) != HOODIE_FILE_BASE) continue;
+        char *dir = strndup(p->files.v[i], (size_t)(name - p->files.v[i]));
+        if (!dir) { rc = HOODIE_NOMEM(); break; }
+        if (set_has(&dirs, dir)) { free(dir); continue; }
+        rc = set_add(&dirs, dir);
+        cdc_list l = { { 0 }, 0 };
+        if (rc == HOODIE_OK) rc = sv->s->list(sv->s->ctx, dir, cdc_collect, &l);
+        if (rc == HOODIE_OK && l.oom) rc = HOODIE_NOMEM();
+        for (size_t c = 0; rc == HOODIE_OK && c < l.names.n; c++) {
+            hoodie_file_name cf;
+            hoodie_file_name_parse(&cf, l.names.v[c]);
+            for (size_t k = 0; k < n; k++) { /* a planned base file of this directory with its id and instant */
+                const char *bn = strrchr(p->files.v[k], '/');
+                hoodie_file_name bf;
+                if (!bn || (size_t)(bn - p->files.v[k]) != strlen(dir) || strncmp(p->files.v[k], dir, strlen(dir)) ||
+                    hoodie_file_name_parse(&bf, bn + 1) != HOODIE_FILE_BASE || !ref_is(bf.file_id, cf.file_id) ||
+                    !ref_is(bf.instant, cf.instant))
+                    continue;
+                char *path = malloc(strlen(dir) + strlen(l.names.v[c]) + 2);
+                if (!path) { rc = HOODIE_NOMEM(); break; }
+                sprintf(path, "%s/%s", dir, l.names.v[c]);
+                rc = plan_add(p, p->file_parts.v[k], path);
+                free(path);
+                break;
+            }
+        }
+        set_dispose(&l.names);
+        free(dir);
+    }
+    set_dispose(&dirs);
+    return rc;
+}
+
 static json_t *action_instant(const hoodie_instant *in)
 {
     if (!in) return json_null();
@@ -429,6 +486,7 @@ hoodie_status hoodie_clean(const char *base_path, const hoodie_service_opts *opt
         goto done;
     }
     if (rc == HOODIE_OK) rc = compute_plan(&sv, &p);
+    if (rc == HOODIE_OK && sv.t->cfg->cdc) rc = cdc_logs_add(&sv, &p);
     if (rc == HOODIE_OK && p.files.n) {
         plan = plan_json(&p, POLICY_NAMES[sv.o.clean_policy]);
         if (!plan) rc = HOODIE_NOMEM();

@@ -282,6 +282,26 @@ static hoodie_status cfg_lsm(hoodie_table_config *c)
     return HOODIE_OK;
 }
 
+/* Change data capture (hudi-format.md 8.10): the mode's spellings of 0.13 (cdc_op_key, cdc_data_before,
+ * cdc_data_before_after), 0.14 (lower case) and 1.x (upper case). */
+static hoodie_status cfg_cdc(hoodie_table_config *c)
+{
+    static const struct { const char *name; hoodie_cdc_mode mode; } modes[] = {
+        { "OP_KEY_ONLY", HOODIE_CDC_OP_KEY_ONLY },   { "cdc_op_key", HOODIE_CDC_OP_KEY_ONLY },
+        { "DATA_BEFORE", HOODIE_CDC_DATA_BEFORE },   { "cdc_data_before", HOODIE_CDC_DATA_BEFORE },
+        { "DATA_BEFORE_AFTER", HOODIE_CDC_DATA_BEFORE_AFTER },
+        { "cdc_data_before_after", HOODIE_CDC_DATA_BEFORE_AFTER },
+    };
+    HOODIE_TRY(cfg_bool(c, "hoodie.table.cdc.enabled", 0, &c->cdc));
+    c->cdc_mode = HOODIE_CDC_DATA_BEFORE_AFTER;
+    const char *v = hoodie_props_get(&c->props, "hoodie.table.cdc.supplemental.logging.mode");
+    if (!v) return HOODIE_OK;
+    for (size_t i = 0; i < sizeof modes / sizeof *modes; i++)
+        if (!strcasecmp(v, modes[i].name)) { c->cdc_mode = modes[i].mode; return HOODIE_OK; }
+    return cfg_bad(c, "hoodie.table.cdc.supplemental.logging.mode",
+                   "unknown CDC logging mode '%s' (OP_KEY_ONLY, DATA_BEFORE or DATA_BEFORE_AFTER)", v);
+}
+
 static hoodie_status cfg_build(hoodie_table_config *c, unsigned flags)
 {
     const char *v;
@@ -395,6 +415,7 @@ static hoodie_status cfg_build(hoodie_table_config *c, unsigned flags)
 
     HOODIE_TRY(cfg_merge_mode(c));
     c->create_schema = hoodie_props_get(&c->props, K_CREATE_SCHEMA);
+    HOODIE_TRY(cfg_cdc(c));
     return cfg_lsm(c);
 }
 

@@ -34,6 +34,13 @@ typedef enum hoodie_keygen {
     HOODIE_KEYGEN_OTHER     /* a class/type hoodie does not know; see keygen_class / keygen_type */
 } hoodie_keygen;
 
+/** hoodie.table.cdc.supplemental.logging.mode: what a CDC log record holds besides its operation. */
+typedef enum hoodie_cdc_mode {
+    HOODIE_CDC_OP_KEY_ONLY = 0,     /* op, record_key */
+    HOODIE_CDC_DATA_BEFORE,         /* op, record_key, before */
+    HOODIE_CDC_DATA_BEFORE_AFTER    /* op, ts_ms, before, after (the default) */
+} hoodie_cdc_mode;
+
 typedef enum hoodie_base_format {
     HOODIE_BASE_PARQUET = 0,
     HOODIE_BASE_ORC,
@@ -92,6 +99,9 @@ typedef struct hoodie_table_config {
     int bucket_index;              /* hoodie.index.type=BUCKET with the SIMPLE engine */
     int bucket_count;              /* hoodie.bucket.index.num.buckets */
     hoodie_str_list bucket_hash_fields; /* hoodie.bucket.index.hash.field, else the record key fields */
+
+    int cdc;                       /* hoodie.table.cdc.enabled: writes also log their changes (.cdc log files) */
+    hoodie_cdc_mode cdc_mode;      /* hoodie.table.cdc.supplemental.logging.mode, default DATA_BEFORE_AFTER */
 } hoodie_table_config;
 
 /** Load flags. */

@@ -42,13 +42,21 @@ static json_t *log_files(jb *b, const hoodie_wstat *w)
     return a;
 }
 
+static json_t *cdc_stats(jb *b, const hoodie_wstat *w)
+{
+    if (!w->cdc_path) return json_null();
+    json_t *o = json_object();
+    if (!o || json_object_set_new(o, w->cdc_path, json_integer(w->cdc_size)) < 0) b->oom = 1;
+    return o;
+}
+
 static json_t *stat_v6(jb *b, const hoodie_wstat *w)
 {
     json_t *o = json_object();
     if (!o) { b->oom = 1; return NULL; }
     put(b, o, "fileId", json_string(w->file_id));
     put(b, o, "path", w->workload ? json_null() : jstr_or_null(w->path));
-    put(b, o, "cdcStats", json_null());
+    put(b, o, "cdcStats", cdc_stats(b, w));
     put(b, o, "prevCommit", json_string(w->prev_commit ? w->prev_commit : "null"));
     put(b, o, "numWrites", json_integer(w->num_writes));
     put(b, o, "numDeletes", json_integer(w->num_deletes));
@@ -107,7 +115,7 @@ static json_t *stat_v8(jb *b, const hoodie_wstat *w)
     put(b, o, "logOffset", delta ? json_integer(w->log_offset) : json_null());
     put(b, o, "baseFile", delta ? json_string(w->base_file ? w->base_file : "") : json_null());
     put(b, o, "logFiles", delta ? log_files(b, w) : json_null());
-    put(b, o, "cdcStats", json_null());
+    put(b, o, "cdcStats", cdc_stats(b, w));
     put(b, o, "prevBaseFile", jstr_or_null(w->workload ? NULL : w->prev_base_file));
     put(b, o, "minEventTime", w->has_event_time ? json_integer(w->min_event_time) : json_null());
     put(b, o, "maxEventTime", w->has_event_time ? json_integer(w->max_event_time) : json_null());

@@ -40,6 +40,8 @@ typedef struct hoodie_wstat {
     int has_runtime;             /* else runtimeStats is null */
     int64_t total_scan_time, total_create_time, total_upsert_time;
     int workload;                /* inflight workload profile entry: path, partitionPath null */
+    const char *cdc_path;        /* CDC log written with the file (relative to the base path), or NULL */
+    int64_t cdc_size;            /* its size: cdcStats = {cdc_path: cdc_size} */
 } hoodie_wstat;
 
 typedef struct hoodie_commit_info {

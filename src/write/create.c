@@ -421,10 +421,20 @@ hoodie_status hoodie_table_create(const char *base_path, const hoodie_table_crea
         rc = HOODIE_FAIL(HOODIE_EEXISTS, "a Hudi table already exists at '%s' (%s is present)", base_path, props_path);
         goto done;
     }
-    HOODIE_TRY_GOTO(rc, create_dirs(s, base_path, v8), done);
     int64_t now = hoodie_write__now_us();
     hoodie_props_store_comment(comment, sizeof comment, "Properties saved on ", now);
     HOODIE_TRY_GOTO(rc, hoodie_props_store(&props, &text, comment, now / 1000), done);
+    if (o->extra_props) { /* the table must load: an extra property with a bad value is refused here, not later */
+        hoodie_table_config *check = NULL;
+        rc = hoodie_table_config_parse(&check, text.data, text.len, "hoodie.properties", 0);
+        hoodie_table_config_free(check);
+        if (rc < 0) {
+            hoodie_error__prefix("table create: ");
+            rc = HOODIE_EINVAL;
+            goto done;
+        }
+    }
+    HOODIE_TRY_GOTO(rc, create_dirs(s, base_path, v8), done);
     rc = hoodie_storage_write_all(s, props_path, HOODIE_CREATE_EXCLUSIVE, text.data, text.len);
     if (rc == HOODIE_EEXISTS)
         rc = HOODIE_FAIL(HOODIE_EEXISTS, "a Hudi table already exists at '%s' (created concurrently)", base_path);

@@ -12,6 +12,7 @@
  * rows and runs the commit around them.
  */
 #include "write/writer_int.h"
+#include "write/wcdc.h"
 
 /* ---- records ---- */
 
@@ -531,6 +532,9 @@ hoodie_status hoodie_wr__merge_handle(wctx *w, wgroup *g)
         if (have_rcp) hoodie_rgcopy_exclude(&rcp, 4);
     }
     merge_out out = { 0 };
+    hoodie_wcdc cdc; /* hoodie.table.cdc.enabled: the changes, logged beside the new file */
+    hoodie_status crc = hoodie_wcdc_begin(&cdc, w);
+    if (rc == HOODIE_OK) rc = crc;
     uint8_t *used = calloc(g->updates.n + 1, 1);
     if (!used && rc == HOODIE_OK) rc = HOODIE_NOMEM();
     int64_t updates = 0, deletes = 0, seq = (int64_t)newrows.n;
@@ -570,12 +574,15 @@ hoodie_status hoodie_wr__merge_handle(wctx *w, wgroup *g)
                 hoodie_ordering_of(&vo.ord, &old.schema.children[ord_file_col], &old.root.children[ord_file_col], i);
             version_of(w, inrow, &vn);
             if (!hoodie_merge_newer_wins(mode, &vo, &vn)) { sel[n].source = 0; sel[n].row = i; n++; continue; }
+            if (cdc.on && (rc = hoodie_wcdc_change(&cdc, w, i, k, kl, vn.is_delete ? -1 : (int64_t)*slot)) < 0) break;
             if (vn.is_delete) { deletes++; continue; }
             updates++;
             sel[n].source = 1;
             sel[n].row = (int64_t)*slot;
             n++;
         }
+        if (rc == HOODIE_OK) rc = hoodie_wcdc_batch_end(&cdc, &old);
+        if (rc < 0) { free(sel); hoodie_batch_dispose(&old); break; }
         const hoodie_batch *srcs[2] = { NULL, &fresh };
         rc = hoodie_rgcopy_push(&rcp, &old, srcs, 2, sel, n);
         free(sel);
@@ -592,6 +599,12 @@ hoodie_status hoodie_wr__merge_handle(wctx *w, wgroup *g)
     for (size_t i = 0; rc == HOODIE_OK && i < g->inserts.n; i++) idx[n_ins++] = (int64_t)(g->updates.n + i);
     for (size_t i = 0; rc == HOODIE_OK && i < g->updates.n; i++)
         if (!used[i] && !w->del[g->updates.v[i]]) idx[n_ins++] = (int64_t)i;
+    for (size_t i = 0; rc == HOODIE_OK && cdc.on && i < n_ins; i++) {
+        size_t kl;
+        int64_t inrow = idx[i] < (int64_t)g->updates.n ? g->updates.v[idx[i]] : g->inserts.v[idx[i] - (int64_t)g->updates.n];
+        const char *k = key_at(&w->keys, inrow, &kl);
+        rc = hoodie_wcdc_insert(&cdc, w, k, kl, idx[i]);
+    }
     if (rc == HOODIE_OK && n_ins) { /* a part of new records alone (fresh is its source 0) */
         hoodie_rgcopy_part ins = { NULL, 0, malloc(n_ins * sizeof(hoodie_row_ref)), n_ins, NULL };
         if (!ins.refs) rc = HOODIE_NOMEM();
@@ -607,6 +620,7 @@ hoodie_status hoodie_wr__merge_handle(wctx *w, wgroup *g)
         if (rc == HOODIE_OK)
             rc = write_base(w, g, bp, out.n, name, g->slice->base_instant, (int64_t)n_ins, updates, deletes,
                             can_reuse ? reuse : NULL);
+        if (rc == HOODIE_OK) rc = hoodie_wcdc_finish(&cdc, w, g, &fresh, &w->stats[w->n_stats - 1]);
         merge_parts_free(bp, out.n);
     }
     for (int i = 0; i < 4; i++) free(reuse[i]);
@@ -614,6 +628,7 @@ hoodie_status hoodie_wr__merge_handle(wctx *w, wgroup *g)
     w->res.updates += updates;
     w->res.deletes += deletes;
     merge_out_dispose(&out);
+    hoodie_wcdc_dispose(&cdc);
     if (have_rcp) hoodie_rgcopy_dispose(&rcp); /* after the write: the copies point into it */
     free(used);
     hoodie_pq_scan_free(sc);

@@ -10,7 +10,10 @@
 #include "util/error.h"
 #include "write/avro_enc.h"
 
+#include "table/config.h"
+
 #include <fcntl.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,6 +190,83 @@ hoodie_status hoodie_wlog_write_compacted(const hoodie_storage *s, const char *p
     hoodie_wlog_records recs = { cols, nc, records ? records->root.length : 0, format, codec };
     hoodie_status rc = write_log(s, path, hdr, 3, schema_json, file_schema, &recs, deletes, 1, size_out);
     free(cols);
+    return rc;
+}
+
+hoodie_status hoodie_wlog_cdc_schema(char **out, int mode, const char *data_schema_json)
+{
+    static const char op_key_only[] = "{\"type\":\"record\",\"name\":\"Record\",\"fields\":["
+                                      "{\"name\":\"op\",\"type\":[\"string\",\"null\"]},"
+                                      "{\"name\":\"record_key\",\"type\":[\"string\",\"null\"]}]}";
+    *out = NULL;
+    if (mode == HOODIE_CDC_OP_KEY_ONLY) return (*out = strdup(op_key_only)) ? HOODIE_OK : HOODIE_NOMEM();
+    json_error_t jerr;
+    json_t *table = json_loads(data_schema_json, 0, &jerr), *cdc = NULL;
+    const char *name = table ? json_string_value(json_object_get(table, "name")) : NULL;
+    const char *ns = table ? json_string_value(json_object_get(table, "namespace")) : NULL;
+    if (!name) {
+        json_decref(table);
+        return HOODIE_FAIL(HOODIE_EINVAL, "CDC schema: the table schema is not a named Avro record");
+    }
+    char full[512];
+    snprintf(full, sizeof full, "%s%s%s", ns && *ns && !strchr(name, '.') ? ns : "",
+             ns && *ns && !strchr(name, '.') ? "." : "", name);
+    int oom = 0;
+#define FIELD(n, type) do { \
+        json_t *f_ = json_object(), *t_ = (type); \
+        if (!f_ || !t_ || json_object_set_new(f_, "name", json_string(n)) || json_object_set_new(f_, "type", t_) || \
+            json_object_set_new(f_, "doc", json_string("")) || json_object_set_new(f_, "default", json_null()) || \
+            json_array_append_new(fields, f_)) oom = 1; \
+    } while (0)
+    json_t *fields = json_array();
+    cdc = json_object();
+    if (!fields || !cdc) oom = 1;
+    else {
+        FIELD("op", json_pack("[ss]", "null", "string"));
+        if (mode == HOODIE_CDC_DATA_BEFORE_AFTER) FIELD("ts_ms", json_pack("[ss]", "null", "string"));
+        else FIELD("record_key", json_pack("[ss]", "null", "string"));
+        FIELD("before", json_pack("[sO]", "null", table));
+        if (mode == HOODIE_CDC_DATA_BEFORE_AFTER) FIELD("after", json_pack("[ss]", "null", full));
+        if (json_object_set_new(cdc, "type", json_string("record")) ||
+            json_object_set_new(cdc, "name", json_string("CDC")) ||
+            (ns && json_object_set_new(cdc, "namespace", json_string(ns))) ||
+            json_object_set_new(cdc, "doc", json_string("")) || json_object_set(cdc, "fields", fields))
+            oom = 1;
+    }
+#undef FIELD
+    char *text = oom ? NULL : json_dumps(cdc, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(fields);
+    json_decref(cdc);
+    json_decref(table);
+    if (!text) return HOODIE_NOMEM();
+    *out = text;
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_wlog_write_cdc(const hoodie_storage *s, const char *path, const char *instant,
+                                    const char *schema_json, const hoodie_batch *records, uint64_t *size_out)
+{
+    hoodie_hlog_header_entry hdr[2] = {
+        { HOODIE_HLOG_INSTANT_TIME, instant, strlen(instant) },
+        { HOODIE_HLOG_SCHEMA, schema_json, strlen(schema_json) },
+    };
+    hoodie_buf out = HOODIE_BUF_INIT;
+    hoodie_arena *a = NULL;
+    hoodie_avro_schema *sch;
+    hoodie_avro_encoder *enc = NULL;
+    *size_out = 0;
+    hoodie_status rc = hoodie_arena_new(&a, NULL, 16384);
+    if (rc == HOODIE_OK) rc = hoodie_avro_schema_parse(&sch, schema_json, strlen(schema_json), a, "CDC schema");
+    if (rc == HOODIE_OK) rc = hoodie_avro_encoder_new(&enc, sch, &records->schema);
+    if (rc == HOODIE_OK)
+        rc = hoodie_avro_encode_block(&out, HOODIE_HLOG_CDC_DATA_BLOCK, enc, &records->root, 0, records->root.length,
+                                      hdr, 2);
+    if (rc == HOODIE_OK)
+        rc = hoodie_storage_write_all(s, path, HOODIE_CREATE_EXCLUSIVE | HOODIE_CREATE_DEFER_SYNC, out.data, out.len);
+    if (rc == HOODIE_OK) *size_out = out.len;
+    hoodie_avro_encoder_free(enc);
+    hoodie_arena_free(a);
+    hoodie_buf_dispose(&out);
     return rc;
 }
 

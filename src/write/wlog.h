@@ -58,6 +58,19 @@ hoodie_status hoodie_wlog_write_compacted(const hoodie_storage *s, const char *p
                                           const hoodie_wlog_deletes *deletes, hoodie_log_block_format format,
                                           hoodie_parquet_codec codec, uint64_t *size_out);
 
+/**
+ * The Avro schema JSON (malloc) of a CDC log's records (Hudi's HoodieCDCUtils): for OP_KEY_ONLY the fixed record
+ * "Record" {op, record_key}; else record "CDC" (in the table record's namespace) with op, then record_key and
+ * before (DATA_BEFORE) or ts_ms, before and after (DATA_BEFORE_AFTER), each nullable with default null; the
+ * images are the table record (`data_schema_json`, no meta fields) or null, the second one named by reference.
+ */
+hoodie_status hoodie_wlog_cdc_schema(char **out, int mode, const char *data_schema_json);
+
+/** A CDC log file at `path` (created exclusively): one CDC_DATA_BLOCK of `records` (shaped as the schema),
+ *  INSTANT_TIME and SCHEMA in its header. */
+hoodie_status hoodie_wlog_write_cdc(const hoodie_storage *s, const char *path, const char *instant,
+                                    const char *schema_json, const hoodie_batch *records, uint64_t *size_out);
+
 /** HoodieRequestedReplaceMetadata (Avro OCF) as Spark writes it for insert_overwrite: every field null. */
 hoodie_status hoodie_wlog_requested_replace(hoodie_buf *out, const char *operation);
 

@@ -1,0 +1,388 @@
+/*
+ * Change data capture on write (hoodie.table.cdc.enabled): every base-file rewrite leaves a CDC log beside the new
+ * file, named in the commit's cdcStats, whose records libavro decodes with the schema in the block header (as
+ * Java's reader would: one definition of the table record, the second image naming it) and which say exactly
+ * what changed: "i" with the after image, "u" with both, "d" with the before image -- or the key alone.
+ */
+#include "hoodie_test.h"
+#include "hoodie/services.h"
+#include "hoodie/write.h"
+#include "hoodie/writer.h"
+#include "model/arrow.h"
+#include "model/build.h"
+#include "format/hlog/hlog.h"
+#include "util/error.h"
+
+#include <avro.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- input: (id, name, city, ts) rows, name = tag + id, city by id ---- */
+
+typedef struct cdc_rows { int64_t first, last, ts; const char *tag; int done; } cdc_rows;
+
+static const char *cdc_city(int64_t id) { return id % 2 ? "odd" : "even"; }
+
+static hoodie_status cdc_next(hoodie_batch *out, void *payload)
+{
+    cdc_rows *r = payload;
+    if (r->done) return HOODIE_ITEROVER;
+    r->done = 1;
+    for (int64_t id = r->first; id <= r->last; id++) {
+        char name[32];
+        snprintf(name, sizeof name, "%s%lld", r->tag, (long long)id);
+        HOODIE_TRY(hoodie_array_append_int(&out->root.children[0], &out->schema.children[0], id));
+        HOODIE_TRY(hoodie_array_append_str(&out->root.children[1], &out->schema.children[1], name));
+        HOODIE_TRY(hoodie_array_append_str(&out->root.children[2], &out->schema.children[2], cdc_city(id)));
+        HOODIE_TRY(hoodie_array_append_int(&out->root.children[3], &out->schema.children[3], r->ts));
+    }
+    out->root.length = r->last - r->first + 1;
+    return HOODIE_OK;
+}
+
+static void cdc_write(const char *table, hoodie_write_operation op, int64_t first, int64_t last, int64_t ts,
+                      const char *tag, hoodie_write_result *res)
+{
+    static const struct { const char *n; hoodie_type_id t; } cols[] = {
+        { "id", HOODIE_TYPE_INT64 }, { "name", HOODIE_TYPE_STRING }, { "city", HOODIE_TYPE_STRING },
+        { "ts", HOODIE_TYPE_INT64 },
+    };
+    hoodie_field sc, f;
+    hoodie_assert_ok(hoodie_field_init(&sc, "", hoodie_type_of(HOODIE_TYPE_STRUCT), 0));
+    for (size_t i = 0; i < 4; i++) {
+        hoodie_assert_ok(hoodie_field_init(&f, cols[i].n, hoodie_type_of(cols[i].t), 1));
+        hoodie_assert_ok(hoodie_field_add_child(&sc, &f));
+        hoodie_field_dispose(&f);
+    }
+    cdc_rows *p = calloc(1, sizeof *p);
+    *p = (cdc_rows){ first, last, ts, tag, 0 };
+    struct ArrowArrayStream st;
+    hoodie_assert_ok(hoodie_arrow_stream_export(&st, &sc, cdc_next, free, p));
+    hoodie_field_dispose(&sc);
+    hoodie_write_opts o = HOODIE_WRITE_OPTS_INIT;
+    o.op = op;
+    hoodie_assert_ok(hoodie_table_write(table, &st, &o, res));
+}
+
+static void cdc_table(const char *table, int mor, int version, const char *mode)
+{
+    static const char *const rk[] = { "id" }, *const pf[] = { "city" };
+    const char *extra[] = { "hoodie.table.cdc.enabled", "true", "hoodie.table.cdc.supplemental.logging.mode", mode,
+                            NULL };
+    if (!mode) extra[2] = NULL;
+    hoodie_table_create_opts co = HOODIE_TABLE_CREATE_OPTS_INIT;
+    co.table_version = version;
+    co.type = mor ? HOODIE_CREATE_MERGE_ON_READ : HOODIE_CREATE_COPY_ON_WRITE;
+    co.name = "cdct";
+    co.record_key_fields = rk;
+    co.record_key_count = 1;
+    co.partition_fields = pf;
+    co.partition_count = 1;
+    co.ordering_field = "ts";
+    co.extra_props = extra;
+    hoodie_assert_ok(hoodie_table_create(table, &co));
+}
+
+/* ---- reading the CDC logs back through libavro ---- */
+
+typedef struct cdc_seen { char lines[64][160]; size_t n, files, bytes; } cdc_seen;
+
+/* "id/name" of an image (a union with null), or "-" */
+static void image(avro_value_t *rec, const char *field, char *out, size_t cap)
+{
+    avro_value_t u, img, v;
+    hoodie_assert_equal_i(0, avro_value_get_by_name(rec, field, &u, NULL));
+    hoodie_assert_equal_i(0, avro_value_get_current_branch(&u, &img));
+    if (avro_value_get_type(&img) == AVRO_NULL) { snprintf(out, cap, "-"); return; }
+    int64_t id = 0;
+    const char *name = NULL;
+    size_t len;
+    hoodie_assert_equal_i(0, avro_value_get_by_name(&img, "id", &u, NULL));
+    hoodie_assert_equal_i(0, avro_value_get_current_branch(&u, &v));
+    hoodie_assert_equal_i(0, avro_value_get_long(&v, &id));
+    hoodie_assert_equal_i(0, avro_value_get_by_name(&img, "name", &u, NULL));
+    hoodie_assert_equal_i(0, avro_value_get_current_branch(&u, &v));
+    hoodie_assert_equal_i(0, avro_value_get_string(&v, &name, &len));
+    snprintf(out, cap, "%lld/%s", (long long)id, name);
+}
+
+static const char *str_field(avro_value_t *rec, const char *field)
+{
+    avro_value_t u, v;
+    const char *s = NULL;
+    size_t len;
+    hoodie_assert_equal_i(0, avro_value_get_by_name(rec, field, &u, NULL));
+    hoodie_assert_equal_i(0, avro_value_get_current_branch(&u, &v));
+    if (avro_value_get_type(&v) == AVRO_NULL) return "-";
+    hoodie_assert_equal_i(0, avro_value_get_string(&v, &s, &len));
+    return s;
+}
+
+/* One CDC log: one CDC_DATA_BLOCK of `instant`; its records as "op ts|key before after" lines. */
+static void read_cdc_file(const char *path, const char *instant, cdc_seen *seen)
+{
+    FILE *fp = fopen(path, "rb");
+    hoodie_assert(fp != NULL);
+    static uint8_t data[1 << 16];
+    size_t len = fread(data, 1, sizeof data, fp);
+    fclose(fp);
+    seen->files++;
+    seen->bytes += len;
+    hoodie_hlog_iter it;
+    hoodie_hlog_block b;
+    hoodie_assert_ok(hoodie_hlog_iter_init(&it, data, len, path));
+    hoodie_assert_ok(hoodie_hlog_iter_next(&it, &b));
+    hoodie_assert_equal_i(HOODIE_HLOG_CDC_DATA_BLOCK, b.type);
+    hoodie_assert_equal_s(instant, b.header[HOODIE_HLOG_INSTANT_TIME]);
+    const char *sj = b.header[HOODIE_HLOG_SCHEMA];
+    hoodie_assert(sj != NULL);
+    avro_schema_t s;
+    if (avro_schema_from_json_length(sj, strlen(sj), &s)) {
+        fprintf(stderr, "libavro refuses the CDC schema: %s\n%s\n", avro_strerror(), sj);
+        hoodie_assert(0);
+    }
+    int op_key_only = !strcmp(avro_schema_name(s), "Record");
+    avro_value_iface_t *iface = avro_generic_class_from_schema(s);
+    avro_value_t rec;
+    hoodie_assert_equal_i(0, avro_generic_value_new(iface, &rec));
+    hoodie_hlog_avro_records rr;
+    hoodie_assert_ok(hoodie_hlog_avro_open(&rr, &b, path));
+    const uint8_t *p;
+    size_t n;
+    while (hoodie_hlog_avro_next(&rr, &p, &n) == HOODIE_OK) {
+        avro_reader_t ar = avro_reader_memory((const char *)p, (int64_t)n);
+        avro_value_reset(&rec);
+        hoodie_assert_equal_i(0, avro_value_read(ar, &rec));
+        avro_reader_free(ar);
+        char before[64], after[64];
+        const char *second;
+        if (op_key_only) {
+            second = str_field(&rec, "record_key");
+            snprintf(before, sizeof before, "-");
+            snprintf(after, sizeof after, "-");
+        } else {
+            avro_value_t tmp;
+            int has_ts = avro_value_get_by_name(&rec, "ts_ms", &tmp, NULL) == 0;
+            second = str_field(&rec, has_ts ? "ts_ms" : "record_key");
+            if (has_ts) hoodie_assert_equal_s(instant, second);
+            image(&rec, "before", before, sizeof before);
+            if (has_ts) image(&rec, "after", after, sizeof after);
+            else snprintf(after, sizeof after, "-");
+            if (has_ts) second = "T";
+        }
+        hoodie_assert(seen->n < 64);
+        snprintf(seen->lines[seen->n++], 160, "%s %s %s %s", str_field(&rec, "op"), second, before, after);
+    }
+    hoodie_assert(hoodie_hlog_iter_next(&it, &b) == HOODIE_ITEROVER); /* one block */
+    hoodie_hlog_iter_dispose(&it);
+    avro_value_decref(&rec);
+    avro_value_iface_decref(iface);
+    avro_schema_decref(s);
+}
+
+/* The CDC logs of `instant` in both partitions. */
+static void read_cdc(const char *table, const char *instant, cdc_seen *seen)
+{
+    memset(seen, 0, sizeof *seen);
+    static const char *const parts[] = { "even", "odd" };
+    for (int k = 0; k < 2; k++) {
+        char dir[1024], path[2048];
+        snprintf(dir, sizeof dir, "%s/%s", table, parts[k]);
+        DIR *d = opendir(dir);
+        if (!d) continue;
+        for (struct dirent *e; (e = readdir(d));) {
+            size_t l = strlen(e->d_name);
+            if (l < 4 || strcmp(e->d_name + l - 4, ".cdc") || !strstr(e->d_name, instant)) continue;
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            read_cdc_file(path, instant, seen);
+        }
+        closedir(d);
+    }
+    qsort(seen->lines, seen->n, sizeof seen->lines[0], (int (*)(const void *, const void *))strcmp);
+}
+
+/* The commit's cdcStats (v8: Avro; v6: JSON text): the number of entries and the sum of their sizes. */
+static void cdc_stats(const char *table, const char *instant, int version, size_t *entries, size_t *bytes)
+{
+    char dir[1024], path[2048] = "";
+    snprintf(dir, sizeof dir, "%s/.hoodie%s", table, version >= 8 ? "/timeline" : "");
+    DIR *d = opendir(dir);
+    hoodie_assert(d != NULL);
+    for (struct dirent *e; (e = readdir(d));)
+        if (!strncmp(e->d_name, instant, strlen(instant)) && (strstr(e->d_name, "commit")) &&
+            !strstr(e->d_name, "requested") && !strstr(e->d_name, "inflight"))
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    closedir(d);
+    hoodie_assert(path[0] != 0);
+    *entries = *bytes = 0;
+    if (version < 8) { /* "cdcStats" : { "odd/....cdc" : 1234 } */
+        FILE *fp = fopen(path, "rb");
+        static char text[1 << 16];
+        size_t n = fread(text, 1, sizeof text - 1, fp);
+        fclose(fp);
+        text[n] = 0;
+        for (char *q = text; (q = strstr(q, "\"cdcStats\"")); q++) {
+            char *v = strchr(q, ':') + 1;
+            while (*v == ' ') v++;
+            if (*v != '{') continue;
+            char *colon = strstr(v, ".cdc\"");
+            hoodie_assert(colon != NULL);
+            colon = strchr(colon, ':');
+            *entries += 1;
+            *bytes += (size_t)strtoll(colon + 1, NULL, 10);
+        }
+        return;
+    }
+    avro_file_reader_t r;
+    hoodie_assert_equal_i(0, avro_file_reader(path, &r));
+    avro_schema_t s = avro_file_reader_get_writer_schema(r);
+    avro_value_iface_t *iface = avro_generic_class_from_schema(s);
+    avro_value_t rec, f, map;
+    hoodie_assert_equal_i(0, avro_generic_value_new(iface, &rec));
+    hoodie_assert_equal_i(0, avro_file_reader_read_value(r, &rec));
+    hoodie_assert_equal_i(0, avro_value_get_by_name(&rec, "partitionToWriteStats", &f, NULL));
+    hoodie_assert_equal_i(0, avro_value_get_current_branch(&f, &map));
+    size_t np = 0;
+    avro_value_get_size(&map, &np);
+    for (size_t p = 0; p < np; p++) {
+        avro_value_t arr, st, u, cm, sz;
+        size_t ns = 0;
+        avro_value_get_by_index(&map, p, &arr, NULL);
+        avro_value_get_size(&arr, &ns);
+        for (size_t i = 0; i < ns; i++) {
+            avro_value_get_by_index(&arr, i, &st, NULL);
+            hoodie_assert_equal_i(0, avro_value_get_by_name(&st, "cdcStats", &u, NULL));
+            hoodie_assert_equal_i(0, avro_value_get_current_branch(&u, &cm));
+            if (avro_value_get_type(&cm) == AVRO_NULL) continue;
+            size_t nc = 0;
+            avro_value_get_size(&cm, &nc);
+            for (size_t k = 0; k < nc; k++) {
+                const char *key;
+                int64_t l = 0;
+                avro_value_get_by_index(&cm, k, &sz, &key);
+                hoodie_assert(strstr(key, ".cdc") != NULL);
+                avro_value_get_long(&sz, &l);
+                *entries += 1;
+                *bytes += (size_t)l;
+            }
+        }
+    }
+    avro_value_decref(&rec);
+    avro_value_iface_decref(iface);
+    avro_schema_decref(s);
+    avro_file_reader_close(r);
+}
+
+static void expect(const cdc_seen *seen, const char *const *want, size_t n_want)
+{
+    for (size_t i = 0; i < seen->n && i < n_want; i++) hoodie_assert_equal_s(want[i], seen->lines[i]);
+    hoodie_assert_equal_i((int64_t)n_want, (int64_t)seen->n);
+}
+
+/* CDC logs and base files of the table: how many, and how many logs have no base file of their id and instant. */
+static void count_files(const char *table, size_t *cdc, size_t *orphans)
+{
+    *cdc = *orphans = 0;
+    static const char *const parts[] = { "even", "odd" };
+    for (int k = 0; k < 2; k++) {
+        char dir[1024], names[64][256];
+        size_t n = 0;
+        snprintf(dir, sizeof dir, "%s/%s", table, parts[k]);
+        DIR *d = opendir(dir);
+        hoodie_assert(d != NULL);
+        for (struct dirent *e; (e = readdir(d)) && n < 64;) snprintf(names[n++], 256, "%s", e->d_name);
+        closedir(d);
+        for (size_t i = 0; i < n; i++) {
+            size_t l = strlen(names[i]);
+            if (l < 4 || strcmp(names[i] + l - 4, ".cdc")) continue;
+            (*cdc)++;
+            /* .<fileId>_<instant>.log.1_<token>.cdc  ->  <fileId>_<token>_<instant>.parquet */
+            char id[80], instant[32];
+            const char *us = strrchr(names[i], '_'), *lg = strstr(names[i], ".log.");
+            const char *us1 = names[i] + 1;
+            const char *sep = strchr(us1 + 36, '_');
+            hoodie_assert(us && lg && sep);
+            snprintf(id, sizeof id, "%.*s", (int)(sep - us1), us1);
+            snprintf(instant, sizeof instant, "%.*s", (int)(lg - sep - 1), sep + 1);
+            int found = 0;
+            for (size_t j = 0; j < n; j++)
+                if (!strncmp(names[j], id, strlen(id)) && strstr(names[j], instant) && strstr(names[j], ".parquet"))
+                    found = 1;
+            if (!found) (*orphans)++;
+        }
+    }
+}
+
+static void cdc_case(int mor, int version, const char *mode, const char *tag)
+{
+    char table[512];
+    snprintf(table, sizeof table, "%s/cdc_%s", hoodie_test_tmpdir(), tag);
+    cdc_table(table, mor, version, mode);
+    int keys = mode && !strcmp(mode, "OP_KEY_ONLY"), before_only = mode && (!strcmp(mode, "DATA_BEFORE") || !strcmp(mode, "cdc_data_before"));
+    hoodie_write_result res;
+    cdc_seen seen;
+    size_t entries, bytes;
+    /* inserts into new file groups: nothing to log (readers take the new base files as inserts) */
+    cdc_write(table, HOODIE_WRITE_INSERT, 1, 6, 10, "a", &res);
+    read_cdc(table, res.instant, &seen);
+    hoodie_assert_equal_i(0, (int64_t)seen.files);
+    cdc_stats(table, res.instant, version, &entries, &bytes);
+    hoodie_assert_equal_i(0, (int64_t)entries);
+    /* updates of 5 and 6, inserts of 7 and 8: both file groups are rewritten (small files, on MOR too) */
+    cdc_write(table, HOODIE_WRITE_UPSERT, 5, 8, 20, "b", &res);
+    read_cdc(table, res.instant, &seen);
+    hoodie_assert_equal_i(2, (int64_t)seen.files);
+    cdc_stats(table, res.instant, version, &entries, &bytes);
+    hoodie_assert_equal_i(2, (int64_t)entries);
+    hoodie_assert_equal_i((int64_t)seen.bytes, (int64_t)bytes);
+    if (keys) {
+        const char *want[] = { "i 7 - -", "i 8 - -", "u 5 - -", "u 6 - -" };
+        expect(&seen, want, 4);
+    } else if (before_only) {
+        const char *want[] = { "i 7 - -", "i 8 - -", "u 5 5/a5 -", "u 6 6/a6 -" };
+        expect(&seen, want, 4);
+    } else {
+        const char *want[] = { "i T - 7/b7", "i T - 8/b8", "u T 5/a5 5/b5", "u T 6/a6 6/b6" };
+        expect(&seen, want, 4);
+    }
+    if (mor) return; /* later updates and deletes go to log files: readers infer their changes */
+    /* deletes of 1 and 2, then a stale update of 4 (an older ordering value) that changes nothing */
+    cdc_write(table, HOODIE_WRITE_DELETE, 1, 2, 0, "d", &res);
+    read_cdc(table, res.instant, &seen);
+    if (keys) {
+        const char *want[] = { "d 1 - -", "d 2 - -" };
+        expect(&seen, want, 2);
+    } else if (before_only) {
+        const char *want[] = { "d 1 1/a1 -", "d 2 2/a2 -" };
+        expect(&seen, want, 2);
+    } else {
+        const char *want[] = { "d T 1/a1 -", "d T 2/a2 -" };
+        expect(&seen, want, 2);
+    }
+    cdc_write(table, HOODIE_WRITE_UPSERT, 4, 4, 5, "s", &res);
+    read_cdc(table, res.instant, &seen);
+    hoodie_assert_equal_i(1, (int64_t)seen.files); /* written, with no record: the commit says nothing changed */
+    hoodie_assert_equal_i(0, (int64_t)seen.n);
+    cdc_stats(table, res.instant, version, &entries, &bytes);
+    hoodie_assert_equal_i(1, (int64_t)entries);
+    /* the cleaner deletes the CDC logs of the base files it deletes, and only those */
+    size_t before, after, orphans;
+    count_files(table, &before, &orphans);
+    hoodie_assert_equal_i(5, (int64_t)before);
+    hoodie_assert_equal_i(0, (int64_t)orphans);
+    hoodie_service_opts so = HOODIE_SERVICE_OPTS_INIT;
+    hoodie_service_result sr;
+    so.clean_policy = HOODIE_CLEAN_KEEP_LATEST_FILE_VERSIONS;
+    so.retain = 1;
+    hoodie_assert_ok(hoodie_clean(table, &so, &sr));
+    count_files(table, &after, &orphans);
+    hoodie_assert_equal_i(2, (int64_t)after); /* the logs of the latest file of each group */
+    hoodie_assert_equal_i(0, (int64_t)orphans);
+}
+
+HOODIE_TEST(write_cdc__cow_v8_before_after) { cdc_case(0, 8, NULL, "cow8"); }
+HOODIE_TEST(write_cdc__cow_v6_op_key_only) { cdc_case(0, 6, "OP_KEY_ONLY", "cow6k"); }
+HOODIE_TEST(write_cdc__cow_v8_data_before_legacy_spelling) { cdc_case(0, 8, "cdc_data_before", "cow8b"); }
+HOODIE_TEST(write_cdc__mor_v8_small_file_merge) { cdc_case(1, 8, "DATA_BEFORE_AFTER", "mor8"); }

@@ -21,7 +21,13 @@ extern "C" {
 typedef enum hoodie_query_type {
     HOODIE_QUERY_SNAPSHOT = 0,       /**< latest (or as-of) merged view: base files merged with log files */
     HOODIE_QUERY_READ_OPTIMIZED = 1, /**< base files of the latest slices only (MOR logs ignored) */
-    HOODIE_QUERY_INCREMENTAL = 2     /**< the latest version of records written by instants in (from, to] */
+    HOODIE_QUERY_INCREMENTAL = 2,    /**< the latest version of records written by instants in (from, to] */
+    /**
+     * Change data capture (Hudi's incremental query in the "cdc" format): one row per change a data-changing commit
+     * in (from, to] made to a record: op ("i", "u", "d"), ts_ms (the commit's instant), before and after (the
+     * record's data columns as a JSON object, or null). No projection, filter or as_of; needs meta fields.
+     */
+    HOODIE_QUERY_CDC = 3
 } hoodie_query_type;
 
 #define HOODIE_SCAN_OPTS_VERSION 1

@@ -1,4 +1,4 @@
-/* hoodie read: query a table (snapshot, read-optimized, time travel, incremental). */
+/* hoodie read: query a table (snapshot, read-optimized, time travel, incremental, CDC). */
 #include "cli.h"
 
 #include <stdio.h>
@@ -8,12 +8,14 @@
 static void read_usage(FILE *out)
 {
     fprintf(out,
-            "usage: hoodie read TABLE [--query snapshot|read_optimized|incremental] [--as-of T]\n"
+            "usage: hoodie read TABLE [--query snapshot|read_optimized|incremental|cdc] [--as-of T]\n"
             "                   [--from T] [--to T] [--columns a,b.c] [--filter EXPR]\n"
             "                   [--format csv|jsonl|parquet|table] [--limit N] [-o FILE]\n"
             "\n"
             "  --as-of T     time travel to instant T (yyyyMMddHHmmssSSS)\n"
             "  --from/--to   incremental window (from, to]; completion times on table version 8+\n"
+            "  --query cdc   the changes of each commit in (from, to]: op (i, u, d), ts_ms (the commit), before and\n"
+            "                after (the record's columns as JSON, or null), as Hudi's CDC query gives them\n"
             "  --filter      e.g. \"city = 'sao_paulo' AND fare > 20 AND rider IN ('a','b') AND x IS NULL\"\n");
 }
 
@@ -38,7 +40,8 @@ int cmd_read(int argc, char **argv)
                 if (!strcmp(v, "snapshot")) so.query = HOODIE_QUERY_SNAPSHOT;
                 else if (!strcmp(v, "read_optimized") || !strcmp(v, "ro")) so.query = HOODIE_QUERY_READ_OPTIMIZED;
                 else if (!strcmp(v, "incremental")) so.query = HOODIE_QUERY_INCREMENTAL;
-                else return cli_usage("read: unknown query type '%s' (snapshot, read_optimized, incremental)", v);
+                else if (!strcmp(v, "cdc")) so.query = HOODIE_QUERY_CDC;
+                else return cli_usage("read: unknown query type '%s' (snapshot, read_optimized, incremental, cdc)", v);
             } else if (!strcmp(a, "--as-of")) so.as_of = v;
             else if (!strcmp(a, "--from")) so.from = v;
             else if (!strcmp(a, "--to")) so.to = v;
@@ -61,8 +64,8 @@ int cmd_read(int argc, char **argv)
     }
     if (!table) { read_usage(stderr); return CLI_USAGE; }
     if (oo.format == HOODIE_OUTPUT_PARQUET && !out_path) return cli_usage("read: --format parquet needs -o FILE");
-    if ((so.from || so.to) && so.query != HOODIE_QUERY_INCREMENTAL)
-        return cli_usage("read: --from/--to need --query incremental");
+    if ((so.from || so.to) && so.query != HOODIE_QUERY_INCREMENTAL && so.query != HOODIE_QUERY_CDC)
+        return cli_usage("read: --from/--to need --query incremental or cdc");
 
     char *colbuf = NULL;
     const char **cols = NULL;

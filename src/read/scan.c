@@ -17,6 +17,7 @@
 #include "model/build.h"
 #include "model/value.h"
 #include "model/conform.h"
+#include "read/cdc.h"
 #include "read/filter.h"
 #include "read/logscan.h"
 #include "read/lookup.h"
@@ -76,6 +77,8 @@ typedef struct scan {
     char **keys;
     size_t n_keys;
     int *key_buckets;
+    /* hoodie_read__scan_only: the file groups to read ("partition\x01file id"), NULL: all */
+    const hoodie_hmap *only;
 } scan;
 
 /* ---- schema ---- */
@@ -706,6 +709,11 @@ static hoodie_status scan_next(hoodie_batch *out, void *payload)
             if (s->next_group >= s->view->group_count) return HOODIE_ITEROVER;
             const hoodie_file_group *g = &s->view->groups[s->next_group++];
             if (!hoodie_file_group_latest(g)) continue;
+            if (s->only) {
+                char id[512];
+                int n = snprintf(id, sizeof id, "%s\x01%s", g->partition, g->file_id);
+                if (n < 0 || (size_t)n >= sizeof id || !hoodie_hmap_get(s->only, id, (size_t)n)) continue;
+            }
             if (s->key_buckets) { /* point lookup with the bucket index: only the keys' buckets */
                 int b = hoodie_bucket_of_file_id(g->file_id), hit = 0;
                 for (size_t i = 0; i < s->n_keys && !hit; i++) hit = s->key_buckets[i] == b;
@@ -751,11 +759,37 @@ static void scan_free(void *payload)
     free(s);
 }
 
+static hoodie_status scan_open(hoodie_table *t, const hoodie_scan_opts *opts, const char *const *keys, size_t n_keys,
+                               scan **out);
+
 static hoodie_status scan_start(hoodie_table *t, const hoodie_scan_opts *opts, const char *const *keys, size_t n_keys,
-                                struct ArrowArrayStream *out);
+                                struct ArrowArrayStream *out)
+{
+    scan *s;
+    HOODIE_TRY(scan_open(t, opts, keys, n_keys, &s));
+    return hoodie_arrow_stream_export(out, &s->out_schema, scan_next, scan_free, s);
+}
+
+hoodie_status hoodie_read__scan_open(hoodie_table *t, const hoodie_scan_opts *opts, hoodie_read_scan **out)
+{
+    return scan_open(t, opts, NULL, 0, out);
+}
+
+hoodie_status hoodie_read__scan_next(hoodie_read_scan *s, hoodie_batch *out)
+{
+    HOODIE_TRY(hoodie_batch_init(out, &s->out_schema));
+    hoodie_status rc = scan_next(out, s);
+    if (rc < 0) hoodie_batch_dispose(out);
+    return rc;
+}
+
+void hoodie_read__scan_only(hoodie_read_scan *s, const hoodie_hmap *groups) { s->only = groups; }
+
+void hoodie_read__scan_close(hoodie_read_scan *s) { scan_free(s); }
 
 hoodie_status hoodie_table_scan(hoodie_table *t, const hoodie_scan_opts *opts, struct ArrowArrayStream *out)
 {
+    if (opts && opts->query == HOODIE_QUERY_CDC) return hoodie_read__cdc(t, opts, out);
     return scan_start(t, opts, NULL, 0, out);
 }
 
@@ -765,8 +799,8 @@ hoodie_status hoodie_read__scan_keys(hoodie_table *t, const hoodie_scan_opts *op
     return scan_start(t, opts, keys, n_keys, out);
 }
 
-static hoodie_status scan_start(hoodie_table *t, const hoodie_scan_opts *opts, const char *const *keys, size_t n_keys,
-                                struct ArrowArrayStream *out)
+static hoodie_status scan_open(hoodie_table *t, const hoodie_scan_opts *opts, const char *const *keys, size_t n_keys,
+                               scan **out)
 {
     hoodie_scan_opts def = HOODIE_SCAN_OPTS_INIT;
     hoodie_status rc = HOODIE_OK;
@@ -852,5 +886,6 @@ static hoodie_status scan_start(hoodie_table *t, const hoodie_scan_opts *opts, c
         }
     }
     if (rc < 0) { scan_free(s); return rc; }
-    return hoodie_arrow_stream_export(out, &s->out_schema, scan_next, scan_free, s);
+    *out = s;
+    return HOODIE_OK;
 }

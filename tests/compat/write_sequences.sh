@@ -6,7 +6,8 @@
 # (with keys that do not exist), insert_overwrite of one partition, upsert again; after each step the table is
 # read as of every instant so far (time travel), each compared with tests/oracle/write_seq.mjs's expected state.
 # COW tables without meta fields (hoodie.populate.meta.fields=false: keys from the key fields, SIMPLE index) run
-# the same sequences.
+# the same sequences. Each step's changes, as `hoodie read --query cdc` gives them, are checked against DuckDB's
+# difference of the states before and after it (tables with meta fields).
 set -u
 HOODIE=${HOODIE:-build/hoodie}
 SRC=${HOODIE_SRC:-.}
@@ -77,6 +78,13 @@ run_config() { # type version keygen [nometa]
     else echo "FAIL $name: --filter \"$pf = $lit\": $got rows, DuckDB counts ${want:-none} $(cat "$tmp/err")"
          fail=$((fail + 1)); fi
   fi
+  local cdc=""
+  if [ "$flavor" != nometa ]; then
+    cdc="$tmp/$name.cdc.jsonl"
+    if ! "$HOODIE" read "$t" --query cdc --format jsonl > "$cdc" 2> "$tmp/err"; then
+      echo "FAIL $name: read --query cdc: $(cat "$tmp/err")"; fail=$((fail + 1)); return
+    fi
+  fi
   local line
   while read -r line; do
     case "$line" in
@@ -84,7 +92,7 @@ run_config() { # type version keygen [nometa]
       FAIL*) echo "FAIL $name: ${line#FAIL }"; fail=$((fail + 1)) ;;
       *) echo "$name: $line" ;;
     esac
-  done < <(node "$ORACLE" check "$kg" "$hive" "$manifest" $flavor 2>&1
+  done < <(CDC_JSONL=$cdc node "$ORACLE" check "$kg" "$hive" "$manifest" $flavor 2>&1
            node "$ORACLE" check "$kg" "$hive" "$manifest.snap" $flavor 2>&1 | tail -1)
 }
 

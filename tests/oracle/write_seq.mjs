@@ -8,6 +8,10 @@
 //       MANIFEST lines: "OP NAME INSTANT ACTUAL.parquet" (ACTUAL: hoodie read --as-of INSTANT of the table); the
 //       expected states are computed from NAME.csv whatever the format the table was written from;
 //       prints "ok STEP" or "FAIL STEP: ..." per line.
+//       With CDC_JSONL set (hoodie read --query cdc --format jsonl of the table, every commit), each step's changes
+//       are checked too: "i" for a key the step brought, "u" (before and after) for a key whose stored row the step
+//       replaced, "d" for a key that is gone; insert_overwrite deletes every row of the partitions it writes and
+//       inserts its rows. Prints "ok cdc STEP" or "FAIL cdc STEP: ...".
 //
 // Merge rules (Hudi's event-time ordering): within a batch, one row per key, the larger ts wins, ties to the later
 // row; against the table, the incoming row wins when its ts is larger or equal; deletes remove; insert_overwrite
@@ -78,6 +82,7 @@ for (const [op, csv, instant, actual] of lines) {
   const src = `read_csv(${lit(`${dir}/${csv}.csv`)}, header = true, auto_detect = false, columns = ${
     op === 'delete' ? "{'id': 'BIGINT', 'city': 'VARCHAR', 'region': 'VARCHAR', 'event_ms': 'BIGINT'}"
                     : "{'id': 'BIGINT', 'name': 'VARCHAR', 'city': 'VARCHAR', 'region': 'VARCHAR', 'ts': 'BIGINT', 'amount': 'DOUBLE', 'event_ms': 'BIGINT'}"})`;
+  await con.run('CREATE OR REPLACE TEMP TABLE prev AS SELECT * FROM st');
   await con.run(`CREATE OR REPLACE TEMP TABLE raw AS SELECT *, ${PART} AS part, ${KEY} AS rkey, row_number() OVER () AS rn FROM ${src}`);
   if (op === 'delete') {
     await con.run('DELETE FROM st WHERE (part, rkey) IN (SELECT (part, rkey) FROM raw)');
@@ -111,5 +116,35 @@ for (const [op, csv, instant, actual] of lines) {
   } else {
     console.log(`ok ${op} ${csv} @${instant} (${n} rows)`);
   }
+  if (process.env.CDC_JSONL && !noMeta) fails += await checkCdc(op, csv, instant);
 }
 process.exit(fails ? 1 : 0);
+
+// The step's changes as DuckDB derives them from the states before and after it, against hoodie's CDC rows.
+async function checkCdc(op, csv, instant) {
+  const img = (c, w) => `(${c}::JSON->>'$.id')::BIGINT AS ${w}id, ${c}::JSON->>'$.name' AS ${w}name, (${c}::JSON->>'$.ts')::BIGINT AS ${w}ts`;
+  const got = `SELECT op, ${img('before', 'b')}, ${img('after', 'a')}
+      FROM read_json(${lit(process.env.CDC_JSONL)}, columns = {'op': 'VARCHAR', 'ts_ms': 'VARCHAR', 'before': 'VARCHAR', 'after': 'VARCHAR'})
+      WHERE ts_ms = ${lit(instant)}`;
+  const row = (t, w) => `${t}.id AS ${w}id, ${t}.name AS ${w}name, ${t}.ts AS ${w}ts`;
+  const none = w => `NULL::BIGINT AS ${w}id, NULL::VARCHAR AS ${w}name, NULL::BIGINT AS ${w}ts`;
+  const want = op === 'insert_overwrite'
+    ? `SELECT 'd' AS op, ${row('p', 'b')}, ${none('a')} FROM prev p WHERE p.part IN (SELECT part FROM b)
+       UNION ALL SELECT 'i', ${none('b')}, ${row('s', 'a')} FROM st s WHERE s.commit_time = ${lit(instant)}`
+    : `SELECT 'i' AS op, ${none('b')}, ${row('s', 'a')} FROM st s
+         WHERE s.commit_time = ${lit(instant)} AND (s.part, s.rkey) NOT IN (SELECT (part, rkey) FROM prev)
+       UNION ALL SELECT 'u', ${row('p', 'b')}, ${row('s', 'a')} FROM st s JOIN prev p USING (part, rkey)
+         WHERE s.commit_time = ${lit(instant)}
+       UNION ALL SELECT 'd', ${row('p', 'b')}, ${none('a')} FROM prev p
+         WHERE (p.part, p.rkey) NOT IN (SELECT (part, rkey) FROM st)`;
+  const w = `SELECT * FROM (${want})`, g = `SELECT * FROM (${got})`; /* each a single operand of EXCEPT */
+  const diff = (await con.runAndReadAll(`SELECT 'missing' AS k, * FROM (${w} EXCEPT ALL ${g})
+      UNION ALL SELECT 'unexpected', * FROM (${g} EXCEPT ALL ${w}) ORDER BY 3, 6, 1 LIMIT 6`)).getRowsJS();
+  const n = Number((await con.runAndReadAll(`SELECT count(*) FROM (${want})`)).getRowsJS()[0][0]);
+  if (diff.length) {
+    console.log(`FAIL cdc ${op} ${csv} @${instant}: ${diff.map(r => r.map(String).join('|')).join('; ')}`);
+    return 1;
+  }
+  console.log(`ok cdc ${op} ${csv} @${instant} (${n} changes)`);
+  return 0;
+}

@@ -5,7 +5,9 @@
  * what changed: "i" with the after image, "u" with both, "d" with the before image -- or the key alone.
  */
 #include "hoodie_test.h"
+#include "hoodie/read.h"
 #include "hoodie/services.h"
+#include "hoodie/table.h"
 #include "hoodie/write.h"
 #include "hoodie/writer.h"
 #include "model/arrow.h"
@@ -14,6 +16,7 @@
 #include "util/error.h"
 
 #include <avro.h>
+#include <jansson.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -315,6 +318,65 @@ static void count_files(const char *table, size_t *cdc, size_t *orphans)
     }
 }
 
+/* ---- the CDC query (HOODIE_QUERY_CDC), read back as the same lines ---- */
+
+/* "id/name" of a JSON image, or "-" */
+static void json_image(const char *text, char *out, size_t cap)
+{
+    if (!text) { snprintf(out, cap, "-"); return; }
+    json_error_t err;
+    json_t *o = json_loads(text, 0, &err);
+    hoodie_assert(o != NULL);
+    snprintf(out, cap, "%lld/%s", (long long)json_integer_value(json_object_get(o, "id")),
+             json_string_value(json_object_get(o, "name")));
+    json_decref(o);
+}
+
+static const char *str_at(const hoodie_batch *b, int col, int64_t row)
+{
+    static char buf[4][256];
+    const hoodie_array *a = &b->root.children[col];
+    if (!hoodie_array_is_valid(a, row)) return NULL;
+    size_t n;
+    const uint8_t *p = hoodie_array_bytes_at(a, row, &n);
+    snprintf(buf[col], sizeof buf[col], "%.*s", (int)n, (const char *)p);
+    return buf[col];
+}
+
+/* The query's changes of commit `instant`, as "op T before after" lines (sorted). */
+static void query_cdc(const char *table, const char *instant, cdc_seen *seen)
+{
+    memset(seen, 0, sizeof *seen);
+    hoodie_table *t;
+    hoodie_assert_ok(hoodie_table_open(&t, table, NULL));
+    hoodie_scan_opts so = HOODIE_SCAN_OPTS_INIT;
+    so.query = HOODIE_QUERY_CDC;
+    so.batch_rows = 2; /* changes of a commit across batches: the cursor resumes where it stopped */
+    struct ArrowArrayStream st;
+    hoodie_assert_ok(hoodie_table_scan(t, &so, &st));
+    hoodie_arrow_reader r;
+    hoodie_assert_ok(hoodie_arrow_reader_open(&r, &st));
+    hoodie_batch b;
+    hoodie_status rc;
+    while ((rc = hoodie_arrow_reader_next(&r, &b)) == HOODIE_OK) {
+        hoodie_assert(b.root.length >= 1 && b.root.length <= 2);
+        for (int64_t i = 0; i < b.root.length; i++) {
+            if (strcmp(str_at(&b, 1, i), instant)) continue;
+            char before[64], after[64], op[8];
+            snprintf(op, sizeof op, "%s", str_at(&b, 0, i));
+            json_image(str_at(&b, 2, i), before, sizeof before);
+            json_image(str_at(&b, 3, i), after, sizeof after);
+            hoodie_assert(seen->n < 64);
+            snprintf(seen->lines[seen->n++], 160, "%s T %s %s", op, before, after);
+        }
+        hoodie_batch_dispose(&b);
+    }
+    hoodie_assert_equal_i(HOODIE_ITEROVER, rc);
+    hoodie_arrow_reader_close(&r);
+    hoodie_table_free(t);
+    qsort(seen->lines, seen->n, sizeof seen->lines[0], (int (*)(const void *, const void *))strcmp);
+}
+
 static void cdc_case(int mor, int version, const char *mode, const char *tag)
 {
     char table[512];
@@ -328,6 +390,9 @@ static void cdc_case(int mor, int version, const char *mode, const char *tag)
     cdc_write(table, HOODIE_WRITE_INSERT, 1, 6, 10, "a", &res);
     read_cdc(table, res.instant, &seen);
     hoodie_assert_equal_i(0, (int64_t)seen.files);
+    query_cdc(table, res.instant, &seen); /* the query infers them from the new files */
+    const char *inserted[] = { "i T - 1/a1", "i T - 2/a2", "i T - 3/a3", "i T - 4/a4", "i T - 5/a5", "i T - 6/a6" };
+    expect(&seen, inserted, 6);
     cdc_stats(table, res.instant, version, &entries, &bytes);
     hoodie_assert_equal_i(0, (int64_t)entries);
     /* updates of 5 and 6, inserts of 7 and 8: both file groups are rewritten (small files, on MOR too) */
@@ -347,7 +412,25 @@ static void cdc_case(int mor, int version, const char *mode, const char *tag)
         const char *want[] = { "i T - 7/b7", "i T - 8/b8", "u T 5/a5 5/b5", "u T 6/a6 6/b6" };
         expect(&seen, want, 4);
     }
-    if (mor) return; /* later updates and deletes go to log files: readers infer their changes */
+    const char *upserted[] = { "i T - 7/b7", "i T - 8/b8", "u T 5/a5 5/b5", "u T 6/a6 6/b6" };
+    query_cdc(table, res.instant, &seen); /* what the logs say in full, whatever the mode */
+    expect(&seen, upserted, 4);
+    if (mor) { /* later updates and deletes go to log files: no CDC log, the query reads the log files */
+        cdc_write(table, HOODIE_WRITE_UPSERT, 1, 1, 30, "c", &res);
+        read_cdc(table, res.instant, &seen);
+        hoodie_assert_equal_i(0, (int64_t)seen.files);
+        query_cdc(table, res.instant, &seen);
+        const char *logged[] = { "u T 1/a1 1/c1" };
+        expect(&seen, logged, 1);
+        cdc_write(table, HOODIE_WRITE_UPSERT, 2, 2, 5, "s", &res); /* stale: 2 keeps its version */
+        query_cdc(table, res.instant, &seen);
+        hoodie_assert_equal_i(0, (int64_t)seen.n);
+        cdc_write(table, HOODIE_WRITE_DELETE, 1, 2, 0, "d", &res);
+        query_cdc(table, res.instant, &seen);
+        const char *deleted[] = { "d T 1/c1 -", "d T 2/a2 -" };
+        expect(&seen, deleted, 2);
+        return;
+    }
     /* deletes of 1 and 2, then a stale update of 4 (an older ordering value) that changes nothing */
     cdc_write(table, HOODIE_WRITE_DELETE, 1, 2, 0, "d", &res);
     read_cdc(table, res.instant, &seen);
@@ -361,12 +444,27 @@ static void cdc_case(int mor, int version, const char *mode, const char *tag)
         const char *want[] = { "d T 1/a1 -", "d T 2/a2 -" };
         expect(&seen, want, 2);
     }
+    const char *deleted[] = { "d T 1/a1 -", "d T 2/a2 -" };
+    query_cdc(table, res.instant, &seen);
+    expect(&seen, deleted, 2);
     cdc_write(table, HOODIE_WRITE_UPSERT, 4, 4, 5, "s", &res);
     read_cdc(table, res.instant, &seen);
     hoodie_assert_equal_i(1, (int64_t)seen.files); /* written, with no record: the commit says nothing changed */
     hoodie_assert_equal_i(0, (int64_t)seen.n);
+    query_cdc(table, res.instant, &seen);
+    hoodie_assert_equal_i(0, (int64_t)seen.n);
     cdc_stats(table, res.instant, version, &entries, &bytes);
     hoodie_assert_equal_i(1, (int64_t)entries);
+    /* insert_overwrite of partition even (10): a replacecommit, no CDC log; the query reads it as Hudi infers it,
+     * every record of the replaced file group deleted, the new one inserted */
+    cdc_write(table, HOODIE_WRITE_INSERT_OVERWRITE, 10, 10, 40, "o", &res);
+    char overwrite[32];
+    snprintf(overwrite, sizeof overwrite, "%s", res.instant);
+    read_cdc(table, res.instant, &seen);
+    hoodie_assert_equal_i(0, (int64_t)seen.files);
+    query_cdc(table, res.instant, &seen);
+    const char *overwritten[] = { "d T 4/a4 -", "d T 6/b6 -", "d T 8/b8 -", "i T - 10/o10" };
+    expect(&seen, overwritten, 4);
     /* the cleaner deletes the CDC logs of the base files it deletes, and only those */
     size_t before, after, orphans;
     count_files(table, &before, &orphans);
@@ -378,11 +476,99 @@ static void cdc_case(int mor, int version, const char *mode, const char *tag)
     so.retain = 1;
     hoodie_assert_ok(hoodie_clean(table, &so, &sr));
     count_files(table, &after, &orphans);
-    hoodie_assert_equal_i(2, (int64_t)after); /* the logs of the latest file of each group */
+    hoodie_assert_equal_i(1, (int64_t)after); /* the log of group odd's latest file (group even was replaced) */
     hoodie_assert_equal_i(0, (int64_t)orphans);
+    /* the query needs the versions the clean deleted: it says so rather than report updates as inserts */
+    hoodie_table *t;
+    hoodie_assert_ok(hoodie_table_open(&t, table, NULL));
+    hoodie_scan_opts so2 = HOODIE_SCAN_OPTS_INIT;
+    struct ArrowArrayStream st;
+    so2.query = HOODIE_QUERY_CDC;
+    hoodie_assert_equal_i(HOODIE_ENOTFOUND, hoodie_table_scan(t, &so2, &st));
+    /* the window that holds the insert_overwrite alone: from the end of the commit before it (its completion time
+     * on version 8, else its instant) */
+    char from[32] = "";
+    for (size_t i = 0; i < hoodie_table_instant_count(t); i++) {
+        hoodie_instant_info ii;
+        hoodie_assert_ok(hoodie_table_instant(t, i, &ii));
+        if (strcmp(ii.requested, overwrite) < 0 && strcmp(ii.action, "clean") && !strcmp(ii.state, "completed"))
+            snprintf(from, sizeof from, "%s", *ii.completion ? ii.completion : ii.requested);
+    }
+    so2.from = from; /* the insert_overwrite alone: its replaced file group is gone too */
+    hoodie_assert_equal_i(HOODIE_ENOTFOUND, hoodie_table_scan(t, &so2, &st));
+    hoodie_table_free(t);
 }
 
 HOODIE_TEST(write_cdc__cow_v8_before_after) { cdc_case(0, 8, NULL, "cow8"); }
 HOODIE_TEST(write_cdc__cow_v6_op_key_only) { cdc_case(0, 6, "OP_KEY_ONLY", "cow6k"); }
 HOODIE_TEST(write_cdc__cow_v8_data_before_legacy_spelling) { cdc_case(0, 8, "cdc_data_before", "cow8b"); }
 HOODIE_TEST(write_cdc__mor_v8_small_file_merge) { cdc_case(1, 8, "DATA_BEFORE_AFTER", "mor8"); }
+
+/* The query over Spark's tables (no CDC logs: every change inferred): MOR v8, 8 inserts then 3 deletes (log
+ * delete block); MOR v6, 8 inserts then 1 update (log data block). */
+static void fixture_ops(const char *rel, const char *from, const char *want_ops)
+{
+    hoodie_table *t;
+    hoodie_assert_ok(hoodie_table_open(&t, hoodie_fixture(rel), NULL));
+    hoodie_scan_opts so = HOODIE_SCAN_OPTS_INIT;
+    so.query = HOODIE_QUERY_CDC;
+    so.from = from;
+    struct ArrowArrayStream st;
+    hoodie_assert_ok(hoodie_table_scan(t, &so, &st));
+    hoodie_arrow_reader r;
+    hoodie_assert_ok(hoodie_arrow_reader_open(&r, &st));
+    hoodie_batch b;
+    char ops[64] = "";
+    size_t n = 0;
+    while (hoodie_arrow_reader_next(&r, &b) == HOODIE_OK) {
+        for (int64_t i = 0; i < b.root.length && n + 1 < sizeof ops; i++) {
+            ops[n++] = str_at(&b, 0, i)[0];
+            /* an update's images: the same key, another fare */
+            if (ops[n - 1] == 'u') {
+                json_error_t e;
+                json_t *x = json_loads(str_at(&b, 2, i), 0, &e), *y = json_loads(str_at(&b, 3, i), 0, &e);
+                hoodie_assert(x && y);
+                hoodie_assert_equal_s(json_string_value(json_object_get(x, "uuid")),
+                                      json_string_value(json_object_get(y, "uuid")));
+                hoodie_assert(!json_equal(json_object_get(x, "fare"), json_object_get(y, "fare")));
+                json_decref(x);
+                json_decref(y);
+            }
+        }
+        hoodie_batch_dispose(&b);
+    }
+    ops[n] = 0;
+    hoodie_arrow_reader_close(&r);
+    hoodie_table_free(t);
+    hoodie_assert_equal_s(want_ops, ops);
+}
+
+HOODIE_TEST(write_cdc__query_spark_tables)
+{
+    fixture_ops("hudi/tables/trips_mor_avro_v8_trips_8i3d", NULL, "iiiiiiiiddd");
+    fixture_ops("hudi/tables/trips_mor_avro_v6_trips_8i1u", NULL, "iiiiiiiiu");
+    /* windows (from, to]: version 8 by completion time (the first commit completed at ...47335), 6 by requested */
+    fixture_ops("hudi/tables/trips_mor_avro_v8_trips_8i3d", "20250713011947335", "ddd");
+    fixture_ops("hudi/tables/trips_mor_avro_v8_trips_8i3d", "20250713011947334", "iiiiiiiiddd");
+    fixture_ops("hudi/tables/trips_mor_avro_v6_trips_8i1u", "20250331030642808", "u");
+}
+
+HOODIE_TEST(write_cdc__query_refuses_what_it_cannot_do)
+{
+    hoodie_table *t;
+    hoodie_assert_ok(hoodie_table_open(&t, hoodie_fixture("hudi/tables/trips_mor_avro_v8_trips_8i3d"), NULL));
+    hoodie_scan_opts so = HOODIE_SCAN_OPTS_INIT;
+    struct ArrowArrayStream st;
+    so.query = HOODIE_QUERY_CDC;
+    so.as_of = "20250713011946968";
+    hoodie_assert_equal_i(HOODIE_EINVAL, hoodie_table_scan(t, &so, &st));
+    so.as_of = NULL;
+    so.filter = "fare > 1";
+    hoodie_assert_equal_i(HOODIE_EINVAL, hoodie_table_scan(t, &so, &st));
+    hoodie_table_free(t);
+    hoodie_assert_ok(hoodie_table_open(&t, hoodie_fixture("hudi/tables/cow_v6_simplekeygen_hivestyle_no_metafields"),
+                                       NULL));
+    so.filter = NULL;
+    hoodie_assert_equal_i(HOODIE_EUNSUPPORTED, hoodie_table_scan(t, &so, &st));
+    hoodie_table_free(t);
+}

@@ -1,0 +1,532 @@
+/* Change data capture queries: see cdc.h. */
+#include "read/cdc.h"
+#include "model/arrow.h"
+#include "model/build.h"
+#include "model/render.h"
+#include "table/commit_meta.h"
+#include "table/file_name.h"
+#include "table/fsview.h"
+#include "table/table.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/hash.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the commits of the window ---- */
+
+static const char *axis_of(const hoodie_timeline *tl, const hoodie_instant *in)
+{
+    return tl->layout_version == 2 && in->completion[0] ? in->completion : in->requested;
+}
+
+/* A commit of the window and where it sits on the window's axis. */
+typedef struct window_commit { const hoodie_instant *in; const char *axis; } window_commit;
+
+static int by_axis(const void *a, const void *b)
+{
+    const window_commit *x = a, *y = b;
+    int c = strcmp(x->axis, y->axis);
+    return c ? c : strcmp(x->in->requested, y->in->requested);
+}
+
+/* Operations that change no record (Hudi's WriteOperationType.isDataChange is false for them). */
+static int changes_data(const hoodie_commit_meta *m)
+{
+    static const char *const none[] = { "COMPACT", "LOG_COMPACT", "CLUSTER", "INDEX", "ALTER_SCHEMA" };
+    if (m->compacted) return 0;
+    for (size_t i = 0; m->operation_type && i < sizeof none / sizeof *none; i++)
+        if (!strcmp(m->operation_type, none[i])) return 0;
+    return 1;
+}
+
+/* The meta columns a state is compared by. */
+typedef struct state_cols { int time, key, part, file; } state_cols;
+
+static hoodie_status find_cols(const hoodie_batch *b, state_cols *c)
+{
+    c->time = hoodie_field_find(&b->schema, "_hoodie_commit_time");
+    c->key = hoodie_field_find(&b->schema, "_hoodie_record_key");
+    c->part = hoodie_field_find(&b->schema, "_hoodie_partition_path");
+    c->file = hoodie_field_find(&b->schema, "_hoodie_file_name");
+    if (c->time < 0 || c->key < 0 || c->part < 0 || c->file < 0)
+        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "CDC queries need the meta columns");
+    return HOODIE_OK;
+}
+
+static const uint8_t *cell(const hoodie_batch *b, int col, int64_t row, size_t *len)
+{
+    const hoodie_array *a = &b->root.children[col];
+    if (!hoodie_array_is_valid(a, row)) { *len = 0; return (const uint8_t *)""; }
+    return hoodie_array_bytes_at(a, row, len);
+}
+
+/* Append the (partition, key) of row i to `keys` and its end to *offs (room for it reserved by the caller). */
+static hoodie_status row_key(const hoodie_batch *b, const state_cols *c, int64_t i, hoodie_buf *keys, size_t *end)
+{
+    size_t pl, kl;
+    const uint8_t *p = cell(b, c->part, i, &pl), *k = cell(b, c->key, i, &kl);
+    HOODIE_TRY(hoodie_buf_append(keys, p, pl));
+    HOODIE_TRY(hoodie_buf_putc(keys, '\x01'));
+    HOODIE_TRY(hoodie_buf_append(keys, k, kl));
+    *end = keys->len;
+    return HOODIE_OK;
+}
+
+/* ---- output ---- */
+
+static hoodie_status json_name(hoodie_buf *o, const char *s)
+{
+    HOODIE_TRY(hoodie_buf_putc(o, '"'));
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\') { HOODIE_TRY(hoodie_buf_putc(o, '\\')); HOODIE_TRY(hoodie_buf_putc(o, (char)ch)); }
+        else if (ch < 0x20) HOODIE_TRY(hoodie_buf_printf(o, "\\u%04x", ch));
+        else HOODIE_TRY(hoodie_buf_putc(o, (char)ch));
+    }
+    return hoodie_buf_putc(o, '"');
+}
+
+static int is_meta(const char *name)
+{
+    static const char *const meta[] = { "_hoodie_commit_time", "_hoodie_commit_seqno", "_hoodie_record_key",
+                                        "_hoodie_partition_path", "_hoodie_file_name" };
+    for (size_t i = 0; i < 5; i++)
+        if (!strcmp(name, meta[i])) return 1;
+    return 0;
+}
+
+/* An image in column col of out: the row's data columns as a JSON object (b NULL: null). */
+static hoodie_status put_image(hoodie_batch *out, int col, hoodie_buf *text, const hoodie_batch *b, int64_t row)
+{
+    hoodie_array *a = &out->root.children[col];
+    const hoodie_field *f = &out->schema.children[col];
+    if (!b) return hoodie_array_append_null(a, f);
+    hoodie_buf_clear(text);
+    HOODIE_TRY(hoodie_buf_putc(text, '{'));
+    int first = 1;
+    for (size_t c = 0; c < b->schema.n_children; c++) {
+        const hoodie_field *cf = &b->schema.children[c];
+        if (is_meta(cf->name)) continue;
+        if (!first) HOODIE_TRY(hoodie_buf_putc(text, ','));
+        first = 0;
+        HOODIE_TRY(json_name(text, cf->name));
+        HOODIE_TRY(hoodie_buf_putc(text, ':'));
+        HOODIE_TRY(hoodie_render_cell(text, cf, &b->root.children[c], row, HOODIE_RENDER_JSON));
+    }
+    HOODIE_TRY(hoodie_buf_putc(text, '}'));
+    return hoodie_array_append_bytes(a, f, text->data, text->len);
+}
+
+/* One change: op, the commit's instant, the images (NULL batch: none). */
+static hoodie_status emit(hoodie_batch *out, hoodie_buf *text, const char *op, const char *ts,
+                          const hoodie_batch *before, int64_t brow, const hoodie_batch *after, int64_t arow)
+{
+    HOODIE_TRY(hoodie_array_append_bytes(&out->root.children[0], &out->schema.children[0], op, 1));
+    HOODIE_TRY(hoodie_array_append_bytes(&out->root.children[1], &out->schema.children[1], ts, strlen(ts)));
+    HOODIE_TRY(put_image(out, 2, text, before, brow));
+    HOODIE_TRY(put_image(out, 3, text, after, arow));
+    out->root.length++;
+    return HOODIE_OK;
+}
+
+/* ---- one commit ---- */
+
+/* The file id a record's _hoodie_file_name names (a base file "<id>_<token>_<instant>.parquet", or the id). */
+static size_t file_id_len(const uint8_t *p, size_t n)
+{
+    const uint8_t *u = memchr(p, '_', n);
+    return u ? (size_t)(u - p) : n;
+}
+
+static int in_replaced(const hoodie_commit_meta *m, const uint8_t *part, size_t pl, const uint8_t *fid, size_t fl)
+{
+    for (size_t r = 0; r < m->replaced_count; r++) {
+        const hoodie_replaced_file_ids *x = &m->replaced[r];
+        const char *pp = x->partition_path ? x->partition_path : "";
+        if (strlen(pp) != pl || memcmp(pp, part, pl)) continue;
+        for (size_t k = 0; k < x->count; k++)
+            if (strlen(x->file_ids[k]) == fl && !memcmp(x->file_ids[k], fid, fl)) return 1;
+    }
+    return 0;
+}
+
+/* `_hoodie_partition_path IN ('p', ...)`: the partitions commit m wrote or replaced; *any = 0 if none. */
+static hoodie_status partitions_filter(const hoodie_commit_meta *m, hoodie_buf *f, int *any)
+{
+    *any = 0;
+    HOODIE_TRY(hoodie_buf_printf(f, "_hoodie_partition_path IN ("));
+    size_t n = m->stat_count + m->replaced_count;
+    for (size_t i = 0; i < n; i++) {
+        const char *p = i < m->stat_count ? m->stats[i].partition_path : m->replaced[i - m->stat_count].partition_path;
+        if (!p) p = "";
+        int dup = 0; /* quadratic, over a commit's partitions */
+        for (size_t j = 0; j < i && !dup; j++) {
+            const char *q = j < m->stat_count ? m->stats[j].partition_path : m->replaced[j - m->stat_count].partition_path;
+            dup = !strcmp(q ? q : "", p);
+        }
+        if (dup) continue;
+        HOODIE_TRY(hoodie_buf_printf(f, "%s'", *any ? ", " : ""));
+        for (const char *c = p; *c; c++) HOODIE_TRY(hoodie_buf_printf(f, *c == '\'' ? "''" : "%c", *c));
+        HOODIE_TRY(hoodie_buf_putc(f, '\''));
+        *any = 1;
+    }
+    HOODIE_TRY(hoodie_buf_putc(f, ')'));
+    return hoodie_buf_cstr(f);
+}
+
+/* The slice of file group (partition, id) in v: with base instant `base` (NULL: any), and the file `name` among
+ * its files (NULL: none needed). */
+static int has_version(const hoodie_fsview *v, const char *part, const char *id, const char *base, const char *name)
+{
+    for (size_t g = 0; g < v->group_count; g++) {
+        const hoodie_file_group *fg = &v->groups[g];
+        if (strcmp(fg->file_id, id) || strcmp(fg->partition, part)) continue;
+        for (size_t i = 0; i < fg->slice_count; i++) {
+            const hoodie_file_slice *sl = &fg->slices[i];
+            if (base && strcmp(sl->base_instant, base)) continue;
+            if (!name || (sl->base && !strcmp(sl->base->name, name))) return 1;
+            for (size_t k = 0; k < sl->log_count; k++)
+                if (!strcmp(sl->logs[k]->name, name)) return 1;
+        }
+    }
+    return 0;
+}
+
+/* Every file commit m wrote, and every base file version it rewrote, must still be there (a clean may have deleted
+ * them): without them the states around the commit would silently miss records, and an update would look like an
+ * insert, or nothing at all. */
+static hoodie_status check_versions(const hoodie_fsview *v, const hoodie_instant *c, const hoodie_commit_meta *m)
+{
+    for (size_t k = 0; k < m->stat_count; k++) {
+        const hoodie_write_stat *st = &m->stats[k];
+        const char *part = st->partition_path ? st->partition_path : "";
+        if (!st->file_id || !st->path || !*st->path) continue;
+        const char *name = strrchr(st->path, '/');
+        name = name ? name + 1 : st->path;
+        hoodie_file_name fn;
+        int base = hoodie_file_name_parse(&fn, name) == HOODIE_FILE_BASE;
+        const char *prev = st->prev_commit && *st->prev_commit && strcmp(st->prev_commit, "null") ? st->prev_commit : NULL;
+        if (!has_version(v, part, st->file_id, NULL, name))
+            return HOODIE_FAIL(HOODIE_ENOTFOUND, "CDC: %s, written by commit %s, is no longer there (cleaned?): "
+                               "the records after the commit are unknown", st->path, c->requested);
+        if (base && prev && !has_version(v, part, st->file_id, prev, NULL))
+            return HOODIE_FAIL(HOODIE_ENOTFOUND, "CDC: commit %s rewrote version %s of file group %s (partition "
+                               "'%s'), which is no longer there (cleaned?): the records before the commit are unknown",
+                               c->requested, prev, st->file_id, part);
+    }
+    for (size_t r = 0; r < m->replaced_count; r++) /* the replaced records: read as of before the commit */
+        for (size_t k = 0; k < m->replaced[r].count; k++) {
+            const char *part = m->replaced[r].partition_path ? m->replaced[r].partition_path : "";
+            if (!has_version(v, part, m->replaced[r].file_ids[k], NULL, NULL))
+                return HOODIE_FAIL(HOODIE_ENOTFOUND, "CDC: file group %s (partition '%s'), replaced by commit %s, "
+                                   "is no longer there (cleaned?): the records it deleted are unknown",
+                                   m->replaced[r].file_ids[k], part, c->requested);
+        }
+    return HOODIE_OK;
+}
+
+/* ---- the stream: the window's commits one after the other, each as the state after it streams past ---- */
+
+typedef struct cdc_cursor {
+    hoodie_table *t;
+    hoodie_fsview *v;               /* every slice, replaced file groups too: what check_versions looks for */
+    window_commit *in;
+    size_t n, next;                 /* the window's commits, the next to open */
+    int64_t limit;                  /* rows per output batch */
+    hoodie_buf text;                /* an image being rendered */
+    /* the open commit */
+    int open;
+    const hoodie_instant *c;
+    hoodie_commit_meta *m;
+    hoodie_buf filter;
+    hoodie_buf gkeys;               /* the file groups it wrote or replaced, "partition\x01file id" one after the other */
+    hoodie_hmap groups;             /* and as a set: only they can have changed */
+    hoodie_batch *before;           /* the state before it, batch by batch */
+    size_t n_before, cap_before;
+    int64_t *first;                 /* before[i]'s first row in the numbering of all before rows */
+    int64_t rows_before;
+    state_cols bc;
+    hoodie_buf bkeys;               /* (partition, key) of every before row */
+    size_t *boffs;
+    hoodie_hmap map;                /* key -> before row (batch << 32 | row) */
+    uint8_t *seen;                  /* per before row: still there after the commit */
+    hoodie_read_scan *after;
+    hoodie_batch a;                 /* its current batch, rows [a_pos, ...) still to look at */
+    int have_a;
+    int64_t a_pos;
+    state_cols ac;
+    int64_t deletes_from;           /* deletes: the next before row to look at; -1 while the state after streams */
+    hoodie_buf akeys;
+} cdc_cursor;
+
+static void commit_close(cdc_cursor *k)
+{
+    if (k->have_a) hoodie_batch_dispose(&k->a);
+    k->have_a = 0;
+    hoodie_read__scan_close(k->after);
+    k->after = NULL;
+    for (size_t i = 0; i < k->n_before; i++) hoodie_batch_dispose(&k->before[i]);
+    k->n_before = 0;
+    k->rows_before = 0;
+    free(k->first);
+    free(k->boffs);
+    free(k->seen);
+    k->first = NULL;
+    k->boffs = NULL;
+    k->seen = NULL;
+    hoodie_hmap_dispose(&k->map);
+    hoodie_buf_clear(&k->bkeys);
+    hoodie_buf_clear(&k->filter);
+    hoodie_buf_clear(&k->gkeys);
+    hoodie_hmap_dispose(&k->groups);
+    hoodie_commit_meta_free(k->m);
+    k->m = NULL;
+    k->open = 0;
+}
+
+static hoodie_status open_state(cdc_cursor *k, const char *as_of, hoodie_read_scan **r)
+{
+    hoodie_scan_opts so = HOODIE_SCAN_OPTS_INIT;
+    so.as_of = as_of;
+    so.filter = (const char *)k->filter.data;
+    HOODIE_TRY(hoodie_read__scan_open(k->t, &so, r));
+    hoodie_read__scan_only(*r, &k->groups);
+    return HOODIE_OK;
+}
+
+/* The set of file groups commit m wrote or replaced. */
+static hoodie_status touched_groups(cdc_cursor *k)
+{
+    const hoodie_commit_meta *m = k->m;
+    size_t n = 0;
+    for (size_t i = 0; i < m->stat_count; i++, n++)
+        HOODIE_TRY(hoodie_buf_printf(&k->gkeys, "%s\x01%s%c", m->stats[i].partition_path ? m->stats[i].partition_path : "",
+                                     m->stats[i].file_id ? m->stats[i].file_id : "", 0));
+    for (size_t r = 0; r < m->replaced_count; r++)
+        for (size_t i = 0; i < m->replaced[r].count; i++, n++)
+            HOODIE_TRY(hoodie_buf_printf(&k->gkeys, "%s\x01%s%c",
+                                         m->replaced[r].partition_path ? m->replaced[r].partition_path : "",
+                                         m->replaced[r].file_ids[i], 0));
+    HOODIE_TRY(hoodie_hmap_init(&k->groups, n));
+    for (size_t off = 0; off < k->gkeys.len;) { /* the buffer no longer moves */
+        const char *key = (const char *)k->gkeys.data + off;
+        size_t len = strlen(key);
+        uint64_t *slot;
+        int existed;
+        HOODIE_TRY(hoodie_hmap_upsert(&k->groups, key, len, &slot, &existed));
+        off += len + 1;
+    }
+    return HOODIE_OK;
+}
+
+/* The state before commit c (as of `prev`), kept and indexed by key. */
+static hoodie_status load_before(cdc_cursor *k, const char *prev)
+{
+    hoodie_read_scan *r;
+    HOODIE_TRY(open_state(k, prev, &r));
+    hoodie_status rc = HOODIE_OK;
+    for (;;) {
+        if (k->n_before == k->cap_before) {
+            size_t nc = k->cap_before ? k->cap_before * 2 : 16;
+            hoodie_batch *nb = realloc(k->before, nc * sizeof *nb);
+            int64_t *nf = nb ? realloc(k->first, (nc + 1) * sizeof *nf) : NULL;
+            if (nb) k->before = nb;
+            if (nf) k->first = nf;
+            if (!nb || !nf) { rc = HOODIE_NOMEM(); break; }
+            k->cap_before = nc;
+        }
+        if (!k->first && !(k->first = malloc((k->cap_before + 1) * sizeof *k->first))) { rc = HOODIE_NOMEM(); break; }
+        rc = hoodie_read__scan_next(r, &k->before[k->n_before]);
+        if (rc < 0 || rc == HOODIE_ITEROVER) break;
+        k->first[k->n_before] = k->rows_before;
+        k->rows_before += k->before[k->n_before++].root.length;
+    }
+    hoodie_read__scan_close(r);
+    if (rc < 0 && rc != HOODIE_ITEROVER) return rc;
+    if (k->n_before) HOODIE_TRY(find_cols(&k->before[0], &k->bc));
+    k->boffs = malloc(((size_t)k->rows_before + 1) * sizeof *k->boffs);
+    k->seen = calloc((size_t)k->rows_before + 1, 1);
+    if (!k->boffs || !k->seen) return HOODIE_NOMEM();
+    k->boffs[0] = 0;
+    for (size_t b = 0; b < k->n_before; b++)
+        for (int64_t i = 0; i < k->before[b].root.length; i++)
+            HOODIE_TRY(row_key(&k->before[b], &k->bc, i, &k->bkeys, &k->boffs[k->first[b] + i + 1]));
+    HOODIE_TRY(hoodie_hmap_init(&k->map, (size_t)k->rows_before));
+    for (size_t b = 0; b < k->n_before; b++)
+        for (int64_t i = 0; i < k->before[b].root.length; i++) {
+            int64_t g = k->first[b] + i;
+            uint64_t *slot;
+            int existed;
+            HOODIE_TRY(hoodie_hmap_upsert(&k->map, k->bkeys.data + k->boffs[g], k->boffs[g + 1] - k->boffs[g], &slot,
+                                          &existed));
+            *slot = (uint64_t)b << 32 | (uint64_t)i;
+        }
+    return HOODIE_OK;
+}
+
+/* Open the next commit of the window: its metadata and the state before it; the state after it starts streaming.
+ * A commit that changes no data is left closed. */
+static hoodie_status commit_open(cdc_cursor *k, const hoodie_instant *c)
+{
+    const hoodie_timeline *tl = k->t->tl;
+    int any = 0;
+    HOODIE_TRY(hoodie_table__commit_meta(k->t, c, &k->m));
+    k->c = c;
+    k->open = 1;
+    hoodie_status rc = changes_data(k->m) ? partitions_filter(k->m, &k->filter, &any) : HOODIE_OK;
+    if (rc == HOODIE_OK && any) rc = check_versions(k->v, c, k->m);
+    if (rc == HOODIE_OK && any) rc = touched_groups(k);
+    if (rc < 0 || !any) { commit_close(k); return rc; }
+    /* the state before: as of the latest completed write requested before this commit */
+    const char *prev = NULL;
+    for (size_t i = 0; i < tl->count; i++) {
+        const hoodie_instant *x = &tl->instants[i];
+        if (x->state == HOODIE_STATE_COMPLETED && (HOODIE_ACTIONS_WRITE & HOODIE_ACTION_BIT(x->action)) &&
+            strcmp(x->requested, c->requested) < 0 && (!prev || strcmp(x->requested, prev) > 0))
+            prev = x->requested;
+    }
+    if (prev) rc = load_before(k, prev);
+    if (rc == HOODIE_OK) rc = open_state(k, c->requested, &k->after);
+    k->deletes_from = -1;
+    if (rc < 0) commit_close(k);
+    return rc;
+}
+
+/* Rows of the state after the commit, from the current batch until `out` is full: every row the commit wrote is an
+ * insert or an update. */
+static hoodie_status after_rows(cdc_cursor *k, hoodie_batch *out)
+{
+    const hoodie_batch *a = &k->a;
+    const char *t = k->c->requested;
+    size_t tl = strlen(t);
+    int replace = k->c->action == HOODIE_ACTION_REPLACECOMMIT;
+    for (; k->a_pos < a->root.length && out->root.length < k->limit; k->a_pos++) {
+        int64_t i = k->a_pos;
+        size_t ctl, end;
+        const uint8_t *ct = cell(a, k->ac.time, i, &ctl);
+        hoodie_buf_clear(&k->akeys);
+        HOODIE_TRY(row_key(a, &k->ac, i, &k->akeys, &end));
+        uint64_t *slot = k->rows_before ? hoodie_hmap_get(&k->map, k->akeys.data, end) : NULL;
+        const hoodie_batch *bb = slot ? &k->before[*slot >> 32] : NULL;
+        int64_t br = slot ? (int64_t)(*slot & 0xffffffffu) : -1;
+        int64_t g = slot ? k->first[*slot >> 32] + br : -1;
+        if (ctl != tl || memcmp(ct, t, tl)) { /* not written by this commit: unchanged */
+            if (g >= 0) k->seen[g] = 1;
+            continue;
+        }
+        if (bb && replace) { /* a file group the replace dropped: its record goes, the new one comes */
+            size_t pl, fl;
+            const uint8_t *pp = cell(bb, k->bc.part, br, &pl), *fn = cell(bb, k->bc.file, br, &fl);
+            if (in_replaced(k->m, pp, pl, fn, file_id_len(fn, fl))) {
+                bb = NULL;
+                g = -1;
+            }
+        }
+        if (g >= 0) k->seen[g] = 1;
+        HOODIE_TRY(emit(out, &k->text, bb ? "u" : "i", t, bb, br, a, i));
+    }
+    return HOODIE_OK;
+}
+
+static hoodie_status cursor_next(hoodie_batch *out, void *payload)
+{
+    cdc_cursor *k = payload;
+    while (out->root.length < k->limit) {
+        if (!k->open) {
+            if (k->next == k->n) break;
+            HOODIE_TRY(commit_open(k, k->in[k->next++].in));
+            continue;
+        }
+        if (k->deletes_from < 0) { /* the state after streams past */
+            if (!k->have_a) {
+                hoodie_status rc = hoodie_read__scan_next(k->after, &k->a);
+                if (rc == HOODIE_ITEROVER) { k->deletes_from = 0; continue; }
+                if (rc < 0) return rc;
+                k->have_a = 1;
+                k->a_pos = 0;
+                HOODIE_TRY(find_cols(&k->a, &k->ac));
+            }
+            HOODIE_TRY(after_rows(k, out));
+            if (k->a_pos == k->a.root.length) {
+                hoodie_batch_dispose(&k->a);
+                k->have_a = 0;
+            }
+            continue;
+        }
+        /* the records that are gone */
+        for (size_t b = 0; b < k->n_before && out->root.length < k->limit; b++) {
+            const hoodie_batch *bb = &k->before[b];
+            int64_t end = k->first[b] + bb->root.length;
+            if (k->deletes_from >= end) continue;
+            for (int64_t g = k->deletes_from > k->first[b] ? k->deletes_from : k->first[b];
+                 g < end && out->root.length < k->limit; g++) {
+                k->deletes_from = g + 1;
+                if (!k->seen[g]) HOODIE_TRY(emit(out, &k->text, "d", k->c->requested, bb, g - k->first[b], NULL, -1));
+            }
+        }
+        if (k->deletes_from >= k->rows_before) commit_close(k);
+    }
+    return out->root.length ? HOODIE_OK : HOODIE_ITEROVER;
+}
+
+static void cursor_free(void *payload)
+{
+    cdc_cursor *k = payload;
+    if (!k) return;
+    commit_close(k);
+    free(k->before);
+    free(k->in);
+    hoodie_fsview_free(k->v);
+    hoodie_buf_dispose(&k->text);
+    hoodie_buf_dispose(&k->filter);
+    hoodie_buf_dispose(&k->gkeys);
+    hoodie_buf_dispose(&k->bkeys);
+    hoodie_buf_dispose(&k->akeys);
+    free(k);
+}
+
+hoodie_status hoodie_read__cdc(hoodie_table *t, const hoodie_scan_opts *opts, struct ArrowArrayStream *out)
+{
+    if (opts->as_of) return HOODIE_FAIL(HOODIE_EINVAL, "a CDC query takes --from/--to, not --as-of");
+    if (opts->columns || (opts->filter && *opts->filter))
+        return HOODIE_FAIL(HOODIE_EINVAL, "a CDC query takes no projection or filter (its columns are op, ts_ms, "
+                           "before, after)");
+    if (!t->cfg->populate_meta_fields)
+        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "CDC queries need meta fields (hoodie.populate.meta.fields)");
+    const hoodie_timeline *tl = t->tl;
+    cdc_cursor *k = calloc(1, sizeof *k);
+    if (!k) return HOODIE_NOMEM();
+    k->t = t;
+    k->limit = opts->batch_rows > 0 ? opts->batch_rows : 65536;
+    k->in = calloc(tl->count + 1, sizeof *k->in);
+    if (!k->in) { cursor_free(k); return HOODIE_NOMEM(); }
+    for (size_t i = 0; i < tl->count; i++) {
+        const hoodie_instant *x = &tl->instants[i];
+        if (x->state != HOODIE_STATE_COMPLETED || !(HOODIE_ACTIONS_WRITE & HOODIE_ACTION_BIT(x->action))) continue;
+        const char *a = axis_of(tl, x);
+        if (opts->from && strcmp(a, opts->from) <= 0) continue;
+        if (opts->to && strcmp(a, opts->to) > 0) continue;
+        k->in[k->n].in = x;
+        k->in[k->n++].axis = a;
+    }
+    qsort(k->in, k->n, sizeof *k->in, by_axis);
+    hoodie_fsview_opts vo = { 0 };
+    hoodie_status rc = k->n ? hoodie_fsview_build(&k->v, t->storage, t->base_path, t->cfg, tl, &vo) : HOODIE_OK;
+    /* the first commit is opened here, so that a window that cannot be read fails now, not at the first batch */
+    while (rc == HOODIE_OK && !k->open && k->next < k->n) rc = commit_open(k, k->in[k->next++].in);
+    if (rc < 0) { cursor_free(k); return rc; }
+    static const char *const names[] = { "op", "ts_ms", "before", "after" };
+    hoodie_field schema;
+    rc = hoodie_field_init(&schema, "", hoodie_type_of(HOODIE_TYPE_STRUCT), 0);
+    for (int i = 0; rc == HOODIE_OK && i < 4; i++) {
+        hoodie_field f;
+        rc = hoodie_field_init(&f, names[i], hoodie_type_of(HOODIE_TYPE_STRING), i >= 2);
+        if (rc == HOODIE_OK) { rc = hoodie_field_add_child(&schema, &f); hoodie_field_dispose(&f); }
+    }
+    if (rc == HOODIE_OK) rc = hoodie_arrow_stream_export(out, &schema, cursor_next, cursor_free, k); /* frees k on failure */
+    else cursor_free(k);
+    hoodie_field_dispose(&schema);
+    return rc;
+}

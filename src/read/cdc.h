@@ -1,0 +1,42 @@
+/*
+ * Change data capture queries (HOODIE_QUERY_CDC; Hudi's incremental query in the "cdc" format,
+ * hoodie.datasource.query.incremental.format=cdc): what each data-changing commit in (from, to] did to each record.
+ *
+ * One row per change: op ("i", "u", "d"), ts_ms (the commit's instant time), before and after (the record's data
+ * columns as a JSON object, or null), in commit order. Commits are taken as the incremental query takes them
+ * (version 8: by completion time). Compaction, log compaction and clustering change no data and are skipped.
+ *
+ * How: for each commit C, the file groups it wrote or replaced (its write statistics name them) are read as of the
+ * write completed just before C and as of C (time travel; no other file group can have changed), and compared by
+ * (partition, record key): a record whose commit time is C was inserted (no
+ * version before) or updated; a record that is gone was deleted. A replacecommit (insert_overwrite,
+ * delete_partition) deletes every record of the file groups it replaced and inserts what it wrote, as Hudi's
+ * REPLACE_COMMIT inference reads it. This gives what Hudi's CDC reader gives for every way it infers changes
+ * (new base files, log files, replaced file groups) and for CDC logs, without depending on the supplemental
+ * logging mode; an event-time update that lost to the stored record changed nothing and is not reported (Hudi's
+ * CDC log reports it as an update whose images are equal). Needs meta fields, and the file versions of the
+ * window (a query over commits whose older file versions were cleaned fails naming the missing file).
+ *
+ * Memory: the state before a commit (its file groups) is held while the state after it streams past; the changes
+ * come out in batches of opts->batch_rows (65,536).
+ */
+#ifndef HOODIE_READ_CDC_H
+#define HOODIE_READ_CDC_H
+
+#include "hoodie/read.h"
+#include "model/batch.h"
+#include "util/hash.h"
+
+/* The snapshot scan without the Arrow stream around it (scan.c): batches straight from the producer, not copied
+ * through the C Data Interface, for readers in this layer. */
+typedef struct scan hoodie_read_scan;
+hoodie_status hoodie_read__scan_open(hoodie_table *t, const hoodie_scan_opts *opts, hoodie_read_scan **out);
+/** The next batch (`out` initialised here), or HOODIE_ITEROVER. */
+hoodie_status hoodie_read__scan_next(hoodie_read_scan *s, hoodie_batch *out);
+/** Read only the file groups whose "partition\x01file id" is a key of `groups` (borrowed; NULL: all). */
+void hoodie_read__scan_only(hoodie_read_scan *s, const hoodie_hmap *groups);
+void hoodie_read__scan_close(hoodie_read_scan *s);
+
+hoodie_status hoodie_read__cdc(hoodie_table *t, const hoodie_scan_opts *opts, struct ArrowArrayStream *out);
+
+#endif

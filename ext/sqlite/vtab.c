@@ -285,12 +285,13 @@ static int x_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, 
                 if (!strcmp(val, "snapshot")) v->query = HOODIE_QUERY_SNAPSHOT;
                 else if (!strcmp(val, "read_optimized")) v->query = HOODIE_QUERY_READ_OPTIMIZED;
                 else if (!strcmp(val, "incremental")) v->query = HOODIE_QUERY_INCREMENTAL;
+                else if (!strcmp(val, "cdc")) v->query = HOODIE_QUERY_CDC;
                 else bad = 2;
             } else bad = 1;
         }
         if (bad) {
             *err = bad == 2 ? sqlite3_mprintf("hoodie: unknown query type '%s' (snapshot, read_optimized, "
-                                              "incremental)", eq + 1)
+                                              "incremental, cdc)", eq + 1)
                             : sqlite3_mprintf("hoodie: unknown argument '%s' (query=, as_of=, from=, to=)",
                                               argv[i]);
             sqlite3_free(a);
@@ -681,6 +682,11 @@ static int x_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx, int 
     if ((so.from || so.to) && so.query == HOODIE_QUERY_SNAPSHOT) so.query = HOODIE_QUERY_INCREMENTAL;
     so.columns = cols;
     so.n_columns = n;
+    if (so.query == HOODIE_QUERY_CDC) { /* op, ts_ms, before, after: all read, SQLite checks the constraints */
+        so.columns = NULL;
+        so.n_columns = 0;
+        pl.n_preds = 0;
+    }
     hoodie_status hs = HOODIE_OK;
     if (rc == SQLITE_OK) {
         if (pl.n_keys && !pl.no_lookup && so.query == HOODIE_QUERY_SNAPSHOT)
@@ -1110,7 +1116,7 @@ static int x_update(sqlite3_vtab *vt, int argc, sqlite3_value **argv, sqlite3_in
     if (v->storage)
         return vt_error(v, "hoodie: %s is read-only here: a view of the table through another storage", v->path);
     if (v->query != HOODIE_QUERY_SNAPSHOT || v->opt[H_AS_OF] || v->opt[H_FROM] || v->opt[H_TO])
-        return vt_error(v, "hoodie: %s is read-only: a time-travel, read-optimized or incremental view", v->path);
+        return vt_error(v, "hoodie: %s is read-only: a time-travel, read-optimized, incremental or CDC view", v->path);
     /* an UPDATE or DELETE follows its statement's scan: rows of another version would be written as current */
     if ((argc == 1 || sqlite3_value_type(argv[0]) != SQLITE_NULL) && v->past_read)
         return vt_error(v, "hoodie: %s: UPDATE and DELETE read the latest version; _hoodie_as_of, _hoodie_from and "

@@ -17,7 +17,7 @@ static void sql_usage(FILE *out)
             "  named NAME, by default its hoodie.table.name. Columns are typed INTEGER, REAL, TEXT (dates,\n"
             "  timestamps, wide decimals; structs, lists and maps as JSON) and BLOB. Time travel:\n"
             "  SELECT ... FROM t('INSTANT'); incremental: FROM t(NULL, 'FROM'[, 'TO']). More tables:\n"
-            "  CREATE VIRTUAL TABLE x USING hoodie('/path'[, 'query=read_optimized'|'as_of=T'|'from=T'|'to=T']).\n"
+            "  CREATE VIRTUAL TABLE x USING hoodie('/path'[, 'query=read_optimized'|'query=cdc'|'as_of=T'|'from=T'|'to=T']).\n"
             "  Comparisons on integer, floating point, boolean and string columns are pushed into the scan\n"
             "  (partition pruning, column statistics); _hoodie_record_key = / IN becomes a key lookup.\n"
             "  INSERT (an upsert), UPDATE (not of key or partition fields) and DELETE are written as Hudi\n"

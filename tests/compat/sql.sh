@@ -35,6 +35,16 @@ for t in "$FIX"/*/; do
         check_eq "$name incremental from $inst" "$(keys_read "$t" --query incremental --from "$inst" 2> /dev/null)" \
             "$(keys_sql "$t" "t(NULL, '$inst')" 2> /dev/null)"
     done
+    # CDC: the same changes through the virtual table ('query=cdc') as through hoodie read --query cdc
+    if [ "$(grep -c 'populate.meta.fields=false' "$t/.hoodie/hoodie.properties")" = 0 ]; then
+        want=$("$HOODIE" read "$t" --query cdc --format jsonl 2>&1 | sort)
+        check_eq "$name cdc" "$want" \
+            "$("$HOODIE" sql "CREATE VIRTUAL TABLE c USING hoodie('$t', 'query=cdc');
+                              SELECT op, ts_ms, before, after FROM c" --format jsonl 2>&1 | sort)"
+        if "$HOODIE" timeline "$t" | grep -q 'commit .*completed'; then
+            [ -n "$want" ] && ok || bad "$name cdc: no change"
+        fi
+    fi
 done
 [ "$tables" -ge 20 ] && ok || bad "only $tables fixture tables found"
 

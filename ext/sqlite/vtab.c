@@ -210,6 +210,10 @@ static int learn_columns(vtab *v, char **err)
     so.as_of = v->opt[H_AS_OF];
     so.from = v->opt[H_FROM];
     so.to = v->opt[H_TO];
+    if (so.query == HOODIE_QUERY_CDC) { /* the columns only: an empty window computes no change */
+        so.from = "99999999999999999999999";
+        so.to = NULL;
+    }
     struct ArrowArrayStream st;
     rc = hoodie_table_scan(t, &so, &st);
     if (rc != HOODIE_OK) {

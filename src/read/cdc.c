@@ -3,6 +3,7 @@
 #include "model/arrow.h"
 #include "model/build.h"
 #include "model/render.h"
+#include "read/scan.h"
 #include "table/commit_meta.h"
 #include "table/file_name.h"
 #include "table/fsview.h"
@@ -50,8 +51,9 @@ static hoodie_status find_cols(const hoodie_batch *b, state_cols *c)
     c->key = hoodie_field_find(&b->schema, "_hoodie_record_key");
     c->part = hoodie_field_find(&b->schema, "_hoodie_partition_path");
     c->file = hoodie_field_find(&b->schema, "_hoodie_file_name");
-    if (c->time < 0 || c->key < 0 || c->part < 0 || c->file < 0)
-        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "CDC queries need the meta columns");
+    if (c->time < 0 || c->key < 0 || c->part < 0 || c->file < 0 || c->time > 4 || c->key > 4 || c->part > 4 ||
+        c->file > 4)
+        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "CDC queries need the meta columns, first");
     return HOODIE_OK;
 }
 
@@ -62,7 +64,7 @@ static const uint8_t *cell(const hoodie_batch *b, int col, int64_t row, size_t *
     return hoodie_array_bytes_at(a, row, len);
 }
 
-/* Append the (partition, key) of row i to `keys` and its end to *offs (room for it reserved by the caller). */
+/* Append the (partition, key) of row i to `keys`; *end: where it ends in `keys`. */
 static hoodie_status row_key(const hoodie_batch *b, const state_cols *c, int64_t i, hoodie_buf *keys, size_t *end)
 {
     size_t pl, kl;
@@ -76,46 +78,21 @@ static hoodie_status row_key(const hoodie_batch *b, const state_cols *c, int64_t
 
 /* ---- output ---- */
 
-static hoodie_status json_name(hoodie_buf *o, const char *s)
-{
-    HOODIE_TRY(hoodie_buf_putc(o, '"'));
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') { HOODIE_TRY(hoodie_buf_putc(o, '\\')); HOODIE_TRY(hoodie_buf_putc(o, (char)ch)); }
-        else if (ch < 0x20) HOODIE_TRY(hoodie_buf_printf(o, "\\u%04x", ch));
-        else HOODIE_TRY(hoodie_buf_putc(o, (char)ch));
-    }
-    return hoodie_buf_putc(o, '"');
-}
-
-static int is_meta(const char *name)
-{
-    static const char *const meta[] = { "_hoodie_commit_time", "_hoodie_commit_seqno", "_hoodie_record_key",
-                                        "_hoodie_partition_path", "_hoodie_file_name" };
-    for (size_t i = 0; i < 5; i++)
-        if (!strcmp(name, meta[i])) return 1;
-    return 0;
-}
-
-/* An image in column col of out: the row's data columns as a JSON object (b NULL: null). */
+/* An image in column col of out: the row's data columns (after the five meta columns, which scans put first) as a
+ * JSON object, rendered as a struct of them is (b NULL: null). */
 static hoodie_status put_image(hoodie_batch *out, int col, hoodie_buf *text, const hoodie_batch *b, int64_t row)
 {
     hoodie_array *a = &out->root.children[col];
     const hoodie_field *f = &out->schema.children[col];
     if (!b) return hoodie_array_append_null(a, f);
+    hoodie_field vf = b->schema;
+    hoodie_array va = b->root;
+    vf.children += 5;
+    vf.n_children -= 5;
+    va.children += 5;
+    va.n_children -= 5;
     hoodie_buf_clear(text);
-    HOODIE_TRY(hoodie_buf_putc(text, '{'));
-    int first = 1;
-    for (size_t c = 0; c < b->schema.n_children; c++) {
-        const hoodie_field *cf = &b->schema.children[c];
-        if (is_meta(cf->name)) continue;
-        if (!first) HOODIE_TRY(hoodie_buf_putc(text, ','));
-        first = 0;
-        HOODIE_TRY(json_name(text, cf->name));
-        HOODIE_TRY(hoodie_buf_putc(text, ':'));
-        HOODIE_TRY(hoodie_render_cell(text, cf, &b->root.children[c], row, HOODIE_RENDER_JSON));
-    }
-    HOODIE_TRY(hoodie_buf_putc(text, '}'));
+    HOODIE_TRY(hoodie_render_cell(text, &vf, &va, row, HOODIE_RENDER_JSON));
     return hoodie_array_append_bytes(a, f, text->data, text->len);
 }
 
@@ -245,7 +222,7 @@ typedef struct cdc_cursor {
     hoodie_hmap groups;             /* and as a set: only they can have changed */
     hoodie_batch *before;           /* the state before it, batch by batch */
     size_t n_before, cap_before;
-    int64_t *first;                 /* before[i]'s first row in the numbering of all before rows */
+    int64_t *first;                 /* before[i]'s first row in the numbering of all before rows (cap_before) */
     int64_t rows_before;
     state_cols bc;
     hoodie_buf bkeys;               /* (partition, key) of every before row */
@@ -270,10 +247,8 @@ static void commit_close(cdc_cursor *k)
     for (size_t i = 0; i < k->n_before; i++) hoodie_batch_dispose(&k->before[i]);
     k->n_before = 0;
     k->rows_before = 0;
-    free(k->first);
     free(k->boffs);
     free(k->seen);
-    k->first = NULL;
     k->boffs = NULL;
     k->seen = NULL;
     hoodie_hmap_dispose(&k->map);
@@ -337,7 +312,6 @@ static hoodie_status load_before(cdc_cursor *k, const char *prev)
             if (!nb || !nf) { rc = HOODIE_NOMEM(); break; }
             k->cap_before = nc;
         }
-        if (!k->first && !(k->first = malloc((k->cap_before + 1) * sizeof *k->first))) { rc = HOODIE_NOMEM(); break; }
         rc = hoodie_read__scan_next(r, &k->before[k->n_before]);
         if (rc < 0 || rc == HOODIE_ITEROVER) break;
         k->first[k->n_before] = k->rows_before;
@@ -477,6 +451,7 @@ static void cursor_free(void *payload)
     if (!k) return;
     commit_close(k);
     free(k->before);
+    free(k->first);
     free(k->in);
     hoodie_fsview_free(k->v);
     hoodie_buf_dispose(&k->text);
@@ -495,6 +470,10 @@ hoodie_status hoodie_read__cdc(hoodie_table *t, const hoodie_scan_opts *opts, st
                            "before, after)");
     if (!t->cfg->populate_meta_fields)
         return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "CDC queries need meta fields (hoodie.populate.meta.fields)");
+    const char *ends[2] = { opts->from, opts->to };
+    for (int i = 0; i < 2; i++)
+        if (ends[i] && !hoodie_instant_time_valid(ends[i], strlen(ends[i])))
+            return HOODIE_FAIL(HOODIE_EINVAL, "'%s' is not an instant time (yyyyMMddHHmmssSSS)", ends[i]);
     const hoodie_timeline *tl = t->tl;
     cdc_cursor *k = calloc(1, sizeof *k);
     if (!k) return HOODIE_NOMEM();

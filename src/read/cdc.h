@@ -24,18 +24,6 @@
 #define HOODIE_READ_CDC_H
 
 #include "hoodie/read.h"
-#include "model/batch.h"
-#include "util/hash.h"
-
-/* The snapshot scan without the Arrow stream around it (scan.c): batches straight from the producer, not copied
- * through the C Data Interface, for readers in this layer. */
-typedef struct scan hoodie_read_scan;
-hoodie_status hoodie_read__scan_open(hoodie_table *t, const hoodie_scan_opts *opts, hoodie_read_scan **out);
-/** The next batch (`out` initialised here), or HOODIE_ITEROVER. */
-hoodie_status hoodie_read__scan_next(hoodie_read_scan *s, hoodie_batch *out);
-/** Read only the file groups whose "partition\x01file id" is a key of `groups` (borrowed; NULL: all). */
-void hoodie_read__scan_only(hoodie_read_scan *s, const hoodie_hmap *groups);
-void hoodie_read__scan_close(hoodie_read_scan *s);
 
 hoodie_status hoodie_read__cdc(hoodie_table *t, const hoodie_scan_opts *opts, struct ArrowArrayStream *out);
 

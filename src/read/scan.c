@@ -18,6 +18,7 @@
 #include "model/value.h"
 #include "model/conform.h"
 #include "read/cdc.h"
+#include "read/scan.h"
 #include "read/filter.h"
 #include "read/logscan.h"
 #include "read/lookup.h"

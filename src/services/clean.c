@@ -253,19 +253,23 @@ static hoodie_status compute_plan(hoodie_svc *sv, clean_plan *p)
     return rc;
 }
 
-/* CDC logs (hoodie.table.cdc.enabled) of a directory, collected by name. */
-typedef struct cdc_list { strset names; int oom; } cdc_list;
+/* The CDC logs of a directory whose (file id, instant) is in `bases`, added to the plan (hoodie.table.cdc.enabled). */
+typedef struct cdc_list { clean_plan *p; const strset *bases; const char *dir, *partition; hoodie_status rc; } cdc_list;
 
 static int cdc_collect(const hoodie_dirent *e, void *payload)
 {
     cdc_list *l = payload;
     hoodie_file_name fn;
     if (e->is_dir || hoodie_file_name_parse(&fn, e->name) != HOODIE_FILE_LOG || !fn.cdc) return 0;
-    if (set_add(&l->names, e->name) < 0) { l->oom = 1; return 1; }
-    return 0;
+    char id[256], *path;
+    snprintf(id, sizeof id, "%.*s_%.*s", (int)fn.file_id.len, fn.file_id.p, (int)fn.instant.len, fn.instant.p);
+    if (!set_has(l->bases, id)) return 0;
+    if (!(path = malloc(strlen(l->dir) + strlen(e->name) + 2))) { l->rc = HOODIE_NOMEM(); return 1; }
+    sprintf(path, "%s/%s", l->dir, e->name);
+    l->rc = plan_add(l->p, l->partition, path);
+    free(path);
+    return l->rc < 0;
 }
-
-static int ref_is(hoodie_slice_ref a, hoodie_slice_ref b) { return a.len == b.len && !memcmp(a.p, b.p, a.len); }
 
 /* The CDC logs that describe the base files the plan deletes (same file id and instant) go with them, as Hudi's
  * cleaner deletes a slice's CDC logs with it; each directory that loses a base file is listed once. */
@@ -278,32 +282,27 @@ static hoodie_status cdc_logs_add(hoodie_svc *sv, clean_plan *p)
         const char *name = strrchr(p->files.v[i], '/');
         hoodie_file_name fn;
         if (!name || hoodie_file_name_parse(&fn, name + 1) != HOODIE_FILE_BASE) continue;
-        char *dir = strndup(p->files.v[i], (size_t)(name - p->files.v[i]));
+        size_t dl = (size_t)(name - p->files.v[i]);
+        char *dir = strndup(p->files.v[i], dl);
         if (!dir) { rc = HOODIE_NOMEM(); break; }
         if (set_has(&dirs, dir)) { free(dir); continue; }
         rc = set_add(&dirs, dir);
-        cdc_list l = { { 0 }, 0 };
-        if (rc == HOODIE_OK) rc = sv->s->list(sv->s->ctx, dir, cdc_collect, &l);
-        if (rc == HOODIE_OK && l.oom) rc = HOODIE_NOMEM();
-        for (size_t c = 0; rc == HOODIE_OK && c < l.names.n; c++) {
-            hoodie_file_name cf;
-            hoodie_file_name_parse(&cf, l.names.v[c]);
-            for (size_t k = 0; k < n; k++) { /* a planned base file of this directory with its id and instant */
-                const char *bn = strrchr(p->files.v[k], '/');
-                hoodie_file_name bf;
-                if (!bn || (size_t)(bn - p->files.v[k]) != strlen(dir) || strncmp(p->files.v[k], dir, strlen(dir)) ||
-                    hoodie_file_name_parse(&bf, bn + 1) != HOODIE_FILE_BASE || !ref_is(bf.file_id, cf.file_id) ||
-                    !ref_is(bf.instant, cf.instant))
-                    continue;
-                char *path = malloc(strlen(dir) + strlen(l.names.v[c]) + 2);
-                if (!path) { rc = HOODIE_NOMEM(); break; }
-                sprintf(path, "%s/%s", dir, l.names.v[c]);
-                rc = plan_add(p, p->file_parts.v[k], path);
-                free(path);
-                break;
-            }
+        /* "<file id>_<instant>" of the planned base files of this directory */
+        strset bases = { 0 };
+        for (size_t k = i; k < n && rc == HOODIE_OK; k++) {
+            const char *bn = strrchr(p->files.v[k], '/');
+            hoodie_file_name bf;
+            if (!bn || (size_t)(bn - p->files.v[k]) != dl || strncmp(p->files.v[k], dir, dl) ||
+                hoodie_file_name_parse(&bf, bn + 1) != HOODIE_FILE_BASE)
+                continue;
+            char id[256];
+            snprintf(id, sizeof id, "%.*s_%.*s", (int)bf.file_id.len, bf.file_id.p, (int)bf.instant.len, bf.instant.p);
+            rc = set_add(&bases, id);
         }
-        set_dispose(&l.names);
+        cdc_list l = { p, &bases, dir, p->file_parts.v[i], HOODIE_OK };
+        if (rc == HOODIE_OK) rc = sv->s->list(sv->s->ctx, dir, cdc_collect, &l);
+        if (rc == HOODIE_OK) rc = l.rc;
+        set_dispose(&bases);
         free(dir);
     }
     set_dispose(&dirs);

@@ -98,7 +98,7 @@ hoodie_status hoodie_wcdc_finish(hoodie_wcdc *c, wctx *w, const wgroup *g, const
     c->out.root.length = n;
 
     char token[32];
-    snprintf(token, sizeof token, "%d-1-%d", g->ordinal, g->ordinal);
+    write_token(g, token, sizeof token);
     hoodie_buf nb = HOODIE_BUF_INIT;
     char *schema = NULL;
     rc = hoodie_file_name_log(&nb, g->file_id, w->tx.inst.requested, 1, token);

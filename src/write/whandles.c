@@ -140,11 +140,6 @@ static hoodie_wstat *add_stat(wctx *w)
 
 /* ---- base files ---- */
 
-static void write_token(const wgroup *g, char *out, size_t cap)
-{
-    snprintf(out, cap, "%d-1-%d", g->ordinal, g->ordinal);
-}
-
 static hoodie_status record_file(wctx *w, const wgroup *g, const char *rel, const char *prev_commit, int64_t rows,
                                  int64_t inserts, int64_t updates, int64_t deletes, uint64_t size);
 

@@ -163,6 +163,12 @@ static inline void version_of(const wctx *w, int64_t row, hoodie_merge_version *
         hoodie_ordering_of(&v->ord, &w->in.schema.children[w->ord_col], &w->in.root.children[w->ord_col], row);
 }
 
+/* The write token of group g's files ("<task>-<stage>-<attempt>"). */
+static inline void write_token(const wgroup *g, char *out, size_t cap)
+{
+    snprintf(out, cap, "%d-1-%d", g->ordinal, g->ordinal);
+}
+
 /* The handles (whandles.c): each writes a file group's files and records their statistics. */
 hoodie_status hoodie_wr__create_handle(wctx *w, wgroup *g);
 hoodie_status hoodie_wr__bulk_handle(wctx *w, size_t gi);

@@ -563,6 +563,9 @@ HOODIE_TEST(write_cdc__query_refuses_what_it_cannot_do)
     so.as_of = "20250713011946968";
     hoodie_assert_equal_i(HOODIE_EINVAL, hoodie_table_scan(t, &so, &st));
     so.as_of = NULL;
+    so.from = "yesterday";
+    hoodie_assert_equal_i(HOODIE_EINVAL, hoodie_table_scan(t, &so, &st));
+    so.from = NULL;
     so.filter = "fare > 1";
     hoodie_assert_equal_i(HOODIE_EINVAL, hoodie_table_scan(t, &so, &st));
     hoodie_table_free(t);

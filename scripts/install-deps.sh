@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Install what hoodie needs to build and test, when it is missing: Debian packages (apt-get) and the npm test
-# oracle (@duckdb/node-api). Safe to run repeatedly; does nothing when everything is there.
+# oracles (@duckdb/node-api; s3rver and aws4 for the S3 test server tests/oracle/s3server.mjs). Safe to run
+# repeatedly; does nothing when everything is there.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 
 pkgs=(build-essential cmake pkg-config zlib1g-dev libzstd-dev libsnappy-dev liblz4-dev libjansson-dev libavro-dev
-      libsqlite3-dev sqlite3 nodejs npm clang)
+      libsqlite3-dev sqlite3 libcurl4-openssl-dev nodejs npm clang)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -26,7 +27,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 oracle="$here/tests/oracle"
-if [ ! -d "$oracle/node_modules/@duckdb/node-api" ]; then
-  echo "install-deps: installing the DuckDB test oracle (npm)"
+if [ ! -d "$oracle/node_modules/@duckdb/node-api" ] || [ ! -d "$oracle/node_modules/s3rver" ] ||
+   [ ! -d "$oracle/node_modules/aws4" ]; then
+  echo "install-deps: installing the test oracles (npm: DuckDB, s3rver, aws4)"
   (cd "$oracle" && npm ci --no-audit --no-fund --loglevel=error)
 fi

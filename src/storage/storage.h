@@ -8,7 +8,7 @@
 /** Default storage when the caller passes NULL. */
 static inline const hoodie_storage *hoodie_storage__or_default(const hoodie_storage *s)
 {
-    return s ? s : hoodie_storage_posix();
+    return s ? s : hoodie_storage_default();
 }
 
 /** Read a whole file into `out` (appended). On failure an empty `out` stays empty (no memory held). */

@@ -294,7 +294,7 @@ hoodie_status hoodie_fsview_build(hoodie_fsview **out, const hoodie_storage *s, 
     hoodie_status rc;
     memset(&b, 0, sizeof b);
     *out = NULL;
-    b.s = s ? s : hoodie_storage_posix();
+    b.s = s ? s : hoodie_storage_default();
     b.cfg = cfg;
     b.tl = tl;
     b.opts = opts;

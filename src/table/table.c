@@ -16,7 +16,7 @@ hoodie_status hoodie_table_open(hoodie_table **out, const char *base_path, const
     if (!base_path || !*base_path) return HOODIE_FAIL(HOODIE_EINVAL, "no table path given");
     hoodie_table *t = calloc(1, sizeof *t);
     if (!t) return HOODIE_NOMEM();
-    t->storage = opts && opts->storage ? opts->storage : hoodie_storage_posix();
+    t->storage = opts && opts->storage ? opts->storage : hoodie_storage_default();
     t->base_path = strdup(base_path);
     if (!t->base_path) { free(t); return HOODIE_NOMEM(); }
     for (size_t n = strlen(t->base_path); n > 1 && t->base_path[n - 1] == '/'; n--) t->base_path[n - 1] = '\0';

@@ -644,7 +644,7 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
                            : opts->version == 3 ? offsetof(hoodie_write_opts, log_block_format)
                            : opts->version == 2 ? offsetof(hoodie_write_opts, combine_before_insert)
                                                 : offsetof(hoodie_write_opts, bloom_num_entries));
-    w.s = w.o.storage ? w.o.storage : hoodie_storage_posix();
+    w.s = w.o.storage ? w.o.storage : hoodie_storage_default();
     size_t n_extra = 0;
     for (const char *const *kv = w.o.extra_metadata; kv && kv[0]; kv += 2, n_extra++) {
         if (!kv[1] || !strcmp(kv[0], "schema")) {

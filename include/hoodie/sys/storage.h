@@ -1,6 +1,6 @@
 /*
  * Extension point: the storage vtable. hoodie moves bytes only through this interface, so a table can live on
- * local disk, in memory (tests), behind fault injection (tests) or, later, on an object store.
+ * local disk, on S3 (or a server speaking its API), in memory (tests) or behind fault injection (tests).
  *
  * Paths are '/'-separated strings passed through unchanged to the backend.
  * Thread-safety: a backend must allow concurrent calls on distinct handles.
@@ -75,6 +75,36 @@ typedef struct hoodie_storage {
 
 /** The local POSIX file system (a static, shared instance; never free it). */
 HOODIE_API const hoodie_storage *hoodie_storage_posix(void);
+
+/**
+ * What hoodie uses when no storage is given (a static, shared instance; never free it): paths starting with
+ * s3:// or s3a:// go to an S3 storage configured from the environment (hoodie_storage_s3_from_env, made at the
+ * first such path), every other path to the local file system.
+ */
+HOODIE_API const hoodie_storage *hoodie_storage_default(void);
+
+/** Where and as whom an S3 storage connects. Strings are copied. */
+typedef struct hoodie_s3_config {
+    const char *endpoint;          /**< "http[s]://host[:port]"; NULL: https://s3.<region>.amazonaws.com */
+    const char *region;            /**< NULL: us-east-1 */
+    const char *access_key_id;     /**< NULL (with the secret NULL): anonymous, unsigned requests */
+    const char *secret_access_key;
+    const char *session_token;     /**< temporary credentials' token, or NULL */
+    int path_style;                /**< 1: endpoint/bucket/key; 0: bucket.endpoint/key (virtual-hosted) */
+} hoodie_s3_config;
+
+/**
+ * Storage on S3 or a server speaking its API, for paths s3://bucket/key and s3a://bucket/key. Requests are signed
+ * with AWS Signature Version 4. Exclusive creation is a conditional PUT (If-None-Match), which S3 has had since
+ * 2024; rename is a copy and a delete, not atomic. Release with hoodie_storage_free().
+ */
+HOODIE_API hoodie_status hoodie_storage_s3_new(hoodie_storage **out, const hoodie_s3_config *cfg);
+/**
+ * An S3 storage configured as the AWS command-line tools are: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+ * AWS_SESSION_TOKEN, AWS_REGION (or AWS_DEFAULT_REGION), AWS_ENDPOINT_URL_S3 (or AWS_ENDPOINT_URL); path-style
+ * addressing when an endpoint is set, unless HOODIE_S3_PATH_STYLE says otherwise (1 or 0).
+ */
+HOODIE_API hoodie_status hoodie_storage_s3_from_env(hoodie_storage **out);
 /** A fresh in-memory file system; release with hoodie_storage_free(). */
 HOODIE_API hoodie_status hoodie_storage_mem_new(hoodie_storage **out);
 

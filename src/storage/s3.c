@@ -1,0 +1,774 @@
+/*
+ * S3 storage (Amazon S3 and servers that speak its REST API: MinIO, Ceph RGW, R2, ...) over libcurl, requests
+ * signed with AWS Signature Version 4 (storage/s3_sign.h). Paths are s3://bucket/key or s3a://bucket/key (what
+ * Hudi tables written through Hadoop's S3A name themselves).
+ *
+ * How the vtable maps onto S3, which has objects and no directories:
+ *   open_read    HEAD (the size);                  read_at  GET with a Range;
+ *   create/write the bytes are kept in memory;     finish   one PUT: the object appears whole or not at all;
+ *                exclusive creation is a conditional PUT (If-None-Match: *), which S3 answers 412 when the key
+ *                exists, so two racing writers of an instant file cannot both win;
+ *   list         ListObjectsV2 with delimiter '/': objects are files, common prefixes directories; a directory
+ *                exists when some key is under it;
+ *   mkdirs       a zero-byte "dir/" marker object (as S3A writes), hidden from listings; rmdir deletes it;
+ *   remove       HEAD (a missing file is HOODIE_ENOTFOUND, as the vtable wants) then DELETE;
+ *   rename       server-side copy, then delete: NOT atomic. hoodie renames only in places where a reader seeing
+ *                both names, or a crash leaving both, is harmless (archive, hoodie.properties backup).
+ * Durability comes with the PUT (S3 acknowledges after storing), so HOODIE_CREATE_DEFER_SYNC changes nothing.
+ *
+ * Requests that fail with HTTP 5xx or a broken connection are retried (4 attempts, backoff 0.1/0.4/1.6 s), except
+ * a conditional PUT, whose first attempt may have succeeded unseen. Errors name the object and the server's code
+ * and message: "s3://b/t/x.parquet: GET: HTTP 403 AccessDenied: Access Denied".
+ *
+ * Thread-safety: curl handles come from a small pool behind a mutex; handles of distinct files are independent.
+ */
+#include "hoodie/sys/storage.h"
+#include "storage/s3_sign.h"
+#include "storage/s3_xml.h"
+#include "util/error.h"
+#include "util/sha256.h"
+
+#include <curl/curl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define POOL_MAX 8
+#define ATTEMPTS 4
+
+typedef struct s3 {
+    hoodie_storage vt;
+    char *scheme;      /* "http" or "https" */
+    char *authority;   /* host[:port], as in the endpoint */
+    char *region;
+    char *ak, *sk, *token; /* ak NULL: anonymous, unsigned requests */
+    int path_style;
+    pthread_mutex_t mu;
+    CURL *pool[POOL_MAX];
+    size_t n_pool;
+} s3;
+
+/* The last TAIL_BYTES of a file are fetched by one request at the first read that falls in them: a Parquet
+ * footer's magic, length and metadata then cost one round trip, not three. */
+#define TAIL_BYTES (64 * 1024)
+
+struct hoodie_rfile {
+    char *bucket, *key, *path;
+    uint64_t size;
+    uint8_t *tail;       /* the file's bytes [size - tail_len, size), once read */
+    size_t tail_len;
+};
+
+struct hoodie_wfile {
+    char *bucket, *key, *path;
+    unsigned flags;
+    hoodie_buf data;
+};
+
+static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
+static CURLcode curl_init_rc;
+static void curl_init(void) { curl_init_rc = curl_global_init(CURL_GLOBAL_DEFAULT); }
+
+/* ---- paths ---- */
+
+static int scheme_len(const char *path)
+{
+    if (!strncmp(path, "s3://", 5)) return 5;
+    if (!strncmp(path, "s3a://", 6)) return 6;
+    return 0;
+}
+
+/* s3://bucket/key/... -> bucket, key (no leading or trailing '/'; "" for the bucket itself), both malloc'd */
+static hoodie_status split_path(const char *path, char **bucket, char **key)
+{
+    int n = scheme_len(path);
+    *bucket = *key = NULL;
+    if (!n) return HOODIE_FAIL(HOODIE_EINVAL, "%s: not an s3:// or s3a:// path", path);
+    const char *b = path + n, *slash = strchr(b, '/');
+    size_t bl = slash ? (size_t)(slash - b) : strlen(b);
+    if (!bl) return HOODIE_FAIL(HOODIE_EINVAL, "%s: no bucket in the path", path);
+    const char *k = slash ? slash : b + bl;
+    while (*k == '/') k++;
+    size_t kl = strlen(k);
+    while (kl && k[kl - 1] == '/') kl--;
+    *bucket = strndup(b, bl);
+    *key = strndup(k, kl);
+    if (!*bucket || !*key) { free(*bucket); free(*key); *bucket = *key = NULL; return HOODIE_NOMEM(); }
+    return HOODIE_OK;
+}
+
+/* ---- one request ---- */
+
+typedef struct req {
+    const char *method;      /* GET HEAD PUT DELETE */
+    const char *bucket, *key;
+    const char *query;       /* canonical (sorted, encoded), "" for none */
+    const void *body;
+    size_t body_len;
+    const char *range, *if_none_match, *copy_source;
+    const char *what;        /* the path for messages */
+    /* response */
+    uint8_t *dst;            /* the body goes here, at most dst_len bytes (a ranged GET) ... */
+    size_t dst_len, dst_got;
+    int dst_overflow;
+    hoodie_buf *out;         /* ... or here (may be NULL: discarded) */
+    hoodie_buf err;          /* the body of a failed request */
+    long status;
+    curl_off_t length;       /* Content-Length (HEAD) */
+    size_t sent;             /* upload position */
+} req;
+
+static size_t on_body(char *p, size_t size, size_t n, void *ud)
+{
+    req *r = ud;
+    size_t len = size * n;
+    if (r->status >= 300 || (!r->dst && !r->out)) {
+        if (r->err.len < 65536) (void)hoodie_buf_append(&r->err, p, len);
+        return len;
+    }
+    if (r->dst) {
+        size_t room = r->dst_len - r->dst_got;
+        if (len > room) { r->dst_overflow = 1; return 0; }
+        memcpy(r->dst + r->dst_got, p, len);
+        r->dst_got += len;
+        return len;
+    }
+    return hoodie_buf_append(r->out, p, len) == HOODIE_OK ? len : 0;
+}
+
+/* The status line arrives first: it decides where the body goes. */
+static size_t on_header(char *p, size_t size, size_t n, void *ud)
+{
+    req *r = ud;
+    size_t len = size * n;
+    if (len > 9 && !memcmp(p, "HTTP/", 5)) {
+        const char *sp = memchr(p, ' ', len);
+        if (sp && sp + 4 <= p + len) r->status = strtol(sp + 1, NULL, 10);
+    }
+    return len;
+}
+
+static size_t on_upload(char *p, size_t size, size_t n, void *ud)
+{
+    req *r = ud;
+    size_t room = size * n, left = r->body_len - r->sent;
+    if (room > left) room = left;
+    if (room) memcpy(p, (const uint8_t *)r->body + r->sent, room);
+    r->sent += room;
+    return room;
+}
+
+static CURL *take_handle(s3 *s)
+{
+    CURL *h = NULL;
+    pthread_mutex_lock(&s->mu);
+    if (s->n_pool) h = s->pool[--s->n_pool];
+    pthread_mutex_unlock(&s->mu);
+    if (h) curl_easy_reset(h);
+    else h = curl_easy_init();
+    return h;
+}
+
+static void give_handle(s3 *s, CURL *h)
+{
+    pthread_mutex_lock(&s->mu);
+    if (s->n_pool < POOL_MAX) { s->pool[s->n_pool++] = h; h = NULL; }
+    pthread_mutex_unlock(&s->mu);
+    if (h) curl_easy_cleanup(h);
+}
+
+static void amz_now(char out[17])
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(out, 17, "%Y%m%dT%H%M%SZ", &tm);
+}
+
+static hoodie_status add_header(struct curl_slist **l, hoodie_buf *line, const char *name, const char *value)
+{
+    line->len = 0;
+    HOODIE_TRY(hoodie_buf_printf(line, value ? "%s: %s" : "%s:", name, value ? value : ""));
+    HOODIE_TRY(hoodie_buf_cstr(line));
+    struct curl_slist *n = curl_slist_append(*l, (const char *)line->data);
+    if (!n) return HOODIE_NOMEM();
+    *l = n;
+    return HOODIE_OK;
+}
+
+/* URL and signature headers of r into url / hdrs. */
+static hoodie_status prepare(s3 *s, req *r, hoodie_buf *url, struct curl_slist **hdrs)
+{
+    hoodie_buf uri = HOODIE_BUF_INIT, host = HOODIE_BUF_INIT, auth = HOODIE_BUF_INIT, line = HOODIE_BUF_INIT;
+    hoodie_status rc = hoodie_buf_putc(&uri, '/');
+    if (rc == HOODIE_OK && s->path_style) {
+        rc = hoodie_s3_uri_encode(&uri, r->bucket, strlen(r->bucket), 0);
+        if (rc == HOODIE_OK && r->key && *r->key) rc = hoodie_buf_putc(&uri, '/');
+    }
+    if (rc == HOODIE_OK && r->key) rc = hoodie_s3_uri_encode(&uri, r->key, strlen(r->key), 1);
+    if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&uri);
+    if (rc == HOODIE_OK)
+        rc = s->path_style ? hoodie_buf_append_str(&host, s->authority)
+                           : hoodie_buf_printf(&host, "%s.%s", r->bucket, s->authority);
+    if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&host);
+    if (rc == HOODIE_OK)
+        rc = hoodie_buf_printf(url, "%s://%s%s%s%s", s->scheme, (const char *)host.data, (const char *)uri.data,
+                               r->query && *r->query ? "?" : "", r->query ? r->query : "");
+    if (rc == HOODIE_OK) rc = hoodie_buf_cstr(url);
+
+    char date[17], hash[2 * HOODIE_SHA256_LEN + 1];
+    amz_now(date);
+    if (r->body_len) {
+        uint8_t d[HOODIE_SHA256_LEN];
+        hoodie_sha256_digest(r->body, r->body_len, d);
+        hoodie_hex_lower(d, sizeof d, hash);
+    } else {
+        memcpy(hash, HOODIE_S3_EMPTY_SHA256, sizeof hash);
+    }
+    /* the signed headers, in name order */
+    hoodie_s3_header h[8];
+    size_t nh = 0;
+    h[nh++] = (hoodie_s3_header){ "host", rc == HOODIE_OK ? (const char *)host.data : "" };
+    if (r->if_none_match) h[nh++] = (hoodie_s3_header){ "if-none-match", r->if_none_match };
+    if (r->range) h[nh++] = (hoodie_s3_header){ "range", r->range };
+    h[nh++] = (hoodie_s3_header){ "x-amz-content-sha256", hash };
+    if (r->copy_source) h[nh++] = (hoodie_s3_header){ "x-amz-copy-source", r->copy_source };
+    h[nh++] = (hoodie_s3_header){ "x-amz-date", date };
+    if (s->token) h[nh++] = (hoodie_s3_header){ "x-amz-security-token", s->token };
+    if (rc == HOODIE_OK && s->ak) {
+        hoodie_s3_sign_in in = { r->method, (const char *)uri.data, r->query ? r->query : "", h, nh, hash, date,
+                                 s->region, s->ak, s->sk };
+        rc = hoodie_s3_sign(&in, &auth, NULL);
+    }
+    *hdrs = NULL;
+    for (size_t i = 1; i < nh && rc == HOODIE_OK; i++) /* not host: curl sends it, from the URL */
+        rc = add_header(hdrs, &line, h[i].name, h[i].value);
+    if (rc == HOODIE_OK && s->ak) rc = add_header(hdrs, &line, "authorization", (const char *)auth.data);
+    if (rc == HOODIE_OK) rc = add_header(hdrs, &line, "expect", NULL); /* no 100-continue round trip */
+    hoodie_buf_dispose(&uri);
+    hoodie_buf_dispose(&host);
+    hoodie_buf_dispose(&auth);
+    hoodie_buf_dispose(&line);
+    return rc;
+}
+
+static int transient(CURLcode c, long status)
+{
+    if (c == CURLE_OK) return status >= 500 || status == 429;
+    return c == CURLE_COULDNT_CONNECT || c == CURLE_SEND_ERROR || c == CURLE_RECV_ERROR ||
+           c == CURLE_OPERATION_TIMEDOUT || c == CURLE_GOT_NOTHING || c == CURLE_PARTIAL_FILE;
+}
+
+/* Perform r. HOODIE_OK with r->status set to whatever the server answered (the caller judges it), or a failure to
+ * reach the server. */
+static hoodie_status perform(s3 *s, req *r)
+{
+    if (pthread_once(&curl_once, curl_init) != 0 || curl_init_rc != CURLE_OK)
+        return HOODIE_FAIL(HOODIE_EIO, "cannot initialise libcurl");
+    int retry_ok = !r->if_none_match;
+    for (int attempt = 0;; attempt++) {
+        CURL *h = take_handle(s);
+        if (!h) return HOODIE_NOMEM();
+        hoodie_buf url = HOODIE_BUF_INIT;
+        struct curl_slist *hdrs = NULL;
+        hoodie_status rc = prepare(s, r, &url, &hdrs);
+        if (rc < 0) { curl_slist_free_all(hdrs); hoodie_buf_dispose(&url); give_handle(s, h); return rc; }
+        r->status = 0;
+        r->dst_got = 0;
+        r->dst_overflow = 0;
+        r->sent = 0;
+        r->err.len = 0;
+        if (r->out) r->out->len = 0;
+        char errbuf[CURL_ERROR_SIZE] = "";
+        curl_easy_setopt(h, CURLOPT_URL, (const char *)url.data);
+        curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
+        curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+        curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+        curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 15L);
+        curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);  /* a stalled transfer: no byte for a minute */
+        curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, 60L);
+        curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+        curl_easy_setopt(h, CURLOPT_WRITEDATA, r);
+        curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+        curl_easy_setopt(h, CURLOPT_HEADERDATA, r);
+        if (!strcmp(r->method, "HEAD")) {
+            curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
+        } else if (!strcmp(r->method, "PUT")) {
+            curl_easy_setopt(h, CURLOPT_UPLOAD, 1L);
+            curl_easy_setopt(h, CURLOPT_READFUNCTION, on_upload);
+            curl_easy_setopt(h, CURLOPT_READDATA, r);
+            curl_easy_setopt(h, CURLOPT_INFILESIZE_LARGE, (curl_off_t)r->body_len);
+        } else if (strcmp(r->method, "GET")) {
+            curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, r->method);
+        }
+        CURLcode c = curl_easy_perform(h);
+        long code = 0;
+        curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
+        if (c == CURLE_OK) r->status = code;
+        curl_off_t cl = -1;
+        if (c == CURLE_OK) curl_easy_getinfo(h, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl);
+        r->length = cl;
+        curl_slist_free_all(hdrs);
+        give_handle(s, h);
+        if (c == CURLE_WRITE_ERROR && r->dst_overflow) c = CURLE_OK; /* judged by the caller: too many bytes */
+        if (retry_ok && attempt + 1 < ATTEMPTS && transient(c, r->status)) {
+            hoodie_buf_dispose(&url);
+            struct timespec ts = { 0, 100000000L << (2 * attempt) };
+            while (ts.tv_nsec >= 1000000000L) { ts.tv_sec++; ts.tv_nsec -= 1000000000L; }
+            nanosleep(&ts, NULL);
+            continue;
+        }
+        if (c != CURLE_OK) {
+            rc = hoodie_error__set_errno(HOODIE_EIO, 0, "%s: %s: %s (%s)", r->what, r->method,
+                                         *errbuf ? errbuf : curl_easy_strerror(c), (const char *)url.data);
+            hoodie_buf_dispose(&url);
+            return rc;
+        }
+        hoodie_buf_dispose(&url);
+        return HOODIE_OK;
+    }
+}
+
+/* The error for an unexpected status: 404 not found, 412 exists, else an I/O failure, with the server's words. */
+static hoodie_status status_fail(const req *r)
+{
+    hoodie_buf m = HOODIE_BUF_INIT;
+    int have = r->err.len && hoodie_s3_error_parse((const char *)r->err.data, r->err.len, &m);
+    hoodie_status code = r->status == 404 ? HOODIE_ENOTFOUND : r->status == 412 ? HOODIE_EEXISTS : HOODIE_EIO;
+    hoodie_status rc = hoodie_error__set_errno(code, 0, "%s: %s: HTTP %ld%s%s", r->what, r->method, r->status,
+                                               have ? " " : "", have ? (const char *)m.data : "");
+    hoodie_buf_dispose(&m);
+    return rc;
+}
+
+static void req_dispose(req *r) { hoodie_buf_dispose(&r->err); }
+
+/* ---- the vtable ---- */
+
+static hoodie_status s3_head(s3 *s, const char *bucket, const char *key, const char *what, uint64_t *size)
+{
+    req r = { .method = "HEAD", .bucket = bucket, .key = key, .query = "", .what = what };
+    hoodie_status rc = perform(s, &r);
+    if (rc == HOODIE_OK && r.status != 200 && r.status != 404) {
+        /* an answer to HEAD has no body, so no error code: ask again with a GET of one byte, whose failure says why
+         * (SignatureDoesNotMatch, AccessDenied, ...) */
+        req g = { .method = "GET", .bucket = bucket, .key = key, .query = "", .range = "bytes=0-0", .what = what };
+        uint8_t byte;
+        g.dst = &byte;
+        g.dst_len = 1;
+        if (perform(s, &g) == HOODIE_OK && g.status >= 300 && g.err.len) {
+            g.method = "HEAD";
+            rc = status_fail(&g);
+        } else {
+            rc = status_fail(&r);
+        }
+        req_dispose(&g);
+    } else if (rc == HOODIE_OK && r.status != 200) {
+        rc = status_fail(&r);
+    }
+    if (rc == HOODIE_OK && size) {
+        if (r.length < 0) rc = HOODIE_FAIL(HOODIE_EIO, "%s: HEAD: no Content-Length in the answer", what);
+        else *size = (uint64_t)r.length;
+    }
+    req_dispose(&r);
+    return rc;
+}
+
+static hoodie_status s3_open_read(void *ctx, const char *path, hoodie_rfile **out, uint64_t *size_out)
+{
+    s3 *s = ctx;
+    *out = NULL;
+    hoodie_rfile *f = calloc(1, sizeof *f);
+    if (!f) return HOODIE_NOMEM();
+    hoodie_status rc = split_path(path, &f->bucket, &f->key);
+    if (rc == HOODIE_OK && !*f->key) rc = HOODIE_FAIL(HOODIE_EINVAL, "%s is a bucket, not a file", path);
+    if (rc == HOODIE_OK && !(f->path = strdup(path))) rc = HOODIE_NOMEM();
+    if (rc == HOODIE_OK) rc = s3_head(s, f->bucket, f->key, path, &f->size);
+    if (rc < 0) { free(f->bucket); free(f->key); free(f->path); free(f); return rc; }
+    *size_out = f->size;
+    *out = f;
+    return HOODIE_OK;
+}
+
+static hoodie_status get_range(s3 *s, hoodie_rfile *f, uint64_t off, void *buf, size_t len);
+
+static hoodie_status s3_read_at(void *ctx, hoodie_rfile *f, uint64_t off, void *buf, size_t len)
+{
+    s3 *s = ctx;
+    if (!len) return HOODIE_OK;
+    if (off > f->size || len > f->size - off)
+        return HOODIE_CORRUPT("%s: unexpected end of file at offset %llu", f->path,
+                              (unsigned long long)(off > f->size ? off : f->size));
+    size_t tl = f->size < TAIL_BYTES ? (size_t)f->size : TAIL_BYTES;
+    uint64_t tail_off = f->size - tl;
+    if (off < tail_off) return get_range(s, f, off, buf, len);
+    if (!f->tail) {
+        uint8_t *t = malloc(tl);
+        if (!t) return HOODIE_NOMEM();
+        hoodie_status rc = get_range(s, f, tail_off, t, tl);
+        if (rc < 0) { free(t); return rc; }
+        f->tail = t;
+        f->tail_len = tl;
+    }
+    memcpy(buf, f->tail + (off - tail_off), len);
+    return HOODIE_OK;
+}
+
+static hoodie_status get_range(s3 *s, hoodie_rfile *f, uint64_t off, void *buf, size_t len)
+{
+    char range[64];
+    snprintf(range, sizeof range, "bytes=%llu-%llu", (unsigned long long)off, (unsigned long long)(off + len - 1));
+    req r = { .method = "GET", .bucket = f->bucket, .key = f->key, .query = "", .range = range, .what = f->path,
+              .dst = buf, .dst_len = len };
+    hoodie_status rc = perform(s, &r);
+    if (rc == HOODIE_OK) {
+        int whole = r.status == 200 && off == 0 && len == f->size; /* a server may ignore a range covering all */
+        if (r.status != 206 && !whole) rc = status_fail(&r);
+        else if (r.dst_overflow || r.dst_got != len)
+            rc = HOODIE_FAIL(HOODIE_EIO, "%s: GET %s: %s%zu bytes, not %zu", f->path, range,
+                             r.dst_overflow ? "more than " : "", r.dst_got, len);
+    }
+    req_dispose(&r);
+    return rc;
+}
+
+static void s3_close_read(void *ctx, hoodie_rfile *f)
+{
+    (void)ctx;
+    if (!f) return;
+    free(f->bucket);
+    free(f->key);
+    free(f->path);
+    free(f->tail);
+    free(f);
+}
+
+static hoodie_status s3_create(void *ctx, const char *path, unsigned flags, hoodie_wfile **out)
+{
+    (void)ctx;
+    *out = NULL;
+    hoodie_wfile *f = calloc(1, sizeof *f);
+    if (!f) return HOODIE_NOMEM();
+    hoodie_status rc = split_path(path, &f->bucket, &f->key);
+    if (rc == HOODIE_OK && !*f->key) rc = HOODIE_FAIL(HOODIE_EINVAL, "%s is a bucket, not a file", path);
+    if (rc == HOODIE_OK && !(f->path = strdup(path))) rc = HOODIE_NOMEM();
+    if (rc < 0) { free(f->bucket); free(f->key); free(f->path); free(f); return rc; }
+    f->flags = flags;
+    *out = f;
+    return HOODIE_OK;
+}
+
+static hoodie_status s3_write(void *ctx, hoodie_wfile *f, const void *data, size_t len)
+{
+    (void)ctx;
+    return hoodie_buf_append(&f->data, data, len);
+}
+
+static void wfile_free(hoodie_wfile *f)
+{
+    free(f->bucket);
+    free(f->key);
+    free(f->path);
+    hoodie_buf_dispose(&f->data);
+    free(f);
+}
+
+static hoodie_status put_object(s3 *s, const char *bucket, const char *key, const char *what, const void *data,
+                                size_t len, int exclusive)
+{
+    req r = { .method = "PUT", .bucket = bucket, .key = key, .query = "", .body = data, .body_len = len,
+              .if_none_match = exclusive ? "*" : NULL, .what = what };
+    hoodie_status rc = perform(s, &r);
+    if (rc == HOODIE_OK && r.status != 200) rc = status_fail(&r);
+    req_dispose(&r);
+    return rc;
+}
+
+static hoodie_status s3_finish(void *ctx, hoodie_wfile *f)
+{
+    s3 *s = ctx;
+    hoodie_status rc = put_object(s, f->bucket, f->key, f->path, f->data.data, f->data.len,
+                                  (f->flags & HOODIE_CREATE_EXCLUSIVE) != 0);
+    wfile_free(f);
+    return rc;
+}
+
+static void s3_abandon(void *ctx, hoodie_wfile *f)
+{
+    (void)ctx;
+    if (f) wfile_free(f);
+}
+
+typedef struct list_ctx {
+    size_t skip;              /* the prefix's length */
+    hoodie_storage_list_cb cb;
+    void *payload;
+    int any;                  /* something is under the prefix (the marker included) */
+    int stop;
+    hoodie_buf name;
+} list_ctx;
+
+static int list_item(const hoodie_s3_list_item *it, void *ud)
+{
+    list_ctx *l = ud;
+    l->any = 1;
+    size_t kl = strlen(it->key);
+    if (kl <= l->skip) return 0; /* the directory's own marker */
+    const char *name = it->key + l->skip;
+    size_t nl = kl - l->skip;
+    if (it->is_prefix && nl && name[nl - 1] == '/') nl--;
+    if (!nl || memchr(name, '/', nl)) return 0; /* "dir//x" and the like: not a plain entry */
+    l->name.len = 0;
+    if (hoodie_buf_append(&l->name, name, nl) < 0 || hoodie_buf_cstr(&l->name) < 0) { l->stop = -1; return 1; }
+    hoodie_dirent e = { (const char *)l->name.data, it->is_prefix, it->is_prefix ? 0 : it->size,
+                        it->is_prefix ? 0 : it->mtime_ms };
+    if (l->cb(&e, l->payload)) { l->stop = 1; return 1; }
+    return 0;
+}
+
+/* List the keys under `key`/ (all of the bucket when key is ""). *any: something is there. max_keys 0: all. */
+static hoodie_status list_prefix(s3 *s, const char *bucket, const char *key, const char *what, int max_keys,
+                                 list_ctx *l)
+{
+    hoodie_buf prefix = HOODIE_BUF_INIT, query = HOODIE_BUF_INIT, token = HOODIE_BUF_INIT, body = HOODIE_BUF_INIT;
+    hoodie_status rc = hoodie_buf_printf(&prefix, "%s%s", key, *key ? "/" : "");
+    if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&prefix);
+    l->skip = prefix.len;
+    for (int page = 0; rc == HOODIE_OK; page++) {
+        query.len = 0;
+        /* the parameters in name order: continuation-token, delimiter, list-type, max-keys, prefix */
+        if (token.len) {
+            rc = hoodie_buf_append_str(&query, "continuation-token=");
+            if (rc == HOODIE_OK) rc = hoodie_s3_uri_encode(&query, (const char *)token.data, token.len, 0);
+            if (rc == HOODIE_OK) rc = hoodie_buf_putc(&query, '&');
+        }
+        if (rc == HOODIE_OK) rc = hoodie_buf_append_str(&query, "delimiter=%2F&list-type=2");
+        if (rc == HOODIE_OK && max_keys) rc = hoodie_buf_printf(&query, "&max-keys=%d", max_keys);
+        if (rc == HOODIE_OK) rc = hoodie_buf_append_str(&query, "&prefix=");
+        if (rc == HOODIE_OK) rc = hoodie_s3_uri_encode(&query, (const char *)prefix.data, prefix.len, 0);
+        if (rc < 0) break;
+        req r = { .method = "GET", .bucket = bucket, .key = "", .query = (const char *)query.data, .what = what,
+                  .out = &body };
+        rc = perform(s, &r);
+        if (rc == HOODIE_OK && r.status != 200) rc = status_fail(&r);
+        req_dispose(&r);
+        if (rc < 0) break;
+        int stopped = 0, truncated = 0;
+        token.len = 0;
+        rc = hoodie_s3_list_parse((const char *)body.data, body.len, list_item, l, &stopped, &truncated, &token);
+        if (rc < 0) { hoodie_error__prefix("%s: ", what); break; }
+        if (l->stop < 0) { rc = HOODIE_NOMEM(); break; }
+        if (stopped || !truncated || max_keys) break;
+        if (!token.len) { rc = HOODIE_FAIL(HOODIE_EIO, "%s: listing page %d is truncated without a token", what, page); break; }
+    }
+    hoodie_buf_dispose(&prefix);
+    hoodie_buf_dispose(&query);
+    hoodie_buf_dispose(&token);
+    hoodie_buf_dispose(&body);
+    return rc;
+}
+
+static int ignore_entry(const hoodie_dirent *e, void *p) { (void)e; (void)p; return 0; }
+
+static hoodie_status s3_list(void *ctx, const char *dir, hoodie_storage_list_cb cb, void *payload)
+{
+    s3 *s = ctx;
+    char *bucket, *key;
+    HOODIE_TRY(split_path(dir, &bucket, &key));
+    list_ctx l = { 0, cb, payload, 0, 0, HOODIE_BUF_INIT };
+    hoodie_status rc = list_prefix(s, bucket, key, dir, 0, &l);
+    if (rc == HOODIE_OK && !l.any && *key) rc = HOODIE_FAIL(HOODIE_ENOTFOUND, "cannot list %s: no such folder", dir);
+    hoodie_buf_dispose(&l.name);
+    free(bucket);
+    free(key);
+    return rc;
+}
+
+static hoodie_status delete_object(s3 *s, const char *bucket, const char *key, const char *what)
+{
+    req r = { .method = "DELETE", .bucket = bucket, .key = key, .query = "", .what = what };
+    hoodie_status rc = perform(s, &r);
+    if (rc == HOODIE_OK && r.status != 204 && r.status != 200) rc = status_fail(&r);
+    req_dispose(&r);
+    return rc;
+}
+
+static hoodie_status s3_remove(void *ctx, const char *path)
+{
+    s3 *s = ctx;
+    char *bucket, *key;
+    HOODIE_TRY(split_path(path, &bucket, &key));
+    hoodie_status rc = *key ? s3_head(s, bucket, key, path, NULL)
+                            : HOODIE_FAIL(HOODIE_EINVAL, "%s is a bucket, not a file", path);
+    if (rc == HOODIE_ENOTFOUND) rc = HOODIE_FAIL(HOODIE_ENOTFOUND, "cannot remove %s: not found", path);
+    if (rc == HOODIE_OK) rc = delete_object(s, bucket, key, path);
+    free(bucket);
+    free(key);
+    return rc;
+}
+
+static hoodie_status s3_rename(void *ctx, const char *from, const char *to)
+{
+    s3 *s = ctx;
+    char *fb = NULL, *fk = NULL, *tb = NULL, *tk = NULL;
+    hoodie_buf src = HOODIE_BUF_INIT, body = HOODIE_BUF_INIT;
+    hoodie_status rc = split_path(from, &fb, &fk);
+    if (rc == HOODIE_OK) rc = split_path(to, &tb, &tk);
+    if (rc == HOODIE_OK && (!*fk || !*tk)) rc = HOODIE_FAIL(HOODIE_EINVAL, "cannot rename %s to %s: not files", from, to);
+    if (rc == HOODIE_OK) rc = hoodie_buf_putc(&src, '/');
+    if (rc == HOODIE_OK) rc = hoodie_s3_uri_encode(&src, fb, strlen(fb), 0);
+    if (rc == HOODIE_OK) rc = hoodie_buf_putc(&src, '/');
+    if (rc == HOODIE_OK) rc = hoodie_s3_uri_encode(&src, fk, strlen(fk), 1);
+    if (rc == HOODIE_OK) {
+        req r = { .method = "PUT", .bucket = tb, .key = tk, .query = "", .copy_source = (const char *)src.data,
+                  .what = from, .out = &body };
+        rc = perform(s, &r);
+        /* a copy may fail after its 200 has been sent: the body is then an <Error> */
+        if (rc == HOODIE_OK && r.status == 200 && hoodie_s3_error_parse((const char *)body.data, body.len, &r.err) == 0)
+            r.err.len = 0;
+        if (rc == HOODIE_OK && r.status == 200 && r.err.len) {
+            hoodie_buf_cstr(&r.err);
+            rc = HOODIE_FAIL(HOODIE_EIO, "%s: copy to %s: %s", from, to, (const char *)r.err.data);
+        } else if (rc == HOODIE_OK && r.status != 200) {
+            rc = status_fail(&r);
+        }
+        req_dispose(&r);
+    }
+    if (rc == HOODIE_OK) rc = delete_object(s, fb, fk, from);
+    free(fb); free(fk); free(tb); free(tk);
+    hoodie_buf_dispose(&src);
+    hoodie_buf_dispose(&body);
+    return rc;
+}
+
+/* The folder marker "key/" of `path` put (create) or deleted; nothing for a bucket. */
+static hoodie_status folder_marker(s3 *s, const char *path, int create)
+{
+    char *bucket, *key;
+    HOODIE_TRY(split_path(path, &bucket, &key));
+    hoodie_status rc = HOODIE_OK;
+    size_t n = strlen(key);
+    char *marker = n ? malloc(n + 2) : NULL;
+    if (n && !marker) rc = HOODIE_NOMEM();
+    if (marker) {
+        memcpy(marker, key, n);
+        memcpy(marker + n, "/", 2);
+        rc = create ? put_object(s, bucket, marker, path, "", 0, 0) : delete_object(s, bucket, marker, path);
+        if (!create && rc == HOODIE_ENOTFOUND) rc = HOODIE_OK;
+    }
+    free(marker);
+    free(bucket);
+    free(key);
+    return rc;
+}
+
+static hoodie_status s3_mkdirs(void *ctx, const char *path) { return folder_marker(ctx, path, 1); }
+static hoodie_status s3_rmdir(void *ctx, const char *path) { return folder_marker(ctx, path, 0); }
+
+static int s3_exists(void *ctx, const char *path)
+{
+    s3 *s = ctx;
+    char *bucket, *key;
+    hoodie_status rc = split_path(path, &bucket, &key);
+    if (rc < 0) return rc;
+    rc = *key ? s3_head(s, bucket, key, path, NULL) : HOODIE_ENOTFOUND;
+    int found = rc == HOODIE_OK;
+    if (rc == HOODIE_ENOTFOUND) { /* a folder: some key under it (a bucket: the listing answers) */
+        list_ctx l = { 0, ignore_entry, NULL, 0, 0, HOODIE_BUF_INIT };
+        rc = list_prefix(s, bucket, key, path, 1, &l);
+        found = rc == HOODIE_OK && (l.any || !*key);
+        if (rc == HOODIE_ENOTFOUND) rc = HOODIE_OK; /* no such bucket */
+        hoodie_buf_dispose(&l.name);
+    }
+    free(bucket);
+    free(key);
+    return rc < 0 ? rc : found;
+}
+
+static void s3_destroy(void *ctx)
+{
+    s3 *s = ctx;
+    for (size_t i = 0; i < s->n_pool; i++) curl_easy_cleanup(s->pool[i]);
+    pthread_mutex_destroy(&s->mu);
+    free(s->scheme);
+    free(s->authority);
+    free(s->region);
+    free(s->ak);
+    if (s->sk) memset(s->sk, 0, strlen(s->sk));
+    free(s->sk);
+    free(s->token);
+    free(s);
+}
+
+static char *dup_or_null(const char *v, int *fail)
+{
+    if (!v || !*v) return NULL;
+    char *d = strdup(v);
+    if (!d) *fail = 1;
+    return d;
+}
+
+hoodie_status hoodie_storage_s3_new(hoodie_storage **out, const hoodie_s3_config *cfg)
+{
+    *out = NULL;
+    if (!cfg) return HOODIE_FAIL(HOODIE_EINVAL, "no S3 configuration given");
+    if ((cfg->access_key_id && *cfg->access_key_id) != (cfg->secret_access_key && *cfg->secret_access_key))
+        return HOODIE_FAIL(HOODIE_EINVAL, "S3: an access key id needs its secret access key, and the other way round");
+    const char *region = cfg->region && *cfg->region ? cfg->region : "us-east-1";
+    for (const char *p = region; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-'))
+            return HOODIE_FAIL(HOODIE_EINVAL, "S3 region '%s' is not a region name", region);
+    s3 *s = calloc(1, sizeof *s);
+    if (!s) return HOODIE_NOMEM();
+    int fail = 0;
+    if (cfg->endpoint && *cfg->endpoint) {
+        const char *e = cfg->endpoint, *sep = strstr(e, "://");
+        if (!sep || (strncmp(e, "http://", 7) && strncmp(e, "https://", 8))) {
+            free(s);
+            return HOODIE_FAIL(HOODIE_EINVAL, "S3 endpoint '%s' is not an http:// or https:// URL", e);
+        }
+        const char *a = sep + 3;
+        size_t al = strcspn(a, "/?#");
+        if (!al || (a[al] && strspn(a + al, "/") != strlen(a + al))) {
+            free(s);
+            return HOODIE_FAIL(HOODIE_EINVAL, "S3 endpoint '%s': only scheme://host[:port] is supported", e);
+        }
+        s->scheme = strndup(e, (size_t)(sep - e));
+        s->authority = strndup(a, al);
+        s->path_style = cfg->path_style;
+    } else {
+        size_t n = strlen(region) + 32;
+        s->scheme = strdup("https");
+        s->authority = malloc(n);
+        if (s->authority) snprintf(s->authority, n, "s3.%s.amazonaws.com", region);
+        s->path_style = cfg->path_style;
+    }
+    s->region = strdup(region);
+    s->ak = dup_or_null(cfg->access_key_id, &fail);
+    s->sk = dup_or_null(cfg->secret_access_key, &fail);
+    s->token = dup_or_null(cfg->session_token, &fail);
+    if (fail || !s->scheme || !s->authority || !s->region || pthread_mutex_init(&s->mu, NULL) != 0) {
+        free(s->scheme); free(s->authority); free(s->region); free(s->ak); free(s->sk); free(s->token); free(s);
+        return HOODIE_NOMEM();
+    }
+    s->vt = (hoodie_storage){ HOODIE_STORAGE_VERSION, s, s3_open_read, s3_read_at, s3_close_read, s3_create,
+                              s3_write, s3_finish, s3_abandon, s3_list, s3_remove, s3_rename, s3_mkdirs, s3_rmdir,
+                              s3_exists, s3_destroy };
+    *out = &s->vt;
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_storage_s3_from_env(hoodie_storage **out)
+{
+    const char *endpoint = getenv("AWS_ENDPOINT_URL_S3");
+    if (!endpoint || !*endpoint) endpoint = getenv("AWS_ENDPOINT_URL");
+    const char *region = getenv("AWS_REGION");
+    if (!region || !*region) region = getenv("AWS_DEFAULT_REGION");
+    const char *style = getenv("HOODIE_S3_PATH_STYLE");
+    hoodie_s3_config c = {
+        endpoint, region, getenv("AWS_ACCESS_KEY_ID"), getenv("AWS_SECRET_ACCESS_KEY"), getenv("AWS_SESSION_TOKEN"),
+        style && *style ? strcmp(style, "0") != 0 : (endpoint && *endpoint) };
+    return hoodie_storage_s3_new(out, &c);
+}

@@ -1,0 +1,207 @@
+/* S3: Signature V4 against AWS's documented examples, URI encoding, the listing and error XML, the configuration
+ * checks. Requests against a server are tested by tests/compat/s3.sh. */
+#include "hoodie_test.h"
+#include "hoodie/sys/storage.h"
+#include "storage/s3_sign.h"
+#include "storage/s3_xml.h"
+#include "util/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define AK "AKIAIOSFODNN7EXAMPLE"
+#define SK "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+
+/* AWS S3 API reference, "Signature Calculations for the Authorization Header: Transferring Payload in a Single
+ * Chunk", example "GET Object": the first 10 bytes of examplebucket/test.txt. */
+HOODIE_TEST(storage_s3__sign_get_object_example)
+{
+    hoodie_s3_header h[] = {
+        { "host", "examplebucket.s3.amazonaws.com" },
+        { "range", "bytes=0-9" },
+        { "x-amz-content-sha256", HOODIE_S3_EMPTY_SHA256 },
+        { "x-amz-date", "20130524T000000Z" },
+    };
+    hoodie_s3_sign_in in = { "GET", "/test.txt", "", h, 4, HOODIE_S3_EMPTY_SHA256, "20130524T000000Z", "us-east-1",
+                             AK, SK };
+    hoodie_buf out = HOODIE_BUF_INIT, creq = HOODIE_BUF_INIT;
+    hoodie_assert_ok(hoodie_s3_sign(&in, &out, &creq));
+    hoodie_assert_equal_s("GET\n/test.txt\n\nhost:examplebucket.s3.amazonaws.com\nrange:bytes=0-9\n"
+                          "x-amz-content-sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\n"
+                          "x-amz-date:20130524T000000Z\n\nhost;range;x-amz-content-sha256;x-amz-date\n"
+                          "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+                          (const char *)creq.data);
+    hoodie_assert_equal_s("AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request, "
+                          "SignedHeaders=host;range;x-amz-content-sha256;x-amz-date, "
+                          "Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41",
+                          (const char *)out.data);
+    hoodie_buf_dispose(&out);
+    hoodie_buf_dispose(&creq);
+}
+
+/* The same page, example "GET Bucket (List Objects)": GET /?max-keys=2&prefix=J. */
+HOODIE_TEST(storage_s3__sign_list_objects_example)
+{
+    hoodie_s3_header h[] = {
+        { "host", "examplebucket.s3.amazonaws.com" },
+        { "x-amz-content-sha256", HOODIE_S3_EMPTY_SHA256 },
+        { "x-amz-date", "20130524T000000Z" },
+    };
+    hoodie_s3_sign_in in = { "GET", "/", "max-keys=2&prefix=J", h, 3, HOODIE_S3_EMPTY_SHA256, "20130524T000000Z",
+                             "us-east-1", AK, SK };
+    hoodie_buf out = HOODIE_BUF_INIT;
+    hoodie_assert_ok(hoodie_s3_sign(&in, &out, NULL));
+    hoodie_assert_contains((const char *)out.data,
+                           "Signature=34b48302e7b5fa45bde8084f4b7868a86f0a534bc59db6670ed5711ef69dc6f7");
+    hoodie_buf_dispose(&out);
+    in.amz_date = "2013-05-24";
+    hoodie_assert_status(HOODIE_EINVAL, hoodie_s3_sign(&in, &out, NULL));
+    hoodie_assert_contains(hoodie_error_last()->message, "yyyymmddThhmmssZ");
+    hoodie_buf_dispose(&out);
+}
+
+HOODIE_TEST(storage_s3__uri_encode)
+{
+    hoodie_buf b = HOODIE_BUF_INIT;
+    const char *key = "t/partition_path=Monday/a b%c~_-.x\xc3\xa9";
+    hoodie_assert_ok(hoodie_s3_uri_encode(&b, key, strlen(key), 1));
+    hoodie_assert_equal_s("t/partition_path%3DMonday/a%20b%25c~_-.x%C3%A9", (const char *)b.data);
+    b.len = 0;
+    hoodie_assert_ok(hoodie_s3_uri_encode(&b, "a/b", 3, 0));
+    hoodie_assert_equal_s("a%2Fb", (const char *)b.data);
+    hoodie_buf_dispose(&b);
+}
+
+typedef struct { char lines[16][96]; int n; int stop_at; } got;
+
+static int take(const hoodie_s3_list_item *it, void *p)
+{
+    got *g = p;
+    if (g->n < 16)
+        snprintf(g->lines[g->n++], 96, "%s %s %llu %lld", it->is_prefix ? "P" : "F", it->key,
+                 (unsigned long long)it->size, (long long)it->mtime_ms);
+    return g->stop_at && g->n == g->stop_at;
+}
+
+HOODIE_TEST(storage_s3__list_parse)
+{
+    const char *xml =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        "<ListBucketResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><Name>b</Name><Prefix>t/</Prefix>"
+        "<KeyCount>4</KeyCount><MaxKeys>1000</MaxKeys><Delimiter>/</Delimiter><IsTruncated>true</IsTruncated>"
+        "<Contents><Key>t/</Key><LastModified>1970-01-01T00:00:00.000Z</LastModified><Size>0</Size></Contents>"
+        "<Contents><Key>t/a&amp;b &lt;&#233;&#x41;&gt;.parquet</Key><LastModified>2024-03-01T12:34:56.789Z"
+        "</LastModified><ETag>&quot;x&quot;</ETag><Size>1234</Size><StorageClass>STANDARD</StorageClass></Contents>"
+        "<CommonPrefixes><Prefix>t/.hoodie/</Prefix></CommonPrefixes>"
+        "<Contents><Key>t/z</Key><LastModified>2024-03-01T12:34:56Z</LastModified><Size>7</Size></Contents>"
+        "<NextContinuationToken>tok+/=&amp;</NextContinuationToken></ListBucketResult>";
+    got g = { .n = 0 };
+    int stopped, truncated;
+    hoodie_buf tok = HOODIE_BUF_INIT;
+    hoodie_assert_ok(hoodie_s3_list_parse(xml, strlen(xml), take, &g, &stopped, &truncated, &tok));
+    hoodie_assert_equal_i(4, g.n);
+    hoodie_assert_equal_s("F t/ 0 0", g.lines[0]);
+    hoodie_assert_equal_s("F t/a&b <\xc3\xa9" "A>.parquet 1234 1709296496789", g.lines[1]);
+    hoodie_assert_equal_s("P t/.hoodie/ 0 0", g.lines[2]);
+    hoodie_assert_equal_s("F t/z 7 1709296496000", g.lines[3]);
+    hoodie_assert_equal_i(1, truncated);
+    hoodie_assert_equal_i(0, stopped);
+    hoodie_assert_equal_s("tok+/=&", (const char *)tok.data);
+    /* a callback stops it */
+    got g2 = { .n = 0, .stop_at = 2 };
+    hoodie_assert_ok(hoodie_s3_list_parse(xml, strlen(xml), take, &g2, &stopped, &truncated, NULL));
+    hoodie_assert_equal_i(2, g2.n);
+    hoodie_assert_equal_i(1, stopped);
+    hoodie_buf_dispose(&tok);
+    /* the last page, empty */
+    const char *empty = "<ListBucketResult><IsTruncated>false</IsTruncated></ListBucketResult>";
+    got g3 = { .n = 0 };
+    hoodie_assert_ok(hoodie_s3_list_parse(empty, strlen(empty), take, &g3, &stopped, &truncated, &tok));
+    hoodie_assert_equal_i(0, g3.n);
+    hoodie_assert_equal_i(0, truncated);
+}
+
+HOODIE_TEST(storage_s3__list_parse_rejects_malformed)
+{
+    static const char *bad[] = {
+        "",
+        "<Error><Code>x</Code></Error>",
+        "<ListBucketResult><Contents><Key>a</Key>",
+        "<ListBucketResult><Contents><Key>a</Key></Contents>",
+        "<ListBucketResult><Contents><Size>1</Size></Contents></ListBucketResult>",
+        "<ListBucketResult><Contents><Key>a&bogus;</Key></Contents></ListBucketResult>",
+        "<ListBucketResult><Contents><Key>a&#0;</Key></Contents></ListBucketResult>",
+        "<ListBucketResult><Contents><Key>a&#x110000;</Key></Contents></ListBucketResult>",
+        "<ListBucketResult><Contents><Key>a</Key><Size>12x</Size></Contents></ListBucketResult>",
+        "<ListBucketResult><Contents><Key>a</Key><Size>99999999999999999999999</Size></Contents></ListBucketResult>",
+        "<ListBucketResult><Contents><Key>a</Key><LastModified>yesterday</LastModified></Contents></ListBucketResult>",
+        "<ListBucketResult><CommonPrefixes></CommonPrefixes></ListBucketResult>",
+        "<ListBucketResult><IsTruncated>true</IsTruncated></ListBucketResult>",
+        "<ListBucketResult><Contents><Key>a<b/></Key></Contents></ListBucketResult>",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        got g = { .n = 0 };
+        int stopped, truncated;
+        hoodie_buf tok = HOODIE_BUF_INIT;
+        hoodie_status rc = hoodie_s3_list_parse(bad[i], strlen(bad[i]), take, &g, &stopped, &truncated, &tok);
+        if (rc != HOODIE_ECORRUPT) fprintf(stderr, "case %zu: %d\n", i, (int)rc);
+        hoodie_assert_equal_i(HOODIE_ECORRUPT, rc);
+        hoodie_assert_contains(hoodie_error_last()->message, "S3 response");
+        hoodie_buf_dispose(&tok);
+    }
+}
+
+HOODIE_TEST(storage_s3__error_parse_and_time)
+{
+    const char *xml = "<?xml version=\"1.0\"?><Error><Code>NoSuchKey</Code><Message>The specified key does not "
+                      "exist.</Message><Key>t/x</Key></Error>";
+    hoodie_buf m = HOODIE_BUF_INIT;
+    hoodie_assert_equal_i(1, hoodie_s3_error_parse(xml, strlen(xml), &m));
+    hoodie_assert_equal_s("NoSuchKey: The specified key does not exist.", (const char *)m.data);
+    m.len = 0;
+    hoodie_assert_equal_i(0, hoodie_s3_error_parse("<html>", 6, &m));
+    hoodie_buf_dispose(&m);
+    hoodie_assert(hoodie_s3_parse_time("1970-01-01T00:00:00Z", 20) == 0);
+    hoodie_assert(hoodie_s3_parse_time("2000-02-29T23:59:59.5Z", 22) == 951868799500LL);
+    hoodie_assert(hoodie_s3_parse_time("1969-12-31T23:59:59Z", 20) == -1000);
+    hoodie_assert(hoodie_s3_parse_time("2000-13-01T00:00:00Z", 20) == -1);
+    hoodie_assert(hoodie_s3_parse_time("2000-01-01T00:00:00", 19) == -1);
+    hoodie_assert(hoodie_s3_parse_time("2000-01-01 00:00:00Z", 20) == -1);
+}
+
+HOODIE_TEST(storage_s3__config_errors)
+{
+    hoodie_storage *s = NULL;
+    hoodie_s3_config c = { .endpoint = "ftp://x", .access_key_id = "a", .secret_access_key = "b" };
+    hoodie_assert_status(HOODIE_EINVAL, hoodie_storage_s3_new(&s, &c));
+    hoodie_assert_contains(hoodie_error_last()->message, "not an http:// or https:// URL");
+    c.endpoint = "http://host:9000/some/path";
+    hoodie_assert_status(HOODIE_EINVAL, hoodie_storage_s3_new(&s, &c));
+    c.endpoint = "http://host:9000";
+    c.secret_access_key = NULL;
+    hoodie_assert_status(HOODIE_EINVAL, hoodie_storage_s3_new(&s, &c));
+    hoodie_assert_contains(hoodie_error_last()->message, "secret access key");
+    c.secret_access_key = "b";
+    c.region = "us east";
+    hoodie_assert_status(HOODIE_EINVAL, hoodie_storage_s3_new(&s, &c));
+    c.region = "eu-west-1";
+    hoodie_assert_ok(hoodie_storage_s3_new(&s, &c));
+    /* paths that are not S3's, or name a bucket where a file is wanted: refused before any request */
+    hoodie_rfile *f = NULL;
+    uint64_t size;
+    hoodie_assert_status(HOODIE_EINVAL, s->open_read(s->ctx, "/tmp/x", &f, &size));
+    hoodie_assert_contains(hoodie_error_last()->message, "not an s3:// or s3a:// path");
+    hoodie_assert_status(HOODIE_EINVAL, s->open_read(s->ctx, "s3:///x", &f, &size));
+    hoodie_assert_contains(hoodie_error_last()->message, "no bucket");
+    hoodie_assert_status(HOODIE_EINVAL, s->open_read(s->ctx, "s3a://bucket/", &f, &size));
+    hoodie_assert_contains(hoodie_error_last()->message, "is a bucket");
+    /* nothing listens there: a clear I/O error naming the object (connection refused, no retry storm) */
+    hoodie_storage_free(s);
+    c.endpoint = "http://127.0.0.1:9";
+    c.path_style = 1;
+    hoodie_assert_ok(hoodie_storage_s3_new(&s, &c));
+    hoodie_assert_status(HOODIE_EIO, s->open_read(s->ctx, "s3://b/t/x.parquet", &f, &size));
+    hoodie_assert_contains(hoodie_error_last()->message, "s3://b/t/x.parquet: HEAD:");
+    hoodie_storage_free(s);
+}

@@ -1,0 +1,217 @@
+#!/usr/bin/env bash
+# Tables on S3: a local S3 server (tests/oracle/s3server.mjs: s3rver behind a proxy that checks every request's
+# Signature V4 with the aws4 package and implements conditional PUTs) holds copies of the fixture tables, put there
+# by an independent client (tests/oracle/s3sync.mjs). hoodie must read each one at s3://... exactly as it reads the
+# local copy: snapshot, read-optimized, every instant by time travel, incremental windows, CDC, SQL, the timeline.
+# Then hoodie writes tables on S3 (COW and MOR: bulk_insert, upsert, delete, compaction, clean) next to the same
+# writes on local disk: both read back the same rows at every step, and the S3 table, copied down by the
+# independent client, is a table hoodie reads the same locally. Errors: a wrong secret, a missing table, a server
+# that is not there, an existing table, each a clear message and a non-zero exit.
+set -u
+HOODIE=${HOODIE:-build/hoodie}
+SRC=${HOODIE_SRC:-.}
+FIX=${HOODIE_FIXTURES:-../shared/fixtures}/hudi/tables
+ORACLE=$SRC/tests/oracle
+source "$(dirname "${BASH_SOURCE[0]}")/common/check.bash"
+
+cleanup() { exec 9>&- 2>/dev/null; [ -n "${srv_pid:-}" ] && kill "$srv_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"; }
+trap cleanup EXIT
+check_contains() { case "$2" in *"$3"*) ok ;; *) bad "$1: [$3] not in [$2]" ;; esac; }
+
+# the oracle checks itself first: ranges, listings, conditional PUTs, and that it refuses a wrong signature
+if node "$ORACLE/s3server_selftest.mjs" > "$tmp/selftest.out" 2>&1; then ok; else bad "s3server self-test: $(tail -5 "$tmp/selftest.out")"; fi
+
+# the server: it exits when fd 9 (its stdin) closes, so a test that dies does not leave it behind
+mkfifo "$tmp/srv_in"
+node "$ORACLE/s3server.mjs" --dir "$tmp/s3data" --port 0 --bucket hudi --access-key hoodie-test-ak \
+    --secret-key hoodie-test-secret/xyz --region eu-west-3 --parent-pid $$ < "$tmp/srv_in" > "$tmp/srv_out" 2> "$tmp/srv_err" &
+srv_pid=$!
+exec 9> "$tmp/srv_in"
+port=""
+for _ in $(seq 100); do
+    port=$(sed -n 's/^S3SERVER port=\([0-9]*\).*/\1/p' "$tmp/srv_out")
+    [ -n "$port" ] && break
+    sleep 0.1
+done
+if [ -z "$port" ]; then
+    bad "the S3 test server did not start: $(cat "$tmp/srv_err")"
+    finish s3
+    exit
+fi
+export AWS_ENDPOINT_URL=http://127.0.0.1:$port AWS_ACCESS_KEY_ID=hoodie-test-ak
+export AWS_SECRET_ACCESS_KEY=hoodie-test-secret/xyz AWS_REGION=eu-west-3
+unset AWS_ENDPOINT_URL_S3 AWS_SESSION_TOKEN AWS_DEFAULT_REGION HOODIE_S3_PATH_STYLE
+sync_() { node "$ORACLE/s3sync.mjs" "$@"; }
+
+rows() { "$HOODIE" read "$@" --format csv 2>&1 | sort; }
+keys() { "$HOODIE" read "$@" --columns _hoodie_record_key,_hoodie_commit_time --format csv 2>&1 | sort; }
+
+# ---- reading the fixture tables from S3 ----
+tables=0
+for t in "$FIX"/*/; do
+    t=${t%/}
+    [ -f "$t/.hoodie/hoodie.properties" ] || continue
+    name=$(basename "$t")
+    s3t=s3://hudi/fixtures/$name
+    sync_ up "$t" "$s3t" || { bad "$name: upload failed"; continue; }
+    tables=$((tables + 1))
+    check_eq "$name timeline" "$("$HOODIE" timeline "$t" 2>&1)" "$("$HOODIE" timeline "$s3t" 2>&1)"
+    check_eq "$name snapshot" "$(rows "$t")" "$(rows "$s3t")"
+    check_eq "$name read-optimized" "$(rows "$t" --query read_optimized)" "$(rows "$s3t" --query read_optimized)"
+    # s3a:// names the same objects (Hadoop's scheme, which tables written through S3A carry)
+    check_eq "$name s3a" "$(keys "$t")" "$(keys "s3a://hudi/fixtures/$name")"
+    for inst in $("$HOODIE" timeline "$t" | awk '$3 == "completed" && $2 ~ /commit/ { print $1 }'); do
+        check_eq "$name as of $inst" "$(keys "$t" --as-of "$inst")" "$(keys "$s3t" --as-of "$inst")"
+    done
+    for inst in $("$HOODIE" timeline "$t" | awk '$3 == "completed" && $2 ~ /commit/ { print ($4 != "" ? $4 : $1) }'); do
+        check_eq "$name incremental from $inst" "$(keys "$t" --query incremental --from "$inst")" \
+            "$(keys "$s3t" --query incremental --from "$inst")"
+    done
+    if ! grep -q 'populate.meta.fields=false' "$t/.hoodie/hoodie.properties"; then
+        check_eq "$name cdc" "$("$HOODIE" read "$t" --query cdc --format jsonl 2>&1 | sort)" \
+            "$("$HOODIE" read "$s3t" --query cdc --format jsonl 2>&1 | sort)"
+    fi
+    check_eq "$name sql count" "$("$HOODIE" sql t="$t" "SELECT count(*) FROM t" 2>&1)" \
+        "$("$HOODIE" sql t="$s3t" "SELECT count(*) FROM t" 2>&1)"
+    # file groups: the same, under the other base path
+    check_eq "$name fsview" "$("$HOODIE" fsview "$t" 2>&1 | sed "s#$t#BASE#g")" \
+        "$("$HOODIE" fsview "$s3t" 2>&1 | sed "s#$s3t#BASE#g")"
+done
+[ "$tables" -ge 20 ] && ok || bad "only $tables fixture tables were read from S3"
+
+# ---- writing tables on S3, next to the same writes on local disk ----
+python3 - "$tmp" <<'EOF'
+import sys
+d = sys.argv[1]
+with open(f"{d}/b1.csv", "w") as f:
+    f.write("id,name,age,city,ts\n")
+    for i in range(3000):
+        f.write(f"k{i:05d},name {i},{20 + i % 50},{['paris', 'lyon', 'nice'][i % 3]},{1000 + i}\n")
+with open(f"{d}/u1.csv", "w") as f:
+    f.write("id,name,age,city,ts\n")
+    for i in range(0, 3000, 7):
+        f.write(f"k{i:05d},renamed {i},{30 + i % 40},{['paris', 'lyon', 'nice'][i % 3]},{5000 + i}\n")
+    for i in range(3000, 3200):
+        f.write(f"k{i:05d},new {i},{20 + i % 50},{['paris', 'lyon', 'nice'][i % 3]},{5000 + i}\n")
+    for i in range(1, 3000, 11):  # stale: an older ordering value does not win
+        f.write(f"k{i:05d},stale {i},1,{['paris', 'lyon', 'nice'][i % 3]},1\n")
+with open(f"{d}/d1.csv", "w") as f:
+    f.write("id,city\n")
+    for i in range(2, 3000, 13):
+        f.write(f"k{i:05d},{['paris', 'lyon', 'nice'][i % 3]}\n")
+EOF
+data() { "$HOODIE" read "$@" --columns id,name,age,city,ts --format csv 2>&1 | sort; }
+for type in cow mor; do
+    for v in 8 6; do
+        loc=$tmp/local_${type}_$v s3w=s3://hudi/written/${type}_$v
+        for t in "$loc" "$s3w"; do
+            "$HOODIE" create "$t" --type "$type" --name "w_${type}_$v" --record-key id --partition-fields city \
+                --hive-style --ordering-field ts --table-version "$v" > /dev/null 2> "$tmp/err" ||
+                bad "create $t: $(cat "$tmp/err")"
+        done
+        step=0
+        for op in "bulk_insert b1.csv" "upsert u1.csv" "delete d1.csv"; do
+            set -- $op
+            step=$((step + 1))
+            for t in "$loc" "$s3w"; do
+                "$HOODIE" write "$t" --op "$1" --input "$tmp/$2" > /dev/null 2> "$tmp/err" ||
+                    bad "$t step $step ($1): $(cat "$tmp/err")"
+            done
+            check_eq "$type v$v step $step ($1) on S3" "$(data "$loc")" "$(data "$s3w")"
+        done
+        if [ "$type" = mor ]; then
+            for t in "$loc" "$s3w"; do
+                "$HOODIE" compact "$t" > /dev/null 2> "$tmp/err" || bad "compact $t: $(cat "$tmp/err")"
+            done
+            check_eq "$type v$v compacted on S3" "$(data "$loc")" "$(data "$s3w" --query read_optimized)"
+        fi
+        for t in "$loc" "$s3w"; do
+            "$HOODIE" clean "$t" > /dev/null 2> "$tmp/err" || bad "clean $t: $(cat "$tmp/err")"
+        done
+        check_eq "$type v$v cleaned on S3" "$(data "$loc")" "$(data "$s3w")"
+        # every instant of the S3 table by time travel reads as it does after copying the table down
+        sync_ down "$s3w" "$tmp/down_${type}_$v" || bad "download of $s3w failed"
+        down=$tmp/down_${type}_$v
+        check_eq "$type v$v copied down" "$(data "$s3w")" "$(data "$down")"
+        for inst in $("$HOODIE" timeline "$down" | awk '$3 == "completed" { print $1 }'); do
+            check_eq "$type v$v as of $inst" "$(data "$s3w" --as-of "$inst")" "$(data "$down" --as-of "$inst")"
+        done
+        # the same files and folders as the local table's (instant times aside), markers of finished writes gone
+        shape() { find "$1" -type f | sed "s#^$1/##; s/[0-9]\{17\}/T/g; s/[0-9a-f]\{8\}-[0-9a-f-]\{27\}-[0-9]*/F/g; s/_[0-9]*-[0-9]*-[0-9]*/_W/g" | sort | uniq -c; }
+        check_eq "$type v$v same layout as on disk" "$(shape "$loc" | grep -v '\.hoodie_partition_metadata\|/\.temp')" \
+            "$(shape "$down" | grep -v '\.hoodie_partition_metadata\|/\.temp')"
+    done
+done
+
+# ---- several writers on one S3 table (the table lock and instant files are conditional PUTs) ----
+gen() { awk -v a="$1" -v b="$2" -v city="$3" 'BEGIN { print "id,name,age,city,ts";
+        for (i = a; i <= b; i++) printf "c%06d,w%d,%d,%s,%d\n", i, i, i % 90, city, 7000 + i }'; }
+gen 0 1999 lyon > "$tmp/c1.csv"
+gen 2000 3999 nice > "$tmp/c2.csv"
+gen 4000 5999 paris > "$tmp/c3.csv"
+for type in cow mor; do
+    s3c=s3://hudi/written/concurrent_$type loc=$tmp/concurrent_$type
+    for t in "$loc" "$s3c"; do
+        "$HOODIE" create "$t" --type "$type" --name "c_$type" --record-key id --partition-fields city --hive-style \
+            --ordering-field ts > /dev/null
+        "$HOODIE" write "$t" --op bulk_insert --input "$tmp/b1.csv" > /dev/null
+    done
+    for c in c1 c2 c3; do "$HOODIE" write "$loc" --op upsert --input "$tmp/$c.csv" > /dev/null; done
+    pids=()
+    for c in c1 c2 c3; do
+        "$HOODIE" write "$s3c" --op upsert --input "$tmp/$c.csv" > "$tmp/$c.out" 2>&1 &
+        pids+=($!)
+    done
+    for i in 0 1 2; do
+        wait "${pids[$i]}" && ok || bad "$type concurrent writer $i: $(cat "$tmp/c$((i + 1)).out")"
+    done
+    check_eq "$type three writers at once on S3" "$(data "$loc")" "$(data "$s3c")"
+    check_eq "$type three writers: three commits" 4 \
+        "$("$HOODIE" timeline "$s3c" | awk '$3 == "completed" && $2 ~ /commit/' | wc -l)"
+    # a writer killed in the middle of its write: the next one rolls it back, the table reads as before
+    before=$(data "$s3c")
+    "$HOODIE" write "$s3c" --op upsert --input "$tmp/u1.csv" > /dev/null 2>&1 &
+    kpid=$!
+    for _ in $(seq 400); do
+        "$HOODIE" timeline "$s3c" 2> /dev/null | grep -q inflight && break
+        sleep 0.02
+    done
+    kill -9 "$kpid" 2> /dev/null
+    wait "$kpid" 2> /dev/null
+    check_eq "$type killed writer: the table reads as before" "$before" "$(data "$s3c")"
+    "$HOODIE" write "$s3c" --op delete --input "$tmp/d1.csv" > /dev/null 2> "$tmp/err" || bad "$type after the kill: $(cat "$tmp/err")"
+    "$HOODIE" write "$loc" --op delete --input "$tmp/d1.csv" > /dev/null
+    check_eq "$type the next write after a kill" "$(data "$loc")" "$(data "$s3c")"
+    [ -z "$("$HOODIE" timeline "$s3c" | tail -n +2 | grep -v completed)" ] && ok || bad "$type: pending instants left: $("$HOODIE" timeline "$s3c")"
+done
+
+# ---- errors ----
+out=$("$HOODIE" read s3://hudi/fixtures/cow_v8_nonpartitioned 2>&1 > /dev/null)
+rc=$?
+[ "$rc" = 0 ] && ok || bad "a good read failed: $out"
+out=$(AWS_SECRET_ACCESS_KEY=wrong "$HOODIE" read s3://hudi/fixtures/cow_v8_nonpartitioned 2>&1 > /dev/null)
+rc=$?
+[ "$rc" != 0 ] && ok || bad "a wrong secret was accepted"
+check_contains "wrong secret" "$out" "SignatureDoesNotMatch"
+check_contains "wrong secret names the object" "$out" "s3://hudi/fixtures/cow_v8_nonpartitioned/.hoodie"
+out=$("$HOODIE" read s3://hudi/no/such/table 2>&1 > /dev/null)
+rc=$?
+[ "$rc" != 0 ] && ok || bad "a missing table read"
+check_contains "missing table" "$out" "s3://hudi/no/such/table"
+out=$(AWS_ENDPOINT_URL=http://127.0.0.1:9 "$HOODIE" timeline s3://hudi/fixtures/cow_v8_nonpartitioned 2>&1 > /dev/null)
+rc=$?
+[ "$rc" != 0 ] && ok || bad "a server that is not there answered"
+check_contains "no server" "$out" "s3://hudi/fixtures/cow_v8_nonpartitioned"
+out=$("$HOODIE" create s3://hudi/written/cow_8 --type cow --name again --record-key id 2>&1 > /dev/null)
+rc=$?
+[ "$rc" != 0 ] && ok || bad "create over an existing S3 table succeeded"
+check_contains "existing table" "$out" "exists"
+out=$(AWS_ENDPOINT_URL=ftp://x "$HOODIE" read s3://hudi/fixtures/cow_v8_nonpartitioned 2>&1 > /dev/null)
+rc=$?
+[ "$rc" != 0 ] && ok || bad "a bad endpoint was accepted"
+check_contains "bad endpoint" "$out" "not an http:// or https:// URL"
+# the server checked every signature: it logs those it refused; only the wrong-secret read may be there
+refused=$(grep -c "SignatureDoesNotMatch" "$tmp/srv_err" 2>/dev/null || true)
+[ "${refused:-0}" -ge 1 ] && ok || bad "the server never refused a signature (is it checking them?)"
+
+finish s3

@@ -5,20 +5,27 @@
  *
  * How the vtable maps onto S3, which has objects and no directories:
  *   open_read    HEAD (the size);                  read_at  GET with a Range;
- *   create/write the bytes are kept in memory;     finish   one PUT: the object appears whole or not at all;
+ *   create/write the bytes are kept in memory;     finish   one PUT (or the multipart upload's completion): the
+ *                object appears whole or not at all;
  *                exclusive creation is a conditional PUT (If-None-Match: *), which S3 answers 412 when the key
  *                exists, so two racing writers of an instant file cannot both win;
  *   list         ListObjectsV2 with delimiter '/': objects are files, common prefixes directories; a directory
  *                exists when some key is under it;
  *   mkdirs       a zero-byte "dir/" marker object (as S3A writes), hidden from listings; rmdir deletes it;
  *   remove       HEAD (a missing file is HOODIE_ENOTFOUND, as the vtable wants) then DELETE;
- *   rename       server-side copy, then delete: NOT atomic. hoodie renames only in places where a reader seeing
- *                both names, or a crash leaving both, is harmless (archive, hoodie.properties backup).
+ *   rename       server-side copy, then delete: NOT atomic. hoodie renames only a temporary it has just written
+ *                into place (a partition's metadata file, the LSM timeline's _version_): the target appears whole,
+ *                and a crash between the two steps leaves a stray temporary, not a broken table.
  * Durability comes with the PUT (S3 acknowledges after storing), so HOODIE_CREATE_DEFER_SYNC changes nothing.
  *
  * Requests that fail with HTTP 5xx or a broken connection are retried (4 attempts, backoff 0.1/0.4/1.6 s), except
  * a conditional PUT, whose first attempt may have succeeded unseen. Errors name the object and the server's code
  * and message: "s3://b/t/x.parquet: GET: HTTP 403 AccessDenied: Access Denied".
+ *
+ * Files larger than two parts (16 MiB each; HOODIE_S3_PART_MB, at least 5) go up as a multipart upload while they
+ * are written, so a writer holds at most two parts of each file in memory; the upload completes at finish (with
+ * If-None-Match for an exclusive file) and is aborted when the file is abandoned or finishing fails.
+ * HOODIE_S3_TRACE (environment) logs every request on stderr: method, URL, status and bytes.
  *
  * Thread-safety: curl handles come from a small pool behind a mutex; handles of distinct files are independent.
  */
@@ -33,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #define POOL_MAX 8
@@ -45,6 +53,7 @@ typedef struct s3 {
     char *region;
     char *ak, *sk, *token; /* ak NULL: anonymous, unsigned requests */
     int path_style;
+    int trace;         /* HOODIE_S3_TRACE set: requests logged on stderr */
     pthread_mutex_t mu;
     CURL *pool[POOL_MAX];
     size_t n_pool;
@@ -61,10 +70,15 @@ struct hoodie_rfile {
     size_t tail_len;
 };
 
+/* A file being written: its bytes are kept until finish makes them one PUT, or, past part_size, uploaded in parts
+ * of a multipart upload as they come (memory stays under two parts; files past S3's 5 GB limit of one PUT). */
 struct hoodie_wfile {
     char *bucket, *key, *path;
     unsigned flags;
-    hoodie_buf data;
+    hoodie_buf data;     /* bytes not uploaded yet */
+    char *upload_id;     /* the multipart upload, once started */
+    hoodie_buf etags;    /* the uploaded parts' ETags, '\n'-separated, in part order */
+    int parts;
 };
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
@@ -118,6 +132,7 @@ typedef struct req {
     long status;
     curl_off_t length;       /* Content-Length (HEAD) */
     size_t sent;             /* upload position */
+    char etag[160];          /* the ETag header (an uploaded part's) */
 } req;
 
 static size_t on_body(char *p, size_t size, size_t n, void *ud)
@@ -146,6 +161,13 @@ static size_t on_header(char *p, size_t size, size_t n, void *ud)
     if (len > 9 && !memcmp(p, "HTTP/", 5)) {
         const char *sp = memchr(p, ' ', len);
         if (sp && sp + 4 <= p + len) r->status = strtol(sp + 1, NULL, 10);
+    } else if (len > 5 && !strncasecmp(p, "etag:", 5)) {
+        const char *v = p + 5, *e = p + len;
+        while (v < e && (*v == ' ' || *v == '\t')) v++;
+        while (e > v && (e[-1] == '\r' || e[-1] == '\n' || e[-1] == ' ')) e--;
+        size_t vl = (size_t)(e - v) < sizeof r->etag - 1 ? (size_t)(e - v) : 0; /* too long: none (refused later) */
+        memcpy(r->etag, v, vl);
+        r->etag[vl] = '\0';
     }
     return len;
 }
@@ -247,6 +269,7 @@ static hoodie_status prepare(s3 *s, req *r, hoodie_buf *url, struct curl_slist *
         rc = add_header(hdrs, &line, h[i].name, h[i].value);
     if (rc == HOODIE_OK && s->ak) rc = add_header(hdrs, &line, "authorization", (const char *)auth.data);
     if (rc == HOODIE_OK) rc = add_header(hdrs, &line, "expect", NULL); /* no 100-continue round trip */
+    if (rc == HOODIE_OK) rc = add_header(hdrs, &line, "content-type", NULL); /* not curl's form type for a POST */
     hoodie_buf_dispose(&uri);
     hoodie_buf_dispose(&host);
     hoodie_buf_dispose(&auth);
@@ -280,6 +303,7 @@ static hoodie_status perform(s3 *s, req *r)
         r->dst_overflow = 0;
         r->sent = 0;
         r->err.len = 0;
+        r->etag[0] = '\0';
         if (r->out) r->out->len = 0;
         char errbuf[CURL_ERROR_SIZE] = "";
         curl_easy_setopt(h, CURLOPT_URL, (const char *)url.data);
@@ -295,6 +319,10 @@ static hoodie_status perform(s3 *s, req *r)
         curl_easy_setopt(h, CURLOPT_HEADERDATA, r);
         if (!strcmp(r->method, "HEAD")) {
             curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
+        } else if (!strcmp(r->method, "POST")) {
+            curl_easy_setopt(h, CURLOPT_POST, 1L);
+            curl_easy_setopt(h, CURLOPT_POSTFIELDS, r->body_len ? r->body : "");
+            curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)r->body_len);
         } else if (!strcmp(r->method, "PUT")) {
             curl_easy_setopt(h, CURLOPT_UPLOAD, 1L);
             curl_easy_setopt(h, CURLOPT_READFUNCTION, on_upload);
@@ -313,6 +341,10 @@ static hoodie_status perform(s3 *s, req *r)
         curl_slist_free_all(hdrs);
         give_handle(s, h);
         if (c == CURLE_WRITE_ERROR && r->dst_overflow) c = CURLE_OK; /* judged by the caller: too many bytes */
+        if (s->trace) /* HOODIE_S3_TRACE: each request on stderr, to see what a command costs on S3 */
+            fprintf(stderr, "hoodie: s3: %s %s%s%s -> %ld, %zu bytes sent, %zu received\n", r->method,
+                    (const char *)url.data, r->range ? " " : "", r->range ? r->range : "", r->status, r->body_len,
+                    r->dst ? r->dst_got : r->out ? r->out->len : r->err.len);
         if (retry_ok && attempt + 1 < ATTEMPTS && transient(c, r->status)) {
             hoodie_buf_dispose(&url);
             struct timespec ts = { 0, 100000000L << (2 * attempt) };
@@ -460,18 +492,14 @@ static hoodie_status s3_create(void *ctx, const char *path, unsigned flags, hood
     return HOODIE_OK;
 }
 
-static hoodie_status s3_write(void *ctx, hoodie_wfile *f, const void *data, size_t len)
-{
-    (void)ctx;
-    return hoodie_buf_append(&f->data, data, len);
-}
-
 static void wfile_free(hoodie_wfile *f)
 {
     free(f->bucket);
     free(f->key);
     free(f->path);
+    free(f->upload_id);
     hoodie_buf_dispose(&f->data);
+    hoodie_buf_dispose(&f->etags);
     free(f);
 }
 
@@ -486,19 +514,143 @@ static hoodie_status put_object(s3 *s, const char *bucket, const char *key, cons
     return rc;
 }
 
+/* A request whose 200 may still carry an <Error> (CompleteMultipartUpload, CopyObject): the error, if any. */
+static hoodie_status late_error(const req *r, const hoodie_buf *body)
+{
+    hoodie_buf m = HOODIE_BUF_INIT;
+    hoodie_status rc = HOODIE_OK;
+    if (body->len && hoodie_s3_error_parse((const char *)body->data, body->len, &m))
+        rc = hoodie_error__set_errno(strstr((const char *)m.data, "PreconditionFailed") ? HOODIE_EEXISTS : HOODIE_EIO,
+                                     0, "%s: %s: %s", r->what, r->method, (const char *)m.data);
+    hoodie_buf_dispose(&m);
+    return rc;
+}
+
+static size_t part_size(void)
+{
+    const char *v = getenv("HOODIE_S3_PART_MB");
+    long mb = v && *v ? strtol(v, NULL, 10) : 16;
+    if (mb < 5) mb = 5;       /* S3's smallest part but the last */
+    if (mb > 4096) mb = 4096;
+    return (size_t)mb << 20;
+}
+
+/* Upload data[0, n) as the next part (the multipart upload started first if need be). */
+static hoodie_status upload_part(s3 *s, hoodie_wfile *f, const uint8_t *data, size_t n)
+{
+    hoodie_status rc = HOODIE_OK;
+    hoodie_buf body = HOODIE_BUF_INIT, q = HOODIE_BUF_INIT, id = HOODIE_BUF_INIT;
+    if (!f->upload_id) {
+        req r = { .method = "POST", .bucket = f->bucket, .key = f->key, .query = "uploads=", .what = f->path,
+                  .out = &body };
+        rc = perform(s, &r);
+        if (rc == HOODIE_OK && r.status != 200) rc = status_fail(&r);
+        req_dispose(&r);
+        if (rc == HOODIE_OK && (hoodie_s3_xml_value((const char *)body.data, body.len, "UploadId", &id) != 1 || !id.len))
+            rc = HOODIE_FAIL(HOODIE_EIO, "%s: POST ?uploads: no UploadId in the answer", f->path);
+        if (rc == HOODIE_OK && !(f->upload_id = strdup((const char *)id.data))) rc = HOODIE_NOMEM();
+    }
+    if (rc == HOODIE_OK) rc = hoodie_buf_printf(&q, "partNumber=%d&uploadId=", f->parts + 1);
+    if (rc == HOODIE_OK) rc = hoodie_s3_uri_encode(&q, f->upload_id, strlen(f->upload_id), 0);
+    if (rc == HOODIE_OK) {
+        req r = { .method = "PUT", .bucket = f->bucket, .key = f->key, .query = (const char *)q.data, .body = data,
+                  .body_len = n, .what = f->path };
+        rc = perform(s, &r);
+        if (rc == HOODIE_OK && r.status != 200) rc = status_fail(&r);
+        if (rc == HOODIE_OK && !r.etag[0])
+            rc = HOODIE_FAIL(HOODIE_EIO, "%s: part %d: no ETag in the answer", f->path, f->parts + 1);
+        if (rc == HOODIE_OK) rc = hoodie_buf_printf(&f->etags, "%s\n", r.etag);
+        if (rc == HOODIE_OK) f->parts++;
+        req_dispose(&r);
+    }
+    hoodie_buf_dispose(&body);
+    hoodie_buf_dispose(&q);
+    hoodie_buf_dispose(&id);
+    return rc;
+}
+
+static hoodie_status s3_write(void *ctx, hoodie_wfile *f, const void *data, size_t len)
+{
+    s3 *s = ctx;
+    HOODIE_TRY(hoodie_buf_append(&f->data, data, len));
+    size_t ps = part_size();
+    if (f->data.len < 2 * ps) return HOODIE_OK; /* a part goes once another is behind it: the last is never empty */
+    size_t done = 0;
+    while (f->data.len - done >= 2 * ps) {
+        HOODIE_TRY(upload_part(s, f, f->data.data + done, ps));
+        done += ps;
+    }
+    memmove(f->data.data, f->data.data + done, f->data.len - done);
+    f->data.len -= done;
+    return HOODIE_OK;
+}
+
+static void abort_upload(s3 *s, hoodie_wfile *f)
+{
+    hoodie_buf q = HOODIE_BUF_INIT;
+    if (hoodie_buf_append_str(&q, "uploadId=") == HOODIE_OK &&
+        hoodie_s3_uri_encode(&q, f->upload_id, strlen(f->upload_id), 0) == HOODIE_OK) {
+        req r = { .method = "DELETE", .bucket = f->bucket, .key = f->key, .query = (const char *)q.data,
+                  .what = f->path };
+        (void)perform(s, &r); /* best effort: a bucket's lifecycle rule removes what is left */
+        req_dispose(&r);
+    }
+    hoodie_buf_dispose(&q);
+}
+
+static hoodie_status complete_upload(s3 *s, hoodie_wfile *f)
+{
+    hoodie_buf xml = HOODIE_BUF_INIT, q = HOODIE_BUF_INIT, body = HOODIE_BUF_INIT;
+    hoodie_status rc = hoodie_buf_append_str(&xml, "<CompleteMultipartUpload>");
+    const char *e = (const char *)f->etags.data;
+    for (int i = 0; i < f->parts && rc == HOODIE_OK; i++) {
+        const char *nl = strchr(e, '\n');
+        rc = hoodie_buf_printf(&xml, "<Part><PartNumber>%d</PartNumber><ETag>", i + 1);
+        for (const char *c = e; c < nl && rc == HOODIE_OK; c++) /* ETags are quoted: escaped for XML */
+            rc = *c == '"' ? hoodie_buf_append_str(&xml, "&quot;") : *c == '&' ? hoodie_buf_append_str(&xml, "&amp;")
+               : *c == '<' ? hoodie_buf_append_str(&xml, "&lt;") : hoodie_buf_putc(&xml, (uint8_t)*c);
+        if (rc == HOODIE_OK) rc = hoodie_buf_append_str(&xml, "</ETag></Part>");
+        e = nl + 1;
+    }
+    if (rc == HOODIE_OK) rc = hoodie_buf_append_str(&xml, "</CompleteMultipartUpload>");
+    if (rc == HOODIE_OK) rc = hoodie_buf_append_str(&q, "uploadId=");
+    if (rc == HOODIE_OK) rc = hoodie_s3_uri_encode(&q, f->upload_id, strlen(f->upload_id), 0);
+    if (rc == HOODIE_OK) {
+        req r = { .method = "POST", .bucket = f->bucket, .key = f->key, .query = (const char *)q.data,
+                  .body = xml.data, .body_len = xml.len, .what = f->path, .out = &body,
+                  .if_none_match = (f->flags & HOODIE_CREATE_EXCLUSIVE) ? "*" : NULL };
+        rc = perform(s, &r);
+        if (rc == HOODIE_OK && r.status != 200) rc = status_fail(&r);
+        if (rc == HOODIE_OK) rc = late_error(&r, &body);
+        req_dispose(&r);
+    }
+    hoodie_buf_dispose(&xml);
+    hoodie_buf_dispose(&q);
+    hoodie_buf_dispose(&body);
+    return rc;
+}
+
 static hoodie_status s3_finish(void *ctx, hoodie_wfile *f)
 {
     s3 *s = ctx;
-    hoodie_status rc = put_object(s, f->bucket, f->key, f->path, f->data.data, f->data.len,
-                                  (f->flags & HOODIE_CREATE_EXCLUSIVE) != 0);
+    hoodie_status rc;
+    if (!f->upload_id) {
+        rc = put_object(s, f->bucket, f->key, f->path, f->data.data, f->data.len,
+                        (f->flags & HOODIE_CREATE_EXCLUSIVE) != 0);
+    } else {
+        rc = upload_part(s, f, f->data.data, f->data.len);
+        if (rc == HOODIE_OK) rc = complete_upload(s, f);
+        if (rc < 0) abort_upload(s, f);
+    }
     wfile_free(f);
     return rc;
 }
 
 static void s3_abandon(void *ctx, hoodie_wfile *f)
 {
-    (void)ctx;
-    if (f) wfile_free(f);
+    if (!f) return;
+    if (f->upload_id) abort_upload(ctx, f);
+    wfile_free(f);
 }
 
 typedef struct list_ctx {
@@ -625,15 +777,8 @@ static hoodie_status s3_rename(void *ctx, const char *from, const char *to)
         req r = { .method = "PUT", .bucket = tb, .key = tk, .query = "", .copy_source = (const char *)src.data,
                   .what = from, .out = &body };
         rc = perform(s, &r);
-        /* a copy may fail after its 200 has been sent: the body is then an <Error> */
-        if (rc == HOODIE_OK && r.status == 200 && hoodie_s3_error_parse((const char *)body.data, body.len, &r.err) == 0)
-            r.err.len = 0;
-        if (rc == HOODIE_OK && r.status == 200 && r.err.len) {
-            hoodie_buf_cstr(&r.err);
-            rc = HOODIE_FAIL(HOODIE_EIO, "%s: copy to %s: %s", from, to, (const char *)r.err.data);
-        } else if (rc == HOODIE_OK && r.status != 200) {
-            rc = status_fail(&r);
-        }
+        if (rc == HOODIE_OK && r.status != 200) rc = status_fail(&r);
+        if (rc == HOODIE_OK) rc = late_error(&r, &body); /* a copy may fail after its 200 has been sent */
         req_dispose(&r);
     }
     if (rc == HOODIE_OK) rc = delete_object(s, fb, fk, from);
@@ -746,6 +891,7 @@ hoodie_status hoodie_storage_s3_new(hoodie_storage **out, const hoodie_s3_config
         s->path_style = cfg->path_style;
     }
     s->region = strdup(region);
+    s->trace = getenv("HOODIE_S3_TRACE") != NULL;
     s->ak = dup_or_null(cfg->access_key_id, &fail);
     s->sk = dup_or_null(cfg->secret_access_key, &fail);
     s->token = dup_or_null(cfg->session_token, &fail);
@@ -760,15 +906,137 @@ hoodie_status hoodie_storage_s3_new(hoodie_storage **out, const hoodie_s3_config
     return HOODIE_OK;
 }
 
+/* ---- the environment, and the AWS tools' shared files ---- */
+
+static const char *env(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v ? v : NULL;
+}
+
+/* An INI file as the AWS tools write ~/.aws/credentials and ~/.aws/config: "[section]" lines, "key = value" lines,
+ * '#' and ';' comments. */
+typedef struct ini {
+    char *text;       /* the file, NUL-terminated; NULL when it does not exist */
+    const char *path;
+} ini;
+
+static hoodie_status ini_load(ini *f, const char *path)
+{
+    f->text = NULL;
+    f->path = path;
+    if (!path) return HOODIE_OK;
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return HOODIE_OK; /* no such file: nothing in it */
+    hoodie_buf b = HOODIE_BUF_INIT;
+    char chunk[4096];
+    size_t n;
+    hoodie_status rc = HOODIE_OK;
+    while (rc == HOODIE_OK && (n = fread(chunk, 1, sizeof chunk, fp)) > 0) rc = hoodie_buf_append(&b, chunk, n);
+    if (rc == HOODIE_OK && ferror(fp)) rc = hoodie_error__set_errno(HOODIE_EIO, 0, "cannot read %s", path);
+    fclose(fp);
+    if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&b);
+    if (rc < 0) { hoodie_buf_dispose(&b); return rc; }
+    f->text = (char *)hoodie_buf_detach(&b, NULL);
+    return HOODIE_OK;
+}
+
+static void trim(const char **b, const char **e)
+{
+    while (*b < *e && (**b == ' ' || **b == '\t')) (*b)++;
+    while (*e > *b && ((*e)[-1] == ' ' || (*e)[-1] == '\t' || (*e)[-1] == '\r')) (*e)--;
+}
+
+/* The value of `key` in section `section` copied to out (cap bytes): 1; 0 if absent. *section_seen: the section
+ * exists. */
+static int ini_get(const ini *f, const char *section, const char *key, char *out, size_t cap, int *section_seen)
+{
+    if (!f->text) return 0;
+    int in = 0;
+    for (const char *line = f->text; *line;) {
+        const char *end = strchr(line, '\n'), *next = end ? end + 1 : line + strlen(line);
+        if (!end) end = next;
+        const char *b = line, *e = end;
+        trim(&b, &e);
+        line = next;
+        if (b == e || *b == '#' || *b == ';') continue;
+        if (*b == '[') {
+            const char *nb = b + 1, *ne = e;
+            if (ne > nb && ne[-1] == ']') ne--;
+            trim(&nb, &ne);
+            in = (size_t)(ne - nb) == strlen(section) && !memcmp(nb, section, (size_t)(ne - nb));
+            if (in) *section_seen = 1;
+            continue;
+        }
+        const char *eq = memchr(b, '=', (size_t)(e - b));
+        if (!in || !eq) continue;
+        const char *kb = b, *ke = eq, *vb = eq + 1, *ve = e;
+        trim(&kb, &ke);
+        trim(&vb, &ve);
+        if ((size_t)(ke - kb) != strlen(key) || memcmp(kb, key, (size_t)(ke - kb))) continue;
+        if ((size_t)(ve - vb) >= cap) return 0;
+        memcpy(out, vb, (size_t)(ve - vb));
+        out[ve - vb] = '\0';
+        return 1;
+    }
+    return 0;
+}
+
+/* ~/.aws/<name>, or NULL without a home */
+static char *home_file(const char *name)
+{
+    const char *home = env("HOME");
+    if (!home) return NULL;
+    size_t n = strlen(home) + strlen(name) + 8;
+    char *p = malloc(n);
+    if (p) snprintf(p, n, "%s/.aws/%s", home, name);
+    return p;
+}
+
 hoodie_status hoodie_storage_s3_from_env(hoodie_storage **out)
 {
-    const char *endpoint = getenv("AWS_ENDPOINT_URL_S3");
-    if (!endpoint || !*endpoint) endpoint = getenv("AWS_ENDPOINT_URL");
-    const char *region = getenv("AWS_REGION");
-    if (!region || !*region) region = getenv("AWS_DEFAULT_REGION");
-    const char *style = getenv("HOODIE_S3_PATH_STYLE");
-    hoodie_s3_config c = {
-        endpoint, region, getenv("AWS_ACCESS_KEY_ID"), getenv("AWS_SECRET_ACCESS_KEY"), getenv("AWS_SESSION_TOKEN"),
-        style && *style ? strcmp(style, "0") != 0 : (endpoint && *endpoint) };
-    return hoodie_storage_s3_new(out, &c);
+    *out = NULL;
+    const char *profile = env("AWS_PROFILE") ? env("AWS_PROFILE") : "default";
+    char *cred_home = env("AWS_SHARED_CREDENTIALS_FILE") ? NULL : home_file("credentials");
+    char *conf_home = env("AWS_CONFIG_FILE") ? NULL : home_file("config");
+    ini creds, conf;
+    hoodie_status rc = ini_load(&creds, cred_home ? cred_home : env("AWS_SHARED_CREDENTIALS_FILE"));
+    if (rc == HOODIE_OK) rc = ini_load(&conf, conf_home ? conf_home : env("AWS_CONFIG_FILE"));
+    else conf.text = NULL;
+    /* the config file names a profile "[profile NAME]", except the default one */
+    char conf_section[256];
+    snprintf(conf_section, sizeof conf_section, strcmp(profile, "default") ? "profile %s" : "%s", profile);
+    char ak[256], sk[256], token[4096], region[64], endpoint[512];
+    char *vals[5] = { ak, sk, token, region, endpoint };
+    static const size_t caps[5] = { sizeof ak, sizeof sk, sizeof token, sizeof region, sizeof endpoint };
+    static const char *keys[5] = { "aws_access_key_id", "aws_secret_access_key", "aws_session_token", "region",
+                                   "endpoint_url" };
+    const char *from[5] = { env("AWS_ACCESS_KEY_ID"), env("AWS_SECRET_ACCESS_KEY"), env("AWS_SESSION_TOKEN"),
+                            env("AWS_REGION") ? env("AWS_REGION") : env("AWS_DEFAULT_REGION"),
+                            env("AWS_ENDPOINT_URL_S3") ? env("AWS_ENDPOINT_URL_S3") : env("AWS_ENDPOINT_URL") };
+    int seen = 0, keys_from_env = from[0] != NULL;
+    for (int i = 0; i < 5 && rc == HOODIE_OK; i++) {
+        if (from[i]) continue;
+        if (i < 3 && keys_from_env) continue; /* keys from the environment come with their own secret and token */
+        if ((i < 3 && ini_get(&creds, profile, keys[i], vals[i], caps[i], &seen)) ||
+            ini_get(&conf, conf_section, keys[i], vals[i], caps[i], &seen))
+            from[i] = vals[i];
+    }
+    if (rc == HOODIE_OK && !seen && env("AWS_PROFILE") && !keys_from_env)
+        rc = HOODIE_FAIL(HOODIE_EINVAL, "AWS profile '%s' is in neither %s nor %s", profile,
+                         creds.path ? creds.path : "(no credentials file)", conf.path ? conf.path : "(no config file)");
+    if (rc == HOODIE_OK) {
+        const char *style = env("HOODIE_S3_PATH_STYLE");
+        hoodie_s3_config c = { from[4], from[3], from[0], from[1], from[2],
+                               style ? strcmp(style, "0") != 0 : from[4] != NULL };
+        rc = hoodie_storage_s3_new(out, &c);
+    }
+    for (int i = 0; i < 5; i++) memset(vals[i], 0, caps[i]);
+    if (creds.text) memset(creds.text, 0, strlen(creds.text)); /* it holds secrets */
+    if (conf.text) memset(conf.text, 0, strlen(conf.text));
+    free(creds.text);
+    free(conf.text);
+    free(cred_home);
+    free(conf_home);
+    return rc;
 }

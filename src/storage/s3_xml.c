@@ -246,3 +246,14 @@ int hoodie_s3_error_parse(const char *xml, size_t len, hoodie_buf *out)
     if (!ok || hoodie_buf_cstr(out) != HOODIE_OK) { out->len = start; return 0; }
     return out->len > start;
 }
+
+int hoodie_s3_xml_value(const char *xml, size_t len, const char *name, hoodie_buf *out)
+{
+    const char *vb, *ve, *va;
+    if (find_elem(xml, xml + len, name, &vb, &ve, &va) != 1) return 0;
+    hoodie_buf t = HOODIE_BUF_INIT;
+    int ok = text(xml, vb, ve, &t) == HOODIE_OK && hoodie_buf_append(out, t.data, t.len) == HOODIE_OK &&
+             hoodie_buf_cstr(out) == HOODIE_OK;
+    hoodie_buf_dispose(&t);
+    return ok;
+}

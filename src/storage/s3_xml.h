@@ -26,6 +26,10 @@ typedef int (*hoodie_s3_list_cb)(const hoodie_s3_list_item *item, void *payload)
 hoodie_status hoodie_s3_list_parse(const char *xml, size_t len, hoodie_s3_list_cb cb, void *payload, int *stopped,
                                    int *truncated, hoodie_buf *next_token);
 
+/** The text of the first <name> element, decoded, appended to out (NUL-terminated): 1, or 0 if there is none or it
+ *  is malformed (an InitiateMultipartUploadResult's UploadId). */
+int hoodie_s3_xml_value(const char *xml, size_t len, const char *name, hoodie_buf *out);
+
 /** An <Error> document's "Code: Message" appended to out (NUL-terminated); 0 if xml is not one. */
 int hoodie_s3_error_parse(const char *xml, size_t len, hoodie_buf *out);
 

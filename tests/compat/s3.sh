@@ -185,6 +185,47 @@ for type in cow mor; do
     [ -z "$("$HOODIE" timeline "$s3c" | tail -n +2 | grep -v completed)" ] && ok || bad "$type: pending instants left: $("$HOODIE" timeline "$s3c")"
 done
 
+# ---- a base file past two parts goes up as a multipart upload (parts of 5 MiB here) ----
+python3 - "$tmp" <<'EOF'
+import sys, random
+random.seed(7)
+with open(f"{sys.argv[1]}/big.csv", "w") as f:
+    f.write("id,payload,ts\n")
+    for i in range(240000):  # random hex: about 15 MB that compression cannot shrink
+        f.write(f"b{i:07d},{random.getrandbits(256):064x},{i}\n")
+EOF
+big=s3://hudi/written/big
+"$HOODIE" create "$big" --type cow --name big --record-key id --keygen nonpartitioned --ordering-field ts > /dev/null
+HOODIE_S3_PART_MB=5 HOODIE_S3_TRACE=1 "$HOODIE" write "$big" --op bulk_insert --input "$tmp/big.csv" > /dev/null \
+    2> "$tmp/big.trace" || bad "multipart write: $(grep -v 'hoodie: s3:' "$tmp/big.trace")"
+check_contains "multipart upload started" "$(cat "$tmp/big.trace")" "?uploads= -> 200"
+parts=$(grep -c 'partNumber=.* -> 200' "$tmp/big.trace")
+[ "$parts" -ge 2 ] && ok || bad "multipart: $parts parts uploaded"
+check_contains "multipart upload completed" "$(grep 'POST' "$tmp/big.trace")" "?uploadId="
+check_eq "multipart file reads back" "$(sort "$tmp/big.csv" | grep -v '^id,')" \
+    "$("$HOODIE" read "$big" --columns id,payload,ts --format csv | tail -n +2 | sort)"
+sync_ down "$big" "$tmp/big_down" || bad "download of $big failed"
+check_eq "multipart file copied down" "$(sort "$tmp/big.csv" | grep -v '^id,')" \
+    "$("$HOODIE" read "$tmp/big_down" --columns id,payload,ts --format csv | tail -n +2 | sort)"
+size=$(find "$tmp/big_down" -name '*.parquet' -size +10M | wc -l)
+[ "$size" -ge 1 ] && ok || bad "multipart: no base file past 10 MiB ($(find "$tmp/big_down" -name '*.parquet' -exec ls -l {} +))"
+
+# ---- credentials, region and endpoint from the AWS tools' shared files, by profile ----
+mkdir -p "$tmp/aws"
+printf '[default]\naws_access_key_id = nobody\naws_secret_access_key = nothing\n\n# the test server'"'"'s keys\n[hudi-test]\naws_access_key_id = %s\naws_secret_access_key = %s\n' \
+    "$AWS_ACCESS_KEY_ID" "$AWS_SECRET_ACCESS_KEY" > "$tmp/aws/credentials"
+printf '[profile hudi-test]\nregion = %s\nendpoint_url = %s\n' "$AWS_REGION" "$AWS_ENDPOINT_URL" > "$tmp/aws/config"
+fx=s3://hudi/fixtures/cow_v8_nonpartitioned
+want=$(keys "$fx")
+shared() { env -u AWS_ACCESS_KEY_ID -u AWS_SECRET_ACCESS_KEY -u AWS_REGION -u AWS_ENDPOINT_URL \
+               AWS_SHARED_CREDENTIALS_FILE="$tmp/aws/credentials" AWS_CONFIG_FILE="$tmp/aws/config" "$@"; }
+check_eq "profile from the shared files" "$want" "$(shared AWS_PROFILE=hudi-test "$HOODIE" read "$fx" \
+    --columns _hoodie_record_key,_hoodie_commit_time --format csv 2>&1 | sort)"
+out=$(shared AWS_PROFILE=nope "$HOODIE" read "$fx" 2>&1 > /dev/null)
+check_contains "unknown profile" "$out" "AWS profile 'nope' is in neither"
+# the environment wins over the files: the right keys in the environment, the default profile's wrong ones in the file
+check_eq "environment over the files" "$want" "$(AWS_SHARED_CREDENTIALS_FILE="$tmp/aws/credentials" keys "$fx")"
+
 # ---- errors ----
 out=$("$HOODIE" read s3://hudi/fixtures/cow_v8_nonpartitioned 2>&1 > /dev/null)
 rc=$?

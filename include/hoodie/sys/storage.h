@@ -101,8 +101,11 @@ typedef struct hoodie_s3_config {
 HOODIE_API hoodie_status hoodie_storage_s3_new(hoodie_storage **out, const hoodie_s3_config *cfg);
 /**
  * An S3 storage configured as the AWS command-line tools are: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
- * AWS_SESSION_TOKEN, AWS_REGION (or AWS_DEFAULT_REGION), AWS_ENDPOINT_URL_S3 (or AWS_ENDPOINT_URL); path-style
- * addressing when an endpoint is set, unless HOODIE_S3_PATH_STYLE says otherwise (1 or 0).
+ * AWS_SESSION_TOKEN, AWS_REGION (or AWS_DEFAULT_REGION), AWS_ENDPOINT_URL_S3 (or AWS_ENDPOINT_URL); what the
+ * environment does not give comes from the profile AWS_PROFILE (default "default") of the shared files
+ * (AWS_SHARED_CREDENTIALS_FILE or ~/.aws/credentials: aws_access_key_id, aws_secret_access_key, aws_session_token;
+ * AWS_CONFIG_FILE or ~/.aws/config: region, endpoint_url, and keys too). Path-style addressing when an endpoint is
+ * set, unless HOODIE_S3_PATH_STYLE says otherwise (1 or 0). An AWS_PROFILE found in neither file is HOODIE_EINVAL.
  */
 HOODIE_API hoodie_status hoodie_storage_s3_from_env(hoodie_storage **out);
 /** A fresh in-memory file system; release with hoodie_storage_free(). */

@@ -472,8 +472,9 @@ hoodie_status hoodie_read__cdc(hoodie_table *t, const hoodie_scan_opts *opts, st
         return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "CDC queries need meta fields (hoodie.populate.meta.fields)");
     const char *ends[2] = { opts->from, opts->to };
     for (int i = 0; i < 2; i++)
-        if (ends[i] && !hoodie_instant_time_valid(ends[i], strlen(ends[i])))
-            return HOODIE_FAIL(HOODIE_EINVAL, "'%s' is not an instant time (yyyyMMddHHmmssSSS)", ends[i]);
+        if (ends[i] && !hoodie_instant_bound_valid(ends[i], strlen(ends[i])))
+            return HOODIE_FAIL(HOODIE_EINVAL, "'%s' is not an instant time (yyyyMMddHHmmssSSS, or digits of one such "
+                               "as 000)", ends[i]);
     const hoodie_timeline *tl = t->tl;
     cdc_cursor *k = calloc(1, sizeof *k);
     if (!k) return HOODIE_NOMEM();

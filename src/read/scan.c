@@ -350,6 +350,11 @@ static hoodie_status incremental_window(scan *s, const char *from, const char *t
     hoodie_status rc = HOODIE_OK;
     if (!s->t->cfg->populate_meta_fields)
         return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "incremental queries need meta fields (hoodie.populate.meta.fields)");
+    const char *ends[2] = { from, to };
+    for (int i = 0; i < 2; i++) /* compared as strings: a word would silently select nothing, or everything */
+        if (ends[i] && !hoodie_instant_bound_valid(ends[i], strlen(ends[i])))
+            return HOODIE_FAIL(HOODIE_EINVAL, "'%s' is not an instant time (yyyyMMddHHmmssSSS, or digits of one such "
+                               "as 000)", ends[i]);
     if (reaches_archive(tl, from))
         HOODIE_TRY(hoodie_archived_load(&arch, s->t->storage, s->t->base_path, s->t->cfg));
     /* archived instants first (older), then the active ones; an instant in both (archival interrupted before

@@ -53,6 +53,14 @@ int hoodie_instant_time_valid(const char *s, size_t len)
     return 1;
 }
 
+int hoodie_instant_bound_valid(const char *s, size_t len)
+{
+    if (len < 1 || len > HOODIE_INSTANT_TIME_MAX) return 0;
+    for (size_t i = 0; i < len; i++)
+        if (s[i] < '0' || s[i] > '9') return 0;
+    return 1;
+}
+
 hoodie_status hoodie_instant_parse(hoodie_instant *out, const char *name)
 {
     const char *dot = strchr(name, '.');

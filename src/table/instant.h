@@ -71,6 +71,9 @@ const char *hoodie_state_name(hoodie_instant_state s);
 
 /** 1 if `s` is a valid instant time (all digits, 14 to HOODIE_INSTANT_TIME_MAX long). */
 int hoodie_instant_time_valid(const char *s, size_t len);
+/** 1 if `s` may bound an incremental or CDC window: digits, 1 to HOODIE_INSTANT_TIME_MAX of them. Instant times
+ *  compare as strings, so a shorter one is a prefix: "000" (Hudi's documented "from the beginning") or "2025". */
+int hoodie_instant_bound_valid(const char *s, size_t len);
 
 /**
  * Parse a timeline file name (no directory). Both layouts are recognised; `T_C.<action>` gives a completed

@@ -506,6 +506,21 @@ HOODIE_TEST(write_cdc__mor_v8_small_file_merge) { cdc_case(1, 8, "DATA_BEFORE_AF
 
 /* The query over Spark's tables (no CDC logs: every change inferred): MOR v8, 8 inserts then 3 deletes (log
  * delete block); MOR v6, 8 inserts then 1 update (log data block). */
+/* The rows of a scan's stream (consumed and released). */
+static int64_t stream_rows(struct ArrowArrayStream *st)
+{
+    hoodie_arrow_reader r;
+    hoodie_assert_ok(hoodie_arrow_reader_open(&r, st));
+    hoodie_batch b;
+    int64_t n = 0;
+    while (hoodie_arrow_reader_next(&r, &b) == HOODIE_OK) {
+        n += b.root.length;
+        hoodie_batch_dispose(&b);
+    }
+    hoodie_arrow_reader_close(&r);
+    return n;
+}
+
 static void fixture_ops(const char *rel, const char *from, const char *want_ops)
 {
     hoodie_table *t;
@@ -565,6 +580,28 @@ HOODIE_TEST(write_cdc__query_refuses_what_it_cannot_do)
     so.as_of = NULL;
     so.from = "yesterday";
     hoodie_assert_equal_i(HOODIE_EINVAL, hoodie_table_scan(t, &so, &st));
+    hoodie_assert_contains(hoodie_error_last()->message, "'yesterday' is not an instant time");
+    /* the same for incremental queries, which compared any string with the instant times */
+    so.query = HOODIE_QUERY_INCREMENTAL;
+    hoodie_assert_equal_i(HOODIE_EINVAL, hoodie_table_scan(t, &so, &st));
+    so.from = NULL;
+    so.to = "2025-07-13";
+    hoodie_assert_equal_i(HOODIE_EINVAL, hoodie_table_scan(t, &so, &st));
+    hoodie_assert_contains(hoodie_error_last()->message, "'2025-07-13' is not an instant time");
+    /* Hudi's "000" (from the beginning) is a bound: every record, as a snapshot reads them */
+    so.to = NULL;
+    so.from = "000";
+    hoodie_assert_ok(hoodie_table_scan(t, &so, &st));
+    int64_t n_incr = stream_rows(&st);
+    so.query = HOODIE_QUERY_SNAPSHOT;
+    so.from = NULL;
+    hoodie_assert_ok(hoodie_table_scan(t, &so, &st));
+    hoodie_assert(n_incr > 0);
+    hoodie_assert_equal_i(stream_rows(&st), n_incr);
+    so.query = HOODIE_QUERY_CDC;
+    so.from = "000";
+    hoodie_assert_ok(hoodie_table_scan(t, &so, &st));
+    hoodie_assert_equal_i(11, stream_rows(&st)); /* iiiiiiiiddd */
     so.from = NULL;
     so.filter = "fare > 1";
     hoodie_assert_equal_i(HOODIE_EINVAL, hoodie_table_scan(t, &so, &st));

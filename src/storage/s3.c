@@ -437,7 +437,7 @@ static hoodie_status get_range(s3 *s, hoodie_rfile *f, uint64_t off, void *buf, 
  * pages and column chunks) doubles the fetch, up to RA_MAX; a jump elsewhere starts again at RA_MIN. A Parquet page
  * header read and the page body after it, or a row group's column chunks one after the other, then cost one request
  * between them instead of one each, while reading two columns of a wide file fetches little more than those
- * columns. A scan of a 4 MB base file of the benchmark table: 9 GETs, not 63. It still fetches about 1.5 times the
+ * columns. A scan of a 4 MB base file of the benchmark table: 9 GETs, not 46. It still fetches about 1.5 times the
  * file, because the scan reads a row group's columns page by page, interleaved (a stream per column), and a window
  * follows one stream; reading each needed column chunk whole, in the Parquet reader, would fetch each byte once.
  */

@@ -33,6 +33,7 @@
 #include "hoodie/sys/storage.h"
 #include "storage/s3_sign.h"
 #include "storage/s3_xml.h"
+#include "storage/storage.h"
 #include "util/error.h"
 #include "util/sha256.h"
 
@@ -55,6 +56,7 @@ typedef struct s3 {
     char *ak, *sk, *token; /* ak NULL: anonymous, unsigned requests */
     int path_style;
     int trace;         /* HOODIE_S3_TRACE set: requests logged on stderr */
+    size_t part_size;  /* multipart uploads' part (HOODIE_S3_PART_MB) */
     pthread_mutex_t mu;
     CURL *pool[POOL_MAX];
     size_t n_pool;
@@ -65,11 +67,16 @@ typedef struct s3 {
  * (about 800 KB in a base file of 100,000 records at the default 60,000 entries), hence a megabyte. */
 #define TAIL_BYTES (1024 * 1024)
 
-struct hoodie_rfile {
+/* An object named by a path: its bucket, its key (no leading or trailing '/'; "" for the bucket itself) and the
+ * path for messages, in one allocation (obj_parse, obj_free). */
+typedef struct obj {
     char *bucket, *key, *path;
+} obj;
+
+struct hoodie_rfile {
+    obj o;
     uint64_t size;
-    uint8_t *tail;       /* the file's bytes [size - tail_len, size), once read */
-    size_t tail_len;
+    uint8_t *tail;       /* the file's bytes from tail_off(), once read */
     uint8_t *win;        /* the read-ahead window: bytes [win_off, win_off + win_len) (window_read) */
     uint64_t win_off;
     size_t win_len, win_cap, ra;
@@ -78,7 +85,7 @@ struct hoodie_rfile {
 /* A file being written: its bytes are kept until finish makes them one PUT, or, past part_size, uploaded in parts
  * of a multipart upload as they come (memory stays under two parts; files past S3's 5 GB limit of one PUT). */
 struct hoodie_wfile {
-    char *bucket, *key, *path;
+    obj o;
     unsigned flags;
     hoodie_buf data;     /* bytes not uploaded yet */
     char *upload_id;     /* the multipart upload, once started */
@@ -99,24 +106,31 @@ static int scheme_len(const char *path)
     return 0;
 }
 
-/* s3://bucket/key/... -> bucket, key (no leading or trailing '/'; "" for the bucket itself), both malloc'd */
-static hoodie_status split_path(const char *path, char **bucket, char **key)
+/* s3://bucket/key/... -> o. file: the path must name an object, not a bucket. */
+static hoodie_status obj_parse(obj *o, const char *path, int file)
 {
     int n = scheme_len(path);
-    *bucket = *key = NULL;
+    o->bucket = o->key = o->path = NULL;
     if (!n) return HOODIE_FAIL(HOODIE_EINVAL, "%s: not an s3:// or s3a:// path", path);
     const char *b = path + n, *slash = strchr(b, '/');
     size_t bl = slash ? (size_t)(slash - b) : strlen(b);
     if (!bl) return HOODIE_FAIL(HOODIE_EINVAL, "%s: no bucket in the path", path);
     const char *k = slash ? slash : b + bl;
     while (*k == '/') k++;
-    size_t kl = strlen(k);
+    size_t kl = strlen(k), pl = strlen(path);
     while (kl && k[kl - 1] == '/') kl--;
-    *bucket = strndup(b, bl);
-    *key = strndup(k, kl);
-    if (!*bucket || !*key) { free(*bucket); free(*key); *bucket = *key = NULL; return HOODIE_NOMEM(); }
+    if (file && !kl) return HOODIE_FAIL(HOODIE_EINVAL, "%s is a bucket, not a file", path);
+    char *m = malloc(bl + kl + pl + 3);
+    if (!m) return HOODIE_NOMEM();
+    o->bucket = memcpy(m, b, bl);
+    o->bucket[bl] = '\0';
+    o->key = memcpy(m + bl + 1, k, kl);
+    o->key[kl] = '\0';
+    o->path = memcpy(o->key + kl + 1, path, pl + 1);
     return HOODIE_OK;
 }
+
+static void obj_free(obj *o) { free(o->bucket); }
 
 /* ---- one request ---- */
 
@@ -384,14 +398,15 @@ static void req_dispose(req *r) { hoodie_buf_dispose(&r->err); }
 
 /* ---- the vtable ---- */
 
-static hoodie_status s3_head(s3 *s, const char *bucket, const char *key, const char *what, uint64_t *size)
+static hoodie_status s3_head(s3 *s, const obj *o, uint64_t *size)
 {
-    req r = { .method = "HEAD", .bucket = bucket, .key = key, .query = "", .what = what };
+    req r = { .method = "HEAD", .bucket = o->bucket, .key = o->key, .query = "", .what = o->path };
     hoodie_status rc = perform(s, &r);
     if (rc == HOODIE_OK && r.status != 200 && r.status != 404) {
         /* an answer to HEAD has no body, so no error code: ask again with a GET of one byte, whose failure says why
          * (SignatureDoesNotMatch, AccessDenied, ...) */
-        req g = { .method = "GET", .bucket = bucket, .key = key, .query = "", .range = "bytes=0-0", .what = what };
+        req g = { .method = "GET", .bucket = o->bucket, .key = o->key, .query = "", .range = "bytes=0-0",
+                  .what = o->path };
         uint8_t byte;
         g.dst = &byte;
         g.dst_len = 1;
@@ -406,7 +421,7 @@ static hoodie_status s3_head(s3 *s, const char *bucket, const char *key, const c
         rc = status_fail(&r);
     }
     if (rc == HOODIE_OK && size) {
-        if (r.length < 0) rc = HOODIE_FAIL(HOODIE_EIO, "%s: HEAD: no Content-Length in the answer", what);
+        if (r.length < 0) rc = HOODIE_FAIL(HOODIE_EIO, "%s: HEAD: no Content-Length in the answer", o->path);
         else *size = (uint64_t)r.length;
     }
     req_dispose(&r);
@@ -419,17 +434,35 @@ static hoodie_status s3_open_read(void *ctx, const char *path, hoodie_rfile **ou
     *out = NULL;
     hoodie_rfile *f = calloc(1, sizeof *f);
     if (!f) return HOODIE_NOMEM();
-    hoodie_status rc = split_path(path, &f->bucket, &f->key);
-    if (rc == HOODIE_OK && !*f->key) rc = HOODIE_FAIL(HOODIE_EINVAL, "%s is a bucket, not a file", path);
-    if (rc == HOODIE_OK && !(f->path = strdup(path))) rc = HOODIE_NOMEM();
-    if (rc == HOODIE_OK) rc = s3_head(s, f->bucket, f->key, path, &f->size);
-    if (rc < 0) { free(f->bucket); free(f->key); free(f->path); free(f); return rc; }
+    hoodie_status rc = obj_parse(&f->o, path, 1);
+    if (rc == HOODIE_OK) rc = s3_head(s, &f->o, &f->size);
+    if (rc < 0) { obj_free(&f->o); free(f); return rc; }
     *size_out = f->size;
     *out = f;
     return HOODIE_OK;
 }
 
-static hoodie_status get_range(s3 *s, hoodie_rfile *f, uint64_t off, void *buf, size_t len);
+
+static hoodie_status get_range(s3 *s, hoodie_rfile *f, uint64_t off, void *buf, size_t len)
+{
+    char range[64];
+    snprintf(range, sizeof range, "bytes=%llu-%llu", (unsigned long long)off, (unsigned long long)(off + len - 1));
+    req r = { .method = "GET", .bucket = f->o.bucket, .key = f->o.key, .query = "", .range = range, .what = f->o.path,
+              .dst = buf, .dst_len = len };
+    hoodie_status rc = perform(s, &r);
+    if (rc == HOODIE_OK) {
+        int whole = r.status == 200 && off == 0 && len == f->size; /* a server may ignore a range covering all */
+        if (r.status != 206 && !whole) rc = status_fail(&r);
+        else if (r.dst_overflow || r.dst_got != len)
+            rc = HOODIE_FAIL(HOODIE_EIO, "%s: GET %s: %s%zu bytes, not %zu", f->o.path, range,
+                             r.dst_overflow ? "more than " : "", r.dst_got, len);
+    }
+    req_dispose(&r);
+    return rc;
+}
+
+/* Where the file's cached tail begins: its last TAIL_BYTES (all of a smaller file). */
+static uint64_t tail_off(const hoodie_rfile *f) { return f->size < TAIL_BYTES ? 0 : f->size - TAIL_BYTES; }
 
 /*
  * Reads before the tail go through a read-ahead window, as a kernel reads ahead a file: a miss fetches at least
@@ -452,7 +485,7 @@ static hoodie_status window_read(s3 *s, hoodie_rfile *f, uint64_t off, void *buf
     }
     int onward = f->win_len && off >= f->win_off && off - f->win_off <= (uint64_t)f->win_len + f->ra;
     f->ra = !onward ? RA_MIN : f->ra * 2 > RA_MAX ? RA_MAX : f->ra * 2;
-    uint64_t want = f->ra, end = f->size - (f->size < TAIL_BYTES ? f->size : TAIL_BYTES); /* the tail is cached */
+    uint64_t want = f->ra, end = tail_off(f); /* the tail is cached */
     if (want > end - off) want = end - off; /* off < end: reads in the tail do not come here */
     if (want < len) want = len;
     if (want > f->win_cap) {
@@ -474,48 +507,26 @@ static hoodie_status s3_read_at(void *ctx, hoodie_rfile *f, uint64_t off, void *
     s3 *s = ctx;
     if (!len) return HOODIE_OK;
     if (off > f->size || len > f->size - off)
-        return HOODIE_CORRUPT("%s: unexpected end of file at offset %llu", f->path,
+        return HOODIE_CORRUPT("%s: unexpected end of file at offset %llu", f->o.path,
                               (unsigned long long)(off > f->size ? off : f->size));
-    size_t tl = f->size < TAIL_BYTES ? (size_t)f->size : TAIL_BYTES;
-    uint64_t tail_off = f->size - tl;
-    if (off < tail_off) return window_read(s, f, off, buf, len);
+    uint64_t t_off = tail_off(f);
+    if (off < t_off) return window_read(s, f, off, buf, len);
     if (!f->tail) {
-        uint8_t *t = malloc(tl);
+        uint8_t *t = malloc((size_t)(f->size - t_off));
         if (!t) return HOODIE_NOMEM();
-        hoodie_status rc = get_range(s, f, tail_off, t, tl);
+        hoodie_status rc = get_range(s, f, t_off, t, (size_t)(f->size - t_off));
         if (rc < 0) { free(t); return rc; }
         f->tail = t;
-        f->tail_len = tl;
     }
-    memcpy(buf, f->tail + (off - tail_off), len);
+    memcpy(buf, f->tail + (off - t_off), len);
     return HOODIE_OK;
-}
-
-static hoodie_status get_range(s3 *s, hoodie_rfile *f, uint64_t off, void *buf, size_t len)
-{
-    char range[64];
-    snprintf(range, sizeof range, "bytes=%llu-%llu", (unsigned long long)off, (unsigned long long)(off + len - 1));
-    req r = { .method = "GET", .bucket = f->bucket, .key = f->key, .query = "", .range = range, .what = f->path,
-              .dst = buf, .dst_len = len };
-    hoodie_status rc = perform(s, &r);
-    if (rc == HOODIE_OK) {
-        int whole = r.status == 200 && off == 0 && len == f->size; /* a server may ignore a range covering all */
-        if (r.status != 206 && !whole) rc = status_fail(&r);
-        else if (r.dst_overflow || r.dst_got != len)
-            rc = HOODIE_FAIL(HOODIE_EIO, "%s: GET %s: %s%zu bytes, not %zu", f->path, range,
-                             r.dst_overflow ? "more than " : "", r.dst_got, len);
-    }
-    req_dispose(&r);
-    return rc;
 }
 
 static void s3_close_read(void *ctx, hoodie_rfile *f)
 {
     (void)ctx;
     if (!f) return;
-    free(f->bucket);
-    free(f->key);
-    free(f->path);
+    obj_free(&f->o);
     free(f->tail);
     free(f->win);
     free(f);
@@ -527,10 +538,8 @@ static hoodie_status s3_create(void *ctx, const char *path, unsigned flags, hood
     *out = NULL;
     hoodie_wfile *f = calloc(1, sizeof *f);
     if (!f) return HOODIE_NOMEM();
-    hoodie_status rc = split_path(path, &f->bucket, &f->key);
-    if (rc == HOODIE_OK && !*f->key) rc = HOODIE_FAIL(HOODIE_EINVAL, "%s is a bucket, not a file", path);
-    if (rc == HOODIE_OK && !(f->path = strdup(path))) rc = HOODIE_NOMEM();
-    if (rc < 0) { free(f->bucket); free(f->key); free(f->path); free(f); return rc; }
+    hoodie_status rc = obj_parse(&f->o, path, 1);
+    if (rc < 0) { free(f); return rc; }
     f->flags = flags;
     *out = f;
     return HOODIE_OK;
@@ -538,20 +547,17 @@ static hoodie_status s3_create(void *ctx, const char *path, unsigned flags, hood
 
 static void wfile_free(hoodie_wfile *f)
 {
-    free(f->bucket);
-    free(f->key);
-    free(f->path);
+    obj_free(&f->o);
     free(f->upload_id);
     hoodie_buf_dispose(&f->data);
     hoodie_buf_dispose(&f->etags);
     free(f);
 }
 
-static hoodie_status put_object(s3 *s, const char *bucket, const char *key, const char *what, const void *data,
-                                size_t len, int exclusive)
+static hoodie_status put_object(s3 *s, const obj *o, const void *data, size_t len, int exclusive)
 {
-    req r = { .method = "PUT", .bucket = bucket, .key = key, .query = "", .body = data, .body_len = len,
-              .if_none_match = exclusive ? "*" : NULL, .what = what };
+    req r = { .method = "PUT", .bucket = o->bucket, .key = o->key, .query = "", .body = data, .body_len = len,
+              .if_none_match = exclusive ? "*" : NULL, .what = o->path };
     hoodie_status rc = perform(s, &r);
     if (rc == HOODIE_OK && r.status != 200) rc = status_fail(&r);
     req_dispose(&r);
@@ -570,39 +576,30 @@ static hoodie_status late_error(const req *r, const hoodie_buf *body)
     return rc;
 }
 
-static size_t part_size(void)
-{
-    const char *v = getenv("HOODIE_S3_PART_MB");
-    long mb = v && *v ? strtol(v, NULL, 10) : 16;
-    if (mb < 5) mb = 5;       /* S3's smallest part but the last */
-    if (mb > 4096) mb = 4096;
-    return (size_t)mb << 20;
-}
-
 /* Upload data[0, n) as the next part (the multipart upload started first if need be). */
 static hoodie_status upload_part(s3 *s, hoodie_wfile *f, const uint8_t *data, size_t n)
 {
     hoodie_status rc = HOODIE_OK;
     hoodie_buf body = HOODIE_BUF_INIT, q = HOODIE_BUF_INIT, id = HOODIE_BUF_INIT;
     if (!f->upload_id) {
-        req r = { .method = "POST", .bucket = f->bucket, .key = f->key, .query = "uploads=", .what = f->path,
+        req r = { .method = "POST", .bucket = f->o.bucket, .key = f->o.key, .query = "uploads=", .what = f->o.path,
                   .out = &body };
         rc = perform(s, &r);
         if (rc == HOODIE_OK && r.status != 200) rc = status_fail(&r);
         req_dispose(&r);
         if (rc == HOODIE_OK && (hoodie_s3_xml_value((const char *)body.data, body.len, "UploadId", &id) != 1 || !id.len))
-            rc = HOODIE_FAIL(HOODIE_EIO, "%s: POST ?uploads: no UploadId in the answer", f->path);
+            rc = HOODIE_FAIL(HOODIE_EIO, "%s: POST ?uploads: no UploadId in the answer", f->o.path);
         if (rc == HOODIE_OK && !(f->upload_id = strdup((const char *)id.data))) rc = HOODIE_NOMEM();
     }
     if (rc == HOODIE_OK) rc = hoodie_buf_printf(&q, "partNumber=%d&uploadId=", f->parts + 1);
     if (rc == HOODIE_OK) rc = hoodie_s3_uri_encode(&q, f->upload_id, strlen(f->upload_id), 0);
     if (rc == HOODIE_OK) {
-        req r = { .method = "PUT", .bucket = f->bucket, .key = f->key, .query = (const char *)q.data, .body = data,
-                  .body_len = n, .what = f->path };
+        req r = { .method = "PUT", .bucket = f->o.bucket, .key = f->o.key, .query = (const char *)q.data, .body = data,
+                  .body_len = n, .what = f->o.path };
         rc = perform(s, &r);
         if (rc == HOODIE_OK && r.status != 200) rc = status_fail(&r);
         if (rc == HOODIE_OK && !r.etag[0])
-            rc = HOODIE_FAIL(HOODIE_EIO, "%s: part %d: no ETag in the answer", f->path, f->parts + 1);
+            rc = HOODIE_FAIL(HOODIE_EIO, "%s: part %d: no ETag in the answer", f->o.path, f->parts + 1);
         if (rc == HOODIE_OK) rc = hoodie_buf_printf(&f->etags, "%s\n", r.etag);
         if (rc == HOODIE_OK) f->parts++;
         req_dispose(&r);
@@ -617,7 +614,7 @@ static hoodie_status s3_write(void *ctx, hoodie_wfile *f, const void *data, size
 {
     s3 *s = ctx;
     HOODIE_TRY(hoodie_buf_append(&f->data, data, len));
-    size_t ps = part_size();
+    size_t ps = s->part_size;
     if (f->data.len < 2 * ps) return HOODIE_OK; /* a part goes once another is behind it: the last is never empty */
     size_t done = 0;
     while (f->data.len - done >= 2 * ps) {
@@ -634,8 +631,8 @@ static void abort_upload(s3 *s, hoodie_wfile *f)
     hoodie_buf q = HOODIE_BUF_INIT;
     if (hoodie_buf_append_str(&q, "uploadId=") == HOODIE_OK &&
         hoodie_s3_uri_encode(&q, f->upload_id, strlen(f->upload_id), 0) == HOODIE_OK) {
-        req r = { .method = "DELETE", .bucket = f->bucket, .key = f->key, .query = (const char *)q.data,
-                  .what = f->path };
+        req r = { .method = "DELETE", .bucket = f->o.bucket, .key = f->o.key, .query = (const char *)q.data,
+                  .what = f->o.path };
         (void)perform(s, &r); /* best effort: a bucket's lifecycle rule removes what is left */
         req_dispose(&r);
     }
@@ -660,8 +657,8 @@ static hoodie_status complete_upload(s3 *s, hoodie_wfile *f)
     if (rc == HOODIE_OK) rc = hoodie_buf_append_str(&q, "uploadId=");
     if (rc == HOODIE_OK) rc = hoodie_s3_uri_encode(&q, f->upload_id, strlen(f->upload_id), 0);
     if (rc == HOODIE_OK) {
-        req r = { .method = "POST", .bucket = f->bucket, .key = f->key, .query = (const char *)q.data,
-                  .body = xml.data, .body_len = xml.len, .what = f->path, .out = &body,
+        req r = { .method = "POST", .bucket = f->o.bucket, .key = f->o.key, .query = (const char *)q.data,
+                  .body = xml.data, .body_len = xml.len, .what = f->o.path, .out = &body,
                   .if_none_match = (f->flags & HOODIE_CREATE_EXCLUSIVE) ? "*" : NULL };
         rc = perform(s, &r);
         if (rc == HOODIE_OK && r.status != 200) rc = status_fail(&r);
@@ -679,8 +676,7 @@ static hoodie_status s3_finish(void *ctx, hoodie_wfile *f)
     s3 *s = ctx;
     hoodie_status rc;
     if (!f->upload_id) {
-        rc = put_object(s, f->bucket, f->key, f->path, f->data.data, f->data.len,
-                        (f->flags & HOODIE_CREATE_EXCLUSIVE) != 0);
+        rc = put_object(s, &f->o, f->data.data, f->data.len, (f->flags & HOODIE_CREATE_EXCLUSIVE) != 0);
     } else {
         rc = upload_part(s, f, f->data.data, f->data.len);
         if (rc == HOODIE_OK) rc = complete_upload(s, f);
@@ -724,15 +720,15 @@ static int list_item(const hoodie_s3_list_item *it, void *ud)
     return 0;
 }
 
-/* List the keys under `key`/ (all of the bucket when key is ""). *any: something is there. max_keys 0: all. */
-static hoodie_status list_prefix(s3 *s, const char *bucket, const char *key, const char *what, int max_keys,
-                                 list_ctx *l)
+/* List the keys under o's key/ (all of the bucket when the key is ""). l->any: something is there. max_keys 0:
+ * all. */
+static hoodie_status list_prefix(s3 *s, const obj *o, int max_keys, list_ctx *l)
 {
     hoodie_buf prefix = HOODIE_BUF_INIT, query = HOODIE_BUF_INIT, token = HOODIE_BUF_INIT, body = HOODIE_BUF_INIT;
-    hoodie_status rc = hoodie_buf_printf(&prefix, "%s%s", key, *key ? "/" : "");
+    hoodie_status rc = hoodie_buf_printf(&prefix, "%s%s", o->key, *o->key ? "/" : "");
     if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&prefix);
     l->skip = prefix.len;
-    for (int page = 0; rc == HOODIE_OK; page++) {
+    while (rc == HOODIE_OK) {
         query.len = 0;
         /* the parameters in name order: continuation-token, delimiter, list-type, max-keys, prefix */
         if (token.len) {
@@ -745,8 +741,8 @@ static hoodie_status list_prefix(s3 *s, const char *bucket, const char *key, con
         if (rc == HOODIE_OK) rc = hoodie_buf_append_str(&query, "&prefix=");
         if (rc == HOODIE_OK) rc = hoodie_s3_uri_encode(&query, (const char *)prefix.data, prefix.len, 0);
         if (rc < 0) break;
-        req r = { .method = "GET", .bucket = bucket, .key = "", .query = (const char *)query.data, .what = what,
-                  .out = &body };
+        req r = { .method = "GET", .bucket = o->bucket, .key = "", .query = (const char *)query.data,
+                  .what = o->path, .out = &body };
         rc = perform(s, &r);
         if (rc == HOODIE_OK && r.status != 200) rc = status_fail(&r);
         req_dispose(&r);
@@ -754,10 +750,9 @@ static hoodie_status list_prefix(s3 *s, const char *bucket, const char *key, con
         int stopped = 0, truncated = 0;
         token.len = 0;
         rc = hoodie_s3_list_parse((const char *)body.data, body.len, list_item, l, &stopped, &truncated, &token);
-        if (rc < 0) { hoodie_error__prefix("%s: ", what); break; }
+        if (rc < 0) { hoodie_error__prefix("%s: ", o->path); break; }
         if (l->stop < 0) { rc = HOODIE_NOMEM(); break; }
-        if (stopped || !truncated || max_keys) break;
-        if (!token.len) { rc = HOODIE_FAIL(HOODIE_EIO, "%s: listing page %d is truncated without a token", what, page); break; }
+        if (stopped || !truncated || max_keys) break; /* truncated: the parser saw a token */
     }
     hoodie_buf_dispose(&prefix);
     hoodie_buf_dispose(&query);
@@ -770,21 +765,19 @@ static int ignore_entry(const hoodie_dirent *e, void *p) { (void)e; (void)p; ret
 
 static hoodie_status s3_list(void *ctx, const char *dir, hoodie_storage_list_cb cb, void *payload)
 {
-    s3 *s = ctx;
-    char *bucket, *key;
-    HOODIE_TRY(split_path(dir, &bucket, &key));
+    obj o;
+    HOODIE_TRY(obj_parse(&o, dir, 0));
     list_ctx l = { 0, cb, payload, 0, 0, HOODIE_BUF_INIT };
-    hoodie_status rc = list_prefix(s, bucket, key, dir, 0, &l);
-    if (rc == HOODIE_OK && !l.any && *key) rc = HOODIE_FAIL(HOODIE_ENOTFOUND, "cannot list %s: no such folder", dir);
+    hoodie_status rc = list_prefix(ctx, &o, 0, &l);
+    if (rc == HOODIE_OK && !l.any && *o.key) rc = HOODIE_FAIL(HOODIE_ENOTFOUND, "cannot list %s: no such folder", dir);
     hoodie_buf_dispose(&l.name);
-    free(bucket);
-    free(key);
+    obj_free(&o);
     return rc;
 }
 
-static hoodie_status delete_object(s3 *s, const char *bucket, const char *key, const char *what)
+static hoodie_status delete_object(s3 *s, const obj *o)
 {
-    req r = { .method = "DELETE", .bucket = bucket, .key = key, .query = "", .what = what };
+    req r = { .method = "DELETE", .bucket = o->bucket, .key = o->key, .query = "", .what = o->path };
     hoodie_status rc = perform(s, &r);
     if (rc == HOODIE_OK && r.status != 204 && r.status != 200) rc = status_fail(&r);
     req_dispose(&r);
@@ -793,40 +786,37 @@ static hoodie_status delete_object(s3 *s, const char *bucket, const char *key, c
 
 static hoodie_status s3_remove(void *ctx, const char *path)
 {
-    s3 *s = ctx;
-    char *bucket, *key;
-    HOODIE_TRY(split_path(path, &bucket, &key));
-    hoodie_status rc = *key ? s3_head(s, bucket, key, path, NULL)
-                            : HOODIE_FAIL(HOODIE_EINVAL, "%s is a bucket, not a file", path);
+    obj o;
+    HOODIE_TRY(obj_parse(&o, path, 1));
+    hoodie_status rc = s3_head(ctx, &o, NULL);
     if (rc == HOODIE_ENOTFOUND) rc = HOODIE_FAIL(HOODIE_ENOTFOUND, "cannot remove %s: not found", path);
-    if (rc == HOODIE_OK) rc = delete_object(s, bucket, key, path);
-    free(bucket);
-    free(key);
+    if (rc == HOODIE_OK) rc = delete_object(ctx, &o);
+    obj_free(&o);
     return rc;
 }
 
 static hoodie_status s3_rename(void *ctx, const char *from, const char *to)
 {
     s3 *s = ctx;
-    char *fb = NULL, *fk = NULL, *tb = NULL, *tk = NULL;
+    obj f, t = { NULL, NULL, NULL };
     hoodie_buf src = HOODIE_BUF_INIT, body = HOODIE_BUF_INIT;
-    hoodie_status rc = split_path(from, &fb, &fk);
-    if (rc == HOODIE_OK) rc = split_path(to, &tb, &tk);
-    if (rc == HOODIE_OK && (!*fk || !*tk)) rc = HOODIE_FAIL(HOODIE_EINVAL, "cannot rename %s to %s: not files", from, to);
+    hoodie_status rc = obj_parse(&f, from, 1);
+    if (rc == HOODIE_OK) rc = obj_parse(&t, to, 1);
     if (rc == HOODIE_OK) rc = hoodie_buf_putc(&src, '/');
-    if (rc == HOODIE_OK) rc = hoodie_s3_uri_encode(&src, fb, strlen(fb), 0);
+    if (rc == HOODIE_OK) rc = hoodie_s3_uri_encode(&src, f.bucket, strlen(f.bucket), 0);
     if (rc == HOODIE_OK) rc = hoodie_buf_putc(&src, '/');
-    if (rc == HOODIE_OK) rc = hoodie_s3_uri_encode(&src, fk, strlen(fk), 1);
+    if (rc == HOODIE_OK) rc = hoodie_s3_uri_encode(&src, f.key, strlen(f.key), 1);
     if (rc == HOODIE_OK) {
-        req r = { .method = "PUT", .bucket = tb, .key = tk, .query = "", .copy_source = (const char *)src.data,
+        req r = { .method = "PUT", .bucket = t.bucket, .key = t.key, .query = "", .copy_source = (const char *)src.data,
                   .what = from, .out = &body };
         rc = perform(s, &r);
         if (rc == HOODIE_OK && r.status != 200) rc = status_fail(&r);
         if (rc == HOODIE_OK) rc = late_error(&r, &body); /* a copy may fail after its 200 has been sent */
         req_dispose(&r);
     }
-    if (rc == HOODIE_OK) rc = delete_object(s, fb, fk, from);
-    free(fb); free(fk); free(tb); free(tk);
+    if (rc == HOODIE_OK) rc = delete_object(s, &f);
+    obj_free(&f);
+    obj_free(&t);
     hoodie_buf_dispose(&src);
     hoodie_buf_dispose(&body);
     return rc;
@@ -835,21 +825,22 @@ static hoodie_status s3_rename(void *ctx, const char *from, const char *to)
 /* The folder marker "key/" of `path` put (create) or deleted; nothing for a bucket. */
 static hoodie_status folder_marker(s3 *s, const char *path, int create)
 {
-    char *bucket, *key;
-    HOODIE_TRY(split_path(path, &bucket, &key));
+    obj o, m;
+    HOODIE_TRY(obj_parse(&o, path, 0));
     hoodie_status rc = HOODIE_OK;
-    size_t n = strlen(key);
-    char *marker = n ? malloc(n + 2) : NULL;
-    if (n && !marker) rc = HOODIE_NOMEM();
-    if (marker) {
-        memcpy(marker, key, n);
-        memcpy(marker + n, "/", 2);
-        rc = create ? put_object(s, bucket, marker, path, "", 0, 0) : delete_object(s, bucket, marker, path);
-        if (!create && rc == HOODIE_ENOTFOUND) rc = HOODIE_OK;
+    if (*o.key) {
+        m = o;
+        size_t n = strlen(o.key);
+        if (!(m.key = malloc(n + 2))) rc = HOODIE_NOMEM();
+        if (rc == HOODIE_OK) {
+            memcpy(m.key, o.key, n);
+            memcpy(m.key + n, "/", 2);
+            rc = create ? put_object(s, &m, "", 0, 0) : delete_object(s, &m);
+            if (!create && rc == HOODIE_ENOTFOUND) rc = HOODIE_OK;
+        }
+        free(m.key);
     }
-    free(marker);
-    free(bucket);
-    free(key);
+    obj_free(&o);
     return rc;
 }
 
@@ -858,21 +849,19 @@ static hoodie_status s3_rmdir(void *ctx, const char *path) { return folder_marke
 
 static int s3_exists(void *ctx, const char *path)
 {
-    s3 *s = ctx;
-    char *bucket, *key;
-    hoodie_status rc = split_path(path, &bucket, &key);
+    obj o;
+    hoodie_status rc = obj_parse(&o, path, 0);
     if (rc < 0) return rc;
-    rc = *key ? s3_head(s, bucket, key, path, NULL) : HOODIE_ENOTFOUND;
+    rc = *o.key ? s3_head(ctx, &o, NULL) : HOODIE_ENOTFOUND;
     int found = rc == HOODIE_OK;
     if (rc == HOODIE_ENOTFOUND) { /* a folder: some key under it (a bucket: the listing answers) */
         list_ctx l = { 0, ignore_entry, NULL, 0, 0, HOODIE_BUF_INIT };
-        rc = list_prefix(s, bucket, key, path, 1, &l);
-        found = rc == HOODIE_OK && (l.any || !*key);
+        rc = list_prefix(ctx, &o, 1, &l);
+        found = rc == HOODIE_OK && (l.any || !*o.key);
         if (rc == HOODIE_ENOTFOUND) rc = HOODIE_OK; /* no such bucket */
         hoodie_buf_dispose(&l.name);
     }
-    free(bucket);
-    free(key);
+    obj_free(&o);
     return rc < 0 ? rc : found;
 }
 
@@ -926,16 +915,18 @@ hoodie_status hoodie_storage_s3_new(hoodie_storage **out, const hoodie_s3_config
         }
         s->scheme = strndup(e, (size_t)(sep - e));
         s->authority = strndup(a, al);
-        s->path_style = cfg->path_style;
     } else {
         size_t n = strlen(region) + 32;
         s->scheme = strdup("https");
         s->authority = malloc(n);
         if (s->authority) snprintf(s->authority, n, "s3.%s.amazonaws.com", region);
-        s->path_style = cfg->path_style;
     }
+    s->path_style = cfg->path_style;
     s->region = strdup(region);
     s->trace = getenv("HOODIE_S3_TRACE") != NULL;
+    const char *mb = getenv("HOODIE_S3_PART_MB");
+    long part_mb = mb && *mb ? strtol(mb, NULL, 10) : 16;
+    s->part_size = (size_t)(part_mb < 5 ? 5 : part_mb > 4096 ? 4096 : part_mb) << 20; /* 5: S3's smallest part */
     s->ak = dup_or_null(cfg->access_key_id, &fail);
     s->sk = dup_or_null(cfg->secret_access_key, &fail);
     s->token = dup_or_null(cfg->session_token, &fail);
@@ -970,18 +961,11 @@ static hoodie_status ini_load(ini *f, const char *path)
     f->text = NULL;
     f->path = path;
     if (!path) return HOODIE_OK;
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return HOODIE_OK; /* no such file: nothing in it */
     hoodie_buf b = HOODIE_BUF_INIT;
-    char chunk[4096];
-    size_t n;
-    hoodie_status rc = HOODIE_OK;
-    while (rc == HOODIE_OK && (n = fread(chunk, 1, sizeof chunk, fp)) > 0) rc = hoodie_buf_append(&b, chunk, n);
-    if (rc == HOODIE_OK && ferror(fp)) rc = hoodie_error__set_errno(HOODIE_EIO, 0, "cannot read %s", path);
-    fclose(fp);
-    if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&b);
-    if (rc < 0) { hoodie_buf_dispose(&b); return rc; }
-    f->text = (char *)hoodie_buf_detach(&b, NULL);
+    hoodie_status rc = hoodie_storage_read_all(hoodie_storage_posix(), path, &b);
+    if (rc == HOODIE_ENOTFOUND) return HOODIE_OK; /* no such file: nothing in it */
+    if (rc < 0) return rc;
+    f->text = (char *)hoodie_buf_detach(&b, NULL); /* read_all NUL-terminates */
     return HOODIE_OK;
 }
 
@@ -991,8 +975,8 @@ static void trim(const char **b, const char **e)
     while (*e > *b && ((*e)[-1] == ' ' || (*e)[-1] == '\t' || (*e)[-1] == '\r')) (*e)--;
 }
 
-/* The value of `key` in section `section` copied to out (cap bytes): 1; 0 if absent. *section_seen: the section
- * exists. */
+/* The value of `key` in section `section` copied to out (cap bytes): 1; 0 if absent; HOODIE_EINVAL if longer.
+ * *section_seen: the section exists. */
 static int ini_get(const ini *f, const char *section, const char *key, char *out, size_t cap, int *section_seen)
 {
     if (!f->text) return 0;
@@ -1018,7 +1002,8 @@ static int ini_get(const ini *f, const char *section, const char *key, char *out
         trim(&kb, &ke);
         trim(&vb, &ve);
         if ((size_t)(ke - kb) != strlen(key) || memcmp(kb, key, (size_t)(ke - kb))) continue;
-        if ((size_t)(ve - vb) >= cap) return 0;
+        if ((size_t)(ve - vb) >= cap)
+            return HOODIE_FAIL(HOODIE_EINVAL, "%s: %s of [%s] is longer than %zu bytes", f->path, key, section, cap - 1);
         memcpy(out, vb, (size_t)(ve - vb));
         out[ve - vb] = '\0';
         return 1;
@@ -1062,9 +1047,10 @@ hoodie_status hoodie_storage_s3_from_env(hoodie_storage **out)
     for (int i = 0; i < 5 && rc == HOODIE_OK; i++) {
         if (from[i]) continue;
         if (i < 3 && keys_from_env) continue; /* keys from the environment come with their own secret and token */
-        if ((i < 3 && ini_get(&creds, profile, keys[i], vals[i], caps[i], &seen)) ||
-            ini_get(&conf, conf_section, keys[i], vals[i], caps[i], &seen))
-            from[i] = vals[i];
+        int got = i < 3 ? ini_get(&creds, profile, keys[i], vals[i], caps[i], &seen) : 0;
+        if (got == 0) got = ini_get(&conf, conf_section, keys[i], vals[i], caps[i], &seen);
+        if (got < 0) rc = got;
+        else if (got) from[i] = vals[i];
     }
     if (rc == HOODIE_OK && !seen && env("AWS_PROFILE") && !keys_from_env)
         rc = HOODIE_FAIL(HOODIE_EINVAL, "AWS profile '%s' is in neither %s nor %s", profile,

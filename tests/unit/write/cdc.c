@@ -504,13 +504,13 @@ HOODIE_TEST(write_cdc__cow_v6_op_key_only) { cdc_case(0, 6, "OP_KEY_ONLY", "cow6
 HOODIE_TEST(write_cdc__cow_v8_data_before_legacy_spelling) { cdc_case(0, 8, "cdc_data_before", "cow8b"); }
 HOODIE_TEST(write_cdc__mor_v8_small_file_merge) { cdc_case(1, 8, "DATA_BEFORE_AFTER", "mor8"); }
 
-/* The query over Spark's tables (no CDC logs: every change inferred): MOR v8, 8 inserts then 3 deletes (log
- * delete block); MOR v6, 8 inserts then 1 update (log data block). */
-/* The rows of a scan's stream (consumed and released). */
-static int64_t stream_rows(struct ArrowArrayStream *st)
+/* The rows a scan gives (it must succeed). */
+static int64_t scan_rows(hoodie_table *t, const hoodie_scan_opts *so)
 {
+    struct ArrowArrayStream st;
+    hoodie_assert_ok(hoodie_table_scan(t, so, &st));
     hoodie_arrow_reader r;
-    hoodie_assert_ok(hoodie_arrow_reader_open(&r, st));
+    hoodie_assert_ok(hoodie_arrow_reader_open(&r, &st));
     hoodie_batch b;
     int64_t n = 0;
     while (hoodie_arrow_reader_next(&r, &b) == HOODIE_OK) {
@@ -521,6 +521,8 @@ static int64_t stream_rows(struct ArrowArrayStream *st)
     return n;
 }
 
+/* The query over Spark's tables (no CDC logs: every change inferred): MOR v8, 8 inserts then 3 deletes (log
+ * delete block); MOR v6, 8 inserts then 1 update (log data block). */
 static void fixture_ops(const char *rel, const char *from, const char *want_ops)
 {
     hoodie_table *t;
@@ -591,17 +593,14 @@ HOODIE_TEST(write_cdc__query_refuses_what_it_cannot_do)
     /* Hudi's "000" (from the beginning) is a bound: every record, as a snapshot reads them */
     so.to = NULL;
     so.from = "000";
-    hoodie_assert_ok(hoodie_table_scan(t, &so, &st));
-    int64_t n_incr = stream_rows(&st);
+    int64_t n_incr = scan_rows(t, &so);
     so.query = HOODIE_QUERY_SNAPSHOT;
     so.from = NULL;
-    hoodie_assert_ok(hoodie_table_scan(t, &so, &st));
     hoodie_assert(n_incr > 0);
-    hoodie_assert_equal_i(stream_rows(&st), n_incr);
+    hoodie_assert_equal_i(scan_rows(t, &so), n_incr);
     so.query = HOODIE_QUERY_CDC;
     so.from = "000";
-    hoodie_assert_ok(hoodie_table_scan(t, &so, &st));
-    hoodie_assert_equal_i(11, stream_rows(&st)); /* iiiiiiiiddd */
+    hoodie_assert_equal_i(11, scan_rows(t, &so)); /* iiiiiiiiddd */
     so.from = NULL;
     so.filter = "fare > 1";
     hoodie_assert_equal_i(HOODIE_EINVAL, hoodie_table_scan(t, &so, &st));

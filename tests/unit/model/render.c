@@ -291,3 +291,70 @@ HOODIE_TEST(model_render__duckdb_crosscheck)
     hoodie_buf_dispose(&sql);
     hoodie_buf_dispose(&want);
 }
+
+/* JSON string escaping, byte by byte as the format says: the reference the chunked escaper must equal. */
+static void json_escape_ref(hoodie_buf *out, const uint8_t *p, size_t n)
+{
+    hoodie_assert_ok(hoodie_buf_putc(out, '"'));
+    for (size_t i = 0; i < n;) {
+        uint8_t c = p[i];
+        size_t l = 0;
+        if (c < 0x80) l = 1;
+        else if (c >= 0xC2 && c <= 0xDF) l = 2;
+        else if (c >= 0xE0 && c <= 0xEF) l = 3;
+        else if (c >= 0xF0 && c <= 0xF4) l = 4;
+        uint32_t cp = l == 2 ? c & 0x1Fu : l == 3 ? c & 0x0Fu : c & 0x07u;
+        for (size_t k = 1; l > 1 && k < l; k++) {
+            if (i + k >= n || (p[i + k] & 0xC0) != 0x80) { l = 0; break; }
+            cp = cp << 6 | (p[i + k] & 0x3Fu);
+        }
+        if ((l == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (l == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+            l = 0;
+        if (c == '"' || c == '\\') hoodie_assert_ok(hoodie_buf_printf(out, "\\%c", c));
+        else if (c == '\n') hoodie_assert_ok(hoodie_buf_append_str(out, "\\n"));
+        else if (c == '\r') hoodie_assert_ok(hoodie_buf_append_str(out, "\\r"));
+        else if (c == '\t') hoodie_assert_ok(hoodie_buf_append_str(out, "\\t"));
+        else if (c == '\b') hoodie_assert_ok(hoodie_buf_append_str(out, "\\b"));
+        else if (c == '\f') hoodie_assert_ok(hoodie_buf_append_str(out, "\\f"));
+        else if (c < 0x20) hoodie_assert_ok(hoodie_buf_printf(out, "\\u%04x", c));
+        else if (!l) { hoodie_assert_ok(hoodie_buf_append_str(out, "\xEF\xBF\xBD")); i++; continue; }
+        else { hoodie_assert_ok(hoodie_buf_append(out, p + i, l)); i += l; continue; }
+        i++;
+    }
+    hoodie_assert_ok(hoodie_buf_putc(out, '"'));
+}
+
+/* Strings of every length around the escaper's 4 KiB chunks, made of runs of plain text, quotes, control bytes,
+ * valid multi-byte sequences (some straddling a chunk's end) and invalid bytes, render as the reference does. */
+HOODIE_TEST(model_render__json_string_escaping)
+{
+    static const char *const pieces[] = { "plain text ", "\"", "\\", "\n", "\x01", "\x1f", "\t", "\xC3\xA9",
+                                          "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "\xFF", "\xC3", "\xED\xA0\x80", "\x7f" };
+    const size_t np = sizeof pieces / sizeof *pieces;
+    hoodie_field s;
+    hoodie_assert_ok(hoodie_field_init(&s, "", hoodie_type_of(HOODIE_TYPE_STRUCT), 0));
+    gen_add(&s, gen_leaf("s", HOODIE_TYPE_STRING, 1));
+    uint64_t seed = 42;
+    for (int round = 0; round < 60; round++) {
+        hoodie_buf in = HOODIE_BUF_INIT, want = HOODIE_BUF_INIT, got = HOODIE_BUF_INIT;
+        size_t target = round < 20 ? (size_t)round : 4096 - 8 + (size_t)(round % 20) + (round >= 40 ? 8192 : 0);
+        while (in.len < target) {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            const char *pc = pieces[(seed >> 33) % np];
+            hoodie_assert_ok(hoodie_buf_append_str(&in, (seed >> 40) % 3 ? "a" : pc));
+        }
+        hoodie_batch b;
+        hoodie_assert_ok(hoodie_batch_init(&b, &s));
+        hoodie_assert_ok(hoodie_array_append_bytes(&b.root.children[0], &b.schema.children[0], in.data, in.len));
+        hoodie_assert_ok(hoodie_array_struct_end(&b.root, &b.schema));
+        hoodie_assert_ok(hoodie_render_cell(&got, &b.schema.children[0], &b.root.children[0], 0, HOODIE_RENDER_JSON));
+        json_escape_ref(&want, in.data, in.len);
+        hoodie_assert_equal_i((int64_t)want.len, (int64_t)got.len);
+        hoodie_assert(!memcmp(want.data, got.data, want.len));
+        hoodie_batch_dispose(&b);
+        hoodie_buf_dispose(&in);
+        hoodie_buf_dispose(&want);
+        hoodie_buf_dispose(&got);
+    }
+    hoodie_field_dispose(&s);
+}

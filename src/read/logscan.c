@@ -205,7 +205,7 @@ static hoodie_status parquet_block(const uint8_t *data, size_t len, const char *
                                    hoodie_log_items *out, const char *instant)
 {
     mem_src m = { data, len };
-    hoodie_pq_source src = { &m, mem_read, len, what };
+    hoodie_pq_source src = { &m, mem_read, len, what, NULL };
     hoodie_pq_file *f = NULL;
     hoodie_pq_scan *sc = NULL;
     hoodie_status rc = hoodie_pq_file_open(&f, &src);

@@ -4,6 +4,7 @@
  * remember which of the two opened them.
  */
 #include "hoodie/sys/storage.h"
+#include "storage/storage.h"
 #include "util/error.h"
 
 #include <pthread.h>
@@ -79,6 +80,12 @@ static hoodie_status d_read_at(void *ctx, hoodie_rfile *f, uint64_t off, void *b
 {
     (void)ctx;
     return f->b->read_at(f->b->ctx, f->in, off, buf, len);
+}
+
+static void d_will_read(void *ctx, hoodie_rfile *f, const uint64_t *offs, const size_t *lens, size_t n)
+{
+    (void)ctx;
+    hoodie_storage__will_read(f->b, f->in, offs, lens, n);
 }
 
 static void d_close_read(void *ctx, hoodie_rfile *f)
@@ -170,7 +177,7 @@ static hoodie_status d_rename(void *ctx, const char *from, const char *to)
 
 static const hoodie_storage default_storage = {
     HOODIE_STORAGE_VERSION, NULL, d_open_read, d_read_at, d_close_read, d_create, d_write, d_finish, d_abandon,
-    d_list, d_remove, d_rename, d_mkdirs, d_rmdir, d_exists, NULL
+    d_list, d_remove, d_rename, d_mkdirs, d_rmdir, d_exists, NULL, d_will_read
 };
 
 const hoodie_storage *hoodie_storage_default(void) { return &default_storage; }

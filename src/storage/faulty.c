@@ -4,6 +4,7 @@
  * A failing finish() abandons the file, so nothing of it becomes visible, as with a crash before the rename.
  */
 #include "hoodie/sys/storage.h"
+#include "storage/storage.h"
 #include "util/error.h"
 
 #include <stdlib.h>
@@ -42,6 +43,12 @@ static hoodie_status f_read_at(void *ctx, hoodie_rfile *h, uint64_t off, void *b
     faulty *f = ctx;
     INJECT(f, "read");
     return f->in->read_at(f->in->ctx, h, off, buf, len);
+}
+
+static void f_will_read(void *ctx, hoodie_rfile *h, const uint64_t *offs, const size_t *lens, size_t n)
+{
+    faulty *f = ctx; /* advice, which cannot fail: not an operation to count */
+    hoodie_storage__will_read(f->in, h, offs, lens, n);
 }
 
 static void f_close_read(void *ctx, hoodie_rfile *h)
@@ -131,7 +138,8 @@ hoodie_status hoodie_storage_faulty_new(hoodie_storage **out, const hoodie_stora
     *out = NULL;
     if (!f) return HOODIE_NOMEM();
     hoodie_storage vt = { HOODIE_STORAGE_VERSION, f, f_open_read, f_read_at, f_close_read, f_create, f_write,
-                          f_finish, f_abandon, f_list, f_remove, f_rename, f_mkdirs, f_rmdir, f_exists, f_destroy };
+                          f_finish, f_abandon, f_list, f_remove, f_rename, f_mkdirs, f_rmdir, f_exists, f_destroy,
+                          f_will_read };
     f->vt = vt;
     f->in = inner ? inner : hoodie_storage_default();
     *out = &f->vt;

@@ -375,7 +375,7 @@ static int px_exists(void *ctx, const char *path)
 
 static const hoodie_storage posix_storage = {
     HOODIE_STORAGE_VERSION, NULL, px_open_read, px_read_at, px_close_read, px_create, px_write, px_finish,
-    px_abandon, px_list, px_remove, px_rename, px_mkdirs, px_rmdir, px_exists, NULL
+    px_abandon, px_list, px_remove, px_rename, px_mkdirs, px_rmdir, px_exists, NULL, NULL
 };
 
 const hoodie_storage *hoodie_storage_posix(void) { return &posix_storage; }

@@ -4,8 +4,12 @@
  * Hudi tables written through Hadoop's S3A name themselves).
  *
  * How the vtable maps onto S3, which has objects and no directories:
- *   open_read    HEAD (the size);                  read_at  GETs with a Range: the file's last megabyte (the
- *                Parquet footer) in one, the rest through a read-ahead window that grows while reads go forward;
+ *   open_read    one GET of the last megabyte (a suffix range; the Parquet footer), whose Content-Range says the
+ *                size; an empty object (416) is asked with HEAD;
+ *   will_read    the ranges a reader announces (a Parquet row group's column chunks) fetched at once, in up to
+ *                8 parallel requests of at most 8 MiB;
+ *   read_at      from those, from the tail, else GETs with a Range through a read-ahead window that grows while
+ *                reads go forward;
  *   create/write the bytes are kept in memory;     finish   one PUT (or the multipart upload's completion): the
  *                object appears whole or not at all;
  *                exclusive creation is a conditional PUT (If-None-Match: *), which S3 answers 412 when the key
@@ -29,6 +33,7 @@
  * HOODIE_S3_TRACE (environment) logs every request on stderr: method, URL, status and bytes.
  *
  * Thread-safety: curl handles come from a small pool behind a mutex; handles of distinct files are independent.
+ * will_read runs its requests on threads of its own and returns when they are done.
  */
 #include "hoodie/sys/storage.h"
 #include "storage/s3_sign.h"
@@ -73,14 +78,26 @@ typedef struct obj {
     char *bucket, *key, *path;
 } obj;
 
+/* Bytes fetched ahead on advice (s3_will_read). */
+typedef struct ahead {
+    uint64_t off;
+    size_t len;
+    uint8_t *data;       /* NULL: its fetch failed (reads then fetch the range as usual) */
+} ahead;
+
 struct hoodie_rfile {
     obj o;
     uint64_t size;
+    ahead *ahead;        /* ascending, disjoint */
+    size_t n_ahead;
     uint8_t *tail;       /* the file's bytes from tail_off(), once read */
     uint8_t *win;        /* the read-ahead window: bytes [win_off, win_off + win_len) (window_read) */
     uint64_t win_off;
     size_t win_len, win_cap, ra;
 };
+
+/* Where the file's cached tail begins: its last TAIL_BYTES (all of a smaller file). */
+static uint64_t tail_off(const hoodie_rfile *f) { return f->size < TAIL_BYTES ? 0 : f->size - TAIL_BYTES; }
 
 /* A file being written: its bytes are kept until finish makes them one PUT, or, past part_size, uploaded in parts
  * of a multipart upload as they come (memory stays under two parts; files past S3's 5 GB limit of one PUT). */
@@ -150,6 +167,7 @@ typedef struct req {
     hoodie_buf err;          /* the body of a failed request */
     long status;
     curl_off_t length;       /* Content-Length (HEAD) */
+    int64_t range_total;     /* the object's size from a Content-Range answer ("bytes a-b/size"), else -1 */
     size_t sent;             /* upload position */
     char etag[160];          /* the ETag header (an uploaded part's) */
 } req;
@@ -180,6 +198,14 @@ static size_t on_header(char *p, size_t size, size_t n, void *ud)
     if (len > 9 && !memcmp(p, "HTTP/", 5)) {
         const char *sp = memchr(p, ' ', len);
         if (sp && sp + 4 <= p + len) r->status = strtol(sp + 1, NULL, 10);
+    } else if (len > 14 && !strncasecmp(p, "content-range:", 14)) {
+        const char *v = p + 14, *e = p + len;
+        while (v < e && *v != '/') v++;
+        if (v < e && v[1] >= '0' && v[1] <= '9') { /* "*" when the size is unknown */
+            int64_t total = 0;
+            for (v++; v < e && *v >= '0' && *v <= '9' && total < INT64_MAX / 10 - 10; v++) total = total * 10 + (*v - '0');
+            r->range_total = total;
+        }
     } else if (len > 5 && !strncasecmp(p, "etag:", 5)) {
         const char *v = p + 5, *e = p + len;
         while (v < e && (*v == ' ' || *v == '\t')) v++;
@@ -318,6 +344,7 @@ static hoodie_status perform(s3 *s, req *r)
         hoodie_status rc = prepare(s, r, &url, &hdrs);
         if (rc < 0) { curl_slist_free_all(hdrs); hoodie_buf_dispose(&url); give_handle(s, h); return rc; }
         r->status = 0;
+        r->range_total = -1;
         r->dst_got = 0;
         r->dst_overflow = 0;
         r->sent = 0;
@@ -428,6 +455,46 @@ static hoodie_status s3_head(s3 *s, const obj *o, uint64_t *size)
     return rc;
 }
 
+/*
+ * Open: one GET of the last TAIL_BYTES (a suffix range, "bytes=-N"), whose Content-Range gives the size: the
+ * size, a small file whole, and a Parquet file's footer in one round trip instead of a HEAD and a GET. An empty
+ * object has no byte to return (416): a HEAD then says it exists. A server that ignores the range sends the whole
+ * object, which is taken when it fits; one that sends neither a usable range nor a small whole is asked with HEAD.
+ */
+static hoodie_status open_tail(s3 *s, hoodie_rfile *f)
+{
+    char range[32];
+    snprintf(range, sizeof range, "bytes=-%d", TAIL_BYTES);
+    uint8_t *t = malloc(TAIL_BYTES);
+    if (!t) return HOODIE_NOMEM();
+    req r = { .method = "GET", .bucket = f->o.bucket, .key = f->o.key, .query = "", .range = range,
+              .what = f->o.path, .dst = t, .dst_len = TAIL_BYTES };
+    hoodie_status rc = perform(s, &r);
+    int head = 0;
+    if (rc == HOODIE_OK) {
+        if (r.status == 206 && r.range_total >= 0 && !r.dst_overflow &&
+            r.dst_got == ((uint64_t)r.range_total < TAIL_BYTES ? (size_t)r.range_total : (size_t)TAIL_BYTES)) {
+            f->size = (uint64_t)r.range_total;
+        } else if (r.status == 200 && !r.dst_overflow) {
+            f->size = r.dst_got;
+        } else if (r.status == 416 || r.status == 206 || r.status == 200) {
+            head = 1;
+        } else {
+            rc = status_fail(&r);
+        }
+    }
+    req_dispose(&r);
+    if (rc == HOODIE_OK && head) {
+        free(t);
+        return s3_head(s, &f->o, &f->size);
+    }
+    if (rc < 0) { free(t); return rc; }
+    uint8_t *shrunk = f->size ? realloc(t, (size_t)(f->size - tail_off(f))) : NULL;
+    if (!f->size) { free(t); return HOODIE_OK; }
+    f->tail = shrunk ? shrunk : t;
+    return HOODIE_OK;
+}
+
 static hoodie_status s3_open_read(void *ctx, const char *path, hoodie_rfile **out, uint64_t *size_out)
 {
     s3 *s = ctx;
@@ -435,7 +502,7 @@ static hoodie_status s3_open_read(void *ctx, const char *path, hoodie_rfile **ou
     hoodie_rfile *f = calloc(1, sizeof *f);
     if (!f) return HOODIE_NOMEM();
     hoodie_status rc = obj_parse(&f->o, path, 1);
-    if (rc == HOODIE_OK) rc = s3_head(s, &f->o, &f->size);
+    if (rc == HOODIE_OK) rc = open_tail(s, f);
     if (rc < 0) { obj_free(&f->o); free(f); return rc; }
     *size_out = f->size;
     *out = f;
@@ -461,8 +528,6 @@ static hoodie_status get_range(s3 *s, hoodie_rfile *f, uint64_t off, void *buf, 
     return rc;
 }
 
-/* Where the file's cached tail begins: its last TAIL_BYTES (all of a smaller file). */
-static uint64_t tail_off(const hoodie_rfile *f) { return f->size < TAIL_BYTES ? 0 : f->size - TAIL_BYTES; }
 
 /*
  * Reads before the tail go through a read-ahead window, as a kernel reads ahead a file: a miss fetches at least
@@ -470,9 +535,9 @@ static uint64_t tail_off(const hoodie_rfile *f) { return f->size < TAIL_BYTES ? 
  * pages and column chunks) doubles the fetch, up to RA_MAX; a jump elsewhere starts again at RA_MIN. A Parquet page
  * header read and the page body after it, or a row group's column chunks one after the other, then cost one request
  * between them instead of one each, while reading two columns of a wide file fetches little more than those
- * columns. A scan of a 4 MB base file of the benchmark table: 9 GETs, not 46. It still fetches about 1.5 times the
+ * columns. A scan of a 4 MB base file of the benchmark table: 9 GETs, not 46. It still fetched about 1.5 times the
  * file, because the scan reads a row group's columns page by page, interleaved (a stream per column), and a window
- * follows one stream; reading each needed column chunk whole, in the Parquet reader, would fetch each byte once.
+ * follows one stream: hence will_read, which serves a scan's chunks now; the window serves what comes unannounced.
  */
 #define RA_MIN (256 * 1024)
 #define RA_MAX (8 * 1024 * 1024)
@@ -502,6 +567,119 @@ static hoodie_status window_read(s3 *s, hoodie_rfile *f, uint64_t off, void *buf
     return HOODIE_OK;
 }
 
+/* Copy what the fetched-ahead ranges hold of [off, off + len) from its start; returns the bytes copied. */
+static size_t ahead_prefix(const hoodie_rfile *f, uint64_t off, uint8_t *buf, size_t len)
+{
+    size_t lo = 0, hi = f->n_ahead, got = 0;
+    while (lo < hi) { /* the first range ending after off */
+        size_t mid = lo + (hi - lo) / 2;
+        if (f->ahead[mid].off + f->ahead[mid].len <= off) lo = mid + 1;
+        else hi = mid;
+    }
+    for (size_t i = lo; i < f->n_ahead && got < len; i++) {
+        const ahead *a = &f->ahead[i];
+        uint64_t at = off + got;
+        if (at < a->off || !a->data) break;
+        size_t n = (size_t)(a->off + a->len - at);
+        if (n > len - got) n = len - got;
+        memcpy(buf + got, a->data + (at - a->off), n);
+        got += n;
+    }
+    return got;
+}
+
+static void ahead_free(hoodie_rfile *f)
+{
+    for (size_t i = 0; i < f->n_ahead; i++) free(f->ahead[i].data);
+    free(f->ahead);
+    f->ahead = NULL;
+    f->n_ahead = 0;
+}
+
+/*
+ * will_read: the ranges a reader is about to read (a Parquet scan's column chunks for a row group) are fetched
+ * at once, in up to AHEAD_PARALLEL requests in flight together, instead of as the reads come: a scan reads a row
+ * group's columns page by page, interleaved, which one read-ahead window cannot follow (it fetched 1.5 times the
+ * file). Ranges closer than AHEAD_GAP merge into one request and ranges longer than AHEAD_PIECE split, so that
+ * requests are few but many run together; at most AHEAD_MAX bytes per advice are held, until the next advice or
+ * the close. The tail is cached already and left out. A failed fetch is dropped: the read that needs those bytes
+ * then fetches them itself, with its retries and its error.
+ */
+#define AHEAD_PARALLEL 8
+#define AHEAD_GAP (64 * 1024)
+#define AHEAD_PIECE ((size_t)8 * 1024 * 1024)
+#define AHEAD_MAX ((uint64_t)256 * 1024 * 1024)
+
+typedef struct ahead_job {
+    s3 *s;
+    hoodie_rfile *f;
+    pthread_mutex_t mu;
+    size_t next;
+} ahead_job;
+
+static void *ahead_worker(void *p)
+{
+    ahead_job *j = p;
+    for (;;) {
+        pthread_mutex_lock(&j->mu);
+        size_t i = j->next++;
+        pthread_mutex_unlock(&j->mu);
+        if (i >= j->f->n_ahead) return NULL;
+        ahead *a = &j->f->ahead[i];
+        a->data = malloc(a->len);
+        if (a->data && get_range(j->s, j->f, a->off, a->data, a->len) < 0) {
+            free(a->data);
+            a->data = NULL;
+        }
+    }
+}
+
+static void s3_will_read(void *ctx, hoodie_rfile *f, const uint64_t *offs, const size_t *lens, size_t n)
+{
+    s3 *s = ctx;
+    ahead_free(f);
+    uint64_t end_all = tail_off(f), total = 0;
+    ahead *v = NULL;
+    size_t nv = 0, cap = 0;
+    for (size_t i = 0; i < n && total < AHEAD_MAX; i++) {
+        uint64_t off = offs[i], end = off + lens[i];
+        if (end > end_all) end = end_all;
+        if (off >= end || off > f->size) continue;
+        if (nv && off < v[nv - 1].off + v[nv - 1].len) off = v[nv - 1].off + v[nv - 1].len; /* overlap: once */
+        while (off < end && total < AHEAD_MAX) {
+            ahead *last = nv ? &v[nv - 1] : NULL;
+            if (last && off - (last->off + last->len) <= AHEAD_GAP && last->len < AHEAD_PIECE) {
+                uint64_t upto = last->off + AHEAD_PIECE < end ? last->off + AHEAD_PIECE : end; /* grow the last */
+                total += upto - (last->off + last->len);
+                last->len = (size_t)(upto - last->off);
+                off = upto;
+                continue;
+            }
+            if (nv == cap) {
+                size_t nc = cap ? cap * 2 : 16;
+                ahead *nvv = realloc(v, nc * sizeof *v);
+                if (!nvv) { free(v); return; } /* advice: nothing fetched */
+                v = nvv;
+                cap = nc;
+            }
+            uint64_t upto = end - off > AHEAD_PIECE ? off + AHEAD_PIECE : end;
+            v[nv++] = (ahead){ off, (size_t)(upto - off), NULL };
+            total += upto - off;
+            off = upto;
+        }
+    }
+    if (!nv) { free(v); return; }
+    f->ahead = v;
+    f->n_ahead = nv;
+    ahead_job j = { s, f, PTHREAD_MUTEX_INITIALIZER, 0 };
+    pthread_t th[AHEAD_PARALLEL];
+    size_t nt = 0;
+    while (nt < AHEAD_PARALLEL && nt < nv && pthread_create(&th[nt], NULL, ahead_worker, &j) == 0) nt++;
+    if (!nt) { ahead_free(f); return; }
+    for (size_t i = 0; i < nt; i++) pthread_join(th[i], NULL);
+    pthread_mutex_destroy(&j.mu);
+}
+
 static hoodie_status s3_read_at(void *ctx, hoodie_rfile *f, uint64_t off, void *buf, size_t len)
 {
     s3 *s = ctx;
@@ -509,6 +687,13 @@ static hoodie_status s3_read_at(void *ctx, hoodie_rfile *f, uint64_t off, void *
     if (off > f->size || len > f->size - off)
         return HOODIE_CORRUPT("%s: unexpected end of file at offset %llu", f->o.path,
                               (unsigned long long)(off > f->size ? off : f->size));
+    if (f->n_ahead) {
+        size_t got = ahead_prefix(f, off, buf, len);
+        if (got == len) return HOODIE_OK;
+        off += got;
+        buf = (uint8_t *)buf + got;
+        len -= got;
+    }
     uint64_t t_off = tail_off(f);
     if (off < t_off) return window_read(s, f, off, buf, len);
     if (!f->tail) {
@@ -527,6 +712,7 @@ static void s3_close_read(void *ctx, hoodie_rfile *f)
     (void)ctx;
     if (!f) return;
     obj_free(&f->o);
+    ahead_free(f);
     free(f->tail);
     free(f->win);
     free(f);
@@ -936,7 +1122,7 @@ hoodie_status hoodie_storage_s3_new(hoodie_storage **out, const hoodie_s3_config
     }
     s->vt = (hoodie_storage){ HOODIE_STORAGE_VERSION, s, s3_open_read, s3_read_at, s3_close_read, s3_create,
                               s3_write, s3_finish, s3_abandon, s3_list, s3_remove, s3_rename, s3_mkdirs, s3_rmdir,
-                              s3_exists, s3_destroy };
+                              s3_exists, s3_destroy, s3_will_read };
     *out = &s->vt;
     return HOODIE_OK;
 }

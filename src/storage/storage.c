@@ -29,6 +29,11 @@ hoodie_status hoodie_reader_read(hoodie_reader *r, uint64_t off, void *buf, size
     return r->s->read_at(r->s->ctx, r->f, off, buf, len);
 }
 
+void hoodie_reader_will_read(hoodie_reader *r, const uint64_t *offs, const size_t *lens, size_t n)
+{
+    if (r->f) hoodie_storage__will_read(r->s, r->f, offs, lens, n);
+}
+
 void hoodie_reader_close(hoodie_reader *r)
 {
     if (r->f) r->s->close_read(r->s->ctx, r->f);

@@ -11,6 +11,13 @@ static inline const hoodie_storage *hoodie_storage__or_default(const hoodie_stor
     return s ? s : hoodie_storage_default();
 }
 
+/** The will_read advice to s, when it takes it (version 2 and the function set). */
+static inline void hoodie_storage__will_read(const hoodie_storage *s, hoodie_rfile *f, const uint64_t *offs,
+                                             const size_t *lens, size_t n)
+{
+    if (s->version >= 2 && s->will_read && n) s->will_read(s->ctx, f, offs, lens, n);
+}
+
 /** Read a whole file into `out` (appended). On failure an empty `out` stays empty (no memory held). */
 hoodie_status hoodie_storage_read_all(const hoodie_storage *s, const char *path, hoodie_buf *out);
 /** Write a whole file (flags as for create). */
@@ -29,6 +36,8 @@ typedef struct hoodie_reader {
 
 hoodie_status hoodie_reader_open(hoodie_reader *r, const hoodie_storage *s, const char *path);
 hoodie_status hoodie_reader_read(hoodie_reader *r, uint64_t off, void *buf, size_t len);
+/** Advice: these ranges are about to be read (hoodie_storage::will_read). */
+void hoodie_reader_will_read(hoodie_reader *r, const uint64_t *offs, const size_t *lens, size_t n);
 void hoodie_reader_close(hoodie_reader *r);
 
 /** A sequential writer that counts bytes written. */

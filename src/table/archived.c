@@ -473,6 +473,7 @@ static hoodie_status lsm_file_read(ar_collect *c, const hoodie_storage *s, const
     ps.read = lsm_read_cb;
     ps.size = src.r.size;
     ps.name = source;
+    ps.will_read = NULL;
     hoodie_status rc = hoodie_pq_file_open(&f, &ps);
     if (rc == HOODIE_OK) {
         const hoodie_field *root = &hoodie_pq_file_schema(f)->root;

@@ -26,6 +26,11 @@ static hoodie_status src_read(void *ctx, uint64_t off, void *buf, size_t len)
     return hoodie_reader_read(ctx, off, buf, len);
 }
 
+static void src_will_read(void *ctx, const uint64_t *offs, const size_t *lens, size_t n)
+{
+    hoodie_reader_will_read(ctx, offs, lens, n);
+}
+
 void hoodie_parquet_reader_free(hoodie_parquet_reader *r)
 {
     if (!r) return;
@@ -76,6 +81,7 @@ hoodie_status hoodie_parquet_reader_open(hoodie_parquet_reader **out, const char
     r->rd.path = r->path;
     r->src.ctx = &r->rd;
     r->src.read = src_read;
+    r->src.will_read = src_will_read;
     r->src.size = r->rd.size;
     r->src.name = r->path;
     HOODIE_TRY_GOTO(rc, hoodie_pq_file_open(&r->file, &r->src), fail);
@@ -312,6 +318,37 @@ hoodie_status hoodie_parquet_reader_describe(hoodie_parquet_reader *r, int json,
     return HOODIE_OK;
 }
 
+/* Narrow an open reader to columns cols[0..n) (top-level names). */
+static hoodie_status project(hoodie_parquet_reader *r, const char *const *cols, size_t n)
+{
+    char **v = calloc(n, sizeof *v);
+    if (!v) return HOODIE_NOMEM();
+    for (size_t i = 0; i < n; i++)
+        if (!(v[i] = strdup(cols[i]))) {
+            for (size_t k = 0; k < i; k++) free(v[k]);
+            free(v);
+            return HOODIE_NOMEM();
+        }
+    hoodie_pq_scan *proto = NULL;
+    char **old = r->columns;
+    size_t old_n = r->n_columns;
+    r->columns = v;
+    r->n_columns = n;
+    hoodie_status rc = open_scan(r, NULL, 0, &proto);
+    if (rc < 0) { /* as it was */
+        r->columns = old;
+        r->n_columns = old_n;
+        old = v;
+        old_n = n;
+    } else {
+        hoodie_pq_scan_free(r->proto);
+        r->proto = proto;
+    }
+    for (size_t i = 0; i < old_n; i++) free(old[i]);
+    free(old);
+    return rc;
+}
+
 hoodie_status hoodie_pqfile__open_columns(hoodie_parquet_reader **out, const char *path, const hoodie_storage *storage,
                                           int64_t batch_rows, const hoodie_field *want)
 {
@@ -326,13 +363,9 @@ hoodie_status hoodie_pqfile__open_columns(hoodie_parquet_reader **out, const cha
     for (size_t i = 0; i < want->n_children; i++)
         if (hoodie_field_find(fs, want->children[i].name) >= 0) cols[n++] = want->children[i].name;
     hoodie_status rc = HOODIE_OK;
-    if (n && n < fs->n_children) {
-        hoodie_parquet_reader_free(*out);
-        *out = NULL;
-        o.columns = cols;
-        o.n_columns = n;
-        rc = hoodie_parquet_reader_open(out, path, &o);
-    }
+    if (n && n < fs->n_children) rc = project(*out, cols, n); /* the open file, not a second open (a round trip
+                                                                    and its footer again on S3) */
     free(cols);
+    if (rc < 0) { hoodie_parquet_reader_free(*out); *out = NULL; }
     return rc;
 }

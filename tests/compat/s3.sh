@@ -216,6 +216,33 @@ check_eq "big file, filtered" "$("$HOODIE" read "$tmp/big_down" --filter 'ts > 2
     "$("$HOODIE" read "$big" --filter 'ts > 200000' --columns id --format csv | sort)"
 size=$(find "$tmp/big_down" -name '*.parquet' -size +10M | wc -l)
 [ "$size" -ge 1 ] && ok || bad "multipart: no base file past 10 MiB ($(find "$tmp/big_down" -name '*.parquet' -exec ls -l {} +))"
+# what a read of it costs: the open is one GET of the last megabyte (no HEAD), the scan's row group is fetched on
+# its advice in requests of at most 8 MiB sent together, and no byte of the file comes twice but its first 256 KiB
+# (the leading magic, read before the scan's advice)
+bigf=$(find "$tmp/big_down" -name '*.parquet' -size +10M | head -1)
+bigs=$(stat -c %s "$bigf")
+bign=$(basename "$bigf")
+HOODIE_S3_TRACE=1 "$HOODIE" read "$big" --format csv -o /dev/null 2> "$tmp/rd.trace" || bad "traced read failed"
+check_eq "reads open with a GET, no HEAD" "0" "$(grep -c ' HEAD ' "$tmp/rd.trace")"
+gets=$(grep -c "GET [^ ]*/$bign " "$tmp/rd.trace")
+fetched=$(grep "GET [^ ]*/$bign " "$tmp/rd.trace" | awk '{s += $(NF-1)} END {print s + 0}')
+[ "$gets" -le $((bigs / 8388608 + 4)) ] && ok || bad "big file: $gets GETs for $bigs bytes: $(grep "$bign" "$tmp/rd.trace")"
+[ "$fetched" -le $((bigs + 262144)) ] && [ "$fetched" -ge "$bigs" ] && ok || bad "big file: $fetched bytes fetched for $bigs"
+HOODIE_S3_TRACE=1 "$HOODIE" read "$big" --columns ts --format csv -o /dev/null 2> "$tmp/rd.trace" || bad "traced read failed"
+fetched=$(grep "GET [^ ]*/$bign " "$tmp/rd.trace" | awk '{s += $(NF-1)} END {print s + 0}')
+[ "$fetched" -le $((bigs / 4)) ] && ok || bad "big file, one small column: $fetched bytes fetched for $bigs"
+# an empty object: the open's suffix range has nothing to return (416), a HEAD then finds it; a small one comes
+# whole with its open
+mkdir -p "$tmp/odd"
+: > "$tmp/odd/empty.parquet"
+printf 'PAR1' > "$tmp/odd/four.parquet"
+sync_ up "$tmp/odd" s3://hudi/odd || bad "upload of odd files failed"
+out=$("$HOODIE" parquet meta s3://hudi/odd/empty.parquet 2>&1)
+check_contains "empty object" "$out" "0 bytes is too short for a Parquet file"
+out=$("$HOODIE" parquet meta s3://hudi/odd/four.parquet 2>&1)
+check_contains "4-byte object" "$out" "4 bytes is too short for a Parquet file"
+out=$("$HOODIE" parquet meta s3://hudi/odd/none.parquet 2>&1)
+check_contains "missing object" "$out" "s3://hudi/odd/none.parquet: GET: HTTP 404"
 
 # ---- credentials, region and endpoint from the AWS tools' shared files, by profile ----
 mkdir -p "$tmp/aws"

@@ -20,7 +20,7 @@ static hoodie_status mem_read(void *ctx, uint64_t off, void *buf, size_t len)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     mem m = { data, size };
-    hoodie_pq_source src = { &m, mem_read, size, "fuzz.parquet" };
+    hoodie_pq_source src = { &m, mem_read, size, "fuzz.parquet", NULL };
     hoodie_pq_file *f;
     if (hoodie_pq_file_open(&f, &src) != HOODIE_OK) return 0;
     const hoodie_pq_file_meta *meta = hoodie_pq_file_metadata(f);

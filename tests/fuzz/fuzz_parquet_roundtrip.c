@@ -122,7 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hoodie_pq_writer_free(w);
 
     mem m = { file.data, file.len };
-    hoodie_pq_source src = { &m, mem_read, file.len, "roundtrip.parquet" };
+    hoodie_pq_source src = { &m, mem_read, file.len, "roundtrip.parquet", NULL };
     hoodie_pq_file *f;
     check(hoodie_pq_file_open(&f, &src) == HOODIE_OK, "file_open");
     check(hoodie_pq_file_metadata(f)->num_rows == total, "the footer's row count");

@@ -161,7 +161,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hoodie_pq_writer_free(w);
 
     mem m = { file.data, file.len };
-    hoodie_pq_source src = { &m, mem_read, file.len, "prune.parquet" };
+    hoodie_pq_source src = { &m, mem_read, file.len, "prune.parquet", NULL };
     hoodie_pq_file *f;
     check(hoodie_pq_file_open(&f, &src) == HOODIE_OK, "file_open");
     const hoodie_pq_file_meta *fm = hoodie_pq_file_metadata(f);

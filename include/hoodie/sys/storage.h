@@ -14,7 +14,8 @@
 extern "C" {
 #endif
 
-#define HOODIE_STORAGE_VERSION 1
+/* Version 2 added will_read. hoodie takes version 1 tables of functions too (it never calls what they lack). */
+#define HOODIE_STORAGE_VERSION 2
 
 typedef struct hoodie_rfile hoodie_rfile; /**< a file open for positional reads (backend-defined) */
 typedef struct hoodie_wfile hoodie_wfile; /**< a file being written sequentially (backend-defined) */
@@ -71,6 +72,13 @@ typedef struct hoodie_storage {
     int (*exists)(void *ctx, const char *path);
     /** Release the backend (NULL: nothing to do). */
     void (*destroy)(void *ctx);
+    /**
+     * (Version 2; NULL: no use for it.) Advice: ranges of f about to be read, [offs[i], offs[i] + lens[i]) in
+     * ascending order (a Parquet reader gives the column chunks of the row group it starts). A backend may fetch
+     * them ahead, an object store in parallel requests, or do nothing; it never fails, and reads return the same
+     * bytes whatever it did. Called with no reads of f in flight.
+     */
+    void (*will_read)(void *ctx, hoodie_rfile *f, const uint64_t *offs, const size_t *lens, size_t n);
 } hoodie_storage;
 
 /** The local POSIX file system (a static, shared instance; never free it). */

@@ -1451,6 +1451,36 @@ static void bind_arrays(hoodie_pq_scan *s, const hoodie_pq_node *n, hoodie_array
     for (size_t i = 0; i < n->n_children; i++) bind_arrays(s, &n->children[i], &a->children[i]);
 }
 
+static int by_offset(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Tell the source which bytes the open row group's chunks still hold, ascending: all of them are about to be read,
+ * page by page and interleaved, which remote storage serves best fetched at once. */
+static hoodie_status advise_row_group(hoodie_pq_scan *s)
+{
+    if (!s->f->src.will_read || !s->n_leaves) return HOODIE_OK;
+    uint64_t *r = malloc(s->n_leaves * 2 * sizeof *r), *offs = malloc(s->n_leaves * sizeof *offs);
+    size_t *lens = malloc(s->n_leaves * sizeof *lens), n = 0;
+    if (!r || !offs || !lens) { free(r); free(offs); free(lens); return HOODIE_NOMEM(); }
+    for (size_t i = 0; i < s->n_leaves; i++) {
+        const colr *c = &s->leaves[i].cr;
+        if (c->pos >= c->chunk_len) continue;
+        r[2 * n] = c->chunk_off + c->pos;
+        r[2 * n + 1] = c->chunk_len - c->pos;
+        n++;
+    }
+    qsort(r, n, 2 * sizeof *r, by_offset);
+    for (size_t i = 0; i < n; i++) { offs[i] = r[2 * i]; lens[i] = (size_t)r[2 * i + 1]; }
+    if (n) s->f->src.will_read(s->f->src.ctx, offs, lens, n);
+    free(r);
+    free(offs);
+    free(lens);
+    return HOODIE_OK;
+}
+
 hoodie_status hoodie_pq_scan_next(hoodie_pq_scan *s, hoodie_batch *out)
 {
     hoodie_status rc;
@@ -1469,6 +1499,8 @@ hoodie_status hoodie_pq_scan_next(hoodie_pq_scan *s, hoodie_batch *out)
         }
         s->rg_rows_left -= skip;
         s->rg_open = 1;
+        rc = advise_row_group(s);
+        if (rc < 0) { s->poisoned = rc; return rc; }
     }
     int64_t nrows = s->rg_rows_left < s->batch_rows ? s->rg_rows_left : s->batch_rows;
     HOODIE_TRY_GOTO(rc, hoodie_batch_init(out, &s->root), fail);

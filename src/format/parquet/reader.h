@@ -23,6 +23,9 @@ typedef struct hoodie_pq_source {
     hoodie_status (*read)(void *ctx, uint64_t off, void *buf, size_t len);
     uint64_t size;      /**< file size in bytes */
     const char *name;   /**< for messages */
+    /** Advice, may be NULL: ranges about to be read, ascending (a scan gives its column chunks as it starts a
+     *  row group, so that remote storage can fetch them at once). */
+    void (*will_read)(void *ctx, const uint64_t *offs, const size_t *lens, size_t n);
 } hoodie_pq_source;
 
 typedef struct hoodie_pq_file hoodie_pq_file;

@@ -267,7 +267,7 @@ static hoodie_status buf_sink(void *ctx, const void *p, size_t n) { return hoodi
 static hoodie_status scan_all(const uint8_t *data, size_t len, const char *name)
 {
     pqt_mem m = { data, len };
-    hoodie_pq_source src = { &m, pqt_mem_read, len, name };
+    hoodie_pq_source src = { &m, pqt_mem_read, len, name, NULL };
     hoodie_pq_file *f = NULL;
     hoodie_pq_scan *s = NULL;
     hoodie_batch b;
@@ -291,7 +291,7 @@ HOODIE_TEST(format_parquet__corrupt_files_fail_cleanly)
     int failures = 0, trials = 0;
     for (size_t cut = 0; cut < len; cut += 97) {
         pqt_mem m = { orig, cut };
-        hoodie_pq_source src = { &m, pqt_mem_read, cut, "trunc.parquet" };
+        hoodie_pq_source src = { &m, pqt_mem_read, cut, "trunc.parquet", NULL };
         hoodie_pq_file *f = NULL;
         hoodie_status rc = hoodie_pq_file_open(&f, &src);
         hoodie_assert(rc != HOODIE_OK);
@@ -320,7 +320,7 @@ HOODIE_TEST(format_parquet__encrypted_footer_unsupported)
     uint8_t buf[32] = "PAR1";
     memcpy(buf + 24, "\x08\x00\x00\x00PARE", 8);
     pqt_mem m = { buf, sizeof buf };
-    hoodie_pq_source src = { &m, pqt_mem_read, sizeof buf, "enc.parquet" };
+    hoodie_pq_source src = { &m, pqt_mem_read, sizeof buf, "enc.parquet", NULL };
     hoodie_pq_file *f;
     hoodie_assert_status(HOODIE_EUNSUPPORTED, hoodie_pq_file_open(&f, &src));
     memcpy(buf + 24, "\xff\x00\x00\x00PAR1", 8);

@@ -19,7 +19,7 @@ HOODIE_TEST(format_parquet__hudi_fixtures_scan)
         uint8_t *data = pqt_load(line, &len);
         hoodie_assert(data != NULL);
         pqt_mem m = { data, len };
-        hoodie_pq_source src = { &m, pqt_mem_read, len, line };
+        hoodie_pq_source src = { &m, pqt_mem_read, len, line, NULL };
         hoodie_pq_file *f;
         hoodie_pq_scan *s;
         hoodie_batch b;
@@ -186,7 +186,7 @@ HOODIE_TEST(format_parquet__batches_respect_limit)
     uint8_t *data = pqt_load(path, &len);
     hoodie_assert(data != NULL);
     pqt_mem m = { data, len };
-    hoodie_pq_source src = { &m, pqt_mem_read, len, path };
+    hoodie_pq_source src = { &m, pqt_mem_read, len, path, NULL };
     hoodie_pq_file *f;
     hoodie_pq_scan *s;
     hoodie_batch b;
@@ -258,7 +258,7 @@ HOODIE_TEST(format_parquet__statistics_pruning)
     uint8_t *data = pqt_load(path, &len);
     hoodie_assert(data != NULL);
     pqt_mem m = { data, len };
-    hoodie_pq_source src = { &m, pqt_mem_read, len, path };
+    hoodie_pq_source src = { &m, pqt_mem_read, len, path, NULL };
     hoodie_pq_file *f;
     hoodie_assert_ok(hoodie_pq_file_open(&f, &src));
     const hoodie_pq_schema *s = hoodie_pq_file_schema(f);

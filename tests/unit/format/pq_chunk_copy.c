@@ -83,7 +83,7 @@ static void cc_open(cc_src *s, const hoodie_buf *file, const char *name)
     memset(s, 0, sizeof *s);
     s->mem.data = file->data;
     s->mem.len = file->len;
-    s->src = (hoodie_pq_source){ &s->mem, pqt_mem_read, file->len, name };
+    s->src = (hoodie_pq_source){ &s->mem, pqt_mem_read, file->len, name, NULL };
     hoodie_assert_ok(hoodie_pq_file_open(&s->f, &s->src));
     hoodie_assert_ok(hoodie_arena_new(&s->arena, NULL, 4096));
 }

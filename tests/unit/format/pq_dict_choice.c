@@ -59,7 +59,7 @@ HOODIE_TEST(format_pq_dict_choice__unique_plain_repeated_dictionary)
     hoodie_pq_writer_free(w);
 
     pqt_mem mem = { file.data, file.len };
-    hoodie_pq_source src = { &mem, pqt_mem_read, file.len, "dc.parquet" };
+    hoodie_pq_source src = { &mem, pqt_mem_read, file.len, "dc.parquet", NULL };
     hoodie_pq_file *pf;
     hoodie_assert_ok(hoodie_pq_file_open(&pf, &src));
     const hoodie_pq_file_meta *m = hoodie_pq_file_metadata(pf);

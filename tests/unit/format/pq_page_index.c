@@ -69,7 +69,7 @@ HOODIE_TEST(format_pq_page_index__round_trip)
     hoodie_buf file = HOODIE_BUF_INIT;
     pi_write(&file);
     pqt_mem mem = { file.data, file.len };
-    hoodie_pq_source src = { &mem, pqt_mem_read, file.len, "pi.parquet" };
+    hoodie_pq_source src = { &mem, pqt_mem_read, file.len, "pi.parquet", NULL };
     hoodie_pq_file *f;
     hoodie_assert_ok(hoodie_pq_file_open(&f, &src));
     const hoodie_pq_file_meta *m = hoodie_pq_file_metadata(f);
@@ -181,7 +181,7 @@ HOODIE_TEST(format_pq_page_index__seek_rows)
     hoodie_buf file = HOODIE_BUF_INIT;
     pi_write(&file);
     pqt_mem mem = { file.data, file.len };
-    hoodie_pq_source src = { &mem, pqt_mem_read, file.len, "pi.parquet" };
+    hoodie_pq_source src = { &mem, pqt_mem_read, file.len, "pi.parquet", NULL };
     hoodie_pq_file *f;
     hoodie_assert_ok(hoodie_pq_file_open(&f, &src));
     pi_check_seeks(f);
@@ -200,7 +200,7 @@ HOODIE_TEST(format_pq_page_index__corrupt_index_bytes)
     hoodie_buf file = HOODIE_BUF_INIT;
     pi_write(&file);
     pqt_mem mem = { file.data, file.len };
-    hoodie_pq_source src = { &mem, pqt_mem_read, file.len, "pi.parquet" };
+    hoodie_pq_source src = { &mem, pqt_mem_read, file.len, "pi.parquet", NULL };
     hoodie_pq_file *f;
     hoodie_assert_ok(hoodie_pq_file_open(&f, &src));
     const hoodie_pq_file_meta *m = hoodie_pq_file_metadata(f);
@@ -303,7 +303,7 @@ HOODIE_TEST(format_pq_page_index__byte_string_bounds)
     hoodie_field_dispose(&schema);
 
     pqt_mem mem = { file.data, file.len };
-    hoodie_pq_source src = { &mem, pqt_mem_read, file.len, "bs.parquet" };
+    hoodie_pq_source src = { &mem, pqt_mem_read, file.len, "bs.parquet", NULL };
     hoodie_pq_file *f;
     hoodie_assert_ok(hoodie_pq_file_open(&f, &src));
     const hoodie_pq_file_meta *m = hoodie_pq_file_metadata(f);

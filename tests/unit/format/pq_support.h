@@ -152,7 +152,7 @@ __attribute__((unused)) static hoodie_status pqt_scan_text(const char *path, con
     uint8_t *data = pqt_load(path, &len);
     if (!data) return HOODIE_FAIL(HOODIE_ENOTFOUND, "cannot read %s", path);
     pqt_mem m = { data, len };
-    hoodie_pq_source src = { &m, pqt_mem_read, len, path };
+    hoodie_pq_source src = { &m, pqt_mem_read, len, path, NULL };
     hoodie_pq_file *f = NULL;
     hoodie_pq_scan *s = NULL;
     hoodie_batch b;

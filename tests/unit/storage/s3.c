@@ -202,6 +202,6 @@ HOODIE_TEST(storage_s3__config_errors)
     c.path_style = 1;
     hoodie_assert_ok(hoodie_storage_s3_new(&s, &c));
     hoodie_assert_status(HOODIE_EIO, s->open_read(s->ctx, "s3://b/t/x.parquet", &f, &size));
-    hoodie_assert_contains(hoodie_error_last()->message, "s3://b/t/x.parquet: HEAD:");
+    hoodie_assert_contains(hoodie_error_last()->message, "s3://b/t/x.parquet: GET:");
     hoodie_storage_free(s);
 }

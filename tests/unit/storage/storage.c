@@ -1,6 +1,9 @@
 #include "hoodie_test.h"
 #include "storage/storage.h"
 #include "storage/overlay.h"
+#include "format/parquet/reader.h"
+#include "table/pqfile.h"
+#include "hoodie/parquet.h"
 #include "util/error.h"
 
 #include <dirent.h>
@@ -271,4 +274,93 @@ HOODIE_TEST(storage_posix__remove_tree_with_a_dead_writers_temporary)
     hoodie_assert_status(HOODIE_ENOTFOUND, s->remove(s->ctx, p));
     hoodie_assert(access(q, F_OK) != 0);
     hoodie_assert(access(other, F_OK) == 0 && access(live, F_OK) == 0);
+}
+
+/* ---- will_read: the advice a Parquet scan gives its storage ---- */
+
+static struct {
+    int calls;
+    uint64_t off[64];
+    size_t len[64];
+    size_t n;
+} advised;
+
+static void record_will_read(void *ctx, hoodie_rfile *f, const uint64_t *offs, const size_t *lens, size_t n)
+{
+    (void)ctx;
+    (void)f;
+    advised.calls++;
+    for (size_t i = 0; i < n && advised.n < 64; i++) {
+        advised.off[advised.n] = offs[i];
+        advised.len[advised.n++] = lens[i];
+    }
+}
+
+static void refuse_will_read(void *ctx, hoodie_rfile *f, const uint64_t *offs, const size_t *lens, size_t n)
+{
+    (void)ctx; (void)f; (void)offs; (void)lens; (void)n;
+    hoodie_test__fail(__FILE__, __LINE__, "will_read called on a version 1 storage");
+}
+
+static int64_t scan_through(const hoodie_storage *s, const char *path, const char *column, hoodie_parquet_reader **keep)
+{
+    const char *cols[] = { column };
+    hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
+    o.storage = s;
+    o.columns = column ? cols : NULL;
+    o.n_columns = column ? 1 : 0;
+    hoodie_parquet_reader *r;
+    hoodie_assert_ok(hoodie_parquet_reader_open(&r, path, &o));
+    hoodie_pq_scan *sc;
+    hoodie_batch b;
+    int64_t rows = 0;
+    hoodie_assert_ok(hoodie_pqfile__scan_open(r, &sc));
+    while (hoodie_pq_scan_next(sc, &b) == HOODIE_OK) {
+        rows += b.root.length;
+        hoodie_batch_dispose(&b);
+    }
+    hoodie_pq_scan_free(sc);
+    if (keep) *keep = r;
+    else hoodie_parquet_reader_free(r);
+    return rows;
+}
+
+/* A scan announces, as it starts a row group, exactly the column chunks it reads, ascending; a storage of
+ * version 1 (which has no will_read) is never asked, whatever the memory after its last function holds. */
+HOODIE_TEST(storage_will_read__parquet_scan_announces_its_chunks)
+{
+    const char *path = hoodie_fixture("hudi/tables/cow_v8_nonpartitioned/"
+                                      "2746610d-ad02-4adb-a038-5cbb99cbd455-0_0-75-100_20250713010536861.parquet");
+    hoodie_storage rec = *hoodie_storage_posix();
+    rec.will_read = record_will_read;
+    memset(&advised, 0, sizeof advised);
+    hoodie_parquet_reader *r;
+    int64_t rows = scan_through(&rec, path, NULL, &r);
+    hoodie_assert(rows > 0);
+    hoodie_pq_file *f = hoodie_pqfile__file(r);
+    const hoodie_pq_file_meta *m = hoodie_pq_file_metadata(f);
+    int64_t groups = (int64_t)m->row_group_count;
+    hoodie_assert_equal_i(groups, advised.calls);
+    size_t leaves = hoodie_pq_file_schema(f)->n_leaves, k = 0;
+    hoodie_assert_equal_i((int64_t)(leaves * m->row_group_count), (int64_t)advised.n);
+    for (uint32_t rg = 0; rg < m->row_group_count; rg++) {
+        for (size_t i = 0; i < leaves; i++, k++) { /* every chunk of the row group, each once, in file order */
+            uint64_t off;
+            size_t len;
+            hoodie_assert_ok(hoodie_pq_chunk_extent(f, rg, (int)i, &off, &len));
+            int found = 0;
+            for (size_t j = rg * leaves; j < (rg + 1) * leaves; j++) found += advised.off[j] == off && advised.len[j] == len;
+            hoodie_assert_equal_i(1, found);
+            if (i) hoodie_assert(advised.off[k] > advised.off[k - 1]);
+        }
+    }
+    hoodie_parquet_reader_free(r);
+    /* a projection announces its column's chunks only */
+    memset(&advised, 0, sizeof advised);
+    hoodie_assert_equal_i(rows, scan_through(&rec, path, "_hoodie_record_key", NULL));
+    hoodie_assert_equal_i(groups, (int64_t)advised.n);
+    hoodie_storage v1 = *hoodie_storage_posix();
+    v1.version = 1;
+    v1.will_read = refuse_will_read;
+    hoodie_assert_equal_i(rows, scan_through(&v1, path, NULL, NULL));
 }

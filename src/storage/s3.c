@@ -36,6 +36,7 @@
  * will_read runs its requests on threads of its own and returns when they are done.
  */
 #include "hoodie/sys/storage.h"
+#include "storage/s3_creds.h"
 #include "storage/s3_sign.h"
 #include "storage/s3_xml.h"
 #include "storage/storage.h"
@@ -58,7 +59,10 @@ typedef struct s3 {
     char *scheme;      /* "http" or "https" */
     char *authority;   /* host[:port], as in the endpoint */
     char *region;
-    char *ak, *sk, *token; /* ak NULL: anonymous, unsigned requests */
+    char *ak, *sk, *token; /* ak NULL: anonymous, unsigned requests; guarded by mu once prov is set */
+    hoodie_s3_provider *prov; /* where temporary keys come from again (s3_creds.h); NULL: the keys are fixed */
+    int64_t expires_ms;       /* when they expire (0: never) */
+    int64_t tried_ms;         /* the last time they were fetched, or tried */
     int path_style;
     int trace;         /* HOODIE_S3_TRACE set: requests logged on stderr */
     size_t part_size;  /* multipart uploads' part (HOODIE_S3_PART_MB) */
@@ -265,9 +269,83 @@ static hoodie_status add_header(struct curl_slist **l, hoodie_buf *line, const c
     return HOODIE_OK;
 }
 
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Temporary keys are fetched again from their source REFRESH_MS before they expire (the AWS SDKs' margin), at
+ * most every RETRY_MS while the old ones still work; once they have expired, at every request until it works. */
+#define REFRESH_MS (5 * 60 * 1000)
+#define RETRY_MS (10 * 1000)
+
+/* The keys a request is signed with, copied under the lock (another thread may renew them). */
+typedef struct sign_keys { char *ak, *sk, *token; } sign_keys;
+
+static void keys_dispose(sign_keys *k)
+{
+    if (k->sk) memset(k->sk, 0, strlen(k->sk));
+    if (k->token) memset(k->token, 0, strlen(k->token));
+    free(k->ak);
+    free(k->sk);
+    free(k->token);
+}
+
+static void set_keys(s3 *s, hoodie_s3_creds *c) /* takes c's strings */
+{
+    if (s->sk) memset(s->sk, 0, strlen(s->sk));
+    if (s->token) memset(s->token, 0, strlen(s->token));
+    free(s->ak);
+    free(s->sk);
+    free(s->token);
+    s->ak = c->ak;
+    s->sk = c->sk;
+    s->token = c->token;
+    s->expires_ms = c->expires_ms;
+    c->ak = c->sk = c->token = NULL;
+}
+
+static hoodie_status current_keys(s3 *s, sign_keys *k)
+{
+    memset(k, 0, sizeof *k);
+    hoodie_status rc = HOODIE_OK;
+    pthread_mutex_lock(&s->mu);
+    int64_t now = s->prov && s->expires_ms ? now_ms() : 0;
+    if (s->prov && s->expires_ms && now >= s->expires_ms - REFRESH_MS &&
+        (now >= s->expires_ms || now - s->tried_ms >= RETRY_MS)) {
+        hoodie_s3_creds c;
+        s->tried_ms = now;
+        rc = hoodie_s3_provider_fetch(s->prov, &c);
+        if (rc == HOODIE_OK) {
+            set_keys(s, &c);
+            if (s->trace) fprintf(stderr, "hoodie: s3: credentials renewed from %s\n", hoodie_s3_provider_name(s->prov));
+        } else if (now < s->expires_ms) {
+            hoodie_error_clear(); /* the old keys still work: try again later */
+            rc = HOODIE_OK;
+        } else {
+            hoodie_error__prefix("the credentials from %s expired and could not be renewed: ",
+                                 hoodie_s3_provider_name(s->prov));
+        }
+    }
+    if (rc == HOODIE_OK && s->ak) {
+        k->ak = strdup(s->ak);
+        k->sk = strdup(s->sk ? s->sk : "");
+        k->token = s->token ? strdup(s->token) : NULL;
+        if (!k->ak || !k->sk || (s->token && !k->token)) rc = HOODIE_NOMEM();
+    }
+    pthread_mutex_unlock(&s->mu);
+    if (rc < 0) keys_dispose(k);
+    return rc;
+}
+
 /* URL and signature headers of r into url / hdrs. */
 static hoodie_status prepare(s3 *s, req *r, hoodie_buf *url, struct curl_slist **hdrs)
 {
+    sign_keys k;
+    *hdrs = NULL;
+    HOODIE_TRY(current_keys(s, &k));
     hoodie_buf uri = HOODIE_BUF_INIT, host = HOODIE_BUF_INIT, auth = HOODIE_BUF_INIT, line = HOODIE_BUF_INIT;
     hoodie_status rc = hoodie_buf_putc(&uri, '/');
     if (rc == HOODIE_OK && s->path_style) {
@@ -303,22 +381,23 @@ static hoodie_status prepare(s3 *s, req *r, hoodie_buf *url, struct curl_slist *
     h[nh++] = (hoodie_s3_header){ "x-amz-content-sha256", hash };
     if (r->copy_source) h[nh++] = (hoodie_s3_header){ "x-amz-copy-source", r->copy_source };
     h[nh++] = (hoodie_s3_header){ "x-amz-date", date };
-    if (s->token) h[nh++] = (hoodie_s3_header){ "x-amz-security-token", s->token };
-    if (rc == HOODIE_OK && s->ak) {
+    if (k.token) h[nh++] = (hoodie_s3_header){ "x-amz-security-token", k.token };
+    if (rc == HOODIE_OK && k.ak) {
         hoodie_s3_sign_in in = { r->method, (const char *)uri.data, r->query ? r->query : "", h, nh, hash, date,
-                                 s->region, s->ak, s->sk };
+                                 s->region, k.ak, k.sk };
         rc = hoodie_s3_sign(&in, &auth, NULL);
     }
     *hdrs = NULL;
     for (size_t i = 1; i < nh && rc == HOODIE_OK; i++) /* not host: curl sends it, from the URL */
         rc = add_header(hdrs, &line, h[i].name, h[i].value);
-    if (rc == HOODIE_OK && s->ak) rc = add_header(hdrs, &line, "authorization", (const char *)auth.data);
+    if (rc == HOODIE_OK && k.ak) rc = add_header(hdrs, &line, "authorization", (const char *)auth.data);
     if (rc == HOODIE_OK) rc = add_header(hdrs, &line, "expect", NULL); /* no 100-continue round trip */
     if (rc == HOODIE_OK) rc = add_header(hdrs, &line, "content-type", NULL); /* not curl's form type for a POST */
     hoodie_buf_dispose(&uri);
     hoodie_buf_dispose(&host);
     hoodie_buf_dispose(&auth);
     hoodie_buf_dispose(&line);
+    keys_dispose(&k);
     return rc;
 }
 
@@ -1063,6 +1142,7 @@ static void s3_destroy(void *ctx)
     if (s->sk) memset(s->sk, 0, strlen(s->sk));
     free(s->sk);
     free(s->token);
+    hoodie_s3_provider_free(s->prov);
     free(s);
 }
 
@@ -1241,12 +1321,59 @@ hoodie_status hoodie_storage_s3_from_env(hoodie_storage **out)
     if (rc == HOODIE_OK && !seen && env("AWS_PROFILE") && !keys_from_env)
         rc = HOODIE_FAIL(HOODIE_EINVAL, "AWS profile '%s' is in neither %s nor %s", profile,
                          creds.path ? creds.path : "(no credentials file)", conf.path ? conf.path : "(no config file)");
+    /* no keys: temporary ones from the first source configured (web identity, credential_process, container,
+     * instance metadata; s3_creds.h), fetched again before they expire */
+    hoodie_s3_provider *prov = NULL;
+    hoodie_s3_creds temp = { NULL, NULL, NULL, 0 };
+    char role[512], wit[1024], session[128], process[2048];
+    if (rc == HOODIE_OK && !from[0]) {
+        char *pv[4] = { role, wit, session, process };
+        static const size_t pc[4] = { sizeof role, sizeof wit, sizeof session, sizeof process };
+        static const char *pk[4] = { "role_arn", "web_identity_token_file", "role_session_name", "credential_process" };
+        const char *got_v[4] = { NULL, NULL, NULL, NULL };
+        for (int i = 0; i < 4 && rc == HOODIE_OK; i++) {
+            int got = ini_get(&conf, conf_section, pk[i], pv[i], pc[i], &seen);
+            if (got == 0) got = ini_get(&creds, profile, pk[i], pv[i], pc[i], &seen);
+            if (got < 0) rc = got;
+            else if (got) got_v[i] = pv[i];
+        }
+        hoodie_s3_profile_sources ps = { got_v[0], got_v[1], got_v[2], got_v[3] };
+        if (rc == HOODIE_OK) rc = hoodie_s3_provider_from_env(&prov, from[3], &ps);
+        if (rc == HOODIE_OK && prov) {
+            rc = hoodie_s3_provider_fetch(prov, &temp);
+            if (rc < 0 && hoodie_s3_provider_is_instance(prov)) { /* no metadata service here: unsigned requests */
+                if (env("HOODIE_S3_TRACE"))
+                    fprintf(stderr, "hoodie: s3: no credentials (%s); requests go unsigned\n", hoodie_error_last()->message);
+                hoodie_error_clear();
+                hoodie_s3_provider_free(prov);
+                prov = NULL;
+                rc = HOODIE_OK;
+            }
+        }
+        if (rc == HOODIE_OK && prov) {
+            from[0] = temp.ak;
+            from[1] = temp.sk;
+            from[2] = temp.token;
+        }
+    }
     if (rc == HOODIE_OK) {
         const char *style = env("HOODIE_S3_PATH_STYLE");
         hoodie_s3_config c = { from[4], from[3], from[0], from[1], from[2],
                                style ? strcmp(style, "0") != 0 : from[4] != NULL };
         rc = hoodie_storage_s3_new(out, &c);
     }
+    if (rc == HOODIE_OK && prov) { /* the storage renews them */
+        s3 *s = (*out)->ctx;
+        s->prov = prov;
+        s->expires_ms = temp.expires_ms;
+        s->tried_ms = now_ms();
+        prov = NULL;
+        if (s->trace) fprintf(stderr, "hoodie: s3: credentials from %s\n", hoodie_s3_provider_name(s->prov));
+    }
+    hoodie_s3_provider_free(prov);
+    hoodie_s3_creds_dispose(&temp);
+    memset(role, 0, sizeof role);
+    memset(process, 0, sizeof process);
     for (int i = 0; i < 5; i++) memset(vals[i], 0, caps[i]);
     if (creds.text) memset(creds.text, 0, strlen(creds.text)); /* it holds secrets */
     if (conf.text) memset(conf.text, 0, strlen(conf.text));

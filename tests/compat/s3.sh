@@ -14,7 +14,12 @@ FIX=${HOODIE_FIXTURES:-../shared/fixtures}/hudi/tables
 ORACLE=$SRC/tests/oracle
 source "$(dirname "${BASH_SOURCE[0]}")/common/check.bash"
 
-cleanup() { exec 9>&- 2>/dev/null; [ -n "${srv_pid:-}" ] && kill "$srv_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"; }
+cleanup() {
+    exec 9>&- 2>/dev/null
+    for p in ${srv_pid:-} ${more_pids:-}; do kill "$p" 2>/dev/null; done
+    wait 2>/dev/null
+    rm -rf "$tmp"
+}
 trap cleanup EXIT
 check_contains() { case "$2" in *"$3"*) ok ;; *) bad "$1: [$3] not in [$2]" ;; esac; }
 
@@ -40,7 +45,11 @@ if [ -z "$port" ]; then
 fi
 export AWS_ENDPOINT_URL=http://127.0.0.1:$port AWS_ACCESS_KEY_ID=hoodie-test-ak
 export AWS_SECRET_ACCESS_KEY=hoodie-test-secret/xyz AWS_REGION=eu-west-3
-unset AWS_ENDPOINT_URL_S3 AWS_SESSION_TOKEN AWS_DEFAULT_REGION HOODIE_S3_PATH_STYLE
+unset AWS_ENDPOINT_URL_S3 AWS_SESSION_TOKEN AWS_DEFAULT_REGION HOODIE_S3_PATH_STYLE AWS_PROFILE AWS_ROLE_ARN
+unset AWS_WEB_IDENTITY_TOKEN_FILE AWS_CONTAINER_CREDENTIALS_RELATIVE_URI AWS_CONTAINER_CREDENTIALS_FULL_URI
+unset AWS_CONTAINER_AUTHORIZATION_TOKEN AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE AWS_ENDPOINT_URL_STS
+# no instance metadata service is asked unless a test points at one (a CI machine on EC2 has one)
+export AWS_EC2_METADATA_DISABLED=true
 sync_() { node "$ORACLE/s3sync.mjs" "$@"; }
 
 rows() { "$HOODIE" read "$@" --format csv 2>&1 | sort; }
@@ -259,6 +268,102 @@ out=$(shared AWS_PROFILE=nope "$HOODIE" read "$fx" 2>&1 > /dev/null)
 check_contains "unknown profile" "$out" "AWS profile 'nope' is in neither"
 # the environment wins over the files: the right keys in the environment, the default profile's wrong ones in the file
 check_eq "environment over the files" "$want" "$(AWS_SHARED_CREDENTIALS_FILE="$tmp/aws/credentials" keys "$fx")"
+
+# ---- temporary credentials: instance metadata, container endpoint, web identity (STS), credential_process ----
+# A second server hands them out (valid 1 s each) and takes requests signed with them; its S3 answers are slowed
+# (600 ms; a read of the table is 7 requests one after the other) so that one command outlives several sets:
+# hoodie must renew them from the same source as it goes.
+# start_more DIR ARGS...: another server; sets more_port
+start_more() {
+    local dir=$1
+    shift
+    node "$ORACLE/s3server.mjs" --dir "$dir" --port 0 --bucket hudi --access-key hoodie-test-ak \
+        --secret-key hoodie-test-secret/xyz --region eu-west-3 --parent-pid $$ "$@" < /dev/null > "$dir.out" 2> "$dir.err" &
+    more_pids="${more_pids:-} $!"
+    more_port=""
+    for _ in $(seq 100); do
+        more_port=$(sed -n 's/^S3SERVER port=\([0-9]*\).*/\1/p' "$dir.out" 2>/dev/null)
+        [ -n "$more_port" ] && break
+        sleep 0.1
+    done
+    [ -n "$more_port" ] || bad "a second S3 test server did not start: $(cat "$dir.err")"
+}
+start_more "$tmp/credsrv" --temp-creds-seconds 1 --delay-ms 600 --web-identity-token jwt-for-hoodie \
+    --container-auth "Bearer pod-identity"
+cp_url=http://127.0.0.1:$more_port
+AWS_ENDPOINT_URL=$cp_url sync_ up "$FIX/cow_v8_nonpartitioned" s3://hudi/t || bad "upload to the credentials server failed"
+want=$(keys "$FIX/cow_v8_nonpartitioned")
+# issued KIND: how many credential sets the server has handed out from that service
+issued() {
+    curl -s "$cp_url/__hoodie_test/creds" |
+        node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(JSON.parse(s)['$1']))"
+}
+# temp ENV... CMD...: a command against the credentials server with no keys, the environment given
+temp() { env -u AWS_ACCESS_KEY_ID -u AWS_SECRET_ACCESS_KEY AWS_ENDPOINT_URL="$cp_url" HOODIE_S3_TRACE=1 "$@"; }
+printf 'Bearer pod-identity\n' > "$tmp/pod-token"
+printf 'jwt-for-hoodie' > "$tmp/jwt"
+for src in instance container container_file sts; do
+    case $src in
+        instance) set -- AWS_EC2_METADATA_DISABLED=false AWS_EC2_METADATA_SERVICE_ENDPOINT="$cp_url" ;;
+        container) set -- AWS_CONTAINER_CREDENTIALS_FULL_URI="$cp_url/container-creds" \
+                          AWS_CONTAINER_AUTHORIZATION_TOKEN="Bearer pod-identity" ;;
+        container_file) set -- AWS_CONTAINER_CREDENTIALS_FULL_URI="$cp_url/container-creds" \
+                               AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE="$tmp/pod-token" ;;
+        sts) set -- AWS_WEB_IDENTITY_TOKEN_FILE="$tmp/jwt" AWS_ROLE_ARN=arn:aws:iam::123456789012:role/hoodie-reader ;;
+    esac
+    kind=${src%_file}
+    n0=$(issued "$kind")
+    got=$(temp "$@" "$HOODIE" read s3://hudi/t --columns _hoodie_record_key,_hoodie_commit_time --format csv \
+          2> "$tmp/creds.trace" | sort)
+    check_eq "credentials from $src: the table reads" "$want" "$got"
+    n1=$(issued "$kind")
+    renewed=$(grep -c "credentials renewed from" "$tmp/creds.trace")
+    if [ "$((n1 - n0))" -ge 3 ] && [ "$renewed" -ge 2 ] && [ "$((n1 - n0))" = "$((renewed + 1))" ]; then ok
+    else bad "credentials from $src: $((n1 - n0)) sets issued, $renewed renewals: $(grep -v ' GET ' "$tmp/creds.trace")"
+    fi
+done
+# from the profile: web identity (role_arn, web_identity_token_file), and credential_process (a command that asks
+# the container endpoint and answers as a credential process does)
+{
+    echo '#!/bin/sh'
+    echo "curl -sf -H 'Authorization: Bearer pod-identity' '$cp_url/container-creds' | node -e \"let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const c=JSON.parse(s);console.log(JSON.stringify({Version:1,AccessKeyId:c.AccessKeyId,SecretAccessKey:c.SecretAccessKey,SessionToken:c.Token,Expiration:c.Expiration}))})\""
+} > "$tmp/cproc.sh"
+chmod +x "$tmp/cproc.sh"
+mkdir -p "$tmp/aws"
+{
+    printf '[profile wi]\nrole_arn = arn:aws:iam::123456789012:role/hoodie-reader\nweb_identity_token_file = %s\n' "$tmp/jwt"
+    printf '[profile proc]\ncredential_process = %s\n' "$tmp/cproc.sh"
+    printf '[profile badproc]\ncredential_process = sh -c "exit 3"\n'
+} > "$tmp/aws/config.creds"
+for prof in wi proc; do
+    check_eq "credentials from profile $prof" "$want" "$(temp AWS_CONFIG_FILE="$tmp/aws/config.creds" \
+        AWS_SHARED_CREDENTIALS_FILE=/nonexistent AWS_PROFILE=$prof "$HOODIE" read s3://hudi/t \
+        --columns _hoodie_record_key,_hoodie_commit_time --format csv 2> /dev/null | sort)"
+done
+# sources that fail say which and why, and the command fails
+fails() { # NAME WANT ENV...
+    local name=$1 wantmsg=$2
+    shift 2
+    out=$(temp "$@" "$HOODIE" read s3://hudi/t 2>&1 > /dev/null)
+    rc=$?
+    [ "$rc" != 0 ] && ok || bad "$name: the read succeeded"
+    check_contains "$name" "$out" "$wantmsg"
+}
+printf 'not-the-token' > "$tmp/badjwt"
+fails "web identity, wrong token" "InvalidIdentityToken" AWS_WEB_IDENTITY_TOKEN_FILE="$tmp/badjwt" \
+    AWS_ROLE_ARN=arn:aws:iam::123456789012:role/hoodie-reader
+fails "web identity, no token file" "cannot read $tmp/none.jwt" AWS_WEB_IDENTITY_TOKEN_FILE="$tmp/none.jwt" \
+    AWS_ROLE_ARN=arn:aws:iam::123456789012:role/hoodie-reader
+fails "container, wrong authorization" "HTTP 401" AWS_CONTAINER_CREDENTIALS_FULL_URI="$cp_url/container-creds" \
+    AWS_CONTAINER_AUTHORIZATION_TOKEN=nope
+fails "failing credential_process" "exited with status 3" AWS_CONFIG_FILE="$tmp/aws/config.creds" \
+    AWS_SHARED_CREDENTIALS_FILE=/nonexistent AWS_PROFILE=badproc
+# no metadata service where it is looked for: requests go unsigned (a public bucket reads), which this server refuses
+fails "no instance metadata service" "requires AWS4-HMAC-SHA256 signed requests" AWS_EC2_METADATA_DISABLED=false \
+    AWS_EC2_METADATA_SERVICE_ENDPOINT=http://127.0.0.1:9
+check_contains "no instance metadata service: traced" "$out" "requests go unsigned"
+out=$(temp "$HOODIE" read s3://hudi/t 2>&1 > /dev/null)
+case "$out" in *"instance metadata"*) bad "AWS_EC2_METADATA_DISABLED=true: the service was asked: $out" ;; *) ok ;; esac
 
 # ---- errors ----
 out=$("$HOODIE" read s3://hudi/fixtures/cow_v8_nonpartitioned 2>&1 > /dev/null)

@@ -4,6 +4,7 @@
 //   node tests/oracle/s3server.mjs --dir DIR [--port 0] [--host 127.0.0.1] [--bucket NAME ...]
 //        [--access-key AK --secret-key SK] [--region us-east-1] [--allow-anonymous]
 //        [--max-skew-seconds 900] [--parent-pid PID] [--verbose]
+//        [--temp-creds-seconds N [--web-identity-token T] [--container-auth A]] [--delay-ms N]
 //
 // Storage is s3rver (an S3 emulator that does not check V4 signatures) listening on an internal ephemeral port
 // and keeping its files in DIR. In front of it runs the HTTP server the tests talk to (path-style URLs:
@@ -23,6 +24,19 @@
 //     no lock waits on a slow client;
 //   * forwards everything else to s3rver unchanged (method, raw path and query, headers without Authorization,
 //     body) and sends its answer back.
+//
+// With --temp-creds-seconds N it also plays the services that hand out temporary credentials, each set valid for N
+// seconds (Expiration in whole seconds), and accepts requests signed with them and their x-amz-security-token
+// until 2 s past their expiration (400 ExpiredToken after; 403 InvalidToken for a wrong token):
+//   * EC2 instance metadata, IMDSv2: PUT /latest/api/token (X-aws-ec2-metadata-token-ttl-seconds), then with
+//     X-aws-ec2-metadata-token: GET /latest/meta-data/iam/security-credentials/ (the role "hoodie-test-role") and
+//     GET /latest/meta-data/iam/security-credentials/hoodie-test-role (JSON: Code, AccessKeyId, SecretAccessKey,
+//     Token, Expiration); a missing or wrong session token is 401;
+//   * the container endpoint: GET /container-creds, which wants Authorization: <--container-auth> when given;
+//   * STS: GET or POST /?Action=AssumeRoleWithWebIdentity with RoleArn, RoleSessionName and WebIdentityToken
+//     (which must equal --web-identity-token when given; 400 InvalidIdentityToken otherwise): the XML response;
+//   * GET /__hoodie_test/creds: JSON counts of the sets issued, {"instance": n, "container": n, "sts": n}.
+// --delay-ms N delays every S3 answer by N ms (credential lifetimes then run out within one command).
 //
 // Encoding of keys in URLs: the server takes bucket and key from the path by percent-decoding it (a literal '+'
 // stays '+'), so '=' may come as '=' or '%3D', ' ' must come as '%20', '%' as '%25', '+' as '+' or '%2B'.
@@ -59,6 +73,7 @@ function usage(msg) {
 const opt = {
   dir: null, port: 0, host: '127.0.0.1', buckets: [], accessKey: 'S3RVER', secretKey: 'S3RVER',
   region: 'us-east-1', allowAnonymous: false, maxSkew: 900, parentPid: 0, verbose: false,
+  tempCreds: 0, webIdentityToken: null, containerAuth: null, delayMs: 0,
 };
 {
   const a = process.argv.slice(2);
@@ -76,6 +91,10 @@ const opt = {
       case '--max-skew-seconds': opt.maxSkew = Number(val(i)); i++; break;
       case '--parent-pid': opt.parentPid = Number(val(i)); i++; break;
       case '--verbose': opt.verbose = true; break;
+      case '--temp-creds-seconds': opt.tempCreds = Number(val(i)); i++; break;
+      case '--web-identity-token': opt.webIdentityToken = val(i); i++; break;
+      case '--container-auth': opt.containerAuth = val(i); i++; break;
+      case '--delay-ms': opt.delayMs = Number(val(i)); i++; break;
       case '-h': case '--help': usage();
       default: usage(`unknown argument ${a[i]}`);
     }
@@ -84,6 +103,8 @@ const opt = {
   if (!Number.isInteger(opt.port) || opt.port < 0 || opt.port > 65535) usage('bad --port');
   if (!Number.isFinite(opt.maxSkew) || opt.maxSkew < 0) usage('bad --max-skew-seconds');
   if (!Number.isInteger(opt.parentPid) || opt.parentPid < 0) usage('bad --parent-pid');
+  if (!Number.isFinite(opt.tempCreds) || opt.tempCreds < 0) usage('bad --temp-creds-seconds');
+  if (!Number.isInteger(opt.delayMs) || opt.delayMs < 0) usage('bad --delay-ms');
 }
 
 fs.mkdirSync(opt.dir, { recursive: true });
@@ -249,9 +270,18 @@ function verifySigV4(req, rawPath, rawQuery) {
   const cred = parts.Credential.split('/');
   if (cred.length !== 5) throw new S3Err(400, 'AuthorizationHeaderMalformed', `malformed Credential '${parts.Credential}'`);
   const [ak, scopeDate, scopeRegion, scopeService, terminator] = cred;
+  let secret = opt.secretKey;
   if (ak !== opt.accessKey) {
-    throw new S3Err(403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.',
-      { AWSAccessKeyId: ak });
+    const t = issued.get(ak);
+    if (!t) {
+      throw new S3Err(403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.',
+        { AWSAccessKeyId: ak });
+    }
+    if (rawHeaderValue(req, 'x-amz-security-token') !== t.token) {
+      throw new S3Err(403, 'InvalidToken', 'The provided token is malformed or otherwise invalid.');
+    }
+    if (Date.now() > t.exp + 2000) throw new S3Err(400, 'ExpiredToken', 'The provided token has expired.');
+    secret = t.sk;
   }
   if (scopeRegion !== opt.region) {
     throw new S3Err(400, 'AuthorizationHeaderMalformed',
@@ -310,7 +340,7 @@ function verifySigV4(req, rawPath, rawQuery) {
   const signer = new aws4.RequestSigner({
     method: req.method, path: aws4Path, service: 's3', region: scopeRegion, headers,
     doNotModifyHeaders: true, extraHeadersToInclude: Object.fromEntries(signedNames.map((n) => [n, true])),
-  }, { accessKeyId: opt.accessKey, secretAccessKey: opt.secretKey });
+  }, { accessKeyId: ak, secretAccessKey: secret });
   signer.datetime = amzDate;
   let canonical, stringToSign, expected;
   try {
@@ -549,6 +579,88 @@ function listObjectsV2(req, res, bucket, q) {
 }
 
 // ---------------------------------------------------------------- the front server
+// ---------------------------------------------------------------- temporary credentials
+const issued = new Map(); // access key -> { sk, token, exp (ms) }
+const issuedCount = { instance: 0, container: 0, sts: 0 };
+const imdsTokens = new Set();
+let issueSeq = 0;
+
+function issue(kind) {
+  issuedCount[kind]++;
+  const ak = `ASIAHOODIE${String(++issueSeq).padStart(10, '0')}`;
+  const exp = Math.floor((Date.now() + opt.tempCreds * 1000) / 1000) * 1000; // whole seconds, as AWS writes them
+  const t = { sk: crypto.randomBytes(30).toString('base64'), token: crypto.randomBytes(120).toString('base64'), exp };
+  issued.set(ak, t);
+  return { ak, ...t, expiration: new Date(exp).toISOString().replace(/\.\d+Z$/, 'Z') };
+}
+
+function sendJson(res, status, obj) {
+  send(res, 'GET', status, { 'content-type': 'application/json' }, Buffer.from(JSON.stringify(obj)));
+}
+
+// The credential services (--temp-creds-seconds); true when the request was one of theirs.
+function credentialService(req, res, rawPath, q, body) {
+  if (!opt.tempCreds) return false;
+  const m = req.method;
+  if (rawPath === '/__hoodie_test/creds' && m === 'GET') { sendJson(res, 200, issuedCount); return true; }
+  if (rawPath === '/latest/api/token' && m === 'PUT') {
+    if (!req.headers['x-aws-ec2-metadata-token-ttl-seconds']) {
+      send(res, m, 400, {}, Buffer.from('missing X-aws-ec2-metadata-token-ttl-seconds'));
+      return true;
+    }
+    const tok = crypto.randomBytes(24).toString('base64');
+    imdsTokens.add(tok);
+    send(res, m, 200, { 'content-type': 'text/plain' }, Buffer.from(tok));
+    return true;
+  }
+  if (rawPath.startsWith('/latest/meta-data/iam/security-credentials/') && m === 'GET') {
+    if (!imdsTokens.has(req.headers['x-aws-ec2-metadata-token'])) { send(res, m, 401, {}, Buffer.from('')); return true; }
+    const role = rawPath.slice('/latest/meta-data/iam/security-credentials/'.length);
+    if (role === '') { send(res, m, 200, { 'content-type': 'text/plain' }, Buffer.from('hoodie-test-role')); return true; }
+    if (role !== 'hoodie-test-role') { send(res, m, 404, {}, Buffer.from('')); return true; }
+    const c = issue('instance');
+    sendJson(res, 200, { Code: 'Success', LastUpdated: new Date().toISOString(), Type: 'AWS-HMAC',
+      AccessKeyId: c.ak, SecretAccessKey: c.sk, Token: c.token, Expiration: c.expiration });
+    return true;
+  }
+  if (rawPath === '/container-creds' && m === 'GET') {
+    if (opt.containerAuth !== null && req.headers.authorization !== opt.containerAuth) {
+      sendJson(res, 401, { code: 'AccessDenied', message: 'wrong Authorization' });
+      return true;
+    }
+    const c = issue('container');
+    sendJson(res, 200, { AccessKeyId: c.ak, SecretAccessKey: c.sk, Token: c.token, Expiration: c.expiration });
+    return true;
+  }
+  const params = new URLSearchParams(m === 'POST' ? body.toString('utf8') : '');
+  for (const [k, v] of q) params.set(k, v);
+  if (rawPath === '/' && params.get('Action') === 'AssumeRoleWithWebIdentity') {
+    const stsErr = (status, code, msg) => send(res, m, status, { 'content-type': 'text/xml' }, Buffer.from(
+      `<ErrorResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><Error><Type>Sender</Type><Code>${code}</Code>` +
+      `<Message>${xmlEsc(msg)}</Message></Error><RequestId>hoodie-test</RequestId></ErrorResponse>`));
+    if (!params.get('RoleArn') || !params.get('RoleSessionName') || !params.get('WebIdentityToken')) {
+      stsErr(400, 'MissingParameter', 'RoleArn, RoleSessionName and WebIdentityToken are required');
+      return true;
+    }
+    if (opt.webIdentityToken !== null && params.get('WebIdentityToken') !== opt.webIdentityToken) {
+      stsErr(400, 'InvalidIdentityToken', 'Couldn\'t retrieve verification key from your identity provider');
+      return true;
+    }
+    const c = issue('sts');
+    send(res, m, 200, { 'content-type': 'text/xml' }, Buffer.from(
+      '<AssumeRoleWithWebIdentityResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">' +
+      '<AssumeRoleWithWebIdentityResult><Credentials>' +
+      `<SessionToken>${xmlEsc(c.token)}</SessionToken><SecretAccessKey>${xmlEsc(c.sk)}</SecretAccessKey>` +
+      `<Expiration>${c.expiration}</Expiration><AccessKeyId>${c.ak}</AccessKeyId></Credentials>` +
+      `<SubjectFromWebIdentityToken>system:serviceaccount:hoodie:test</SubjectFromWebIdentityToken>` +
+      `<AssumedRoleUser><Arn>${xmlEsc(params.get('RoleArn'))}/${xmlEsc(params.get('RoleSessionName'))}</Arn>` +
+      '<AssumedRoleId>AROAHOODIE:test</AssumedRoleId></AssumedRoleUser></AssumeRoleWithWebIdentityResult>' +
+      '<ResponseMetadata><RequestId>hoodie-test</RequestId></ResponseMetadata></AssumeRoleWithWebIdentityResponse>'));
+    return true;
+  }
+  return false;
+}
+
 async function handle(req, res) {
   let rawUrl = req.url;
   if (!rawUrl.startsWith('/')) { // absolute-form request target
@@ -563,6 +675,8 @@ async function handle(req, res) {
 
   // authentication
   const q = new URLSearchParams(rawQuery || '');
+  if (credentialService(req, res, rawPath, q, body)) return;
+  if (opt.delayMs) await sleep(opt.delayMs);
   let contentSha = req.headers['x-amz-content-sha256'];
   if (req.headers.authorization !== undefined) {
     contentSha = verifySigV4(req, rawPath, rawQuery);

@@ -114,6 +114,11 @@ HOODIE_API hoodie_status hoodie_storage_s3_new(hoodie_storage **out, const hoodi
  * (AWS_SHARED_CREDENTIALS_FILE or ~/.aws/credentials: aws_access_key_id, aws_secret_access_key, aws_session_token;
  * AWS_CONFIG_FILE or ~/.aws/config: region, endpoint_url, and keys too). Path-style addressing when an endpoint is
  * set, unless HOODIE_S3_PATH_STYLE says otherwise (1 or 0). An AWS_PROFILE found in neither file is HOODIE_EINVAL.
+ * Without keys, temporary credentials come from web identity (AWS_WEB_IDENTITY_TOKEN_FILE + AWS_ROLE_ARN, or the
+ * profile's web_identity_token_file + role_arn), the profile's credential_process, the container endpoint
+ * (AWS_CONTAINER_CREDENTIALS_RELATIVE_URI / _FULL_URI) or the EC2 instance metadata service (unless
+ * AWS_EC2_METADATA_DISABLED=true), and are renewed before they expire; a configured source that fails is an error,
+ * an absent metadata service means unsigned requests.
  */
 HOODIE_API hoodie_status hoodie_storage_s3_from_env(hoodie_storage **out);
 /** A fresh in-memory file system; release with hoodie_storage_free(). */

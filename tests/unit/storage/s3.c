@@ -2,6 +2,7 @@
  * checks. Requests against a server are tested by tests/compat/s3.sh. */
 #include "hoodie_test.h"
 #include "hoodie/sys/storage.h"
+#include "storage/s3_creds.h"
 #include "storage/s3_sign.h"
 #include "storage/s3_xml.h"
 #include "util/error.h"
@@ -204,4 +205,116 @@ HOODIE_TEST(storage_s3__config_errors)
     hoodie_assert_status(HOODIE_EIO, s->open_read(s->ctx, "s3://b/t/x.parquet", &f, &size));
     hoodie_assert_contains(hoodie_error_last()->message, "s3://b/t/x.parquet: GET:");
     hoodie_storage_free(s);
+}
+
+/* The credential documents: the instance and container endpoints' JSON (as AWS documents it), credential_process's
+ * (Version 1, SessionToken), STS's AssumeRoleWithWebIdentityResponse, and what each refuses. */
+HOODIE_TEST(storage_s3__temporary_credential_documents)
+{
+    hoodie_s3_creds c;
+    static const char imds[] = "{\n  \"Code\" : \"Success\",\n  \"LastUpdated\" : \"2026-12-04T13:00:00Z\",\n"
+                               "  \"Type\" : \"AWS-HMAC\",\n  \"AccessKeyId\" : \"ASIAEXAMPLE\",\n"
+                               "  \"SecretAccessKey\" : \"se/cret+\",\n  \"Token\" : \"tok==\",\n"
+                               "  \"Expiration\" : \"2026-12-04T19:00:00Z\"\n}";
+    hoodie_assert_ok(hoodie_s3_creds_parse_json(imds, strlen(imds), "imds", &c));
+    hoodie_assert_equal_s("ASIAEXAMPLE", c.ak);
+    hoodie_assert_equal_s("se/cret+", c.sk);
+    hoodie_assert_equal_s("tok==", c.token);
+    hoodie_assert_equal_i(1796410800000LL, c.expires_ms); /* 2026-12-04T19:00:00Z */
+    hoodie_s3_creds_dispose(&c);
+    static const char proc[] = "{\"Version\": 1, \"AccessKeyId\": \"AK\", \"SecretAccessKey\": \"SK\", "
+                               "\"SessionToken\": \"ST\", \"Expiration\": \"2026-12-04T19:00:00.123Z\"}";
+    hoodie_assert_ok(hoodie_s3_creds_parse_json(proc, strlen(proc), "proc", &c));
+    hoodie_assert_equal_s("ST", c.token);
+    hoodie_assert_equal_i(1796410800123LL, c.expires_ms);
+    hoodie_s3_creds_dispose(&c);
+    static const char forever[] = "{\"Version\": 1, \"AccessKeyId\": \"AK\", \"SecretAccessKey\": \"SK\"}";
+    hoodie_assert_ok(hoodie_s3_creds_parse_json(forever, strlen(forever), "proc", &c));
+    hoodie_assert(c.token == NULL && c.expires_ms == 0);
+    hoodie_s3_creds_dispose(&c);
+    static const struct { const char *doc, *msg; } bad[] = {
+        { "{\"Code\": \"AssumeRoleUnauthorizedAccess\", \"Message\": \"no role\"}", "Code AssumeRoleUnauthorizedAccess: no role" },
+        { "{\"Version\": 2, \"AccessKeyId\": \"AK\", \"SecretAccessKey\": \"SK\"}", "Version must be 1" },
+        { "{\"AccessKeyId\": \"AK\"}", "no AccessKeyId or SecretAccessKey" },
+        { "{\"AccessKeyId\": \"AK\", \"SecretAccessKey\": \"SK\", \"Expiration\": \"tomorrow\"}", "'tomorrow' is not" },
+        { "[1, 2]", "not a JSON object" },
+        { "{\"AccessKeyId\": ", "not a JSON object (at offset" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        hoodie_assert(hoodie_s3_creds_parse_json(bad[i].doc, strlen(bad[i].doc), "src", &c) < 0);
+        hoodie_assert_contains(hoodie_error_last()->message, bad[i].msg);
+        hoodie_assert(c.ak == NULL && c.sk == NULL);
+    }
+    static const char sts[] =
+        "<AssumeRoleWithWebIdentityResponse xmlns=\"https://sts.amazonaws.com/doc/2011-06-15/\">"
+        "<AssumeRoleWithWebIdentityResult><SubjectFromWebIdentityToken>amzn1.account.AF6RHO7KZU5XRVQJGXK6HB56KR2A"
+        "</SubjectFromWebIdentityToken><Audience>client.5498841531868486423.1548@apps.example.com</Audience>"
+        "<AssumedRoleUser><Arn>arn:aws:sts::123456789012:assumed-role/FederatedWebIdentityRole/app1</Arn>"
+        "<AssumedRoleId>AROACLKWSDQRAOEXAMPLE:app1</AssumedRoleId></AssumedRoleUser><Credentials>"
+        "<SessionToken>AQoDYXdzEE0a8ANXXXXXXXXNO1ewxE5TijQyp+IEXAMPLE</SessionToken>"
+        "<SecretAccessKey>wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY</SecretAccessKey>"
+        "<Expiration>2014-10-24T23:00:23Z</Expiration><AccessKeyId>ASgeIAIOSFODNN7EXAMPLE</AccessKeyId>"
+        "</Credentials><SourceIdentity>SourceIdentityValue</SourceIdentity><Provider>www.amazon.com</Provider>"
+        "</AssumeRoleWithWebIdentityResult><ResponseMetadata><RequestId>ad4156e9-bce1-11e2-82e6-6b6efEXAMPLE"
+        "</RequestId></ResponseMetadata></AssumeRoleWithWebIdentityResponse>";
+    hoodie_assert_ok(hoodie_s3_creds_parse_sts(sts, strlen(sts), "sts", &c));
+    hoodie_assert_equal_s("ASgeIAIOSFODNN7EXAMPLE", c.ak);
+    hoodie_assert_equal_s("wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY", c.sk);
+    hoodie_assert_equal_s("AQoDYXdzEE0a8ANXXXXXXXXNO1ewxE5TijQyp+IEXAMPLE", c.token);
+    hoodie_assert_equal_i(1414191623000LL, c.expires_ms);
+    hoodie_s3_creds_dispose(&c);
+    static const char sts_err[] = "<ErrorResponse xmlns=\"https://sts.amazonaws.com/doc/2011-06-15/\"><Error>"
+                                  "<Type>Sender</Type><Code>InvalidIdentityToken</Code><Message>bad token</Message>"
+                                  "</Error><RequestId>x</RequestId></ErrorResponse>";
+    hoodie_assert_status(HOODIE_EIO, hoodie_s3_creds_parse_sts(sts_err, strlen(sts_err), "sts", &c));
+    hoodie_assert_contains(hoodie_error_last()->message, "sts: InvalidIdentityToken: bad token");
+    hoodie_assert(hoodie_s3_creds_parse_sts("<x/>", 4, "sts", &c) < 0);
+    hoodie_assert_contains(hoodie_error_last()->message, "no AccessKeyId");
+}
+
+/* Which source the environment and the profile choose, in the AWS SDKs' order. */
+HOODIE_TEST(storage_s3__credential_source_order)
+{
+    static const char *const vars[] = { "AWS_ROLE_ARN", "AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_ENDPOINT_URL_STS",
+                                        "AWS_ENDPOINT_URL", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+                                        "AWS_CONTAINER_CREDENTIALS_FULL_URI", "AWS_EC2_METADATA_DISABLED",
+                                        "AWS_EC2_METADATA_SERVICE_ENDPOINT", "AWS_ROLE_SESSION_NAME" };
+    char *saved[sizeof vars / sizeof *vars];
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+        saved[i] = getenv(vars[i]) ? strdup(getenv(vars[i])) : NULL;
+        unsetenv(vars[i]);
+    }
+    hoodie_s3_provider *p;
+    hoodie_assert_ok(hoodie_s3_provider_from_env(&p, "eu-west-3", NULL)); /* nothing set: the instance, maybe */
+    hoodie_assert(p && hoodie_s3_provider_is_instance(p));
+    hoodie_assert_equal_s("instance metadata http://169.254.169.254", hoodie_s3_provider_name(p));
+    hoodie_s3_provider_free(p);
+    setenv("AWS_EC2_METADATA_DISABLED", "TRUE", 1);
+    hoodie_assert_ok(hoodie_s3_provider_from_env(&p, "eu-west-3", NULL));
+    hoodie_assert(p == NULL);
+    setenv("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "/v2/credentials/abc", 1);
+    hoodie_assert_ok(hoodie_s3_provider_from_env(&p, "eu-west-3", NULL));
+    hoodie_assert_equal_s("container endpoint http://169.254.170.2/v2/credentials/abc", hoodie_s3_provider_name(p));
+    hoodie_s3_provider_free(p);
+    hoodie_s3_profile_sources ps = { NULL, NULL, NULL, "/usr/bin/creds --json" };
+    hoodie_assert_ok(hoodie_s3_provider_from_env(&p, "eu-west-3", &ps)); /* the profile's process comes first */
+    hoodie_assert_equal_s("credential_process '/usr/bin/creds --json'", hoodie_s3_provider_name(p));
+    hoodie_s3_provider_free(p);
+    ps.role_arn = "arn:aws:iam::1:role/r"; /* and web identity before it, when both its settings are there */
+    hoodie_assert_ok(hoodie_s3_provider_from_env(&p, "eu-west-3", &ps));
+    hoodie_assert_equal_s("credential_process '/usr/bin/creds --json'", hoodie_s3_provider_name(p));
+    hoodie_s3_provider_free(p);
+    ps.web_identity_token_file = "/var/run/token";
+    hoodie_assert_ok(hoodie_s3_provider_from_env(&p, "eu-west-3", &ps));
+    hoodie_assert_equal_s("web identity (role arn:aws:iam::1:role/r, token /var/run/token)", hoodie_s3_provider_name(p));
+    hoodie_s3_provider_free(p);
+    setenv("AWS_ROLE_ARN", "arn:aws:iam::2:role/env", 1); /* the environment over the profile */
+    hoodie_assert_ok(hoodie_s3_provider_from_env(&p, "eu-west-3", &ps));
+    hoodie_assert_equal_s("web identity (role arn:aws:iam::2:role/env, token /var/run/token)", hoodie_s3_provider_name(p));
+    hoodie_s3_provider_free(p);
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+        if (saved[i]) setenv(vars[i], saved[i], 1);
+        else unsetenv(vars[i]);
+        free(saved[i]);
+    }
 }

@@ -316,6 +316,54 @@ try {
     check(`... and rejects it with one hex digit changed`, r.status === 403 && /SignatureDoesNotMatch/.test(r.body), `${r.status}`);
   }
 
+  // ---------------------------------------------------------------- 3b. temporary credentials
+  {
+    const dirC = fs.mkdtempSync(path.join(os.tmpdir(), 's3server-selftest-c-'));
+    const srvC = await startServer(['--dir', dirC, '--bucket', BUCKET, '--access-key', AK, '--secret-key', SK,
+      '--region', REGION, '--temp-creds-seconds', '1', '--container-auth', 'Bearer x', '--web-identity-token', 'jwt']);
+    try {
+      const pc = srvC.port;
+      const get = (p, headers = {}, method = 'GET') => request({ port: pc, method, path: p, headers });
+      let t = await get('/container-creds', { authorization: 'Bearer x' });
+      const c = JSON.parse(t.body);
+      check('container endpoint hands out AccessKeyId, SecretAccessKey, Token, Expiration',
+        t.status === 200 && c.AccessKeyId && c.SecretAccessKey && c.Token && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(c.Expiration), t.body);
+      t = await get('/container-creds', { authorization: 'Bearer y' });
+      check('container endpoint refuses a wrong Authorization', t.status === 401, `${t.status}`);
+      const signed = (creds, token) => {
+        const opts = { host: '127.0.0.1', port: pc, method: 'PUT', path: `/${BUCKET}/k`, service: 's3', region: REGION,
+          headers: { 'x-amz-security-token': token }, body: 'x' };
+        aws4.sign(opts, { accessKeyId: creds.AccessKeyId, secretAccessKey: creds.SecretAccessKey });
+        return request({ port: pc, method: 'PUT', path: opts.path, headers: opts.headers, body: 'x' });
+      };
+      t = await signed(c, c.Token);
+      check('a request signed with them and their token is accepted', t.status === 200, `${t.status} ${t.body}`);
+      t = await signed(c, c.Token + 'x');
+      check('... with another token: 403 InvalidToken', t.status === 403 && /InvalidToken/.test(t.body), `${t.status}`);
+      t = await get('/latest/api/token', { 'x-aws-ec2-metadata-token-ttl-seconds': '60' }, 'PUT');
+      const it = t.body.toString();
+      t = await get('/latest/meta-data/iam/security-credentials/', { 'x-aws-ec2-metadata-token': it });
+      check('IMDSv2: a session token, then the role', t.status === 200 && t.body.toString() === 'hoodie-test-role', `${t.status}`);
+      t = await get('/latest/meta-data/iam/security-credentials/hoodie-test-role', {});
+      check('IMDSv2: no session token, 401', t.status === 401, `${t.status}`);
+      t = await get('/latest/meta-data/iam/security-credentials/hoodie-test-role', { 'x-aws-ec2-metadata-token': it });
+      check('IMDSv2: the role\'s credentials, Code Success', t.status === 200 && JSON.parse(t.body).Code === 'Success', `${t.status}`);
+      t = await get('/?Action=AssumeRoleWithWebIdentity&RoleArn=arn%3Aaws%3Aiam%3A%3A1%3Arole%2Fr&RoleSessionName=s&WebIdentityToken=jwt&Version=2011-06-15');
+      check('STS AssumeRoleWithWebIdentity: Credentials in XML', t.status === 200 && /<AccessKeyId>ASIA/.test(t.body) && /<SessionToken>/.test(t.body), `${t.status} ${t.body}`);
+      t = await get('/?Action=AssumeRoleWithWebIdentity&RoleArn=r&RoleSessionName=s&WebIdentityToken=nope&Version=2011-06-15');
+      check('STS refuses another token: 400 InvalidIdentityToken', t.status === 400 && /InvalidIdentityToken/.test(t.body), `${t.status}`);
+      t = await get('/__hoodie_test/creds');
+      const n = JSON.parse(t.body);
+      check('the counts of sets issued', n.container === 1 && n.instance === 1 && n.sts === 1, t.body.toString());
+      await new Promise((r) => setTimeout(r, 3100)); /* expired (1 s, whole seconds) and past the 2 s of grace */
+      t = await signed(c, c.Token);
+      check('expired credentials: 400 ExpiredToken', t.status === 400 && /ExpiredToken/.test(t.body), `${t.status} ${t.body}`);
+    } finally {
+      srvC.child.kill('SIGTERM');
+      fs.rmSync(dirC, { recursive: true, force: true });
+    }
+  }
+
   // ---------------------------------------------------------------- 4. stopping
   const exitCode = (c) => new Promise((resolve) => c.on('exit', (code, sig) => resolve(code === null ? sig : code)));
   const eB = exitCode(srvB.child);

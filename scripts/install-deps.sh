@@ -6,7 +6,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 
 pkgs=(build-essential cmake pkg-config zlib1g-dev libzstd-dev libsnappy-dev liblz4-dev libjansson-dev libavro-dev
-      libsqlite3-dev sqlite3 libcurl4-openssl-dev nodejs npm clang)
+      libsqlite3-dev sqlite3 libcurl4-openssl-dev openssl nodejs npm clang)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

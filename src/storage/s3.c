@@ -30,7 +30,8 @@
  * Files larger than two parts (16 MiB each; HOODIE_S3_PART_MB, at least 5) go up as a multipart upload while they
  * are written, so a writer holds at most two parts of each file in memory; the upload completes at finish (with
  * If-None-Match for an exclusive file) and is aborted when the file is abandoned or finishing fails.
- * HOODIE_S3_TRACE (environment) logs every request on stderr: method, URL, status and bytes.
+ * HOODIE_S3_TRACE (environment) logs every request on stderr: method, URL, status and bytes. https verifies the
+ * server's certificate against the system's CAs, or AWS_CA_BUNDLE / the profile's ca_bundle.
  *
  * Thread-safety: curl handles come from a small pool behind a mutex; handles of distinct files are independent.
  * will_read runs its requests on threads of its own and returns when they are done.
@@ -44,12 +45,14 @@
 #include "util/sha256.h"
 
 #include <curl/curl.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #define POOL_MAX 8
 #define ATTEMPTS 4
@@ -61,6 +64,7 @@ typedef struct s3 {
     char *region;
     char *ak, *sk, *token; /* ak NULL: anonymous, unsigned requests; guarded by mu once prov is set */
     hoodie_s3_provider *prov; /* where temporary keys come from again (s3_creds.h); NULL: the keys are fixed */
+    char *ca_bundle;          /* certificates to trust (AWS_CA_BUNDLE), or NULL: the system's */
     int64_t expires_ms;       /* when they expire (0: never) */
     int64_t tried_ms;         /* the last time they were fetched, or tried */
     int path_style;
@@ -438,6 +442,7 @@ static hoodie_status perform(s3 *s, req *r)
         curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 15L);
         curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);  /* a stalled transfer: no byte for a minute */
         curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, 60L);
+        if (s->ca_bundle) curl_easy_setopt(h, CURLOPT_CAINFO, s->ca_bundle);
         curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
         curl_easy_setopt(h, CURLOPT_WRITEDATA, r);
         curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
@@ -1143,6 +1148,7 @@ static void s3_destroy(void *ctx)
     free(s->sk);
     free(s->token);
     hoodie_s3_provider_free(s->prov);
+    free(s->ca_bundle);
     free(s);
 }
 
@@ -1325,7 +1331,16 @@ hoodie_status hoodie_storage_s3_from_env(hoodie_storage **out)
      * instance metadata; s3_creds.h), fetched again before they expire */
     hoodie_s3_provider *prov = NULL;
     hoodie_s3_creds temp = { NULL, NULL, NULL, 0 };
-    char role[512], wit[1024], session[128], process[2048];
+    char role[512], wit[1024], session[128], process[2048], ca[1024];
+    /* certificates to trust for https (a MinIO with its own CA): AWS_CA_BUNDLE, or the profile's ca_bundle */
+    const char *ca_bundle = env("AWS_CA_BUNDLE");
+    if (rc == HOODIE_OK && !ca_bundle) {
+        int got = ini_get(&conf, conf_section, "ca_bundle", ca, sizeof ca, &seen);
+        if (got < 0) rc = got;
+        else if (got) ca_bundle = ca;
+    }
+    if (rc == HOODIE_OK && ca_bundle && access(ca_bundle, R_OK) != 0)
+        rc = hoodie_error__set_errno(HOODIE_EINVAL, errno, "AWS_CA_BUNDLE (or ca_bundle): cannot read %s", ca_bundle);
     if (rc == HOODIE_OK && !from[0]) {
         char *pv[4] = { role, wit, session, process };
         static const size_t pc[4] = { sizeof role, sizeof wit, sizeof session, sizeof process };
@@ -1337,7 +1352,7 @@ hoodie_status hoodie_storage_s3_from_env(hoodie_storage **out)
             if (got < 0) rc = got;
             else if (got) got_v[i] = pv[i];
         }
-        hoodie_s3_profile_sources ps = { got_v[0], got_v[1], got_v[2], got_v[3] };
+        hoodie_s3_profile_sources ps = { got_v[0], got_v[1], got_v[2], got_v[3], ca_bundle };
         if (rc == HOODIE_OK) rc = hoodie_s3_provider_from_env(&prov, from[3], &ps);
         if (rc == HOODIE_OK && prov) {
             rc = hoodie_s3_provider_fetch(prov, &temp);
@@ -1361,6 +1376,11 @@ hoodie_status hoodie_storage_s3_from_env(hoodie_storage **out)
         hoodie_s3_config c = { from[4], from[3], from[0], from[1], from[2],
                                style ? strcmp(style, "0") != 0 : from[4] != NULL };
         rc = hoodie_storage_s3_new(out, &c);
+    }
+    if (rc == HOODIE_OK && ca_bundle) {
+        s3 *s = (*out)->ctx;
+        if (!(s->ca_bundle = strdup(ca_bundle))) rc = HOODIE_NOMEM();
+        if (rc < 0) { hoodie_storage_free(*out); *out = NULL; }
     }
     if (rc == HOODIE_OK && prov) { /* the storage renews them */
         s3 *s = (*out)->ctx;

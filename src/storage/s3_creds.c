@@ -137,6 +137,7 @@ struct hoodie_s3_provider {
     char *role_arn, *token_file, *session_name;
     char *command;      /* credential_process */
     char *auth, *auth_file; /* container: the Authorization value, or the file holding it */
+    char *ca;           /* CA bundle for https, or NULL: the system's */
 };
 
 static const char *env(const char *name)
@@ -156,6 +157,7 @@ void hoodie_s3_provider_free(hoodie_s3_provider *p)
     free(p->command);
     wipe_free(p->auth);
     free(p->auth_file);
+    free(p->ca);
     free(p);
 }
 
@@ -181,7 +183,7 @@ hoodie_status hoodie_s3_provider_from_env(hoodie_s3_provider **out, const char *
                                           const hoodie_s3_profile_sources *prof)
 {
     *out = NULL;
-    static const hoodie_s3_profile_sources none = { NULL, NULL, NULL, NULL };
+    static const hoodie_s3_profile_sources none = { NULL, NULL, NULL, NULL, NULL };
     if (!prof) prof = &none;
     hoodie_s3_provider *p = calloc(1, sizeof *p);
     if (!p) return HOODIE_NOMEM();
@@ -239,6 +241,7 @@ hoodie_status hoodie_s3_provider_from_env(hoodie_s3_provider **out, const char *
         rc = hoodie_buf_printf(&name, "instance metadata %s", p->url ? p->url : "?");
     }
     if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&name);
+    dup_into(&p->ca, prof->ca_bundle, &fail);
     if (rc == HOODIE_OK && !fail) p->name = (char *)hoodie_buf_detach(&name, NULL);
     hoodie_buf_dispose(&name);
     if (rc < 0 || fail || !p->name) {
@@ -267,8 +270,8 @@ static size_t on_data(char *d, size_t size, size_t n, void *ud)
 
 /* One unsigned request: *status and the answer in body; HOODIE_EIO when the server cannot be reached. `shown`: the
  * URL for messages (STS's carries the web identity token). */
-static hoodie_status http_call(const char *method, const char *url, const char *shown, struct curl_slist *hdrs,
-                               long connect_s, long total_s, const char *what, long *status, hoodie_buf *body)
+static hoodie_status http_call(const hoodie_s3_provider *p, const char *method, const char *url, const char *shown,
+                               struct curl_slist *hdrs, long connect_s, long total_s, long *status, hoodie_buf *body)
 {
     if (pthread_once(&curl_once, curl_init) != 0 || curl_rc != CURLE_OK)
         return HOODIE_FAIL(HOODIE_EIO, "cannot initialise libcurl");
@@ -282,6 +285,7 @@ static hoodie_status http_call(const char *method, const char *url, const char *
     curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, connect_s);
     curl_easy_setopt(h, CURLOPT_TIMEOUT, total_s);
+    if (p->ca) curl_easy_setopt(h, CURLOPT_CAINFO, p->ca);
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
     curl_easy_setopt(h, CURLOPT_WRITEDATA, body);
     if (strcmp(method, "GET")) curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
@@ -290,7 +294,7 @@ static hoodie_status http_call(const char *method, const char *url, const char *
     curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
     curl_easy_cleanup(h);
     if (c != CURLE_OK)
-        return HOODIE_FAIL(HOODIE_EIO, "%s: %s %s: %s", what, method, shown, *err ? err : curl_easy_strerror(c));
+        return HOODIE_FAIL(HOODIE_EIO, "%s: %s %s: %s", p->name, method, shown, *err ? err : curl_easy_strerror(c));
     return hoodie_buf_cstr(body);
 }
 
@@ -354,7 +358,7 @@ static hoodie_status fetch_web_identity(hoodie_s3_provider *p, hoodie_s3_creds *
     if (rc == HOODIE_OK) {
         struct curl_slist *h = NULL;
         rc = add_hdr(&h, "Accept", "application/xml");
-        if (rc == HOODIE_OK) rc = http_call("GET", (const char *)url.data, p->url, h, 10, 30, p->name, &status, &body);
+        if (rc == HOODIE_OK) rc = http_call(p, "GET", (const char *)url.data, p->url, h, 10, 30, &status, &body);
         curl_slist_free_all(h);
     }
     if (rc == HOODIE_OK && status != 200) rc = status_error(p->name, "AssumeRoleWithWebIdentity", p->url, status, &body);
@@ -397,7 +401,7 @@ static hoodie_status fetch_container(hoodie_s3_provider *p, hoodie_s3_creds *out
     if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&auth);
     if (rc == HOODIE_OK && auth.len) rc = add_hdr(&h, "Authorization", (const char *)auth.data);
     long status = 0;
-    if (rc == HOODIE_OK) rc = http_call("GET", p->url, p->url, h, 2, 10, p->name, &status, &body);
+    if (rc == HOODIE_OK) rc = http_call(p, "GET", p->url, p->url, h, 2, 10, &status, &body);
     if (rc == HOODIE_OK && status != 200) rc = status_error(p->name, "GET", p->url, status, &body);
     if (rc == HOODIE_OK) rc = hoodie_s3_creds_parse_json((const char *)body.data, body.len, p->name, out);
     curl_slist_free_all(h);
@@ -414,7 +418,7 @@ static hoodie_status fetch_instance(hoodie_s3_provider *p, hoodie_s3_creds *out)
     /* IMDSv2: a session token first (1 s to connect: most machines have no such service) */
     hoodie_status rc = hoodie_buf_printf(&url, "%s/latest/api/token", p->url);
     if (rc == HOODIE_OK) rc = add_hdr(&h, "X-aws-ec2-metadata-token-ttl-seconds", "21600");
-    if (rc == HOODIE_OK) rc = http_call("PUT", (const char *)url.data, (const char *)url.data, h, 1, 2, p->name, &status, &token);
+    if (rc == HOODIE_OK) rc = http_call(p, "PUT", (const char *)url.data, (const char *)url.data, h, 1, 2, &status, &token);
     curl_slist_free_all(h);
     h = NULL;
     if (rc == HOODIE_OK && status == 200 && token.len) {
@@ -424,7 +428,7 @@ static hoodie_status fetch_instance(hoodie_s3_provider *p, hoodie_s3_creds *out)
     } /* else IMDSv1: no token */
     url.len = 0;
     if (rc == HOODIE_OK) rc = hoodie_buf_printf(&url, "%s/latest/meta-data/iam/security-credentials/", p->url);
-    if (rc == HOODIE_OK) rc = http_call("GET", (const char *)url.data, (const char *)url.data, h, 1, 2, p->name, &status, &body);
+    if (rc == HOODIE_OK) rc = http_call(p, "GET", (const char *)url.data, (const char *)url.data, h, 1, 2, &status, &body);
     if (rc == HOODIE_OK && status == 404)
         rc = HOODIE_FAIL(HOODIE_ENOTFOUND, "%s: the instance has no IAM role", p->name);
     else if (rc == HOODIE_OK && status != 200) rc = status_error(p->name, "GET", (const char *)url.data, status, &body);
@@ -436,7 +440,7 @@ static hoodie_status fetch_instance(hoodie_s3_provider *p, hoodie_s3_creds *out)
         else rc = hoodie_buf_append_str(&url, role);
     }
     if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&url);
-    if (rc == HOODIE_OK) rc = http_call("GET", (const char *)url.data, (const char *)url.data, h, 1, 5, p->name, &status, &body);
+    if (rc == HOODIE_OK) rc = http_call(p, "GET", (const char *)url.data, (const char *)url.data, h, 1, 5, &status, &body);
     if (rc == HOODIE_OK && status != 200) rc = status_error(p->name, "GET", (const char *)url.data, status, &body);
     if (rc == HOODIE_OK) rc = hoodie_s3_creds_parse_json((const char *)body.data, body.len, p->name, out);
     curl_slist_free_all(h);

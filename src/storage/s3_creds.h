@@ -43,6 +43,7 @@ typedef struct hoodie_s3_provider hoodie_s3_provider;
 /** What the profile says about the sources (NULL: not set). */
 typedef struct hoodie_s3_profile_sources {
     const char *role_arn, *web_identity_token_file, *role_session_name, *credential_process;
+    const char *ca_bundle;  /* certificates to trust for https (AWS_CA_BUNDLE or the profile's ca_bundle) */
 } hoodie_s3_profile_sources;
 
 /**

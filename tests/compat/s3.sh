@@ -6,7 +6,8 @@
 # Then hoodie writes tables on S3 (COW and MOR: bulk_insert, upsert, delete, compaction, clean) next to the same
 # writes on local disk: both read back the same rows at every step, and the S3 table, copied down by the
 # independent client, is a table hoodie reads the same locally. Errors: a wrong secret, a missing table, a server
-# that is not there, an existing table, each a clear message and a non-zero exit.
+# that is not there, an existing table, each a clear message and a non-zero exit. Then temporary credentials from
+# each source the AWS SDKs know, renewed as they expire, and https with a private CA.
 set -u
 HOODIE=${HOODIE:-build/hoodie}
 SRC=${HOODIE_SRC:-.}
@@ -47,7 +48,7 @@ export AWS_ENDPOINT_URL=http://127.0.0.1:$port AWS_ACCESS_KEY_ID=hoodie-test-ak
 export AWS_SECRET_ACCESS_KEY=hoodie-test-secret/xyz AWS_REGION=eu-west-3
 unset AWS_ENDPOINT_URL_S3 AWS_SESSION_TOKEN AWS_DEFAULT_REGION HOODIE_S3_PATH_STYLE AWS_PROFILE AWS_ROLE_ARN
 unset AWS_WEB_IDENTITY_TOKEN_FILE AWS_CONTAINER_CREDENTIALS_RELATIVE_URI AWS_CONTAINER_CREDENTIALS_FULL_URI
-unset AWS_CONTAINER_AUTHORIZATION_TOKEN AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE AWS_ENDPOINT_URL_STS
+unset AWS_CONTAINER_AUTHORIZATION_TOKEN AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE AWS_ENDPOINT_URL_STS AWS_CA_BUNDLE
 # no instance metadata service is asked unless a test points at one (a CI machine on EC2 has one)
 export AWS_EC2_METADATA_DISABLED=true
 sync_() { node "$ORACLE/s3sync.mjs" "$@"; }
@@ -364,6 +365,31 @@ fails "no instance metadata service" "requires AWS4-HMAC-SHA256 signed requests"
 check_contains "no instance metadata service: traced" "$out" "requests go unsigned"
 out=$(temp "$HOODIE" read s3://hudi/t 2>&1 > /dev/null)
 case "$out" in *"instance metadata"*) bad "AWS_EC2_METADATA_DISABLED=true: the service was asked: $out" ;; *) ok ;; esac
+
+# ---- https: a server with its own certificate (a MinIO with a private CA), trusted through AWS_CA_BUNDLE ----
+openssl req -x509 -newkey rsa:2048 -nodes -keyout "$tmp/tls.key" -out "$tmp/tls.pem" -days 2 -subj "/CN=127.0.0.1" \
+    -addext "subjectAltName=IP:127.0.0.1,DNS:localhost" > /dev/null 2>&1 || bad "openssl could not make a certificate"
+start_more "$tmp/tlssrv" --tls-cert "$tmp/tls.pem" --tls-key "$tmp/tls.key"
+tls_url=https://127.0.0.1:$more_port
+AWS_ENDPOINT_URL=$tls_url NODE_EXTRA_CA_CERTS="$tmp/tls.pem" sync_ up "$FIX/cow_v8_nonpartitioned" s3://hudi/t \
+    || bad "upload over https failed"
+check_eq "https: a table reads, the CA from AWS_CA_BUNDLE" "$want" \
+    "$(AWS_ENDPOINT_URL=$tls_url AWS_CA_BUNDLE="$tmp/tls.pem" keys s3://hudi/t)"
+printf '[default]\nca_bundle = %s\n' "$tmp/tls.pem" > "$tmp/aws/config.tls"
+check_eq "https: the CA from the profile's ca_bundle" "$want" \
+    "$(AWS_ENDPOINT_URL=$tls_url AWS_CONFIG_FILE="$tmp/aws/config.tls" keys s3://hudi/t)"
+printf 'id,name,ts\n1,a,1\n2,b,1\n' > "$tmp/tls.csv"
+tw() { AWS_ENDPOINT_URL=$tls_url AWS_CA_BUNDLE="$tmp/tls.pem" "$HOODIE" "$@"; }
+tw create s3://hudi/w --type mor --name w --record-key id --keygen nonpartitioned --ordering-field ts > /dev/null \
+    && tw write s3://hudi/w --op bulk_insert --input "$tmp/tls.csv" > /dev/null || bad "https: write failed"
+check_eq "https: a table written reads back" "$(printf '1,a\n2,b')" \
+    "$(tw read s3://hudi/w --columns id,name --format csv | tail -n +2 | sort)"
+out=$(AWS_ENDPOINT_URL=$tls_url "$HOODIE" read s3://hudi/t 2>&1 > /dev/null)
+rc=$?
+[ "$rc" != 0 ] && ok || bad "https: an untrusted certificate was accepted"
+check_contains "https: untrusted certificate" "$out" "SSL certificate problem"
+out=$(AWS_ENDPOINT_URL=$tls_url AWS_CA_BUNDLE="$tmp/none.pem" "$HOODIE" read s3://hudi/t 2>&1 > /dev/null)
+check_contains "https: a CA bundle that is not there" "$out" "cannot read $tmp/none.pem"
 
 # ---- errors ----
 out=$("$HOODIE" read s3://hudi/fixtures/cow_v8_nonpartitioned 2>&1 > /dev/null)

@@ -5,6 +5,7 @@
 //        [--access-key AK --secret-key SK] [--region us-east-1] [--allow-anonymous]
 //        [--max-skew-seconds 900] [--parent-pid PID] [--verbose]
 //        [--temp-creds-seconds N [--web-identity-token T] [--container-auth A]] [--delay-ms N]
+//        [--tls-cert PEM --tls-key PEM]
 //
 // Storage is s3rver (an S3 emulator that does not check V4 signatures) listening on an internal ephemeral port
 // and keeping its files in DIR. In front of it runs the HTTP server the tests talk to (path-style URLs:
@@ -37,6 +38,7 @@
 //     (which must equal --web-identity-token when given; 400 InvalidIdentityToken otherwise): the XML response;
 //   * GET /__hoodie_test/creds: JSON counts of the sets issued, {"instance": n, "container": n, "sts": n}.
 // --delay-ms N delays every S3 answer by N ms (credential lifetimes then run out within one command).
+// --tls-cert and --tls-key make it speak HTTPS with that certificate (the line it prints is the same).
 //
 // Encoding of keys in URLs: the server takes bucket and key from the path by percent-decoding it (a literal '+'
 // stays '+'), so '=' may come as '=' or '%3D', ' ' must come as '%20', '%' as '%25', '+' as '+' or '%2B'.
@@ -52,6 +54,7 @@
 // starting it in the background passes `--parent-pid $$`), and then exits 0.
 
 import http from 'node:http';
+import https from 'node:https';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -73,7 +76,7 @@ function usage(msg) {
 const opt = {
   dir: null, port: 0, host: '127.0.0.1', buckets: [], accessKey: 'S3RVER', secretKey: 'S3RVER',
   region: 'us-east-1', allowAnonymous: false, maxSkew: 900, parentPid: 0, verbose: false,
-  tempCreds: 0, webIdentityToken: null, containerAuth: null, delayMs: 0,
+  tempCreds: 0, webIdentityToken: null, containerAuth: null, delayMs: 0, tlsCert: null, tlsKey: null,
 };
 {
   const a = process.argv.slice(2);
@@ -95,6 +98,8 @@ const opt = {
       case '--web-identity-token': opt.webIdentityToken = val(i); i++; break;
       case '--container-auth': opt.containerAuth = val(i); i++; break;
       case '--delay-ms': opt.delayMs = Number(val(i)); i++; break;
+      case '--tls-cert': opt.tlsCert = val(i); i++; break;
+      case '--tls-key': opt.tlsKey = val(i); i++; break;
       case '-h': case '--help': usage();
       default: usage(`unknown argument ${a[i]}`);
     }
@@ -105,6 +110,7 @@ const opt = {
   if (!Number.isInteger(opt.parentPid) || opt.parentPid < 0) usage('bad --parent-pid');
   if (!Number.isFinite(opt.tempCreds) || opt.tempCreds < 0) usage('bad --temp-creds-seconds');
   if (!Number.isInteger(opt.delayMs) || opt.delayMs < 0) usage('bad --delay-ms');
+  if (!opt.tlsCert !== !opt.tlsKey) usage('--tls-cert and --tls-key go together');
 }
 
 fs.mkdirSync(opt.dir, { recursive: true });
@@ -722,7 +728,7 @@ async function handle(req, res) {
   }
 }
 
-const server = http.createServer((req, res) => {
+const onRequest = (req, res) => {
   handle(req, res).then(() => {
     vlog(`${req.method} ${req.url} -> ${res.statusCode}`);
   }, (e) => {
@@ -737,7 +743,10 @@ const server = http.createServer((req, res) => {
     const h = { 'content-type': 'application/xml', ...(e.headers || {}) };
     send(res, req.method, e.status, h, b);
   });
-});
+};
+const server = opt.tlsCert
+  ? https.createServer({ cert: fs.readFileSync(opt.tlsCert), key: fs.readFileSync(opt.tlsKey) }, onRequest)
+  : http.createServer(onRequest);
 server.keepAliveTimeout = 30000;
 
 // ---------------------------------------------------------------- start and stop

@@ -3,8 +3,10 @@
 //   node s3sync.mjs up   LOCAL_DIR  s3://bucket/prefix
 //   node s3sync.mjs down s3://bucket/prefix  LOCAL_DIR
 //   node s3sync.mjs ls   s3://bucket/prefix        (every key under the prefix, one per line, sorted)
-// Environment: AWS_ENDPOINT_URL (http://127.0.0.1:PORT), AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION.
+// Environment: AWS_ENDPOINT_URL (http://127.0.0.1:PORT, or https:// with NODE_EXTRA_CA_CERTS naming the server's
+// certificate), AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION.
 import http from 'node:http';
+import https from 'node:https';
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
@@ -25,7 +27,7 @@ function request(method, bucket, key, query, body) {
         headers: { 'x-amz-content-sha256': crypto.createHash('sha256').update(payload).digest('hex') },
     }, creds);
     return new Promise((resolve, reject) => {
-        const req = http.request({ hostname: endpoint.hostname, port: endpoint.port, path: p, method,
+        const req = (endpoint.protocol === 'https:' ? https : http).request({ hostname: endpoint.hostname, port: endpoint.port, path: p, method,
                                    headers: opts.headers }, (res) => {
             const chunks = [];
             res.on('data', (c) => chunks.push(c));

@@ -296,7 +296,7 @@ HOODIE_TEST(storage_s3__credential_source_order)
     hoodie_assert_ok(hoodie_s3_provider_from_env(&p, "eu-west-3", NULL));
     hoodie_assert_equal_s("container endpoint http://169.254.170.2/v2/credentials/abc", hoodie_s3_provider_name(p));
     hoodie_s3_provider_free(p);
-    hoodie_s3_profile_sources ps = { NULL, NULL, NULL, "/usr/bin/creds --json" };
+    hoodie_s3_profile_sources ps = { NULL, NULL, NULL, "/usr/bin/creds --json", NULL };
     hoodie_assert_ok(hoodie_s3_provider_from_env(&p, "eu-west-3", &ps)); /* the profile's process comes first */
     hoodie_assert_equal_s("credential_process '/usr/bin/creds --json'", hoodie_s3_provider_name(p));
     hoodie_s3_provider_free(p);

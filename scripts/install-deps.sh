@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Install what hoodie needs to build and test, when it is missing: Debian packages (apt-get) and the npm test
-# oracles (@duckdb/node-api; s3rver and aws4 for the S3 test server tests/oracle/s3server.mjs). Safe to run
+# oracles (@duckdb/node-api; s3rver and aws4 for the S3 test server tests/oracle/s3server.mjs; curl and openssl
+# for its credential and https tests). Safe to run
 # repeatedly; does nothing when everything is there.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 
 pkgs=(build-essential cmake pkg-config zlib1g-dev libzstd-dev libsnappy-dev liblz4-dev libjansson-dev libavro-dev
-      libsqlite3-dev sqlite3 libcurl4-openssl-dev openssl nodejs npm clang)
+      libsqlite3-dev sqlite3 libcurl4-openssl-dev curl openssl nodejs npm clang)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

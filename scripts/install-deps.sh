@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Install what hoodie needs to build and test, when it is missing: Debian packages (apt-get) and the npm test
 # oracles (@duckdb/node-api; s3rver and aws4 for the S3 test server tests/oracle/s3server.mjs; curl and openssl
-# for its credential and https tests). Safe to run
-# repeatedly; does nothing when everything is there.
+# for its credential and https tests). Safe to run repeatedly; does nothing when everything is there.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 

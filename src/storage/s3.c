@@ -37,6 +37,7 @@
  * will_read runs its requests on threads of its own and returns when they are done.
  */
 #include "hoodie/sys/storage.h"
+#include "storage/s3_ahead.h"
 #include "storage/s3_creds.h"
 #include "storage/s3_sign.h"
 #include "storage/s3_xml.h"
@@ -684,15 +685,11 @@ static void ahead_free(hoodie_rfile *f)
  * will_read: the ranges a reader is about to read (a Parquet scan's column chunks for a row group) are fetched
  * at once, in up to AHEAD_PARALLEL requests in flight together, instead of as the reads come: a scan reads a row
  * group's columns page by page, interleaved, which one read-ahead window cannot follow (it fetched 1.5 times the
- * file). Ranges closer than AHEAD_GAP merge into one request and ranges longer than AHEAD_PIECE split, so that
- * requests are few but many run together; at most AHEAD_MAX bytes per advice are held, until the next advice or
- * the close. The tail is cached already and left out. A failed fetch is dropped: the read that needs those bytes
+ * file). Close ranges merge into one request and long ones split (s3_ahead.h), so that requests are few but many
+ * run together; at most 256 MiB per advice are held, until the next advice or the close. The tail is cached already and left out. A failed fetch is dropped: the read that needs those bytes
  * then fetches them itself, with its retries and its error.
  */
 #define AHEAD_PARALLEL 8
-#define AHEAD_GAP (64 * 1024)
-#define AHEAD_PIECE ((size_t)8 * 1024 * 1024)
-#define AHEAD_MAX ((uint64_t)256 * 1024 * 1024)
 
 typedef struct ahead_job {
     s3 *s;
@@ -722,37 +719,13 @@ static void s3_will_read(void *ctx, hoodie_rfile *f, const uint64_t *offs, const
 {
     s3 *s = ctx;
     ahead_free(f);
-    uint64_t end_all = tail_off(f), total = 0;
-    ahead *v = NULL;
-    size_t nv = 0, cap = 0;
-    for (size_t i = 0; i < n && total < AHEAD_MAX; i++) {
-        uint64_t off = offs[i], end = off + lens[i];
-        if (end > end_all) end = end_all;
-        if (off >= end || off > f->size) continue;
-        if (nv && off < v[nv - 1].off + v[nv - 1].len) off = v[nv - 1].off + v[nv - 1].len; /* overlap: once */
-        while (off < end && total < AHEAD_MAX) {
-            ahead *last = nv ? &v[nv - 1] : NULL;
-            if (last && off - (last->off + last->len) <= AHEAD_GAP && last->len < AHEAD_PIECE) {
-                uint64_t upto = last->off + AHEAD_PIECE < end ? last->off + AHEAD_PIECE : end; /* grow the last */
-                total += upto - (last->off + last->len);
-                last->len = (size_t)(upto - last->off);
-                off = upto;
-                continue;
-            }
-            if (nv == cap) {
-                size_t nc = cap ? cap * 2 : 16;
-                ahead *nvv = realloc(v, nc * sizeof *v);
-                if (!nvv) { free(v); return; } /* advice: nothing fetched */
-                v = nvv;
-                cap = nc;
-            }
-            uint64_t upto = end - off > AHEAD_PIECE ? off + AHEAD_PIECE : end;
-            v[nv++] = (ahead){ off, (size_t)(upto - off), NULL };
-            total += upto - off;
-            off = upto;
-        }
-    }
-    if (!nv) { free(v); return; }
+    hoodie_s3_piece *p;
+    size_t nv;
+    if (hoodie_s3_plan_ahead(offs, lens, n, tail_off(f), &p, &nv) < 0) { hoodie_error_clear(); return; } /* advice */
+    ahead *v = nv ? malloc(nv * sizeof *v) : NULL;
+    for (size_t i = 0; v && i < nv; i++) v[i] = (ahead){ p[i].off, p[i].len, NULL };
+    free(p);
+    if (!nv || !v) { free(v); return; }
     f->ahead = v;
     f->n_ahead = nv;
     ahead_job j = { s, f, PTHREAD_MUTEX_INITIALIZER, 0 };

@@ -2,6 +2,7 @@
  * checks. Requests against a server are tested by tests/compat/s3.sh. */
 #include "hoodie_test.h"
 #include "hoodie/sys/storage.h"
+#include "storage/s3_ahead.h"
 #include "storage/s3_creds.h"
 #include "storage/s3_sign.h"
 #include "storage/s3_xml.h"
@@ -317,4 +318,72 @@ HOODIE_TEST(storage_s3__credential_source_order)
         else unsetenv(vars[i]);
         free(saved[i]);
     }
+}
+
+/* The requests S3 makes of a reader's advice: close ranges merge, long ones split at 8 MiB, nothing is fetched
+ * twice or from the cached tail, and the plan stops at 256 MiB. */
+HOODIE_TEST(storage_s3__read_ahead_plan)
+{
+    const uint64_t MiB = 1024 * 1024;
+    hoodie_s3_piece *p;
+    size_t n;
+    /* a row group's chunks, contiguous or nearly (a 1 KiB gap), then one just over 64 KiB past: two requests */
+    uint64_t o1[] = { 4, 1004, 2004 + 1024, 0 };
+    size_t l1[] = { 1000, 1000, 2000, 500 };
+    o1[3] = o1[2] + l1[2] + 64 * 1024 + 1;
+    hoodie_assert_ok(hoodie_s3_plan_ahead(o1, l1, 4, 100 * MiB, &p, &n));
+    hoodie_assert_equal_i(2, (int64_t)n);
+    hoodie_assert_equal_i(4, (int64_t)p[0].off);
+    hoodie_assert_equal_i((int64_t)(o1[2] + l1[2] - 4), (int64_t)p[0].len);
+    hoodie_assert_equal_i((int64_t)o1[3], (int64_t)p[1].off);
+    hoodie_assert_equal_i(500, (int64_t)p[1].len);
+    free(p);
+    /* one 20 MiB chunk: 8 + 8 + 4; its last 3 MiB are the cached tail: 8 + 8 + 1 */
+    uint64_t o2[] = { 0 };
+    size_t l2[] = { (size_t)(20 * MiB) };
+    hoodie_assert_ok(hoodie_s3_plan_ahead(o2, l2, 1, 17 * MiB, &p, &n));
+    hoodie_assert_equal_i(3, (int64_t)n);
+    hoodie_assert_equal_i((int64_t)(8 * MiB), (int64_t)p[1].off);
+    hoodie_assert_equal_i((int64_t)(8 * MiB), (int64_t)p[1].len);
+    hoodie_assert_equal_i((int64_t)MiB, (int64_t)p[2].len);
+    free(p);
+    /* overlapping announcements are fetched once; a range wholly in the tail is not fetched */
+    uint64_t o3[] = { 100, 150, 900 };
+    size_t l3[] = { 100, 100, 50 };
+    hoodie_assert_ok(hoodie_s3_plan_ahead(o3, l3, 3, 800, &p, &n));
+    hoodie_assert_equal_i(1, (int64_t)n);
+    hoodie_assert_equal_i(100, (int64_t)p[0].off);
+    hoodie_assert_equal_i(150, (int64_t)p[0].len);
+    free(p);
+    /* a gap of just over 64 KiB splits; a request near 8 MiB does not grow past it over a gap */
+    uint64_t o4[] = { 0, 1000 + 64 * 1024 + 1, 8 * MiB - 10, 8 * MiB + 100 };
+    size_t l4[] = { 1000, 10, 5, 10 };
+    o4[2] = o4[1] + 10; /* adjacent: merged into the second request */
+    hoodie_assert_ok(hoodie_s3_plan_ahead(o4, l4, 4, 100 * MiB, &p, &n));
+    hoodie_assert_equal_i(3, (int64_t)n);
+    hoodie_assert_equal_i((int64_t)o4[1], (int64_t)p[1].off);
+    hoodie_assert_equal_i(15, (int64_t)p[1].len);
+    hoodie_assert_equal_i((int64_t)(8 * MiB + 100), (int64_t)p[2].off);
+    free(p);
+    uint64_t o5[] = { 7 * MiB + 1000, 8 * MiB + 2000 }; /* the second starts within a gap of the first, past 8 MiB */
+    size_t l5[] = { (size_t)MiB - 1000, 10 };
+    hoodie_assert_ok(hoodie_s3_plan_ahead(o5, l5, 2, 100 * MiB, &p, &n));
+    hoodie_assert_equal_i(1, (int64_t)n); /* 7 MiB + 1000 .. 8 MiB + 2010: one request under 8 MiB */
+    hoodie_assert_equal_i((int64_t)(MiB + 1010), (int64_t)p[0].len);
+    free(p);
+    uint64_t o6[] = { 0, 8 * MiB + 2000 };
+    size_t l6[] = { (size_t)(8 * MiB) - 10, 10 }; /* the first is nearly 8 MiB: the second cannot join it */
+    hoodie_assert_ok(hoodie_s3_plan_ahead(o6, l6, 2, 100 * MiB, &p, &n));
+    hoodie_assert_equal_i(2, (int64_t)n);
+    hoodie_assert_equal_i((int64_t)(8 * MiB + 2000), (int64_t)p[1].off);
+    hoodie_assert_equal_i(10, (int64_t)p[1].len);
+    free(p);
+    /* at most 256 MiB are planned; nothing announced, nothing planned */
+    uint64_t o7[] = { 0 };
+    size_t l7[] = { (size_t)(1024 * MiB) };
+    hoodie_assert_ok(hoodie_s3_plan_ahead(o7, l7, 1, 2048 * MiB, &p, &n));
+    hoodie_assert_equal_i(32, (int64_t)n);
+    free(p);
+    hoodie_assert_ok(hoodie_s3_plan_ahead(o7, l7, 0, 2048 * MiB, &p, &n));
+    hoodie_assert(n == 0 && p == NULL);
 }

@@ -271,7 +271,8 @@ static size_t on_data(char *d, size_t size, size_t n, void *ud)
 /* One unsigned request: *status and the answer in body; HOODIE_EIO when the server cannot be reached. `shown`: the
  * URL for messages (STS's carries the web identity token). */
 static hoodie_status http_call(const hoodie_s3_provider *p, const char *method, const char *url, const char *shown,
-                               struct curl_slist *hdrs, long connect_s, long total_s, long *status, hoodie_buf *body)
+                               struct curl_slist *hdrs, long connect_s, long total_s, long *status, hoodie_buf *body,
+                               const hoodie_buf *form)
 {
     if (pthread_once(&curl_once, curl_init) != 0 || curl_rc != CURLE_OK)
         return HOODIE_FAIL(HOODIE_EIO, "cannot initialise libcurl");
@@ -288,7 +289,12 @@ static hoodie_status http_call(const hoodie_s3_provider *p, const char *method, 
     if (p->ca) curl_easy_setopt(h, CURLOPT_CAINFO, p->ca);
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
     curl_easy_setopt(h, CURLOPT_WRITEDATA, body);
-    if (strcmp(method, "GET")) curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
+    if (form) { /* a POST of a form */
+        curl_easy_setopt(h, CURLOPT_POSTFIELDS, (const char *)form->data);
+        curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)form->len);
+    } else if (strcmp(method, "GET")) {
+        curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
+    }
     CURLcode c = curl_easy_perform(h);
     *status = 0;
     curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
@@ -346,21 +352,26 @@ static hoodie_status fetch_web_identity(hoodie_s3_provider *p, hoodie_s3_creds *
     const char *base = p->url;
     size_t bl = strlen(base);
     while (bl && base[bl - 1] == '/') bl--;
-    if (rc == HOODIE_OK) rc = hoodie_buf_printf(&url, "%.*s/?Action=AssumeRoleWithWebIdentity&DurationSeconds=3600"
-                                                "&RoleArn=", (int)bl, base);
-    if (rc == HOODIE_OK) rc = hoodie_s3_uri_encode(&url, p->role_arn, strlen(p->role_arn), 0);
-    if (rc == HOODIE_OK) rc = hoodie_buf_append_str(&url, "&RoleSessionName=");
-    if (rc == HOODIE_OK) rc = hoodie_s3_uri_encode(&url, p->session_name, strlen(p->session_name), 0);
-    if (rc == HOODIE_OK) rc = hoodie_buf_append_str(&url, "&Version=2011-06-15&WebIdentityToken=");
-    if (rc == HOODIE_OK) rc = hoodie_s3_uri_encode(&url, (const char *)tok.data, tok.len, 0);
+    /* the parameters as a form in a POST's body, not in the URL: the token stays out of logs of URLs */
+    hoodie_buf form = HOODIE_BUF_INIT;
+    if (rc == HOODIE_OK) rc = hoodie_buf_printf(&url, "%.*s/", (int)bl, base);
     if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&url);
+    if (rc == HOODIE_OK) rc = hoodie_buf_append_str(&form, "Action=AssumeRoleWithWebIdentity&DurationSeconds=3600&RoleArn=");
+    if (rc == HOODIE_OK) rc = hoodie_s3_uri_encode(&form, p->role_arn, strlen(p->role_arn), 0);
+    if (rc == HOODIE_OK) rc = hoodie_buf_append_str(&form, "&RoleSessionName=");
+    if (rc == HOODIE_OK) rc = hoodie_s3_uri_encode(&form, p->session_name, strlen(p->session_name), 0);
+    if (rc == HOODIE_OK) rc = hoodie_buf_append_str(&form, "&Version=2011-06-15&WebIdentityToken=");
+    if (rc == HOODIE_OK) rc = hoodie_s3_uri_encode(&form, (const char *)tok.data, tok.len, 0);
+    if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&form);
     long status = 0;
     if (rc == HOODIE_OK) {
         struct curl_slist *h = NULL;
         rc = add_hdr(&h, "Accept", "application/xml");
-        if (rc == HOODIE_OK) rc = http_call(p, "GET", (const char *)url.data, p->url, h, 10, 30, &status, &body);
+        if (rc == HOODIE_OK) rc = add_hdr(&h, "Content-Type", "application/x-www-form-urlencoded");
+        if (rc == HOODIE_OK) rc = http_call(p, "POST", (const char *)url.data, p->url, h, 10, 30, &status, &body, &form);
         curl_slist_free_all(h);
     }
+    buf_wipe(&form);
     if (rc == HOODIE_OK && status != 200) rc = status_error(p->name, "AssumeRoleWithWebIdentity", p->url, status, &body);
     if (rc == HOODIE_OK) rc = hoodie_s3_creds_parse_sts((const char *)body.data, body.len, p->name, out);
     buf_wipe(&tok);
@@ -401,7 +412,7 @@ static hoodie_status fetch_container(hoodie_s3_provider *p, hoodie_s3_creds *out
     if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&auth);
     if (rc == HOODIE_OK && auth.len) rc = add_hdr(&h, "Authorization", (const char *)auth.data);
     long status = 0;
-    if (rc == HOODIE_OK) rc = http_call(p, "GET", p->url, p->url, h, 2, 10, &status, &body);
+    if (rc == HOODIE_OK) rc = http_call(p, "GET", p->url, p->url, h, 2, 10, &status, &body, NULL);
     if (rc == HOODIE_OK && status != 200) rc = status_error(p->name, "GET", p->url, status, &body);
     if (rc == HOODIE_OK) rc = hoodie_s3_creds_parse_json((const char *)body.data, body.len, p->name, out);
     curl_slist_free_all(h);
@@ -418,7 +429,7 @@ static hoodie_status fetch_instance(hoodie_s3_provider *p, hoodie_s3_creds *out)
     /* IMDSv2: a session token first (1 s to connect: most machines have no such service) */
     hoodie_status rc = hoodie_buf_printf(&url, "%s/latest/api/token", p->url);
     if (rc == HOODIE_OK) rc = add_hdr(&h, "X-aws-ec2-metadata-token-ttl-seconds", "21600");
-    if (rc == HOODIE_OK) rc = http_call(p, "PUT", (const char *)url.data, (const char *)url.data, h, 1, 2, &status, &token);
+    if (rc == HOODIE_OK) rc = http_call(p, "PUT", (const char *)url.data, (const char *)url.data, h, 1, 2, &status, &token, NULL);
     curl_slist_free_all(h);
     h = NULL;
     if (rc == HOODIE_OK && status == 200 && token.len) {
@@ -428,7 +439,7 @@ static hoodie_status fetch_instance(hoodie_s3_provider *p, hoodie_s3_creds *out)
     } /* else IMDSv1: no token */
     url.len = 0;
     if (rc == HOODIE_OK) rc = hoodie_buf_printf(&url, "%s/latest/meta-data/iam/security-credentials/", p->url);
-    if (rc == HOODIE_OK) rc = http_call(p, "GET", (const char *)url.data, (const char *)url.data, h, 1, 2, &status, &body);
+    if (rc == HOODIE_OK) rc = http_call(p, "GET", (const char *)url.data, (const char *)url.data, h, 1, 2, &status, &body, NULL);
     if (rc == HOODIE_OK && status == 404)
         rc = HOODIE_FAIL(HOODIE_ENOTFOUND, "%s: the instance has no IAM role", p->name);
     else if (rc == HOODIE_OK && status != 200) rc = status_error(p->name, "GET", (const char *)url.data, status, &body);
@@ -440,7 +451,7 @@ static hoodie_status fetch_instance(hoodie_s3_provider *p, hoodie_s3_creds *out)
         else rc = hoodie_buf_append_str(&url, role);
     }
     if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&url);
-    if (rc == HOODIE_OK) rc = http_call(p, "GET", (const char *)url.data, (const char *)url.data, h, 1, 5, &status, &body);
+    if (rc == HOODIE_OK) rc = http_call(p, "GET", (const char *)url.data, (const char *)url.data, h, 1, 5, &status, &body, NULL);
     if (rc == HOODIE_OK && status != 200) rc = status_error(p->name, "GET", (const char *)url.data, status, &body);
     if (rc == HOODIE_OK) rc = hoodie_s3_creds_parse_json((const char *)body.data, body.len, p->name, out);
     curl_slist_free_all(h);

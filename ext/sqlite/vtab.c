@@ -44,8 +44,8 @@ typedef struct col {
     int unchanged;  /* read with sqlite3_vtab_nochange() since the last xFilter: the UPDATE leaves it */
 } col;
 
-/* The changes of a transaction, in order: each run of inserts and updates is one upsert, each run of deletes one
- * delete (a Hudi commit each, written at xSync). */
+/* The changes of a transaction, in order: runs of inserts and updates (upserts) and runs of deletes. At xSync they
+ * become one Hudi commit: an upsert, a delete, or an upsert whose delete rows are marked (a delete column). */
 typedef struct seg {
     int del;
     sqlite3_str *jsonl;   /* upsert: one JSON object per row, the table's columns */
@@ -1193,12 +1193,103 @@ static int write_segment(vtab *v, const seg *g)
     return SQLITE_OK;
 }
 
+/* The input column that marks the deletes of a transaction that also upserts (hoodie_write_opts.delete_column);
+ * hoodie never stores it. */
+#define DELETE_MARK "_hoodie_sql_delete"
+
+/* `lines` (JSON objects, one a line) onto `out`, each with DELETE_MARK set to `del`. */
+static void put_marked(sqlite3_str *out, const char *lines, size_t len, int del)
+{
+    const char *p = lines, *end = lines + len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end;
+        while (e > p && e[-1] != '}') e--; /* e - 1: the object's closing brace */
+        if (e - p >= 2) {
+            int fields = e - 1 > p + 1; /* not "{}" */
+            sqlite3_str_append(out, p, (int)(e - 1 - p));
+            sqlite3_str_appendf(out, "%s\"" DELETE_MARK "\":%s}\n", fields ? "," : "", del ? "true" : "false");
+        }
+        p = nl ? nl + 1 : end;
+    }
+}
+
+/* The rows the keys of delete segment g name, as the table holds them now, onto `out` as marked JSON lines: a
+ * delete carries the deleted version's ordering value, as the delete commit of the same keys would. */
+static hoodie_status put_deleted_rows(vtab *v, const seg *g, sqlite3_str *out)
+{
+    const char **names = sqlite3_malloc64(sizeof *names * (size_t)(v->n_cols + 1));
+    if (!names) return HOODIE_ENOMEM;
+    size_t nn = 0;
+    for (int i = 0; i < v->n_cols; i++)
+        if (strncmp(v->cols[i].name, "_hoodie_", 8)) names[nn++] = v->cols[i].name;
+    hoodie_table *t = NULL;
+    hoodie_scan_opts so = HOODIE_SCAN_OPTS_INIT;
+    so.columns = names;
+    so.n_columns = nn;
+    struct ArrowArrayStream st;
+    hoodie_status rc = open_table(v, &t);
+    if (rc == HOODIE_OK) rc = hoodie_table_get_opts(t, &so, (const char *const *)g->keys, g->n, &st);
+    char *buf = NULL;
+    size_t len = 0;
+    if (rc == HOODIE_OK) {
+        FILE *f = open_memstream(&buf, &len);
+        hoodie_output_opts oo = HOODIE_OUTPUT_OPTS_INIT;
+        oo.format = HOODIE_OUTPUT_JSONL;
+        if (f) {
+            rc = hoodie_output_stream(&st, NULL, f, &oo, NULL);
+            if (fclose(f) && rc == HOODIE_OK) rc = HOODIE_ENOMEM;
+        } else {
+            st.release(&st);
+            rc = HOODIE_ENOMEM;
+        }
+    }
+    if (rc == HOODIE_OK) put_marked(out, buf, len, 1);
+    free(buf);
+    hoodie_table_free(t);
+    sqlite3_free(names);
+    return rc;
+}
+
+/* A transaction of upserts and deletes as one commit: every row in statement order, the deletes marked. */
+static int write_mixed(vtab *v)
+{
+    sqlite3_str *all = sqlite3_str_new(NULL);
+    hoodie_status rc = HOODIE_OK;
+    for (size_t i = 0; i < v->n_segs && rc == HOODIE_OK; i++) {
+        const seg *g = &v->segs[i];
+        if (!g->n) continue;
+        if (g->del) rc = put_deleted_rows(v, g, all);
+        else put_marked(all, sqlite3_str_value(g->jsonl), (size_t)sqlite3_str_length(g->jsonl), 0);
+    }
+    if (rc == HOODIE_OK && sqlite3_str_errcode(all)) rc = HOODIE_ENOMEM;
+    if (rc == HOODIE_OK) {
+        hoodie_files_opts fo = HOODIE_FILES_OPTS_INIT;
+        hoodie_write_opts wo = HOODIE_WRITE_OPTS_INIT;
+        struct ArrowArrayStream in;
+        fo.format = "jsonl";
+        wo.op = HOODIE_WRITE_UPSERT;
+        wo.delete_column = DELETE_MARK;
+        int len = sqlite3_str_length(all);
+        rc = hoodie_buffer_stream(sqlite3_str_value(all), len > 0 ? (size_t)len : 0, "the rows written", v->path,
+                                  &fo, &in);
+        if (rc == HOODIE_OK) rc = hoodie_table_write(v->path, &in, &wo, NULL);
+    }
+    sqlite3_free(sqlite3_str_finish(all));
+    if (rc == HOODIE_ENOMEM) return SQLITE_NOMEM;
+    if (rc != HOODIE_OK) return vt_error(v, "hoodie: %s", last_error());
+    return SQLITE_OK;
+}
+
 static int x_sync(sqlite3_vtab *vt)
 {
     vtab *v = (vtab *)vt;
-    int rc = SQLITE_OK;
-    for (size_t i = 0; i < v->n_segs && rc == SQLITE_OK; i++)
-        if (v->segs[i].n) rc = write_segment(v, &v->segs[i]);
+    int rc = SQLITE_OK, kinds = 0;
+    for (size_t i = 0; i < v->n_segs; i++)
+        if (v->segs[i].n) kinds |= v->segs[i].del ? 2 : 1;
+    if (kinds == 3) rc = write_mixed(v);
+    else
+        for (size_t i = 0; i < v->n_segs && rc == SQLITE_OK; i++)
+            if (v->segs[i].n) rc = write_segment(v, &v->segs[i]);
     segs_clear(v);
     return rc;
 }

@@ -69,7 +69,7 @@ typedef struct hoodie_precommit {
 /** A pre-commit check: HOODIE_OK lets the write complete; any other status refuses it (see pre_commit). */
 typedef hoodie_status (*hoodie_precommit_fn)(void *ctx, hoodie_precommit *pc);
 
-#define HOODIE_WRITE_OPTS_VERSION 6
+#define HOODIE_WRITE_OPTS_VERSION 7
 typedef struct hoodie_write_opts {
     unsigned version;                 /**< HOODIE_WRITE_OPTS_VERSION */
     const hoodie_storage *storage;    /**< NULL: local POSIX */
@@ -100,10 +100,19 @@ typedef struct hoodie_write_opts {
                                            hoodie_table_write returns HOODIE_EVALIDATION with the check's message.
                                            NULL: none */
     void *pre_commit_ctx;
+    /* version 7 */
+    const char *delete_column;        /**< HOODIE_WRITE_UPSERT only: a boolean column of the input whose true rows
+                                           delete their keys, so that one commit both upserts and deletes (a SQL
+                                           transaction, a change stream). The column is never stored. A delete row
+                                           is a whole row like the others (the deleted version as read, say): its
+                                           ordering value counts, as Hudi's precombine compares a delete's, so the
+                                           rows of one key keep the one with the largest ordering value, the later
+                                           on ties. A table column _hoodie_is_deleted, when there is one, also
+                                           marks deletes, as in Hudi. NULL: none */
 } hoodie_write_opts;
 #define HOODIE_WRITE_OPTS_INIT \
     { HOODIE_WRITE_OPTS_VERSION, NULL, HOODIE_WRITE_UPSERT, 0, 0, HOODIE_PARQUET_CODEC_SNAPPY, 0, 0, 0, \
-      HOODIE_LOG_BLOCK_AVRO, NULL, NULL, NULL }
+      HOODIE_LOG_BLOCK_AVRO, NULL, NULL, NULL, NULL }
 
 struct hoodie_write_result {
     char instant[24];                 /**< the completed instant's requested time */

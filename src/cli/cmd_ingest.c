@@ -9,7 +9,8 @@
  * its newline is left for the next run (a producer may still be writing it).
  *
  * Debezium: the envelope {"before", "after", "op", "ts_ms", "source"} (alone, or as "payload" with a "schema"):
- * c, r and u write "after"; d writes "before" with _hoodie_is_deleted = true (the table needs that boolean column);
+ * c, r and u write "after"; d deletes "before" in the same commit (marked by _hoodie_is_deleted = true when the table
+ * has that boolean column, else by a delete column hoodie does not store: hoodie_write_opts.delete_column);
  * t and m events and Kafka tombstones (a null payload) are skipped. Columns named as Hudi's Debezium sources name
  * them are filled when the table has them: _change_operation_type (op), _upstream_event_processed_ts_ms (ts_ms),
  * _event_origin_ts_ms (source.ts_ms), _event_lsn (source.lsn), _event_bin_file (source.file), _event_pos
@@ -38,6 +39,9 @@ static void on_stop(int sig)
 #define CHECKPOINT_KEY "hoodie.ingest.checkpoint"
 #define FROM_KEY "hoodie.ingest.from"
 #define EVENTS_KEY "hoodie.ingest.events"
+/* Debezium deletes into a table without a _hoodie_is_deleted column: marked by an input column hoodie never stores
+ * (hoodie_write_opts.delete_column) */
+#define DELETE_MARK "_hoodie_ingest_delete"
 
 static void ingest_usage(FILE *out)
 {
@@ -49,8 +53,8 @@ static void ingest_usage(FILE *out)
             "  Upsert the events of the inputs (one stream, file after file) in batches of N (default 100000),\n"
             "  one commit each, exactly once: each commit records where its batch ended (extraMetadata\n"
             "  " CHECKPOINT_KEY "), and a run starts there. Out-of-order events are settled by the table's\n"
-            "  ordering field. debezium: c/r/u events write 'after', d events 'before' with _hoodie_is_deleted\n"
-            "  = true; _change_operation_type, _upstream_event_processed_ts_ms, _event_origin_ts_ms, _event_lsn,\n"
+            "  ordering field. debezium: c/r/u events write 'after', d events delete 'before' (in the same\n"
+            "  commit; a table's boolean _hoodie_is_deleted column is set too); _change_operation_type, _upstream_event_processed_ts_ms, _event_origin_ts_ms, _event_lsn,\n"
             "  _event_bin_file and _event_pos are filled when the table has such columns. --follow S: at the\n"
             "  end, commit what was read and look for appended events every S seconds, until SIGINT/SIGTERM\n"
             "  (which commit what was read, then stop).\n"
@@ -166,15 +170,9 @@ static int debezium_row(ingest *g, const char *line, size_t n, const char *where
         json_decref(ev);
         return CLI_CORRUPT;
     }
-    if (del && !g->has_deleted) {
-        fprintf(stderr, "hoodie: ingest: %s: a delete event, but %s has no boolean _hoodie_is_deleted column to "
-                        "carry it\n", where, g->table);
-        json_decref(ev);
-        return CLI_USAGE;
-    }
     json_t *row = json_deep_copy(src);
     json_t *source = json_object_get(p, "source");
-    if (row && g->has_deleted) json_object_set_new(row, "_hoodie_is_deleted", json_boolean(del));
+    if (row) json_object_set_new(row, g->has_deleted ? "_hoodie_is_deleted" : DELETE_MARK, json_boolean(del));
     if (row) {
         set_if_column(g, row, "_change_operation_type", json_object_get(p, "op"));
         set_if_column(g, row, "_upstream_event_processed_ts_ms", json_object_get(p, "ts_ms"));
@@ -212,6 +210,7 @@ static int commit_batch(ingest *g, const char *from, const char *to, long long e
     hoodie_write_opts wo = HOODIE_WRITE_OPTS_INIT;
     wo.op = HOODIE_WRITE_UPSERT;
     wo.extra_metadata = extra;
+    if (g->debezium && !g->has_deleted) wo.delete_column = DELETE_MARK;
     if (cli_validators_any(&g->val)) {
         wo.pre_commit = cli_validate_precommit;
         wo.pre_commit_ctx = &g->val;

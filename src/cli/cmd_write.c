@@ -15,13 +15,16 @@ static void write_usage(FILE *out)
     fprintf(out,
             "usage: hoodie write TABLE --op OP --input FILE [--input FILE ...] [--input-format csv|jsonl|parquet]\n"
             "                    [--small-file-limit BYTES] [--max-file-size BYTES] [--codec snappy|zstd|gzip|lz4_raw|none]\n"
-            "                    [--combine-before-insert] [--log-block-format avro|parquet]\n"
+            "                    [--combine-before-insert] [--log-block-format avro|parquet] [--delete-column F]\n"
             "                    [--validate-single-value 'QUERY#EXPECTED'] [--validate-equality QUERY]\n"
             "                    [--validate-inequality QUERY] [--validate-policy fail|warn_log] [--props FILE]\n"
             "\n"
             "  OP: insert, upsert, delete, bulk_insert, insert_overwrite, insert_overwrite_table, delete_partition\n"
             "  The input format is taken from the file name (.csv, .jsonl/.json, .parquet) unless given.\n"
             "  For delete, rows need the record key fields (and the partition fields).\n"
+            "  --delete-column F (upsert): the rows whose boolean column F is true delete their keys, in the same\n"
+            "  commit as the other rows' upserts (F is not stored). A delete row is a whole row: its ordering value\n"
+            "  counts, as the other rows'.\n"
             "  insert and bulk_insert write every input row, as Hudi does by default; --combine-before-insert keeps\n"
             "  one record per key, chosen by the ordering field (hoodie.combine.before.insert=true). Upserts always\n"
             "  combine.\n"
@@ -131,7 +134,7 @@ int cmd_write(int argc, char **argv)
         if (vc >= 0) { code = vc; i += took; continue; }
         int takes = !strcmp(a, "--op") || !strcmp(a, "--input") || !strcmp(a, "--input-format") ||
                     !strcmp(a, "--small-file-limit") || !strcmp(a, "--max-file-size") || !strcmp(a, "--codec") ||
-                    !strcmp(a, "--log-block-format");
+                    !strcmp(a, "--log-block-format") || !strcmp(a, "--delete-column");
         if (takes && !v) { code = cli_usage("write: %s needs a value", a); break; }
         if (!strcmp(a, "--op")) {
             if (!parse_op(v, &wo.op)) code = cli_usage("write: unknown operation '%s'", v);
@@ -155,6 +158,9 @@ int cmd_write(int argc, char **argv)
         } else if (!strcmp(a, "--log-block-format")) {
             if (!parse_block_format(v, &wo.log_block_format))
                 code = cli_usage("write: unknown log block format '%s' (avro or parquet)", v);
+            i++;
+        } else if (!strcmp(a, "--delete-column")) {
+            wo.delete_column = v;
             i++;
         } else if (!strcmp(a, "--compact-every")) {
             char *end;

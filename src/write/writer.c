@@ -506,6 +506,34 @@ static void wctx_dispose(wctx *w)
     hoodie_table_free(w->t);
 }
 
+/* hoodie_write_opts.delete_column: its true rows marked in *marks (a byte each), the column taken out of `raw` (never
+ * stored, nor taken for a new column of the table). */
+static hoodie_status take_delete_column(const char *name, hoodie_batch *raw, uint8_t **marks)
+{
+    int c = hoodie_field_find(&raw->schema, name);
+    if (c < 0) return HOODIE_FAIL(HOODIE_EINVAL, "input: no column '%s' (the delete column)", name);
+    hoodie_field *f = &raw->schema.children[c];
+    if (f->type.id != HOODIE_TYPE_BOOL) {
+        char tb[64];
+        return HOODIE_FAIL(HOODIE_EINVAL, "input: the delete column '%s' is %s, not boolean", name,
+                           hoodie_type_name(&f->type, tb, sizeof tb));
+    }
+    int64_t n = raw->root.length;
+    uint8_t *m = calloc((size_t)n + 1, 1);
+    if (!m) return HOODIE_NOMEM();
+    hoodie_array *a = &raw->root.children[c];
+    for (int64_t r = 0; r < n; r++) m[r] = hoodie_array_is_valid(a, r) && hoodie_bit_get(a->values, r);
+    hoodie_field_dispose(f);
+    hoodie_array_dispose(a);
+    size_t rest = raw->schema.n_children - (size_t)c - 1;
+    memmove(f, f + 1, rest * sizeof *f);
+    memmove(a, a + 1, rest * sizeof *a);
+    raw->schema.n_children--;
+    raw->root.n_children--;
+    *marks = m;
+    return HOODIE_OK;
+}
+
 static hoodie_status drain(struct ArrowArrayStream *input, hoodie_batch *out)
 {
     hoodie_arrow_reader r;
@@ -634,11 +662,13 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     hoodie_status rc;
     hoodie_batch raw;
     int have_raw = 0;
+    uint8_t *marks = NULL; /* delete_column: per input row, a delete */
     int32_t *row_group = NULL;
     memset(&w, 0, sizeof w);
     w.o = def;
     if (opts) /* an older caller's struct ends before the fields its version lacks */
-        memcpy(&w.o, opts, opts->version >= 6 ? sizeof *opts
+        memcpy(&w.o, opts, opts->version >= 7 ? sizeof *opts
+                           : opts->version == 6 ? offsetof(hoodie_write_opts, delete_column)
                            : opts->version == 5 ? offsetof(hoodie_write_opts, pre_commit)
                            : opts->version == 4 ? offsetof(hoodie_write_opts, extra_metadata)
                            : opts->version == 3 ? offsetof(hoodie_write_opts, log_block_format)
@@ -652,6 +682,11 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
             return HOODIE_FAIL(HOODIE_EINVAL, "write: extra metadata key '%s' %s", kv[0],
                                kv[1] ? "is the writer's own" : "has no value");
         }
+    }
+    if (w.o.delete_column && w.o.op != HOODIE_WRITE_UPSERT) {
+        if (input && input->release) input->release(input);
+        return HOODIE_FAIL(HOODIE_EINVAL, "write: a delete column ('%s') marks deletes of an upsert, not of %s",
+                           w.o.delete_column, op_name(w.o.op));
     }
     w.trace = getenv("HOODIE_TRACE_WRITE") != NULL;
     trace_phase(&w, NULL);
@@ -714,6 +749,7 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     /* input */
     if ((rc = drain(input, &raw)) < 0) goto done;
     have_raw = 1;
+    if (w.o.delete_column && (rc = take_delete_column(w.o.delete_column, &raw, &marks)) < 0) goto done;
     trace_phase(&w, "input");
     if ((rc = prepare_schema(&w, &raw.schema)) < 0) goto done;
     if (w.o.op == HOODIE_WRITE_DELETE || w.o.op == HOODIE_WRITE_DELETE_PARTITION) {
@@ -747,6 +783,7 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
             const hoodie_array *a = &w.in.root.children[del_col];
             w.del[r] = hoodie_array_is_valid(a, r) && hoodie_bit_get(a->values, r);
         }
+        if (marks) w.del[r] |= marks[r];
     }
     if ((rc = index_partitions(&w)) < 0) goto done;
     if ((rc = combine(&w)) < 0) goto done;
@@ -857,6 +894,7 @@ done:
         result->rolled_back = w.res.rolled_back;
     }
     free(row_group);
+    free(marks);
     if (have_raw) hoodie_batch_dispose(&raw);
     wctx_dispose(&w);
     return rc;

@@ -422,6 +422,15 @@ static void same_rows(sqlite3 *db, const char *when)
     sqlite3_free(b);
 }
 
+static size_t instant_count(const char *base)
+{
+    hoodie_table *t;
+    hoodie_assert_ok(hoodie_table_open(&t, base, NULL));
+    size_t n = hoodie_table_instant_count(t);
+    hoodie_table_free(t);
+    return n;
+}
+
 static void dml_case(int mor, int version)
 {
     char base[1024];
@@ -451,12 +460,26 @@ static void dml_case(int mor, int version)
         both(db, "DELETE FROM X WHERE i < -12 AND id < 60");
         same_rows(db, "delete");
     }
-    /* a transaction: its runs of changes commit in order (a delete, then an insert of a deleted key) */
+    /* a transaction is one commit: a delete, then an insert of a deleted key */
+    exec_ok(db, "INSERT INTO t(id, p, i, ts) VALUES (14, 'p2', 14, 99000)");
+    exec_ok(db, "INSERT OR REPLACE INTO m(id, p, i, ts) VALUES (14, 'p2', 14, 99000)");
+    size_t commits = instant_count(base);
     exec_ok(db, "BEGIN");
     both(db, "DELETE FROM X WHERE id % 7 = 0 AND id < 60");
     both(db, "INSERT INTO X(id, p, i, ts) VALUES (7, 'p1', 70, 100000), (1000, 'p1', 1, 100000)");
     exec_ok(db, "COMMIT");
     same_rows(db, "transaction");
+    hoodie_assert_equal_i((int64_t)commits + 1, (int64_t)instant_count(base));
+    /* the rows of a key combine by ordering value, as in one Hudi upsert: a deleted key inserted again with an
+     * older ordering value than the deleted version's stays deleted */
+    exec_ok(db, "BEGIN");
+    exec_ok(db, "DELETE FROM t WHERE id = 1000");
+    exec_ok(db, "INSERT INTO t(id, p, i, ts) VALUES (1000, 'p1', 2, 99999), (1001, 'p2', 2, 5)");
+    exec_ok(db, "COMMIT");
+    exec_ok(db, "DELETE FROM m WHERE id = 1000");
+    exec_ok(db, "INSERT INTO m(id, p, i, ts) VALUES (1001, 'p2', 2, 5)");
+    same_rows(db, "a stale insert after a delete");
+    hoodie_assert_equal_i((int64_t)commits + 2, (int64_t)instant_count(base));
     /* a read after changes waiting for COMMIT would miss them: refused, and the transaction rolls back */
     exec_ok(db, "BEGIN");
     both(db, "DELETE FROM X WHERE id % 5 = 1");

@@ -2270,3 +2270,126 @@ HOODIE_TEST(write_writer__pre_commit_cow_v8) { pre_commit_case(0, 8); }
 HOODIE_TEST(write_writer__pre_commit_mor_v8) { pre_commit_case(1, 8); }
 HOODIE_TEST(write_writer__pre_commit_cow_v6) { pre_commit_case(0, 6); }
 HOODIE_TEST(write_writer__pre_commit_mor_v6) { pre_commit_case(1, 6); }
+
+/* ---- hoodie_write_opts.delete_column: upserts and deletes in one commit ---- */
+
+typedef struct mixed_row { int64_t id; const char *name; int64_t ts; int del; /* -1: null */ } mixed_row;
+typedef struct mixed_rows { const mixed_row *r; size_t n; int done; hoodie_type_id del_type; } mixed_rows;
+
+static hoodie_status next_mixed(hoodie_batch *out, void *payload)
+{
+    mixed_rows *m = payload;
+    if (m->done) return HOODIE_ITEROVER;
+    m->done = 1;
+    hoodie_field *f = out->schema.children;
+    hoodie_array *a = out->root.children;
+    for (size_t i = 0; i < m->n; i++) {
+        const mixed_row *r = &m->r[i];
+        HOODIE_TRY(hoodie_array_append_int(&a[0], &f[0], r->id));
+        HOODIE_TRY(hoodie_array_append_str(&a[1], &f[1], r->name));
+        HOODIE_TRY(hoodie_array_append_str(&a[2], &f[2], city_of(r->id)));
+        HOODIE_TRY(hoodie_array_append_int(&a[3], &f[3], r->ts));
+        if (r->del < 0) HOODIE_TRY(hoodie_array_append_null(&a[4], &f[4]));
+        else if (m->del_type == HOODIE_TYPE_BOOL) HOODIE_TRY(hoodie_array_append_bool(&a[4], &f[4], r->del));
+        else HOODIE_TRY(hoodie_array_append_int(&a[4], &f[4], r->del));
+    }
+    out->root.length = (int64_t)m->n;
+    return HOODIE_OK;
+}
+
+static hoodie_status write_mixed(const char *base, const hoodie_storage *s, hoodie_write_operation op,
+                                 const mixed_row *rows, size_t n, const char *del_col, hoodie_type_id del_type,
+                                 hoodie_write_result *res)
+{
+    hoodie_field sc, f;
+    schema_of(&sc);
+    hoodie_assert_ok(hoodie_field_init(&f, "op_delete", hoodie_type_of(del_type), 1));
+    hoodie_assert_ok(hoodie_field_add_child(&sc, &f));
+    hoodie_field_dispose(&f);
+    mixed_rows *m = malloc(sizeof *m);
+    *m = (mixed_rows){ rows, n, 0, del_type };
+    struct ArrowArrayStream st;
+    hoodie_assert_ok(hoodie_arrow_stream_export(&st, &sc, next_mixed, free, m));
+    hoodie_field_dispose(&sc);
+    hoodie_write_opts o = HOODIE_WRITE_OPTS_INIT;
+    o.storage = s;
+    o.op = op;
+    o.delete_column = del_col;
+    return hoodie_table_write(base, &st, &o, res);
+}
+
+static void delete_column_case(int mor, int version)
+{
+    hoodie_storage *mem;
+    hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+    /* "/mix": one commit of upserts and deletes; "/seq": the same effect by separate writes */
+    rows_spec all = { 1, 40, 10, "a", NULL, 0 };
+    make_table("/mix", mem, mor, version);
+    make_table("/seq", mem, mor, version);
+    hoodie_assert_ok(write_rows("/mix", mem, HOODIE_WRITE_BULK_INSERT, &all, NULL));
+    hoodie_assert_ok(write_rows("/seq", mem, HOODIE_WRITE_BULK_INSERT, &all, NULL));
+    static const mixed_row mix[] = {
+        { 1, "a1", 10, 1 },   /* a delete carrying the stored ordering value: deleted */
+        { 2, "a2", 5, 1 },    /* a delete older than the stored row: no effect */
+        { 3, "u3", 20, 0 },   /* an update */
+        { 4, "u4", 20, 0 },   /* an update, then a delete of the same ordering value: the later wins */
+        { 4, "a4", 20, 1 },
+        { 5, "a5", 10, 1 },   /* a delete, then a newer version: the newer wins */
+        { 5, "u5", 30, 0 },
+        { 6, "u6", 15, -1 },  /* a null mark: an upsert */
+        { 100, "x", 10, 1 },  /* a delete of a key the table does not have: nothing */
+        { 101, "n101", 10, 0 }, /* an insert */
+    };
+    hoodie_write_result res;
+    hoodie_status rc = write_mixed("/mix", mem, HOODIE_WRITE_UPSERT, mix, sizeof mix / sizeof *mix, "op_delete",
+                                   HOODIE_TYPE_BOOL, &res);
+    if (rc < 0) fprintf(stderr, "write: %s\n", hoodie_error_last()->message);
+    hoodie_assert_ok(rc);
+    hoodie_assert_equal_i(2, res.deletes);
+    hoodie_assert_equal_i(3, res.updates);
+    hoodie_assert_equal_i(1, res.inserts);
+    static const mixed_row dels[] = { { 1, "a1", 10, 0 }, { 4, "a4", 20, 0 } };
+    static const mixed_row ups[] = { { 3, "u3", 20, 0 }, { 5, "u5", 30, 0 }, { 6, "u6", 15, 0 }, { 101, "n101", 10, 0 } };
+    hoodie_assert_ok(write_mixed("/seq", mem, HOODIE_WRITE_DELETE, dels, 2, NULL, HOODIE_TYPE_BOOL, NULL));
+    hoodie_assert_ok(write_mixed("/seq", mem, HOODIE_WRITE_UPSERT, ups, 4, "op_delete", HOODIE_TYPE_BOOL, NULL));
+    char *got = snapshot("/mix", mem, 0), *want = snapshot("/seq", mem, 0);
+    hoodie_assert_equal_s(want, got);
+    hoodie_assert(!strstr(got, "\n1,") && strstr(got, "u5") && strstr(got, "n101") && !strstr(got, "\n100,"));
+    free(got);
+    free(want);
+    /* one commit, of operation UPSERT; the delete column is nowhere in the table's schema */
+    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+    to.storage = mem;
+    hoodie_table *t;
+    hoodie_assert_ok(hoodie_table_open(&t, "/mix", &to));
+    hoodie_assert_equal_i(2, (int64_t)hoodie_table_instant_count(t));
+    struct ArrowArrayStream st;
+    struct ArrowSchema schema;
+    hoodie_assert_ok(hoodie_table_scan(t, NULL, &st));
+    hoodie_assert(st.get_schema(&st, &schema) == 0);
+    hoodie_assert_equal_i(9, schema.n_children);
+    for (int64_t i = 0; i < schema.n_children; i++) hoodie_assert(strcmp(schema.children[i]->name, "op_delete"));
+    schema.release(&schema);
+    st.release(&st);
+    hoodie_table_free(t);
+    /* refused, nothing written: another operation, a missing column, a column that is not boolean */
+    hoodie_assert_status(HOODIE_EINVAL, write_mixed("/mix", mem, HOODIE_WRITE_INSERT, mix, 2, "op_delete",
+                                                    HOODIE_TYPE_BOOL, NULL));
+    hoodie_assert_contains(hoodie_error_last()->message, "marks deletes of an upsert, not of INSERT");
+    hoodie_assert_status(HOODIE_EINVAL, write_mixed("/mix", mem, HOODIE_WRITE_UPSERT, mix, 2, "gone",
+                                                    HOODIE_TYPE_BOOL, NULL));
+    hoodie_assert_contains(hoodie_error_last()->message, "no column 'gone' (the delete column)");
+    hoodie_assert_status(HOODIE_EINVAL, write_mixed("/mix", mem, HOODIE_WRITE_UPSERT, mix, 2, "op_delete",
+                                                    HOODIE_TYPE_INT32, NULL));
+    hoodie_assert_contains(hoodie_error_last()->message, "the delete column 'op_delete' is int32, not boolean");
+    hoodie_error_clear();
+    hoodie_assert_ok(hoodie_table_open(&t, "/mix", &to));
+    hoodie_assert_equal_i(2, (int64_t)hoodie_table_instant_count(t));
+    hoodie_table_free(t);
+    hoodie_storage_free(mem);
+}
+
+HOODIE_TEST(write_writer__delete_column_cow_v8) { delete_column_case(0, 8); }
+HOODIE_TEST(write_writer__delete_column_mor_v8) { delete_column_case(1, 8); }
+HOODIE_TEST(write_writer__delete_column_cow_v6) { delete_column_case(0, 6); }
+HOODIE_TEST(write_writer__delete_column_mor_v6) { delete_column_case(1, 6); }

@@ -21,8 +21,9 @@
  * Writes (snapshot tables without as_of/from/to): INSERT upserts (Hudi's upsert: a row whose record key exists
  * replaces it unless its ordering value is older), UPDATE upserts the new versions (it may not change a record-key or
  * partition field, nor a meta column), DELETE deletes by record key (the table is keyed by _hoodie_record_key, WITHOUT
- * ROWID). Changes are written at COMMIT (of the statement, or of the transaction): each run of inserts and updates
- * is one upsert commit, each run of deletes one delete commit, in order. A read of the table after changes that
+ * ROWID). Changes are written at COMMIT (of the statement, or of the transaction) as one Hudi commit: an upsert, a
+ * delete, or an upsert whose deleted rows are marked (hoodie_write_opts.delete_column), all of it or none. The rows
+ * of one key combine by ordering value as in one Hudi upsert (a delete carries the deleted version's). A read of the table after changes that
  * wait for COMMIT is refused (it would not see them), and so is an UPDATE or DELETE whose rows are selected by
  * _hoodie_as_of, _hoodie_from or _hoodie_to (it would write another version's rows as current).
  *

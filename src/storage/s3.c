@@ -22,6 +22,11 @@
  *                into place (a partition's metadata file, the LSM timeline's _version_): the target appears whole,
  *                and a crash between the two steps leaves a stray temporary, not a broken table.
  * Durability comes with the PUT (S3 acknowledges after storing), so HOODIE_CREATE_DEFER_SYNC changes nothing.
+ * HOODIE_CREATE_DEFER_VISIBLE does: such a file (one PUT's worth) goes up on a thread of its own once finished, up
+ * to UPLOAD_PARALLEL at a time, and the writer goes on. A later operation on its path (open_read, exists, remove,
+ * rename, a listing of its folder) first waits for it; a file finished without either DEFER flag (a commit point)
+ * first waits for every one, and fails if one that the same thread finished failed (the write's commit then never
+ * appears), unless the failed file has been removed since (a rollback of that write).
  *
  * Requests that fail with HTTP 5xx or a broken connection are retried (4 attempts, backoff 0.1/0.4/1.6 s), except
  * a conditional PUT, whose first attempt may have succeeded unseen. Errors name the object and the server's code
@@ -74,6 +79,11 @@ typedef struct s3 {
     pthread_mutex_t mu;
     CURL *pool[POOL_MAX];
     size_t n_pool;
+    /* files finished with HOODIE_CREATE_DEFER_VISIBLE, going up in the background (finish_deferred, settle) */
+    pthread_mutex_t up_mu;
+    pthread_cond_t up_cv;
+    struct upload *ups;    /* running, done, and failed ones kept until reported */
+    size_t n_running;
 } s3;
 
 /* The last TAIL_BYTES of a file are fetched by one request at the first read that falls in them: a Parquet
@@ -104,6 +114,15 @@ struct hoodie_rfile {
     uint64_t win_off;
     size_t win_len, win_cap, ra;
 };
+
+/* Background uploads of the files of the same key or under a folder (o), waited for (finish_deferred, settle). */
+enum settle_mode {
+    SETTLE_WAIT,    /* wait for them; a failure stays to be reported */
+    SETTLE_READ,    /* the same, and a failure of one is this call's (a read of what did not go up) */
+    SETTLE_REMOVED, /* the files are being removed: their failures no longer matter */
+    SETTLE_COMMIT   /* a commit point: the failures of the files this thread finished are reported, once */
+};
+static hoodie_status settle(s3 *s, const obj *o, enum settle_mode mode);
 
 /* Where the file's cached tail begins: its last TAIL_BYTES (all of a smaller file). */
 static uint64_t tail_off(const hoodie_rfile *f) { return f->size < TAIL_BYTES ? 0 : f->size - TAIL_BYTES; }
@@ -587,6 +606,7 @@ static hoodie_status s3_open_read(void *ctx, const char *path, hoodie_rfile **ou
     hoodie_rfile *f = calloc(1, sizeof *f);
     if (!f) return HOODIE_NOMEM();
     hoodie_status rc = obj_parse(&f->o, path, 1);
+    if (rc == HOODIE_OK) rc = settle(s, &f->o, SETTLE_READ);
     if (rc == HOODIE_OK) rc = open_tail(s, f);
     if (rc < 0) { obj_free(&f->o); free(f); return rc; }
     *size_out = f->size;
@@ -807,6 +827,104 @@ static hoodie_status put_object(s3 *s, const obj *o, const void *data, size_t le
     return rc;
 }
 
+/* ---- uploads in the background (HOODIE_CREATE_DEFER_VISIBLE) ---- */
+
+#define UPLOAD_PARALLEL 8
+
+typedef struct upload {
+    struct upload *next;
+    s3 *s;
+    obj o;
+    hoodie_buf data;     /* freed once sent */
+    int exclusive;
+    pthread_t th;
+    pthread_t owner;     /* the thread that finished the file: its next commit point hears of a failure */
+    int threaded;        /* th is to be joined (0: the upload ran on the caller's thread) */
+    int done;            /* guarded by up_mu, as are the next two */
+    hoodie_status rc;
+    char msg[1024];      /* the failure's message */
+} upload;
+
+static void *upload_run(void *arg)
+{
+    upload *u = arg;
+    hoodie_status rc = put_object(u->s, &u->o, u->data.data, u->data.len, u->exclusive);
+    hoodie_buf_dispose(&u->data);
+    s3 *s = u->s;
+    pthread_mutex_lock(&s->up_mu);
+    if (rc < 0) snprintf(u->msg, sizeof u->msg, "%s", hoodie_error_last()->message);
+    u->rc = rc;
+    u->done = 1;
+    s->n_running--;
+    pthread_cond_broadcast(&s->up_cv);
+    pthread_mutex_unlock(&s->up_mu);
+    return NULL;
+}
+
+/* 1 if upload u is of object o or of one under it (o NULL: every upload). */
+static int upload_under(const upload *u, const obj *o)
+{
+    if (!o) return 1;
+    if (strcmp(u->o.bucket, o->bucket)) return 0;
+    size_t n = strlen(o->key);
+    return !n || (!strncmp(u->o.key, o->key, n) && (u->o.key[n] == 0 || u->o.key[n] == '/'));
+}
+
+
+/* Wait for the background uploads of o and under it (o NULL: all), then forget those that went up. A failed one is
+ * kept (its message) until the next commit point of the thread that finished the file reports it, or the file is
+ * removed: a writer's data files and its commit are one thread's, and two writers in one process are two. */
+static hoodie_status settle(s3 *s, const obj *o, enum settle_mode mode)
+{
+    hoodie_status rc = HOODIE_OK;
+    char msg[1024] = "";
+    pthread_mutex_lock(&s->up_mu);
+    for (upload **pp = &s->ups; *pp;) {
+        upload *u = *pp;
+        if (!upload_under(u, o)) { pp = &u->next; continue; }
+        while (!u->done) pthread_cond_wait(&s->up_cv, &s->up_mu);
+        if (u->threaded) { pthread_join(u->th, NULL); u->threaded = 0; }
+        int mine = mode == SETTLE_COMMIT && pthread_equal(u->owner, pthread_self());
+        if (u->rc < 0 && rc == HOODIE_OK && (mode == SETTLE_READ || mine)) {
+            rc = u->rc;
+            memcpy(msg, u->msg, sizeof msg);
+        }
+        if (u->rc < 0 && mode != SETTLE_REMOVED && !mine) { pp = &u->next; continue; }
+        *pp = u->next;
+        obj_free(&u->o);
+        free(u);
+    }
+    pthread_mutex_unlock(&s->up_mu);
+    return rc < 0 ? hoodie_error__set_errno(rc, 0, "%s (a file written earlier, uploaded in the background)", msg)
+                  : HOODIE_OK;
+}
+
+/* Hand f's bytes (one PUT) to a thread: f is freed, the PUT's outcome waits for settle. */
+static hoodie_status finish_deferred(s3 *s, hoodie_wfile *f)
+{
+    hoodie_status rc = settle(s, &f->o, SETTLE_WAIT); /* an earlier upload of the same key lands first */
+    upload *u = rc == HOODIE_OK ? calloc(1, sizeof *u) : NULL;
+    if (rc == HOODIE_OK && !u) rc = HOODIE_NOMEM();
+    if (rc < 0) { wfile_free(f); return rc; }
+    u->s = s;
+    u->o = f->o;
+    u->data = f->data;
+    u->exclusive = (f->flags & HOODIE_CREATE_EXCLUSIVE) != 0;
+    u->owner = pthread_self();
+    f->o = (obj){ NULL, NULL, NULL };
+    f->data = (hoodie_buf)HOODIE_BUF_INIT;
+    wfile_free(f);
+    pthread_mutex_lock(&s->up_mu);
+    while (s->n_running >= UPLOAD_PARALLEL) pthread_cond_wait(&s->up_cv, &s->up_mu);
+    s->n_running++;
+    u->next = s->ups;
+    s->ups = u;
+    u->threaded = pthread_create(&u->th, NULL, upload_run, u) == 0;
+    pthread_mutex_unlock(&s->up_mu);
+    if (!u->threaded) (void)upload_run(u); /* no thread to be had: here and now */
+    return HOODIE_OK;
+}
+
 /* A request whose 200 may still carry an <Error> (CompleteMultipartUpload, CopyObject): the error, if any. */
 static hoodie_status late_error(const req *r, const hoodie_buf *body)
 {
@@ -918,6 +1036,13 @@ static hoodie_status s3_finish(void *ctx, hoodie_wfile *f)
 {
     s3 *s = ctx;
     hoodie_status rc;
+    if ((f->flags & HOODIE_CREATE_DEFER_VISIBLE) && !f->upload_id) return finish_deferred(s, f);
+    if (!(f->flags & (HOODIE_CREATE_DEFER_VISIBLE | HOODIE_CREATE_DEFER_SYNC)) &&
+        (rc = settle(s, NULL, SETTLE_COMMIT)) < 0) { /* a commit point: what it commits is up, or it fails */
+        if (f->upload_id) abort_upload(s, f);
+        wfile_free(f);
+        return rc;
+    }
     if (!f->upload_id) {
         rc = put_object(s, &f->o, f->data.data, f->data.len, (f->flags & HOODIE_CREATE_EXCLUSIVE) != 0);
     } else {
@@ -1011,7 +1136,8 @@ static hoodie_status s3_list(void *ctx, const char *dir, hoodie_storage_list_cb 
     obj o;
     HOODIE_TRY(obj_parse(&o, dir, 0));
     list_ctx l = { 0, cb, payload, 0, 0, HOODIE_BUF_INIT };
-    hoodie_status rc = list_prefix(ctx, &o, 0, &l);
+    hoodie_status rc = settle(ctx, &o, SETTLE_WAIT);
+    if (rc == HOODIE_OK) rc = list_prefix(ctx, &o, 0, &l);
     if (rc == HOODIE_OK && !l.any && *o.key) rc = HOODIE_FAIL(HOODIE_ENOTFOUND, "cannot list %s: no such folder", dir);
     hoodie_buf_dispose(&l.name);
     obj_free(&o);
@@ -1031,7 +1157,8 @@ static hoodie_status s3_remove(void *ctx, const char *path)
 {
     obj o;
     HOODIE_TRY(obj_parse(&o, path, 1));
-    hoodie_status rc = s3_head(ctx, &o, NULL);
+    hoodie_status rc = settle(ctx, &o, SETTLE_REMOVED);
+    if (rc == HOODIE_OK) rc = s3_head(ctx, &o, NULL);
     if (rc == HOODIE_ENOTFOUND) rc = HOODIE_FAIL(HOODIE_ENOTFOUND, "cannot remove %s: not found", path);
     if (rc == HOODIE_OK) rc = delete_object(ctx, &o);
     obj_free(&o);
@@ -1045,6 +1172,8 @@ static hoodie_status s3_rename(void *ctx, const char *from, const char *to)
     hoodie_buf src = HOODIE_BUF_INIT, body = HOODIE_BUF_INIT;
     hoodie_status rc = obj_parse(&f, from, 1);
     if (rc == HOODIE_OK) rc = obj_parse(&t, to, 1);
+    if (rc == HOODIE_OK) rc = settle(s, &f, SETTLE_READ);
+    if (rc == HOODIE_OK) rc = settle(s, &t, SETTLE_WAIT);
     if (rc == HOODIE_OK) rc = hoodie_buf_putc(&src, '/');
     if (rc == HOODIE_OK) rc = hoodie_s3_uri_encode(&src, f.bucket, strlen(f.bucket), 0);
     if (rc == HOODIE_OK) rc = hoodie_buf_putc(&src, '/');
@@ -1070,8 +1199,8 @@ static hoodie_status folder_marker(s3 *s, const char *path, int create)
 {
     obj o, m;
     HOODIE_TRY(obj_parse(&o, path, 0));
-    hoodie_status rc = HOODIE_OK;
-    if (*o.key) {
+    hoodie_status rc = create ? HOODIE_OK : settle(s, &o, SETTLE_WAIT);
+    if (rc == HOODIE_OK && *o.key) {
         m = o;
         size_t n = strlen(o.key);
         if (!(m.key = malloc(n + 2))) rc = HOODIE_NOMEM();
@@ -1095,6 +1224,7 @@ static int s3_exists(void *ctx, const char *path)
     obj o;
     hoodie_status rc = obj_parse(&o, path, 0);
     if (rc < 0) return rc;
+    if ((rc = settle(ctx, &o, SETTLE_WAIT)) < 0) { obj_free(&o); return rc; }
     rc = *o.key ? s3_head(ctx, &o, NULL) : HOODIE_ENOTFOUND;
     int found = rc == HOODIE_OK;
     if (rc == HOODIE_ENOTFOUND) { /* a folder: some key under it (a bucket: the listing answers) */
@@ -1111,8 +1241,11 @@ static int s3_exists(void *ctx, const char *path)
 static void s3_destroy(void *ctx)
 {
     s3 *s = ctx;
+    (void)settle(s, NULL, SETTLE_REMOVED); /* the last uploads land (their failures have no one to go to) */
     for (size_t i = 0; i < s->n_pool; i++) curl_easy_cleanup(s->pool[i]);
     pthread_mutex_destroy(&s->mu);
+    pthread_mutex_destroy(&s->up_mu);
+    pthread_cond_destroy(&s->up_cv);
     free(s->scheme);
     free(s->authority);
     free(s->region);
@@ -1175,7 +1308,8 @@ hoodie_status hoodie_storage_s3_new(hoodie_storage **out, const hoodie_s3_config
     s->ak = dup_or_null(cfg->access_key_id, &fail);
     s->sk = dup_or_null(cfg->secret_access_key, &fail);
     s->token = dup_or_null(cfg->session_token, &fail);
-    if (fail || !s->scheme || !s->authority || !s->region || pthread_mutex_init(&s->mu, NULL) != 0) {
+    if (fail || !s->scheme || !s->authority || !s->region || pthread_mutex_init(&s->mu, NULL) != 0 ||
+        pthread_mutex_init(&s->up_mu, NULL) != 0 || pthread_cond_init(&s->up_cv, NULL) != 0) {
         free(s->scheme); free(s->authority); free(s->region); free(s->ak); free(s->sk); free(s->token); free(s);
         return HOODIE_NOMEM();
     }

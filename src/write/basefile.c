@@ -120,7 +120,8 @@ hoodie_status hoodie_basefile_write_parts(const hoodie_basefile_opts *o, const h
     hoodie_pq_writer_opts fo;
     if (rc == HOODIE_OK) rc = hoodie_pqwrite_map_opts(&po, &fo);
     if (rc == HOODIE_OK)
-        rc = hoodie_pqwrite_open_ex(&pw, o->path, o->storage, HOODIE_CREATE_EXCLUSIVE | HOODIE_CREATE_DEFER_SYNC,
+        rc = hoodie_pqwrite_open_ex(&pw, o->path, o->storage, HOODIE_CREATE_EXCLUSIVE | HOODIE_CREATE_DEFER_SYNC |
+                                        HOODIE_CREATE_DEFER_VISIBLE,
                                     o->file_schema, &fo);
     if (rc == HOODIE_OK && o->file_name) rc = hoodie_pqwrite_set_constant(pw, 4, o->file_name, strlen(o->file_name));
     for (size_t b = 0; b < n && rc == HOODIE_OK; b++)

@@ -58,7 +58,8 @@ hoodie_status hoodie_basefile_stream_open(hoodie_basefile_stream **out, const ho
     if (rc == HOODIE_OK) rc = hoodie_pqwrite_map_opts(&po, &fo);
     fo.page_rows = page_rows;
     if (rc == HOODIE_OK)
-        rc = hoodie_pqwrite_open_ex(&s->pw, o->path, o->storage, HOODIE_CREATE_EXCLUSIVE | HOODIE_CREATE_DEFER_SYNC,
+        rc = hoodie_pqwrite_open_ex(&s->pw, o->path, o->storage, HOODIE_CREATE_EXCLUSIVE | HOODIE_CREATE_DEFER_SYNC |
+                                        HOODIE_CREATE_DEFER_VISIBLE,
                                     o->file_schema, &fo);
     if (rc == HOODIE_OK && o->file_name) rc = hoodie_pqwrite_set_constant(s->pw, 4, o->file_name, strlen(o->file_name));
     if (rc < 0) { hoodie_basefile_stream_free(s); return rc; }

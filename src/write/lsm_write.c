@@ -95,7 +95,8 @@ hoodie_status hoodie_lsm_write_log_ex(const hoodie_lsm_log_opts *o, const char *
     if (rc == HOODIE_OK) rc = hoodie_pqwrite_map_opts(&po, &fo);
     fo.page_rows = HOODIE_LSM_PAGE_ROWS;
     if (rc == HOODIE_OK)
-        rc = hoodie_pqwrite_open_ex(&pw, o->path, o->storage, HOODIE_CREATE_EXCLUSIVE | HOODIE_CREATE_DEFER_SYNC,
+        rc = hoodie_pqwrite_open_ex(&pw, o->path, o->storage, HOODIE_CREATE_EXCLUSIVE | HOODIE_CREATE_DEFER_SYNC |
+                                        HOODIE_CREATE_DEFER_VISIBLE,
                                     &batches[0]->schema, &fo);
     for (size_t b = 0; b < n && rc == HOODIE_OK; b++) rc = hoodie_pqwrite_write_batch(pw, batches[b]);
     if (rc == HOODIE_OK) rc = hoodie_pqwrite_close(pw);

@@ -757,7 +757,7 @@ hoodie_status hoodie_wr__append_handle(wctx *w, wgroup *g)
     if (rc == HOODIE_OK) {
         char *path = hoodie_arena_sprintf(w->arena, "%s/%s", w->t->base_path, rel);
         rc = path ? hoodie_wlog_write(w->s, path, w->tx.inst.requested, w->avro_file_schema, &w->file_schema,
-                                      ups.n ? &recs : NULL, dels.n ? &d : NULL, &size)
+                                      ups.n ? &recs : NULL, dels.n ? &d : NULL, w->cfg->version >= 8, &size)
                   : HOODIE_ENOMEM;
         if (rc == HOODIE_EEXISTS) /* a v6 log name (base instant, version) another writer took since the view */
             rc = HOODIE_FAIL(HOODIE_ECONFLICT, "write conflict: file group %s was written by another writer since "

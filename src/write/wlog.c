@@ -140,7 +140,7 @@ static hoodie_status delete_block(hoodie_buf *out, hoodie_arena *a, const hoodie
 static hoodie_status write_log(const hoodie_storage *s, const char *path, const hoodie_hlog_header_entry *hdr,
                                size_t nh, const char *schema_json, const hoodie_field *file_schema,
                                const hoodie_wlog_records *recs, const hoodie_wlog_deletes *deletes, int deletes_first,
-                               uint64_t *size_out)
+                               unsigned flags, uint64_t *size_out)
 {
     hoodie_buf out = HOODIE_BUF_INIT;
     hoodie_arena *a = NULL;
@@ -152,8 +152,7 @@ static hoodie_status write_log(const hoodie_storage *s, const char *path, const 
         rc = recs->format == HOODIE_LOG_BLOCK_PARQUET ? parquet_block(&out, schema_json, file_schema, recs, hdr, nh)
                                                       : data_block(&out, a, schema_json, file_schema, recs, hdr, nh);
     if (rc == HOODIE_OK && has_dels && !deletes_first) rc = delete_block(&out, a, deletes, hdr, nh);
-    if (rc == HOODIE_OK)
-        rc = hoodie_storage_write_all(s, path, HOODIE_CREATE_EXCLUSIVE | HOODIE_CREATE_DEFER_SYNC, out.data, out.len);
+    if (rc == HOODIE_OK) rc = hoodie_storage_write_all(s, path, HOODIE_CREATE_EXCLUSIVE | flags, out.data, out.len);
     if (rc == HOODIE_OK) *size_out = out.len;
     hoodie_arena_free(a);
     hoodie_buf_dispose(&out);
@@ -162,13 +161,14 @@ static hoodie_status write_log(const hoodie_storage *s, const char *path, const 
 
 hoodie_status hoodie_wlog_write(const hoodie_storage *s, const char *path, const char *instant, const char *schema_json,
                                 const hoodie_field *file_schema, const hoodie_wlog_records *records,
-                                const hoodie_wlog_deletes *deletes, uint64_t *size_out)
+                                const hoodie_wlog_deletes *deletes, int unique_name, uint64_t *size_out)
 {
     hoodie_hlog_header_entry hdr[2] = {
         { HOODIE_HLOG_INSTANT_TIME, instant, strlen(instant) },
         { HOODIE_HLOG_SCHEMA, schema_json, strlen(schema_json) },
     };
-    return write_log(s, path, hdr, 2, schema_json, file_schema, records, deletes, 0, size_out);
+    return write_log(s, path, hdr, 2, schema_json, file_schema, records, deletes, 0,
+                     HOODIE_CREATE_DEFER_SYNC | (unique_name ? HOODIE_CREATE_DEFER_VISIBLE : 0), size_out);
 }
 
 hoodie_status hoodie_wlog_write_compacted(const hoodie_storage *s, const char *path, const char *instant,
@@ -188,7 +188,8 @@ hoodie_status hoodie_wlog_write_compacted(const hoodie_storage *s, const char *p
     if (!cols) return HOODIE_NOMEM();
     for (size_t c = 0; c < nc; c++) cols[c] = (hoodie_avro_col){ &records->root.children[c], NULL, 0 };
     hoodie_wlog_records recs = { cols, nc, records ? records->root.length : 0, format, codec };
-    hoodie_status rc = write_log(s, path, hdr, 3, schema_json, file_schema, &recs, deletes, 1, size_out);
+    hoodie_status rc = write_log(s, path, hdr, 3, schema_json, file_schema, &recs, deletes, 1,
+                                 HOODIE_CREATE_DEFER_SYNC, size_out);
     free(cols);
     return rc;
 }

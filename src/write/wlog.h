@@ -40,11 +40,13 @@ typedef struct hoodie_wlog_records {
  * Write a log file at `path` (created exclusively): a data block of `records` (file schema: meta columns + data;
  * taken from their sources, no batch of them built): an AVRO_DATA_BLOCK encoded with `schema_json`, or a
  * PARQUET_DATA_BLOCK (a Parquet file whose footer carries `schema_json` as parquet.avro.schema) -- and/or a
- * DELETE_BLOCK, both with INSTANT_TIME = instant and SCHEMA. *size_out receives the file size.
+ * DELETE_BLOCK, both with INSTANT_TIME = instant and SCHEMA. *size_out receives the file size. unique_name: no other
+ * writer can take the name (a version 8 name, with this instant in it), so the file may become visible late
+ * (HOODIE_CREATE_DEFER_VISIBLE); a version 6 name, which another writer may take, reports that at once.
  */
 hoodie_status hoodie_wlog_write(const hoodie_storage *s, const char *path, const char *instant, const char *schema_json,
                                 const hoodie_field *file_schema, const hoodie_wlog_records *records,
-                                const hoodie_wlog_deletes *deletes, uint64_t *size_out);
+                                const hoodie_wlog_deletes *deletes, int unique_name, uint64_t *size_out);
 
 /**
  * A log-compacted file (logcompaction): the DELETE_BLOCK first, then the data block of `records` (in `format`;

@@ -7,7 +7,8 @@
 # writes on local disk: both read back the same rows at every step, and the S3 table, copied down by the
 # independent client, is a table hoodie reads the same locally. Errors: a wrong secret, a missing table, a server
 # that is not there, an existing table, each a clear message and a non-zero exit. Then temporary credentials from
-# each source the AWS SDKs know, renewed as they expire, and https with a private CA.
+# each source the AWS SDKs know, renewed as they expire, and https with a private CA. Data files go up in the
+# background, several at once, and a commit whose data file failed to go up never appears.
 set -u
 HOODIE=${HOODIE:-build/hoodie}
 SRC=${HOODIE_SRC:-.}
@@ -419,5 +420,45 @@ check_contains "bad endpoint" "$out" "not an http:// or https:// URL"
 # the server checked every signature: it logs those it refused; only the wrong-secret read may be there
 refused=$(grep -c "SignatureDoesNotMatch" "$tmp/srv_err" 2>/dev/null || true)
 [ "${refused:-0}" -ge 1 ] && ok || bad "the server never refused a signature (is it checking them?)"
+
+# ---- data files go up in the background, several at once; a commit waits for them and fails if one failed ----
+# A server whose answers take 40 ms: the writer finishes files faster than one PUT, so PUTs overlap.
+start_more "$tmp/bgsrv" --delay-ms 40
+bg_url=http://127.0.0.1:$more_port
+on_bg() { AWS_ENDPOINT_URL=$bg_url "$@"; }
+puts_stat() {
+    curl -s "$bg_url/__hoodie_test/puts" |
+        node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(JSON.parse(s)['$1']))"
+}
+awk 'BEGIN { print "id,part,v,ts"; for (i = 0; i < 600; i++) printf "k%05d,p%02d,v%d,1\n", i, i % 6, i }' > "$tmp/bg.csv"
+awk 'BEGIN { print "id,part,v,ts"; for (i = 0; i < 600; i += 3) printf "k%05d,p%02d,u%d,2\n", i, i % 6, i }' > "$tmp/bg_up.csv"
+bg_rows() { on_bg "$HOODIE" read "$1" --columns id,part,v,ts --format csv | tail -n +2 | sort; }
+for type in cow mor; do
+    t=s3://hudi/bg/$type
+    on_bg "$HOODIE" create "$t" --type $type --name bg --record-key id --partition-fields part --ordering-field ts > /dev/null
+    curl -s -X POST "$bg_url/__hoodie_test/puts-reset" > /dev/null
+    on_bg "$HOODIE" write "$t" --op bulk_insert --input "$tmp/bg.csv" > /dev/null || bad "$type: background bulk_insert"
+    inflight=$(puts_stat max_in_flight)
+    [ "$inflight" -ge 2 ] && ok || bad "$type: base files went up one at a time (at most $inflight PUTs at once)"
+    check_eq "$type: bulk_insert reads back" "$(tail -n +2 "$tmp/bg.csv" | sort)" "$(bg_rows "$t")"
+    before=$(bg_rows "$t")
+    # the new data files (base files for COW, log files for MOR) fail to go up: the commit must not appear
+    pat=$([ $type = cow ] && echo '%5C.parquet%24' || echo '%5C.log%5C.%5B0-9%5D%2B_%5B0-9-%5D%2B%24') # .parquet$ / .log.N_T$
+    curl -s -X POST "$bg_url/__hoodie_test/fail-puts?match=$pat" > /dev/null
+    on_bg "$HOODIE" write "$t" --op upsert --input "$tmp/bg_up.csv" > /dev/null 2> "$tmp/bg.err"; rc=$?
+    curl -s -X POST "$bg_url/__hoodie_test/fail-puts?match=" > /dev/null
+    [ "$rc" -ne 0 ] && ok || bad "$type: an upsert whose data files failed to go up succeeded"
+    check_contains "$type: the failed upload named" "$(cat "$tmp/bg.err")" "uploaded in the background"
+    check_contains "$type: the server's answer" "$(cat "$tmp/bg.err")" "AccessDenied"
+    check_eq "$type: the table as before the failed upsert" "$before" "$(bg_rows "$t")"
+    check_eq "$type: the failed upsert left pending" "1" "$(on_bg "$HOODIE" timeline "$t" | tail -n +2 | grep -vc completed)"
+    # the next write rolls it back and goes in
+    on_bg "$HOODIE" write "$t" --op upsert --input "$tmp/bg_up.csv" > "$tmp/bg.out" 2>&1 ||
+        bad "$type: upsert after the failure: $(cat "$tmp/bg.out")"
+    check_eq "$type: upserted after the rollback" \
+        "$( (tail -n +2 "$tmp/bg_up.csv"; tail -n +2 "$tmp/bg.csv" | awk 'NR % 3 != 1') | sort)" "$(bg_rows "$t")"
+    [ -z "$(on_bg "$HOODIE" timeline "$t" | tail -n +2 | grep -v completed | grep -v rollback)" ] && ok ||
+        bad "$type: pending instants left: $(on_bg "$HOODIE" timeline "$t")"
+done
 
 finish s3

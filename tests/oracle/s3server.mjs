@@ -38,6 +38,11 @@
 //     (which must equal --web-identity-token when given; 400 InvalidIdentityToken otherwise): the XML response;
 //   * GET /__hoodie_test/creds: JSON counts of the sets issued, {"instance": n, "container": n, "sts": n}.
 // --delay-ms N delays every S3 answer by N ms (credential lifetimes then run out within one command).
+// Test controls (unsigned, for the tests' own use):
+//   * GET /__hoodie_test/puts: JSON {"total": n, "max_in_flight": n} of object PUTs (not copies) since the start or
+//     the last POST /__hoodie_test/puts-reset: how many, and the most under way at once;
+//   * POST /__hoodie_test/fail-puts?match=RE: from then on object PUTs (not parts, not copies) of keys that the
+//     JavaScript regular expression RE matches answer 403 AccessDenied; an empty RE stops that.
 // --tls-cert and --tls-key make it speak HTTPS with that certificate (the line it prints is the same).
 //
 // Encoding of keys in URLs: the server takes bucket and key from the path by percent-decoding it (a literal '+'
@@ -667,7 +672,58 @@ function credentialService(req, res, rawPath, q, body) {
   return false;
 }
 
+// Object PUTs under way (the test controls above).
+const puts = { total: 0, max_in_flight: 0, inFlight: 0 };
+let failPuts = null; // a RegExp
+
+function testControl(req, res, rawPath, q) {
+  const m = req.method;
+  if (rawPath === '/__hoodie_test/puts' && m === 'GET') {
+    sendJson(res, 200, { total: puts.total, max_in_flight: puts.max_in_flight });
+    return true;
+  }
+  if (rawPath === '/__hoodie_test/puts-reset' && m === 'POST') {
+    puts.total = 0;
+    puts.max_in_flight = puts.inFlight;
+    sendJson(res, 200, {});
+    return true;
+  }
+  if (rawPath === '/__hoodie_test/fail-puts' && m === 'POST') {
+    const re = q.get('match') || '';
+    try {
+      failPuts = re ? new RegExp(re) : null;
+    } catch (e) {
+      sendJson(res, 400, { error: String(e) });
+      return true;
+    }
+    sendJson(res, 200, { match: re });
+    return true;
+  }
+  return false;
+}
+
+// A PUT of an object's bytes: not a part of a multipart upload, not a copy.
+function isObjectPut(req, rawPath, q) {
+  return req.method === 'PUT' && rawPath.split('/').length > 2 && !rawPath.endsWith('/') && !q.has('partNumber') &&
+    req.headers['x-amz-copy-source'] === undefined;
+}
+
 async function handle(req, res) {
+  const qi0 = req.url.indexOf('?');
+  const q0 = new URLSearchParams(qi0 >= 0 ? req.url.slice(qi0 + 1) : '');
+  const p0 = qi0 >= 0 ? req.url.slice(0, qi0) : req.url;
+  if (!isObjectPut(req, p0, q0)) return handleS3(req, res);
+  puts.total++;
+  puts.inFlight++;
+  if (puts.inFlight > puts.max_in_flight) puts.max_in_flight = puts.inFlight;
+  try {
+    return await handleS3(req, res);
+  } finally {
+    puts.inFlight--;
+  }
+}
+
+async function handleS3(req, res) {
   let rawUrl = req.url;
   if (!rawUrl.startsWith('/')) { // absolute-form request target
     const m = /^[a-z][a-z0-9+.-]*:\/\/[^/?]*(.*)$/i.exec(rawUrl);
@@ -681,6 +737,7 @@ async function handle(req, res) {
 
   // authentication
   const q = new URLSearchParams(rawQuery || '');
+  if (testControl(req, res, rawPath, q)) return;
   if (credentialService(req, res, rawPath, q, body)) return;
   if (opt.delayMs) await sleep(opt.delayMs);
   let contentSha = req.headers['x-amz-content-sha256'];
@@ -703,6 +760,9 @@ async function handle(req, res) {
     throw new S3Err(400, 'InvalidURI', "Couldn't parse the specified URI.", { URI: rawPath });
   }
   const hasKey = rawPath.split('/').length > 2 && key !== '';
+  if (failPuts && hasKey && isObjectPut(req, rawPath, q) && failPuts.test(key)) {
+    throw new S3Err(403, 'AccessDenied', `Access Denied (a failure the test asked for: keys matching ${failPuts.source})`);
+  }
 
   const exclusive = !(method === 'GET' || method === 'HEAD' || method === 'OPTIONS');
   await lock.acquire(exclusive);

@@ -174,6 +174,25 @@ try {
   r = await a4('GET', enc('data/missing.bin'));
   check('GET of a missing key -> 404 NoSuchKey', r.status === 404 && /NoSuchKey/.test(r.body), `${r.status} ${r.body}`);
 
+  // test controls: counting object PUTs, failing those of some keys
+  r = await request({ port, method: 'POST', path: '/__hoodie_test/puts-reset' });
+  check('puts-reset', r.status === 200, `${r.status}`);
+  await Promise.all([0, 1, 2].map((i) => a4('PUT', enc(`count/p${i}.bin`), { body: data })));
+  r = await request({ port, method: 'GET', path: '/__hoodie_test/puts' });
+  let pc = JSON.parse(r.body);
+  check('puts counts object PUTs', pc.total === 3 && pc.max_in_flight >= 1 && pc.max_in_flight <= 3, r.body.toString());
+  r = await request({ port, method: 'POST', path: '/__hoodie_test/fail-puts?match=doomed%5C.bin%24' });
+  check('fail-puts armed', r.status === 200, `${r.status}`);
+  r = await a4('PUT', enc('count/doomed.bin'), { body: data });
+  check('fail-puts: a PUT of a key it matches -> 403', r.status === 403 && /AccessDenied/.test(r.body), `${r.status}`);
+  r = await a4('PUT', enc('count/fine.bin'), { body: data });
+  check('fail-puts: other keys go in', r.status === 200, `${r.status}`);
+  r = await a4('PUT', enc('count/doomed.bin.marker'), { body: data });
+  check('fail-puts: a key the expression does not match goes in', r.status === 200, `${r.status}`);
+  await request({ port, method: 'POST', path: '/__hoodie_test/fail-puts?match=' });
+  r = await a4('PUT', enc('count/doomed.bin'), { body: data });
+  check('fail-puts cleared', r.status === 200, `${r.status}`);
+
   // Keys with '=', ' ', '%', '+' and non-ASCII
   const hive = 't/partition_path=Monday/x.parquet';
   const hiveData = Buffer.from('PAR1 hive partition file PAR1');

@@ -38,6 +38,15 @@ typedef int (*hoodie_storage_list_cb)(const hoodie_dirent *entry, void *payload)
  * instead of one each. Storage without a notion of durability ignores it.
  */
 #define HOODIE_CREATE_DEFER_SYNC 2u
+/**
+ * With DEFER_SYNC, more than it: the file need not even be visible when finish returns, nor its failure known (an object
+ * store uploads it in the background). It becomes visible, at the latest, before the next file finished without
+ * either DEFER flag (a commit point) does, and the next such finish on the same thread fails if this file could not
+ * be written (unless it has been removed since); an operation on the file's own path (open_read, exists, remove, rename, a listing of its
+ * directory) waits for it first. Writers give it to data files whose name no other writer can take, which only a
+ * later completed instant makes part of the table. Storage that finishes at once ignores it.
+ */
+#define HOODIE_CREATE_DEFER_VISIBLE 4u
 
 typedef struct hoodie_storage {
     unsigned version; /**< HOODIE_STORAGE_VERSION */

@@ -408,7 +408,7 @@ static hoodie_status prepare(s3 *s, req *r, hoodie_buf *url, struct curl_slist *
     if (k.token) h[nh++] = (hoodie_s3_header){ "x-amz-security-token", k.token };
     if (rc == HOODIE_OK && k.ak) {
         hoodie_s3_sign_in in = { r->method, (const char *)uri.data, r->query ? r->query : "", h, nh, hash, date,
-                                 s->region, k.ak, k.sk };
+                                 s->region, k.ak, k.sk, "s3" };
         rc = hoodie_s3_sign(&in, &auth, NULL);
     }
     *hdrs = NULL;
@@ -1438,7 +1438,8 @@ hoodie_status hoodie_storage_s3_from_env(hoodie_storage **out)
      * instance metadata; s3_creds.h), fetched again before they expire */
     hoodie_s3_provider *prov = NULL;
     hoodie_s3_creds temp = { NULL, NULL, NULL, 0 };
-    char role[512], wit[1024], session[128], process[2048], ca[1024];
+    char role[512], wit[1024], session[128], process[2048], ca[1024], srcp[256], csrc[64], xid[256], dur[32];
+    char sak[256], ssk[256], stok[4096];
     /* certificates to trust for https (a MinIO with its own CA): AWS_CA_BUNDLE, or the profile's ca_bundle */
     const char *ca_bundle = env("AWS_CA_BUNDLE");
     if (rc == HOODIE_OK && !ca_bundle) {
@@ -1449,17 +1450,50 @@ hoodie_status hoodie_storage_s3_from_env(hoodie_storage **out)
     if (rc == HOODIE_OK && ca_bundle && access(ca_bundle, R_OK) != 0)
         rc = hoodie_error__set_errno(HOODIE_EINVAL, errno, "AWS_CA_BUNDLE (or ca_bundle): cannot read %s", ca_bundle);
     if (rc == HOODIE_OK && !from[0]) {
-        char *pv[4] = { role, wit, session, process };
-        static const size_t pc[4] = { sizeof role, sizeof wit, sizeof session, sizeof process };
-        static const char *pk[4] = { "role_arn", "web_identity_token_file", "role_session_name", "credential_process" };
-        const char *got_v[4] = { NULL, NULL, NULL, NULL };
-        for (int i = 0; i < 4 && rc == HOODIE_OK; i++) {
+        char *pv[8] = { role, wit, session, process, srcp, csrc, xid, dur };
+        static const size_t pc[8] = { sizeof role, sizeof wit, sizeof session, sizeof process, sizeof srcp,
+                                      sizeof csrc, sizeof xid, sizeof dur };
+        static const char *pk[8] = { "role_arn", "web_identity_token_file", "role_session_name", "credential_process",
+                                     "source_profile", "credential_source", "external_id", "duration_seconds" };
+        const char *got_v[8] = { NULL };
+        for (int i = 0; i < 8 && rc == HOODIE_OK; i++) {
             int got = ini_get(&conf, conf_section, pk[i], pv[i], pc[i], &seen);
             if (got == 0) got = ini_get(&creds, profile, pk[i], pv[i], pc[i], &seen);
             if (got < 0) rc = got;
             else if (got) got_v[i] = pv[i];
         }
-        hoodie_s3_profile_sources ps = { got_v[0], got_v[1], got_v[2], got_v[3], ca_bundle };
+        /* role_arn with source_profile: the keys of that profile sign the AssumeRole request */
+        const char *src_keys[3] = { NULL, NULL, NULL };
+        if (rc == HOODIE_OK && got_v[0] && got_v[4]) {
+            char src_section[300];
+            snprintf(src_section, sizeof src_section, strcmp(srcp, "default") ? "profile %s" : "%s", srcp);
+            char *sv[3] = { sak, ssk, stok };
+            static const size_t sc[3] = { sizeof sak, sizeof ssk, sizeof stok };
+            int src_seen = 0;
+            for (int i = 0; i < 3 && rc == HOODIE_OK; i++) {
+                int got = ini_get(&creds, srcp, keys[i], sv[i], sc[i], &src_seen);
+                if (got == 0) got = ini_get(&conf, src_section, keys[i], sv[i], sc[i], &src_seen);
+                if (got < 0) rc = got;
+                else if (got) src_keys[i] = sv[i];
+            }
+            char chained[8];
+            int chain = 0;
+            if (rc == HOODIE_OK && !src_keys[0])
+                chain = ini_get(&conf, src_section, "role_arn", chained, sizeof chained, &src_seen) != 0 ||
+                        ini_get(&creds, srcp, "role_arn", chained, sizeof chained, &src_seen) != 0;
+            if (rc == HOODIE_OK && !src_seen)
+                rc = HOODIE_FAIL(HOODIE_EINVAL, "AWS profile '%s': its source_profile '%s' is in neither %s nor %s",
+                                 profile, srcp, creds.path ? creds.path : "(no credentials file)",
+                                 conf.path ? conf.path : "(no config file)");
+            else if (rc == HOODIE_OK && (!src_keys[0] || !src_keys[1]))
+                rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, chain
+                                 ? "AWS profile '%s': its source_profile '%s' assumes a role itself; hoodie assumes one "
+                                   "role from a profile with keys, not a chain of roles"
+                                 : "AWS profile '%s': its source_profile '%s' has no aws_access_key_id and "
+                                   "aws_secret_access_key", profile, srcp);
+        }
+        hoodie_s3_profile_sources ps = { got_v[0], got_v[1], got_v[2], got_v[3], ca_bundle,
+                                         src_keys[0], src_keys[1], src_keys[2], got_v[5], got_v[6], got_v[7] };
         if (rc == HOODIE_OK) rc = hoodie_s3_provider_from_env(&prov, from[3], &ps);
         if (rc == HOODIE_OK && prov) {
             rc = hoodie_s3_provider_fetch(prov, &temp);

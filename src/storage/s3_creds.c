@@ -4,6 +4,7 @@
 #include "storage/s3_xml.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/sha256.h"
 
 #include <curl/curl.h>
 #include <jansson.h>
@@ -128,7 +129,7 @@ hoodie_status hoodie_s3_creds_parse_sts(const char *xml, size_t len, const char 
 
 /* ---- the sources ---- */
 
-typedef enum { SRC_WEB_IDENTITY, SRC_PROCESS, SRC_CONTAINER, SRC_INSTANCE } src_kind;
+typedef enum { SRC_WEB_IDENTITY, SRC_ASSUME_ROLE, SRC_PROCESS, SRC_CONTAINER, SRC_INSTANCE } src_kind;
 
 struct hoodie_s3_provider {
     src_kind kind;
@@ -138,6 +139,11 @@ struct hoodie_s3_provider {
     char *command;      /* credential_process */
     char *auth, *auth_file; /* container: the Authorization value, or the file holding it */
     char *ca;           /* CA bundle for https, or NULL: the system's */
+    /* assume role: the source's keys (NULL with `source`), the role's options, STS's region */
+    char *src_ak, *src_sk, *src_token;
+    struct hoodie_s3_provider *source; /* credential_source Ec2InstanceMetadata / EcsContainer */
+    char *external_id, *region;
+    int duration_s;
 };
 
 static const char *env(const char *name)
@@ -158,6 +164,12 @@ void hoodie_s3_provider_free(hoodie_s3_provider *p)
     wipe_free(p->auth);
     free(p->auth_file);
     free(p->ca);
+    free(p->src_ak);
+    wipe_free(p->src_sk);
+    wipe_free(p->src_token);
+    hoodie_s3_provider_free(p->source);
+    free(p->external_id);
+    free(p->region);
     free(p);
 }
 
@@ -179,11 +191,110 @@ static char *trim_end(char *s)
     return s;
 }
 
+/* p as the container endpoint source (the environment names it). */
+static hoodie_status init_container(hoodie_s3_provider *p, hoodie_buf *name, int *fail)
+{
+    p->kind = SRC_CONTAINER;
+    hoodie_status rc;
+    if (env("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI"))
+        rc = hoodie_buf_printf(name, "http://169.254.170.2%s", env("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI"));
+    else if (env("AWS_CONTAINER_CREDENTIALS_FULL_URI"))
+        rc = hoodie_buf_append_str(name, env("AWS_CONTAINER_CREDENTIALS_FULL_URI"));
+    else
+        return HOODIE_FAIL(HOODIE_EINVAL, "credential_source EcsContainer, but neither "
+                                          "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI nor _FULL_URI is set");
+    if (rc == HOODIE_OK) rc = hoodie_buf_cstr(name);
+    if (rc == HOODIE_OK) dup_into(&p->url, (const char *)name->data, fail);
+    if (!dup_into(&p->auth_file, env("AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE"), fail))
+        dup_into(&p->auth, env("AWS_CONTAINER_AUTHORIZATION_TOKEN"), fail);
+    name->len = 0;
+    if (rc == HOODIE_OK) rc = hoodie_buf_printf(name, "container endpoint %s", p->url ? p->url : "?");
+    return rc;
+}
+
+/* p as the instance metadata source. */
+static hoodie_status init_instance(hoodie_s3_provider *p, hoodie_buf *name, int *fail)
+{
+    p->kind = SRC_INSTANCE;
+    const char *ep = env("AWS_EC2_METADATA_SERVICE_ENDPOINT");
+    dup_into(&p->url, ep ? ep : "http://169.254.169.254", fail);
+    if (p->url) {
+        size_t n = strlen(p->url);
+        while (n && p->url[n - 1] == '/') p->url[--n] = '\0';
+    }
+    return hoodie_buf_printf(name, "instance metadata %s", p->url ? p->url : "?");
+}
+
+/* STS's endpoint: AWS_ENDPOINT_URL_STS, AWS_ENDPOINT_URL, or https://sts.<region>.amazonaws.com. */
+static void sts_url(hoodie_s3_provider *p, const char *region, hoodie_buf *tmp, int *fail)
+{
+    const char *ep = env("AWS_ENDPOINT_URL_STS") ? env("AWS_ENDPOINT_URL_STS") : env("AWS_ENDPOINT_URL");
+    if (ep) dup_into(&p->url, ep, fail);
+    else if (hoodie_buf_printf(tmp, "https://sts.%s.amazonaws.com", region ? region : "us-east-1") == HOODIE_OK)
+        dup_into(&p->url, (const char *)tmp->data, fail);
+    else *fail = 1;
+    tmp->len = 0;
+}
+
+/* The role session name: AWS_ROLE_SESSION_NAME, the profile's, or hoodie-<time>. */
+static void session_name(hoodie_s3_provider *p, const hoodie_s3_profile_sources *prof, int *fail)
+{
+    const char *sn = env("AWS_ROLE_SESSION_NAME") ? env("AWS_ROLE_SESSION_NAME") : prof->role_session_name;
+    char def[48];
+    snprintf(def, sizeof def, "hoodie-%lld", (long long)time(NULL));
+    dup_into(&p->session_name, sn ? sn : def, fail);
+}
+
+/* p as AssumeRole of the profile's role_arn with its source_profile's keys or its credential_source. */
+static hoodie_status init_assume_role(hoodie_s3_provider *p, const char *region, const hoodie_s3_profile_sources *prof,
+                                      hoodie_buf *name, int *fail)
+{
+    p->kind = SRC_ASSUME_ROLE;
+    sts_url(p, region, name, fail);
+    dup_into(&p->role_arn, prof->role_arn, fail);
+    session_name(p, prof, fail);
+    dup_into(&p->external_id, prof->external_id, fail);
+    dup_into(&p->region, region ? region : "us-east-1", fail);
+    p->duration_s = 3600;
+    if (prof->duration_seconds) {
+        char *end;
+        long d = strtol(prof->duration_seconds, &end, 10);
+        if (*end || d < 900 || d > 43200)
+            return HOODIE_FAIL(HOODIE_EINVAL, "duration_seconds '%s' is not a number of seconds from 900 to 43200",
+                               prof->duration_seconds);
+        p->duration_s = (int)d;
+    }
+    const char *cs = prof->credential_source;
+    hoodie_status rc = HOODIE_OK;
+    if (prof->source_ak) {
+        dup_into(&p->src_ak, prof->source_ak, fail);
+        dup_into(&p->src_sk, prof->source_sk, fail);
+        dup_into(&p->src_token, prof->source_token, fail);
+        rc = hoodie_buf_printf(name, "assume role %s (source profile keys %s)", prof->role_arn, prof->source_ak);
+    } else if (cs && (!strcmp(cs, "Ec2InstanceMetadata") || !strcmp(cs, "EcsContainer"))) {
+        hoodie_buf sn = HOODIE_BUF_INIT;
+        if (!(p->source = calloc(1, sizeof *p->source))) return HOODIE_NOMEM();
+        rc = !strcmp(cs, "EcsContainer") ? init_container(p->source, &sn, fail) : init_instance(p->source, &sn, fail);
+        if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&sn);
+        dup_into(&p->source->ca, prof->ca_bundle, fail);
+        if (rc == HOODIE_OK) p->source->name = (char *)hoodie_buf_detach(&sn, NULL);
+        hoodie_buf_dispose(&sn);
+        if (rc == HOODIE_OK && !p->source->name) rc = HOODIE_NOMEM();
+        if (rc == HOODIE_OK)
+            rc = hoodie_buf_printf(name, "assume role %s (credential_source %s)", prof->role_arn, p->source->name);
+    } else {
+        rc = HOODIE_FAIL(HOODIE_EINVAL, "role_arn %s: credential_source '%s' is not one of Ec2InstanceMetadata, "
+                                        "EcsContainer (keys in the environment are used as they are)",
+                                 prof->role_arn, cs ? cs : "");
+    }
+    return rc;
+}
+
 hoodie_status hoodie_s3_provider_from_env(hoodie_s3_provider **out, const char *region,
                                           const hoodie_s3_profile_sources *prof)
 {
     *out = NULL;
-    static const hoodie_s3_profile_sources none = { NULL, NULL, NULL, NULL, NULL };
+    static const hoodie_s3_profile_sources none = { 0 };
     if (!prof) prof = &none;
     hoodie_s3_provider *p = calloc(1, sizeof *p);
     if (!p) return HOODIE_NOMEM();
@@ -195,35 +306,19 @@ hoodie_status hoodie_s3_provider_from_env(hoodie_s3_provider **out, const char *
     hoodie_status rc = HOODIE_OK;
     if (role && tokf) {
         p->kind = SRC_WEB_IDENTITY;
-        const char *ep = env("AWS_ENDPOINT_URL_STS") ? env("AWS_ENDPOINT_URL_STS") : env("AWS_ENDPOINT_URL");
-        if (ep) dup_into(&p->url, ep, &fail);
-        else if (hoodie_buf_printf(&name, "https://sts.%s.amazonaws.com", region ? region : "us-east-1") == HOODIE_OK)
-            dup_into(&p->url, (const char *)name.data, &fail);
-        else fail = 1;
+        sts_url(p, region, &name, &fail);
         dup_into(&p->role_arn, role, &fail);
         dup_into(&p->token_file, tokf, &fail);
-        const char *sn = env("AWS_ROLE_SESSION_NAME") ? env("AWS_ROLE_SESSION_NAME") : prof->role_session_name;
-        char def[48];
-        snprintf(def, sizeof def, "hoodie-%lld", (long long)time(NULL));
-        dup_into(&p->session_name, sn ? sn : def, &fail);
-        name.len = 0;
+        session_name(p, prof, &fail);
         rc = hoodie_buf_printf(&name, "web identity (role %s, token %s)", role, tokf);
+    } else if (prof->role_arn && (prof->source_ak || prof->credential_source)) {
+        rc = init_assume_role(p, region, prof, &name, &fail);
     } else if (prof->credential_process) {
         p->kind = SRC_PROCESS;
         dup_into(&p->command, prof->credential_process, &fail);
         rc = hoodie_buf_printf(&name, "credential_process '%s'", prof->credential_process);
     } else if (env("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI") || env("AWS_CONTAINER_CREDENTIALS_FULL_URI")) {
-        p->kind = SRC_CONTAINER;
-        if (env("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI"))
-            rc = hoodie_buf_printf(&name, "http://169.254.170.2%s", env("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI"));
-        else
-            rc = hoodie_buf_append_str(&name, env("AWS_CONTAINER_CREDENTIALS_FULL_URI"));
-        if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&name);
-        if (rc == HOODIE_OK) dup_into(&p->url, (const char *)name.data, &fail);
-        if (!dup_into(&p->auth_file, env("AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE"), &fail))
-            dup_into(&p->auth, env("AWS_CONTAINER_AUTHORIZATION_TOKEN"), &fail);
-        name.len = 0;
-        if (rc == HOODIE_OK) rc = hoodie_buf_printf(&name, "container endpoint %s", p->url ? p->url : "?");
+        rc = init_container(p, &name, &fail);
     } else {
         const char *off = env("AWS_EC2_METADATA_DISABLED");
         if (off && !strcasecmp(off, "true")) {
@@ -231,14 +326,7 @@ hoodie_status hoodie_s3_provider_from_env(hoodie_s3_provider **out, const char *
             free(p);
             return HOODIE_OK;
         }
-        p->kind = SRC_INSTANCE;
-        const char *ep = env("AWS_EC2_METADATA_SERVICE_ENDPOINT");
-        dup_into(&p->url, ep ? ep : "http://169.254.169.254", &fail);
-        if (p->url) {
-            size_t n = strlen(p->url);
-            while (n && p->url[n - 1] == '/') p->url[--n] = '\0';
-        }
-        rc = hoodie_buf_printf(&name, "instance metadata %s", p->url ? p->url : "?");
+        rc = init_instance(p, &name, &fail);
     }
     if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&name);
     dup_into(&p->ca, prof->ca_bundle, &fail);
@@ -461,11 +549,82 @@ static hoodie_status fetch_instance(hoodie_s3_provider *p, hoodie_s3_creds *out)
     return rc;
 }
 
+/* STS AssumeRole: a POST of a form, signed (service "sts") with the source's credentials. */
+static hoodie_status fetch_assume_role(hoodie_s3_provider *p, hoodie_s3_creds *out)
+{
+    hoodie_s3_creds src = { NULL, NULL, NULL, 0 };
+    const char *ak = p->src_ak, *sk = p->src_sk, *tok = p->src_token;
+    hoodie_status rc = HOODIE_OK;
+    if (p->source) {
+        rc = hoodie_s3_provider_fetch(p->source, &src);
+        if (rc < 0) hoodie_error__prefix("%s: ", p->name);
+        ak = src.ak, sk = src.sk, tok = src.token;
+    }
+    if (rc == HOODIE_OK && (!ak || !sk)) rc = HOODIE_FAIL(HOODIE_EINVAL, "%s: the source has no secret key", p->name);
+    hoodie_buf form = HOODIE_BUF_INIT, url = HOODIE_BUF_INIT, host = HOODIE_BUF_INIT, auth = HOODIE_BUF_INIT;
+    hoodie_buf body = HOODIE_BUF_INIT;
+    if (rc == HOODIE_OK) rc = hoodie_buf_printf(&form, "Action=AssumeRole&DurationSeconds=%d", p->duration_s);
+    if (rc == HOODIE_OK && p->external_id) {
+        rc = hoodie_buf_append_str(&form, "&ExternalId=");
+        if (rc == HOODIE_OK) rc = hoodie_s3_uri_encode(&form, p->external_id, strlen(p->external_id), 0);
+    }
+    if (rc == HOODIE_OK) rc = hoodie_buf_append_str(&form, "&RoleArn=");
+    if (rc == HOODIE_OK) rc = hoodie_s3_uri_encode(&form, p->role_arn, strlen(p->role_arn), 0);
+    if (rc == HOODIE_OK) rc = hoodie_buf_append_str(&form, "&RoleSessionName=");
+    if (rc == HOODIE_OK) rc = hoodie_s3_uri_encode(&form, p->session_name, strlen(p->session_name), 0);
+    if (rc == HOODIE_OK) rc = hoodie_buf_append_str(&form, "&Version=2011-06-15");
+    if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&form);
+    /* the endpoint's authority is the Host header, sent as signed */
+    const char *base = p->url, *a = strstr(base, "://");
+    a = a ? a + 3 : base;
+    size_t al = strcspn(a, "/?#"), bl = strlen(base);
+    while (bl && base[bl - 1] == '/') bl--;
+    if (rc == HOODIE_OK) rc = hoodie_buf_printf(&url, "%.*s/", (int)bl, base);
+    if (rc == HOODIE_OK) rc = hoodie_buf_printf(&host, "%.*s", (int)al, a);
+    char date[17], hash[2 * HOODIE_SHA256_LEN + 1];
+    if (rc == HOODIE_OK) {
+        time_t now = time(NULL);
+        struct tm tm;
+        gmtime_r(&now, &tm);
+        strftime(date, sizeof date, "%Y%m%dT%H%M%SZ", &tm);
+        uint8_t d[HOODIE_SHA256_LEN];
+        hoodie_sha256_digest(form.data, form.len, d);
+        hoodie_hex_lower(d, sizeof d, hash);
+        static const char ctype[] = "application/x-www-form-urlencoded; charset=utf-8";
+        hoodie_s3_header h[5] = { { "content-type", ctype }, { "host", (const char *)host.data },
+                                  { "x-amz-content-sha256", hash }, { "x-amz-date", date },
+                                  { "x-amz-security-token", tok } };
+        hoodie_s3_sign_in in = { "POST", "/", "", h, tok ? 5 : 4, hash, date, p->region, ak, sk, "sts" };
+        rc = hoodie_s3_sign(&in, &auth, NULL);
+        struct curl_slist *hl = NULL;
+        if (rc == HOODIE_OK) rc = add_hdr(&hl, "Accept", "application/xml");
+        if (rc == HOODIE_OK) rc = add_hdr(&hl, "Content-Type", ctype);
+        if (rc == HOODIE_OK) rc = add_hdr(&hl, "Host", (const char *)host.data);
+        if (rc == HOODIE_OK) rc = add_hdr(&hl, "X-Amz-Content-Sha256", hash);
+        if (rc == HOODIE_OK) rc = add_hdr(&hl, "X-Amz-Date", date);
+        if (rc == HOODIE_OK && tok) rc = add_hdr(&hl, "X-Amz-Security-Token", tok);
+        if (rc == HOODIE_OK) rc = add_hdr(&hl, "Authorization", (const char *)auth.data);
+        long status = 0;
+        if (rc == HOODIE_OK) rc = http_call(p, "POST", (const char *)url.data, p->url, hl, 10, 30, &status, &body, &form);
+        curl_slist_free_all(hl);
+        if (rc == HOODIE_OK && status != 200) rc = status_error(p->name, "AssumeRole", p->url, status, &body);
+    }
+    if (rc == HOODIE_OK) rc = hoodie_s3_creds_parse_sts((const char *)body.data, body.len, p->name, out);
+    hoodie_s3_creds_dispose(&src);
+    buf_wipe(&auth);
+    hoodie_buf_dispose(&form);
+    hoodie_buf_dispose(&url);
+    hoodie_buf_dispose(&host);
+    hoodie_buf_dispose(&body);
+    return rc;
+}
+
 hoodie_status hoodie_s3_provider_fetch(hoodie_s3_provider *p, hoodie_s3_creds *out)
 {
     memset(out, 0, sizeof *out);
     switch (p->kind) {
     case SRC_WEB_IDENTITY: return fetch_web_identity(p, out);
+    case SRC_ASSUME_ROLE: return fetch_assume_role(p, out);
     case SRC_PROCESS: return fetch_process(p, out);
     case SRC_CONTAINER: return fetch_container(p, out);
     case SRC_INSTANCE: return fetch_instance(p, out);

@@ -4,6 +4,10 @@
  *   web identity   AWS_WEB_IDENTITY_TOKEN_FILE and AWS_ROLE_ARN (or the profile's web_identity_token_file and
  *                  role_arn; EKS IAM roles for service accounts): STS AssumeRoleWithWebIdentity, an unsigned request
  *                  to AWS_ENDPOINT_URL_STS, AWS_ENDPOINT_URL or https://sts.<region>.amazonaws.com;
+ *   assume role    the profile's role_arn with source_profile (a profile with keys) or credential_source
+ *                  (Ec2InstanceMetadata, EcsContainer): STS AssumeRole, signed (service "sts") with
+ *                  the source's credentials, to the same endpoint as web identity; external_id,
+ *                  role_session_name and duration_seconds as the profile gives them;
  *   process        the profile's credential_process: a command whose output is a JSON document;
  *   container      AWS_CONTAINER_CREDENTIALS_RELATIVE_URI (ECS: http://169.254.170.2<uri>) or
  *                  AWS_CONTAINER_CREDENTIALS_FULL_URI (EKS Pod Identity), with the Authorization header from
@@ -34,7 +38,8 @@ void hoodie_s3_creds_dispose(hoodie_s3_creds *c);
 /** The JSON of the container and instance endpoints and of credential_process: AccessKeyId, SecretAccessKey,
  *  Token or SessionToken, Expiration (ISO 8601; absent: never). `what` names the source in errors. */
 hoodie_status hoodie_s3_creds_parse_json(const char *text, size_t len, const char *what, hoodie_s3_creds *out);
-/** An AssumeRoleWithWebIdentityResponse (its Credentials), or the ErrorResponse as the error. */
+/** An AssumeRoleWithWebIdentityResponse or AssumeRoleResponse (its Credentials), or the ErrorResponse as the
+ *  error. */
 hoodie_status hoodie_s3_creds_parse_sts(const char *xml, size_t len, const char *what, hoodie_s3_creds *out);
 
 /** Where temporary credentials come from (the settings of one of the sources above). */
@@ -44,6 +49,9 @@ typedef struct hoodie_s3_provider hoodie_s3_provider;
 typedef struct hoodie_s3_profile_sources {
     const char *role_arn, *web_identity_token_file, *role_session_name, *credential_process;
     const char *ca_bundle;  /* certificates to trust for https (AWS_CA_BUNDLE or the profile's ca_bundle) */
+    /* AssumeRole: role_arn with the source profile's keys, or with a credential_source */
+    const char *source_ak, *source_sk, *source_token;
+    const char *credential_source, *external_id, *duration_seconds;
 } hoodie_s3_profile_sources;
 
 /**
@@ -55,7 +63,8 @@ hoodie_status hoodie_s3_provider_from_env(hoodie_s3_provider **out, const char *
                                           const hoodie_s3_profile_sources *profile);
 /** Fetch credentials from the source. Errors name it and say why. */
 hoodie_status hoodie_s3_provider_fetch(hoodie_s3_provider *p, hoodie_s3_creds *out);
-/** "web identity (role ARN)", "credential_process", "container endpoint URL", "instance metadata (URL)". */
+/** "web identity (role ARN)", "assume role ARN (...)", "credential_process", "container endpoint URL",
+ *  "instance metadata (URL)". */
 const char *hoodie_s3_provider_name(const hoodie_s3_provider *p);
 /** 1 for the instance metadata source, which most machines do not have (then requests go unsigned). */
 int hoodie_s3_provider_is_instance(const hoodie_s3_provider *p);

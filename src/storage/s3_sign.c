@@ -46,11 +46,12 @@ hoodie_status hoodie_s3_sign(const hoodie_s3_sign_in *in, hoodie_buf *out, hoodi
     char day[9];
     memcpy(day, in->amz_date, 8);
     day[8] = '\0';
+    const char *svc = in->service ? in->service : "s3";
     if (rc == HOODIE_OK) {
         hoodie_sha256_digest(creq.data, creq.len, digest);
         hoodie_hex_lower(digest, sizeof digest, hex);
-        rc = hoodie_buf_printf(&sts, "AWS4-HMAC-SHA256\n%s\n%s/%s/s3/aws4_request\n%s", in->amz_date, day,
-                               in->region, hex);
+        rc = hoodie_buf_printf(&sts, "AWS4-HMAC-SHA256\n%s\n%s/%s/%s/aws4_request\n%s", in->amz_date, day,
+                               in->region, svc, hex);
     }
     if (rc == HOODIE_OK) {
         /* the signing key: the secret, then the day, region, service and terminator, each an HMAC key for the next */
@@ -61,12 +62,12 @@ hoodie_status hoodie_s3_sign(const hoodie_s3_sign_in *in, hoodie_buf *out, hoodi
         if (rc == HOODIE_OK) {
             hoodie_hmac_sha256(first.data, 4 + slen, day, 8, k);
             hoodie_hmac_sha256(k, sizeof k, in->region, strlen(in->region), k);
-            hoodie_hmac_sha256(k, sizeof k, "s3", 2, k);
+            hoodie_hmac_sha256(k, sizeof k, svc, strlen(svc), k);
             hoodie_hmac_sha256(k, sizeof k, "aws4_request", 12, k);
             hoodie_hmac_sha256(k, sizeof k, sts.data, sts.len, digest);
             hoodie_hex_lower(digest, sizeof digest, hex);
-            rc = hoodie_buf_printf(out, "AWS4-HMAC-SHA256 Credential=%s/%s/%s/s3/aws4_request, SignedHeaders=%s, "
-                                        "Signature=%s", in->access_key_id, day, in->region,
+            rc = hoodie_buf_printf(out, "AWS4-HMAC-SHA256 Credential=%s/%s/%s/%s/aws4_request, SignedHeaders=%s, "
+                                        "Signature=%s", in->access_key_id, day, in->region, svc,
                                    (const char *)signed_names.data, hex);
             if (rc == HOODIE_OK) rc = hoodie_buf_cstr(out);
         }

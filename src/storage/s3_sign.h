@@ -1,5 +1,6 @@
 /*
- * AWS Signature Version 4 for S3 requests (the Authorization header), and the URI encoding it relies on.
+ * AWS Signature Version 4 for S3 requests (the Authorization header), and the URI encoding it relies on; the same
+ * for another service (STS) with its name in place of "s3".
  * Pure functions over strings: no I/O, no clock (the caller passes the time), so they are tested against the
  * examples of AWS's documentation.
  *
@@ -40,6 +41,7 @@ typedef struct hoodie_s3_sign_in {
     const char *region;
     const char *access_key_id;
     const char *secret_access_key;
+    const char *service;         /* the credential scope's service: NULL is "s3" (STS requests: "sts") */
 } hoodie_s3_sign_in;
 
 /**

@@ -291,7 +291,7 @@ start_more() {
     [ -n "$more_port" ] || bad "a second S3 test server did not start: $(cat "$dir.err")"
 }
 start_more "$tmp/credsrv" --temp-creds-seconds 1 --delay-ms 600 --web-identity-token jwt-for-hoodie \
-    --container-auth "Bearer pod-identity"
+    --container-auth "Bearer pod-identity" --external-id ext-42
 cp_url=http://127.0.0.1:$more_port
 AWS_ENDPOINT_URL=$cp_url sync_ up "$FIX/cow_v8_nonpartitioned" s3://hudi/t || bad "upload to the credentials server failed"
 want=$(keys "$FIX/cow_v8_nonpartitioned")
@@ -336,11 +336,38 @@ mkdir -p "$tmp/aws"
     printf '[profile wi]\nrole_arn = arn:aws:iam::123456789012:role/hoodie-reader\nweb_identity_token_file = %s\n' "$tmp/jwt"
     printf '[profile proc]\ncredential_process = %s\n' "$tmp/cproc.sh"
     printf '[profile badproc]\ncredential_process = sh -c "exit 3"\n'
+    printf '[profile assume]\nrole_arn = arn:aws:iam::123456789012:role/hoodie-reader\nsource_profile = base\n'
+    printf 'external_id = ext-42\nrole_session_name = hoodie-test\n'
+    printf '[profile assume_ecs]\nrole_arn = arn:aws:iam::123456789012:role/hoodie-reader\n'
+    printf 'credential_source = EcsContainer\nexternal_id = ext-42\n'
+    printf '[profile badext]\nrole_arn = arn:aws:iam::123456789012:role/hoodie-reader\nsource_profile = base\n'
+    printf 'external_id = wrong\n'
+    printf '[profile chain]\nrole_arn = arn:aws:iam::123456789012:role/other\nsource_profile = assume\n'
+    printf '[profile nokeys]\nrole_arn = arn:aws:iam::123456789012:role/other\nsource_profile = proc\n'
 } > "$tmp/aws/config.creds"
+# the source profile's keys (the server's own) in the credentials file
+printf '[base]\naws_access_key_id = %s\naws_secret_access_key = %s\n' "$AWS_ACCESS_KEY_ID" "$AWS_SECRET_ACCESS_KEY" \
+    > "$tmp/aws/credentials.base"
 for prof in wi proc; do
     check_eq "credentials from profile $prof" "$want" "$(temp AWS_CONFIG_FILE="$tmp/aws/config.creds" \
         AWS_SHARED_CREDENTIALS_FILE=/nonexistent AWS_PROFILE=$prof "$HOODIE" read s3://hudi/t \
         --columns _hoodie_record_key,_hoodie_commit_time --format csv 2> /dev/null | sort)"
+done
+# STS AssumeRole, signed (service sts) with the source profile's keys, or with the container endpoint's
+# credentials (credential_source): renewed as they expire, as the other sources' are
+for prof in assume assume_ecs; do
+    n0=$(issued assume)
+    got=$(temp AWS_CONFIG_FILE="$tmp/aws/config.creds" AWS_SHARED_CREDENTIALS_FILE="$tmp/aws/credentials.base" \
+          AWS_CONTAINER_CREDENTIALS_FULL_URI="$cp_url/container-creds" AWS_CONTAINER_AUTHORIZATION_TOKEN="Bearer pod-identity" \
+          AWS_PROFILE=$prof "$HOODIE" read s3://hudi/t --columns _hoodie_record_key,_hoodie_commit_time --format csv \
+          2> "$tmp/creds.trace" | sort)
+    check_eq "credentials from profile $prof (AssumeRole)" "$want" "$got"
+    n1=$(issued assume)
+    renewed=$(grep -c "credentials renewed from" "$tmp/creds.trace")
+    if [ "$((n1 - n0))" -ge 3 ] && [ "$((n1 - n0))" = "$((renewed + 1))" ]; then ok
+    else bad "profile $prof: $((n1 - n0)) roles assumed, $renewed renewals: $(grep -v ' GET ' "$tmp/creds.trace")"
+    fi
+    check_contains "profile $prof: named" "$(cat "$tmp/creds.trace")" "credentials from assume role arn:aws:iam::123456789012:role/hoodie-reader"
 done
 # sources that fail say which and why, and the command fails
 fails() { # NAME WANT ENV...
@@ -360,6 +387,13 @@ fails "container, wrong authorization" "HTTP 401" AWS_CONTAINER_CREDENTIALS_FULL
     AWS_CONTAINER_AUTHORIZATION_TOKEN=nope
 fails "failing credential_process" "exited with status 3" AWS_CONFIG_FILE="$tmp/aws/config.creds" \
     AWS_SHARED_CREDENTIALS_FILE=/nonexistent AWS_PROFILE=badproc
+fails "AssumeRole, wrong external id" "AssumeRole" AWS_CONFIG_FILE="$tmp/aws/config.creds" \
+    AWS_SHARED_CREDENTIALS_FILE="$tmp/aws/credentials.base" AWS_PROFILE=badext
+check_contains "AssumeRole, wrong external id: the server's answer" "$out" "wrong ExternalId"
+fails "a chain of roles" "not a chain of roles" AWS_CONFIG_FILE="$tmp/aws/config.creds" \
+    AWS_SHARED_CREDENTIALS_FILE="$tmp/aws/credentials.base" AWS_PROFILE=chain
+fails "a source profile without keys" "its source_profile 'proc' has no aws_access_key_id" \
+    AWS_CONFIG_FILE="$tmp/aws/config.creds" AWS_SHARED_CREDENTIALS_FILE="$tmp/aws/credentials.base" AWS_PROFILE=nokeys
 # no metadata service where it is looked for: requests go unsigned (a public bucket reads), which this server refuses
 fails "no instance metadata service" "requires AWS4-HMAC-SHA256 signed requests" AWS_EC2_METADATA_DISABLED=false \
     AWS_EC2_METADATA_SERVICE_ENDPOINT=http://127.0.0.1:9

@@ -4,7 +4,7 @@
 //   node tests/oracle/s3server.mjs --dir DIR [--port 0] [--host 127.0.0.1] [--bucket NAME ...]
 //        [--access-key AK --secret-key SK] [--region us-east-1] [--allow-anonymous]
 //        [--max-skew-seconds 900] [--parent-pid PID] [--verbose]
-//        [--temp-creds-seconds N [--web-identity-token T] [--container-auth A]] [--delay-ms N]
+//        [--temp-creds-seconds N [--web-identity-token T] [--container-auth A] [--external-id X]] [--delay-ms N]
 //        [--tls-cert PEM --tls-key PEM]
 //
 // Storage is s3rver (an S3 emulator that does not check V4 signatures) listening on an internal ephemeral port
@@ -34,9 +34,13 @@
 //     GET /latest/meta-data/iam/security-credentials/hoodie-test-role (JSON: Code, AccessKeyId, SecretAccessKey,
 //     Token, Expiration); a missing or wrong session token is 401;
 //   * the container endpoint: GET /container-creds, which wants Authorization: <--container-auth> when given;
+//   * STS AssumeRole: a POST of the form Action=AssumeRole, RoleArn, RoleSessionName (and ExternalId, which must
+//     equal --external-id when given), signed with Signature V4 for service "sts" by the server's keys or a set it
+//     issued: the XML response (counted as "assume");
 //   * STS: GET or POST /?Action=AssumeRoleWithWebIdentity with RoleArn, RoleSessionName and WebIdentityToken
 //     (which must equal --web-identity-token when given; 400 InvalidIdentityToken otherwise): the XML response;
-//   * GET /__hoodie_test/creds: JSON counts of the sets issued, {"instance": n, "container": n, "sts": n}.
+//   * GET /__hoodie_test/creds: JSON counts of the sets issued, {"instance": n, "container": n, "sts": n,
+//     "assume": n}.
 // --delay-ms N delays every S3 answer by N ms (credential lifetimes then run out within one command).
 // Test controls (unsigned, for the tests' own use):
 //   * GET /__hoodie_test/puts: JSON {"total": n, "max_in_flight": n} of object PUTs (not copies) since the start or
@@ -81,7 +85,7 @@ function usage(msg) {
 const opt = {
   dir: null, port: 0, host: '127.0.0.1', buckets: [], accessKey: 'S3RVER', secretKey: 'S3RVER',
   region: 'us-east-1', allowAnonymous: false, maxSkew: 900, parentPid: 0, verbose: false,
-  tempCreds: 0, webIdentityToken: null, containerAuth: null, delayMs: 0, tlsCert: null, tlsKey: null,
+  tempCreds: 0, webIdentityToken: null, containerAuth: null, externalId: null, delayMs: 0, tlsCert: null, tlsKey: null,
 };
 {
   const a = process.argv.slice(2);
@@ -102,6 +106,7 @@ const opt = {
       case '--temp-creds-seconds': opt.tempCreds = Number(val(i)); i++; break;
       case '--web-identity-token': opt.webIdentityToken = val(i); i++; break;
       case '--container-auth': opt.containerAuth = val(i); i++; break;
+      case '--external-id': opt.externalId = val(i); i++; break;
       case '--delay-ms': opt.delayMs = Number(val(i)); i++; break;
       case '--tls-cert': opt.tlsCert = val(i); i++; break;
       case '--tls-key': opt.tlsKey = val(i); i++; break;
@@ -263,7 +268,7 @@ const objectUrl = (bucket, key) =>
   '/' + encodeURIComponent(bucket) + '/' + key.split('/').map(encodeURIComponent).join('/');
 
 // ---------------------------------------------------------------- SigV4 verification
-function verifySigV4(req, rawPath, rawQuery) {
+function verifySigV4(req, rawPath, rawQuery, service = 's3') {
   const auth = req.headers.authorization;
   const m = /^AWS4-HMAC-SHA256\s+(.*)$/s.exec(auth);
   if (!m) {
@@ -299,9 +304,9 @@ function verifySigV4(req, rawPath, rawQuery) {
       `The authorization header is malformed; the region '${scopeRegion}' is wrong; expecting '${opt.region}'`,
       { Region: opt.region });
   }
-  if (scopeService !== 's3' || terminator !== 'aws4_request') {
+  if (scopeService !== service || terminator !== 'aws4_request') {
     throw new S3Err(400, 'AuthorizationHeaderMalformed',
-      `The authorization header is malformed; the credential scope must end in /s3/aws4_request, not /${scopeService}/${terminator}`);
+      `The authorization header is malformed; the credential scope must end in /${service}/aws4_request, not /${scopeService}/${terminator}`);
   }
   const amzDate = rawHeaderValue(req, 'x-amz-date');
   if (!amzDate || !/^\d{8}T\d{6}Z$/.test(amzDate)) {
@@ -349,7 +354,7 @@ function verifySigV4(req, rawPath, rawQuery) {
   // path is a literal '+', so hand it to aws4 as %2B. Everything else is the path and query as received.
   const aws4Path = rawPath.replace(/\+/g, '%2B') + (rawQuery !== null ? '?' + rawQuery : '');
   const signer = new aws4.RequestSigner({
-    method: req.method, path: aws4Path, service: 's3', region: scopeRegion, headers,
+    method: req.method, path: aws4Path, service, region: scopeRegion, headers,
     doNotModifyHeaders: true, extraHeadersToInclude: Object.fromEntries(signedNames.map((n) => [n, true])),
   }, { accessKeyId: ak, secretAccessKey: secret });
   signer.datetime = amzDate;
@@ -592,7 +597,7 @@ function listObjectsV2(req, res, bucket, q) {
 // ---------------------------------------------------------------- the front server
 // ---------------------------------------------------------------- temporary credentials
 const issued = new Map(); // access key -> { sk, token, exp (ms) }
-const issuedCount = { instance: 0, container: 0, sts: 0 };
+const issuedCount = { instance: 0, container: 0, sts: 0, assume: 0 };
 const imdsTokens = new Set();
 let issueSeq = 0;
 
@@ -645,6 +650,28 @@ function credentialService(req, res, rawPath, q, body) {
   }
   const params = new URLSearchParams(m === 'POST' ? body.toString('utf8') : '');
   for (const [k, v] of q) params.set(k, v);
+  if (rawPath === '/' && params.get('Action') === 'AssumeRole') {
+    // signed by the keys of the source (the server's own, or a set it issued), for service "sts"
+    if (m !== 'POST' || req.headers.authorization === undefined) {
+      throw new S3Err(403, 'MissingAuthenticationToken', 'AssumeRole is a signed POST');
+    }
+    checkPayload(verifySigV4(req, rawPath, null, 'sts'), body);
+    if (!params.get('RoleArn') || !params.get('RoleSessionName')) {
+      throw new S3Err(400, 'MissingParameter', 'RoleArn and RoleSessionName are required');
+    }
+    if (opt.externalId !== null && params.get('ExternalId') !== opt.externalId) {
+      throw new S3Err(403, 'AccessDenied', 'not authorized to perform sts:AssumeRole (wrong ExternalId)');
+    }
+    const c = issue('assume');
+    send(res, m, 200, { 'content-type': 'text/xml' }, Buffer.from(
+      '<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><AssumeRoleResult>' +
+      `<AssumedRoleUser><Arn>${xmlEsc(params.get('RoleArn'))}/${xmlEsc(params.get('RoleSessionName'))}</Arn>` +
+      '<AssumedRoleId>AROAHOODIE:assumed</AssumedRoleId></AssumedRoleUser><Credentials>' +
+      `<AccessKeyId>${c.ak}</AccessKeyId><SecretAccessKey>${xmlEsc(c.sk)}</SecretAccessKey>` +
+      `<SessionToken>${xmlEsc(c.token)}</SessionToken><Expiration>${c.expiration}</Expiration></Credentials>` +
+      '</AssumeRoleResult><ResponseMetadata><RequestId>hoodie-test</RequestId></ResponseMetadata></AssumeRoleResponse>'));
+    return true;
+  }
   if (rawPath === '/' && params.get('Action') === 'AssumeRoleWithWebIdentity') {
     const stsErr = (status, code, msg) => send(res, m, status, { 'content-type': 'text/xml' }, Buffer.from(
       `<ErrorResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><Error><Type>Sender</Type><Code>${code}</Code>` +

@@ -26,7 +26,7 @@ HOODIE_TEST(storage_s3__sign_get_object_example)
         { "x-amz-date", "20130524T000000Z" },
     };
     hoodie_s3_sign_in in = { "GET", "/test.txt", "", h, 4, HOODIE_S3_EMPTY_SHA256, "20130524T000000Z", "us-east-1",
-                             AK, SK };
+                             AK, SK, NULL };
     hoodie_buf out = HOODIE_BUF_INIT, creq = HOODIE_BUF_INIT;
     hoodie_assert_ok(hoodie_s3_sign(&in, &out, &creq));
     hoodie_assert_equal_s("GET\n/test.txt\n\nhost:examplebucket.s3.amazonaws.com\nrange:bytes=0-9\n"
@@ -51,7 +51,7 @@ HOODIE_TEST(storage_s3__sign_list_objects_example)
         { "x-amz-date", "20130524T000000Z" },
     };
     hoodie_s3_sign_in in = { "GET", "/", "max-keys=2&prefix=J", h, 3, HOODIE_S3_EMPTY_SHA256, "20130524T000000Z",
-                             "us-east-1", AK, SK };
+                             "us-east-1", AK, SK, NULL };
     hoodie_buf out = HOODIE_BUF_INIT;
     hoodie_assert_ok(hoodie_s3_sign(&in, &out, NULL));
     hoodie_assert_contains((const char *)out.data,
@@ -60,6 +60,22 @@ HOODIE_TEST(storage_s3__sign_list_objects_example)
     in.amz_date = "2013-05-24";
     hoodie_assert_status(HOODIE_EINVAL, hoodie_s3_sign(&in, &out, NULL));
     hoodie_assert_contains(hoodie_error_last()->message, "yyyymmddThhmmssZ");
+    hoodie_buf_dispose(&out);
+}
+
+HOODIE_TEST(storage_s3__sign_another_service)
+{
+    /* AWS's Signature Version 4 test suite (2011), get-vanilla-query-order-key: service "host" in the scope and the
+     * signing key (STS requests are signed the same way with "sts") */
+    hoodie_s3_header h[] = { { "date", "Mon, 09 Sep 2011 23:36:00 GMT" }, { "host", "host.foo.com" } };
+    hoodie_s3_sign_in in = { "GET", "/", "foo=Zoo&foo=aha", h, 2, HOODIE_S3_EMPTY_SHA256, "20110909T233600Z",
+                             "us-east-1", "AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", "host" };
+    hoodie_buf out = HOODIE_BUF_INIT;
+    hoodie_assert_ok(hoodie_s3_sign(&in, &out, NULL));
+    hoodie_assert_equal_s("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20110909/us-east-1/host/aws4_request, "
+                          "SignedHeaders=date;host, "
+                          "Signature=be7148d34ebccdc6423b19085378aa0bee970bdc61d144bd1a8c48c33079ab09",
+                          (const char *)out.data);
     hoodie_buf_dispose(&out);
 }
 
@@ -297,13 +313,34 @@ HOODIE_TEST(storage_s3__credential_source_order)
     hoodie_assert_ok(hoodie_s3_provider_from_env(&p, "eu-west-3", NULL));
     hoodie_assert_equal_s("container endpoint http://169.254.170.2/v2/credentials/abc", hoodie_s3_provider_name(p));
     hoodie_s3_provider_free(p);
-    hoodie_s3_profile_sources ps = { NULL, NULL, NULL, "/usr/bin/creds --json", NULL };
+    hoodie_s3_profile_sources ps = { NULL, NULL, NULL, "/usr/bin/creds --json", NULL,
+                                     NULL, NULL, NULL, NULL, NULL, NULL };
     hoodie_assert_ok(hoodie_s3_provider_from_env(&p, "eu-west-3", &ps)); /* the profile's process comes first */
     hoodie_assert_equal_s("credential_process '/usr/bin/creds --json'", hoodie_s3_provider_name(p));
     hoodie_s3_provider_free(p);
     ps.role_arn = "arn:aws:iam::1:role/r"; /* and web identity before it, when both its settings are there */
     hoodie_assert_ok(hoodie_s3_provider_from_env(&p, "eu-west-3", &ps));
     hoodie_assert_equal_s("credential_process '/usr/bin/creds --json'", hoodie_s3_provider_name(p));
+    hoodie_s3_provider_free(p);
+    /* a role to assume with a source (the source profile's keys, or a credential_source) comes before the process */
+    ps.credential_source = "EcsContainer";
+    hoodie_assert_ok(hoodie_s3_provider_from_env(&p, "eu-west-3", &ps));
+    hoodie_assert_equal_s("assume role arn:aws:iam::1:role/r (credential_source container endpoint "
+                          "http://169.254.170.2/v2/credentials/abc)", hoodie_s3_provider_name(p));
+    hoodie_s3_provider_free(p);
+    ps.credential_source = "Ec2";
+    hoodie_assert_status(HOODIE_EINVAL, hoodie_s3_provider_from_env(&p, "eu-west-3", &ps));
+    hoodie_assert_contains(hoodie_error_last()->message, "credential_source 'Ec2' is not one of");
+    ps.credential_source = NULL;
+    ps.source_ak = "AKIASOURCE";
+    ps.source_sk = "secret";
+    ps.duration_seconds = "60";
+    hoodie_assert_status(HOODIE_EINVAL, hoodie_s3_provider_from_env(&p, "eu-west-3", &ps));
+    hoodie_assert_contains(hoodie_error_last()->message, "duration_seconds '60' is not a number of seconds");
+    ps.duration_seconds = "7200";
+    hoodie_assert_ok(hoodie_s3_provider_from_env(&p, "eu-west-3", &ps));
+    hoodie_assert_equal_s("assume role arn:aws:iam::1:role/r (source profile keys AKIASOURCE)",
+                          hoodie_s3_provider_name(p));
     hoodie_s3_provider_free(p);
     ps.web_identity_token_file = "/var/run/token";
     hoodie_assert_ok(hoodie_s3_provider_from_env(&p, "eu-west-3", &ps));

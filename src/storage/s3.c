@@ -1297,7 +1297,7 @@ hoodie_status hoodie_storage_s3_new(hoodie_storage **out, const hoodie_s3_config
         size_t n = strlen(region) + 32;
         s->scheme = strdup("https");
         s->authority = malloc(n);
-        if (s->authority) snprintf(s->authority, n, "s3.%s.amazonaws.com", region);
+        if (s->authority) snprintf(s->authority, n, "s3.%s.%s", region, hoodie_s3_aws_domain(region));
     }
     s->path_style = cfg->path_style;
     s->region = strdup(region);

@@ -225,12 +225,13 @@ static hoodie_status init_instance(hoodie_s3_provider *p, hoodie_buf *name, int 
     return hoodie_buf_printf(name, "instance metadata %s", p->url ? p->url : "?");
 }
 
-/* STS's endpoint: AWS_ENDPOINT_URL_STS, AWS_ENDPOINT_URL, or https://sts.<region>.amazonaws.com. */
+/* STS's endpoint: AWS_ENDPOINT_URL_STS, AWS_ENDPOINT_URL, or https://sts.<region>.amazonaws.com[.cn]. */
 static void sts_url(hoodie_s3_provider *p, const char *region, hoodie_buf *tmp, int *fail)
 {
     const char *ep = env("AWS_ENDPOINT_URL_STS") ? env("AWS_ENDPOINT_URL_STS") : env("AWS_ENDPOINT_URL");
     if (ep) dup_into(&p->url, ep, fail);
-    else if (hoodie_buf_printf(tmp, "https://sts.%s.amazonaws.com", region ? region : "us-east-1") == HOODIE_OK)
+    else if (hoodie_buf_printf(tmp, "https://sts.%s.%s", region ? region : "us-east-1", hoodie_s3_aws_domain(region)) ==
+             HOODIE_OK)
         dup_into(&p->url, (const char *)tmp->data, fail);
     else *fail = 1;
     tmp->len = 0;

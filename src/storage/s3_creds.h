@@ -3,7 +3,8 @@
  * keys, in their order:
  *   web identity   AWS_WEB_IDENTITY_TOKEN_FILE and AWS_ROLE_ARN (or the profile's web_identity_token_file and
  *                  role_arn; EKS IAM roles for service accounts): STS AssumeRoleWithWebIdentity, an unsigned request
- *                  to AWS_ENDPOINT_URL_STS, AWS_ENDPOINT_URL or https://sts.<region>.amazonaws.com;
+ *                  to AWS_ENDPOINT_URL_STS, AWS_ENDPOINT_URL or https://sts.<region>.amazonaws.com (.com.cn in
+ *                  the China regions);
  *   assume role    the profile's role_arn with source_profile (a profile with keys) or credential_source
  *                  (Ec2InstanceMetadata, EcsContainer): STS AssumeRole, signed (service "sts") with
  *                  the source's credentials, to the same endpoint as web identity; external_id,
@@ -26,6 +27,14 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+/** The domain of AWS's endpoints in a region: "amazonaws.com.cn" in the China regions (cn-...), else
+ *  "amazonaws.com". */
+static inline const char *hoodie_s3_aws_domain(const char *region)
+{
+    return region && !strncmp(region, "cn-", 3) ? "amazonaws.com.cn" : "amazonaws.com";
+}
 
 typedef struct hoodie_s3_creds {
     char *ak, *sk, *token;  /* malloc'd; token may be NULL */

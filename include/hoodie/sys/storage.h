@@ -102,7 +102,8 @@ HOODIE_API const hoodie_storage *hoodie_storage_default(void);
 
 /** Where and as whom an S3 storage connects. Strings are copied. */
 typedef struct hoodie_s3_config {
-    const char *endpoint;          /**< "http[s]://host[:port]"; NULL: https://s3.<region>.amazonaws.com */
+    const char *endpoint;          /**< "http[s]://host[:port]"; NULL: https://s3.<region>.amazonaws.com (.com.cn
+                                        in the China regions) */
     const char *region;            /**< NULL: us-east-1 */
     const char *access_key_id;     /**< NULL (with the secret NULL): anonymous, unsigned requests */
     const char *secret_access_key;

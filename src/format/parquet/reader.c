@@ -1285,6 +1285,11 @@ hoodie_status hoodie_pq_file_open(hoodie_pq_file **out, const hoodie_pq_source *
     HOODIE_TRY(src->read(src->ctx, src->size - 8, tail, 8));
     if (!memcmp(tail + 4, "PARE", 4)) return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: encrypted Parquet footer", name);
     if (memcmp(tail + 4, "PAR1", 4)) return HOODIE_CORRUPT("%s: no PAR1 magic at offset %llu", name, (unsigned long long)(src->size - 4));
+    if (src->will_read) { /* those 4 bytes alone: a store need not fetch what follows them for this */
+        uint64_t o = 0;
+        size_t l = 4;
+        src->will_read(src->ctx, &o, &l, 1);
+    }
     HOODIE_TRY(src->read(src->ctx, 0, head, 4));
     if (memcmp(head, "PAR1", 4)) return HOODIE_CORRUPT("%s: no PAR1 magic at offset 0", name);
     uint64_t flen = (uint64_t)tail[0] | (uint64_t)tail[1] << 8 | (uint64_t)tail[2] << 16 | (uint64_t)tail[3] << 24;

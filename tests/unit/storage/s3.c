@@ -79,6 +79,14 @@ HOODIE_TEST(storage_s3__sign_another_service)
     hoodie_buf_dispose(&out);
 }
 
+HOODIE_TEST(storage_s3__aws_domain_by_region)
+{
+    hoodie_assert_equal_s("amazonaws.com", hoodie_s3_aws_domain("eu-west-3"));
+    hoodie_assert_equal_s("amazonaws.com", hoodie_s3_aws_domain(NULL));
+    hoodie_assert_equal_s("amazonaws.com.cn", hoodie_s3_aws_domain("cn-north-1"));
+    hoodie_assert_equal_s("amazonaws.com.cn", hoodie_s3_aws_domain("cn-northwest-1"));
+}
+
 HOODIE_TEST(storage_s3__uri_encode)
 {
     hoodie_buf b = HOODIE_BUF_INIT;

@@ -279,6 +279,7 @@ HOODIE_TEST(storage_posix__remove_tree_with_a_dead_writers_temporary)
 /* ---- will_read: the advice a Parquet scan gives its storage ---- */
 
 static struct {
+    int magic; /* the open's advice: the leading magic, [0, 4) */
     int calls;
     uint64_t off[64];
     size_t len[64];
@@ -289,6 +290,7 @@ static void record_will_read(void *ctx, hoodie_rfile *f, const uint64_t *offs, c
 {
     (void)ctx;
     (void)f;
+    if (n == 1 && offs[0] == 0 && lens[0] == 4) { advised.magic++; return; }
     advised.calls++;
     for (size_t i = 0; i < n && advised.n < 64; i++) {
         advised.off[advised.n] = offs[i];
@@ -325,7 +327,8 @@ static int64_t scan_through(const hoodie_storage *s, const char *path, const cha
     return rows;
 }
 
-/* A scan announces, as it starts a row group, exactly the column chunks it reads, ascending; a storage of
+/* Opening a file announces its leading magic; a scan announces, as it starts a row group, exactly the column chunks
+ * it reads, ascending; a storage of
  * version 1 (which has no will_read) is never asked, whatever the memory after its last function holds. */
 HOODIE_TEST(storage_will_read__parquet_scan_announces_its_chunks)
 {
@@ -341,6 +344,7 @@ HOODIE_TEST(storage_will_read__parquet_scan_announces_its_chunks)
     const hoodie_pq_file_meta *m = hoodie_pq_file_metadata(f);
     int64_t groups = (int64_t)m->row_group_count;
     hoodie_assert_equal_i(groups, advised.calls);
+    hoodie_assert_equal_i(1, advised.magic);
     size_t leaves = hoodie_pq_file_schema(f)->n_leaves, k = 0;
     hoodie_assert_equal_i((int64_t)(leaves * m->row_group_count), (int64_t)advised.n);
     for (uint32_t rg = 0; rg < m->row_group_count; rg++) {
@@ -359,6 +363,7 @@ HOODIE_TEST(storage_will_read__parquet_scan_announces_its_chunks)
     memset(&advised, 0, sizeof advised);
     hoodie_assert_equal_i(rows, scan_through(&rec, path, "_hoodie_record_key", NULL));
     hoodie_assert_equal_i(groups, (int64_t)advised.n);
+    hoodie_assert_equal_i(1, advised.magic);
     hoodie_storage v1 = *hoodie_storage_posix();
     v1.version = 1;
     v1.will_read = refuse_will_read;

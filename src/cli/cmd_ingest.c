@@ -54,8 +54,9 @@ static void ingest_usage(FILE *out)
             "  one commit each, exactly once: each commit records where its batch ended (extraMetadata\n"
             "  " CHECKPOINT_KEY "), and a run starts there. Out-of-order events are settled by the table's\n"
             "  ordering field. debezium: c/r/u events write 'after', d events delete 'before' (in the same\n"
-            "  commit; a table's boolean _hoodie_is_deleted column is set too); _change_operation_type, _upstream_event_processed_ts_ms, _event_origin_ts_ms, _event_lsn,\n"
-            "  _event_bin_file and _event_pos are filled when the table has such columns. --follow S: at the\n"
+            "  commit; a table's boolean _hoodie_is_deleted column is set too); _change_operation_type,\n"
+            "  _upstream_event_processed_ts_ms, _event_origin_ts_ms, _event_lsn, _event_bin_file and\n"
+            "  _event_pos are filled when the table has such columns. --follow S: at the\n"
             "  end, commit what was read and look for appended events every S seconds, until SIGINT/SIGTERM\n"
             "  (which commit what was read, then stop).\n"
             CLI_VALIDATE_USAGE

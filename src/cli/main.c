@@ -75,7 +75,7 @@ static void usage(FILE *out)
 }
 
 /* The writers and services allocate and free buffers of tens of megabytes per file: keep freed memory for reuse
- * rather than paying for zeroed pages again (hoodie_tune_process; HOODIE_HUGEPAGES=1: a huge-page heap too). */
+ * rather than paying for zeroed pages again (hoodie_tune_process), with a huge-page heap unless HOODIE_HUGEPAGES=0. */
 int main(int argc, char **argv)
 {
     hoodie_tune_process(argv);

@@ -51,8 +51,8 @@ void hoodie_tune_process(char **argv)
     static const char tunable[] = "glibc.malloc.hugetlb=1";
     hoodie_tune_allocator();
     if (!argv || !argv[0] || getauxval(AT_SECURE)) return; /* setuid: glibc drops GLIBC_TUNABLES, never loop */
-    const char *want = getenv("HOODIE_HUGEPAGES"); /* opt-in: see hoodie_tune_process in hoodie/common.h */
-    if (!want || strcmp(want, "1")) return;
+    const char *want = getenv("HOODIE_HUGEPAGES"); /* on unless "0": see hoodie_tune_process in hoodie/common.h */
+    if (want && !strcmp(want, "0")) return;
     const char *old = getenv("GLIBC_TUNABLES");
     if (old && strstr(old, "glibc.malloc.hugetlb")) return; /* set already: by us before exec, or by the user */
     if (!thp_madvise_mode()) return;

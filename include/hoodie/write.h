@@ -32,7 +32,10 @@ typedef enum hoodie_create_table_type {
 typedef enum hoodie_create_merge_mode {
     HOODIE_CREATE_MERGE_DEFAULT = 0,     /**< EVENT_TIME if an ordering field is given, else COMMIT_TIME */
     HOODIE_CREATE_MERGE_EVENT_TIME = 1,  /**< the larger ordering value wins (DefaultHoodieRecordPayload) */
-    HOODIE_CREATE_MERGE_COMMIT_TIME = 2  /**< the later write wins (OverwriteWithLatestAvroPayload) */
+    HOODIE_CREATE_MERGE_COMMIT_TIME = 2, /**< the later write wins (OverwriteWithLatestAvroPayload) */
+    /** AWS DMS tables (AWSDmsAvroPayload): as COMMIT_TIME, and a record whose `Op` column is "D" deletes its key
+     *  (version 8 records it as Hudi 1.0 does: merge mode CUSTOM with the payload-based merge strategy) */
+    HOODIE_CREATE_MERGE_AWS_DMS = 3
 } hoodie_create_merge_mode;
 
 #define HOODIE_TABLE_CREATE_OPTS_VERSION 1

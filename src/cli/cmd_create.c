@@ -9,7 +9,7 @@ static const char usage_text[] =
     "usage: hoodie create TABLE --type cow|mor --name NAME --record-key F[,F...]\n"
     "                    [--partition-fields F[,F...]] [--hive-style] [--url-encode]\n"
     "                    [--keygen simple|complex|nonpartitioned|timestamp|custom]\n"
-    "                    [--ordering-field F] [--merge-mode event_time|commit_time]\n"
+    "                    [--ordering-field F] [--merge-mode event_time|commit_time|aws_dms]\n"
     "                    [--table-version 8|6] [--schema FILE] [--database DB]\n"
     "                    [--timezone utc|local] [--no-meta-fields] [--prop KEY=VALUE]...\n"
     "                    [--layout default|lsm_tree] [--index bloom|bucket] [--buckets N]\n"
@@ -17,7 +17,10 @@ static const char usage_text[] =
     "Custom key generator partition fields carry their type: --partition-fields region:SIMPLE,ts:TIMESTAMP.\n"
     "--prop persists extra table properties, e.g. hoodie.keygen.timebased.output.dateformat=yyyy/MM/dd, or\n"
     "hoodie.table.cdc.enabled=true (writes also log their changes for Hudi's CDC queries; with\n"
-    "hoodie.table.cdc.supplemental.logging.mode=OP_KEY_ONLY|DATA_BEFORE|DATA_BEFORE_AFTER, the default).\n";
+    "hoodie.table.cdc.supplemental.logging.mode=OP_KEY_ONLY|DATA_BEFORE|DATA_BEFORE_AFTER, the default).\n"
+    "--merge-mode aws_dms makes an AWS DMS table (AWSDmsAvroPayload): the later write wins, and a row whose Op\n"
+    "column is D deletes its key. Any other delete marker, as Hudi 1.1 stores it: --prop\n"
+    "hoodie.record.merge.property.hoodie.payload.delete.field=F with ...hoodie.payload.delete.marker=VALUE.\n";
 
 /* Split "a,b,c" in place into a malloc'ed array of pointers. */
 static const char **split(char *s, size_t *count)
@@ -100,7 +103,11 @@ int cmd_create(int argc, char **argv)
             NEEDS_VALUE();
             if (!strcmp(v, "event_time")) o.merge_mode = HOODIE_CREATE_MERGE_EVENT_TIME;
             else if (!strcmp(v, "commit_time")) o.merge_mode = HOODIE_CREATE_MERGE_COMMIT_TIME;
-            else { ret = cli_usage("create: --merge-mode is event_time or commit_time, not '%s'", v); goto done; }
+            else if (!strcmp(v, "aws_dms")) o.merge_mode = HOODIE_CREATE_MERGE_AWS_DMS;
+            else {
+                ret = cli_usage("create: --merge-mode is event_time, commit_time or aws_dms, not '%s'", v);
+                goto done;
+            }
         } else if (!strcmp(a, "--table-version")) {
             NEEDS_VALUE();
             if (!strcmp(v, "8")) o.table_version = 8;

@@ -1,5 +1,7 @@
 #include "merge/record_merge.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 static int cmp_i128(int64_t ahi, uint64_t alo, int64_t bhi, uint64_t blo)
@@ -121,11 +123,45 @@ hoodie_merge_policy hoodie_merge_policy_of(const hoodie_table_config *c)
     hoodie_merge_policy p;
     if (c->merge_mode == HOODIE_MERGE_EVENT_TIME_ORDERING) {
         p.log_fold = p.base = HOODIE_MERGE_EVENT_TIME_ORDERING;
-    } else if (c->version < 8) {
+    } else if (c->version < 8 || c->payload_fold) {
         p.log_fold = HOODIE_MERGE_EVENT_TIME_ORDERING;
         p.base = HOODIE_MERGE_COMMIT_TIME_ORDERING;
     } else {
         p.log_fold = p.base = HOODIE_MERGE_COMMIT_TIME_ORDERING;
     }
     return p;
+}
+
+int hoodie_delete_marker_of(const hoodie_table_config *c, const hoodie_field *schema, hoodie_delete_marker *m)
+{
+    if (!c->delete_field || !c->delete_marker) return 0;
+    m->col = hoodie_field_find(schema, c->delete_field);
+    m->value = c->delete_marker;
+    m->len = strlen(c->delete_marker);
+    return 1;
+}
+
+int hoodie_delete_marked(const hoodie_delete_marker *m, const hoodie_batch *b, int64_t row)
+{
+    if (!m || m->col < 0 || (size_t)m->col >= b->schema.n_children) return 0;
+    const hoodie_field *f = &b->schema.children[m->col];
+    const hoodie_array *a = &b->root.children[m->col];
+    if (!hoodie_array_is_valid(a, row)) return 0;
+    char text[32];
+    const uint8_t *p;
+    size_t n;
+    switch (f->type.id) {
+    case HOODIE_TYPE_STRING: case HOODIE_TYPE_BINARY: p = hoodie_array_bytes_at(a, row, &n); break;
+    case HOODIE_TYPE_BOOL:
+        p = (const uint8_t *)(hoodie_bit_get(a->values, row) ? "true" : "false");
+        n = strlen((const char *)p);
+        break;
+    case HOODIE_TYPE_INT8: case HOODIE_TYPE_INT16: case HOODIE_TYPE_INT32: case HOODIE_TYPE_INT64:
+    case HOODIE_TYPE_UINT8: case HOODIE_TYPE_UINT16: case HOODIE_TYPE_UINT32:
+        n = (size_t)snprintf(text, sizeof text, "%" PRId64, hoodie_array_int_at(f, a, row));
+        p = (const uint8_t *)text;
+        break;
+    default: return 0; /* other types never match (Java's toString() of them is not a plain marker) */
+    }
+    return n == m->len && !memcmp(p, m->value, n);
 }

@@ -14,7 +14,12 @@
  * for log against base (combineAndGetUpdateValue):
  *   OverwriteWithLatestAvroPayload   log fold EVENT_TIME, base COMMIT_TIME
  *   DefaultHoodieRecordPayload, EventTimeAvroPayload   EVENT_TIME for both
+ *   AWSDmsAvroPayload (any version below 9)           as OverwriteWithLatestAvroPayload, plus its delete marker
  * Table version 8 `hoodie.record.merge.mode` applies to both.
+ *
+ * A record is a delete when its _hoodie_is_deleted (BOOL) is true, or when the table's custom delete marker
+ * column (hoodie.payload.delete.field; AWS DMS: Op) holds the marker value (hoodie.payload.delete.marker; 'D'),
+ * as Hudi's DeleteContext decides it.
  */
 #ifndef HOODIE_MERGE_RECORD_MERGE_H
 #define HOODIE_MERGE_RECORD_MERGE_H
@@ -50,6 +55,20 @@ typedef struct hoodie_merge_version {
     hoodie_ordering ord;
 } hoodie_merge_version;
 
+/** A table's custom delete marker, resolved against one schema: the record is a delete when column `col` renders
+ *  as `value` (strings bytewise, integers in decimal, booleans as true/false, as Java's toString()). */
+typedef struct hoodie_delete_marker {
+    int col;              /* column of the batches it is applied to; -1: the column is absent (nothing is marked) */
+    const char *value;
+    size_t len;
+} hoodie_delete_marker;
+
+/** The table's marker resolved against `schema` into *m; 0 when the table has none (m untouched), else 1. */
+int hoodie_delete_marker_of(const hoodie_table_config *c, const hoodie_field *schema, hoodie_delete_marker *m);
+/** 1 if row `row` of batch `b` (shaped like the schema m was resolved against) holds the marker value (m may be
+ *  NULL: 0). */
+int hoodie_delete_marked(const hoodie_delete_marker *m, const hoodie_batch *b, int64_t row);
+
 /** The pair of modes that a table's merge configuration maps to. */
 typedef struct hoodie_merge_policy {
     hoodie_merge_mode log_fold;   /* log record against an earlier log record */
@@ -58,8 +77,9 @@ typedef struct hoodie_merge_policy {
 
 /**
  * The merge policy of a table, as the snapshot reader and the services both apply it: event-time ordering throughout
- * for EVENT_TIME_ORDERING; on v6 tables with commit-time ordering (OverwriteWithLatestAvroPayload) preCombine keeps
- * the larger ordering value among log records while the merge with the stored record takes the newer one.
+ * for EVENT_TIME_ORDERING; on v6 tables with commit-time ordering (OverwriteWithLatestAvroPayload) and on tables of
+ * AWSDmsAvroPayload, preCombine keeps the larger ordering value among log records while the merge with the stored
+ * record takes the newer one.
  */
 hoodie_merge_policy hoodie_merge_policy_of(const hoodie_table_config *c);
 

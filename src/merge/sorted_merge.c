@@ -75,6 +75,7 @@ static void version_of(const hoodie_sorted_merge *m, uint32_t s, int64_t r, hood
         const hoodie_array *d = &st->batch.root.children[m->cfg.deleted_col];
         v->is_delete = hoodie_array_is_valid(d, r) && hoodie_bit_get(d->values, r);
     }
+    if (!v->is_delete && m->cfg.marker) v->is_delete = hoodie_delete_marked(m->cfg.marker, &st->batch, r);
 }
 
 /* Load source s's next non-empty batch (its current one must no longer be referenced). */

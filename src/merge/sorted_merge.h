@@ -50,6 +50,7 @@ typedef struct hoodie_sorted_merge_cfg {
     int keep_deletes;            /* emit winning deletes with a delete flag instead of dropping them */
     int unique_sources;          /* 1: no source holds a key twice (skips the per-row repeat check) */
     int64_t batch_rows;          /* output batch size; <= 0: 65536 */
+    const hoodie_delete_marker *marker; /* the table's custom delete marker (resolved against schema), or NULL */
 } hoodie_sorted_merge_cfg;
 
 typedef struct hoodie_sorted_merge_stats {

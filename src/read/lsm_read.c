@@ -562,7 +562,7 @@ hoodie_status hoodie_lsm_slice_open(hoodie_lsm_slice **out, const hoodie_lsm_sli
     }
     if (rc == HOODIE_OK && s->n) {
         hoodie_sorted_merge_cfg mc = { cfg->scan.schema, cfg->key_col, cfg->ordering_col, cfg->deleted_col,
-                                       cfg->policy, has_base, cfg->keep_deletes, 0, cfg->batch_rows };
+                                       cfg->policy, has_base, cfg->keep_deletes, 0, cfg->batch_rows, cfg->marker };
         rc = hoodie_sorted_merge_open(&s->m, &mc, s->srcs, s->n);
     }
     if (rc < 0) { hoodie_lsm_slice_free(s); return rc; }

@@ -43,6 +43,7 @@ typedef struct hoodie_lsm_slice_cfg {
      * stops once past the largest key; a binary search in each batch picks the keys' rows. n_keys 0: all rows. */
     const char *const *keys;
     size_t n_keys;
+    const hoodie_delete_marker *marker; /* the table's custom delete marker (resolved against scan.schema), or NULL */
 } hoodie_lsm_slice_cfg;
 
 /** Batch size of point lookups (rows decoded past the key are at most this many per file). */

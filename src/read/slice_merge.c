@@ -62,6 +62,7 @@ static void version_of(const hoodie_slice_merger *m, const hoodie_batch *b, int6
         const hoodie_array *d = &b->root.children[m->cfg.deleted_col];
         v->is_delete = hoodie_array_is_valid(d, r) && hoodie_bit_get(d->values, r);
     }
+    if (!v->is_delete && m->cfg.marker) v->is_delete = hoodie_delete_marked(m->cfg.marker, b, r);
 }
 
 static void delete_ordering(const hoodie_hlog_delete *d, hoodie_ordering *o)
@@ -192,7 +193,7 @@ size_t hoodie_slice_merger_log_keys(const hoodie_slice_merger *m) { return m->n_
 
 int hoodie_slice_merger_may_drop(const hoodie_slice_merger *m)
 {
-    if (m->cfg.deleted_col >= 0) return 1;
+    if (m->cfg.deleted_col >= 0 || (m->cfg.marker && m->cfg.marker->col >= 0)) return 1;
     for (size_t i = 0; i < m->n_entries; i++)
         if (m->entries[i].ver.is_delete || m->entries[i].after_delete) return 1;
     return 0;
@@ -240,7 +241,7 @@ static hoodie_status select_rows(hoodie_slice_merger *m, const hoodie_batch *bas
         }
         hoodie_merge_version vb;
         if (!slot) {
-            if (m->cfg.deleted_col >= 0) {
+            if (m->cfg.deleted_col >= 0 || (m->cfg.marker && m->cfg.marker->col >= 0)) {
                 version_of(m, base, r, &vb);
                 if (vb.is_delete) continue;
             }

@@ -25,6 +25,7 @@ typedef struct hoodie_slice_merge_cfg {
     int ordering_col;             /* -1: no ordering field */
     int deleted_col;              /* _hoodie_is_deleted (BOOL) or -1 */
     hoodie_merge_policy policy;
+    const hoodie_delete_marker *marker; /* the table's custom delete marker (resolved against schema), or NULL */
 } hoodie_slice_merge_cfg;
 
 typedef struct hoodie_slice_merger hoodie_slice_merger;

@@ -219,6 +219,11 @@ static hoodie_status cfg_merge_mode(hoodie_table_config *c)
         else if (!strcasecmp(mode, "CUSTOM")) c->merge_mode = HOODIE_MERGE_CUSTOM;
         else return cfg_bad(c, K_MERGE_MODE,
                             "unknown merge mode '%s' (COMMIT_TIME_ORDERING, EVENT_TIME_ORDERING or CUSTOM)", mode);
+        /* Hudi 1.0 (version 8) writes CUSTOM for every payload class but the two standard ones; AWSDmsAvroPayload
+         * is OverwriteWithLatestAvroPayload plus its delete marker (Op = 'D'), which hoodie applies itself */
+        if (c->merge_mode == HOODIE_MERGE_CUSTOM && c->payload_class &&
+            cfg_payload_is(c->payload_class, "AWSDmsAvroPayload"))
+            c->merge_mode = HOODIE_MERGE_COMMIT_TIME_ORDERING, c->payload_fold = 1;
         return HOODIE_OK;
     }
     c->merge_mode_inferred = 1;
@@ -227,6 +232,8 @@ static hoodie_status cfg_merge_mode(hoodie_table_config *c)
         const char *p = c->payload_class;
         if (cfg_payload_is(p, "OverwriteWithLatestAvroPayload"))
             c->merge_mode = HOODIE_MERGE_COMMIT_TIME_ORDERING;
+        else if (cfg_payload_is(p, "AWSDmsAvroPayload"))
+            c->merge_mode = HOODIE_MERGE_COMMIT_TIME_ORDERING, c->payload_fold = 1;
         else if (cfg_payload_is(p, "DefaultHoodieRecordPayload") || cfg_payload_is(p, "EventTimeAvroPayload"))
             c->merge_mode = HOODIE_MERGE_EVENT_TIME_ORDERING;
         else
@@ -248,6 +255,46 @@ static hoodie_status cfg_merge_mode(hoodie_table_config *c)
         /* 1.x inference without payload or strategy: event time iff an ordering field is set */
         c->merge_mode = c->ordering_fields.count ? HOODIE_MERGE_EVENT_TIME_ORDERING
                                                  : HOODIE_MERGE_COMMIT_TIME_ORDERING;
+    }
+    return HOODIE_OK;
+}
+
+/*
+ * The custom delete marker (Hudi's DeleteContext): hoodie.payload.delete.field and .marker, as table version 9
+ * stores them (under hoodie.record.merge.property.) or bare; below version 9, derived from a legacy payload class
+ * as HoodieTableConfig.getTableMergeProperties() derives it (AWSDmsAvroPayload: Op = 'D'). The Debezium payloads'
+ * marker (_change_operation_type = 'd') is not taken: their tables stay CUSTOM (custom ordering, partial updates).
+ */
+static hoodie_status cfg_delete_marker(hoodie_table_config *c)
+{
+    static const char prefix[] = "hoodie.record.merge.property.";
+    static const char *const keys[2] = { "hoodie.payload.delete.field", "hoodie.payload.delete.marker" };
+    const char *v[2] = { NULL, NULL };
+    char used[2][96];
+    for (int i = 0; i < 2; i++) {
+        snprintf(used[i], sizeof used[i], "%s%s", prefix, keys[i]);
+        v[i] = hoodie_props_get(&c->props, used[i]);
+        if (!v[i] || !*v[i]) {
+            snprintf(used[i], sizeof used[i], "%s", keys[i]);
+            v[i] = hoodie_props_get(&c->props, keys[i]);
+        }
+        if (v[i] && !*v[i]) v[i] = NULL;
+    }
+    if (v[0] && v[1]) {
+        c->delete_field = v[0];
+        c->delete_marker = v[1];
+        return HOODIE_OK;
+    }
+    if (v[0] || v[1])
+        return cfg_bad(c, v[0] ? used[0] : used[1], "a custom delete marker needs both %s and %s", keys[0], keys[1]);
+    if (c->version >= 9) return HOODIE_OK;
+    static const char *const payload_keys[3] = { K_PAYLOAD, "hoodie.datasource.write.payload.class",
+                                                 "hoodie.table.legacy.payload.class" };
+    for (int i = 0; i < 3; i++) {
+        const char *p = hoodie_props_get(&c->props, payload_keys[i]);
+        if (!p || !*p) continue;
+        if (cfg_payload_is(p, "AWSDmsAvroPayload")) c->delete_field = "Op", c->delete_marker = "D";
+        break;
     }
     return HOODIE_OK;
 }
@@ -414,6 +461,7 @@ static hoodie_status cfg_build(hoodie_table_config *c, unsigned flags)
     else return cfg_bad(c, K_TIMEZONE, "unknown timeline timezone '%s' (LOCAL or UTC)", v);
 
     HOODIE_TRY(cfg_merge_mode(c));
+    HOODIE_TRY(cfg_delete_marker(c));
     c->create_schema = hoodie_props_get(&c->props, K_CREATE_SCHEMA);
     HOODIE_TRY(cfg_cdc(c));
     return cfg_lsm(c);

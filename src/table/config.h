@@ -90,6 +90,10 @@ typedef struct hoodie_table_config {
     int merge_mode_inferred;       /* 1 if hoodie.record.merge.mode was absent */
     const char *payload_class;     /* hoodie.compaction.payload.class or NULL */
     const char *merge_strategy_id; /* hoodie.record.merge.strategy.id / hoodie.compaction.record.merger.strategy */
+    int payload_fold;              /* a legacy payload (AWSDmsAvroPayload) merges: log records fold by ordering
+                                    * value, the folded record replaces the stored one (hoodie_merge_policy_of) */
+    const char *delete_field;      /* custom delete marker (Hudi's hoodie.payload.delete.field / .marker): a record */
+    const char *delete_marker;     /* whose delete_field renders as delete_marker is a delete; both NULL: none */
 
     const char *create_schema;     /* hoodie.table.create.schema or NULL */
     int has_checksum;

@@ -304,6 +304,10 @@ hoodie_status hoodie_table_describe(hoodie_table *t, int json, char **out)
         json_object_set_new(o, "key_generator", json_string(keygen_name(c)));
         json_object_set_new(o, "merge_mode", json_string(hoodie_merge_mode_name(c->merge_mode)));
         if (c->payload_class) json_object_set_new(o, "payload_class", json_string(c->payload_class));
+        if (c->delete_field) {
+            json_object_set_new(o, "delete_field", json_string(c->delete_field));
+            json_object_set_new(o, "delete_marker", json_string(c->delete_marker));
+        }
         json_object_set_new(o, "populate_meta_fields", json_boolean(c->populate_meta_fields));
         json_object_set_new(o, "instants", json_integer((json_int_t)t->tl->count));
         json_t *sj = schema ? json_loads(schema, 0, NULL) : NULL;
@@ -327,6 +331,8 @@ hoodie_status hoodie_table_describe(hoodie_table *t, int json, char **out)
     hoodie_buf_printf(&b, "merge mode    %s%s\n", hoodie_merge_mode_name(c->merge_mode),
                       c->merge_mode_inferred ? " (inferred)" : "");
     if (c->payload_class) hoodie_buf_printf(&b, "payload class %s\n", c->payload_class);
+    if (c->delete_field)
+        hoodie_buf_printf(&b, "deletes       rows whose %s is '%s'\n", c->delete_field, c->delete_marker);
     hoodie_buf_printf(&b, "meta fields   %s\n", c->populate_meta_fields ? "populated" : "not populated");
     hoodie_buf_printf(&b, "instants      %zu\n", t->tl->count);
     if (schema) {

@@ -296,7 +296,7 @@ hoodie_status hoodie_table_create(const char *base_path, const hoodie_table_crea
     switch (o->merge_mode) {
     case HOODIE_CREATE_MERGE_DEFAULT: event_time = o->ordering_field && *o->ordering_field; break;
     case HOODIE_CREATE_MERGE_EVENT_TIME: event_time = 1; break;
-    case HOODIE_CREATE_MERGE_COMMIT_TIME: event_time = 0; break;
+    case HOODIE_CREATE_MERGE_COMMIT_TIME: case HOODIE_CREATE_MERGE_AWS_DMS: event_time = 0; break;
     default: return HOODIE_FAIL(HOODIE_EINVAL, "table create: unknown merge mode %d", (int)o->merge_mode);
     }
     if (event_time && !(o->ordering_field && *o->ordering_field))
@@ -334,8 +334,10 @@ hoodie_status hoodie_table_create(const char *base_path, const hoodie_table_crea
 
     HOODIE_TRY_GOTO(rc, join_list(&keys, o->record_key_fields, o->record_key_count, 0, "record key field"), done);
     HOODIE_TRY_GOTO(rc, join_list(&parts, o->partition_fields, npart, !v8, "partition field"), done);
-    const char *payload = event_time ? "org.apache.hudi.common.model.DefaultHoodieRecordPayload"
-                                     : "org.apache.hudi.common.model.OverwriteWithLatestAvroPayload";
+    int dms = o->merge_mode == HOODIE_CREATE_MERGE_AWS_DMS;
+    const char *payload = dms          ? "org.apache.hudi.common.model.AWSDmsAvroPayload"
+                          : event_time ? "org.apache.hudi.common.model.DefaultHoodieRecordPayload"
+                                       : "org.apache.hudi.common.model.OverwriteWithLatestAvroPayload";
     const char *ordering = o->ordering_field && *o->ordering_field ? o->ordering_field : NULL;
     const char *db = o->database && *o->database ? o->database : NULL;
     snprintf(num, sizeof num, "%lu", (unsigned long)hoodie_table_config_checksum(db, o->name));
@@ -355,15 +357,16 @@ hoodie_status hoodie_table_create(const char *base_path, const hoodie_table_crea
         SET("hoodie.timeline.history.path", "history");
         SET("hoodie.table.checksum", num);
         SET("hoodie.datasource.write.drop.partition.columns", o->drop_partition_columns ? "true" : "false");
-        SET("hoodie.record.merge.strategy.id",
-            event_time ? HOODIE_MERGE_STRATEGY_EVENT_TIME : HOODIE_MERGE_STRATEGY_COMMIT_TIME);
+        SET("hoodie.record.merge.strategy.id", dms          ? HOODIE_MERGE_STRATEGY_PAYLOAD
+                                               : event_time ? HOODIE_MERGE_STRATEGY_EVENT_TIME
+                                                            : HOODIE_MERGE_STRATEGY_COMMIT_TIME);
         SET("hoodie.table.name", o->name);
         SET("hoodie.table.recordkey.fields", (const char *)keys.data);
         SET("hoodie.timeline.path", "timeline");
         SET("hoodie.datasource.write.hive_style_partitioning", o->hive_style ? "true" : "false");
         if (db) SET("hoodie.database.name", db);
         SET("hoodie.datasource.write.partitionpath.urlencode", o->url_encode ? "true" : "false");
-        SET("hoodie.record.merge.mode", event_time ? "EVENT_TIME_ORDERING" : "COMMIT_TIME_ORDERING");
+        SET("hoodie.record.merge.mode", dms ? "CUSTOM" : event_time ? "EVENT_TIME_ORDERING" : "COMMIT_TIME_ORDERING");
         SET("hoodie.table.version", "8");
     } else {
         SET("hoodie.compaction.payload.class", payload);

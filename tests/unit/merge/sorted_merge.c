@@ -157,7 +157,7 @@ static void run_case(uint32_t k, size_t max_len, int key_range, int unique, int 
         ss[i].next = tsrc_next;
         ss[i].ctx = &s[i];
     }
-    hoodie_sorted_merge_cfg cfg = { &schema, 0, 1, 3, pol, first_is_base, keep_deletes, unique, out_rows };
+    hoodie_sorted_merge_cfg cfg = { &schema, 0, 1, 3, pol, first_is_base, keep_deletes, unique, out_rows, NULL };
     expect *want = malloc(((size_t)id + 1) * sizeof *want);
     size_t n_want = reference(&cfg, s, k, want);
 
@@ -236,7 +236,7 @@ HOODIE_TEST(merge_sorted__unsorted_source_is_corrupt)
     rec r[3] = { { 5, 0, 0, 0, 0 }, { 2, 0, 1, 0, 0 }, { 9, 0, 2, 0, 0 } };
     tsrc s = { r, 3, 0, 5, 1, &schema };
     hoodie_sorted_source ss = { tsrc_next, &s };
-    hoodie_sorted_merge_cfg cfg = { &schema, 0, 1, 3, COMMIT, 0, 0, 0, 0 };
+    hoodie_sorted_merge_cfg cfg = { &schema, 0, 1, 3, COMMIT, 0, 0, 0, 0, NULL };
     hoodie_sorted_merge *m;
     hoodie_assert_ok(hoodie_sorted_merge_open(&m, &cfg, &ss, 1));
     hoodie_batch b;

@@ -1,4 +1,6 @@
 #include "hoodie_test.h"
+#include "merge/record_merge.h"
+#include "model/build.h"
 #include "table/config.h"
 #include "storage/storage.h"
 #include "util/error.h"
@@ -136,6 +138,114 @@ HOODIE_TEST(table_config__merge_modes)
     t = "hoodie.table.name=t\nhoodie.table.version=8\nhoodie.record.merge.mode=LATEST\n";
     hoodie_assert_status(HOODIE_ECORRUPT, hoodie_table_config_parse(&c, t, strlen(t), "m5", 0));
     hoodie_assert_contains(hoodie_error_last()->message, "m5:3: hoodie.record.merge.mode");
+}
+
+/* Delete markers (Hudi's DeleteContext) and the AWS DMS payload. */
+HOODIE_TEST(table_config__delete_markers)
+{
+    hoodie_table_config *c;
+    static const char dms[] = "org.apache.hudi.common.model.AWSDmsAvroPayload";
+    /* v6 (0.x): the payload class alone; the marker is derived, log records fold by ordering value */
+    char t[512];
+    snprintf(t, sizeof t, "hoodie.table.name=t\nhoodie.table.version=6\nhoodie.compaction.payload.class=%s\n", dms);
+    hoodie_assert_ok(hoodie_table_config_parse(&c, t, strlen(t), "d1", 0));
+    hoodie_assert_equal_i(HOODIE_MERGE_COMMIT_TIME_ORDERING, c->merge_mode);
+    hoodie_assert_equal_s("Op", c->delete_field);
+    hoodie_assert_equal_s("D", c->delete_marker);
+    hoodie_merge_policy p = hoodie_merge_policy_of(c);
+    hoodie_assert_equal_i(HOODIE_MERGE_EVENT_TIME_ORDERING, p.log_fold);
+    hoodie_assert_equal_i(HOODIE_MERGE_COMMIT_TIME_ORDERING, p.base);
+    hoodie_table_config_free(c);
+    /* v8 as Hudi 1.0 writes it: CUSTOM with the payload-based strategy */
+    snprintf(t, sizeof t, "hoodie.table.name=t\nhoodie.table.version=8\nhoodie.record.merge.mode=CUSTOM\n"
+             "hoodie.record.merge.strategy.id=" HOODIE_MERGE_STRATEGY_PAYLOAD "\n"
+             "hoodie.compaction.payload.class=%s\n", dms);
+    hoodie_assert_ok(hoodie_table_config_parse(&c, t, strlen(t), "d2", 0));
+    hoodie_assert_equal_i(HOODIE_MERGE_COMMIT_TIME_ORDERING, c->merge_mode);
+    hoodie_assert_equal_s("Op", c->delete_field);
+    p = hoodie_merge_policy_of(c);
+    hoodie_assert_equal_i(HOODIE_MERGE_EVENT_TIME_ORDERING, p.log_fold);
+    hoodie_assert_equal_i(HOODIE_MERGE_COMMIT_TIME_ORDERING, p.base);
+    hoodie_table_config_free(c);
+    /* v9 stores the marker; the legacy payload class derives nothing, the mode is what it says */
+    snprintf(t, sizeof t, "hoodie.table.name=t\nhoodie.table.version=9\nhoodie.record.merge.mode=COMMIT_TIME_ORDERING\n"
+             "hoodie.table.legacy.payload.class=%s\n"
+             "hoodie.record.merge.property.hoodie.payload.delete.field=Op\n"
+             "hoodie.record.merge.property.hoodie.payload.delete.marker=D\n", dms);
+    hoodie_assert_ok(hoodie_table_config_parse(&c, t, strlen(t), "d3", 0));
+    hoodie_assert_equal_s("Op", c->delete_field);
+    hoodie_assert_equal_s("D", c->delete_marker);
+    p = hoodie_merge_policy_of(c);
+    hoodie_assert_equal_i(HOODIE_MERGE_COMMIT_TIME_ORDERING, p.log_fold);
+    hoodie_table_config_free(c);
+    snprintf(t, sizeof t, "hoodie.table.name=t\nhoodie.table.version=9\nhoodie.table.legacy.payload.class=%s\n", dms);
+    hoodie_assert_ok(hoodie_table_config_parse(&c, t, strlen(t), "d4", 0));
+    hoodie_assert(!c->delete_field && !c->delete_marker);
+    hoodie_table_config_free(c);
+    /* bare keys, any payload; the Debezium payloads stay unsupported (no marker taken, CUSTOM) */
+    const char *u = "hoodie.table.name=t\nhoodie.table.version=8\nhoodie.precombine.field=ts\n"
+                    "hoodie.payload.delete.field=deleted\nhoodie.payload.delete.marker=1\n";
+    hoodie_assert_ok(hoodie_table_config_parse(&c, u, strlen(u), "d5", 0));
+    hoodie_assert_equal_s("deleted", c->delete_field);
+    hoodie_assert_equal_s("1", c->delete_marker);
+    hoodie_table_config_free(c);
+    u = "hoodie.table.name=t\nhoodie.table.version=6\n"
+        "hoodie.compaction.payload.class=org.apache.hudi.common.model.debezium.MySqlDebeziumAvroPayload\n";
+    hoodie_assert_ok(hoodie_table_config_parse(&c, u, strlen(u), "d6", 0));
+    hoodie_assert_equal_i(HOODIE_MERGE_CUSTOM, c->merge_mode);
+    hoodie_assert(!c->delete_field);
+    hoodie_table_config_free(c);
+    /* half a marker: refused, naming the line */
+    u = "hoodie.table.name=t\nhoodie.table.version=8\nhoodie.record.merge.property.hoodie.payload.delete.marker=D\n";
+    hoodie_assert_status(HOODIE_ECORRUPT, hoodie_table_config_parse(&c, u, strlen(u), "d7", 0));
+    hoodie_assert_contains(hoodie_error_last()->message, "d7:3: hoodie.record.merge.property.hoodie.payload.delete."
+                                                         "marker: a custom delete marker needs");
+}
+
+/* hoodie_delete_marked: strings bytewise, integers in decimal, booleans as true/false; nulls never. */
+HOODIE_TEST(table_config__delete_marked)
+{
+    const char *u = "hoodie.table.name=t\nhoodie.table.version=8\n"
+                    "hoodie.payload.delete.field=op\nhoodie.payload.delete.marker=1\n";
+    hoodie_table_config *c;
+    hoodie_assert_ok(hoodie_table_config_parse(&c, u, strlen(u), "m", 0));
+    static const hoodie_type_id types[3] = { HOODIE_TYPE_STRING, HOODIE_TYPE_INT32, HOODIE_TYPE_BOOL };
+    for (int k = 0; k < 3; k++) {
+        hoodie_field f;
+        hoodie_assert_ok(hoodie_field_init(&f, "r", hoodie_type_of(HOODIE_TYPE_STRUCT), 0));
+        hoodie_field op;
+        hoodie_assert_ok(hoodie_field_init(&op, "op", hoodie_type_of(types[k]), 1));
+        hoodie_assert_ok(hoodie_field_add_child(&f, &op));
+        hoodie_field_dispose(&op);
+        hoodie_delete_marker mk;
+        hoodie_assert_equal_i(1, hoodie_delete_marker_of(c, &f, &mk));
+        hoodie_assert_equal_i(0, mk.col);
+        hoodie_batch b;
+        hoodie_assert_ok(hoodie_batch_init(&b, &f));
+        hoodie_array *a = &b.root.children[0];
+        const hoodie_field *af = &b.schema.children[0];
+        /* rows: "1"/1/true, "10"/10/false, null */
+        if (types[k] == HOODIE_TYPE_STRING) {
+            hoodie_assert_ok(hoodie_array_append_bytes(a, af, "1", 1));
+            hoodie_assert_ok(hoodie_array_append_bytes(a, af, "10", 2));
+        } else if (types[k] == HOODIE_TYPE_INT32) {
+            hoodie_assert_ok(hoodie_array_append_int(a, af, 1));
+            hoodie_assert_ok(hoodie_array_append_int(a, af, 10));
+        } else {
+            hoodie_assert_ok(hoodie_array_append_bool(a, af, 1));
+            hoodie_assert_ok(hoodie_array_append_bool(a, af, 0));
+        }
+        hoodie_assert_ok(hoodie_array_append_null(a, af));
+        b.root.length = 3;
+        /* the marker "1" is Java's toString() of 1 and "1"; a boolean renders as "true" */
+        hoodie_assert_equal_i(types[k] == HOODIE_TYPE_BOOL ? 0 : 1, hoodie_delete_marked(&mk, &b, 0));
+        hoodie_assert_equal_i(0, hoodie_delete_marked(&mk, &b, 1));
+        hoodie_assert_equal_i(0, hoodie_delete_marked(&mk, &b, 2));
+        hoodie_assert_equal_i(0, hoodie_delete_marked(NULL, &b, 0));
+        hoodie_batch_dispose(&b);
+        hoodie_field_dispose(&f);
+    }
+    hoodie_table_config_free(c);
 }
 
 HOODIE_TEST(table_config__v8_custom_partition_types)

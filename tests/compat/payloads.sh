@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# Delete markers and the AWS DMS payload (Hudi's AWSDmsAvroPayload; hoodie.payload.delete.field / .marker):
+#  - tables made with --merge-mode aws_dms, COW and MOR, versions 8 and 6: rows whose Op is D delete their keys in
+#    bulk inserts and upserts, the later write wins against the stored record (commit time), MOR log records fold
+#    by ordering value first (preCombine), time travel and compaction agree;
+#  - a MOR table whose logs hold Op = D rows as data (written before the table had the payload) reads them as
+#    deletes once hoodie.properties names AWSDmsAvroPayload, as Hudi 0.x (v6) and 1.0 (v8: merge mode CUSTOM,
+#    payload-based strategy) write it; point lookups and compaction agree;
+#  - the form Hudi 1.1 stores (hoodie.record.merge.property.hoodie.payload.delete.field/.marker) on an event-time
+#    table: a marked delete with an older ordering value loses;
+#  - a half-configured marker and the Debezium payloads are refused with clear messages.
+set -u
+HOODIE=${HOODIE:-build/hoodie}
+source "$(dirname "${BASH_SOURCE[0]}")/common/check.bash"
+
+# rows TABLE [READ-OPTION...]: id,name,Op,ts of each row, by id, on one line
+rows() {
+    "$HOODIE" read "$1" --columns id,name,Op,ts --format csv "${@:2}" 2> "$tmp/err" | tail -n +2 | sort -n | tr '\n' ' '
+}
+write() {
+    "$HOODIE" write "$1" --op "$2" --input "$3" > /dev/null 2> "$tmp/err" || bad "write $1 $2 $3: $(cat "$tmp/err")"
+}
+last_instant() { "$HOODIE" timeline "$1" | tail -1 | awk '{ print $1 }'; }
+
+printf 'id,name,Op,ts,city\n1,a,I,10,paris\n2,b,I,10,paris\n3,c,I,10,rome\n4,d,I,10,rome\n5,e,I,10,oslo\n%s\n' \
+    '9,z,D,10,oslo' > "$tmp/in1.csv"
+# updates and deletes only: MOR tables append them to log files (a delete block for the D rows)
+printf 'id,name,Op,ts,city\n1,a2,U,20,paris\n2,b2,D,20,paris\n3,c2,U,5,rome\n4,d2,D,1,rome\n' > "$tmp/in2.csv"
+printf 'id,name,Op,ts,city\n6,f,I,30,oslo\n5,e2,U,30,oslo\n' > "$tmp/in3.csv"
+printf 'id,name,Op,ts,city\n1,a5,U,50,paris\n' > "$tmp/in4.csv"
+printf 'id,name,Op,ts,city\n1,a4,U,40,paris\n' > "$tmp/in5.csv"
+
+for ty in cow mor; do
+    for v in 8 6; do
+        t=$tmp/dms_${ty}_v$v
+        "$HOODIE" create "$t" --type "$ty" --name "dms_$ty" --record-key id --partition-fields city --hive-style \
+            --ordering-field ts --merge-mode aws_dms --table-version "$v" > /dev/null || bad "create $t"
+        write "$t" bulk_insert "$tmp/in1.csv"
+        check_eq "$ty v$v bulk_insert (D row dropped)" "1,a,I,10 2,b,I,10 3,c,I,10 4,d,I,10 5,e,I,10 " "$(rows "$t")"
+        write "$t" upsert "$tmp/in2.csv"
+        t2=$(last_instant "$t")
+        after2="1,a2,U,20 3,c2,U,5 5,e,I,10 "
+        check_eq "$ty v$v upsert: D deletes, later write wins" "$after2" "$(rows "$t")"
+        if [ "$ty" = mor ]; then
+            check_eq "$ty v$v deletes went to log files" 2 "$(find "$t" -name '.*.log.*' | wc -l)"
+        fi
+        write "$t" upsert "$tmp/in3.csv"
+        check_eq "$ty v$v upsert with an insert" "1,a2,U,20 3,c2,U,5 5,e2,U,30 6,f,I,30 " "$(rows "$t")"
+        check_eq "$ty v$v time travel" "$after2" "$(rows "$t" --as-of "$t2")"
+        write "$t" upsert "$tmp/in4.csv"
+        write "$t" upsert "$tmp/in5.csv"
+        # COW: each write merges against the stored record, commit time: the last write (ts 40) wins. MOR: the two
+        # log records fold first by ordering value (OverwriteWithLatestAvroPayload.preCombine): ts 50 wins.
+        if [ "$ty" = cow ]; then want1="1,a4,U,40"; else want1="1,a5,U,50"; fi
+        check_eq "$ty v$v log fold" "$want1 3,c2,U,5 5,e2,U,30 6,f,I,30 " "$(rows "$t")"
+        if [ "$ty" = mor ]; then
+            "$HOODIE" compact "$t" > /dev/null 2> "$tmp/err" || bad "$ty v$v compact: $(cat "$tmp/err")"
+            check_eq "$ty v$v after compaction" "$want1 3,c2,U,5 5,e2,U,30 6,f,I,30 " "$(rows "$t")"
+        fi
+        "$HOODIE" describe "$t" > "$tmp/desc" 2>&1
+        grep -q "deletes       rows whose Op is 'D'" "$tmp/desc" && ok || bad "$ty v$v describe: $(cat "$tmp/desc")"
+    done
+done
+check_eq "v8 properties as Hudi 1.0" "hoodie.record.merge.mode=CUSTOM
+hoodie.record.merge.strategy.id=00000000-0000-0000-0000-000000000000" \
+    "$(grep -E '^hoodie.record.merge.(mode|strategy.id)=' "$tmp/dms_mor_v8/.hoodie/hoodie.properties" | sort)"
+check_eq "v8 payload" "hoodie.compaction.payload.class=org.apache.hudi.common.model.AWSDmsAvroPayload" \
+    "$(grep '^hoodie.compaction.payload.class=' "$tmp/dms_mor_v8/.hoodie/hoodie.properties")"
+
+# Op = D rows stored as data in log files, then the table switched to the payload: the reader deletes them
+dms=org.apache.hudi.common.model.AWSDmsAvroPayload payload_strategy=00000000-0000-0000-0000-000000000000
+printf 'id,name,Op,ts,city\n1,a2,U,20,paris\n2,b2,D,20,paris\n4,d2,D,1,rome\n' > "$tmp/legacy.csv"
+for v in 8 6; do
+    t=$tmp/legacy_v$v
+    "$HOODIE" create "$t" --type mor --name legacy --record-key id --partition-fields city --hive-style \
+        --ordering-field ts --merge-mode commit_time --table-version "$v" > /dev/null || bad "create $t"
+    write "$t" bulk_insert "$tmp/in1.csv"
+    write "$t" upsert "$tmp/legacy.csv"
+    check_eq "legacy v$v: stored as data" "1,a2,U,20 2,b2,D,20 3,c,I,10 4,d2,D,1 5,e,I,10 9,z,D,10 " "$(rows "$t")"
+    p=$t/.hoodie/hoodie.properties
+    sed -i "s/^hoodie.compaction.payload.class=.*/hoodie.compaction.payload.class=$dms/" "$p"
+    if [ "$v" = 8 ]; then
+        sed -i "s/^hoodie.record.merge.mode=.*/hoodie.record.merge.mode=CUSTOM/;
+                s/^hoodie.record.merge.strategy.id=.*/hoodie.record.merge.strategy.id=$payload_strategy/" "$p"
+    fi
+    # 9 (a D row of the base file, written before the payload) stays: base records are never deletes
+    check_eq "legacy v$v: D log records delete" "1,a2,U,20 3,c,I,10 5,e,I,10 9,z,D,10 " "$(rows "$t")"
+    check_eq "legacy v$v: narrow projection" "1 3 5 9 " \
+        "$("$HOODIE" read "$t" --columns id --format csv | tail -n +2 | sort -n | tr '\n' ' ')"
+    "$HOODIE" get "$t" 2 > "$tmp/get" 2>&1
+    grep -q '"id":2\|^2,' "$tmp/get" && bad "legacy v$v: get 2 found it: $(cat "$tmp/get")" || ok
+    "$HOODIE" get "$t" 1 --format csv > "$tmp/get" 2>&1
+    grep -q 'a2' "$tmp/get" && ok || bad "legacy v$v: get 1: $(cat "$tmp/get")"
+    "$HOODIE" compact "$t" > /dev/null 2> "$tmp/err" || bad "legacy v$v compact: $(cat "$tmp/err")"
+    check_eq "legacy v$v: after compaction" "1,a2,U,20 3,c,I,10 5,e,I,10 9,z,D,10 " "$(rows "$t")"
+    check_eq "legacy v$v: read-optimized after compaction" "1,a2,U,20 3,c,I,10 5,e,I,10 9,z,D,10 " \
+        "$(rows "$t" --query read_optimized)"
+done
+
+# Hudi 1.1's stored form on an event-time table: a marked delete competes on its ordering value
+t=$tmp/marker
+"$HOODIE" create "$t" --type mor --name marker --record-key id --ordering-field ts --merge-mode event_time \
+    --prop hoodie.record.merge.property.hoodie.payload.delete.field=Op \
+    --prop hoodie.record.merge.property.hoodie.payload.delete.marker=D > /dev/null || bad "create $t"
+write "$t" bulk_insert "$tmp/in1.csv"
+printf 'id,name,Op,ts,city\n1,a2,D,5,paris\n2,b2,D,20,paris\n3,c2,U,5,rome\n' > "$tmp/ev.csv"
+write "$t" upsert "$tmp/ev.csv"
+check_eq "event time: stale delete and update lose" "1,a,I,10 3,c,I,10 4,d,I,10 5,e,I,10 " "$(rows "$t")"
+"$HOODIE" compact "$t" > /dev/null 2> "$tmp/err" || bad "marker compact: $(cat "$tmp/err")"
+check_eq "event time: after compaction" "1,a,I,10 3,c,I,10 4,d,I,10 5,e,I,10 " "$(rows "$t")"
+
+# refusals
+t=$tmp/half
+half_msg="hoodie.record.merge.property.hoodie.payload.delete.field: a custom delete marker needs both"
+"$HOODIE" create "$t" --type cow --name half --record-key id \
+    --prop hoodie.record.merge.property.hoodie.payload.delete.field=Op > /dev/null 2> "$tmp/err" &&
+    bad "half marker: create succeeded" || ok
+grep -q "hoodie.properties:[0-9]*: $half_msg" "$tmp/err" && ok || bad "half marker: create: $(cat "$tmp/err")"
+[ -e "$t/.hoodie/hoodie.properties" ] && bad "half marker: a table was created" || ok
+cp -r "$tmp/marker" "$t"
+sed -i '/^hoodie.record.merge.property.hoodie.payload.delete.marker=/d' "$t/.hoodie/hoodie.properties"
+"$HOODIE" read "$t" > /dev/null 2> "$tmp/err" && bad "half marker: read succeeded" || ok
+grep -q "$t/.hoodie/hoodie.properties:[0-9]*: $half_msg" "$tmp/err" && ok || bad "half marker: $(cat "$tmp/err")"
+t=$tmp/legacy_v6
+pg=org.apache.hudi.common.model.debezium.PostgresDebeziumAvroPayload
+sed -i "s/^hoodie.compaction.payload.class=.*/hoodie.compaction.payload.class=$pg/" "$t/.hoodie/hoodie.properties"
+"$HOODIE" read "$t" > /dev/null 2> "$tmp/err" && bad "debezium payload: read succeeded" || ok
+grep -q "custom record mergers (payload $pg) are not supported" "$tmp/err" && ok ||
+    bad "debezium payload: message: $(cat "$tmp/err")"
+"$HOODIE" create "$tmp/bad" --type cow --name bad --record-key id --merge-mode dms > /dev/null 2> "$tmp/err" &&
+    bad "create --merge-mode dms succeeded" || ok
+grep -q "aws_dms" "$tmp/err" && ok || bad "create --merge-mode dms: message: $(cat "$tmp/err")"
+
+finish payloads

@@ -26,7 +26,10 @@
  * to UPLOAD_PARALLEL at a time, and the writer goes on. A later operation on its path (open_read, exists, remove,
  * rename, a listing of its folder) first waits for it; a file finished without either DEFER flag (a commit point)
  * first waits for every one, and fails if one that the same thread finished failed (the write's commit then never
- * appears), unless the failed file has been removed since (a rollback of that write).
+ * appears), unless the failed file has been removed since (a rollback of that write). Markers come with
+ * HOODIE_CREATE_BARRIER: they go up in the background too, but every file the same thread finishes after a marker
+ * (a data file, in the background or not) is PUT only once the marker is up, and fails without a PUT if it is not,
+ * so no data file is ever visible before its marker (await_barriers).
  *
  * Requests that fail with HTTP 5xx or a broken connection are retried (4 attempts, backoff 0.1/0.4/1.6 s), except
  * a conditional PUT, whose first attempt may have succeeded unseen. Errors name the object and the server's code
@@ -48,6 +51,7 @@
 #include "storage/s3_xml.h"
 #include "storage/storage.h"
 #include "util/error.h"
+#include "util/hash.h"
 #include "util/sha256.h"
 
 #include <curl/curl.h>
@@ -84,6 +88,11 @@ typedef struct s3 {
     pthread_cond_t up_cv;
     struct upload *ups;    /* running, done, and failed ones kept until reported */
     size_t n_running;
+    uint64_t barrier_seq;  /* HOODIE_CREATE_BARRIER uploads handed to threads so far */
+    /* folders this storage made (mkdirs): made once, not once per file (a marker's folder is asked for each time) */
+    hoodie_hmap made;      /* keys: the folder objects' keys, owned by made_keys; guarded by mu */
+    char **made_keys;
+    size_t n_made;
 } s3;
 
 /* The last TAIL_BYTES of a file are fetched by one request at the first read that falls in them: a Parquet
@@ -837,6 +846,9 @@ typedef struct upload {
     obj o;
     hoodie_buf data;     /* freed once sent */
     int exclusive;
+    int barrier;         /* HOODIE_CREATE_BARRIER (a marker): seq is its number */
+    uint64_t seq;
+    uint64_t after;      /* not a barrier: the owner's barriers numbered up to this go up before it */
     pthread_t th;
     pthread_t owner;     /* the thread that finished the file: its next commit point hears of a failure */
     int threaded;        /* th is to be joined (0: the upload ran on the caller's thread) */
@@ -845,10 +857,13 @@ typedef struct upload {
     char msg[1024];      /* the failure's message */
 } upload;
 
+static hoodie_status await_barriers(s3 *s, pthread_t owner, uint64_t upto, const char *path);
+
 static void *upload_run(void *arg)
 {
     upload *u = arg;
-    hoodie_status rc = put_object(u->s, &u->o, u->data.data, u->data.len, u->exclusive);
+    hoodie_status rc = u->barrier || !u->after ? HOODIE_OK : await_barriers(u->s, u->owner, u->after, u->o.path);
+    if (rc == HOODIE_OK) rc = put_object(u->s, &u->o, u->data.data, u->data.len, u->exclusive);
     hoodie_buf_dispose(&u->data);
     s3 *s = u->s;
     pthread_mutex_lock(&s->up_mu);
@@ -899,6 +914,23 @@ static hoodie_status settle(s3 *s, const obj *o, enum settle_mode mode)
                   : HOODIE_OK;
 }
 
+/* Wait until the barrier uploads (markers) that thread `owner` handed over, numbered up to `upto`, are up: fails,
+ * naming the marker, if one of them failed. A barrier that went up may have been forgotten already (settle). */
+static hoodie_status await_barriers(s3 *s, pthread_t owner, uint64_t upto, const char *path)
+{
+    char msg[1024] = "";
+    pthread_mutex_lock(&s->up_mu);
+    for (upload *u = s->ups; u;) {
+        if (!u->barrier || u->seq > upto || !pthread_equal(u->owner, owner)) { u = u->next; continue; }
+        if (!u->done) { pthread_cond_wait(&s->up_cv, &s->up_mu); u = s->ups; continue; } /* the list may change */
+        if (u->rc < 0) { snprintf(msg, sizeof msg, "%s", u->msg); break; }
+        u = u->next;
+    }
+    pthread_mutex_unlock(&s->up_mu);
+    if (!msg[0]) return HOODIE_OK;
+    return HOODIE_FAIL(HOODIE_EIO, "%s: not written, as the marker written before it failed: %s", path, msg);
+}
+
 /* Hand f's bytes (one PUT) to a thread: f is freed, the PUT's outcome waits for settle. */
 static hoodie_status finish_deferred(s3 *s, hoodie_wfile *f)
 {
@@ -910,6 +942,7 @@ static hoodie_status finish_deferred(s3 *s, hoodie_wfile *f)
     u->o = f->o;
     u->data = f->data;
     u->exclusive = (f->flags & HOODIE_CREATE_EXCLUSIVE) != 0;
+    u->barrier = (f->flags & HOODIE_CREATE_BARRIER) != 0;
     u->owner = pthread_self();
     f->o = (obj){ NULL, NULL, NULL };
     f->data = (hoodie_buf)HOODIE_BUF_INIT;
@@ -917,6 +950,8 @@ static hoodie_status finish_deferred(s3 *s, hoodie_wfile *f)
     pthread_mutex_lock(&s->up_mu);
     while (s->n_running >= UPLOAD_PARALLEL) pthread_cond_wait(&s->up_cv, &s->up_mu);
     s->n_running++;
+    if (u->barrier) u->seq = ++s->barrier_seq;
+    else u->after = s->barrier_seq;
     u->next = s->ups;
     s->ups = u;
     u->threaded = pthread_create(&u->th, NULL, upload_run, u) == 0;
@@ -1043,7 +1078,12 @@ static hoodie_status s3_finish(void *ctx, hoodie_wfile *f)
         wfile_free(f);
         return rc;
     }
-    if (!f->upload_id) {
+    pthread_mutex_lock(&s->up_mu);
+    uint64_t upto = s->barrier_seq;
+    pthread_mutex_unlock(&s->up_mu);
+    if ((rc = await_barriers(s, pthread_self(), upto, f->o.path)) < 0) { /* markers before data */
+        if (f->upload_id) abort_upload(s, f);
+    } else if (!f->upload_id) {
         rc = put_object(s, &f->o, f->data.data, f->data.len, (f->flags & HOODIE_CREATE_EXCLUSIVE) != 0);
     } else {
         rc = upload_part(s, f, f->data.data, f->data.len);
@@ -1195,11 +1235,39 @@ static hoodie_status s3_rename(void *ctx, const char *from, const char *to)
 }
 
 /* The folder marker "key/" of `path` put (create) or deleted; nothing for a bucket. */
+static void made_forget(s3 *s)
+{
+    hoodie_hmap_clear(&s->made);
+    for (size_t i = 0; i < s->n_made; i++) free(s->made_keys[i]);
+    s->n_made = 0;
+}
+
+/* 1 if this storage made folder `key` already; else 0, and with `remember` it is now (a failure to remember: 0). */
+static int made_before(s3 *s, const char *key, int remember)
+{
+    size_t n = strlen(key);
+    pthread_mutex_lock(&s->mu);
+    int made = hoodie_hmap_get(&s->made, key, n) != NULL;
+    if (!made && remember) {
+        char **nk = realloc(s->made_keys, (s->n_made + 1) * sizeof *nk);
+        char *k = nk ? strdup(key) : NULL;
+        uint64_t *slot;
+        int existed;
+        if (nk) s->made_keys = nk;
+        if (k && hoodie_hmap_upsert(&s->made, k, n, &slot, &existed) == HOODIE_OK) s->made_keys[s->n_made++] = k;
+        else free(k);
+    }
+    pthread_mutex_unlock(&s->mu);
+    return made;
+}
+
 static hoodie_status folder_marker(s3 *s, const char *path, int create)
 {
     obj o, m;
     HOODIE_TRY(obj_parse(&o, path, 0));
     hoodie_status rc = create ? HOODIE_OK : settle(s, &o, SETTLE_WAIT);
+    if (!create) { pthread_mutex_lock(&s->mu); made_forget(s); pthread_mutex_unlock(&s->mu); }
+    else if (*o.key && made_before(s, o.key, 0)) { obj_free(&o); return HOODIE_OK; }
     if (rc == HOODIE_OK && *o.key) {
         m = o;
         size_t n = strlen(o.key);
@@ -1209,6 +1277,7 @@ static hoodie_status folder_marker(s3 *s, const char *path, int create)
             memcpy(m.key + n, "/", 2);
             rc = create ? put_object(s, &m, "", 0, 0) : delete_object(s, &m);
             if (!create && rc == HOODIE_ENOTFOUND) rc = HOODIE_OK;
+            if (create && rc == HOODIE_OK) (void)made_before(s, o.key, 1);
         }
         free(m.key);
     }
@@ -1243,6 +1312,9 @@ static void s3_destroy(void *ctx)
     s3 *s = ctx;
     (void)settle(s, NULL, SETTLE_REMOVED); /* the last uploads land (their failures have no one to go to) */
     for (size_t i = 0; i < s->n_pool; i++) curl_easy_cleanup(s->pool[i]);
+    made_forget(s);
+    hoodie_hmap_dispose(&s->made);
+    free(s->made_keys);
     pthread_mutex_destroy(&s->mu);
     pthread_mutex_destroy(&s->up_mu);
     pthread_cond_destroy(&s->up_cv);

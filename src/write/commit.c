@@ -183,7 +183,9 @@ hoodie_status hoodie_write__marker(hoodie_write_txn *tx, const char *partition, 
     path = hoodie_write__path(dir, (const char *)rel.data);
     if (!path) { rc = HOODIE_NOMEM(); goto done; }
     HOODIE_TRY_GOTO(rc, tx->s->mkdirs(tx->s->ctx, dir), done);
-    rc = hoodie_storage_write_all(tx->s, path, HOODIE_CREATE_EXCLUSIVE | HOODIE_CREATE_DEFER_SYNC, "", 0);
+    /* an object store may upload it in the background: every file this writer finishes later waits for it */
+    rc = hoodie_storage_write_all(tx->s, path, HOODIE_CREATE_EXCLUSIVE | HOODIE_CREATE_DEFER_SYNC |
+                                  HOODIE_CREATE_DEFER_VISIBLE | HOODIE_CREATE_BARRIER, "", 0);
 done:
     if (rc < 0) hoodie_error__prefix("marker of '%s': ", file_name);
     hoodie_buf_dispose(&rel);

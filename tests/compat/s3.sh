@@ -493,6 +493,23 @@ for type in cow mor; do
         "$( (tail -n +2 "$tmp/bg_up.csv"; tail -n +2 "$tmp/bg.csv" | awk 'NR % 3 != 1') | sort)" "$(bg_rows "$t")"
     [ -z "$(on_bg "$HOODIE" timeline "$t" | tail -n +2 | grep -v completed | grep -v rollback)" ] && ok ||
         bad "$type: pending instants left: $(on_bg "$HOODIE" timeline "$t")"
+    # markers go up in the background too, but no data file before its marker: when the markers fail, not one
+    # data file of the write is PUT, the write fails, and the next one rolls it back
+    before=$(bg_rows "$t")
+    curl -s -X POST "$bg_url/__hoodie_test/fail-puts?match=%5C.marker%5C." > /dev/null # \.marker\.
+    on_bg "$HOODIE" write "$t" --op upsert --input "$tmp/bg_up.csv" > /dev/null 2> "$tmp/bg.err"; rc=$?
+    curl -s -X POST "$bg_url/__hoodie_test/fail-puts?match=" > /dev/null
+    [ "$rc" -ne 0 ] && ok || bad "$type: an upsert whose markers failed to go up succeeded"
+    check_contains "$type: the failed marker named" "$(cat "$tmp/bg.err")" "marker"
+    inst=$(on_bg "$HOODIE" timeline "$t" | tail -n +2 | grep -v completed | awk '{ print $1 }')
+    [ -n "$inst" ] && ok || bad "$type: no pending instant after the failed markers"
+    check_eq "$type: data files PUT without their markers" "" \
+        "$(find "$tmp/bgsrv" -name "*$inst*" -not -path "*/.hoodie/*" 2> /dev/null)"
+    check_eq "$type: the table as before the failed markers" "$before" "$(bg_rows "$t")"
+    on_bg "$HOODIE" write "$t" --op upsert --input "$tmp/bg_up.csv" > "$tmp/bg.out" 2>&1 ||
+        bad "$type: upsert after the failed markers: $(cat "$tmp/bg.out")"
+    [ -z "$(on_bg "$HOODIE" timeline "$t" | tail -n +2 | grep -v completed | grep -v rollback)" ] && ok ||
+        bad "$type: pending instants left after the failed markers: $(on_bg "$HOODIE" timeline "$t")"
 done
 
 finish s3

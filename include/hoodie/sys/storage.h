@@ -47,6 +47,13 @@ typedef int (*hoodie_storage_list_cb)(const hoodie_dirent *entry, void *payload)
  * later completed instant makes part of the table. Storage that finishes at once ignores it.
  */
 #define HOODIE_CREATE_DEFER_VISIBLE 4u
+/**
+ * With DEFER_VISIBLE, for markers (a write's note of a data file it is about to create, which a rollback follows):
+ * every file that the same thread finishes after this one becomes visible only once this one is, and fails instead
+ * of appearing if this one could not be written. A marker is then always in place before its data file, though
+ * neither waits for the other's upload. Storage that finishes at once ignores it.
+ */
+#define HOODIE_CREATE_BARRIER 8u
 
 typedef struct hoodie_storage {
     unsigned version; /**< HOODIE_STORAGE_VERSION */

@@ -540,6 +540,15 @@ static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
     s->slice_done_base = 0;
     int use_logs = s->query != HOODIE_QUERY_READ_OPTIMIZED && sl->log_count > 0;
     int lookup = s->n_keys && s->query == HOODIE_QUERY_SNAPSHOT && s->t->cfg->populate_meta_fields;
+    /* a custom merger (a payload class or merger hoodie does not know) only matters where log files are merged:
+     * copy-on-write tables, read-optimized queries and slices without log files read as they are */
+    if (use_logs && s->t->cfg->merge_mode == HOODIE_MERGE_CUSTOM)
+        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: file group %s of partition '%s' has log files, and merging them "
+                           "needs the table's custom record merger (%s %s), which hoodie does not support; "
+                           "read-optimized queries read", s->t->base_path, g->file_id, g->partition,
+                           s->t->cfg->payload_class ? "payload" : "merge strategy",
+                           s->t->cfg->payload_class ? s->t->cfg->payload_class
+                           : s->t->cfg->merge_strategy_id ? s->t->cfg->merge_strategy_id : "?");
     if ((use_logs || (lookup && sl->base)) && s->t->cfg->lsm_tree && s->key_col >= 0 && hoodie_lsm_slice_sortable(sl)) {
         hoodie_lsm_slice_cfg lc = { { s->t->storage, s->t->tl, s->as_of[0] ? s->as_of : NULL, &s->full,
                                       (const char *const *)s->rolled_back, s->n_rolled_back, 0 },
@@ -822,9 +831,6 @@ static hoodie_status scan_open(hoodie_table *t, const hoodie_scan_opts *opts, co
     hoodie_scan_opts def = HOODIE_SCAN_OPTS_INIT;
     hoodie_status rc = HOODIE_OK;
     if (!opts) opts = &def;
-    if (t->cfg->merge_mode == HOODIE_MERGE_CUSTOM)
-        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: custom record mergers (payload %s) are not supported",
-                           t->base_path, t->cfg->payload_class ? t->cfg->payload_class : "?");
     scan *s = calloc(1, sizeof *s);
     if (!s) return HOODIE_NOMEM();
     s->t = t;

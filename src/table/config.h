@@ -21,7 +21,8 @@ typedef enum hoodie_table_type {
 typedef enum hoodie_merge_mode {
     HOODIE_MERGE_COMMIT_TIME_ORDERING = 0, /* last write wins by timeline/log order */
     HOODIE_MERGE_EVENT_TIME_ORDERING = 1,  /* larger ordering value wins, ties to the later write */
-    HOODIE_MERGE_CUSTOM = 2                /* user merger or payload class: not readable by hoodie yet */
+    HOODIE_MERGE_CUSTOM = 2                /* user merger or payload class hoodie cannot apply: no log merges, no
+                                            * upserts (copy-on-write tables and read-optimized queries read) */
 } hoodie_merge_mode;
 
 typedef enum hoodie_keygen {

@@ -730,6 +730,20 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     if ((rc = hoodie_arena_new(&w.arena, NULL, 16384)) < 0) goto done;
 
     int combine_inserts = w.o.combine_before_insert && !w.o.no_combine;
+    /* a custom merger decides how records of one key combine: writes that combine them (an upsert against the
+     * stored records, de-duplication of the input) would do it otherwise than Hudi; plain inserts and deletes don't */
+    int plain_op = w.o.op == HOODIE_WRITE_INSERT || w.o.op == HOODIE_WRITE_BULK_INSERT ||
+                   w.o.op == HOODIE_WRITE_DELETE || w.o.op == HOODIE_WRITE_DELETE_PARTITION;
+    if (w.cfg->merge_mode == HOODIE_MERGE_CUSTOM && (w.cfg->lsm_tree || combine_inserts || !plain_op)) {
+        rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: %s combines records by the table's custom record merger (%s %s), "
+                         "which hoodie does not support; insert, bulk_insert (without combining), delete and "
+                         "delete_partition write such tables", base_path, w.op_name,
+                         w.cfg->payload_class ? "payload" : "merge strategy",
+                         w.cfg->payload_class ? w.cfg->payload_class
+                         : w.cfg->merge_strategy_id ? w.cfg->merge_strategy_id : "?");
+        if (input->release) input->release(input);
+        goto done;
+    }
     if (w.o.op == HOODIE_WRITE_BULK_INSERT && !combine_inserts && !w.cfg->lsm_tree) {
         hoodie_arrow_reader ar;
         if ((rc = hoodie_arrow_reader_open(&ar, input)) < 0) {

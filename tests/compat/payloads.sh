@@ -123,10 +123,49 @@ sed -i '/^hoodie.record.merge.property.hoodie.payload.delete.marker=/d' "$t/.hoo
 grep -q "$t/.hoodie/hoodie.properties:[0-9]*: $half_msg" "$tmp/err" && ok || bad "half marker: $(cat "$tmp/err")"
 t=$tmp/legacy_v6
 pg=org.apache.hudi.common.model.debezium.PostgresDebeziumAvroPayload
+write "$t" upsert "$tmp/legacy.csv" # log files again (compacted above)
 sed -i "s/^hoodie.compaction.payload.class=.*/hoodie.compaction.payload.class=$pg/" "$t/.hoodie/hoodie.properties"
 "$HOODIE" read "$t" > /dev/null 2> "$tmp/err" && bad "debezium payload: read succeeded" || ok
-grep -q "custom record mergers (payload $pg) are not supported" "$tmp/err" && ok ||
+grep -q "has log files, and merging them needs the table's custom record merger (payload $pg)" "$tmp/err" && ok ||
     bad "debezium payload: message: $(cat "$tmp/err")"
+"$HOODIE" read "$t" --query read_optimized > /dev/null 2> "$tmp/err" && ok ||
+    bad "debezium: read-optimized: $(cat "$tmp/err")"
+
+# a payload hoodie does not merge by (PartialUpdateAvroPayload): copy-on-write tables and read-optimized queries
+# read; writes that would combine records by it are refused before they start; inserts and deletes go in
+pu=org.apache.hudi.common.model.PartialUpdateAvroPayload
+printf 'id,name,Op,ts,city\n1,a2,U,20,paris\n' > "$tmp/pu.csv"
+for ty in cow mor; do
+    for v in 8 6; do
+        t=$tmp/pu_${ty}_v$v
+        "$HOODIE" create "$t" --type "$ty" --name pu --record-key id --partition-fields city --hive-style \
+            --ordering-field ts --table-version "$v" > /dev/null || bad "create $t"
+        write "$t" bulk_insert "$tmp/in1.csv"
+        t1=$(last_instant "$t")
+        [ "$ty" = mor ] && write "$t" upsert "$tmp/pu.csv" # a log file in paris
+        sed -i "s/^hoodie.compaction.payload.class=.*/hoodie.compaction.payload.class=$pu/;
+                s/^hoodie.record.merge.mode=.*/hoodie.record.merge.mode=CUSTOM/" "$t/.hoodie/hoodie.properties"
+        n=$("$HOODIE" timeline "$t" | wc -l)
+        "$HOODIE" write "$t" --op upsert --input "$tmp/pu.csv" > /dev/null 2> "$tmp/err" &&
+            bad "$ty v$v: an upsert by $pu succeeded" || ok
+        grep -q "UPSERT combines records by the table's custom record merger (payload $pu)" "$tmp/err" && ok ||
+            bad "$ty v$v: upsert refusal: $(cat "$tmp/err")"
+        check_eq "$ty v$v: the refused upsert left no instant" "$n" "$("$HOODIE" timeline "$t" | wc -l)"
+        base="1,a,I,10 2,b,I,10 3,c,I,10 4,d,I,10 5,e,I,10 9,z,D,10 "
+        check_eq "$ty v$v: read-optimized" "$base" "$(rows "$t" --query read_optimized)"
+        if [ "$ty" = cow ]; then
+            check_eq "$ty v$v: snapshot" "$base" "$(rows "$t")"
+            check_eq "$ty v$v: time travel" "$base" "$(rows "$t" --as-of "$t1")"
+            write "$t" delete "$tmp/pu.csv"
+            check_eq "$ty v$v: delete" "${base#1,a,I,10 }" "$(rows "$t")"
+        else
+            "$HOODIE" read "$t" > /dev/null 2> "$tmp/err" && bad "$ty v$v: a snapshot merged logs by $pu" || ok
+            grep -q "partition 'city=paris' has log files, and merging them needs the table's custom record merger" \
+                "$tmp/err" && ok || bad "$ty v$v: snapshot refusal: $(cat "$tmp/err")"
+        fi
+    done
+done
+
 "$HOODIE" create "$tmp/bad" --type cow --name bad --record-key id --merge-mode dms > /dev/null 2> "$tmp/err" &&
     bad "create --merge-mode dms succeeded" || ok
 grep -q "aws_dms" "$tmp/err" && ok || bad "create --merge-mode dms: message: $(cat "$tmp/err")"

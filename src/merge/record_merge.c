@@ -132,13 +132,12 @@ hoodie_merge_policy hoodie_merge_policy_of(const hoodie_table_config *c)
     return p;
 }
 
-int hoodie_delete_marker_of(const hoodie_table_config *c, const hoodie_field *schema, hoodie_delete_marker *m)
+void hoodie_delete_marker_of(const hoodie_table_config *c, const hoodie_field *schema, hoodie_delete_marker *m)
 {
-    if (!c->delete_field || !c->delete_marker) return 0;
-    m->col = hoodie_field_find(schema, c->delete_field);
-    m->value = c->delete_marker;
-    m->len = strlen(c->delete_marker);
-    return 1;
+    int on = c->delete_field && c->delete_marker;
+    m->col = on ? hoodie_field_find(schema, c->delete_field) : -1;
+    m->value = on ? c->delete_marker : NULL;
+    m->len = on ? strlen(c->delete_marker) : 0;
 }
 
 int hoodie_delete_marked(const hoodie_delete_marker *m, const hoodie_batch *b, int64_t row)

@@ -63,8 +63,8 @@ typedef struct hoodie_delete_marker {
     size_t len;
 } hoodie_delete_marker;
 
-/** The table's marker resolved against `schema` into *m; 0 when the table has none (m untouched), else 1. */
-int hoodie_delete_marker_of(const hoodie_table_config *c, const hoodie_field *schema, hoodie_delete_marker *m);
+/** The table's marker resolved against `schema` into *m: col -1 when there is none or `schema` lacks its column. */
+void hoodie_delete_marker_of(const hoodie_table_config *c, const hoodie_field *schema, hoodie_delete_marker *m);
 /** 1 if row `row` of batch `b` (shaped like the schema m was resolved against) holds the marker value (m may be
  *  NULL: 0). */
 int hoodie_delete_marked(const hoodie_delete_marker *m, const hoodie_batch *b, int64_t row);

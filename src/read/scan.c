@@ -62,8 +62,7 @@ typedef struct scan {
     char **incr;                         /* incremental: requested times of the instants in range (sorted) */
     size_t n_incr;
     int key_col, ord_col, del_col;
-    hoodie_delete_marker marker;    /* the table's custom delete marker, when has_marker */
-    int has_marker;
+    hoodie_delete_marker marker;    /* the table's custom delete marker (col -1: none) */
     hoodie_merge_policy policy;
     /* the open slice */
     const hoodie_file_group *group;
@@ -169,7 +168,7 @@ static hoodie_status narrow_schema(scan *s)
     hoodie_status rc = HOODIE_OK;
     for (size_t i = 0; i < s->full.n_children && rc == HOODIE_OK; i++) {
         int k = (int)i;
-        if (k == s->key_col || k == s->ord_col || k == s->del_col || (s->has_marker && k == s->marker.col) ||
+        if (k == s->key_col || k == s->ord_col || k == s->del_col || k == s->marker.col ||
             projection_needs(s->columns, s->n_columns, s->full.children[i].name) ||
             filter_needs(s, s->full.children[i].name))
             rc = hoodie_field_add_child(&need, &s->full.children[i]);
@@ -179,7 +178,7 @@ static hoodie_status narrow_schema(scan *s)
     s->key_col = hoodie_field_find(&need, "_hoodie_record_key");
     s->ord_col = ord ? hoodie_field_find(&need, ord) : -1;
     s->del_col = s->del_col >= 0 ? hoodie_field_find(&need, "_hoodie_is_deleted") : -1;
-    if (s->has_marker) (void)hoodie_delete_marker_of(s->t->cfg, &need, &s->marker);
+    hoodie_delete_marker_of(s->t->cfg, &need, &s->marker);
     hoodie_field_dispose(&s->full);
     s->full = need;
     return HOODIE_OK;
@@ -546,15 +545,13 @@ static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
         return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: file group %s of partition '%s' has log files, and merging them "
                            "needs the table's custom record merger (%s %s), which hoodie does not support; "
                            "read-optimized queries read", s->t->base_path, g->file_id, g->partition,
-                           s->t->cfg->payload_class ? "payload" : "merge strategy",
-                           s->t->cfg->payload_class ? s->t->cfg->payload_class
-                           : s->t->cfg->merge_strategy_id ? s->t->cfg->merge_strategy_id : "?");
+                           HOODIE_CUSTOM_MERGER_ARGS(s->t->cfg));
     if ((use_logs || (lookup && sl->base)) && s->t->cfg->lsm_tree && s->key_col >= 0 && hoodie_lsm_slice_sortable(sl)) {
         hoodie_lsm_slice_cfg lc = { { s->t->storage, s->t->tl, s->as_of[0] ? s->as_of : NULL, &s->full,
                                       (const char *const *)s->rolled_back, s->n_rolled_back, 0 },
                                     s->key_col, s->ord_col, s->del_col, s->policy, s->batch_rows, 0, 0,
                                     lookup ? (const char *const *)s->keys : NULL, lookup ? s->n_keys : 0,
-                                    s->has_marker ? &s->marker : NULL };
+                                    &s->marker };
         s->slice_done_base = 1;
         return hoodie_lsm_slice_open(&s->lsm, &lc, sl);
     }
@@ -565,8 +562,7 @@ static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
         s->have_logs = 1;
         if (s->key_col < 0)
             return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "merging log files needs the _hoodie_record_key column");
-        hoodie_slice_merge_cfg mc = { &s->full, s->key_col, s->ord_col, s->del_col, s->policy,
-                                      s->has_marker ? &s->marker : NULL };
+        hoodie_slice_merge_cfg mc = { &s->full, s->key_col, s->ord_col, s->del_col, s->policy, &s->marker };
         HOODIE_TRY(hoodie_slice_merger_new(&s->merger, &mc, &s->logs));
     }
     if (sl->base) {
@@ -885,7 +881,7 @@ static hoodie_status scan_open(hoodie_table *t, const hoodie_scan_opts *opts, co
         s->ord_col = t->cfg->ordering_fields.count ? hoodie_field_find(&s->full, t->cfg->ordering_fields.items[0]) : -1;
         s->del_col = hoodie_field_find(&s->full, "_hoodie_is_deleted");
         if (s->del_col >= 0 && s->full.children[s->del_col].type.id != HOODIE_TYPE_BOOL) s->del_col = -1;
-        s->has_marker = hoodie_delete_marker_of(t->cfg, &s->full, &s->marker);
+        hoodie_delete_marker_of(t->cfg, &s->full, &s->marker);
         s->policy = hoodie_merge_policy_of(t->cfg);
         /* the output schema: project an empty batch */
         hoodie_batch empty, projected;

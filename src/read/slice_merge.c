@@ -52,6 +52,12 @@ static hoodie_status hash_keys(hoodie_slice_merger *m, const hoodie_array *keys,
     return HOODIE_OK;
 }
 
+/* 1 if a record of the slice can be a delete by its own columns (_hoodie_is_deleted, the custom delete marker). */
+static int marks_deletes(const hoodie_slice_merger *m)
+{
+    return m->cfg.deleted_col >= 0 || (m->cfg.marker && m->cfg.marker->col >= 0);
+}
+
 static void version_of(const hoodie_slice_merger *m, const hoodie_batch *b, int64_t r, hoodie_merge_version *v)
 {
     const hoodie_field *f = &b->schema;
@@ -193,7 +199,7 @@ size_t hoodie_slice_merger_log_keys(const hoodie_slice_merger *m) { return m->n_
 
 int hoodie_slice_merger_may_drop(const hoodie_slice_merger *m)
 {
-    if (m->cfg.deleted_col >= 0 || (m->cfg.marker && m->cfg.marker->col >= 0)) return 1;
+    if (marks_deletes(m)) return 1;
     for (size_t i = 0; i < m->n_entries; i++)
         if (m->entries[i].ver.is_delete || m->entries[i].after_delete) return 1;
     return 0;
@@ -241,7 +247,7 @@ static hoodie_status select_rows(hoodie_slice_merger *m, const hoodie_batch *bas
         }
         hoodie_merge_version vb;
         if (!slot) {
-            if (m->cfg.deleted_col >= 0 || (m->cfg.marker && m->cfg.marker->col >= 0)) {
+            if (marks_deletes(m)) {
                 version_of(m, base, r, &vb);
                 if (vb.is_delete) continue;
             }

@@ -33,7 +33,7 @@ static void slice_cfg(hoodie_svc *sv, hoodie_lsm_slice_cfg *c)
     c->key_col = sv->key_col;
     c->ordering_col = sv->ord_col;
     c->deleted_col = sv->del_col;
-    c->marker = sv->has_marker ? &sv->marker : NULL;
+    c->marker = &sv->marker;
     c->policy = sv->policy;
     c->batch_rows = MERGE_BATCH;
 }

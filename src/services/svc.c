@@ -166,10 +166,10 @@ hoodie_status hoodie_svc__load_schema(hoodie_svc *sv)
     sv->del_col = hoodie_field_find(&sv->file_schema, "_hoodie_is_deleted");
     if (sv->del_col >= 0 && sv->file_schema.children[sv->del_col].type.id != HOODIE_TYPE_BOOL) sv->del_col = -1;
     sv->policy = hoodie_merge_policy_of(c);
-    sv->has_marker = hoodie_delete_marker_of(c, &sv->file_schema, &sv->marker);
+    hoodie_delete_marker_of(c, &sv->file_schema, &sv->marker);
     if (c->merge_mode == HOODIE_MERGE_CUSTOM)
-        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: custom record mergers (payload %s) are not supported",
-                           sv->base_path, c->payload_class ? c->payload_class : "?");
+        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: custom record mergers (%s %s) are not supported",
+                           sv->base_path, HOODIE_CUSTOM_MERGER_ARGS(c));
     return load_rolled_back(sv);
 }
 
@@ -346,8 +346,7 @@ typedef struct merge_shape {
 
 static hoodie_status shape_of(hoodie_svc *sv, int without_file_name, merge_shape *out)
 {
-    *out = (merge_shape){ &sv->file_schema, sv->key_col, sv->ord_col, sv->del_col,
-                          sv->has_marker ? &sv->marker : NULL };
+    *out = (merge_shape){ &sv->file_schema, sv->key_col, sv->ord_col, sv->del_col, &sv->marker };
     if (!without_file_name) return HOODIE_OK;
     if (!sv->have_nofn) {
         sv->fname_col = hoodie_field_find(&sv->file_schema, "_hoodie_file_name");
@@ -361,11 +360,10 @@ static hoodie_status shape_of(hoodie_svc *sv, int without_file_name, merge_shape
         sv->nofn_key = hoodie_field_find(f, "_hoodie_record_key");
         sv->nofn_ord = sv->ord_col >= 0 ? hoodie_field_find(f, sv->file_schema.children[sv->ord_col].name) : -1;
         sv->nofn_del = sv->del_col >= 0 ? hoodie_field_find(f, "_hoodie_is_deleted") : -1;
-        if (sv->has_marker) (void)hoodie_delete_marker_of(sv->t->cfg, f, &sv->nofn_marker);
+        hoodie_delete_marker_of(sv->t->cfg, f, &sv->nofn_marker);
         sv->have_nofn = 1;
     }
-    *out = (merge_shape){ &sv->nofn_schema, sv->nofn_key, sv->nofn_ord, sv->nofn_del,
-                          sv->has_marker ? &sv->nofn_marker : NULL };
+    *out = (merge_shape){ &sv->nofn_schema, sv->nofn_key, sv->nofn_ord, sv->nofn_del, &sv->nofn_marker };
     return HOODIE_OK;
 }
 

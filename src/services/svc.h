@@ -48,7 +48,6 @@ typedef struct hoodie_svc {
     hoodie_field nofn_schema;
     int nofn_key, nofn_ord, nofn_del, fname_col;
     hoodie_delete_marker marker, nofn_marker; /* the table's custom delete marker in file_schema / nofn_schema */
-    int has_marker;
     char **rolled_back_instants;  /* instants undone by completed rollbacks (log blocks of them are skipped) */
     size_t n_rolled_back_instants;
 } hoodie_svc;

@@ -1234,7 +1234,6 @@ static hoodie_status s3_rename(void *ctx, const char *from, const char *to)
     return rc;
 }
 
-/* The folder marker "key/" of `path` put (create) or deleted; nothing for a bucket. */
 static void made_forget(s3 *s)
 {
     hoodie_hmap_clear(&s->made);
@@ -1261,6 +1260,7 @@ static int made_before(s3 *s, const char *key, int remember)
     return made;
 }
 
+/* The folder marker "key/" of `path` put (create; once per storage) or deleted; nothing for a bucket. */
 static hoodie_status folder_marker(s3 *s, const char *path, int create)
 {
     obj o, m;

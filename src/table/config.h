@@ -109,6 +109,11 @@ typedef struct hoodie_table_config {
     hoodie_cdc_mode cdc_mode;      /* hoodie.table.cdc.supplemental.logging.mode, default DATA_BEFORE_AFTER */
 } hoodie_table_config;
 
+/** A CUSTOM table's merger in messages, as printf arguments of "%s %s": "payload <class>" or "merge strategy <id>". */
+#define HOODIE_CUSTOM_MERGER_ARGS(c)                                                                                   \
+    ((c)->payload_class ? "payload" : "merge strategy"),                                                               \
+        ((c)->payload_class ? (c)->payload_class : (c)->merge_strategy_id ? (c)->merge_strategy_id : "?")
+
 /** Load flags. */
 #define HOODIE_CONFIG_NO_CHECKSUM 1u /**< do not verify hoodie.table.checksum */
 #define HOODIE_CONFIG_NO_BACKUP   2u /**< do not fall back to hoodie.properties.backup */

@@ -329,11 +329,11 @@ static hoodie_status bulk_route_batch(wctx *w, hoodie_hmap *pmap, bulk_file **fi
     const hoodie_array *del = del_col >= 0 && w->in.schema.children[del_col].type.id == HOODIE_TYPE_BOOL
                                   ? &w->in.root.children[del_col] : NULL;
     hoodie_delete_marker mk; /* the table's custom delete marker (AWS DMS: Op = 'D') */
-    int has_mk = hoodie_delete_marker_of(w->cfg, &w->in.schema, &mk);
+    hoodie_delete_marker_of(w->cfg, &w->in.schema, &mk);
     for (size_t p = 0; p < w->n_parts; p++) (*rows)[p].n = 0;
     for (int64_t r = 0; r < n; r++) {
         if (del && hoodie_array_is_valid(del, r) && hoodie_bit_get(del->values, r)) continue; /* nothing to delete */
-        if (has_mk && hoodie_delete_marked(&mk, &w->in, r)) continue;
+        if (mk.col >= 0 && hoodie_delete_marked(&mk, &w->in, r)) continue;
         size_t pl;
         const char *p = key_at(&w->parts, r, &pl);
         uint64_t *slot = hoodie_hmap_get(pmap, p, pl);

@@ -737,10 +737,7 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     if (w.cfg->merge_mode == HOODIE_MERGE_CUSTOM && (w.cfg->lsm_tree || combine_inserts || !plain_op)) {
         rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: %s combines records by the table's custom record merger (%s %s), "
                          "which hoodie does not support; insert, bulk_insert (without combining), delete and "
-                         "delete_partition write such tables", base_path, w.op_name,
-                         w.cfg->payload_class ? "payload" : "merge strategy",
-                         w.cfg->payload_class ? w.cfg->payload_class
-                         : w.cfg->merge_strategy_id ? w.cfg->merge_strategy_id : "?");
+                         "delete_partition write such tables", base_path, w.op_name, HOODIE_CUSTOM_MERGER_ARGS(w.cfg));
         if (input->release) input->release(input);
         goto done;
     }
@@ -792,7 +789,7 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     if (!w.del) { rc = HOODIE_NOMEM(); goto done; }
     int del_col = hoodie_field_find(&w.in.schema, "_hoodie_is_deleted");
     hoodie_delete_marker mk; /* the table's custom delete marker (AWS DMS: Op = 'D') */
-    int has_mk = hoodie_delete_marker_of(w.cfg, &w.in.schema, &mk);
+    hoodie_delete_marker_of(w.cfg, &w.in.schema, &mk);
     for (int64_t r = 0; r < n; r++) {
         if (w.o.op == HOODIE_WRITE_DELETE) w.del[r] = 1;
         else if (del_col >= 0 && w.in.schema.children[del_col].type.id == HOODIE_TYPE_BOOL) {
@@ -800,7 +797,7 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
             w.del[r] = hoodie_array_is_valid(a, r) && hoodie_bit_get(a->values, r);
         }
         if (marks) w.del[r] |= marks[r];
-        if (has_mk && !w.del[r]) w.del[r] = (uint8_t)hoodie_delete_marked(&mk, &w.in, r);
+        if (mk.col >= 0 && !w.del[r]) w.del[r] = (uint8_t)hoodie_delete_marked(&mk, &w.in, r);
     }
     if ((rc = index_partitions(&w)) < 0) goto done;
     if ((rc = combine(&w)) < 0) goto done;

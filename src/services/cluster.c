@@ -423,6 +423,11 @@ hoodie_status hoodie_clustering(const char *base_path, const hoodie_service_opts
         have_tx = rc == HOODIE_OK;
         if (rc == HOODIE_OK) rc = hoodie_svc__read_record(&sv, &copy, HOODIE_STATE_REQUESTED, &req);
         if (rc == HOODIE_OK && !req) rc = HOODIE_CORRUPT("%s: empty clustering plan", copy.requested);
+    } else if (rc == HOODIE_OK && sv.t->cfg->bucket_index) {
+        /* clustering writes new file groups: a bucket's rows would leave the one group the bucket index routes to */
+        rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: clustering a table with the bucket index "
+                         "(hoodie.index.type=BUCKET) would move rows out of their buckets' file groups; it is not "
+                         "supported (compaction and cleaning are)", base_path);
     } else if (rc == HOODIE_OK) {
         size_t n_groups = 0;
         hoodie_table_lock lock = { 0 };

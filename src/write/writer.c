@@ -741,7 +741,9 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
         if (input->release) input->release(input);
         goto done;
     }
-    if (w.o.op == HOODIE_WRITE_BULK_INSERT && !combine_inserts && !w.cfg->lsm_tree) {
+    /* bulk_insert streams its rows into new file groups; a bucket index table keeps one file group per bucket, so
+     * its rows go the way of inserts, to their buckets' groups (existing ones included) */
+    if (w.o.op == HOODIE_WRITE_BULK_INSERT && !combine_inserts && !w.cfg->lsm_tree && !w.cfg->bucket_index) {
         hoodie_arrow_reader ar;
         if ((rc = hoodie_arrow_reader_open(&ar, input)) < 0) {
             if (input->release) input->release(input);
@@ -809,10 +811,6 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     row_group = malloc(((size_t)n + 1) * sizeof *row_group);
     if (!row_group) { rc = HOODIE_NOMEM(); goto done; }
     for (int64_t r = 0; r < n; r++) row_group[r] = -1;
-    if (w.cfg->bucket_index && !w.mor) {
-        rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: bucket index writes need a MERGE_ON_READ table", base_path);
-        goto done;
-    }
     if ((w.o.op == HOODIE_WRITE_UPSERT || w.o.op == HOODIE_WRITE_DELETE) && !w.cfg->bucket_index)
         if ((rc = hoodie_wr__lookup(&w, row_group)) < 0) goto done;
     trace_phase(&w, "lookup");
@@ -852,7 +850,8 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
         double t0 = w.trace ? now_s() : 0;
         int kind = -1;
         if ((rc = hoodie_write__heartbeat_tick(w.s, w.t->base_path, w.tx.inst.requested)) < 0) break;
-        if (!g->existing && g->inserts.n && w.o.op == HOODIE_WRITE_BULK_INSERT && !w.cfg->lsm_tree)
+        if (!g->existing && g->inserts.n && w.o.op == HOODIE_WRITE_BULK_INSERT && !w.cfg->lsm_tree &&
+            !w.cfg->bucket_index) /* the bulk handle rolls over to more groups: never for a bucket */
             kind = 0, rc = hoodie_wr__bulk_handle(&w, i);
         else if (!g->existing) kind = 0, rc = g->inserts.n ? hoodie_wr__create_handle(&w, g) : HOODIE_OK;
         else if (w.mor && w.cfg->lsm_tree) kind = 3, rc = g->updates.n || g->inserts.n ? hoodie_wr__lsm_append_handle(&w, g) : HOODIE_OK;

@@ -6,8 +6,9 @@
 # (with keys that do not exist), insert_overwrite of one partition, upsert again; after each step the table is
 # read as of every instant so far (time travel), each compared with tests/oracle/write_seq.mjs's expected state.
 # COW tables without meta fields (hoodie.populate.meta.fields=false: keys from the key fields, SIMPLE index) run
-# the same sequences. Each step's changes, as `hoodie read --query cdc` gives them, are checked against DuckDB's
-# difference of the states before and after it (tables with meta fields).
+# the same sequences, and so do COW and MOR tables with the bucket index (each row in its bucket's file group).
+# Each step's changes, as `hoodie read --query cdc` gives them, are checked against DuckDB's difference of the
+# states before and after it (tables with meta fields).
 set -u
 HOODIE=${HOODIE:-build/hoodie}
 SRC=${HOODIE_SRC:-.}
@@ -35,6 +36,7 @@ run_config() { # type version keygen [nometa]
                       --prop hoodie.keygen.timebased.timezone=UTC); hive=1 ;;
   esac
   [ "$flavor" = nometa ] && cargs+=(--no-meta-fields)
+  [ "$flavor" = bucket ] && cargs+=(--index bucket --buckets 3)
   if ! "$HOODIE" create "$t" --type "$type" --table-version "$ver" --name "$name" --ordering-field ts \
        "${cargs[@]}" > /dev/null 2> "$tmp/err"; then
     echo "FAIL $name: create: $(cat "$tmp/err")"; fail=$((fail + 1)); return
@@ -78,6 +80,27 @@ run_config() { # type version keygen [nometa]
     else echo "FAIL $name: --filter \"$pf = $lit\": $got rows, DuckDB counts ${want:-none} $(cat "$tmp/err")"
          fail=$((fail + 1)); fi
   fi
+  if [ "$flavor" = bucket ]; then # every row in its bucket's file group, one group per bucket and partition
+    local hf=""
+    [ "$kg" = complex ] && hf=id,region
+    while read -r line; do
+      case "$line" in
+        ok*) pass=$((pass + 1)) ;;
+        *) echo "FAIL $name: buckets: $line"; fail=$((fail + 1)) ;;
+      esac
+    done < <(node "$SRC/tests/oracle/bucket_check.mjs" "$tmp/$name.snap.parquet" 3 $hf 2>&1)
+    # clustering would write new file groups: refused, the timeline unchanged
+    local before after
+    before=$(ls -R "$t/.hoodie" | sort | md5sum)
+    if "$HOODIE" cluster "$t" --sort-by id > /dev/null 2> "$tmp/err"; then
+      echo "FAIL $name: clustering a bucket index table succeeded"; fail=$((fail + 1))
+    else
+      after=$(ls -R "$t/.hoodie" | sort | md5sum)
+      if grep -q "bucket index" "$tmp/err" && [ "$before" = "$after" ]; then pass=$((pass + 1))
+      else echo "FAIL $name: cluster: $(cat "$tmp/err") (timeline changed: $([ "$before" = "$after" ] && echo no || echo yes))"
+           fail=$((fail + 1)); fi
+    fi
+  fi
   local cdc=""
   if [ "$flavor" != nometa ]; then
     cdc="$tmp/$name.cdc.jsonl"
@@ -106,6 +129,14 @@ done
 for ver in 8 6; do
   for kg in simple complex nonpartitioned timestamp; do
     run_config cow "$ver" "$kg" nometa
+  done
+done
+# the bucket index (hoodie.index.type=BUCKET, 3 buckets): every step routes rows to their buckets' file groups
+for type in cow mor; do
+  for ver in 8 6; do
+    for kg in simple complex; do
+      run_config "$type" "$ver" "$kg" bucket
+    done
   done
 done
 echo "$pass passed, $fail failed"

@@ -109,6 +109,9 @@ static hoodie_status schedule(const char *base_path, const hoodie_service_opts *
     if (rc == HOODIE_OK && sv.t->cfg->type != HOODIE_TABLE_MERGE_ON_READ)
         rc = HOODIE_FAIL(HOODIE_EINVAL, "%s: compaction needs a merge-on-read table", sv.base_path);
     if (rc == HOODIE_OK) rc = hoodie_svc__need_meta_fields(&sv, "compacting");
+    if (rc == HOODIE_OK && sv.t->cfg->merge_mode == HOODIE_MERGE_CUSTOM) /* refused before a plan is written */
+        rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: merging log records by a custom record merger (%s %s) is not "
+                         "supported", sv.base_path, HOODIE_CUSTOM_MERGER_ARGS(sv.t->cfg));
     if (rc == HOODIE_OK && log && sv.t->cfg->lsm_tree)
         rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: the LSM layout compacts its logs through compaction (LOG "
                          "operations)", sv.base_path);

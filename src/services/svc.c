@@ -167,9 +167,11 @@ hoodie_status hoodie_svc__load_schema(hoodie_svc *sv)
     if (sv->del_col >= 0 && sv->file_schema.children[sv->del_col].type.id != HOODIE_TYPE_BOOL) sv->del_col = -1;
     sv->policy = hoodie_merge_policy_of(c);
     hoodie_delete_marker_of(c, &sv->file_schema, &sv->marker);
-    if (c->merge_mode == HOODIE_MERGE_CUSTOM)
-        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: custom record mergers (%s %s) are not supported",
-                           sv->base_path, HOODIE_CUSTOM_MERGER_ARGS(c));
+    /* a merge-on-read table's services merge log records by the merger; a copy-on-write table's (clustering) only
+     * rewrite base files, each key in one of them */
+    if (c->merge_mode == HOODIE_MERGE_CUSTOM && c->type == HOODIE_TABLE_MERGE_ON_READ)
+        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: merging log records by a custom record merger (%s %s) is not "
+                           "supported", sv->base_path, HOODIE_CUSTOM_MERGER_ARGS(c));
     return load_rolled_back(sv);
 }
 

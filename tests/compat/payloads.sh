@@ -8,7 +8,10 @@
 #    payload-based strategy) write it; point lookups and compaction agree;
 #  - the form Hudi 1.1 stores (hoodie.record.merge.property.hoodie.payload.delete.field/.marker) on an event-time
 #    table: a marked delete with an older ordering value loses;
-#  - a half-configured marker and the Debezium payloads are refused with clear messages.
+#  - a half-configured marker and the Debezium payloads are refused with clear messages;
+#  - a payload hoodie does not merge by (PartialUpdateAvroPayload): COW tables read, take inserts, deletes and
+#    clustering, and refuse upserts; MOR tables refuse upserts, compaction (before any plan) and snapshots of
+#    slices with logs.
 set -u
 HOODIE=${HOODIE:-build/hoodie}
 source "$(dirname "${BASH_SOURCE[0]}")/common/check.bash"
@@ -135,6 +138,7 @@ grep -q "has log files, and merging them needs the table's custom record merger 
 # read; writes that would combine records by it are refused before they start; inserts and deletes go in
 pu=org.apache.hudi.common.model.PartialUpdateAvroPayload
 printf 'id,name,Op,ts,city\n1,a2,U,20,paris\n' > "$tmp/pu.csv"
+printf 'id,name,Op,ts,city\n7,g,I,10,paris\n' > "$tmp/pu7.csv"
 for ty in cow mor; do
     for v in 8 6; do
         t=$tmp/pu_${ty}_v$v
@@ -158,7 +162,18 @@ for ty in cow mor; do
             check_eq "$ty v$v: time travel" "$base" "$(rows "$t" --as-of "$t1")"
             write "$t" delete "$tmp/pu.csv"
             check_eq "$ty v$v: delete" "${base#1,a,I,10 }" "$(rows "$t")"
+            # clustering rewrites base files, merging nothing: paris's two file groups become one, the rows the same
+            write "$t" bulk_insert "$tmp/pu7.csv"
+            "$HOODIE" cluster "$t" --sort-by name > "$tmp/out" 2> "$tmp/err" && ok ||
+                bad "$ty v$v: cluster: $(cat "$tmp/err")"
+            grep -q "2 file group(s), 1 file(s) written" "$tmp/out" && ok || bad "$ty v$v: cluster: $(cat "$tmp/out")"
+            check_eq "$ty v$v: clustered" "2,b,I,10 3,c,I,10 4,d,I,10 5,e,I,10 7,g,I,10 9,z,D,10 " "$(rows "$t")"
         else
+            n=$("$HOODIE" timeline "$t" | wc -l)
+            "$HOODIE" compact "$t" > /dev/null 2> "$tmp/err" && bad "$ty v$v: compaction merged logs by $pu" || ok
+            grep -q "merging log records by a custom record merger (payload $pu" "$tmp/err" && ok ||
+                bad "$ty v$v: compaction refusal: $(cat "$tmp/err")"
+            check_eq "$ty v$v: the refused compaction left no instant" "$n" "$("$HOODIE" timeline "$t" | wc -l)"
             "$HOODIE" read "$t" > /dev/null 2> "$tmp/err" && bad "$ty v$v: a snapshot merged logs by $pu" || ok
             grep -q "partition 'city=paris' has log files, and merging them needs the table's custom record merger" \
                 "$tmp/err" && ok || bad "$ty v$v: snapshot refusal: $(cat "$tmp/err")"

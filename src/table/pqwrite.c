@@ -131,6 +131,8 @@ uint64_t hoodie_pqwrite_size(const hoodie_pqwrite *w) { return w->w ? hoodie_pq_
 int64_t hoodie_pqwrite_rows(const hoodie_pqwrite *w) { return w->w ? hoodie_pq_writer_rows(w->w) : 0; }
 uint64_t hoodie_pqwrite_buffered(const hoodie_pqwrite *w) { return w->w ? hoodie_pq_writer_buffered(w->w) : 0; }
 
+hoodie_status hoodie_pqwrite_flush(hoodie_pqwrite *w) { return w->w ? hoodie_pq_writer_flush(w->w) : HOODIE_OK; }
+
 void hoodie_pqwrite_free(hoodie_pqwrite *w)
 {
     if (!w) return;

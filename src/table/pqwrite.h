@@ -55,6 +55,8 @@ uint64_t hoodie_pqwrite_size(const hoodie_pqwrite *w);
 int64_t hoodie_pqwrite_rows(const hoodie_pqwrite *w);
 /** Bytes of the current row group held in memory (see hoodie_pq_writer_buffered). */
 uint64_t hoodie_pqwrite_buffered(const hoodie_pqwrite *w);
+/** Write the rows held for the current row group now, as a row group (none held: nothing). */
+hoodie_status hoodie_pqwrite_flush(hoodie_pqwrite *w);
 /** Abandons the file unless closed. NULL is a no-op. */
 void hoodie_pqwrite_free(hoodie_pqwrite *w);
 

@@ -160,6 +160,10 @@ uint64_t hoodie_basefile_stream_bytes(const hoodie_basefile_stream *s)
     return hoodie_pqwrite_size(s->pw) + hoodie_pqwrite_buffered(s->pw);
 }
 
+uint64_t hoodie_basefile_stream_buffered(const hoodie_basefile_stream *s) { return hoodie_pqwrite_buffered(s->pw); }
+
+hoodie_status hoodie_basefile_stream_flush(hoodie_basefile_stream *s) { return hoodie_pqwrite_flush(s->pw); }
+
 hoodie_status hoodie_basefile_stream_close(hoodie_basefile_stream *s, uint64_t *size_out, int64_t *rows_out)
 {
     hoodie_buf bf = HOODIE_BUF_INIT;

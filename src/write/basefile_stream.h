@@ -40,6 +40,9 @@ hoodie_status hoodie_basefile_stream_seed(hoodie_basefile_stream *s, const char 
                                           const char *min_key, const char *max_key, int64_t rows);
 /** About the size of the file so far: its row groups written, plus the current one held in memory. */
 uint64_t hoodie_basefile_stream_bytes(const hoodie_basefile_stream *s);
+/** Bytes of the current row group held in memory (uncompressed), and writing them out now as a row group. */
+uint64_t hoodie_basefile_stream_buffered(const hoodie_basefile_stream *s);
+hoodie_status hoodie_basefile_stream_flush(hoodie_basefile_stream *s);
 hoodie_status hoodie_basefile_stream_close(hoodie_basefile_stream *s, uint64_t *size_out, int64_t *rows_out);
 void hoodie_basefile_stream_free(hoodie_basefile_stream *s);
 

@@ -320,9 +320,35 @@ hoodie_status hoodie_wr__bulk_handle(wctx *w, size_t gi)
  * takes the partition's next rows. Memory: one input batch and one row group per partition being written, whatever
  * the input's size. As Hudi's bulk insert, the inflight instant is empty (no workload is known in advance).
  */
+/* The row groups the open files hold in memory together stay under BULK_BUFFER_BUDGET bytes: past it, the largest
+ * ones are written out (smaller row groups) until they hold half. Many files can be open at once: one per partition
+ * written, or per bucket and partition. */
+#define BULK_BUFFER_BUDGET ((uint64_t)128 << 20)
+static hoodie_status bulk_bound_memory(bulk_file *files, size_t n)
+{
+    uint64_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        if (files[i].bs) total += hoodie_basefile_stream_buffered(files[i].bs);
+    if (total <= BULK_BUFFER_BUDGET) return HOODIE_OK;
+    while (total > BULK_BUFFER_BUDGET / 2) {
+        size_t big = n;
+        uint64_t most = 0;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t b = files[i].bs ? hoodie_basefile_stream_buffered(files[i].bs) : 0;
+            if (b > most) { most = b; big = i; }
+        }
+        if (big == n) break;
+        HOODIE_TRY(hoodie_basefile_stream_flush(files[big].bs));
+        total -= most;
+    }
+    return HOODIE_OK;
+}
+
 static hoodie_status bulk_route_batch(wctx *w, hoodie_hmap *pmap, bulk_file **files, rowvec **rows, int64_t per_file)
 {
     int64_t n = w->in.root.length;
+    /* the slots rows go to: one per partition, or with the bucket index one per bucket of each partition */
+    size_t nb = w->cfg->bucket_index ? (size_t)w->cfg->bucket_count : 1;
     HOODIE_TRY(hoodie_keygen_record_keys(&w->kg, &w->in, &w->keys));
     HOODIE_TRY(hoodie_keygen_partition_paths(&w->kg, &w->in, &w->parts));
     int del_col = hoodie_field_find(&w->in.schema, "_hoodie_is_deleted");
@@ -330,7 +356,7 @@ static hoodie_status bulk_route_batch(wctx *w, hoodie_hmap *pmap, bulk_file **fi
                                   ? &w->in.root.children[del_col] : NULL;
     hoodie_delete_marker mk; /* the table's custom delete marker (AWS DMS: Op = 'D') */
     hoodie_delete_marker_of(w->cfg, &w->in.schema, &mk);
-    for (size_t p = 0; p < w->n_parts; p++) (*rows)[p].n = 0;
+    for (size_t sl = 0; sl < w->n_parts * nb; sl++) (*rows)[sl].n = 0;
     for (int64_t r = 0; r < n; r++) {
         if (del && hoodie_array_is_valid(del, r) && hoodie_bit_get(del->values, r)) continue; /* nothing to delete */
         if (mk.col >= 0 && hoodie_delete_marked(&mk, &w->in, r)) continue;
@@ -341,27 +367,40 @@ static hoodie_status bulk_route_batch(wctx *w, hoodie_hmap *pmap, bulk_file **fi
             size_t np = w->n_parts + 1;
             char **names = realloc(w->part_names, np * sizeof *names);
             if (names) w->part_names = names;
-            bulk_file *nf = names ? realloc(*files, np * sizeof *nf) : NULL;
+            bulk_file *nf = names ? realloc(*files, np * nb * sizeof *nf) : NULL;
             if (nf) *files = nf;
-            rowvec *nr = nf ? realloc(*rows, np * sizeof *nr) : NULL;
+            rowvec *nr = nf ? realloc(*rows, np * nb * sizeof *nr) : NULL;
             if (!nr) return HOODIE_NOMEM();
             *rows = nr;
-            memset(&(*files)[w->n_parts], 0, sizeof **files);
-            memset(&(*rows)[w->n_parts], 0, sizeof **rows);
+            memset(&(*files)[w->n_parts * nb], 0, nb * sizeof **files);
+            memset(&(*rows)[w->n_parts * nb], 0, nb * sizeof **rows);
             if (!(w->part_names[w->n_parts] = strndup(pl ? p : "", pl))) return HOODIE_NOMEM();
             int existed;
             HOODIE_TRY(hoodie_hmap_upsert(pmap, w->part_names[w->n_parts], pl, &slot, &existed));
             *slot = w->n_parts++;
         }
-        HOODIE_TRY(rv_push(&(*rows)[*slot], r));
+        size_t b = 0;
+        if (w->cfg->bucket_index) {
+            size_t kl;
+            const char *k = key_at(&w->keys, r, &kl);
+            b = (size_t)hoodie_bucket_id(k, kl, w->cfg->bucket_hash_fields.items, w->cfg->bucket_hash_fields.count,
+                                         (int)nb);
+        }
+        HOODIE_TRY(rv_push(&(*rows)[*slot * nb + b], r));
     }
-    for (uint32_t p = 0; p < w->n_parts; p++) {
-        const int64_t *v = (*rows)[p].v;
-        size_t left = (*rows)[p].n;
-        bulk_file *f = &(*files)[p];
+    for (size_t sl = 0; sl < w->n_parts * nb; sl++) {
+        const int64_t *v = (*rows)[sl].v;
+        size_t left = (*rows)[sl].n;
+        bulk_file *f = &(*files)[sl];
         while (left) {
             if (!f->bs) {
-                if (!hoodie_wr__new_group(w, p, NULL)) return HOODIE_ENOMEM;
+                wgroup *g = hoodie_wr__new_group(w, (uint32_t)(sl / nb), NULL);
+                if (!g) return HOODIE_ENOMEM;
+                if (w->cfg->bucket_index) { /* the bucket's one file group, named by its number */
+                    char id[80];
+                    hoodie_bucket_file_id(id, sizeof id, (int)(sl % nb), g->file_id);
+                    snprintf(g->file_id, sizeof g->file_id, "%s", id);
+                }
                 HOODIE_TRY(bulk_file_open(w, w->n_groups - 1, f));
             }
             size_t k = per_file - f->rows < (int64_t)left ? (size_t)(per_file - f->rows) : left;
@@ -369,17 +408,23 @@ static hoodie_status bulk_route_batch(wctx *w, hoodie_hmap *pmap, bulk_file **fi
             HOODIE_TRY(bulk_file_write(w, f, v, k));
             v += k;
             left -= k;
-            if (f->rows >= per_file || (int64_t)hoodie_basefile_stream_bytes(f->bs) >= max_file_size(w))
+            /* a bucket's file never rolls over: the bucket index knows one file group per bucket */
+            if (!w->cfg->bucket_index &&
+                (f->rows >= per_file || (int64_t)hoodie_basefile_stream_bytes(f->bs) >= max_file_size(w)))
                 HOODIE_TRY(bulk_file_close(w, f));
         }
     }
-    return HOODIE_OK;
+    return bulk_bound_memory(*files, w->n_parts * nb);
 }
 
+/* bulk_insert streamed (see above). A table with the bucket index streams only while it has no file group: each
+ * bucket of each partition then gets one new group; otherwise the rows of existing buckets must merge into their
+ * groups, and hoodie_table_write takes the way of inserts. */
 hoodie_status hoodie_wr__bulk_stream(wctx *w, hoodie_arrow_reader *r)
 {
-    int64_t per_file = max_file_size(w) / (w->record_size > 0 ? w->record_size : 1);
+    int64_t per_file = w->cfg->bucket_index ? INT64_MAX : max_file_size(w) / (w->record_size > 0 ? w->record_size : 1);
     if (per_file < 1) per_file = 1;
+    size_t nb = w->cfg->bucket_index ? (size_t)w->cfg->bucket_count : 1;
     HOODIE_TRY(hoodie_write__begin(&w->tx, w->s, w->t->base_path, w->cfg, w->action, NULL, 0));
     w->tx_started = 1;
     HOODIE_TRY(hoodie_write__inflight(&w->tx, "", 0));
@@ -402,10 +447,10 @@ hoodie_status hoodie_wr__bulk_stream(wctx *w, hoodie_arrow_reader *r)
         w->have_in = 1;
         rc = bulk_route_batch(w, &pmap, &files, &rows, per_file);
     }
-    for (size_t p = 0; p < w->n_parts; p++) {
-        if (files[p].bs && rc == HOODIE_OK) rc = bulk_file_close(w, &files[p]);
-        else if (files[p].bs) hoodie_basefile_stream_free(files[p].bs);
-        free(rows[p].v);
+    for (size_t sl = 0; sl < w->n_parts * nb; sl++) {
+        if (files[sl].bs && rc == HOODIE_OK) rc = bulk_file_close(w, &files[sl]);
+        else if (files[sl].bs) hoodie_basefile_stream_free(files[sl].bs);
+        free(rows[sl].v);
     }
     free(files);
     free(rows);

@@ -309,6 +309,13 @@ hoodie_status hoodie_table_describe(hoodie_table *t, int json, char **out)
             json_object_set_new(o, "delete_marker", json_string(c->delete_marker));
         }
         json_object_set_new(o, "populate_meta_fields", json_boolean(c->populate_meta_fields));
+        json_object_set_new(o, "index_type", json_string(c->bucket_index ? "BUCKET" : c->populate_meta_fields ? "BLOOM"
+                                                                                                            : "SIMPLE"));
+        if (c->bucket_index) {
+            json_object_set_new(o, "bucket_count", json_integer(c->bucket_count));
+            json_object_set_new(o, "bucket_hash_fields", str_list_json(&c->bucket_hash_fields));
+        }
+        json_object_set_new(o, "layout", json_string(c->lsm_tree ? "lsm_tree" : "default"));
         json_object_set_new(o, "instants", json_integer((json_int_t)t->tl->count));
         json_t *sj = schema ? json_loads(schema, 0, NULL) : NULL;
         json_object_set_new(o, "schema", sj ? sj : json_null());
@@ -334,6 +341,15 @@ hoodie_status hoodie_table_describe(hoodie_table *t, int json, char **out)
     if (c->delete_field)
         hoodie_buf_printf(&b, "deletes       rows whose %s is '%s'\n", c->delete_field, c->delete_marker);
     hoodie_buf_printf(&b, "meta fields   %s\n", c->populate_meta_fields ? "populated" : "not populated");
+    if (c->bucket_index) {
+        hoodie_buf_printf(&b, "index         BUCKET, %d buckets hashed by ", c->bucket_count);
+        for (size_t i = 0; i < c->bucket_hash_fields.count; i++)
+            hoodie_buf_printf(&b, "%s%s", i ? "," : "", c->bucket_hash_fields.items[i]);
+        hoodie_buf_printf(&b, "\n");
+    } else {
+        hoodie_buf_printf(&b, "index         %s\n", c->populate_meta_fields ? "BLOOM" : "SIMPLE");
+    }
+    if (c->lsm_tree) hoodie_buf_printf(&b, "layout        lsm_tree\n");
     hoodie_buf_printf(&b, "instants      %zu\n", t->tl->count);
     if (schema) {
         hoodie_arena *a = NULL;

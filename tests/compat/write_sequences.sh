@@ -89,6 +89,9 @@ run_config() { # type version keygen [nometa]
         *) echo "FAIL $name: buckets: $line"; fail=$((fail + 1)) ;;
       esac
     done < <(node "$SRC/tests/oracle/bucket_check.mjs" "$tmp/$name.snap.parquet" 3 $hf 2>&1)
+    if "$HOODIE" describe "$t" --json 2> "$tmp/err" | tr -d ' \n' | grep -q '"index_type":"BUCKET","bucket_count":3,'; then
+      pass=$((pass + 1))
+    else echo "FAIL $name: describe --json: no bucket index: $(cat "$tmp/err")"; fail=$((fail + 1)); fi
     # bulk_insert into a bucket table that has file groups: the same rows again go to the same groups (merged, or
     # appended to their logs), no key twice
     local bi="$t.bi" n1 n2

@@ -160,6 +160,7 @@ gen() { awk -v a="$1" -v b="$2" -v city="$3" 'BEGIN { print "id,name,age,city,ts
 gen 0 1999 lyon > "$tmp/c1.csv"
 gen 2000 3999 nice > "$tmp/c2.csv"
 gen 4000 5999 paris > "$tmp/c3.csv"
+gen 0 299999 lyon > "$tmp/kill.csv" # a write long enough to be killed in its middle, not after it
 for type in cow mor; do
     s3c=s3://hudi/written/concurrent_$type loc=$tmp/concurrent_$type
     for t in "$loc" "$s3c"; do
@@ -181,7 +182,7 @@ for type in cow mor; do
         "$("$HOODIE" timeline "$s3c" | awk '$3 == "completed" && $2 ~ /commit/' | wc -l)"
     # a writer killed in the middle of its write: the next one rolls it back, the table reads as before
     before=$(data "$s3c")
-    "$HOODIE" write "$s3c" --op upsert --input "$tmp/u1.csv" > /dev/null 2>&1 &
+    "$HOODIE" write "$s3c" --op upsert --input "$tmp/kill.csv" > /dev/null 2>&1 &
     kpid=$!
     for _ in $(seq 400); do
         "$HOODIE" timeline "$s3c" 2> /dev/null | grep -q inflight && break

@@ -232,6 +232,12 @@ static void str_list_text(hoodie_buf *b, const hoodie_str_list *l)
     for (size_t i = 0; i < l->count; i++) hoodie_buf_printf(b, "%s%s", i ? "," : "", l->items[i]);
 }
 
+/* The index hoodie writes the table with. */
+static const char *index_name(const hoodie_table_config *c)
+{
+    return c->bucket_index ? "BUCKET" : c->populate_meta_fields ? "BLOOM" : "SIMPLE";
+}
+
 static const char *keygen_name(const hoodie_table_config *c)
 {
     static const char *names[] = { "SIMPLE", "COMPLEX", "NON_PARTITION", "TIMESTAMP", "CUSTOM", "METADATA" };
@@ -309,8 +315,7 @@ hoodie_status hoodie_table_describe(hoodie_table *t, int json, char **out)
             json_object_set_new(o, "delete_marker", json_string(c->delete_marker));
         }
         json_object_set_new(o, "populate_meta_fields", json_boolean(c->populate_meta_fields));
-        json_object_set_new(o, "index_type", json_string(c->bucket_index ? "BUCKET" : c->populate_meta_fields ? "BLOOM"
-                                                                                                            : "SIMPLE"));
+        json_object_set_new(o, "index_type", json_string(index_name(c)));
         if (c->bucket_index) {
             json_object_set_new(o, "bucket_count", json_integer(c->bucket_count));
             json_object_set_new(o, "bucket_hash_fields", str_list_json(&c->bucket_hash_fields));
@@ -341,14 +346,13 @@ hoodie_status hoodie_table_describe(hoodie_table *t, int json, char **out)
     if (c->delete_field)
         hoodie_buf_printf(&b, "deletes       rows whose %s is '%s'\n", c->delete_field, c->delete_marker);
     hoodie_buf_printf(&b, "meta fields   %s\n", c->populate_meta_fields ? "populated" : "not populated");
+    hoodie_buf_printf(&b, "index         %s", index_name(c));
     if (c->bucket_index) {
-        hoodie_buf_printf(&b, "index         BUCKET, %d buckets hashed by ", c->bucket_count);
+        hoodie_buf_printf(&b, ", %d buckets hashed by ", c->bucket_count);
         for (size_t i = 0; i < c->bucket_hash_fields.count; i++)
             hoodie_buf_printf(&b, "%s%s", i ? "," : "", c->bucket_hash_fields.items[i]);
-        hoodie_buf_printf(&b, "\n");
-    } else {
-        hoodie_buf_printf(&b, "index         %s\n", c->populate_meta_fields ? "BLOOM" : "SIMPLE");
     }
+    hoodie_buf_printf(&b, "\n");
     if (c->lsm_tree) hoodie_buf_printf(&b, "layout        lsm_tree\n");
     hoodie_buf_printf(&b, "instants      %zu\n", t->tl->count);
     if (schema) {

@@ -313,13 +313,17 @@ hoodie_status hoodie_wr__bulk_handle(wctx *w, size_t gi)
     return rc;
 }
 
-/*
- * bulk_insert without combining (Hudi's default, hoodie.combine.before.insert=false), streamed: the input is read a
- * batch at a time and each row goes to its partition's open file group; a group holds the records the size estimate
- * allows (as assign() sizes new groups) unless its file reaches hoodie.parquet.max.file.size first, then a new group
- * takes the partition's next rows. Memory: one input batch and one row group per partition being written, whatever
- * the input's size. As Hudi's bulk insert, the inflight instant is empty (no workload is known in advance).
- */
+/* A new file group for bucket b of partition part, its file id beginning with the bucket's number. */
+static wgroup *new_bucket_group(wctx *w, uint32_t part, int b)
+{
+    wgroup *g = hoodie_wr__new_group(w, part, NULL);
+    if (!g) return NULL;
+    char id[80];
+    hoodie_bucket_file_id(id, sizeof id, b, g->file_id);
+    snprintf(g->file_id, sizeof g->file_id, "%s", id);
+    return g;
+}
+
 /* The row groups the open files hold in memory together stay under BULK_BUFFER_BUDGET bytes: past it, the largest
  * ones are written out (smaller row groups) until they hold half. Many files can be open at once: one per partition
  * written, or per bucket and partition. */
@@ -344,6 +348,14 @@ static hoodie_status bulk_bound_memory(bulk_file *files, size_t n)
     return HOODIE_OK;
 }
 
+/*
+ * bulk_insert without combining (Hudi's default, hoodie.combine.before.insert=false), streamed: the input is read a
+ * batch at a time and each row goes to its partition's open file group; a group holds the records the size estimate
+ * allows (as assign() sizes new groups) unless its file reaches hoodie.parquet.max.file.size first, then a new group
+ * takes the partition's next rows. With the bucket index, each bucket of a partition has its one group, never rolled
+ * over. Memory: one input batch and the open files' row groups (bulk_bound_memory), whatever the input's size. As
+ * Hudi's bulk insert, the inflight instant is empty (no workload is known in advance).
+ */
 static hoodie_status bulk_route_batch(wctx *w, hoodie_hmap *pmap, bulk_file **files, rowvec **rows, int64_t per_file)
 {
     int64_t n = w->in.root.length;
@@ -394,13 +406,9 @@ static hoodie_status bulk_route_batch(wctx *w, hoodie_hmap *pmap, bulk_file **fi
         bulk_file *f = &(*files)[sl];
         while (left) {
             if (!f->bs) {
-                wgroup *g = hoodie_wr__new_group(w, (uint32_t)(sl / nb), NULL);
+                wgroup *g = w->cfg->bucket_index ? new_bucket_group(w, (uint32_t)(sl / nb), (int)(sl % nb))
+                                                 : hoodie_wr__new_group(w, (uint32_t)(sl / nb), NULL);
                 if (!g) return HOODIE_ENOMEM;
-                if (w->cfg->bucket_index) { /* the bucket's one file group, named by its number */
-                    char id[80];
-                    hoodie_bucket_file_id(id, sizeof id, (int)(sl % nb), g->file_id);
-                    snprintf(g->file_id, sizeof g->file_id, "%s", id);
-                }
                 HOODIE_TRY(bulk_file_open(w, w->n_groups - 1, f));
             }
             size_t k = per_file - f->rows < (int64_t)left ? (size_t)(per_file - f->rows) : left;
@@ -955,11 +963,8 @@ hoodie_status hoodie_wr__bucket_assign(wctx *w)
         int32_t *s = &slot[(size_t)w->row_part[row] * (size_t)nb + (size_t)b];
         if (!*s) {
             if (w->del[row]) continue; /* deleting from a bucket that does not exist */
-            wgroup *g = hoodie_wr__new_group(w, w->row_part[row], NULL);
+            wgroup *g = new_bucket_group(w, w->row_part[row], b);
             if (!g) { rc = HOODIE_ENOMEM; break; }
-            char id[80];
-            hoodie_bucket_file_id(id, sizeof id, b, g->file_id);
-            snprintf(g->file_id, sizeof g->file_id, "%s", id);
             *s = (int32_t)(g - w->groups) + 1;
         }
         wgroup *g = &w->groups[*s - 1];

@@ -744,11 +744,10 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     /* bulk_insert streams its rows into new file groups. A bucket index table keeps one file group per bucket: it
      * streams only while it has none (no completed instant), one new group per bucket; otherwise its rows go the
      * way of inserts, to their buckets' groups, existing ones included */
-    int fresh_table = 1;
-    for (size_t i = 0; i < w.t->tl->count && fresh_table; i++)
-        if (w.t->tl->instants[i].state == HOODIE_STATE_COMPLETED) fresh_table = 0;
-    if (w.o.op == HOODIE_WRITE_BULK_INSERT && !combine_inserts && !w.cfg->lsm_tree &&
-        (!w.cfg->bucket_index || fresh_table)) {
+    int streams = w.o.op == HOODIE_WRITE_BULK_INSERT && !combine_inserts && !w.cfg->lsm_tree;
+    for (size_t i = 0; streams && w.cfg->bucket_index && i < w.t->tl->count; i++)
+        if (w.t->tl->instants[i].state == HOODIE_STATE_COMPLETED) streams = 0;
+    if (streams) {
         hoodie_arrow_reader ar;
         if ((rc = hoodie_arrow_reader_open(&ar, input)) < 0) {
             if (input->release) input->release(input);

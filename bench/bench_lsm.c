@@ -195,7 +195,8 @@ static int cmd_compact(const char *dir, const char *out)
     size_t k = open_files(dir, s, NULL, 0);
     for (size_t i = 0; i < k; i++) { ss[i].next = src_next; ss[i].ctx = &s[i]; }
     const hoodie_field *schema = hoodie_pqfile__schema(s[0].r);
-    hoodie_merge_policy pol = { HOODIE_MERGE_COMMIT_TIME_ORDERING, HOODIE_MERGE_COMMIT_TIME_ORDERING };
+    hoodie_merge_policy pol = { .log_fold = HOODIE_MERGE_COMMIT_TIME_ORDERING,
+                                .base = HOODIE_MERGE_COMMIT_TIME_ORDERING };
     hoodie_sorted_merge_cfg mc = { schema, 2, -1, -1, pol, 1, 0, 1, MERGE_BATCH, NULL };
     hoodie_sorted_merge *m;
     CHECK("merge", hoodie_sorted_merge_open(&m, &mc, ss, k));

@@ -1,6 +1,7 @@
 #include "merge/record_merge.h"
 
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -118,9 +119,33 @@ void hoodie_ordering_of(hoodie_ordering *out, const hoodie_field *f, const hoodi
     }
 }
 
+void hoodie_ordering_seq(hoodie_ordering *o)
+{
+    if (o->kind != HOODIE_ORD_BYTES) return;
+    uint64_t part[2] = { 0, 0 };
+    size_t i = 0;
+    for (int k = 0; k < 2; k++) {
+        size_t start = i;
+        for (; i < o->len && o->bytes[i] >= '0' && o->bytes[i] <= '9'; i++) {
+            if (part[k] > (UINT64_MAX >> 1) / 10) return; /* beyond Java's long: left as text */
+            part[k] = part[k] * 10 + (uint64_t)(o->bytes[i] - '0');
+        }
+        if (i == start) return;
+        if (k == 0 && (i == o->len || o->bytes[i++] != '.')) return;
+    }
+    if (i != o->len) return;
+    memset(o, 0, sizeof *o);
+    o->kind = HOODIE_ORD_DECIMAL;
+    o->i = (int64_t)part[0];
+    o->lo = part[1];
+}
+
 hoodie_merge_policy hoodie_merge_policy_of(const hoodie_table_config *c)
 {
     hoodie_merge_policy p;
+    memset(&p, 0, sizeof p);
+    p.seq_ordering = c->debezium == HOODIE_DEBEZIUM_MYSQL;
+    p.toast_fill = c->debezium == HOODIE_DEBEZIUM_POSTGRES;
     if (c->merge_mode == HOODIE_MERGE_EVENT_TIME_ORDERING) {
         p.log_fold = p.base = HOODIE_MERGE_EVENT_TIME_ORDERING;
     } else if (c->version < 8 || c->payload_fold) {
@@ -138,6 +163,7 @@ void hoodie_delete_marker_of(const hoodie_table_config *c, const hoodie_field *s
     m->col = on ? hoodie_field_find(schema, c->delete_field) : -1;
     m->value = on ? c->delete_marker : NULL;
     m->len = on ? strlen(c->delete_marker) : 0;
+    m->nocase = c->debezium != HOODIE_DEBEZIUM_NONE;
 }
 
 int hoodie_delete_marked(const hoodie_delete_marker *m, const hoodie_batch *b, int64_t row)
@@ -162,5 +188,13 @@ int hoodie_delete_marked(const hoodie_delete_marker *m, const hoodie_batch *b, i
         break;
     default: return 0; /* other types never match (Java's toString() of them is not a plain marker) */
     }
-    return n == m->len && !memcmp(p, m->value, n);
+    if (n != m->len) return 0;
+    if (!m->nocase) return !memcmp(p, m->value, n);
+    for (size_t i = 0; i < n; i++) {
+        uint8_t x = p[i], y = (uint8_t)m->value[i];
+        if (x >= 'A' && x <= 'Z') x = (uint8_t)(x + 32);
+        if (y >= 'A' && y <= 'Z') y = (uint8_t)(y + 32);
+        if (x != y) return 0;
+    }
+    return 1;
 }

@@ -61,6 +61,7 @@ typedef struct hoodie_delete_marker {
     int col;              /* column of the batches it is applied to; -1: the column is absent (nothing is marked) */
     const char *value;
     size_t len;
+    int nocase;           /* ASCII case ignored (Debezium's 'd', compared with equalsIgnoreCase) */
 } hoodie_delete_marker;
 
 /** The table's marker resolved against `schema` into *m: col -1 when there is none or `schema` lacks its column. */
@@ -73,7 +74,18 @@ int hoodie_delete_marked(const hoodie_delete_marker *m, const hoodie_batch *b, i
 typedef struct hoodie_merge_policy {
     hoodie_merge_mode log_fold;   /* log record against an earlier log record */
     hoodie_merge_mode base;       /* (folded) log record against the base record */
+    int seq_ordering;             /* MySqlDebeziumAvroPayload: string ordering values "<file>.<pos>" order as the
+                                   * two numbers (hoodie_ordering_seq) */
+    int toast_fill;               /* PostgresDebeziumAvroPayload: a log record that replaces the base record keeps
+                                   * the base record's value where it holds HOODIE_DEBEZIUM_UNAVAILABLE */
 } hoodie_merge_policy;
+
+/** The value Debezium's Postgres connector sends for a TOASTed column it did not read. */
+#define HOODIE_DEBEZIUM_UNAVAILABLE "__debezium_unavailable_value"
+
+/** A string ordering value "<n>.<m>" (decimal numbers) made a DECIMAL ordering (n, m) comparing as the pair; any
+ *  other value is left as it is. */
+void hoodie_ordering_seq(hoodie_ordering *o);
 
 /**
  * The merge policy of a table, as the snapshot reader and the services both apply it: event-time ordering throughout

@@ -59,10 +59,12 @@ static int cmp_heads(void *ctx, uint32_t a, uint32_t b)
 
 static void ordering_of(const hoodie_sorted_merge *m, const hoodie_batch *b, int64_t r, hoodie_ordering *o)
 {
-    if (m->cfg.ordering_col >= 0)
+    if (m->cfg.ordering_col >= 0) {
         hoodie_ordering_of(o, &b->schema.children[m->cfg.ordering_col], &b->root.children[m->cfg.ordering_col], r);
-    else
+        if (m->cfg.policy.seq_ordering) hoodie_ordering_seq(o);
+    } else {
         memset(o, 0, sizeof *o);
+    }
 }
 
 static void version_of(const hoodie_sorted_merge *m, uint32_t s, int64_t r, hoodie_merge_version *v)

@@ -878,7 +878,8 @@ static hoodie_status scan_open(hoodie_table *t, const hoodie_scan_opts *opts, co
     if (rc == HOODIE_OK) rc = build_schema(s);
     if (rc == HOODIE_OK) {
         s->key_col = hoodie_field_find(&s->full, "_hoodie_record_key");
-        s->ord_col = t->cfg->ordering_fields.count ? hoodie_field_find(&s->full, t->cfg->ordering_fields.items[0]) : -1;
+        const char *ord = hoodie_table_ordering_field(t->cfg);
+        s->ord_col = ord ? hoodie_field_find(&s->full, ord) : -1;
         s->del_col = hoodie_field_find(&s->full, "_hoodie_is_deleted");
         if (s->del_col >= 0 && s->full.children[s->del_col].type.id != HOODIE_TYPE_BOOL) s->del_col = -1;
         hoodie_delete_marker_of(t->cfg, &s->full, &s->marker);

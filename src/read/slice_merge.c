@@ -28,7 +28,50 @@ struct hoodie_slice_merger {
     size_t sel_cap;
     uint32_t *hashes;            /* the keys' hashes of the batch being probed (util/hash.h batched probing) */
     size_t hash_cap;
+    /* policy.toast_fill: the records made of a log record and the base record it replaces, one base batch's
+     * worth, as the last source (srcs[aux_src]) */
+    hoodie_batch aux;
+    int have_aux;
+    uint32_t aux_src;
 };
+
+/* toast_fill: 1 if a string or bytes data column of row r holds Debezium's "unavailable" value. */
+static int toasted(const hoodie_batch *b, int64_t r, size_t c)
+{
+    const hoodie_field *f = &b->schema.children[c];
+    if ((f->type.id != HOODIE_TYPE_STRING && f->type.id != HOODIE_TYPE_BINARY) || !strncmp(f->name, "_hoodie_", 8))
+        return 0;
+    const hoodie_array *a = &b->root.children[c];
+    if (!hoodie_array_is_valid(a, r)) return 0;
+    size_t n;
+    const uint8_t *p = hoodie_array_bytes_at(a, r, &n);
+    return n == sizeof HOODIE_DEBEZIUM_UNAVAILABLE - 1 && !memcmp(p, HOODIE_DEBEZIUM_UNAVAILABLE, n);
+}
+
+/* toast_fill: the reference of log row (src, row) replacing base row br: the log row itself, or, when it has
+ * TOASTed columns, a record in m->aux made of it with the base row's values in those columns (as
+ * PostgresDebeziumAvroPayload.combineAndGetUpdateValue). */
+static hoodie_status toast_merge(hoodie_slice_merger *m, const hoodie_batch *base, int64_t br, uint32_t src,
+                                 int64_t row, hoodie_row_ref *out)
+{
+    const hoodie_batch *lb = m->srcs[src];
+    size_t nc = lb->schema.n_children, c = 0;
+    out->source = src;
+    out->row = row;
+    while (c < nc && !toasted(lb, row, c)) c++;
+    if (c == nc) return HOODIE_OK;
+    hoodie_batch *aux = &m->aux;
+    if (aux->root.validity) return HOODIE_FAIL(HOODIE_EINVAL, "merge: a record batch with null rows");
+    for (c = 0; c < nc; c++) {
+        int from_base = toasted(lb, row, c);
+        HOODIE_TRY(hoodie_array_append_range(&aux->root.children[c], &aux->schema.children[c],
+                                             from_base ? &base->root.children[c] : &lb->root.children[c],
+                                             from_base ? br : row, 1));
+    }
+    out->source = m->aux_src;
+    out->row = aux->root.length++;
+    return HOODIE_OK;
+}
 
 /* Batched probing distances (rows ahead): home slots at PF_FAR, keys and log entries at PF_NEAR. */
 #define PF_FAR 32
@@ -64,6 +107,7 @@ static void version_of(const hoodie_slice_merger *m, const hoodie_batch *b, int6
     memset(v, 0, sizeof *v);
     if (m->cfg.ordering_col >= 0)
         hoodie_ordering_of(&v->ord, &f->children[m->cfg.ordering_col], &b->root.children[m->cfg.ordering_col], r);
+    if (m->cfg.policy.seq_ordering) hoodie_ordering_seq(&v->ord);
     if (m->cfg.deleted_col >= 0) {
         const hoodie_array *d = &b->root.children[m->cfg.deleted_col];
         v->is_delete = hoodie_array_is_valid(d, r) && hoodie_bit_get(d->values, r);
@@ -144,7 +188,7 @@ hoodie_status hoodie_slice_merger_new(hoodie_slice_merger **out, const hoodie_sl
             n_data++;
             rows += (size_t)items->items[i].batch.root.length;
         } else if (!items->items[i].removed) rows += items->items[i].delete_count;
-    m->srcs = calloc(n_data + 1, sizeof *m->srcs);
+    m->srcs = calloc(n_data + 2, sizeof *m->srcs);
     if (!m->srcs) { rc = HOODIE_NOMEM(); goto done; }
     m->n_srcs = 1;
     if ((rc = hoodie_hmap_init(&m->map, rows)) < 0) goto done;
@@ -173,10 +217,17 @@ hoodie_status hoodie_slice_merger_new(hoodie_slice_merger **out, const hoodie_sl
                 if (!del->record_key) continue;
                 hoodie_merge_version v = { 1, { 0 } };
                 delete_ordering(del, &v.ord);
+                if (cfg->policy.seq_ordering) hoodie_ordering_seq(&v.ord);
                 size_t kl = strlen(del->record_key);
                 rc = fold(m, (const uint8_t *)del->record_key, kl, hoodie_hmap_hash(del->record_key, kl), 0, -1, &v);
             }
         }
+    }
+    if (rc == HOODIE_OK && cfg->policy.toast_fill) {
+        rc = hoodie_batch_init(&m->aux, cfg->schema);
+        m->have_aux = rc == HOODIE_OK;
+        m->aux_src = (uint32_t)m->n_srcs;
+        m->srcs[m->n_srcs++] = &m->aux;
     }
 done:
     if (rc < 0) { hoodie_slice_merger_free(m); return rc; }
@@ -192,6 +243,7 @@ void hoodie_slice_merger_free(hoodie_slice_merger *m)
     free(m->srcs);
     free(m->sel);
     free(m->hashes);
+    if (m->have_aux) hoodie_batch_dispose(&m->aux);
     free(m);
 }
 
@@ -229,6 +281,12 @@ static hoodie_status select_rows(hoodie_slice_merger *m, const hoodie_batch *bas
     size_t n = 0;
     HOODIE_TRY(sel_reserve(m, (size_t)base->root.length));
     m->srcs[0] = base;
+    if (m->have_aux) { /* the previous base batch's records are gathered: start over */
+        hoodie_batch_dispose(&m->aux);
+        m->have_aux = 0;
+        HOODIE_TRY(hoodie_batch_init(&m->aux, m->cfg.schema));
+        m->have_aux = 1;
+    }
     const hoodie_array *keys = &base->root.children[m->cfg.key_col];
     int64_t nb = base->root.length;
     if (m->n_entries) HOODIE_TRY(hash_keys(m, keys, nb));
@@ -262,8 +320,8 @@ static hoodie_status select_rows(hoodie_slice_merger *m, const hoodie_batch *bas
         if (e->after_delete || hoodie_merge_newer_wins(m->cfg.policy.base, &vb, &e->ver)) {
             if (e->ver.is_delete) { m->deleted++; continue; }
             m->replaced++;
-            m->sel[n].source = e->src;
-            m->sel[n].row = e->row;
+            if (m->have_aux) HOODIE_TRY(toast_merge(m, base, r, e->src, e->row, &m->sel[n]));
+            else m->sel[n].source = e->src, m->sel[n].row = e->row;
         } else {
             if (vb.is_delete) continue;
             m->sel[n].source = 0;

@@ -162,7 +162,8 @@ hoodie_status hoodie_svc__load_schema(hoodie_svc *sv)
     HOODIE_TRY(hoodie_wlog_avro_schema(&sv->avro_file_schema, &sv->data_schema, sv->t->cfg->name, 1));
     const hoodie_table_config *c = sv->t->cfg;
     sv->key_col = hoodie_field_find(&sv->file_schema, "_hoodie_record_key");
-    sv->ord_col = c->ordering_fields.count ? hoodie_field_find(&sv->file_schema, c->ordering_fields.items[0]) : -1;
+    const char *ord = hoodie_table_ordering_field(c);
+    sv->ord_col = ord ? hoodie_field_find(&sv->file_schema, ord) : -1;
     sv->del_col = hoodie_field_find(&sv->file_schema, "_hoodie_is_deleted");
     if (sv->del_col >= 0 && sv->file_schema.children[sv->del_col].type.id != HOODIE_TYPE_BOOL) sv->del_col = -1;
     sv->policy = hoodie_merge_policy_of(c);

@@ -202,6 +202,27 @@ static int cfg_payload_is(const char *payload, const char *simple_name)
     return !strcmp(dot ? dot + 1 : payload, simple_name);
 }
 
+/*
+ * The Debezium payloads order a key's records by a column of their own, whatever the table's ordering field: the
+ * stored record stays only when it is strictly newer, a tie goes to the incoming one, and a record whose
+ * _change_operation_type is 'd' is a delete (AbstractDebeziumAvroPayload). MySQL orders by _event_seq, a
+ * "<binlog file number>.<position>" string compared as two numbers; Postgres by _event_lsn, and a string or bytes
+ * column holding "__debezium_unavailable_value" (a TOASTed value Debezium did not send) keeps the stored value.
+ */
+static hoodie_debezium debezium_of(const char *payload)
+{
+    if (cfg_payload_is(payload, "MySqlDebeziumAvroPayload")) return HOODIE_DEBEZIUM_MYSQL;
+    if (cfg_payload_is(payload, "PostgresDebeziumAvroPayload")) return HOODIE_DEBEZIUM_POSTGRES;
+    return HOODIE_DEBEZIUM_NONE;
+}
+
+const char *hoodie_table_ordering_field(const hoodie_table_config *c)
+{
+    if (c->debezium == HOODIE_DEBEZIUM_MYSQL) return "_event_seq";
+    if (c->debezium == HOODIE_DEBEZIUM_POSTGRES) return "_event_lsn";
+    return c->ordering_fields.count ? c->ordering_fields.items[0] : NULL;
+}
+
 /* hudi-format.md §8.2/§8.4. */
 static hoodie_status cfg_merge_mode(hoodie_table_config *c)
 {
@@ -224,6 +245,8 @@ static hoodie_status cfg_merge_mode(hoodie_table_config *c)
         if (c->merge_mode == HOODIE_MERGE_CUSTOM && c->payload_class &&
             cfg_payload_is(c->payload_class, "AWSDmsAvroPayload"))
             c->merge_mode = HOODIE_MERGE_COMMIT_TIME_ORDERING, c->payload_fold = 1;
+        if (c->merge_mode == HOODIE_MERGE_CUSTOM && c->payload_class && (c->debezium = debezium_of(c->payload_class)))
+            c->merge_mode = HOODIE_MERGE_EVENT_TIME_ORDERING;
         return HOODIE_OK;
     }
     c->merge_mode_inferred = 1;
@@ -235,6 +258,8 @@ static hoodie_status cfg_merge_mode(hoodie_table_config *c)
         else if (cfg_payload_is(p, "AWSDmsAvroPayload"))
             c->merge_mode = HOODIE_MERGE_COMMIT_TIME_ORDERING, c->payload_fold = 1;
         else if (cfg_payload_is(p, "DefaultHoodieRecordPayload") || cfg_payload_is(p, "EventTimeAvroPayload"))
+            c->merge_mode = HOODIE_MERGE_EVENT_TIME_ORDERING;
+        else if ((c->debezium = debezium_of(p)))
             c->merge_mode = HOODIE_MERGE_EVENT_TIME_ORDERING;
         else
             c->merge_mode = HOODIE_MERGE_CUSTOM;
@@ -263,7 +288,7 @@ static hoodie_status cfg_merge_mode(hoodie_table_config *c)
  * The custom delete marker (Hudi's DeleteContext): hoodie.payload.delete.field and .marker, as table version 9
  * stores them (under hoodie.record.merge.property.) or bare; below version 9, derived from a legacy payload class
  * as HoodieTableConfig.getTableMergeProperties() derives it (AWSDmsAvroPayload: Op = 'D'). The Debezium payloads'
- * marker (_change_operation_type = 'd') is not taken: their tables stay CUSTOM (custom ordering, partial updates).
+ * marker: _change_operation_type = 'd'.
  */
 static hoodie_status cfg_delete_marker(hoodie_table_config *c)
 {
@@ -294,6 +319,7 @@ static hoodie_status cfg_delete_marker(hoodie_table_config *c)
         const char *p = hoodie_props_get(&c->props, payload_keys[i]);
         if (!p || !*p) continue;
         if (cfg_payload_is(p, "AWSDmsAvroPayload")) c->delete_field = "Op", c->delete_marker = "D";
+        if (debezium_of(p)) c->delete_field = "_change_operation_type", c->delete_marker = "d";
         break;
     }
     return HOODIE_OK;
@@ -307,6 +333,9 @@ static hoodie_status cfg_lsm(hoodie_table_config *c)
         if (c->type != HOODIE_TABLE_MERGE_ON_READ)
             return cfg_bad(c, "hoodie.table.storage.layout", "the lsm_tree layout is for MERGE_ON_READ tables only");
         c->lsm_tree = 1;
+        if (c->debezium == HOODIE_DEBEZIUM_POSTGRES) /* the sorted merge does not fill TOASTed values */
+            return cfg_bad(c, "hoodie.table.storage.layout", "the lsm_tree layout with PostgresDebeziumAvroPayload "
+                           "is not supported");
     } else if (v && strcasecmp(v, "default")) {
         return cfg_bad(c, "hoodie.table.storage.layout", "unknown storage layout '%s' (default or lsm_tree)", v);
     }

@@ -25,6 +25,14 @@ typedef enum hoodie_merge_mode {
                                             * upserts (copy-on-write tables and read-optimized queries read) */
 } hoodie_merge_mode;
 
+/* The Debezium payloads (hudi-format.md 8.x): event-time ordering by a column of Debezium's own, deletes marked by
+ * _change_operation_type = 'd'. */
+typedef enum hoodie_debezium {
+    HOODIE_DEBEZIUM_NONE = 0,
+    HOODIE_DEBEZIUM_MYSQL,    /* MySqlDebeziumAvroPayload: _event_seq "<binlog file>.<position>", both as numbers */
+    HOODIE_DEBEZIUM_POSTGRES  /* PostgresDebeziumAvroPayload: _event_lsn; TOASTed values keep the stored ones */
+} hoodie_debezium;
+
 typedef enum hoodie_keygen {
     HOODIE_KEYGEN_SIMPLE = 0,
     HOODIE_KEYGEN_COMPLEX,
@@ -93,6 +101,7 @@ typedef struct hoodie_table_config {
     const char *merge_strategy_id; /* hoodie.record.merge.strategy.id / hoodie.compaction.record.merger.strategy */
     int payload_fold;              /* a legacy payload (AWSDmsAvroPayload) merges: log records fold by ordering
                                     * value, the folded record replaces the stored one (hoodie_merge_policy_of) */
+    hoodie_debezium debezium;      /* a Debezium payload (merge_mode is then EVENT_TIME_ORDERING) */
     const char *delete_field;      /* custom delete marker (Hudi's hoodie.payload.delete.field / .marker): a record */
     const char *delete_marker;     /* whose delete_field renders as delete_marker is a delete; both NULL: none */
 
@@ -139,7 +148,10 @@ const char *hoodie_table_config_get(const hoodie_table_config *c, const char *ke
 uint32_t hoodie_table_config_checksum(const char *database, const char *table);
 
 const char *hoodie_table_type_name(hoodie_table_type t);   /* "COPY_ON_WRITE" / "MERGE_ON_READ" */
-const char *hoodie_merge_mode_name(hoodie_merge_mode m);   /* "EVENT_TIME_ORDERING" ... */
+const char *hoodie_merge_mode_name(hoodie_merge_mode m);
+/** The column records of a key are ordered by: the Debezium payloads' own, else the first ordering field; NULL:
+ *  none. */
+const char *hoodie_table_ordering_field(const hoodie_table_config *c);   /* "EVENT_TIME_ORDERING" ... */
 
 /** Strategy ids of hudi-format.md §8.4. */
 #define HOODIE_MERGE_STRATEGY_COMMIT_TIME "ce9acb64-bde0-424c-9b91-f6ebba25356d"

@@ -734,7 +734,9 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
      * stored records, de-duplication of the input) would do it otherwise than Hudi; plain inserts and deletes don't */
     int plain_op = w.o.op == HOODIE_WRITE_INSERT || w.o.op == HOODIE_WRITE_BULK_INSERT ||
                    w.o.op == HOODIE_WRITE_DELETE || w.o.op == HOODIE_WRITE_DELETE_PARTITION;
-    if (w.cfg->merge_mode == HOODIE_MERGE_CUSTOM && (w.cfg->lsm_tree || combine_inserts || !plain_op)) {
+    /* the Debezium payloads' ordering and TOASTed values are merged by readers and services only */
+    int own_merger = w.cfg->merge_mode == HOODIE_MERGE_CUSTOM || w.cfg->debezium;
+    if (own_merger && (w.cfg->lsm_tree || combine_inserts || !plain_op)) {
         rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: %s combines records by the table's custom record merger (%s %s), "
                          "which hoodie does not support; insert, bulk_insert (without combining), delete and "
                          "delete_partition write such tables", base_path, w.op_name, HOODIE_CUSTOM_MERGER_ARGS(w.cfg));

@@ -8,7 +8,7 @@
 #    payload-based strategy) write it; point lookups and compaction agree;
 #  - the form Hudi 1.1 stores (hoodie.record.merge.property.hoodie.payload.delete.field/.marker) on an event-time
 #    table: a marked delete with an older ordering value loses;
-#  - a half-configured marker and the Debezium payloads are refused with clear messages;
+#  - a half-configured marker is refused with a clear message (the Debezium payloads: debezium.sh);
 #  - a payload hoodie does not merge by (PartialUpdateAvroPayload): COW tables read, take inserts, deletes and
 #    clustering, and refuse upserts; MOR tables refuse upserts, compaction (before any plan) and snapshots of
 #    slices with logs.
@@ -124,15 +124,6 @@ cp -r "$tmp/marker" "$t"
 sed -i '/^hoodie.record.merge.property.hoodie.payload.delete.marker=/d' "$t/.hoodie/hoodie.properties"
 "$HOODIE" read "$t" > /dev/null 2> "$tmp/err" && bad "half marker: read succeeded" || ok
 grep -q "$t/.hoodie/hoodie.properties:[0-9]*: $half_msg" "$tmp/err" && ok || bad "half marker: $(cat "$tmp/err")"
-t=$tmp/legacy_v6
-pg=org.apache.hudi.common.model.debezium.PostgresDebeziumAvroPayload
-write "$t" upsert "$tmp/legacy.csv" # log files again (compacted above)
-sed -i "s/^hoodie.compaction.payload.class=.*/hoodie.compaction.payload.class=$pg/" "$t/.hoodie/hoodie.properties"
-"$HOODIE" read "$t" > /dev/null 2> "$tmp/err" && bad "debezium payload: read succeeded" || ok
-grep -q "has log files, and merging them needs the table's custom record merger (payload $pg)" "$tmp/err" && ok ||
-    bad "debezium payload: message: $(cat "$tmp/err")"
-"$HOODIE" read "$t" --query read_optimized > /dev/null 2> "$tmp/err" && ok ||
-    bad "debezium: read-optimized: $(cat "$tmp/err")"
 
 # a payload hoodie does not merge by (PartialUpdateAvroPayload): copy-on-write tables and read-optimized queries
 # read; writes that would combine records by it are refused before they start; inserts and deletes go in

@@ -66,3 +66,23 @@ HOODIE_TEST(merge_record__ordering_compare_kinds)
     hoodie_assert(hoodie_ordering_is_natural(&none));
     hoodie_assert(!hoodie_ordering_is_natural(&i5));
 }
+
+static hoodie_ordering seq(const char *s)
+{
+    hoodie_ordering o = { .kind = HOODIE_ORD_BYTES, .bytes = (const uint8_t *)s, .len = strlen(s) };
+    hoodie_ordering_seq(&o);
+    return o;
+}
+
+HOODIE_TEST(merge_record__mysql_binlog_sequence_orders_as_numbers)
+{
+    int comparable;
+    hoodie_ordering a = seq("1.99"), b = seq("1.100"), c = seq("2.5"), d = seq("002.05"), e = seq("10.1");
+    hoodie_assert(a.kind == HOODIE_ORD_DECIMAL);
+    hoodie_assert(hoodie_ordering_compare(&a, &b, &comparable) < 0 && comparable); /* as text it would be > */
+    hoodie_assert(hoodie_ordering_compare(&c, &d, &comparable) == 0 && comparable);
+    hoodie_assert(hoodie_ordering_compare(&e, &c, &comparable) > 0);
+    /* anything else stays text */
+    const char *bad[] = { "", "1", "1.", ".5", "1.2.3", "a.1", "1.-2", "99999999999999999999.1" };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) hoodie_assert(seq(bad[i]).kind == HOODIE_ORD_BYTES);
+}

@@ -200,9 +200,12 @@ static void run_case(uint32_t k, size_t max_len, int key_range, int unique, int 
     hoodie_field_dispose(&schema);
 }
 
-static const hoodie_merge_policy COMMIT = { HOODIE_MERGE_COMMIT_TIME_ORDERING, HOODIE_MERGE_COMMIT_TIME_ORDERING };
-static const hoodie_merge_policy EVENT = { HOODIE_MERGE_EVENT_TIME_ORDERING, HOODIE_MERGE_EVENT_TIME_ORDERING };
-static const hoodie_merge_policy V6 = { HOODIE_MERGE_EVENT_TIME_ORDERING, HOODIE_MERGE_COMMIT_TIME_ORDERING };
+static const hoodie_merge_policy COMMIT = { .log_fold = HOODIE_MERGE_COMMIT_TIME_ORDERING,
+                                                .base = HOODIE_MERGE_COMMIT_TIME_ORDERING };
+static const hoodie_merge_policy EVENT = { .log_fold = HOODIE_MERGE_EVENT_TIME_ORDERING,
+                                               .base = HOODIE_MERGE_EVENT_TIME_ORDERING };
+static const hoodie_merge_policy V6 = { .log_fold = HOODIE_MERGE_EVENT_TIME_ORDERING,
+                                          .base = HOODIE_MERGE_COMMIT_TIME_ORDERING };
 
 HOODIE_TEST(merge_sorted__one_source_and_empty_sources)
 {

@@ -114,7 +114,8 @@ static long long run(uint32_t k, int64_t rows_per_source, int64_t batch, uint64_
         ss[i].next = gen_next;
         ss[i].ctx = &g[i];
     }
-    hoodie_merge_policy pol = { HOODIE_MERGE_EVENT_TIME_ORDERING, HOODIE_MERGE_EVENT_TIME_ORDERING };
+    hoodie_merge_policy pol = { .log_fold = HOODIE_MERGE_EVENT_TIME_ORDERING,
+                                .base = HOODIE_MERGE_EVENT_TIME_ORDERING };
     hoodie_sorted_merge_cfg cfg = { &schema, 0, 1, -1, pol, 1, 0, 1, batch, NULL };
 #if COUNTING_ALLOCATOR
     live_bytes = peak_bytes = 0;

@@ -182,7 +182,7 @@ HOODIE_TEST(table_config__delete_markers)
     hoodie_assert_ok(hoodie_table_config_parse(&c, t, strlen(t), "d4", 0));
     hoodie_assert(!c->delete_field && !c->delete_marker);
     hoodie_table_config_free(c);
-    /* bare keys, any payload; the Debezium payloads stay unsupported (no marker taken, CUSTOM) */
+    /* bare keys, any payload; the Debezium payloads: their own ordering column and marker */
     const char *u = "hoodie.table.name=t\nhoodie.table.version=8\nhoodie.precombine.field=ts\n"
                     "hoodie.payload.delete.field=deleted\nhoodie.payload.delete.marker=1\n";
     hoodie_assert_ok(hoodie_table_config_parse(&c, u, strlen(u), "d5", 0));
@@ -192,8 +192,25 @@ HOODIE_TEST(table_config__delete_markers)
     u = "hoodie.table.name=t\nhoodie.table.version=6\n"
         "hoodie.compaction.payload.class=org.apache.hudi.common.model.debezium.MySqlDebeziumAvroPayload\n";
     hoodie_assert_ok(hoodie_table_config_parse(&c, u, strlen(u), "d6", 0));
-    hoodie_assert_equal_i(HOODIE_MERGE_CUSTOM, c->merge_mode);
-    hoodie_assert(!c->delete_field);
+    hoodie_assert_equal_i(HOODIE_MERGE_EVENT_TIME_ORDERING, c->merge_mode);
+    hoodie_assert_equal_i(HOODIE_DEBEZIUM_MYSQL, c->debezium);
+    hoodie_assert_equal_s("_change_operation_type", c->delete_field);
+    hoodie_assert_equal_s("d", c->delete_marker);
+    hoodie_assert_equal_s("_event_seq", hoodie_table_ordering_field(c));
+    p = hoodie_merge_policy_of(c);
+    hoodie_assert(p.seq_ordering && !p.toast_fill);
+    hoodie_table_config_free(c);
+    /* v8 as Hudi 1.0 writes a Debezium table: CUSTOM with the payload-based strategy */
+    u = "hoodie.table.name=t\nhoodie.table.version=8\nhoodie.record.merge.mode=CUSTOM\nhoodie.precombine.field=ts\n"
+        "hoodie.record.merge.strategy.id=" HOODIE_MERGE_STRATEGY_PAYLOAD "\n"
+        "hoodie.compaction.payload.class=org.apache.hudi.common.model.debezium.PostgresDebeziumAvroPayload\n";
+    hoodie_assert_ok(hoodie_table_config_parse(&c, u, strlen(u), "d6b", 0));
+    hoodie_assert_equal_i(HOODIE_MERGE_EVENT_TIME_ORDERING, c->merge_mode);
+    hoodie_assert_equal_i(HOODIE_DEBEZIUM_POSTGRES, c->debezium);
+    hoodie_assert_equal_s("_event_lsn", hoodie_table_ordering_field(c));
+    hoodie_assert_equal_s("_change_operation_type", c->delete_field);
+    p = hoodie_merge_policy_of(c);
+    hoodie_assert(!p.seq_ordering && p.toast_fill);
     hoodie_table_config_free(c);
     /* half a marker: refused, naming the line */
     u = "hoodie.table.name=t\nhoodie.table.version=8\nhoodie.record.merge.property.hoodie.payload.delete.marker=D\n";

@@ -29,18 +29,17 @@ struct hoodie_slice_merger {
     uint32_t *hashes;            /* the keys' hashes of the batch being probed (util/hash.h batched probing) */
     size_t hash_cap;
     /* policy.toast_fill: the records made of a log record and the base record it replaces, one base batch's
-     * worth, as the last source (srcs[aux_src]) */
+     * worth, as the last source (srcs[aux_src]); toast_cols: per column, 1 for string and bytes data columns */
     hoodie_batch aux;
     int have_aux;
     uint32_t aux_src;
+    uint8_t *toast_cols;
 };
 
-/* toast_fill: 1 if a string or bytes data column of row r holds Debezium's "unavailable" value. */
-static int toasted(const hoodie_batch *b, int64_t r, size_t c)
+/* toast_fill: 1 if column c of row r holds Debezium's "unavailable" value. */
+static int toasted(const hoodie_slice_merger *m, const hoodie_batch *b, int64_t r, size_t c)
 {
-    const hoodie_field *f = &b->schema.children[c];
-    if ((f->type.id != HOODIE_TYPE_STRING && f->type.id != HOODIE_TYPE_BINARY) || !strncmp(f->name, "_hoodie_", 8))
-        return 0;
+    if (!m->toast_cols[c]) return 0;
     const hoodie_array *a = &b->root.children[c];
     if (!hoodie_array_is_valid(a, r)) return 0;
     size_t n;
@@ -58,12 +57,12 @@ static hoodie_status toast_merge(hoodie_slice_merger *m, const hoodie_batch *bas
     size_t nc = lb->schema.n_children, c = 0;
     out->source = src;
     out->row = row;
-    while (c < nc && !toasted(lb, row, c)) c++;
+    while (c < nc && !toasted(m, lb, row, c)) c++;
     if (c == nc) return HOODIE_OK;
     hoodie_batch *aux = &m->aux;
     if (aux->root.validity) return HOODIE_FAIL(HOODIE_EINVAL, "merge: a record batch with null rows");
     for (c = 0; c < nc; c++) {
-        int from_base = toasted(lb, row, c);
+        int from_base = toasted(m, lb, row, c);
         HOODIE_TRY(hoodie_array_append_range(&aux->root.children[c], &aux->schema.children[c],
                                              from_base ? &base->root.children[c] : &lb->root.children[c],
                                              from_base ? br : row, 1));
@@ -224,6 +223,13 @@ hoodie_status hoodie_slice_merger_new(hoodie_slice_merger **out, const hoodie_sl
         }
     }
     if (rc == HOODIE_OK && cfg->policy.toast_fill) {
+        size_t nc = cfg->schema->n_children;
+        if (!(m->toast_cols = calloc(nc + 1, 1))) { rc = HOODIE_NOMEM(); goto done; }
+        for (size_t c = 0; c < nc; c++) {
+            const hoodie_field *f = &cfg->schema->children[c];
+            m->toast_cols[c] = (f->type.id == HOODIE_TYPE_STRING || f->type.id == HOODIE_TYPE_BINARY) &&
+                               strncmp(f->name, "_hoodie_", 8);
+        }
         rc = hoodie_batch_init(&m->aux, cfg->schema);
         m->have_aux = rc == HOODIE_OK;
         m->aux_src = (uint32_t)m->n_srcs;
@@ -244,6 +250,7 @@ void hoodie_slice_merger_free(hoodie_slice_merger *m)
     free(m->sel);
     free(m->hashes);
     if (m->have_aux) hoodie_batch_dispose(&m->aux);
+    free(m->toast_cols);
     free(m);
 }
 
@@ -281,12 +288,7 @@ static hoodie_status select_rows(hoodie_slice_merger *m, const hoodie_batch *bas
     size_t n = 0;
     HOODIE_TRY(sel_reserve(m, (size_t)base->root.length));
     m->srcs[0] = base;
-    if (m->have_aux) { /* the previous base batch's records are gathered: start over */
-        hoodie_batch_dispose(&m->aux);
-        m->have_aux = 0;
-        HOODIE_TRY(hoodie_batch_init(&m->aux, m->cfg.schema));
-        m->have_aux = 1;
-    }
+    if (m->have_aux) hoodie_array_clear(&m->aux.root); /* the previous base batch's records are gathered */
     const hoodie_array *keys = &base->root.children[m->cfg.key_col];
     int64_t nb = base->root.length;
     if (m->n_entries) HOODIE_TRY(hash_keys(m, keys, nb));

@@ -148,10 +148,10 @@ const char *hoodie_table_config_get(const hoodie_table_config *c, const char *ke
 uint32_t hoodie_table_config_checksum(const char *database, const char *table);
 
 const char *hoodie_table_type_name(hoodie_table_type t);   /* "COPY_ON_WRITE" / "MERGE_ON_READ" */
-const char *hoodie_merge_mode_name(hoodie_merge_mode m);
+const char *hoodie_merge_mode_name(hoodie_merge_mode m);   /* "EVENT_TIME_ORDERING" ... */
 /** The column records of a key are ordered by: the Debezium payloads' own, else the first ordering field; NULL:
  *  none. */
-const char *hoodie_table_ordering_field(const hoodie_table_config *c);   /* "EVENT_TIME_ORDERING" ... */
+const char *hoodie_table_ordering_field(const hoodie_table_config *c);
 
 /** Strategy ids of hudi-format.md §8.4. */
 #define HOODIE_MERGE_STRATEGY_COMMIT_TIME "ce9acb64-bde0-424c-9b91-f6ebba25356d"

@@ -140,6 +140,14 @@ void hoodie_ordering_seq(hoodie_ordering *o)
     o->lo = part[1];
 }
 
+int hoodie_debezium_unavailable(const hoodie_array *a, int64_t r)
+{
+    if (!hoodie_array_is_valid(a, r)) return 0;
+    size_t n;
+    const uint8_t *p = hoodie_array_bytes_at(a, r, &n);
+    return n == sizeof HOODIE_DEBEZIUM_UNAVAILABLE - 1 && !memcmp(p, HOODIE_DEBEZIUM_UNAVAILABLE, n);
+}
+
 hoodie_merge_policy hoodie_merge_policy_of(const hoodie_table_config *c)
 {
     hoodie_merge_policy p;

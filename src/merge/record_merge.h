@@ -83,6 +83,9 @@ typedef struct hoodie_merge_policy {
 /** The value Debezium's Postgres connector sends for a TOASTed column it did not read. */
 #define HOODIE_DEBEZIUM_UNAVAILABLE "__debezium_unavailable_value"
 
+/** 1 if cell r of a string or bytes array holds HOODIE_DEBEZIUM_UNAVAILABLE. */
+int hoodie_debezium_unavailable(const hoodie_array *a, int64_t r);
+
 /** A string ordering value "<n>.<m>" (decimal numbers) made a DECIMAL ordering (n, m) comparing as the pair; any
  *  other value is left as it is. */
 void hoodie_ordering_seq(hoodie_ordering *o);

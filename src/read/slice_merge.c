@@ -39,12 +39,7 @@ struct hoodie_slice_merger {
 /* toast_fill: 1 if column c of row r holds Debezium's "unavailable" value. */
 static int toasted(const hoodie_slice_merger *m, const hoodie_batch *b, int64_t r, size_t c)
 {
-    if (!m->toast_cols[c]) return 0;
-    const hoodie_array *a = &b->root.children[c];
-    if (!hoodie_array_is_valid(a, r)) return 0;
-    size_t n;
-    const uint8_t *p = hoodie_array_bytes_at(a, r, &n);
-    return n == sizeof HOODIE_DEBEZIUM_UNAVAILABLE - 1 && !memcmp(p, HOODIE_DEBEZIUM_UNAVAILABLE, n);
+    return m->toast_cols[c] && hoodie_debezium_unavailable(&b->root.children[c], r);
 }
 
 /* toast_fill: the reference of log row (src, row) replacing base row br: the log row itself, or, when it has

@@ -97,6 +97,8 @@ hoodie_status hoodie_basefile_stream_seed(hoodie_basefile_stream *s, const char 
     return HOODIE_OK;
 }
 
+int64_t hoodie_basefile_stream_seeded(const hoodie_basefile_stream *s) { return s->seeded_rows; }
+
 hoodie_status hoodie_basefile_stream_write(hoodie_basefile_stream *s, const hoodie_batch *b)
 {
     return hoodie_basefile_stream_write_row_group(s, b, NULL);

@@ -38,6 +38,8 @@ hoodie_status hoodie_basefile_stream_write_selected(hoodie_basefile_stream *s, c
  */
 hoodie_status hoodie_basefile_stream_seed(hoodie_basefile_stream *s, const char *bloom_b64, const char *type_code,
                                           const char *min_key, const char *max_key, int64_t rows);
+/** The rows a seed covers: 0 when hoodie_basefile_stream_seed reused nothing (their keys must then be written). */
+int64_t hoodie_basefile_stream_seeded(const hoodie_basefile_stream *s);
 /** About the size of the file so far: its row groups written, plus the current one held in memory. */
 uint64_t hoodie_basefile_stream_bytes(const hoodie_basefile_stream *s);
 /** Bytes of the current row group held in memory (uncompressed), and writing them out now as a row group. */

@@ -236,6 +236,48 @@ void hoodie_rgcopy_part_dispose(hoodie_rgcopy_part *p)
     memset(p, 0, sizeof *p);
 }
 
+/* The copy of chunk `sl` of row group `rg` of src, in the arena: *out NULL when it cannot be copied (not stored
+ * in this file, another codec, not one value per row, or unreadable: then the rows are encoded instead). */
+static hoodie_status chunk_copy(hoodie_arena *a, const hoodie_pq_file *src, uint32_t rg, int sl, hoodie_pq_codec codec,
+                                const hoodie_pq_chunk_copy **out)
+{
+    *out = NULL;
+    const hoodie_pq_file_meta *m = hoodie_pq_file_metadata(src);
+    const hoodie_pq_row_group *g = &m->row_groups[rg];
+    if (sl < 0 || (uint32_t)sl >= g->column_count) return HOODIE_OK;
+    const hoodie_pq_column_chunk *cc = &g->columns[sl];
+    if (!cc->has_meta || cc->file_path || cc->meta.codec != codec || cc->meta.num_values != g->num_rows)
+        return HOODIE_OK;
+    hoodie_pq_chunk_copy *k = hoodie_arena_calloc(a, 1, sizeof *k);
+    hoodie_pq_page_index *pi = k ? hoodie_arena_calloc(a, 1, sizeof *pi) : NULL;
+    if (!pi) return HOODIE_NOMEM();
+    uint64_t off = 0;
+    size_t len = 0;
+    hoodie_status brc = hoodie_pq_chunk_extent(src, rg, sl, &off, &len);
+    uint8_t *bytes = brc == HOODIE_OK ? hoodie_arena_alloc(a, len ? len : 1) : NULL;
+    if (brc == HOODIE_OK && !bytes) return HOODIE_NOMEM();
+    if (brc == HOODIE_OK) brc = hoodie_pq_chunk_read(src, rg, sl, bytes, len);
+    if (brc == HOODIE_ENOMEM) return brc;
+    if (brc < 0) { hoodie_error_clear(); return HOODIE_OK; }
+    k->bytes = bytes;
+    k->len = len;
+    k->src_offset = off;
+    k->meta = &cc->meta;
+    k->src_leaf = &hoodie_pq_file_schema(src)->leaves[sl];
+    hoodie_status prc = hoodie_pq_page_index_read(src, rg, sl, a, pi);
+    if (prc == HOODIE_OK) {
+        k->offset_index = &pi->oi;
+        k->column_index = pi->has_ci ? &pi->ci : NULL;
+    } else if (prc == HOODIE_ENOMEM) {
+        return prc;
+    } else { /* no page index (copied without one), or a broken one (not copied) */
+        hoodie_error_clear();
+        if (prc != HOODIE_ENOTFOUND) return HOODIE_OK;
+    }
+    *out = k;
+    return HOODIE_OK;
+}
+
 /* The row group is complete: the copies of the chunks of the columns still `same` (c->same then marks exactly the
  * columns copied), then on to the next row group at the next batch. */
 static hoodie_status finish(hoodie_rgcopy *c, const hoodie_pq_chunk_copy *const **copies_out)
@@ -243,53 +285,16 @@ static hoodie_status finish(hoodie_rgcopy *c, const hoodie_pq_chunk_copy *const 
     *copies_out = NULL;
     hoodie_status rc = HOODIE_OK;
     const hoodie_pq_file_meta *m = hoodie_pq_file_metadata(c->src);
-    const hoodie_pq_schema *ss = hoodie_pq_file_schema(c->src);
     if (c->enabled && c->in_place && c->left == 0 && c->rg < m->row_group_count) {
-        const hoodie_pq_row_group *g = &m->row_groups[c->rg];
-        hoodie_pq_chunk_copy **copies = hoodie_arena_calloc(c->arena, c->map.n_leaves + 1, sizeof *copies);
+        const hoodie_pq_chunk_copy **copies = hoodie_arena_calloc(c->arena, c->map.n_leaves + 1, sizeof *copies);
         if (!copies) return HOODIE_NOMEM();
         size_t n = 0;
         for (size_t l = 0; l < c->map.n_leaves && rc == HOODIE_OK; l++) {
-            int sl = c->map.src_leaf[l], top = in_col(c, l);
-            if (sl < 0 || top < 0 || !c->same[top] || (uint32_t)sl >= g->column_count) continue;
-            const hoodie_pq_column_chunk *cc = &g->columns[sl];
-            if (!cc->has_meta || cc->file_path || cc->meta.codec != c->codec || cc->meta.num_values != g->num_rows) {
-                c->same[top] = 0;
-                continue;
-            }
-            hoodie_pq_chunk_copy *k = hoodie_arena_calloc(c->arena, 1, sizeof *k);
-            uint64_t off = 0;
-            size_t len = 0;
-            if (!k) { rc = HOODIE_NOMEM(); break; }
-            hoodie_status brc = hoodie_pq_chunk_extent(c->src, c->rg, sl, &off, &len);
-            uint8_t *bytes = brc == HOODIE_OK ? hoodie_arena_alloc(c->arena, len ? len : 1) : NULL;
-            if (brc == HOODIE_OK && !bytes) { rc = HOODIE_NOMEM(); break; }
-            if (brc == HOODIE_OK) brc = hoodie_pq_chunk_read(c->src, c->rg, sl, bytes, len);
-            if (brc == HOODIE_ENOMEM) { rc = brc; break; }
-            if (brc < 0) { /* not copied, encoded from the rows the scan read */
-                hoodie_error_clear();
-                continue;
-            }
-            k->bytes = bytes;
-            k->len = len;
-            k->src_offset = off;
-            k->meta = &cc->meta;
-            k->src_leaf = &ss->leaves[sl];
-            hoodie_pq_page_index *pi = hoodie_arena_calloc(c->arena, 1, sizeof *pi);
-            if (!pi) { rc = HOODIE_NOMEM(); break; }
-            hoodie_status prc = hoodie_pq_page_index_read(c->src, c->rg, sl, c->arena, pi);
-            if (prc == HOODIE_OK) {
-                k->offset_index = &pi->oi;
-                k->column_index = pi->has_ci ? &pi->ci : NULL;
-            } else if (prc == HOODIE_ENOMEM) {
-                rc = prc;
-                break;
-            } else { /* no page index (copied without one), or a broken one (not copied) */
-                hoodie_error_clear();
-                if (prc != HOODIE_ENOTFOUND) continue;
-            }
-            copies[l] = k;
-            n++;
+            int top = in_col(c, l);
+            if (top < 0 || !c->same[top]) continue;
+            rc = chunk_copy(c->arena, c->src, c->rg, c->map.src_leaf[l], c->codec, &copies[l]);
+            if (rc == HOODIE_OK && !copies[l]) c->same[top] = 0;
+            if (copies[l]) n++;
         }
         if (rc == HOODIE_OK && n) *copies_out = (const hoodie_pq_chunk_copy *const *)copies;
         if (rc == HOODIE_OK && !n) memset(c->same, 0, c->in_schema->n_children);
@@ -303,5 +308,21 @@ static hoodie_status finish(hoodie_rgcopy *c, const hoodie_pq_chunk_copy *const 
     /* take() reads c->same before the next batch, which resets it */
     c->rg++;
     c->pending_reset = 1;
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_rgcopy_whole(hoodie_arena *a, const hoodie_basefile_copymap *map, const hoodie_pq_file *src,
+                                  uint32_t rg, hoodie_pq_codec codec, int except_top,
+                                  const hoodie_pq_chunk_copy *const **out)
+{
+    *out = NULL;
+    const hoodie_pq_chunk_copy **copies = hoodie_arena_calloc(a, map->n_leaves + 1, sizeof *copies);
+    if (!copies) return HOODIE_NOMEM();
+    for (size_t l = 0; l < map->n_leaves; l++) {
+        if (map->top[l] == except_top) continue;
+        HOODIE_TRY(chunk_copy(a, src, rg, map->src_leaf[l], codec, &copies[l]));
+        if (!copies[l]) return HOODIE_OK;
+    }
+    *out = (const hoodie_pq_chunk_copy *const *)copies;
     return HOODIE_OK;
 }

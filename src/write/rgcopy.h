@@ -94,4 +94,13 @@ void hoodie_rgcopy_part_dispose(hoodie_rgcopy_part *p);
 void hoodie_rgcopy_release(hoodie_rgcopy *c);
 void hoodie_rgcopy_dispose(hoodie_rgcopy *c);
 
+/**
+ * Row group `rg` of src kept whole, without a scan: the copies of all its chunks (one entry per leaf of the map,
+ * in arena `a`) except those of top-level column except_top, which the writer makes (NULL entries). *out is NULL
+ * when some chunk cannot be copied (see hoodie_rgcopy_init's rules): the rows must then be read and encoded.
+ */
+hoodie_status hoodie_rgcopy_whole(hoodie_arena *a, const hoodie_basefile_copymap *map, const hoodie_pq_file *src,
+                                  uint32_t rg, hoodie_pq_codec codec, int except_top,
+                                  const hoodie_pq_chunk_copy *const **out);
+
 #endif

@@ -4,7 +4,8 @@
  *   create     a new file group's first base file (inserts)
  *   bulk       bulk_insert: new file groups, the input streamed into files rolled by size
  *   merge      an existing group's base file rewritten with its updates, deletes and inserts (COW; MOR small files),
- *              keeping the old file's unchanged row groups and column chunks (write/rgcopy.h)
+ *              keeping the old file's unchanged row groups and column chunks (write/rgcopy.h); a file that only
+ *              takes inserts is kept whole without being read (keep_and_append)
  *   append     MOR: an existing group's updates and deletes as one new log file
  *   lsm        MOR, LSM layout: sorted native log files; bucket index: rows routed to their bucket's group
  *
@@ -508,25 +509,158 @@ static hoodie_status merge_row_group(hoodie_rgcopy *rcp, int complete, merge_out
     return merge_out_push(out, &p);
 }
 
-/* The output's parts as base-file parts over their batches and `fresh` (roots: malloc, one array per part). */
-static hoodie_status merge_out_parts(const merge_out *o, const hoodie_batch *fresh, hoodie_basefile_part **out)
+/* The output's parts as base-file parts over their batches, `fresh` and `filled` (the records of toast_fill, or
+ * NULL) (roots: malloc, one array per part). */
+static hoodie_status merge_out_parts(const merge_out *o, const hoodie_batch *fresh, const hoodie_batch *filled,
+                                     hoodie_basefile_part **out)
 {
     hoodie_basefile_part *bp = calloc(o->n + 1, sizeof *bp);
     if (!bp) return HOODIE_NOMEM();
     for (size_t i = 0; i < o->n; i++) {
         const hoodie_rgcopy_part *p = &o->p[i];
-        const hoodie_array **roots = malloc((p->n_old + 1) * sizeof *roots);
+        const hoodie_array **roots = malloc((p->n_old + 2) * sizeof *roots);
         if (!roots) { merge_parts_free(bp, i); return HOODIE_NOMEM(); }
         for (size_t k = 0; k < p->n_old; k++) roots[k] = &p->old[k].root;
         roots[p->n_old] = &fresh->root;
+        if (filled) roots[p->n_old + 1] = &filled->root;
         bp[i].copies = p->copies;
         bp[i].roots = roots;
-        bp[i].n_roots = p->n_old + 1;
+        bp[i].n_roots = p->n_old + 1 + (filled != NULL);
         bp[i].refs = p->refs;
         bp[i].n_refs = p->n;
     }
     *out = bp;
     return HOODIE_OK;
+}
+
+/*
+ * PostgresDebeziumAvroPayload: the update fresh[ref->row] replacing stored row old[br] keeps the stored value in
+ * each string or bytes data column where it holds HOODIE_DEBEZIUM_UNAVAILABLE (a TOASTed value Debezium did not
+ * read), as the payload's combineAndGetUpdateValue does; such a record is made in `filled` and *ref points to it
+ * (source 2). Records without TOASTed values stay as they are.
+ */
+static hoodie_status toast_fill(hoodie_batch *filled, const hoodie_batch *old, int64_t br, const hoodie_batch *fresh,
+                                hoodie_row_ref *ref)
+{
+    size_t nc = fresh->schema.n_children, c = 5;
+    const int64_t row = ref->row;
+    for (; c < nc; c++) {
+        hoodie_type_id t = fresh->schema.children[c].type.id;
+        if ((t == HOODIE_TYPE_STRING || t == HOODIE_TYPE_BINARY) &&
+            hoodie_debezium_unavailable(&fresh->root.children[c], row))
+            break;
+    }
+    if (c == nc) return HOODIE_OK;
+    for (c = 0; c < nc; c++) {
+        if (c == 4) continue; /* _hoodie_file_name: the writer's constant, in no batch */
+        hoodie_type_id t = fresh->schema.children[c].type.id;
+        int stored = c >= 5 && (t == HOODIE_TYPE_STRING || t == HOODIE_TYPE_BINARY) &&
+                     hoodie_debezium_unavailable(&fresh->root.children[c], row);
+        HOODIE_TRY(hoodie_array_append_range(&filled->root.children[c], &filled->schema.children[c],
+                                             stored ? &old->root.children[c] : &fresh->root.children[c],
+                                             stored ? br : row, 1));
+    }
+    ref->source = 2;
+    ref->row = filled->root.length++;
+    return HOODIE_OK;
+}
+
+/*
+ * A group that only takes inserts (a small file filled): its file is kept whole. Its row groups are copied chunk by
+ * chunk without being read, except _hoodie_file_name, which names the new file as the merge names every record;
+ * its bloom filter is continued with the inserts' keys (a filter is a function of the key sequence, so this is the
+ * filter a rebuild from all the keys gives), and the inserts follow in row groups of their own. *done = 0 and
+ * nothing written when the file cannot be kept so (no meta fields, change data capture, the LSM layout's sorted
+ * files, another codec or column layout, a filter of another kind or sizing): the merge reads it instead.
+ */
+static hoodie_status keep_and_append(wctx *w, wgroup *g, const char *name, int *done)
+{
+    *done = 0;
+    if (w->no_meta || w->cfg->cdc || w->cfg->lsm_tree || !g->slice->base) return HOODIE_OK;
+    static const char *const index_kv[4] = { "org.apache.hudi.bloomfilter", "hoodie_bloom_filter_type_code",
+                                             "hoodie_min_record_key", "hoodie_max_record_key" };
+    hoodie_parquet_read_opts ro = HOODIE_PARQUET_READ_OPTS_INIT;
+    hoodie_parquet_reader *r = NULL;
+    ro.storage = w->s;
+    HOODIE_TRY(hoodie_parquet_reader_open(&r, g->slice->base->path, &ro));
+    const char *idx[4];
+    int ok = 1;
+    for (int i = 0; i < 4; i++)
+        if (!(idx[i] = hoodie_parquet_reader_kv(r, index_kv[i]))) ok = 0;
+    if (ok && strcmp(idx[1], "DYNAMIC_V0")) ok = 0;
+    const hoodie_pq_file *src = hoodie_pqfile__file(r);
+    const hoodie_pq_file_meta *m = hoodie_pq_file_metadata(src);
+    hoodie_basefile_copymap map = { 0 };
+    hoodie_parquet_write_opts po = HOODIE_PARQUET_WRITE_OPTS_INIT;
+    hoodie_pq_writer_opts fo;
+    hoodie_arena *a = NULL;
+    const hoodie_pq_chunk_copy *const **copies = NULL;
+    po.codec = w->o.codec;
+    hoodie_status rc = hoodie_pqwrite_map_opts(&po, &fo);
+    if (rc == HOODIE_OK && ok) rc = hoodie_basefile_copy_map(&w->file_schema, src, &map);
+    if (rc == HOODIE_OK && ok) rc = hoodie_arena_new(&a, NULL, 0);
+    if (rc == HOODIE_OK && ok && !(copies = hoodie_arena_calloc(a, m->row_group_count + 1, sizeof *copies)))
+        rc = HOODIE_NOMEM();
+    /* every chunk read first (a small file: under hoodie.parquet.small.file.limit), so nothing is written unless
+     * all of them can be copied */
+    for (uint32_t rg = 0; rc == HOODIE_OK && ok && rg < m->row_group_count; rg++) {
+        rc = hoodie_rgcopy_whole(a, &map, src, rg, fo.codec, 4, &copies[rg]);
+        if (rc == HOODIE_OK && !copies[rg] && m->row_groups[rg].num_rows) ok = 0;
+    }
+    const char *partition = w->part_names[g->part];
+    char *rel = NULL, *path = NULL;
+    if (rc == HOODIE_OK && ok) {
+        rel = *partition ? hoodie_arena_sprintf(w->arena, "%s/%s", partition, name) : hoodie_arena_strdup(w->arena, name);
+        path = rel ? hoodie_arena_sprintf(w->arena, "%s/%s", w->t->base_path, rel) : NULL;
+        if (!path) rc = HOODIE_ENOMEM;
+    }
+    hoodie_basefile_stream *bs = NULL;
+    int64_t old_rows = hoodie_parquet_reader_num_rows(r);
+    if (rc == HOODIE_OK && ok) { /* the file appears only when closed: opened (and the filter tried) before the marker */
+        hoodie_basefile_opts bo = { w->s, path, &w->file_schema, w->avro_file_schema, w->o.codec, 0,
+                                    w->o.bloom_num_entries, NULL, NULL, NULL, NULL, 0, name };
+        rc = hoodie_basefile_stream_open(&bs, &bo, 0, 0, 0);
+        if (rc == HOODIE_OK) rc = hoodie_basefile_stream_seed(bs, idx[0], idx[1], idx[2], idx[3], old_rows);
+        if (rc == HOODIE_OK && old_rows && hoodie_basefile_stream_seeded(bs) != old_rows) ok = 0;
+    }
+    if (rc == HOODIE_OK && ok) rc = hoodie_write__marker(&w->tx, partition, name, HOODIE_MARKER_MERGE);
+    if (rc == HOODIE_OK && ok) rc = hoodie_write__partition_metadata(w->s, w->t->base_path, partition, w->tx.inst.requested);
+    /* the old rows: a batch of their count whose columns are all copies or the file name (none is read) */
+    hoodie_batch shell;
+    int have_shell = 0;
+    if (rc == HOODIE_OK && ok) {
+        rc = hoodie_batch_init(&shell, &w->file_schema);
+        have_shell = rc == HOODIE_OK;
+    }
+    for (uint32_t rg = 0; rc == HOODIE_OK && ok && rg < m->row_group_count; rg++) {
+        if (!m->row_groups[rg].num_rows) continue;
+        shell.root.length = m->row_groups[rg].num_rows;
+        rc = hoodie_basefile_stream_write_row_group(bs, &shell, copies[rg]);
+    }
+    if (have_shell) { shell.root.length = 0; hoodie_batch_dispose(&shell); }
+    hoodie_batch fresh;
+    if (rc == HOODIE_OK && ok) {
+        rc = make_records(w, g, g->inserts.v, g->inserts.n, NULL, 0, &fresh); /* named by the stream */
+        if (rc == HOODIE_OK) {
+            rc = hoodie_basefile_stream_write(bs, &fresh);
+            hoodie_batch_dispose(&fresh);
+        }
+    }
+    uint64_t size = 0;
+    int64_t rows = 0;
+    if (rc == HOODIE_OK && ok) rc = hoodie_basefile_stream_close(bs, &size, &rows);
+    hoodie_basefile_stream_free(bs); /* abandoned unless closed */
+    if (rc == HOODIE_OK && ok)
+        rc = record_file(w, g, rel, g->slice->base_instant, rows, (int64_t)g->inserts.n, 0, 0, size);
+    if (rc == HOODIE_OK && ok) {
+        w->res.inserts += (int64_t)g->inserts.n;
+        *done = 1;
+    }
+    hoodie_arena_free(a);
+    free(map.src_leaf);
+    free(map.top);
+    hoodie_parquet_reader_free(r);
+    return rc;
 }
 
 hoodie_status hoodie_wr__merge_handle(wctx *w, wgroup *g)
@@ -537,6 +671,12 @@ hoodie_status hoodie_wr__merge_handle(wctx *w, wgroup *g)
     HOODIE_TRY(hoodie_file_name_base(&nb, g->file_id, token, w->tx.inst.requested, "parquet"));
     snprintf(name, sizeof name, "%s", (const char *)nb.data);
     hoodie_buf_dispose(&nb);
+    if (!g->updates.n && g->inserts.n) {
+        int done;
+        HOODIE_TRY(keep_and_append(w, g, name, &done));
+        if (done) return HOODIE_OK;
+    }
+
 
     /* the group's input: key -> index into g->updates */
     hoodie_hmap m = HOODIE_HMAP_INIT;
@@ -550,6 +690,13 @@ hoodie_status hoodie_wr__merge_handle(wctx *w, wgroup *g)
     int have_fresh = 0;
     if (rc == HOODIE_OK) rc = make_records(w, g, newrows.v, newrows.n, NULL, 0, &fresh); /* named by write_base */
     have_fresh = rc == HOODIE_OK;
+    /* PostgresDebeziumAvroPayload: updates with TOASTed values, completed from the records they replace */
+    hoodie_batch filled;
+    int have_filled = 0;
+    if (rc == HOODIE_OK && w->policy.toast_fill) {
+        rc = hoodie_batch_init(&filled, &w->file_schema);
+        have_filled = rc == HOODIE_OK;
+    }
 
     hoodie_merge_mode mode = w->cfg->merge_mode == HOODIE_MERGE_EVENT_TIME_ORDERING ? HOODIE_MERGE_EVENT_TIME_ORDERING
                                                                                      : HOODIE_MERGE_COMMIT_TIME_ORDERING;
@@ -623,6 +770,7 @@ hoodie_status hoodie_wr__merge_handle(wctx *w, wgroup *g)
             hoodie_merge_version vo = { 0 }, vn;
             if (ord_file_col >= 0)
                 hoodie_ordering_of(&vo.ord, &old.schema.children[ord_file_col], &old.root.children[ord_file_col], i);
+            if (w->policy.seq_ordering) hoodie_ordering_seq(&vo.ord);
             version_of(w, inrow, &vn);
             if (!hoodie_merge_newer_wins(mode, &vo, &vn)) { sel[n].source = 0; sel[n].row = i; n++; continue; }
             if (cdc.on && (rc = hoodie_wcdc_change(&cdc, w, i, k, kl, vn.is_delete ? -1 : (int64_t)*slot)) < 0) break;
@@ -630,12 +778,13 @@ hoodie_status hoodie_wr__merge_handle(wctx *w, wgroup *g)
             updates++;
             sel[n].source = 1;
             sel[n].row = (int64_t)*slot;
+            if (have_filled && (rc = toast_fill(&filled, &old, i, &fresh, &sel[n])) < 0) break;
             n++;
         }
         if (rc == HOODIE_OK) rc = hoodie_wcdc_batch_end(&cdc, &old);
         if (rc < 0) { free(sel); hoodie_batch_dispose(&old); break; }
-        const hoodie_batch *srcs[2] = { NULL, &fresh };
-        rc = hoodie_rgcopy_push(&rcp, &old, srcs, 2, sel, n);
+        const hoodie_batch *srcs[3] = { NULL, &fresh, have_filled ? &filled : NULL };
+        rc = hoodie_rgcopy_push(&rcp, &old, srcs, have_filled ? 3 : 2, sel, n);
         free(sel);
         if (rc == HOODIE_OK && rcp.left <= 0) rc = merge_row_group(&rcp, rcp.left == 0, &out);
     }
@@ -665,7 +814,7 @@ hoodie_status hoodie_wr__merge_handle(wctx *w, wgroup *g)
     free(idx);
     if (rc == HOODIE_OK) {
         hoodie_basefile_part *bp = NULL;
-        rc = merge_out_parts(&out, &fresh, &bp);
+        rc = merge_out_parts(&out, &fresh, have_filled ? &filled : NULL, &bp);
         /* no deletes, no inserts: every old record is there once, in place, so the key sequence is the old one */
         can_reuse = can_reuse && !deletes && !n_ins;
         if (rc == HOODIE_OK)
@@ -685,6 +834,7 @@ hoodie_status hoodie_wr__merge_handle(wctx *w, wgroup *g)
     hoodie_pq_scan_free(sc);
     hoodie_parquet_reader_free(r);
     if (have_fresh) hoodie_batch_dispose(&fresh);
+    if (have_filled) hoodie_batch_dispose(&filled);
     free(newrows.v);
     hoodie_hmap_dispose(&m);
     free(kb.w);
@@ -780,10 +930,10 @@ hoodie_status hoodie_wr__append_handle(wctx *w, wgroup *g)
         d.ords = calloc(dels.n, sizeof *d.ords);
         if (!d.keys || !d.key_lens || !d.ords) rc = HOODIE_NOMEM();
         for (size_t i = 0; rc == HOODIE_OK && i < dels.n; i++) {
-            hoodie_merge_version v;
             d.keys[i] = key_at(&w->keys, dels.v[i], &d.key_lens[i]);
-            version_of(w, dels.v[i], &v);
-            d.ords[i] = v.ord;
+            if (w->ord_col >= 0) /* as the input holds it (a binlog position stays text) */
+                hoodie_ordering_of(&d.ords[i], &w->in.schema.children[w->ord_col], &w->in.root.children[w->ord_col],
+                                   dels.v[i]);
         }
         d.partition = w->part_names[g->part];
     }

@@ -734,9 +734,11 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
      * stored records, de-duplication of the input) would do it otherwise than Hudi; plain inserts and deletes don't */
     int plain_op = w.o.op == HOODIE_WRITE_INSERT || w.o.op == HOODIE_WRITE_BULK_INSERT ||
                    w.o.op == HOODIE_WRITE_DELETE || w.o.op == HOODIE_WRITE_DELETE_PARTITION;
-    /* the Debezium payloads' ordering and TOASTed values are merged by readers and services only */
-    int own_merger = w.cfg->merge_mode == HOODIE_MERGE_CUSTOM || w.cfg->debezium;
-    if (own_merger && (w.cfg->lsm_tree || combine_inserts || !plain_op)) {
+    /* the Debezium payloads are merged here too (their ordering column, sequence order, delete marker and TOASTed
+     * values), except in the LSM layout's sorted writes */
+    int own_merger = w.cfg->merge_mode == HOODIE_MERGE_CUSTOM && !w.cfg->debezium;
+    if ((own_merger && (w.cfg->lsm_tree || combine_inserts || !plain_op)) ||
+        (w.cfg->debezium && w.cfg->lsm_tree && !plain_op)) {
         rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: %s combines records by the table's custom record merger (%s %s), "
                          "which hoodie does not support; insert, bulk_insert (without combining), delete and "
                          "delete_partition write such tables", base_path, w.op_name, HOODIE_CUSTOM_MERGER_ARGS(w.cfg));
@@ -787,7 +789,9 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     }
     w.have_in = 1;
     int64_t n = w.in.root.length;
-    w.ord_col = w.cfg->ordering_fields.count ? hoodie_field_find(&w.in.schema, w.cfg->ordering_fields.items[0]) : -1;
+    const char *ord_field = hoodie_table_ordering_field(w.cfg);
+    w.ord_col = ord_field ? hoodie_field_find(&w.in.schema, ord_field) : -1;
+    w.policy = hoodie_merge_policy_of(w.cfg);
     if ((rc = hoodie_keygen_init(&w.kg, w.cfg, &w.in.schema)) < 0) goto done;
     w.have_kg = 1;
     if ((rc = hoodie_keygen_record_keys(&w.kg, &w.in, &w.keys)) < 0) goto done;

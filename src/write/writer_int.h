@@ -88,7 +88,8 @@ typedef struct wctx {
     hoodie_keygen_out keys, parts;
     uint8_t *del;                   /* per input row: a delete */
     rowvec live;                    /* rows kept after combining */
-    int ord_col;                    /* ordering column in `in`, -1 */
+    int ord_col;                    /* ordering column in `in` (hoodie_table_ordering_field), -1 */
+    hoodie_merge_policy policy;     /* the Debezium payloads' sequence ordering and TOASTed values */
     char **part_names;              /* distinct partitions of the live rows */
     size_t n_parts;
     uint32_t *row_part;             /* partition index per input row */
@@ -154,13 +155,15 @@ hoodie_status hoodie_wr__key_index(const wctx *w, const rowvec *rows, hoodie_hma
 /** Which existing file group holds each live row's key: row_group[row] is set to its group (w->groups). */
 hoodie_status hoodie_wr__lookup(wctx *w, int32_t *row_group);
 
-/* The version a row of the input carries for the merge rule: its ordering value and whether it deletes. */
+/* The version a row of the input carries for the merge rule: its ordering value (as compared: a MySQL binlog
+ * position as two numbers) and whether it deletes. */
 static inline void version_of(const wctx *w, int64_t row, hoodie_merge_version *v)
 {
     memset(v, 0, sizeof *v);
     v->is_delete = w->del[row];
     if (w->ord_col >= 0)
         hoodie_ordering_of(&v->ord, &w->in.schema.children[w->ord_col], &w->in.root.children[w->ord_col], row);
+    if (w->policy.seq_ordering) hoodie_ordering_seq(&v->ord);
 }
 
 /* The write token of group g's files ("<task>-<stage>-<attempt>"). */

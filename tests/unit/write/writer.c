@@ -179,6 +179,23 @@ static char *snapshot(const char *base, const hoodie_storage *s, int meta)
     return out;
 }
 
+/* The expected lines (malloc'd, freed here with the array) sorted and joined: the snapshot `got` (freed). */
+static void assert_lines(char **lines, size_t n, char *got)
+{
+    hoodie_buf want = HOODIE_BUF_INIT;
+    qsort(lines, n, sizeof *lines, cmp_str);
+    for (size_t i = 0; i < n; i++) {
+        hoodie_assert_ok(hoodie_buf_append(&want, lines[i], strlen(lines[i])));
+        hoodie_assert_ok(hoodie_buf_putc(&want, '\n'));
+        free(lines[i]);
+    }
+    free(lines);
+    hoodie_assert_ok(hoodie_buf_cstr(&want));
+    hoodie_assert_equal_s((const char *)want.data, got);
+    hoodie_buf_dispose(&want);
+    free(got);
+}
+
 /* ---- fault injection ---- */
 
 typedef struct wstep { hoodie_write_operation op; rows_spec rows; } wstep;
@@ -258,8 +275,8 @@ static void fault_sweep(int mor, int version, const wstep *w, hoodie_fault_mode 
         }
         free(now);
         /* the next write (the same one, fault-free) rolls back what the failed one left and succeeds; a bulk insert
-         * that succeeded is done (another would add its rows again: it does not look keys up) */
-        int idempotent = w->op != HOODIE_WRITE_BULK_INSERT;
+         * or insert that succeeded is done (another would add its rows again: neither looks keys up) */
+        int idempotent = w->op != HOODIE_WRITE_BULK_INSERT && w->op != HOODIE_WRITE_INSERT;
         if (rc == HOODIE_OK && !idempotent) goto next;
         rc = write_rows(base, mem, w->op, &w->rows, &res);
         if (rc < 0) fprintf(stderr, "retry after fault %llu: %s\n", (unsigned long long)k, hoodie_error_last()->message);
@@ -295,6 +312,7 @@ static const wstep STEPS[] = {
     /* updates (newer and stale ordering values) and inserts */
     { HOODIE_WRITE_UPSERT, { 3, 50, 20, "u", NULL, 0 } },
     { HOODIE_WRITE_BULK_INSERT, { 41, 70, 5, "n", NULL, 0 } }, /* streamed into new file groups */
+    { HOODIE_WRITE_INSERT, { 71, 90, 7, "i", NULL, 0 } },      /* COW: small files kept whole, inserts appended */
     { HOODIE_WRITE_DELETE, { 5, 15, 0, "d", NULL, 0 } },
     { HOODIE_WRITE_INSERT_OVERWRITE, { 1, 60, 1, "o", "sf", 0 } },
 };
@@ -1066,19 +1084,20 @@ static void recode_base_file(const hoodie_storage *s, const char *path)
 
 static void recode_base_files(const char *base, const hoodie_storage *s) { each_base_file(base, s, recode_base_file); }
 
-/* For each file group with a latest and an earlier base file: whether column `col`'s chunk (row group 0) has the
- * same bytes in both. Returns how many file groups were compared; *same_out how many had the same bytes. */
-static size_t chunk_kept(const char *base, const hoodie_storage *s, const char *col, size_t *same_out)
+/* fn(storage, latest base file, the group's newest earlier base file, ctx) for each file group that has both;
+ * returns how many. */
+static size_t each_replaced_base(const char *base, const hoodie_storage *s,
+                                 void (*fn)(const hoodie_storage *, const char *, const char *, void *), void *ctx)
 {
     hoodie_table *t;
     hoodie_slices *sl;
     open_slices(base, s, &t, &sl);
-    size_t compared = 0, same = 0;
+    size_t n = 0;
     for (size_t i = 0; i < hoodie_slices_count(sl); i++) {
         hoodie_slice_info cur, prev = { 0 };
         hoodie_assert_ok(hoodie_slices_get(sl, i, &cur));
         if (!cur.latest || !cur.base_file) continue;
-        for (size_t j = 0; j < hoodie_slices_count(sl); j++) { /* the newest earlier slice of the group */
+        for (size_t j = 0; j < hoodie_slices_count(sl); j++) {
             hoodie_slice_info o;
             hoodie_assert_ok(hoodie_slices_get(sl, j, &o));
             if (!o.latest && o.base_file && !strcmp(o.file_id, cur.file_id) &&
@@ -1086,29 +1105,47 @@ static size_t chunk_kept(const char *base, const hoodie_storage *s, const char *
                 prev = o;
         }
         if (!prev.base_file) continue;
-        hoodie_buf bytes[2] = { HOODIE_BUF_INIT, HOODIE_BUF_INIT };
-        const char *paths[2] = { cur.base_file, prev.base_file };
-        for (int k = 0; k < 2; k++) {
-            hoodie_parquet_read_opts ro = HOODIE_PARQUET_READ_OPTS_INIT;
-            ro.storage = s;
-            hoodie_parquet_reader *r;
-            hoodie_assert_ok(hoodie_parquet_reader_open(&r, paths[k], &ro));
-            hoodie_pq_file *f = hoodie_pqfile__file(r);
-            int leaf = hoodie_pq_schema_find_leaf(hoodie_pq_file_schema(f), col);
-            hoodie_assert(leaf >= 0);
-            hoodie_assert_equal_i(1, hoodie_pq_file_metadata(f)->row_group_count);
-            uint64_t off;
-            hoodie_assert_ok(hoodie_pq_chunk_bytes(f, 0, leaf, &bytes[k], &off));
-            hoodie_parquet_reader_free(r);
-        }
-        compared++;
-        same += bytes[0].len == bytes[1].len && !memcmp(bytes[0].data, bytes[1].data, bytes[0].len);
-        hoodie_buf_dispose(&bytes[0]);
-        hoodie_buf_dispose(&bytes[1]);
+        fn(s, cur.base_file, prev.base_file, ctx);
+        n++;
     }
     hoodie_slices_free(sl);
     hoodie_table_free(t);
-    *same_out = same;
+    return n;
+}
+
+/* Whether column `col`'s chunk (row group 0) has the same bytes in a latest base file and the one it replaced. */
+typedef struct kept_ctx { const char *col; size_t same; } kept_ctx;
+
+static void chunk_same(const hoodie_storage *s, const char *cur, const char *prev, void *ctx)
+{
+    kept_ctx *k = ctx;
+    hoodie_buf bytes[2] = { HOODIE_BUF_INIT, HOODIE_BUF_INIT };
+    const char *paths[2] = { cur, prev };
+    for (int i = 0; i < 2; i++) {
+        hoodie_parquet_read_opts ro = HOODIE_PARQUET_READ_OPTS_INIT;
+        ro.storage = s;
+        hoodie_parquet_reader *r;
+        hoodie_assert_ok(hoodie_parquet_reader_open(&r, paths[i], &ro));
+        hoodie_pq_file *f = hoodie_pqfile__file(r);
+        int leaf = hoodie_pq_schema_find_leaf(hoodie_pq_file_schema(f), k->col);
+        hoodie_assert(leaf >= 0);
+        hoodie_assert_equal_i(1, hoodie_pq_file_metadata(f)->row_group_count);
+        uint64_t off;
+        hoodie_assert_ok(hoodie_pq_chunk_bytes(f, 0, leaf, &bytes[i], &off));
+        hoodie_parquet_reader_free(r);
+    }
+    k->same += bytes[0].len == bytes[1].len && !memcmp(bytes[0].data, bytes[1].data, bytes[0].len);
+    hoodie_buf_dispose(&bytes[0]);
+    hoodie_buf_dispose(&bytes[1]);
+}
+
+/* For each file group with a latest and an earlier base file: whether column `col`'s chunk (row group 0) has the
+ * same bytes in both. Returns how many file groups were compared; *same_out how many had the same bytes. */
+static size_t chunk_kept(const char *base, const hoodie_storage *s, const char *col, size_t *same_out)
+{
+    kept_ctx k = { col, 0 };
+    size_t compared = each_replaced_base(base, s, chunk_same, &k);
+    *same_out = k.same;
     return compared;
 }
 
@@ -1151,7 +1188,6 @@ HOODIE_TEST(write_writer__cow_unchanged_columns_copied)
     hoodie_assert_equal_i(2, same);
     /* the rows: ids 1..300 but 100; ts 20 for 1..30, 30 for 31..60, else 10; names a<id> but n<id> for 31..60 */
     char *got = snapshot(base, mem, 0);
-    hoodie_buf want = HOODIE_BUF_INIT;
     char **lines = calloc(300, sizeof *lines);
     size_t nl = 0;
     for (int64_t id = 1; id <= 300; id++) {
@@ -1162,19 +1198,113 @@ HOODIE_TEST(write_writer__cow_unchanged_columns_copied)
                  id >= 31 && id <= 60 ? "n" : "a", (long long)id, c, id <= 30 ? 20 : id <= 60 ? 30 : 10);
         lines[nl++] = strdup(l);
     }
-    qsort(lines, nl, sizeof *lines, cmp_str);
-    for (size_t i = 0; i < nl; i++) {
-        hoodie_assert_ok(hoodie_buf_append(&want, lines[i], strlen(lines[i])));
-        hoodie_assert_ok(hoodie_buf_putc(&want, '\n'));
-        free(lines[i]);
-    }
-    free(lines);
-    hoodie_assert_ok(hoodie_buf_cstr(&want));
-    hoodie_assert_equal_s((const char *)want.data, got);
-    hoodie_buf_dispose(&want);
-    free(got);
+    assert_lines(lines, nl, got);
     hoodie_storage_free(mem);
 }
+
+/* ---- inserts into a small file: the file kept whole, the inserts appended ---- */
+
+/* A latest base file that replaced an earlier one of its group: every row group of the earlier file is in the new
+ * one with the same chunk bytes (but _hoodie_file_name's), and every row names the new file. */
+static void whole_kept(const hoodie_storage *s, const char *cur, const char *prev, void *ctx)
+{
+    (void)ctx;
+    hoodie_parquet_read_opts ro = HOODIE_PARQUET_READ_OPTS_INIT;
+    ro.storage = s;
+    hoodie_parquet_reader *rn, *ro_;
+    hoodie_assert_ok(hoodie_parquet_reader_open(&rn, cur, &ro));
+    hoodie_assert_ok(hoodie_parquet_reader_open(&ro_, prev, &ro));
+    hoodie_pq_file *fn = hoodie_pqfile__file(rn), *fo = hoodie_pqfile__file(ro_);
+    const hoodie_pq_file_meta *mn = hoodie_pq_file_metadata(fn), *mo = hoodie_pq_file_metadata(fo);
+    hoodie_assert(mn->row_group_count > mo->row_group_count); /* the inserts: row groups of their own */
+    const hoodie_pq_schema *sch = hoodie_pq_file_schema(fo);
+    int fname = hoodie_pq_schema_find_leaf(sch, "_hoodie_file_name");
+    for (uint32_t g = 0; g < mo->row_group_count; g++) {
+        hoodie_assert_equal_i(mo->row_groups[g].num_rows, mn->row_groups[g].num_rows);
+        for (size_t l = 0; l < sch->n_leaves; l++) {
+            if ((int)l == fname) continue;
+            hoodie_buf a = HOODIE_BUF_INIT, b = HOODIE_BUF_INIT;
+            uint64_t off;
+            hoodie_assert_ok(hoodie_pq_chunk_bytes(fo, g, (int)l, &a, &off));
+            hoodie_assert_ok(hoodie_pq_chunk_bytes(fn, g, hoodie_pq_schema_find_leaf(hoodie_pq_file_schema(fn),
+                                                                                    sch->leaves[l].path), &b, &off));
+            hoodie_assert(a.len == b.len && !memcmp(a.data, b.data, a.len));
+            hoodie_buf_dispose(&a);
+            hoodie_buf_dispose(&b);
+        }
+    }
+    hoodie_parquet_reader_free(ro_);
+    hoodie_parquet_reader_free(rn);
+    /* every record names the new file */
+    static const char *const fc[] = { "_hoodie_file_name" };
+    ro.columns = fc;
+    ro.n_columns = 1;
+    hoodie_pq_scan *sc;
+    hoodie_assert_ok(hoodie_parquet_reader_open(&rn, cur, &ro));
+    hoodie_assert_ok(hoodie_pqfile__scan_open(rn, &sc));
+    const char *name = strrchr(cur, '/') + 1;
+    hoodie_batch b;
+    int64_t rows = 0;
+    while (hoodie_pq_scan_next(sc, &b) == HOODIE_OK) {
+        for (int64_t q = 0; q < b.root.length; q++) {
+            size_t l;
+            const uint8_t *p = hoodie_array_bytes_at(&b.root.children[0], q, &l);
+            hoodie_assert(l == strlen(name) && !memcmp(p, name, l));
+        }
+        rows += b.root.length;
+        hoodie_batch_dispose(&b);
+    }
+    hoodie_assert_equal_i(hoodie_parquet_reader_num_rows(rn), rows);
+    hoodie_pq_scan_free(sc);
+    hoodie_parquet_reader_free(rn);
+}
+
+static size_t kept_whole(const char *base, const hoodie_storage *s) { return each_replaced_base(base, s, whole_kept, NULL); }
+
+/*
+ * Inserts into small files: each partition's file is kept whole in the new version (its row groups copied, the
+ * file names made anew) with the inserts after it, and its footer filter is the one its keys give (continued, here
+ * past a row of the bounded dynamic filter). Twice, so that a kept file is kept again; then an upsert with updates
+ * rewrites by reading. The table reads as written throughout.
+ */
+static void insert_keeps_file_case(int mor)
+{
+    const char *base = mor ? "/kfm" : "/kfc";
+    hoodie_storage *mem;
+    hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+    make_table(base, mem, mor, 8);
+    g_bloom_entries = 100;
+    rows_spec a = { 1, 300, 10, "a", NULL, 0 }, i1 = { 301, 330, 20, "i", NULL, 0 }, i2 = { 331, 660, 30, "j", NULL, 0 };
+    hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_BULK_INSERT, &a, NULL));
+    recode_base_files(base, mem); /* plain pages: a re-encoding would write dictionaries */
+    char prev[8][4][200];
+    size_t n_prev = 0;
+    check_key_index(base, mem, prev, &n_prev);
+    hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_INSERT, &i1, NULL)); /* 100 keys + 10 in each partition */
+    hoodie_assert_equal_i(3, kept_whole(base, mem));
+    hoodie_assert_equal_i(0, check_key_index(base, mem, prev, &n_prev)); /* rebuilt-equal, and not the old one */
+    hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_INSERT, &i2, NULL)); /* 110 + 110: a third filter row */
+    hoodie_assert_equal_i(3, kept_whole(base, mem));
+    hoodie_assert_equal_i(0, check_key_index(base, mem, prev, &n_prev));
+    rows_spec u = { 290, 340, 40, "u", NULL, 0 };
+    hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_UPSERT, &u, NULL));
+    check_key_index(base, mem, prev, &n_prev);
+    char *got = snapshot(base, mem, 0);
+    char **lines = calloc(660, sizeof *lines);
+    for (int64_t id = 1; id <= 660; id++) {
+        char l[128];
+        const char *c = city_of(id), *tag = id >= 290 && id <= 340 ? "u" : id > 330 ? "j" : id > 300 ? "i" : "a";
+        int ts = id >= 290 && id <= 340 ? 40 : id > 330 ? 30 : id > 300 ? 20 : 10;
+        snprintf(l, sizeof l, "%lld,%s,%lld,%s%lld,%s,%d", (long long)id, c, (long long)id, tag, (long long)id, c, ts);
+        lines[id - 1] = strdup(l);
+    }
+    assert_lines(lines, 660, got);
+    g_bloom_entries = 0;
+    hoodie_storage_free(mem);
+}
+
+HOODIE_TEST(write_writer__insert_keeps_small_file_cow) { insert_keeps_file_case(0); }
+HOODIE_TEST(write_writer__insert_keeps_small_file_mor) { insert_keeps_file_case(1); }
 
 static void compact_all(const char *base, const hoodie_storage *s)
 {

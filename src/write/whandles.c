@@ -898,13 +898,16 @@ static const char *pending_compaction_of(wctx *w, const wgroup *g)
     return best;
 }
 
-/* MOR: updates and deletes of an existing group as one new log file. */
+/* MOR: updates and deletes of an existing group as one new log file; or, with the bucket index (which sees log
+ * files), the inserts of a new group as its first file, a log file, as Hudi's MOR writes them. */
 hoodie_status hoodie_wr__append_handle(wctx *w, wgroup *g)
 {
     rowvec ups = { 0 }, dels = { 0 };
     hoodie_status rc = HOODIE_OK;
-    for (size_t i = 0; rc == HOODIE_OK && i < g->updates.n; i++)
-        rc = rv_push(w->del[g->updates.v[i]] ? &dels : &ups, g->updates.v[i]);
+    const hoodie_file_slice *slice = g->existing ? g->slice : NULL;
+    const rowvec *rows = slice ? &g->updates : &g->inserts;
+    for (size_t i = 0; rc == HOODIE_OK && i < rows->n; i++)
+        rc = rv_push(w->del[rows->v[i]] ? &dels : &ups, rows->v[i]);
     /* the records straight from the input rows: only their meta columns are built (the constant ones once) */
     hoodie_batch meta;
     hoodie_avro_col *src = NULL;
@@ -940,13 +943,14 @@ hoodie_status hoodie_wr__append_handle(wctx *w, wgroup *g)
     /* log file name: v8 names it with this instant; v6 with the slice's base instant, next version -- or, when a
      * compaction of the group is pending, with the compaction's instant, so the log joins the slice the compaction
      * will create (otherwise the update would stay behind in the compacted slice and be lost) */
-    const char *name_instant = w->cfg->version >= 8 ? w->tx.inst.requested : g->slice->base_instant;
-    const char *pending = w->cfg->version < 8 ? pending_compaction_of(w, g) : NULL;
+    /* (a new group's slice begins at this instant) */
+    const char *name_instant = w->cfg->version >= 8 || !slice ? w->tx.inst.requested : slice->base_instant;
+    const char *pending = w->cfg->version < 8 && slice ? pending_compaction_of(w, g) : NULL;
     if (pending) name_instant = pending;
     int64_t version = 1;
-    if (w->cfg->version < 8)
-        for (size_t i = 0; i < g->slice->log_count; i++) {
-            const hoodie_fs_file *lf = g->slice->logs[i];
+    if (w->cfg->version < 8 && slice)
+        for (size_t i = 0; i < slice->log_count; i++) {
+            const hoodie_fs_file *lf = slice->logs[i];
             if (!strcmp(lf->instant, name_instant) && lf->fn.version >= version) version = lf->fn.version + 1;
         }
     char token[32];
@@ -960,6 +964,8 @@ hoodie_status hoodie_wr__append_handle(wctx *w, wgroup *g)
     char *rel = name ? (*partition ? hoodie_arena_sprintf(w->arena, "%s/%s", partition, name) : name) : NULL;
     uint64_t size = 0;
     if (rc == HOODIE_OK) rc = hoodie_write__marker(&w->tx, partition, name, HOODIE_MARKER_APPEND);
+    if (rc == HOODIE_OK && !slice) /* perhaps a new partition */
+        rc = hoodie_write__partition_metadata(w->s, w->t->base_path, partition, w->tx.inst.requested);
     if (rc == HOODIE_OK) {
         char *path = hoodie_arena_sprintf(w->arena, "%s/%s", w->t->base_path, rel);
         rc = path ? hoodie_wlog_write(w->s, path, w->tx.inst.requested, w->avro_file_schema, &w->file_schema,
@@ -978,22 +984,24 @@ hoodie_status hoodie_wr__append_handle(wctx *w, wgroup *g)
             st->partition_path = partition;
             st->file_id = g->file_id;
             st->path = rel;
-            st->prev_commit = g->slice->base_instant;
+            st->prev_commit = slice ? slice->base_instant : w->tx.inst.requested; /* as Hudi's append handle */
             st->num_writes = (int64_t)ups.n;
-            st->num_update_writes = (int64_t)ups.n;
+            st->num_update_writes = slice ? (int64_t)ups.n : 0;
+            st->num_inserts = slice ? 0 : (int64_t)ups.n;
             st->num_deletes = (int64_t)dels.n;
             st->total_write_bytes = (int64_t)size;
             st->file_size_in_bytes = (int64_t)size;
             st->is_delta = 1;
             st->log_version = (int32_t)version;
-            st->base_file = g->slice->base ? g->slice->base->name : "";
+            st->base_file = slice && slice->base ? slice->base->name : "";
             st->log_files = logs;
             st->log_file_count = logs ? 1 : 0;
             st->total_log_records = (int64_t)(ups.n + dels.n);
             st->total_log_blocks = (ups.n ? 1 : 0) + (dels.n ? 1 : 0);
             w->res.files_written++;
             w->res.bytes_written += (int64_t)size;
-            w->res.updates += (int64_t)ups.n;
+            if (slice) w->res.updates += (int64_t)ups.n;
+            else w->res.inserts += (int64_t)ups.n;
             w->res.deletes += (int64_t)dels.n;
         }
     }

@@ -863,6 +863,9 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
         if (!g->existing && g->inserts.n && w.o.op == HOODIE_WRITE_BULK_INSERT && !w.cfg->lsm_tree &&
             !w.cfg->bucket_index) /* the bulk handle rolls over to more groups: never for a bucket */
             kind = 0, rc = hoodie_wr__bulk_handle(&w, i);
+        else if (!g->existing && w.mor && w.cfg->bucket_index && !w.cfg->lsm_tree && !w.replace &&
+                 w.o.op != HOODIE_WRITE_BULK_INSERT)
+            kind = 2, rc = g->inserts.n ? hoodie_wr__append_handle(&w, g) : HOODIE_OK; /* an index that sees logs */
         else if (!g->existing) kind = 0, rc = g->inserts.n ? hoodie_wr__create_handle(&w, g) : HOODIE_OK;
         else if (w.mor && w.cfg->lsm_tree) kind = 3, rc = g->updates.n || g->inserts.n ? hoodie_wr__lsm_append_handle(&w, g) : HOODIE_OK;
         else if (w.mor && g->updates.n && !g->inserts.n) kind = 2, rc = hoodie_wr__append_handle(&w, g);

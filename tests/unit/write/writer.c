@@ -201,6 +201,8 @@ static void assert_lines(char **lines, size_t n, char *got)
 typedef struct wstep { hoodie_write_operation op; rows_spec rows; } wstep;
 
 static int g_no_meta; /* make_table: hoodie.populate.meta.fields=false */
+static int g_buckets; /* make_table: the bucket index with this many buckets (0: the bloom index) */
+static int g_bare;    /* prepare: the table left empty */
 
 static void make_table(const char *base, const hoodie_storage *s, int mor, int version)
 {
@@ -216,6 +218,8 @@ static void make_table(const char *base, const hoodie_storage *s, int mor, int v
     co.partition_count = 1;
     co.ordering_field = "ts";
     co.no_meta_fields = g_no_meta;
+    co.index_type = g_buckets ? "bucket" : NULL;
+    co.bucket_count = g_buckets;
     hoodie_assert_ok(hoodie_table_create(base, &co));
 }
 
@@ -223,6 +227,7 @@ static void make_table(const char *base, const hoodie_storage *s, int mor, int v
 static void prepare(const char *base, const hoodie_storage *s, int mor, int version)
 {
     make_table(base, s, mor, version);
+    if (g_bare) return;
     rows_spec a = { 1, 40, 10, "a", NULL, 0 }, b = { 1, 6, 30, "b", NULL, 0 };
     hoodie_assert_ok(write_rows(base, s, HOODIE_WRITE_BULK_INSERT, &a, NULL));
     hoodie_assert_ok(write_rows(base, s, HOODIE_WRITE_UPSERT, &b, NULL));
@@ -340,6 +345,75 @@ HOODIE_TEST(write_writer__faults_mor_v8_parquet_blocks)
     sweep_all(1, 8);
     g_log_blocks = HOODIE_LOG_BLOCK_AVRO;
 }
+
+/* ---- the bucket index on merge-on-read: inserts into new buckets are log files ---- */
+
+static void file_ids(const char *base, const hoodie_storage *s, size_t *n_ids, size_t *from_logs);
+static void compact_all(const char *base, const hoodie_storage *s);
+
+/*
+ * An index that sees log files lets Hudi's MOR write a new file group as a log file: inserts and upserts into
+ * buckets without a file group make log-only groups (a bulk insert still writes base files). They read back,
+ * compact into base files, and survive a fault at every storage operation (the table then reads as before, and the
+ * retried write succeeds).
+ */
+static void bucket_logs_case(int version)
+{
+    const char *base = version == 8 ? "/bl8" : "/bl6";
+    hoodie_storage *mem;
+    hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+    g_buckets = 4;
+    make_table(base, mem, 1, version);
+    rows_spec a = { 1, 60, 10, "a", NULL, 0 }, u = { 50, 90, 20, "u", NULL, 0 };
+    hoodie_write_result res;
+    hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_INSERT, &a, &res));
+    hoodie_assert_equal_i(60, res.inserts);
+    size_t n_ids, from_logs, groups;
+    file_ids(base, mem, &groups, &from_logs);
+    hoodie_assert(groups >= 3 && groups <= 12); /* 3 partitions x up to 4 buckets */
+    hoodie_assert_equal_i(60, from_logs);
+    hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_UPSERT, &u, NULL));
+    file_ids(base, mem, &n_ids, &from_logs);
+    hoodie_assert(n_ids >= groups);
+    hoodie_assert_equal_i(90, from_logs);
+    groups = n_ids;
+    char **lines = calloc(90, sizeof *lines);
+    for (int64_t id = 1; id <= 90; id++) {
+        char l[128];
+        const char *c = city_of(id), *tag = id >= 50 ? "u" : "a";
+        snprintf(l, sizeof l, "%lld,%s,%lld,%s%lld,%s,%d", (long long)id, c, (long long)id, tag, (long long)id, c,
+                 id >= 50 ? 20 : 10);
+        lines[id - 1] = strdup(l);
+    }
+    char *want = NULL;
+    {
+        char *got = snapshot(base, mem, 0);
+        want = strdup(got);
+        assert_lines(lines, 90, got);
+    }
+    compact_all(base, mem);
+    file_ids(base, mem, &n_ids, &from_logs);
+    hoodie_assert_equal_i(groups, n_ids);
+    hoodie_assert_equal_i(0, from_logs);
+    char *got = snapshot(base, mem, 0);
+    hoodie_assert_equal_s(want, got);
+    free(got);
+    free(want);
+    hoodie_storage_free(mem);
+    /* faults: upserts into an empty table (every group new), and inserts into the buckets a bulk insert made */
+    int checked = 0;
+    g_bare = 1;
+    wstep first = { HOODIE_WRITE_UPSERT, { 1, 20, 10, "a", NULL, 0 } };
+    fault_sweep(1, version, &first, HOODIE_FAULT_FAIL_NTH, &checked);
+    g_bare = 0;
+    wstep more = { HOODIE_WRITE_INSERT, { 41, 60, 5, "n", NULL, 0 } };
+    fault_sweep(1, version, &more, HOODIE_FAULT_FAIL_NTH, &checked);
+    hoodie_assert(checked > 10);
+    g_buckets = 0;
+}
+
+HOODIE_TEST(write_writer__bucket_mor_inserts_as_logs_v8) { bucket_logs_case(8); }
+HOODIE_TEST(write_writer__bucket_mor_inserts_as_logs_v6) { bucket_logs_case(6); }
 
 /* ---- v8 commit files, as written, through libavro ---- */
 

@@ -92,7 +92,7 @@ static void file_schema(hoodie_field *root)
 static void write_file(const char *path, const hoodie_field *schema, int64_t first, int64_t stride, int64_t count,
                        int version)
 {
-    hoodie_basefile_opts bo = { NULL, path, schema, AVRO, HOODIE_PARQUET_CODEC_SNAPPY, 0, 0, NULL, NULL, NULL, NULL, 0, NULL };
+    hoodie_basefile_opts bo = { NULL, path, schema, AVRO, HOODIE_PARQUET_CODEC_SNAPPY, 0, 0, NULL, NULL, NULL, NULL, 0, NULL, 0 };
     hoodie_basefile_stream *bs;
     char commit[32], seq[64], fname[64];
     snprintf(commit, sizeof commit, "202401010000000%02d", version);
@@ -201,7 +201,7 @@ static int cmd_compact(const char *dir, const char *out)
     hoodie_sorted_merge *m;
     CHECK("merge", hoodie_sorted_merge_open(&m, &mc, ss, k));
     remove(out);
-    hoodie_basefile_opts bo = { NULL, out, schema, AVRO, HOODIE_PARQUET_CODEC_SNAPPY, 0, 0, NULL, NULL, NULL, NULL, 0, NULL };
+    hoodie_basefile_opts bo = { NULL, out, schema, AVRO, HOODIE_PARQUET_CODEC_SNAPPY, 0, 0, NULL, NULL, NULL, NULL, 0, NULL, 0 };
     hoodie_basefile_stream *bs;
     CHECK(out, hoodie_basefile_stream_open(&bs, &bo, HOODIE_LSM_ROW_GROUP_ROWS, HOODIE_LSM_PAGE_BYTES,
                                              HOODIE_LSM_PAGE_ROWS));

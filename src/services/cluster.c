@@ -291,7 +291,7 @@ static hoodie_status cluster_group(hoodie_svc *sv, hoodie_write_txn *tx, json_t 
             const hoodie_batch *parts[1] = { &ob };
             hoodie_basefile_opts bo = { sv->s, path, &sv->file_schema, sv->avro_file_schema, sv->o.codec, 0, 0,
                                 NULL, NULL, NULL, NULL, !sv->t->cfg->populate_meta_fields,
-                                (const char *)nb.data }; /* the file's name in every row (also without meta fields,
+                                (const char *)nb.data, 0 }; /* the file's name in every row (also without meta fields,
                                                           * as Spark writes it) */
             if (rc == HOODIE_OK) rc = hoodie_basefile_write(&bo, parts, 1, &size, &written);
             free(path);

@@ -403,7 +403,7 @@ static hoodie_status compact_one(hoodie_svc *sv, hoodie_write_txn *tx, json_t *o
     stream_sink ss = { sv, NULL, name, &rows, { NULL, NULL, NULL, NULL }, 0, 0, NULL };
     if (rc == HOODIE_OK) read_base_index(sv, part, data, &ss);
     hoodie_basefile_opts bo = { sv->s, path, &sv->file_schema, sv->avro_file_schema, sv->o.codec, 0, 0,
-                                NULL, NULL, NULL, NULL, 0, name };
+                                NULL, NULL, NULL, NULL, 0, name, 0 };
     if (rc == HOODIE_OK) rc = hoodie_basefile_stream_open(&ss.out, &bo, 0, 0, 0); /* the writer's row groups */
     /* the base file's chunks that no log record changes are kept (its _hoodie_file_name is rewritten) */
     hoodie_parquet_reader *br = NULL;

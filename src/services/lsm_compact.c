@@ -179,7 +179,7 @@ static hoodie_status run_full(opctx *o, hoodie_lsm_slice *ls, hoodie_wstat *st, 
     const char *name = (const char *)nb.data;
     if (rc == HOODIE_OK) rc = prepare_path(o, name, &path, &rel);
     hoodie_basefile_opts bo = { sv->s, path, &sv->file_schema, sv->avro_file_schema, sv->o.codec, 0, 0,
-                                NULL, NULL, NULL, NULL, 0, name };
+                                NULL, NULL, NULL, NULL, 0, name, 0 };
     if (rc == HOODIE_OK) rc = hoodie_basefile_stream_open(&bs, &bo, HOODIE_LSM_ROW_GROUP_ROWS, HOODIE_LSM_PAGE_BYTES,
                                                               HOODIE_LSM_PAGE_ROWS);
     while (rc == HOODIE_OK) {

@@ -75,6 +75,26 @@ hoodie_status hoodie_basefile_write_parts(const hoodie_basefile_opts *o, const h
     HOODIE_TRY(hoodie_bloom_init(&bloom, HOODIE_BLOOM_DYNAMIC_V0, entries, 1e-9, entries > 100000 ? entries : 100000));
     hoodie_status rc = HOODIE_OK;
     int index = !o->no_key_index;
+    /* the records whose keys are added to the filter: all, none (the index reused as is), or those after the first
+     * reuse_rows (the reused index continued) */
+    int64_t from = 0;
+    if (reuse && o->reuse_rows > 0) {
+        hoodie_bloom old;
+        reuse = 0; /* unless continued: rebuilt */
+        if (!strcmp(o->reuse_bloom_type, "DYNAMIC_V0") &&
+            hoodie_bloom_from_base64(&old, o->reuse_bloom, strlen(o->reuse_bloom), o->reuse_bloom_type, "reuse") == HOODIE_OK) {
+            if (hoodie_bloom_resume(&old, &bloom, o->reuse_rows) == HOODIE_OK) {
+                hoodie_bloom_dispose(&bloom);
+                bloom = old;
+                from = o->reuse_rows;
+                minp = (const uint8_t *)o->reuse_min_key, minl = strlen(o->reuse_min_key);
+                maxp = (const uint8_t *)o->reuse_max_key, maxl = strlen(o->reuse_max_key);
+            } else {
+                hoodie_bloom_dispose(&old);
+            }
+        }
+        hoodie_error_clear();
+    }
     for (size_t b = 0; (reuse || !index) && b < n; b++)
         rows += parts[b].refs ? (int64_t)parts[b].n_refs : parts[b].batch->root.length;
     enum { CHUNK = 256 };
@@ -84,7 +104,8 @@ hoodie_status hoodie_basefile_write_parts(const hoodie_basefile_opts *o, const h
         const hoodie_basefile_part *pt = &parts[b];
         int64_t nrows = pt->refs ? (int64_t)pt->n_refs : pt->batch->root.length;
         size_t nk = 0;
-        for (int64_t r = 0; r < nrows && rc == HOODIE_OK; r++) {
+        int64_t skip = from - rows; /* of this part's records, those the continued filter holds */
+        for (int64_t r = skip > 0 ? (skip < nrows ? skip : nrows) : 0; r < nrows && rc == HOODIE_OK; r++) {
             const hoodie_array *k = pt->refs ? &pt->roots[pt->refs[r].source]->children[2] : &pt->batch->root.children[2];
             int64_t i = pt->refs ? pt->refs[r].row : r;
             size_t l;

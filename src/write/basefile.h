@@ -31,6 +31,11 @@ typedef struct hoodie_basefile_opts {
     /* _hoodie_file_name (column 4) of every row: the new file's name, for copied records too, as Hudi rewrites it
      * (hudi-format.md 4.1); the batches' column 4 is not read. NULL: written as the batches hold it. */
     const char *file_name;
+    /* > 0: the reused index is that of the file's first reuse_rows records only (a rewrite that kept every record
+     * in place and added inserts after them): the DYNAMIC_V0 filter is continued with the later records' keys and
+     * the min/max keys widened by them (when the filter cannot be continued, it is rebuilt from every key).
+     * 0: the reused index is the whole file's. */
+    int64_t reuse_rows;
 } hoodie_basefile_opts;
 
 /**

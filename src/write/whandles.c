@@ -144,9 +144,11 @@ static hoodie_wstat *add_stat(wctx *w)
 static hoodie_status record_file(wctx *w, const wgroup *g, const char *rel, const char *prev_commit, int64_t rows,
                                  int64_t inserts, int64_t updates, int64_t deletes, uint64_t size);
 
+/* reuse: the footer index of the old file whose records the new one begins with, in place (reuse_rows of them, 0:
+ * all of the new file's), or NULL (hoodie_basefile_opts) */
 static hoodie_status write_base(wctx *w, wgroup *g, const hoodie_basefile_part *bp, size_t n_parts, const char *name,
                                 const char *prev_commit, int64_t inserts, int64_t updates, int64_t deletes,
-                                char *const *reuse)
+                                char *const *reuse, int64_t reuse_rows)
 {
     const char *partition = w->part_names[g->part];
     char *rel = *partition ? hoodie_arena_sprintf(w->arena, "%s/%s", partition, name) : hoodie_arena_strdup(w->arena, name);
@@ -156,7 +158,7 @@ static hoodie_status write_base(wctx *w, wgroup *g, const hoodie_basefile_part *
     uint64_t size = 0;
     hoodie_basefile_opts bo = { w->s, path, &w->file_schema, w->avro_file_schema, w->o.codec, 0, w->o.bloom_num_entries,
                                 reuse ? reuse[0] : NULL, reuse ? reuse[1] : NULL, reuse ? reuse[2] : NULL,
-                                reuse ? reuse[3] : NULL, w->no_meta, name };
+                                reuse ? reuse[3] : NULL, w->no_meta, name, reuse ? reuse_rows : 0 };
     hoodie_status rc = hoodie_write__marker(&w->tx, partition, name, g->existing ? HOODIE_MARKER_MERGE : HOODIE_MARKER_CREATE);
     if (rc == HOODIE_OK) rc = hoodie_write__partition_metadata(w->s, w->t->base_path, partition, w->tx.inst.requested);
     if (rc == HOODIE_OK) rc = hoodie_basefile_write_parts(&bo, bp, n_parts, &size, &rows);
@@ -199,7 +201,7 @@ hoodie_status hoodie_wr__create_handle(wctx *w, wgroup *g)
     if (w->cfg->lsm_tree) HOODIE_TRY(hoodie_lsm_sort_rows(&w->keys, g->inserts.v, g->inserts.n));
     HOODIE_TRY(make_records(w, g, g->inserts.v, g->inserts.n, NULL, 0, &recs)); /* write_base names the file */
     hoodie_basefile_part part = { &recs, NULL, NULL, 0, NULL, 0 };
-    hoodie_status rc = write_base(w, g, &part, 1, name, NULL, (int64_t)g->inserts.n, 0, 0, NULL);
+    hoodie_status rc = write_base(w, g, &part, 1, name, NULL, (int64_t)g->inserts.n, 0, 0, NULL, 0);
     hoodie_batch_dispose(&recs);
     w->res.inserts += (int64_t)g->inserts.n;
     return rc;
@@ -241,7 +243,7 @@ static hoodie_status bulk_file_open(wctx *w, size_t gi, bulk_file *f)
     HOODIE_TRY(hoodie_write__marker(&w->tx, partition, f->name, HOODIE_MARKER_CREATE));
     HOODIE_TRY(hoodie_write__partition_metadata(w->s, w->t->base_path, partition, w->tx.inst.requested));
     hoodie_basefile_opts bo = { w->s, path, &w->file_schema, w->avro_file_schema, w->o.codec, 0, w->o.bloom_num_entries,
-                                NULL, NULL, NULL, NULL, w->no_meta, f->name };
+                                NULL, NULL, NULL, NULL, w->no_meta, f->name, 0 };
     return hoodie_basefile_stream_open(&f->bs, &bo, BULK_ROW_GROUP_ROWS, 0, 0);
 }
 
@@ -618,7 +620,7 @@ static hoodie_status keep_and_append(wctx *w, wgroup *g, const char *name, int *
     int64_t old_rows = hoodie_parquet_reader_num_rows(r);
     if (rc == HOODIE_OK && ok) { /* the file appears only when closed: opened (and the filter tried) before the marker */
         hoodie_basefile_opts bo = { w->s, path, &w->file_schema, w->avro_file_schema, w->o.codec, 0,
-                                    w->o.bloom_num_entries, NULL, NULL, NULL, NULL, 0, name };
+                                    w->o.bloom_num_entries, NULL, NULL, NULL, NULL, 0, name, 0 };
         rc = hoodie_basefile_stream_open(&bs, &bo, 0, 0, 0);
         if (rc == HOODIE_OK) rc = hoodie_basefile_stream_seed(bs, idx[0], idx[1], idx[2], idx[3], old_rows);
         if (rc == HOODIE_OK && old_rows && hoodie_basefile_stream_seeded(bs) != old_rows) ok = 0;
@@ -710,7 +712,7 @@ hoodie_status hoodie_wr__merge_handle(wctx *w, wgroup *g)
     static const char *const index_kv[4] = { "org.apache.hudi.bloomfilter", "hoodie_bloom_filter_type_code",
                                              "hoodie_min_record_key", "hoodie_max_record_key" };
     char *reuse[4] = { NULL, NULL, NULL, NULL };
-    int can_reuse = rc == HOODIE_OK && !g->inserts.n;
+    int can_reuse = rc == HOODIE_OK;
     for (int i = 0; can_reuse && i < 4; i++) {
         const char *v = hoodie_parquet_reader_kv(r, index_kv[i]);
         if (!v || !(reuse[i] = strdup(v))) can_reuse = 0;
@@ -815,11 +817,12 @@ hoodie_status hoodie_wr__merge_handle(wctx *w, wgroup *g)
     if (rc == HOODIE_OK) {
         hoodie_basefile_part *bp = NULL;
         rc = merge_out_parts(&out, &fresh, have_filled ? &filled : NULL, &bp);
-        /* no deletes, no inserts: every old record is there once, in place, so the key sequence is the old one */
-        can_reuse = can_reuse && !deletes && !n_ins;
+        /* no deletes: every old record is there once, in place, so the key sequence is the old one, then the
+         * inserts' (the old index is reused, continued with them) */
+        can_reuse = can_reuse && !deletes;
         if (rc == HOODIE_OK)
             rc = write_base(w, g, bp, out.n, name, g->slice->base_instant, (int64_t)n_ins, updates, deletes,
-                            can_reuse ? reuse : NULL);
+                            can_reuse ? reuse : NULL, n_ins ? hoodie_parquet_reader_num_rows(r) : 0);
         if (rc == HOODIE_OK) rc = hoodie_wcdc_finish(&cdc, w, g, &fresh, &w->stats[w->n_stats - 1]);
         merge_parts_free(bp, out.n);
     }

@@ -66,7 +66,7 @@ static void seed_case(int entries, int n, int total, int per)
     char *kv[3][4];
     for (int f = 0; f < 3; f++) {
         hoodie_basefile_opts bo = { mem, paths[f], &file, "{}", HOODIE_PARQUET_CODEC_SNAPPY, 0, entries,
-                                    NULL, NULL, NULL, NULL, 0, NULL };
+                                    NULL, NULL, NULL, NULL, 0, NULL, 0 };
         hoodie_basefile_stream *s;
         hoodie_assert_ok(hoodie_basefile_stream_open(&s, &bo, 0, 0, 0));
         if (f == 2) hoodie_assert_ok(hoodie_basefile_stream_seed(s, kv[0][0], kv[0][1], kv[0][2], kv[0][3], n));

@@ -14,7 +14,8 @@
  * t and m events and Kafka tombstones (a null payload) are skipped. Columns named as Hudi's Debezium sources name
  * them are filled when the table has them: _change_operation_type (op), _upstream_event_processed_ts_ms (ts_ms),
  * _event_origin_ts_ms (source.ts_ms), _event_lsn (source.lsn), _event_bin_file (source.file), _event_pos
- * (source.pos).
+ * (source.pos), and _event_seq ("<number after the binlog file name's last dot>.<pos>", MysqlDebeziumSource's
+ * order key, by which MySqlDebeziumAvroPayload orders).
  */
 #include "cli.h"
 
@@ -55,8 +56,9 @@ static void ingest_usage(FILE *out)
             "  " CHECKPOINT_KEY "), and a run starts there. Out-of-order events are settled by the table's\n"
             "  ordering field. debezium: c/r/u events write 'after', d events delete 'before' (in the same\n"
             "  commit; a table's boolean _hoodie_is_deleted column is set too); _change_operation_type,\n"
-            "  _upstream_event_processed_ts_ms, _event_origin_ts_ms, _event_lsn, _event_bin_file and\n"
-            "  _event_pos are filled when the table has such columns. --follow S: at the\n"
+            "  _upstream_event_processed_ts_ms, _event_origin_ts_ms, _event_lsn, _event_bin_file,\n"
+            "  _event_pos and _event_seq (\"<binlog file number>.<pos>\") are filled when the table has such\n"
+            "  columns. --follow S: at the\n"
             "  end, commit what was read and look for appended events every S seconds, until SIGINT/SIGTERM\n"
             "  (which commit what was read, then stop).\n"
             CLI_VALIDATE_USAGE
@@ -181,6 +183,21 @@ static int debezium_row(ingest *g, const char *line, size_t n, const char *where
         set_if_column(g, row, "_event_lsn", json_object_get(source, "lsn"));
         set_if_column(g, row, "_event_bin_file", json_object_get(source, "file"));
         set_if_column(g, row, "_event_pos", json_object_get(source, "pos"));
+    }
+    if (row && has_column(g, "_event_seq")) { /* MySqlDebeziumAvroPayload's order: "<binlog file number>.<pos>" */
+        const char *file = json_string_value(json_object_get(source, "file"));
+        json_t *pos = json_object_get(source, "pos");
+        if (!file || !*file || !json_is_integer(pos) || json_integer_value(pos) < 0) {
+            fprintf(stderr, "hoodie: ingest: %s: the table orders by _event_seq, but the event has no binlog file and "
+                            "position (source.file, source.pos)\n", where);
+            json_decref(row);
+            json_decref(ev);
+            return CLI_CORRUPT;
+        }
+        const char *dot = strrchr(file, '.');
+        char seq[96];
+        snprintf(seq, sizeof seq, "%.60s.%lld", dot ? dot + 1 : file, (long long)json_integer_value(pos));
+        json_object_set_new(row, "_event_seq", json_string(seq));
     }
     char *txt = row ? json_dumps(row, JSON_COMPACT) : NULL;
     int ok = txt && append(g, txt, strlen(txt)) == 0 && append(g, "\n", 1) == 0;

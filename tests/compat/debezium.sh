@@ -88,6 +88,35 @@ for ty in cow mor; do
     done
 done
 
+# hoodie ingest of MySQL change events fills _event_seq as Hudi's MysqlDebeziumSource does ("<binlog file
+# number>.<pos>"); positions 99 and 100 of one file order as numbers, within a batch and across commits
+cat > "$tmp/my.avsc" << 'EOF2'
+{"type":"record","name":"r","fields":[{"name":"id","type":"long"},{"name":"name","type":["null","string"],"default":null},
+ {"name":"city","type":"string"},{"name":"_change_operation_type","type":["null","string"],"default":null},
+ {"name":"_event_seq","type":["null","string"],"default":null},{"name":"_event_bin_file","type":["null","string"],"default":null},
+ {"name":"_event_pos","type":["null","long"],"default":null}]}
+EOF2
+dbz() { # op id name file pos
+    local img="{\"id\":$2,\"name\":\"$3\",\"city\":\"x\"}" b=null a=null
+    if [ "$1" = d ]; then b=$img; else a=$img; fi
+    printf '{"op":"%s","ts_ms":1,"source":{"file":"%s","pos":%s},"before":%s,"after":%s}\n' "$1" "$4" "$5" "$b" "$a"
+}
+{ dbz c 1 one mysql-bin.000003 10; dbz c 2 two mysql-bin.000003 11; dbz c 3 three mysql-bin.000003 12
+  dbz u 1 new mysql-bin.000003 100; dbz u 1 old mysql-bin.000003 99; dbz d 2 two mysql-bin.000004 5
+  dbz u 3 late mysql-bin.000002 500; } > "$tmp/dbz.json"
+for ty in cow mor; do
+    for rows in 100 1; do
+        t=$tmp/mysql_ingest_${ty}_$rows
+        "$HOODIE" create "$t" --type $ty --name mi --record-key id --partition-fields city --schema "$tmp/my.avsc" \
+            --ordering-field _event_seq --merge-mode event_time > /dev/null || bad "create $t"
+        switch "$t" 8 "$mysql"
+        "$HOODIE" ingest "$t" --input "$tmp/dbz.json" --format debezium --batch-rows $rows > /dev/null 2> "$tmp/err" ||
+            bad "ingest $ty $rows: $(cat "$tmp/err")"
+        check_eq "mysql ingest $ty, batches of $rows" "1,new,000003.100 3,three,000003.12 " \
+            "$(rows "$t" id,name,_event_seq)"
+    done
+done
+
 # ---- Postgres ----
 toast=__debezium_unavailable_value
 printf 'id,name,note,_change_operation_type,_event_lsn,city\n1,a,n1,c,100,x\n2,b,n2,c,100,x\n3,c,n3,c,100,x\n%s\n' \

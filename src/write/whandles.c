@@ -571,10 +571,37 @@ static hoodie_status toast_fill(hoodie_batch *filled, const hoodie_batch *old, i
  * A group that only takes inserts (a small file filled): its file is kept whole. Its row groups are copied chunk by
  * chunk without being read, except _hoodie_file_name, which names the new file as the merge names every record;
  * its bloom filter is continued with the inserts' keys (a filter is a function of the key sequence, so this is the
- * filter a rebuild from all the keys gives), and the inserts follow in row groups of their own. *done = 0 and
+ * filter a rebuild from all the keys gives), and the inserts follow. Row groups under hoodie_wr__keep_rg_rows rows
+ * and hoodie_wr__keep_rg_bytes bytes at the end of the file are read and written again with the inserts instead, so
+ * that a file filled by many small inserts does not end up as many small row groups. *done = 0 and
  * nothing written when the file cannot be kept so (no meta fields, change data capture, the LSM layout's sorted
  * files, another codec or column layout, a filter of another kind or sizing): the merge reads it instead.
  */
+int64_t hoodie_wr__keep_rg_rows = 65536, hoodie_wr__keep_rg_bytes = 8LL << 20;
+
+/* Row groups [from, to) of the old file read and written into the stream as its records (keep_and_append). */
+static hoodie_status rewrite_row_groups(wctx *w, hoodie_parquet_reader *r, uint32_t from, uint32_t to,
+                                        hoodie_basefile_stream *bs)
+{
+    uint32_t *idx = malloc((to - from + 1) * sizeof *idx);
+    if (!idx) return HOODIE_NOMEM();
+    for (uint32_t i = from; i < to; i++) idx[i - from] = i;
+    hoodie_pq_scan *sc = NULL;
+    hoodie_status rc = hoodie_pqfile__scan_open_row_groups(r, idx, to - from, &sc);
+    while (rc == HOODIE_OK) {
+        hoodie_batch raw, old;
+        if ((rc = hoodie_pq_scan_next(sc, &raw)) < 0) break;
+        rc = hoodie_conform_batch(&old, &w->file_schema, &raw);
+        hoodie_batch_dispose(&raw);
+        if (rc < 0) break;
+        rc = hoodie_basefile_stream_write(bs, &old); /* keys already in the continued filter; the stream names the file */
+        hoodie_batch_dispose(&old);
+    }
+    hoodie_pq_scan_free(sc);
+    free(idx);
+    return rc == HOODIE_ITEROVER ? HOODIE_OK : rc;
+}
+
 static hoodie_status keep_and_append(wctx *w, wgroup *g, const char *name, int *done)
 {
     *done = 0;
@@ -603,9 +630,13 @@ static hoodie_status keep_and_append(wctx *w, wgroup *g, const char *name, int *
     if (rc == HOODIE_OK && ok) rc = hoodie_arena_new(&a, NULL, 0);
     if (rc == HOODIE_OK && ok && !(copies = hoodie_arena_calloc(a, m->row_group_count + 1, sizeof *copies)))
         rc = HOODIE_NOMEM();
+    uint32_t keep = m->row_group_count; /* the row groups kept; the small ones after them are written again */
+    while (keep > 0 && m->row_groups[keep - 1].num_rows < hoodie_wr__keep_rg_rows &&
+           m->row_groups[keep - 1].total_byte_size < hoodie_wr__keep_rg_bytes)
+        keep--;
     /* every chunk read first (a small file: under hoodie.parquet.small.file.limit), so nothing is written unless
      * all of them can be copied */
-    for (uint32_t rg = 0; rc == HOODIE_OK && ok && rg < m->row_group_count; rg++) {
+    for (uint32_t rg = 0; rc == HOODIE_OK && ok && rg < keep; rg++) {
         rc = hoodie_rgcopy_whole(a, &map, src, rg, fo.codec, 4, &copies[rg]);
         if (rc == HOODIE_OK && !copies[rg] && m->row_groups[rg].num_rows) ok = 0;
     }
@@ -634,12 +665,14 @@ static hoodie_status keep_and_append(wctx *w, wgroup *g, const char *name, int *
         rc = hoodie_batch_init(&shell, &w->file_schema);
         have_shell = rc == HOODIE_OK;
     }
-    for (uint32_t rg = 0; rc == HOODIE_OK && ok && rg < m->row_group_count; rg++) {
+    for (uint32_t rg = 0; rc == HOODIE_OK && ok && rg < keep; rg++) {
         if (!m->row_groups[rg].num_rows) continue;
         shell.root.length = m->row_groups[rg].num_rows;
         rc = hoodie_basefile_stream_write_row_group(bs, &shell, copies[rg]);
     }
     if (have_shell) { shell.root.length = 0; hoodie_batch_dispose(&shell); }
+    if (rc == HOODIE_OK && ok && keep < m->row_group_count) /* the small row groups at the end, with the inserts */
+        rc = rewrite_row_groups(w, r, keep, m->row_group_count, bs);
     hoodie_batch fresh;
     if (rc == HOODIE_OK && ok) {
         rc = make_records(w, g, g->inserts.v, g->inserts.n, NULL, 0, &fresh); /* named by the stream */

@@ -172,6 +172,10 @@ static inline void write_token(const wgroup *g, char *out, size_t cap)
     snprintf(out, cap, "%d-1-%d", g->ordinal, g->ordinal);
 }
 
+/* Inserts into a small file keep its row groups of at least this many rows or bytes (uncompressed) as they are; the
+ * smaller ones at its end are written again with the inserts (internal: tests lower them). */
+extern int64_t hoodie_wr__keep_rg_rows, hoodie_wr__keep_rg_bytes;
+
 /* The handles (whandles.c): each writes a file group's files and records their statistics. */
 hoodie_status hoodie_wr__create_handle(wctx *w, wgroup *g);
 hoodie_status hoodie_wr__bulk_handle(wctx *w, size_t gi);

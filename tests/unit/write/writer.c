@@ -28,6 +28,7 @@
 #include "format/hlog/hlog.h"
 #include "storage/storage.h"
 #include "util/error.h"
+#include "write/writer_int.h"
 
 #include <avro.h>
 #include <dirent.h>
@@ -1335,11 +1336,34 @@ static void whole_kept(const hoodie_storage *s, const char *cur, const char *pre
 
 static size_t kept_whole(const char *base, const hoodie_storage *s) { return each_replaced_base(base, s, whole_kept, NULL); }
 
+/* How many latest base files have exactly `rgs` row groups. */
+static int g_rgs_want, g_rgs_count;
+static void count_rgs(const hoodie_storage *s, const char *path)
+{
+    hoodie_parquet_read_opts ro = HOODIE_PARQUET_READ_OPTS_INIT;
+    ro.storage = s;
+    hoodie_parquet_reader *r;
+    hoodie_assert_ok(hoodie_parquet_reader_open(&r, path, &ro));
+    g_rgs_count += hoodie_pq_file_metadata(hoodie_pqfile__file(r))->row_group_count == (uint32_t)g_rgs_want;
+    hoodie_parquet_reader_free(r);
+}
+
+static void each_base_file(const char *base, const hoodie_storage *s, void (*fn)(const hoodie_storage *, const char *));
+
+static int each_base_file_rgs(const char *base, const hoodie_storage *s, int rgs)
+{
+    g_rgs_want = rgs;
+    g_rgs_count = 0;
+    each_base_file(base, s, count_rgs);
+    return g_rgs_count;
+}
+
 /*
  * Inserts into small files: each partition's file is kept whole in the new version (its row groups copied, the
  * file names made anew) with the inserts after it, and its footer filter is the one its keys give (continued, here
- * past a row of the bounded dynamic filter). Twice, so that a kept file is kept again; then an upsert with updates
- * and inserts rewrites by reading, its filter continued too. The table reads as written throughout.
+ * past a row of the bounded dynamic filter). Twice, so that a kept file is kept again; then, with the default bounds,
+ * the small row groups are written again with the inserts (one row group a file); then an upsert with updates and
+ * inserts rewrites by reading, its filter continued too. The table reads as written throughout.
  */
 static void insert_keeps_file_case(int mor)
 {
@@ -1348,6 +1372,8 @@ static void insert_keeps_file_case(int mor)
     hoodie_assert_ok(hoodie_storage_mem_new(&mem));
     make_table(base, mem, mor, 8);
     g_bloom_entries = 100;
+    int64_t keep_rows = hoodie_wr__keep_rg_rows;
+    hoodie_wr__keep_rg_rows = 1; /* every row group kept, however small */
     rows_spec a = { 1, 300, 10, "a", NULL, 0 }, i1 = { 301, 330, 20, "i", NULL, 0 }, i2 = { 331, 660, 30, "j", NULL, 0 };
     hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_BULK_INSERT, &a, NULL));
     recode_base_files(base, mem); /* plain pages: a re-encoding would write dictionaries */
@@ -1360,8 +1386,14 @@ static void insert_keeps_file_case(int mor)
     hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_INSERT, &i2, NULL)); /* 110 + 110: a third filter row */
     hoodie_assert_equal_i(3, kept_whole(base, mem));
     hoodie_assert_equal_i(0, check_key_index(base, mem, prev, &n_prev));
+    /* with the default bounds, the small row groups at the end are written again with the inserts: one each */
+    hoodie_wr__keep_rg_rows = keep_rows;
+    rows_spec i3 = { 661, 690, 35, "k", NULL, 0 };
+    hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_INSERT, &i3, NULL));
+    hoodie_assert_equal_i(3, each_base_file_rgs(base, mem, 1));
+    check_key_index(base, mem, prev, &n_prev); /* each footer filter is the one its keys give */
     /* updates and inserts: read and rewritten, the old records in place, so the old filter is continued */
-    rows_spec u = { 290, 700, 40, "u", NULL, 0 };
+    rows_spec u = { 290, 700, 40, "u", NULL, 0 }; /* (i3's rows all updated) */
     hoodie_assert_ok(write_rows(base, mem, HOODIE_WRITE_UPSERT, &u, NULL));
     check_key_index(base, mem, prev, &n_prev); /* each footer filter is the one its keys give */
     hoodie_assert_equal_i(3, n_prev);         /* in the three groups: the inserts filled them */

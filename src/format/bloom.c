@@ -391,6 +391,23 @@ hoodie_status hoodie_bloom_resume(hoodie_bloom *b, const hoodie_bloom *like, int
     return HOODIE_OK;
 }
 
+int hoodie_bloom_continue(hoodie_bloom *b, const char *text, const char *type_code, int64_t keys)
+{
+    hoodie_bloom old;
+    if (!text || !type_code || strcmp(type_code, "DYNAMIC_V0")) return 0;
+    if (hoodie_bloom_from_base64(&old, text, strlen(text), type_code, "footer filter") < 0) {
+        hoodie_error_clear();
+        return 0;
+    }
+    if (hoodie_bloom_resume(&old, b, keys) < 0) {
+        hoodie_bloom_dispose(&old);
+        return 0;
+    }
+    hoodie_bloom_dispose(b);
+    *b = old;
+    return 1;
+}
+
 hoodie_status hoodie_bloom_add(hoodie_bloom *b, const void *key, size_t len)
 {
     uint8_t *row;

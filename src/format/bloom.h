@@ -51,6 +51,12 @@ void hoodie_bloom_dispose(hoodie_bloom *b);
  * HOODIE_EINVAL (no error recorded) when `b` cannot be continued so.
  */
 hoodie_status hoodie_bloom_resume(hoodie_bloom *b, const hoodie_bloom *like, int64_t keys);
+/**
+ * Replace `b` (a fresh filter of the writer's settings) by a footer's filter (`text`: Base64, `type_code`) continued
+ * after its `keys` additions (hoodie_bloom_resume), when it can be: returns 1. Returns 0 with `b` unchanged (and no
+ * error recorded) for another type, an unreadable text or other settings: the filter is then rebuilt from the keys.
+ */
+int hoodie_bloom_continue(hoodie_bloom *b, const char *text, const char *type_code, int64_t keys);
 hoodie_status hoodie_bloom_add(hoodie_bloom *b, const void *key, size_t len);
 /** Add `n` keys in order (as n calls of hoodie_bloom_add, computed several keys at a time). */
 hoodie_status hoodie_bloom_add_many(hoodie_bloom *b, const uint8_t *const *keys, const size_t *lens, size_t n);

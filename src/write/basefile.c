@@ -79,21 +79,12 @@ hoodie_status hoodie_basefile_write_parts(const hoodie_basefile_opts *o, const h
      * reuse_rows (the reused index continued) */
     int64_t from = 0;
     if (reuse && o->reuse_rows > 0) {
-        hoodie_bloom old;
-        reuse = 0; /* unless continued: rebuilt */
-        if (!strcmp(o->reuse_bloom_type, "DYNAMIC_V0") &&
-            hoodie_bloom_from_base64(&old, o->reuse_bloom, strlen(o->reuse_bloom), o->reuse_bloom_type, "reuse") == HOODIE_OK) {
-            if (hoodie_bloom_resume(&old, &bloom, o->reuse_rows) == HOODIE_OK) {
-                hoodie_bloom_dispose(&bloom);
-                bloom = old;
-                from = o->reuse_rows;
-                minp = (const uint8_t *)o->reuse_min_key, minl = strlen(o->reuse_min_key);
-                maxp = (const uint8_t *)o->reuse_max_key, maxl = strlen(o->reuse_max_key);
-            } else {
-                hoodie_bloom_dispose(&old);
-            }
+        reuse = 0; /* continued, or else rebuilt */
+        if (hoodie_bloom_continue(&bloom, o->reuse_bloom, o->reuse_bloom_type, o->reuse_rows)) {
+            from = o->reuse_rows;
+            minp = (const uint8_t *)o->reuse_min_key, minl = strlen(o->reuse_min_key);
+            maxp = (const uint8_t *)o->reuse_max_key, maxl = strlen(o->reuse_max_key);
         }
-        hoodie_error_clear();
     }
     for (size_t b = 0; (reuse || !index) && b < n; b++)
         rows += parts[b].refs ? (int64_t)parts[b].n_refs : parts[b].batch->root.length;

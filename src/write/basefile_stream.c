@@ -77,17 +77,9 @@ static hoodie_status set_key(hoodie_buf *b, const uint8_t *p, size_t l)
 hoodie_status hoodie_basefile_stream_seed(hoodie_basefile_stream *s, const char *bloom_b64, const char *type_code,
                                           const char *min_key, const char *max_key, int64_t rows)
 {
-    if (s->rows || !s->have_bloom || !bloom_b64 || !min_key || !max_key || !type_code ||
-        strcmp(type_code, "DYNAMIC_V0"))
+    if (s->rows || !s->have_bloom || !min_key || !max_key ||
+        !hoodie_bloom_continue(&s->bloom, bloom_b64, type_code, rows)) /* (else rebuilt from the keys) */
         return HOODIE_OK;
-    hoodie_bloom b;
-    if (hoodie_bloom_from_base64(&b, bloom_b64, strlen(bloom_b64), type_code, "seed") < 0) {
-        hoodie_error_clear(); /* an unreadable filter is rebuilt, not reused */
-        return HOODIE_OK;
-    }
-    if (hoodie_bloom_resume(&b, &s->bloom, rows) < 0) { hoodie_bloom_dispose(&b); return HOODIE_OK; }
-    hoodie_bloom_dispose(&s->bloom);
-    s->bloom = b;
     if (rows > 0) {
         HOODIE_TRY(set_key(&s->min, (const uint8_t *)min_key, strlen(min_key)));
         HOODIE_TRY(set_key(&s->max, (const uint8_t *)max_key, strlen(max_key)));

@@ -541,23 +541,24 @@ static hoodie_status merge_out_parts(const merge_out *o, const hoodie_batch *fre
  * read), as the payload's combineAndGetUpdateValue does; such a record is made in `filled` and *ref points to it
  * (source 2). Records without TOASTed values stay as they are.
  */
+/* Data column c (after the five meta columns) of record `row` is a string or bytes holding the unavailable value. */
+static int toasted(const hoodie_batch *b, int64_t row, size_t c)
+{
+    hoodie_type_id t = b->schema.children[c].type.id;
+    return c >= 5 && (t == HOODIE_TYPE_STRING || t == HOODIE_TYPE_BINARY) &&
+           hoodie_debezium_unavailable(&b->root.children[c], row);
+}
+
 static hoodie_status toast_fill(hoodie_batch *filled, const hoodie_batch *old, int64_t br, const hoodie_batch *fresh,
                                 hoodie_row_ref *ref)
 {
     size_t nc = fresh->schema.n_children, c = 5;
     const int64_t row = ref->row;
-    for (; c < nc; c++) {
-        hoodie_type_id t = fresh->schema.children[c].type.id;
-        if ((t == HOODIE_TYPE_STRING || t == HOODIE_TYPE_BINARY) &&
-            hoodie_debezium_unavailable(&fresh->root.children[c], row))
-            break;
-    }
+    while (c < nc && !toasted(fresh, row, c)) c++;
     if (c == nc) return HOODIE_OK;
     for (c = 0; c < nc; c++) {
         if (c == 4) continue; /* _hoodie_file_name: the writer's constant, in no batch */
-        hoodie_type_id t = fresh->schema.children[c].type.id;
-        int stored = c >= 5 && (t == HOODIE_TYPE_STRING || t == HOODIE_TYPE_BINARY) &&
-                     hoodie_debezium_unavailable(&fresh->root.children[c], row);
+        int stored = toasted(fresh, row, c);
         HOODIE_TRY(hoodie_array_append_range(&filled->root.children[c], &filled->schema.children[c],
                                              stored ? &old->root.children[c] : &fresh->root.children[c],
                                              stored ? br : row, 1));
@@ -567,16 +568,10 @@ static hoodie_status toast_fill(hoodie_batch *filled, const hoodie_batch *old, i
     return HOODIE_OK;
 }
 
-/*
- * A group that only takes inserts (a small file filled): its file is kept whole. Its row groups are copied chunk by
- * chunk without being read, except _hoodie_file_name, which names the new file as the merge names every record;
- * its bloom filter is continued with the inserts' keys (a filter is a function of the key sequence, so this is the
- * filter a rebuild from all the keys gives), and the inserts follow. Row groups under hoodie_wr__keep_rg_rows rows
- * and hoodie_wr__keep_rg_bytes bytes at the end of the file are read and written again with the inserts instead, so
- * that a file filled by many small inserts does not end up as many small row groups. *done = 0 and
- * nothing written when the file cannot be kept so (no meta fields, change data capture, the LSM layout's sorted
- * files, another codec or column layout, a filter of another kind or sizing): the merge reads it instead.
- */
+/* The key index in a base file's footer: bloom filter, its type code, min and max record keys. */
+static const char *const index_kv[4] = { "org.apache.hudi.bloomfilter", "hoodie_bloom_filter_type_code",
+                                         "hoodie_min_record_key", "hoodie_max_record_key" };
+
 int64_t hoodie_wr__keep_rg_rows = 65536, hoodie_wr__keep_rg_bytes = 8LL << 20;
 
 /* Row groups [from, to) of the old file read and written into the stream as its records (keep_and_append). */
@@ -602,16 +597,21 @@ static hoodie_status rewrite_row_groups(wctx *w, hoodie_parquet_reader *r, uint3
     return rc == HOODIE_ITEROVER ? HOODIE_OK : rc;
 }
 
-static hoodie_status keep_and_append(wctx *w, wgroup *g, const char *name, int *done)
+/*
+ * A group that only takes inserts (a small file filled): its file is kept whole. Its row groups are copied chunk by
+ * chunk without being read, except _hoodie_file_name, which names the new file as the merge names every record;
+ * its bloom filter is continued with the inserts' keys (a filter is a function of the key sequence, so this is the
+ * filter a rebuild from all the keys gives), and the inserts follow. Row groups under hoodie_wr__keep_rg_rows rows
+ * and hoodie_wr__keep_rg_bytes bytes at the end of the file are read and written again with the inserts instead, so
+ * that a file filled by many small inserts does not end up as many small row groups. *done = 0 and
+ * nothing written when the file cannot be kept so (no meta fields, change data capture, the LSM layout's sorted
+ * files, another codec or column layout, a filter of another kind or sizing): the merge reads it instead.
+ * r: the old file, open (its scans are freed here).
+ */
+static hoodie_status keep_and_append(wctx *w, wgroup *g, hoodie_parquet_reader *r, const char *name, int *done)
 {
     *done = 0;
-    if (w->no_meta || w->cfg->cdc || w->cfg->lsm_tree || !g->slice->base) return HOODIE_OK;
-    static const char *const index_kv[4] = { "org.apache.hudi.bloomfilter", "hoodie_bloom_filter_type_code",
-                                             "hoodie_min_record_key", "hoodie_max_record_key" };
-    hoodie_parquet_read_opts ro = HOODIE_PARQUET_READ_OPTS_INIT;
-    hoodie_parquet_reader *r = NULL;
-    ro.storage = w->s;
-    HOODIE_TRY(hoodie_parquet_reader_open(&r, g->slice->base->path, &ro));
+    if (w->no_meta || w->cfg->cdc || w->cfg->lsm_tree) return HOODIE_OK;
     const char *idx[4];
     int ok = 1;
     for (int i = 0; i < 4; i++)
@@ -694,7 +694,6 @@ static hoodie_status keep_and_append(wctx *w, wgroup *g, const char *name, int *
     hoodie_arena_free(a);
     free(map.src_leaf);
     free(map.top);
-    hoodie_parquet_reader_free(r);
     return rc;
 }
 
@@ -706,12 +705,15 @@ hoodie_status hoodie_wr__merge_handle(wctx *w, wgroup *g)
     HOODIE_TRY(hoodie_file_name_base(&nb, g->file_id, token, w->tx.inst.requested, "parquet"));
     snprintf(name, sizeof name, "%s", (const char *)nb.data);
     hoodie_buf_dispose(&nb);
+    hoodie_parquet_read_opts ro = HOODIE_PARQUET_READ_OPTS_INIT;
+    hoodie_parquet_reader *r = NULL;
+    ro.storage = w->s;
+    HOODIE_TRY(hoodie_parquet_reader_open(&r, g->slice->base->path, &ro));
     if (!g->updates.n && g->inserts.n) {
         int done;
-        HOODIE_TRY(keep_and_append(w, g, name, &done));
-        if (done) return HOODIE_OK;
+        hoodie_status krc = keep_and_append(w, g, r, name, &done);
+        if (krc < 0 || done) { hoodie_parquet_reader_free(r); return krc; }
     }
-
 
     /* the group's input: key -> index into g->updates */
     hoodie_hmap m = HOODIE_HMAP_INIT;
@@ -736,14 +738,8 @@ hoodie_status hoodie_wr__merge_handle(wctx *w, wgroup *g)
     hoodie_merge_mode mode = w->cfg->merge_mode == HOODIE_MERGE_EVENT_TIME_ORDERING ? HOODIE_MERGE_EVENT_TIME_ORDERING
                                                                                      : HOODIE_MERGE_COMMIT_TIME_ORDERING;
     int ord_file_col = w->ord_col >= 0 ? w->ord_col + 5 : -1;
-    hoodie_parquet_read_opts ro = HOODIE_PARQUET_READ_OPTS_INIT;
-    hoodie_parquet_reader *r = NULL;
     hoodie_pq_scan *sc = NULL;
-    ro.storage = w->s;
-    if (rc == HOODIE_OK) rc = hoodie_parquet_reader_open(&r, g->slice->base->path, &ro);
     /* the old file's key index, reused when the new file's keys turn out to be the same sequence */
-    static const char *const index_kv[4] = { "org.apache.hudi.bloomfilter", "hoodie_bloom_filter_type_code",
-                                             "hoodie_min_record_key", "hoodie_max_record_key" };
     char *reuse[4] = { NULL, NULL, NULL, NULL };
     int can_reuse = rc == HOODIE_OK;
     for (int i = 0; can_reuse && i < 4; i++) {

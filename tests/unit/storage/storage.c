@@ -168,6 +168,109 @@ HOODIE_TEST(storage_posix__deferred_sync)
     if (before >= 0) hoodie_assert_equal_i(before, open_fds());
 }
 
+/*
+ * HOODIE_CREATE_DEFER_VISIBLE files are written in the background: finish returns at once, yet a read of the file
+ * (or of its folder's listing) right after sees it whole, and a failure (here a name taken meanwhile) is reported by
+ * the writer's next commit point, which then does not happen, unless the file has been removed since. A child
+ * process forked meanwhile writes at once.
+ */
+static void fill(uint8_t *p, size_t n, unsigned seed)
+{
+    for (size_t i = 0; i < n; i++) p[i] = (uint8_t)(i * 131 + (i >> 9) + seed);
+}
+
+HOODIE_TEST(storage_posix__background_files)
+{
+    const hoodie_storage *s = hoodie_storage_posix();
+    const unsigned bg = HOODIE_CREATE_EXCLUSIVE | HOODIE_CREATE_DEFER_SYNC | HOODIE_CREATE_DEFER_VISIBLE;
+    const char *root = hoodie_test_tmpdir();
+    char p[600], q[600];
+    size_t big = (9u << 20) + 12345; /* several of the thread's chunks */
+    uint8_t *want = malloc(big), *got = malloc(big);
+    hoodie_assert(want && got);
+    for (int i = 0; i < 12; i++) {
+        size_t n = i % 3 == 0 ? big : (size_t)(i * 1000 + 1);
+        fill(want, n, (unsigned)i);
+        snprintf(p, sizeof p, "%s/part/f%02d.parquet", root, i);
+        hoodie_writer_file w;
+        hoodie_assert_ok(hoodie_wfile_open(&w, s, p, bg));
+        for (size_t off = 0; off < n; off += 100000) /* in pieces, as a Parquet writer writes */
+            hoodie_assert_ok(hoodie_wfile_write(&w, want + off, n - off < 100000 ? n - off : 100000));
+        hoodie_assert_ok(hoodie_wfile_finish(&w));
+        hoodie_rfile *f;
+        uint64_t size;
+        hoodie_assert_ok(s->open_read(s->ctx, p, &f, &size));
+        hoodie_assert_equal_i(n, size);
+        hoodie_assert_ok(s->read_at(s->ctx, f, 0, got, n));
+        hoodie_assert(!memcmp(want, got, n));
+        s->close_read(s->ctx, f);
+    }
+    /* a listing right after the last finish shows every file, no temporary */
+    snprintf(p, sizeof p, "%s/part/g.parquet", root);
+    hoodie_assert_ok(hoodie_storage_write_all(s, p, bg, want, big));
+    snprintf(q, sizeof q, "%s/part", root);
+    listing l = { .n = 0 };
+    hoodie_assert_ok(s->list(s->ctx, q, collect, &l));
+    hoodie_assert_equal_i(13, l.n);
+    hoodie_assert(has(&l, "g.parquet") && has(&l, "f11.parquet"));
+    snprintf(q, sizeof q, "%s/commit", root);
+    hoodie_assert_ok(hoodie_storage_write_all(s, q, HOODIE_CREATE_EXCLUSIVE, "", 0));
+
+    /* a name another writer took before this file was linked: the commit point fails, naming it, and is not made */
+    snprintf(p, sizeof p, "%s/part/taken.parquet", root);
+    hoodie_writer_file w;
+    hoodie_assert_ok(hoodie_wfile_open(&w, s, p, bg));
+    hoodie_assert_ok(hoodie_wfile_write(&w, "mine", 4));
+    hoodie_assert_ok(hoodie_storage_write_all(s, p, 0, "theirs", 6)); /* (at once: not a background file) */
+    hoodie_assert_ok(hoodie_wfile_finish(&w));
+    snprintf(q, sizeof q, "%s/commit2", root);
+    hoodie_assert_status(HOODIE_EEXISTS, hoodie_storage_write_all(s, q, HOODIE_CREATE_EXCLUSIVE, "", 0));
+    hoodie_assert_contains(hoodie_error_last()->message, "taken.parquet");
+    hoodie_assert_contains(hoodie_error_last()->message, "in the background");
+    hoodie_error_clear();
+    hoodie_assert_equal_i(0, s->exists(s->ctx, q));
+    hoodie_buf b = HOODIE_BUF_INIT;
+    hoodie_assert_ok(hoodie_storage_read_all(s, p, &b));
+    hoodie_assert(b.len == 6 && !memcmp(b.data, "theirs", 6));
+    hoodie_buf_dispose(&b);
+    hoodie_assert_ok(hoodie_storage_write_all(s, q, HOODIE_CREATE_EXCLUSIVE, "", 0)); /* reported once */
+    /* the same, but the file is removed before the commit point (a rollback): nothing to report */
+    hoodie_assert_ok(hoodie_storage_write_all(s, p, bg, "again", 5));
+    hoodie_assert_ok(s->remove(s->ctx, p));
+    snprintf(q, sizeof q, "%s/commit3", root);
+    hoodie_assert_ok(hoodie_storage_write_all(s, q, HOODIE_CREATE_EXCLUSIVE, "", 0));
+    /* an abandoned background file leaves nothing */
+    snprintf(p, sizeof p, "%s/part/dropped.parquet", root);
+    hoodie_assert_ok(hoodie_wfile_open(&w, s, p, bg));
+    hoodie_assert_ok(hoodie_wfile_write(&w, want, big));
+    hoodie_wfile_abandon(&w);
+    hoodie_assert_equal_i(0, s->exists(s->ctx, p));
+    snprintf(q, sizeof q, "%s/part", root);
+    l.n = 0;
+    hoodie_assert_ok(s->list(s->ctx, q, collect, &l));
+    hoodie_assert_equal_i(13, l.n); /* the 13 files above and the taken one, less the removed one */
+
+    /* a child forked now (the thread runs in this process only) writes at once */
+    pid_t child = fork();
+    if (child == 0) {
+        char cp[600];
+        snprintf(cp, sizeof cp, "%s/part/child.parquet", root);
+        if (hoodie_storage_write_all(s, cp, bg, want, big) < 0) _exit(1);
+        snprintf(cp, sizeof cp, "%s/child_commit", root);
+        _exit(hoodie_storage_write_all(s, cp, HOODIE_CREATE_EXCLUSIVE, "", 0) < 0 ? 2 : 0);
+    }
+    int st;
+    hoodie_assert(child > 0 && waitpid(child, &st, 0) == child);
+    hoodie_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    snprintf(p, sizeof p, "%s/part/child.parquet", root);
+    hoodie_assert_ok(hoodie_storage_read_all(s, p, &b));
+    hoodie_assert_equal_i(big, b.len);
+    hoodie_assert(!memcmp(b.data, want, big));
+    hoodie_buf_dispose(&b);
+    free(want);
+    free(got);
+}
+
 /* The pre-commit view: one more file, served from memory and listed once; everything else is the inner storage's,
  * and nothing can be changed through it. */
 HOODIE_TEST(storage_overlay__one_more_file_read_only)

@@ -28,6 +28,7 @@
 #define _GNU_SOURCE /* sync_file_range */
 #endif
 #include "hoodie/sys/storage.h"
+#include "util/buf.h"
 #include "util/error.h"
 
 #include <dirent.h>
@@ -50,8 +51,7 @@ struct hoodie_wfile {
     char *tmp;
     bg_entry *bg;              /* written in the background: its registration (NULL: written at once) */
     struct bg_job *end;        /* background: the job that will finish or abandon it, made beforehand */
-    uint8_t *pend;             /* background: bytes not yet handed to the thread */
-    size_t pend_len, pend_cap;
+    hoodie_buf pend;           /* background: bytes not yet handed to the thread */
     int flushed;               /* background: bytes were handed over already (a large file: chunks of BG_CHUNK) */
 };
 
@@ -382,15 +382,12 @@ static void bg_forget(const char *path)
 /* Hand f's pending bytes to the thread (under g_bg.mu). */
 static hoodie_status bg_flush(hoodie_wfile *f)
 {
-    if (!f->pend_len) return HOODIE_OK;
+    if (!f->pend.len) return HOODIE_OK;
     bg_job *j = calloc(1, sizeof *j);
     if (!j) return HOODIE_NOMEM();
     j->kind = BG_WRITE;
     j->f = f;
-    j->data = f->pend;
-    j->len = f->pend_len;
-    f->pend = NULL;
-    f->pend_len = f->pend_cap = 0;
+    j->data = hoodie_buf_detach(&f->pend, &j->len);
     f->flushed = 1;
     bg_queue(j);
     return HOODIE_OK;
@@ -444,17 +441,10 @@ static hoodie_status px_write(void *ctx, hoodie_wfile *f, const void *data, size
 {
     (void)ctx;
     if (!f->bg) return write_now(f, data, len);
-    if (f->pend_cap - f->pend_len < len) { /* (a small file's bytes take little: markers of CDC logs, ...) */
-        size_t cap = f->pend_cap ? f->pend_cap : f->flushed ? BG_CHUNK : 65536;
-        while (cap - f->pend_len < len) cap *= 2;
-        uint8_t *n = realloc(f->pend, cap);
-        if (!n) return HOODIE_NOMEM();
-        f->pend = n;
-        f->pend_cap = cap;
-    }
-    memcpy(f->pend + f->pend_len, data, len);
-    f->pend_len += len;
-    if (f->pend_len < BG_CHUNK) return HOODIE_OK;
+    /* a small file's bytes take little; a large one's come in whole chunks once the first went */
+    if (f->flushed && !f->pend.cap) HOODIE_TRY(hoodie_buf_reserve(&f->pend, BG_CHUNK));
+    HOODIE_TRY(hoodie_buf_append(&f->pend, data, len));
+    if (f->pend.len < BG_CHUNK) return HOODIE_OK;
     pthread_mutex_lock(&g_bg.mu);
     hoodie_status rc = bg_flush(f);
     pthread_mutex_unlock(&g_bg.mu);
@@ -495,7 +485,7 @@ static void wfile_free(hoodie_wfile *f)
 {
     free(f->path);
     free(f->tmp);
-    free(f->pend);
+    hoodie_buf_dispose(&f->pend);
     free(f->end);
     free(f);
 }

@@ -248,7 +248,7 @@ HOODIE_TEST(storage_posix__background_files)
     snprintf(q, sizeof q, "%s/part", root);
     l.n = 0;
     hoodie_assert_ok(s->list(s->ctx, q, collect, &l));
-    hoodie_assert_equal_i(13, l.n); /* the 13 files above and the taken one, less the removed one */
+    hoodie_assert_equal_i(13, l.n); /* f00-f11 and g: the taken file was removed, the dropped one never came */
 
     /* a child forked now (the thread runs in this process only) writes at once */
     pid_t child = fork();

@@ -2,17 +2,33 @@
 #include "model/build.h"
 #include "model/conform.h"
 #include "util/error.h"
+#include "util/alloc.h"
 #include "util/hash.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * The winning version of one key among the log items. Compact (24 bytes; a slice can hold millions of log
+ * keys): an integer ordering value (the usual case) is kept here, any other is read again from the record or
+ * the delete it came from when a later version is compared with it (entry_version).
+ */
+/* A slot of the key table: a key's 32-bit hash and 1 + its entry's index (0: empty). 8 bytes a slot, where a
+ * general map holding key pointers needs 24. */
+typedef struct kslot {
+    uint32_t hash;
+    uint32_t idx;
+} kslot;
+
 typedef struct log_entry {
+    int64_t ord;           /* the ordering value when ord_int */
     uint32_t src;          /* 1 + index into m->batches, or 0 for a delete (no row) */
-    int64_t row;
-    hoodie_merge_version ver;
+    uint32_t row;          /* row of srcs[src]; a delete: index into m->dels */
+    uint8_t is_delete;
+    uint8_t ord_int;       /* the ordering value is an integer, in ord */
     uint8_t consumed;
-    uint8_t after_delete;  /* a natural-order delete came before ver: it removed the base record, whatever ver is */
+    uint8_t after_delete;  /* a natural-order delete came before the version: it removed the base record, whatever
+                              the version is */
 } log_entry;
 
 struct hoodie_slice_merger {
@@ -21,9 +37,12 @@ struct hoodie_slice_merger {
     const hoodie_batch **srcs;   /* [0] = the current base batch, [1..] = log data batches */
     size_t n_srcs;
     int64_t replaced, deleted;   /* base rows a log version replaced, and deleted */
-    hoodie_hmap map;             /* key -> index into entries */
+    kslot *slots;                /* key -> entry: open addressing, linear probing; keys read through the entry */
+    size_t slot_mask;
     log_entry *entries;
     size_t n_entries, cap_entries;
+    const hoodie_hlog_delete **dels; /* the deletes entries refer to (log_entry.row) */
+    size_t n_dels, cap_dels;
     hoodie_row_ref *sel;
     size_t sel_cap;
     uint32_t *hashes;            /* the keys' hashes of the batch being probed (util/hash.h batched probing) */
@@ -132,21 +151,110 @@ static void delete_ordering(const hoodie_hlog_delete *d, hoodie_ordering *o)
     }
 }
 
-static hoodie_status fold(hoodie_slice_merger *m, const uint8_t *key, size_t len, uint32_t h, uint32_t src,
-                          int64_t row, const hoodie_merge_version *v)
+/* The key of entry `e`: in its record's key column, or its delete's. */
+static inline void entry_key(const hoodie_slice_merger *m, const log_entry *e, const uint8_t **k, size_t *kl)
 {
-    uint64_t *slot;
-    int existed;
-    HOODIE_TRY(hoodie_hmap_upsert_hashed(&m->map, key, len, h, &slot, &existed));
-    if (existed) {
-        log_entry *e = &m->entries[*slot];
-        if (hoodie_merge_newer_wins(m->cfg.policy.log_fold, &e->ver, v)) {
+    if (e->src) {
+        hoodie_array_bytes_or_empty(&m->srcs[e->src]->root.children[m->cfg.key_col], e->row, k, kl);
+        return;
+    }
+    *k = (const uint8_t *)m->dels[e->row]->record_key;
+    *kl = strlen(m->dels[e->row]->record_key);
+}
+
+static hoodie_status keys_init(hoodie_slice_merger *m, size_t expected)
+{
+    size_t cap = 16;
+    while (cap < expected + expected / 2 + 1) cap *= 2;
+    if (cap > (size_t)UINT32_MAX) return HOODIE_FAIL(HOODIE_EINVAL, "merge: more than 2^31 log records in a file slice");
+    m->slots = calloc(cap, sizeof *m->slots);
+    if (!m->slots) return HOODIE_NOMEM();
+    hoodie_mem_advise_huge(m->slots, cap * sizeof *m->slots);
+    m->slot_mask = cap - 1;
+    return HOODIE_OK;
+}
+
+/* The slot of key (k, kl) with hash h: its entry's, or the empty slot where it would go. */
+static inline kslot *keys_probe(const hoodie_slice_merger *m, const uint8_t *k, size_t kl, uint32_t h)
+{
+    for (size_t i = h & m->slot_mask;; i = (i + 1) & m->slot_mask) {
+        kslot *s = &m->slots[i];
+        if (!s->idx) return s;
+        if (s->hash != h) continue;
+        const uint8_t *ek;
+        size_t el;
+        entry_key(m, &m->entries[s->idx - 1], &ek, &el);
+        if (el == kl && (!kl || !memcmp(ek, k, kl))) return s;
+    }
+}
+
+/* Prefetch the home slot of hash h. */
+static inline void keys_prefetch(const hoodie_slice_merger *m, uint32_t h) { HOODIE_PREFETCH(&m->slots[h & m->slot_mask]); }
+
+/* Prefetch the entry in the home slot of hash h, if that slot holds that hash. */
+static inline void keys_prefetch_entry(const hoodie_slice_merger *m, uint32_t h)
+{
+    const kslot *s = &m->slots[h & m->slot_mask];
+    if (s->idx && s->hash == h) HOODIE_PREFETCH(&m->entries[s->idx - 1]);
+}
+
+/* The version entry `e` holds (ordering values that are not integers read again from their record or delete). */
+static void entry_version(const hoodie_slice_merger *m, const log_entry *e, hoodie_merge_version *v)
+{
+    if (e->ord_int) {
+        memset(v, 0, sizeof *v);
+        v->is_delete = e->is_delete;
+        v->ord.kind = HOODIE_ORD_INT;
+        v->ord.i = e->ord;
+        return;
+    }
+    if (e->src) {
+        version_of(m, m->srcs[e->src], e->row, v);
+        return;
+    }
+    memset(v, 0, sizeof *v);
+    v->is_delete = 1;
+    delete_ordering(m->dels[e->row], &v->ord);
+    if (m->cfg.policy.seq_ordering) hoodie_ordering_seq(&v->ord);
+}
+
+/* Entry `e` takes version v of (src, row); a delete (src 0) is `del`. */
+static hoodie_status entry_set(hoodie_slice_merger *m, log_entry *e, uint32_t src, int64_t row,
+                               const hoodie_hlog_delete *del, const hoodie_merge_version *v)
+{
+    if (!src) {
+        if (m->n_dels == m->cap_dels) {
+            size_t ncap = m->cap_dels ? m->cap_dels * 2 : 64;
+            const hoodie_hlog_delete **n = realloc(m->dels, ncap * sizeof *n);
+            if (!n) return HOODIE_NOMEM();
+            m->dels = n;
+            m->cap_dels = ncap;
+        }
+        m->dels[m->n_dels] = del;
+        row = (int64_t)m->n_dels++;
+    }
+    if (row < 0 || row > (int64_t)UINT32_MAX) return HOODIE_FAIL(HOODIE_EINVAL, "merge: a log block of more than 2^32 rows");
+    e->src = src;
+    e->row = (uint32_t)row;
+    e->is_delete = v->is_delete != 0;
+    e->ord_int = v->ord.kind == HOODIE_ORD_INT;
+    e->ord = e->ord_int ? v->ord.i : 0;
+    return HOODIE_OK;
+}
+
+static hoodie_status fold(hoodie_slice_merger *m, const uint8_t *key, size_t len, uint32_t h, uint32_t src,
+                          int64_t row, const hoodie_hlog_delete *del, const hoodie_merge_version *v)
+{
+    kslot *slot = keys_probe(m, key, len, h);
+    if (slot->idx) {
+        log_entry *e = &m->entries[slot->idx - 1];
+        hoodie_merge_version ev;
+        entry_version(m, e, &ev);
+        if (hoodie_merge_newer_wins(m->cfg.policy.log_fold, &ev, v)) {
             /* records before a delete without an ordering value are removed by it, whatever their ordering
                values; a later record survives it and does not bring the base record back (HUDI-7610) */
-            if (e->ver.is_delete && hoodie_ordering_is_natural(&e->ver.ord)) e->after_delete = 1;
-            e->src = src;
-            e->row = row;
-            e->ver = *v;
+            if (ev.is_delete && hoodie_ordering_is_natural(&ev.ord)) e->after_delete = 1;
+            return entry_set(m, e, src, row, del, v);
         }
         return HOODIE_OK;
     }
@@ -157,13 +265,12 @@ static hoodie_status fold(hoodie_slice_merger *m, const uint8_t *key, size_t len
         m->entries = n;
         m->cap_entries = ncap;
     }
-    *slot = m->n_entries;
     log_entry *e = &m->entries[m->n_entries++];
-    e->src = src;
-    e->row = row;
-    e->ver = *v;
     e->consumed = 0;
     e->after_delete = 0;
+    HOODIE_TRY(entry_set(m, e, src, row, del, v));
+    slot->hash = h;
+    slot->idx = (uint32_t)m->n_entries; /* after entry_set: the key is read through the entry */
     return HOODIE_OK;
 }
 
@@ -185,7 +292,10 @@ hoodie_status hoodie_slice_merger_new(hoodie_slice_merger **out, const hoodie_sl
     m->srcs = calloc(n_data + 2, sizeof *m->srcs);
     if (!m->srcs) { rc = HOODIE_NOMEM(); goto done; }
     m->n_srcs = 1;
-    if ((rc = hoodie_hmap_init(&m->map, rows)) < 0) goto done;
+    if ((rc = keys_init(m, rows)) < 0) goto done;
+    /* room for every row's key (pages not touched stay unbacked): no copies as the entries grow */
+    if (rows && !(m->entries = malloc(rows * sizeof *m->entries))) { rc = HOODIE_NOMEM(); goto done; }
+    m->cap_entries = rows;
     for (size_t i = 0; i < items->count && rc == HOODIE_OK; i++) {
         hoodie_log_item *it = &items->items[i];
         if (it->removed) continue;
@@ -199,11 +309,11 @@ hoodie_status hoodie_slice_merger_new(hoodie_slice_merger **out, const hoodie_sl
                 const uint8_t *k;
                 size_t kl;
                 hoodie_merge_version v;
-                if (r + PF_FAR < n) hoodie_hmap_prefetch(&m->map, m->hashes[r + PF_FAR]);
-                if (r + PF_NEAR < n) (void)hoodie_hmap_peek(&m->map, m->hashes[r + PF_NEAR]);
+                if (r + PF_FAR < n) keys_prefetch(m, m->hashes[r + PF_FAR]);
+                if (r + PF_NEAR < n) keys_prefetch_entry(m, m->hashes[r + PF_NEAR]);
                 hoodie_array_bytes_or_empty(keys, r, &k, &kl);
                 version_of(m, &it->batch, r, &v);
-                rc = fold(m, k, kl, m->hashes[r], src, r, &v);
+                rc = fold(m, k, kl, m->hashes[r], src, r, NULL, &v);
             }
         } else {
             for (size_t d = 0; d < it->delete_count && rc == HOODIE_OK; d++) {
@@ -213,7 +323,7 @@ hoodie_status hoodie_slice_merger_new(hoodie_slice_merger **out, const hoodie_sl
                 delete_ordering(del, &v.ord);
                 if (cfg->policy.seq_ordering) hoodie_ordering_seq(&v.ord);
                 size_t kl = strlen(del->record_key);
-                rc = fold(m, (const uint8_t *)del->record_key, kl, hoodie_hmap_hash(del->record_key, kl), 0, -1, &v);
+                rc = fold(m, (const uint8_t *)del->record_key, kl, hoodie_hmap_hash(del->record_key, kl), 0, 0, del, &v);
             }
         }
     }
@@ -239,8 +349,9 @@ done:
 void hoodie_slice_merger_free(hoodie_slice_merger *m)
 {
     if (!m) return;
-    hoodie_hmap_dispose(&m->map);
+    free(m->slots);
     free(m->entries);
+    free(m->dels);
     free(m->srcs);
     free(m->sel);
     free(m->hashes);
@@ -255,7 +366,7 @@ int hoodie_slice_merger_may_drop(const hoodie_slice_merger *m)
 {
     if (marks_deletes(m)) return 1;
     for (size_t i = 0; i < m->n_entries; i++)
-        if (m->entries[i].ver.is_delete || m->entries[i].after_delete) return 1;
+        if (m->entries[i].is_delete || m->entries[i].after_delete) return 1;
     return 0;
 }
 
@@ -290,18 +401,16 @@ static hoodie_status select_rows(hoodie_slice_merger *m, const hoodie_batch *bas
     for (int64_t r = 0; r < nb; r++) {
         const uint8_t *k;
         size_t kl;
-        uint64_t *slot = NULL;
+        log_entry *e = NULL;
         hoodie_array_bytes_or_empty(keys, r, &k, &kl);
         if (m->n_entries) {
-            if (r + PF_FAR < nb) hoodie_hmap_prefetch(&m->map, m->hashes[r + PF_FAR]);
-            if (r + PF_NEAR < nb) {
-                const hoodie_hmap_entry *pe = hoodie_hmap_peek(&m->map, m->hashes[r + PF_NEAR]);
-                if (pe) HOODIE_PREFETCH(&m->entries[pe->value]);
-            }
-            slot = hoodie_hmap_get_hashed(&m->map, k, kl, m->hashes[r]);
+            if (r + PF_FAR < nb) keys_prefetch(m, m->hashes[r + PF_FAR]);
+            if (r + PF_NEAR < nb) keys_prefetch_entry(m, m->hashes[r + PF_NEAR]);
+            const kslot *slot = keys_probe(m, k, kl, m->hashes[r]);
+            if (slot->idx) e = &m->entries[slot->idx - 1];
         }
         hoodie_merge_version vb;
-        if (!slot) {
+        if (!e) {
             if (marks_deletes(m)) {
                 version_of(m, base, r, &vb);
                 if (vb.is_delete) continue;
@@ -311,11 +420,12 @@ static hoodie_status select_rows(hoodie_slice_merger *m, const hoodie_batch *bas
             n++;
             continue;
         }
-        log_entry *e = &m->entries[*slot];
         e->consumed = 1;
         version_of(m, base, r, &vb);
-        if (e->after_delete || hoodie_merge_newer_wins(m->cfg.policy.base, &vb, &e->ver)) {
-            if (e->ver.is_delete) { m->deleted++; continue; }
+        hoodie_merge_version ev;
+        if (!e->after_delete) entry_version(m, e, &ev);
+        if (e->after_delete || hoodie_merge_newer_wins(m->cfg.policy.base, &vb, &ev)) {
+            if (e->is_delete) { m->deleted++; continue; }
             m->replaced++;
             if (m->have_aux) HOODIE_TRY(toast_merge(m, base, r, e->src, e->row, &m->sel[n]));
             else m->sel[n].source = e->src, m->sel[n].row = e->row;
@@ -361,7 +471,7 @@ hoodie_status hoodie_slice_merger_finish(hoodie_slice_merger *m, hoodie_batch *o
     m->srcs[0] = NULL;
     for (size_t i = 0; i < m->n_entries; i++) {
         const log_entry *e = &m->entries[i];
-        if (e->consumed || e->ver.is_delete || e->src == 0) continue;
+        if (e->consumed || e->is_delete || e->src == 0) continue;
         m->sel[n].source = e->src;
         m->sel[n].row = e->row;
         n++;
@@ -374,17 +484,10 @@ hoodie_status hoodie_slice_merger_log_records(hoodie_slice_merger *m, hoodie_bat
 {
     memset(dels, 0, sizeof *dels);
     size_t n = 0, nd = 0;
-    /* the keys, per entry, from the map (entries hold no key) */
-    const uint8_t **keys = calloc(m->n_entries + 1, sizeof *keys);
-    size_t *lens = calloc(m->n_entries + 1, sizeof *lens);
-    hoodie_status rc = keys && lens ? sel_reserve(m, m->n_entries) : HOODIE_NOMEM();
-    for (size_t i = 0; rc == HOODIE_OK && i < m->map.cap; i++) {
-        const hoodie_hmap_entry *e = &m->map.slots[i];
-        if (e->key) { keys[e->value] = e->key; lens[e->value] = e->key_len; }
-    }
+    hoodie_status rc = sel_reserve(m, m->n_entries);
     for (size_t i = 0; rc == HOODIE_OK && i < m->n_entries; i++) {
         const log_entry *e = &m->entries[i];
-        nd += e->ver.is_delete || e->after_delete;
+        nd += e->is_delete || e->after_delete;
     }
     if (rc == HOODIE_OK && nd) {
         dels->keys = calloc(nd, sizeof *dels->keys);
@@ -395,22 +498,25 @@ hoodie_status hoodie_slice_merger_log_records(hoodie_slice_merger *m, hoodie_bat
     m->srcs[0] = NULL;
     for (size_t i = 0; rc == HOODIE_OK && i < m->n_entries; i++) {
         const log_entry *e = &m->entries[i];
-        if (e->ver.is_delete || e->after_delete) {
+        if (e->is_delete || e->after_delete) {
             /* a winning delete keeps its ordering value; a record after a delete without one gets that delete
                back in front of it (the delete block precedes the data block); a delete after such a pair removes
                the base record whatever its ordering value: it is written without one */
-            dels->keys[dels->count] = (const char *)keys[i];
-            dels->key_lens[dels->count] = lens[i];
-            if (e->ver.is_delete && !e->after_delete) dels->ords[dels->count] = e->ver.ord;
+            const uint8_t *k;
+            entry_key(m, e, &k, &dels->key_lens[dels->count]);
+            dels->keys[dels->count] = (const char *)k;
+            if (e->is_delete && !e->after_delete) {
+                hoodie_merge_version ev;
+                entry_version(m, e, &ev);
+                dels->ords[dels->count] = ev.ord;
+            }
             dels->count++;
         }
-        if (e->ver.is_delete || e->src == 0) continue;
+        if (e->is_delete || e->src == 0) continue;
         m->sel[n].source = e->src;
         m->sel[n].row = e->row;
         n++;
     }
-    free(keys);
-    free(lens);
     if (rc == HOODIE_OK && n) m->srcs[0] = m->srcs[1]; /* never referenced; keeps every source non-NULL */
     if (rc == HOODIE_OK) rc = gather(m, n, out);
     if (rc < 0) hoodie_slice_log_deletes_dispose(dels);

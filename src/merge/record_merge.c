@@ -70,6 +70,17 @@ int hoodie_ordering_is_natural(const hoodie_ordering *o)
     }
 }
 
+/* Field i (0-based among the further ordering fields) of version v; NONE where v has none (a delete, a column
+ * the record lacks). */
+static void more_ordering(const hoodie_merge_version *v, int i, hoodie_ordering *o)
+{
+    memset(o, 0, sizeof *o);
+    if (i >= v->n_more || !v->more_batch || v->more_cols[i] < 0) return;
+    const hoodie_batch *b = v->more_batch;
+    int c = v->more_cols[i];
+    hoodie_ordering_of(o, &b->schema.children[c], &b->root.children[c], v->more_row);
+}
+
 int hoodie_merge_newer_wins(hoodie_merge_mode mode, const hoodie_merge_version *older,
                             const hoodie_merge_version *newer)
 {
@@ -78,6 +89,14 @@ int hoodie_merge_newer_wins(hoodie_merge_mode mode, const hoodie_merge_version *
     if (older->is_delete && hoodie_ordering_is_natural(&older->ord)) return 1;
     int comparable;
     int c = hoodie_ordering_compare(&newer->ord, &older->ord, &comparable);
+    /* a tie on the first field: the next ones decide, as long as both versions have them */
+    int n = newer->n_more < older->n_more ? newer->n_more : older->n_more;
+    for (int i = 0; comparable && c == 0 && i < n; i++) {
+        hoodie_ordering a, b;
+        more_ordering(newer, i, &a);
+        more_ordering(older, i, &b);
+        c = hoodie_ordering_compare(&a, &b, &comparable);
+    }
     return !comparable || c >= 0;
 }
 

@@ -9,6 +9,9 @@
  *                         what came before it, and loses to anything after it, as commit-time ordering would;
  *                         a delete with another ordering value competes on its ordering value like a record.
  *                         Ordering values of incomparable types (a string against a long) let the newer win.
+ *   several fields        table version 9 may order by several fields (hoodie.table.ordering.fields "a,b"): they
+ *                         compare in turn, the next deciding when the ones before tie (Hudi's ArrayComparable);
+ *                         a version without them (a delete block's record) compares on the first alone.
  *
  * Table version 6 payload classes map onto two modes, one for folding log records together (preCombine) and one
  * for log against base (combineAndGetUpdateValue):
@@ -49,10 +52,19 @@ typedef struct hoodie_ordering {
     size_t len;
 } hoodie_ordering;
 
+/** At most this many ordering fields (table version 9 orders records by several, compared in turn). */
+#define HOODIE_ORDERING_FIELDS_MAX 4
+
 /** One version of a record. */
 typedef struct hoodie_merge_version {
     int is_delete;
-    hoodie_ordering ord;
+    hoodie_ordering ord;          /* the (first) ordering field's value */
+    /* further ordering fields, compared in turn when the ones before tie (Hudi's ArrayComparable): columns
+     * more_cols[0..n_more) of row more_row of more_batch, read only on a tie */
+    int n_more;
+    const int *more_cols;
+    const hoodie_batch *more_batch;
+    int64_t more_row;
 } hoodie_merge_version;
 
 /** A table's custom delete marker, resolved against one schema: the record is a delete when column `col` renders

@@ -62,6 +62,8 @@ typedef struct scan {
     char **incr;                         /* incremental: requested times of the instants in range (sorted) */
     size_t n_incr;
     int key_col, ord_col, del_col;
+    int more_ord[HOODIE_ORDERING_FIELDS_MAX - 1]; /* further ordering fields' columns (table version 9), -1: absent */
+    int n_more_ord;
     hoodie_delete_marker marker;    /* the table's custom delete marker (col -1: none) */
     hoodie_merge_policy policy;
     /* the open slice */
@@ -168,7 +170,9 @@ static hoodie_status narrow_schema(scan *s)
     hoodie_status rc = HOODIE_OK;
     for (size_t i = 0; i < s->full.n_children && rc == HOODIE_OK; i++) {
         int k = (int)i;
-        if (k == s->key_col || k == s->ord_col || k == s->del_col || k == s->marker.col ||
+        int more = 0;
+        for (int j = 0; j < s->n_more_ord; j++) more |= k == s->more_ord[j];
+        if (k == s->key_col || k == s->ord_col || k == s->del_col || k == s->marker.col || more ||
             projection_needs(s->columns, s->n_columns, s->full.children[i].name) ||
             filter_needs(s, s->full.children[i].name))
             rc = hoodie_field_add_child(&need, &s->full.children[i]);
@@ -177,10 +181,31 @@ static hoodie_status narrow_schema(scan *s)
     const char *ord = s->ord_col >= 0 ? s->full.children[s->ord_col].name : NULL;
     s->key_col = hoodie_field_find(&need, "_hoodie_record_key");
     s->ord_col = ord ? hoodie_field_find(&need, ord) : -1;
+    for (int j = 0; j < s->n_more_ord; j++)
+        if (s->more_ord[j] >= 0) s->more_ord[j] = hoodie_field_find(&need, s->full.children[s->more_ord[j]].name);
     s->del_col = s->del_col >= 0 ? hoodie_field_find(&need, "_hoodie_is_deleted") : -1;
     hoodie_delete_marker_of(s->t->cfg, &need, &s->marker);
     hoodie_field_dispose(&s->full);
     s->full = need;
+    return HOODIE_OK;
+}
+
+/*
+ * Table version 9 orders records by several ordering fields (hoodie.table.ordering.fields "a,b"), compared in turn
+ * (Hudi's ArrayComparable): the columns of the fields after the first. A Debezium payload's own ordering column
+ * replaces the table's fields.
+ */
+static hoodie_status more_ordering_fields(scan *s)
+{
+    const hoodie_table_config *c = s->t->cfg;
+    s->n_more_ord = 0;
+    if (c->debezium != HOODIE_DEBEZIUM_NONE || c->ordering_fields.count < 2) return HOODIE_OK;
+    if (c->ordering_fields.count > HOODIE_ORDERING_FIELDS_MAX)
+        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: %zu ordering fields (hoodie.table.ordering.fields); hoodie merges "
+                           "records by at most %d", s->t->base_path, c->ordering_fields.count,
+                           HOODIE_ORDERING_FIELDS_MAX);
+    for (size_t i = 1; i < c->ordering_fields.count; i++)
+        s->more_ord[s->n_more_ord++] = hoodie_field_find(&s->full, c->ordering_fields.items[i]);
     return HOODIE_OK;
 }
 
@@ -562,7 +587,8 @@ static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
         s->have_logs = 1;
         if (s->key_col < 0)
             return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "merging log files needs the _hoodie_record_key column");
-        hoodie_slice_merge_cfg mc = { &s->full, s->key_col, s->ord_col, s->del_col, s->policy, &s->marker };
+        hoodie_slice_merge_cfg mc = { &s->full, s->key_col, s->ord_col, s->del_col, s->policy, &s->marker,
+                                      s->more_ord, s->n_more_ord };
         HOODIE_TRY(hoodie_slice_merger_new(&s->merger, &mc, &s->logs));
     }
     if (sl->base) {
@@ -886,7 +912,8 @@ static hoodie_status scan_open(hoodie_table *t, const hoodie_scan_opts *opts, co
         s->policy = hoodie_merge_policy_of(t->cfg);
         /* the output schema: project an empty batch */
         hoodie_batch empty, projected;
-        rc = hoodie_batch_init(&empty, &s->full);
+        rc = more_ordering_fields(s);
+        if (rc == HOODIE_OK) rc = hoodie_batch_init(&empty, &s->full);
         if (rc == HOODIE_OK) {
             if (s->columns) {
                 rc = hoodie_batch_project(&projected, &empty, (const char *const *)s->columns, s->n_columns);

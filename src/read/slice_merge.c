@@ -121,6 +121,12 @@ static void version_of(const hoodie_slice_merger *m, const hoodie_batch *b, int6
     if (m->cfg.ordering_col >= 0)
         hoodie_ordering_of(&v->ord, &f->children[m->cfg.ordering_col], &b->root.children[m->cfg.ordering_col], r);
     if (m->cfg.policy.seq_ordering) hoodie_ordering_seq(&v->ord);
+    if (m->cfg.n_more_ordering) {
+        v->n_more = m->cfg.n_more_ordering;
+        v->more_cols = m->cfg.more_ordering_cols;
+        v->more_batch = b;
+        v->more_row = r;
+    }
     if (m->cfg.deleted_col >= 0) {
         const hoodie_array *d = &b->root.children[m->cfg.deleted_col];
         v->is_delete = hoodie_array_is_valid(d, r) && hoodie_bit_get(d->values, r);
@@ -237,7 +243,7 @@ static hoodie_status entry_set(hoodie_slice_merger *m, log_entry *e, uint32_t sr
     e->src = src;
     e->row = (uint32_t)row;
     e->is_delete = v->is_delete != 0;
-    e->ord_int = v->ord.kind == HOODIE_ORD_INT;
+    e->ord_int = v->ord.kind == HOODIE_ORD_INT && !v->n_more; /* several ordering fields: read again */
     e->ord = e->ord_int ? v->ord.i : 0;
     return HOODIE_OK;
 }
@@ -319,7 +325,9 @@ hoodie_status hoodie_slice_merger_new(hoodie_slice_merger **out, const hoodie_sl
             for (size_t d = 0; d < it->delete_count && rc == HOODIE_OK; d++) {
                 const hoodie_hlog_delete *del = &it->deletes[d];
                 if (!del->record_key) continue;
-                hoodie_merge_version v = { 1, { 0 } };
+                hoodie_merge_version v;
+                memset(&v, 0, sizeof v);
+                v.is_delete = 1;
                 delete_ordering(del, &v.ord);
                 if (cfg->policy.seq_ordering) hoodie_ordering_seq(&v.ord);
                 size_t kl = strlen(del->record_key);

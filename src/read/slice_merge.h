@@ -26,6 +26,9 @@ typedef struct hoodie_slice_merge_cfg {
     int deleted_col;              /* _hoodie_is_deleted (BOOL) or -1 */
     hoodie_merge_policy policy;
     const hoodie_delete_marker *marker; /* the table's custom delete marker (resolved against schema), or NULL */
+    const int *more_ordering_cols;/* further ordering fields (table version 9), compared in turn on a tie: their
+                                   * columns (-1: absent from the schema) */
+    int n_more_ordering;
 } hoodie_slice_merge_cfg;
 
 typedef struct hoodie_slice_merger hoodie_slice_merger;

@@ -420,7 +420,8 @@ static hoodie_status fold_logs(hoodie_svc *sv, hoodie_arena *a, const char *part
                                                                       : (int64_t)items->items[i].delete_count;
     }
     stats->log_blocks += hoodie_log_items_blocks(items);
-    hoodie_slice_merge_cfg mc = { sh->schema, sh->key, sh->ord, sh->del, sv->policy, sh->marker };
+    /* (services write table versions 6 and 8: one ordering field) */
+    hoodie_slice_merge_cfg mc = { sh->schema, sh->key, sh->ord, sh->del, sv->policy, sh->marker, NULL, 0 };
     hoodie_status rc = hoodie_slice_merger_new(m, &mc, items);
     if (rc < 0) hoodie_log_items_dispose(items);
     return rc;

@@ -1,9 +1,15 @@
 #include "hoodie_test.h"
 #include "merge/record_merge.h"
+#include "model/build.h"
+
+#include <string.h>
 
 static hoodie_merge_version rec(long long v)
 {
-    hoodie_merge_version m = { 0, { HOODIE_ORD_INT, 0, v, 0, 0, NULL, 0 } };
+    hoodie_merge_version m;
+    memset(&m, 0, sizeof m);
+    m.ord.kind = HOODIE_ORD_INT;
+    m.ord.i = v;
     return m;
 }
 
@@ -85,4 +91,50 @@ HOODIE_TEST(merge_record__mysql_binlog_sequence_orders_as_numbers)
     /* anything else stays text */
     const char *bad[] = { "", "1", "1.", ".5", "1.2.3", "a.1", "1.-2", "99999999999999999999.1" };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) hoodie_assert(seq(bad[i]).kind == HOODIE_ORD_BYTES);
+}
+
+/* Several ordering fields (table version 9): the first decides unless it ties, then the next, in turn; a tie on
+ * all of them goes to the newer version; a version without the further fields (a delete) is compared on the
+ * first alone. */
+HOODIE_TEST(merge_record__several_ordering_fields_compare_in_turn)
+{
+    hoodie_field schema, c;
+    hoodie_assert_ok(hoodie_field_init(&schema, "root", hoodie_type_of(HOODIE_TYPE_STRUCT), 0));
+    hoodie_assert_ok(hoodie_field_init(&c, "seq", hoodie_type_of(HOODIE_TYPE_INT64), 1));
+    hoodie_assert_ok(hoodie_field_add_child(&schema, &c));
+    hoodie_field_dispose(&c);
+    hoodie_assert_ok(hoodie_field_init(&c, "pos", hoodie_type_of(HOODIE_TYPE_STRING), 1));
+    hoodie_assert_ok(hoodie_field_add_child(&schema, &c));
+    hoodie_field_dispose(&c);
+    hoodie_batch b;
+    hoodie_assert_ok(hoodie_batch_init(&b, &schema));
+    const char *pos[] = { "b", "a", "b", NULL };
+    for (int r = 0; r < 4; r++) {
+        hoodie_assert_ok(hoodie_array_append_int(&b.root.children[0], &schema.children[0], 1));
+        if (pos[r]) hoodie_assert_ok(hoodie_array_append_str(&b.root.children[1], &schema.children[1], pos[r]));
+        else hoodie_assert_ok(hoodie_array_append_null(&b.root.children[1], &schema.children[1]));
+        b.root.length++;
+    }
+    static const int more_cols[] = { 1 };
+    hoodie_merge_version v[4];
+    for (int r = 0; r < 4; r++) {
+        v[r] = rec(7);
+        v[r].n_more = 1;
+        v[r].more_cols = more_cols;
+        v[r].more_batch = &b;
+        v[r].more_row = r;
+    }
+    const hoodie_merge_mode ev = HOODIE_MERGE_EVENT_TIME_ORDERING;
+    hoodie_assert(!hoodie_merge_newer_wins(ev, &v[0], &v[1])); /* 7,"b" then 7,"a": the older stays */
+    hoodie_assert(hoodie_merge_newer_wins(ev, &v[1], &v[0]));
+    hoodie_assert(hoodie_merge_newer_wins(ev, &v[0], &v[2]));  /* a tie on both: the newer */
+    hoodie_assert(!hoodie_merge_newer_wins(ev, &v[0], &v[3])); /* a null second field orders first */
+    hoodie_merge_version later = v[1];
+    later.ord.i = 8;                                           /* the first field decides before the second */
+    hoodie_assert(hoodie_merge_newer_wins(ev, &v[0], &later));
+    hoodie_merge_version d = del(7);                           /* no second field: the first alone, a tie */
+    hoodie_assert(hoodie_merge_newer_wins(ev, &v[0], &d));
+    hoodie_assert(hoodie_merge_newer_wins(HOODIE_MERGE_COMMIT_TIME_ORDERING, &v[0], &v[1]));
+    hoodie_batch_dispose(&b);
+    hoodie_field_dispose(&schema);
 }

@@ -123,7 +123,8 @@ static void sm_end(sm_case *c)
 static hoodie_slice_merge_cfg sm_cfg(const sm_case *c)
 {
     hoodie_slice_merge_cfg mc = { &c->schema, 0, 1, -1,
-                                  { HOODIE_MERGE_EVENT_TIME_ORDERING, HOODIE_MERGE_EVENT_TIME_ORDERING, 0, 0 }, NULL };
+                                  { HOODIE_MERGE_EVENT_TIME_ORDERING, HOODIE_MERGE_EVENT_TIME_ORDERING, 0, 0 }, NULL,
+                                  NULL, 0 };
     return mc;
 }
 

@@ -491,6 +491,8 @@ static hoodie_status cfg_build(hoodie_table_config *c, unsigned flags)
 
     HOODIE_TRY(cfg_merge_mode(c));
     HOODIE_TRY(cfg_delete_marker(c));
+    c->partial_update = hoodie_props_get(&c->props, "hoodie.table.partial.update.mode");
+    if (c->partial_update && (!*c->partial_update || !strcasecmp(c->partial_update, "NONE"))) c->partial_update = NULL;
     c->create_schema = hoodie_props_get(&c->props, K_CREATE_SCHEMA);
     HOODIE_TRY(cfg_cdc(c));
     return cfg_lsm(c);

@@ -104,6 +104,9 @@ typedef struct hoodie_table_config {
     hoodie_debezium debezium;      /* a Debezium payload (merge_mode is then EVENT_TIME_ORDERING) */
     const char *delete_field;      /* custom delete marker (Hudi's hoodie.payload.delete.field / .marker): a record */
     const char *delete_marker;     /* whose delete_field renders as delete_marker is a delete; both NULL: none */
+    const char *partial_update;    /* hoodie.table.partial.update.mode (version 9) other than NONE: the merged record
+                                    * takes some columns from the record it replaces (IGNORE_DEFAULTS,
+                                    * FILL_UNAVAILABLE), which hoodie does not do; NULL: whole records */
 
     const char *create_schema;     /* hoodie.table.create.schema or NULL */
     int has_checksum;

@@ -9,7 +9,9 @@
 #  - Postgres: _event_lsn orders; a newer record's string columns holding "__debezium_unavailable_value" (TOASTed
 #    values Debezium did not send) keep the stored values; an older record loses whole;
 #  - snapshot, narrow projections, point lookups and compaction agree;
-#  - hoodie's own upserts into such tables combine records the same way.
+#  - hoodie's own upserts into such tables combine records the same way;
+#  - version 9's form of them (Hudi 1.1's upgrade): MySQL ordered by _event_bin_file then _event_pos with the delete
+#    marker as merge properties; Postgres's partial updates (FILL_UNAVAILABLE) refused for merges.
 set -u
 HOODIE=${HOODIE:-build/hoodie}
 source "$(dirname "${BASH_SOURCE[0]}")/common/check.bash"
@@ -174,5 +176,49 @@ echo "hoodie.table.storage.layout=lsm_tree" >> "$tmp/pg_lsm/.hoodie/hoodie.prope
 "$HOODIE" read "$tmp/pg_lsm" > /dev/null 2> "$tmp/err" && bad "postgres lsm: read succeeded" || ok
 grep -q "lsm_tree layout with PostgresDebeziumAvroPayload is not supported" "$tmp/err" && ok ||
     bad "postgres lsm: message: $(cat "$tmp/err")"
+
+# ---- table version 9 (Hudi 1.1 upgrades the payloads away) ----
+# to_v9 TABLE PAYLOAD: hoodie.properties as Hudi 1.1's upgrade leaves a Debezium table: event-time ordering, the
+# payload kept as hoodie.legacy.payload.class only, the delete marker as merge properties; MySQL orders by
+# _event_bin_file then _event_pos; Postgres by _event_lsn, with partial updates filling unavailable values
+to_v9() {
+    local p=$1/.hoodie/hoodie.properties
+    sed -i '/^hoodie.compaction.payload.class=/d; /^hoodie.table.precombine.field=/d; /^hoodie.record.merge.strategy.id=/d
+            s/^hoodie.table.version=.*/hoodie.table.version=9/
+            s/^hoodie.record.merge.mode=.*/hoodie.record.merge.mode=EVENT_TIME_ORDERING/' "$p"
+    { echo "hoodie.record.merge.strategy.id=eeb8d96f-b1e4-49fd-bbf8-28ac514178e5"
+      echo "hoodie.legacy.payload.class=$2"
+      echo "hoodie.record.merge.property.hoodie.payload.delete.field=_change_operation_type"
+      echo "hoodie.record.merge.property.hoodie.payload.delete.marker=d"
+      if [ "$2" = "$mysql" ]; then echo "hoodie.table.ordering.fields=_event_bin_file,_event_pos"
+      else echo "hoodie.table.ordering.fields=_event_lsn"; echo "hoodie.table.partial.update.mode=FILL_UNAVAILABLE"
+           echo "hoodie.record.merge.property.partial.update.unavailable.value=$toast"; fi; } >> "$p"
+}
+m9() { printf '{"id":%s,"name":"%s","city":"x","_change_operation_type":"%s","_event_bin_file":"mysql-bin.%s","_event_pos":%s}\n' "$@"; }
+{ m9 1 a c 000001 100; m9 2 b c 000001 100; m9 3 c c 000001 100; m9 4 d c 000001 100; m9 5 e c 000002 1; } > "$tmp/m90.jsonl"
+# 1: same file, an older position; 2: a later file at a lower position; 3: a tie on both, the incoming wins;
+# 4: a newer delete; 5: an older delete (an earlier file at a higher position) loses; then 2 again, older than B1
+{ m9 1 A1 u 000001 99; m9 2 B1 u 000002 5; m9 3 C1 u 000001 100; m9 4 D1 d 000001 101; m9 5 E1 d 000001 900; } > "$tmp/m91.jsonl"
+m9 2 B2 u 000002 4 > "$tmp/m92.jsonl"
+t=$tmp/mysql_v9
+"$HOODIE" create "$t" --type mor --name m9 --record-key id --partition-fields city --schema "$tmp/my.avsc" \
+    --ordering-field _event_pos --merge-mode event_time > /dev/null || bad "create $t"
+write "$t" bulk_insert "$tmp/m90.jsonl"
+write "$t" upsert "$tmp/m91.jsonl"
+write "$t" upsert "$tmp/m92.jsonl"
+check_eq "mysql v9: events are in log files" 2 "$(find "$t" -name '.*.log.*' | wc -l)"
+to_v9 "$t" "$mysql"
+check_eq "mysql v9: snapshot" "1,a,100 2,B1,5 3,C1,100 5,e,1 " "$(rows "$t" id,name,_event_pos)"
+check_eq "mysql v9: one column" "1 2 3 5 " "$(rows "$t" id)"
+"$HOODIE" get "$t" 2 --format csv > "$tmp/get" 2>&1
+grep -q 'B1' "$tmp/get" && ok || bad "mysql v9: get 2: $(cat "$tmp/get")"
+# Postgres's partial updates are not merged: refused clearly, the read-optimized query still reads
+t=$tmp/pg_v9
+cp -r "$tmp/pg_plain" "$t"
+to_v9 "$t" "$pg"
+"$HOODIE" read "$t" > /dev/null 2> "$tmp/err" && bad "postgres v9: read succeeded" || ok
+grep -q "partial updates (hoodie.table.partial.update.mode=FILL_UNAVAILABLE)" "$tmp/err" && ok ||
+    bad "postgres v9: message: $(cat "$tmp/err")"
+check_eq "postgres v9: read-optimized" "1,a 2,b 3,c 4,d " "$(rows "$t" id,name --query read_optimized)"
 
 finish debezium

@@ -173,6 +173,8 @@ hoodie_merge_policy hoodie_merge_policy_of(const hoodie_table_config *c)
     memset(&p, 0, sizeof p);
     p.seq_ordering = c->debezium == HOODIE_DEBEZIUM_MYSQL;
     p.toast_fill = c->debezium == HOODIE_DEBEZIUM_POSTGRES;
+    p.partial = c->partial;
+    p.unavailable = c->unavailable_value;
     if (c->merge_mode == HOODIE_MERGE_EVENT_TIME_ORDERING) {
         p.log_fold = p.base = HOODIE_MERGE_EVENT_TIME_ORDERING;
     } else if (c->version < 8 || c->payload_fold) {

@@ -90,6 +90,10 @@ typedef struct hoodie_merge_policy {
                                    * two numbers (hoodie_ordering_seq) */
     int toast_fill;               /* PostgresDebeziumAvroPayload: a log record that replaces the base record keeps
                                    * the base record's value where it holds HOODIE_DEBEZIUM_UNAVAILABLE */
+    hoodie_partial_update partial;/* version 9: in every merge (log records folded, then against the base record)
+                                   * the winner takes the loser's values where its own are null (IGNORE_DEFAULTS)
+                                   * or `unavailable` (FILL_UNAVAILABLE); nothing when either is a delete */
+    const char *unavailable;
 } hoodie_merge_policy;
 
 /** The value Debezium's Postgres connector sends for a TOASTed column it did not read. */

@@ -47,41 +47,55 @@ struct hoodie_slice_merger {
     size_t sel_cap;
     uint32_t *hashes;            /* the keys' hashes of the batch being probed (util/hash.h batched probing) */
     size_t hash_cap;
-    /* policy.toast_fill: the records made of a log record and the base record it replaces, one base batch's
-     * worth, as the last source (srcs[aux_src]); toast_cols: per column, 1 for string and bytes data columns */
-    hoodie_batch aux;
-    int have_aux;
-    uint32_t aux_src;
-    uint8_t *toast_cols;
+    /* Records made of two (policy.toast_fill, policy.partial): the winner with the loser's values in the columns
+     * it lacks. aux: one base batch's worth (srcs[aux_src]); fold_aux: made while folding log records, for the
+     * whole merge (srcs[fold_src]). fill_cols: per column, 1 where a value can be lacking; fill_both: version 9
+     * partial updates, in every merge whichever record wins (the v8 payload: a log record replacing the base
+     * record only) */
+    hoodie_batch aux, fold_aux;
+    int have_aux, have_fold_aux;
+    uint32_t aux_src, fold_src;
+    uint8_t *fill_cols;
+    int fill_both;
+    const char *unavailable;     /* the marker of a lacking string or bytes value; NULL with IGNORE_DEFAULTS */
+    size_t unavailable_len;
 };
 
-/* toast_fill: 1 if column c of row r holds Debezium's "unavailable" value. */
-static int toasted(const hoodie_slice_merger *m, const hoodie_batch *b, int64_t r, size_t c)
+/* 1 if the record at row r of b lacks the value of column c: the unavailable marker (toast_fill,
+ * FILL_UNAVAILABLE), or a null (IGNORE_DEFAULTS: Spark's columns default to null). */
+static int lacks(const hoodie_slice_merger *m, const hoodie_batch *b, int64_t r, size_t c)
 {
-    return m->toast_cols[c] && hoodie_debezium_unavailable(&b->root.children[c], r);
+    if (!m->fill_cols[c]) return 0;
+    const hoodie_array *a = &b->root.children[c];
+    if (!m->unavailable) return !hoodie_array_is_valid(a, r);
+    if (!hoodie_array_is_valid(a, r)) return 0;
+    size_t n;
+    const uint8_t *p = hoodie_array_bytes_at(a, r, &n);
+    return n == m->unavailable_len && !memcmp(p, m->unavailable, n);
 }
 
-/* toast_fill: the reference of log row (src, row) replacing base row br: the log row itself, or, when it has
- * TOASTed columns, a record in m->aux made of it with the base row's values in those columns (as
- * PostgresDebeziumAvroPayload.combineAndGetUpdateValue). */
-static hoodie_status toast_merge(hoodie_slice_merger *m, const hoodie_batch *base, int64_t br, uint32_t src,
-                                 int64_t row, hoodie_row_ref *out)
+/*
+ * The winner of a merge, row wr of srcs[wsrc], given the loser, row lr of lb: the winner itself, or, when it lacks
+ * values, a record appended to `aux` (srcs[aux_src]) made of it with the loser's values there (as
+ * PostgresDebeziumAvroPayload.combineAndGetUpdateValue, and Hudi 1.1's PartialUpdateHandler).
+ */
+static hoodie_status fill_merge(hoodie_slice_merger *m, hoodie_batch *aux, uint32_t aux_src, uint32_t wsrc,
+                                int64_t wr, const hoodie_batch *lb, int64_t lr, hoodie_row_ref *out)
 {
-    const hoodie_batch *lb = m->srcs[src];
-    size_t nc = lb->schema.n_children, c = 0;
-    out->source = src;
-    out->row = row;
-    while (c < nc && !toasted(m, lb, row, c)) c++;
+    const hoodie_batch *wb = m->srcs[wsrc];
+    size_t nc = wb->schema.n_children, c = 0;
+    out->source = wsrc;
+    out->row = wr;
+    while (c < nc && !lacks(m, wb, wr, c)) c++;
     if (c == nc) return HOODIE_OK;
-    hoodie_batch *aux = &m->aux;
     if (aux->root.validity) return HOODIE_FAIL(HOODIE_EINVAL, "merge: a record batch with null rows");
     for (c = 0; c < nc; c++) {
-        int from_base = toasted(m, lb, row, c);
+        int from_loser = lacks(m, wb, wr, c);
         HOODIE_TRY(hoodie_array_append_range(&aux->root.children[c], &aux->schema.children[c],
-                                             from_base ? &base->root.children[c] : &lb->root.children[c],
-                                             from_base ? br : row, 1));
+                                             from_loser ? &lb->root.children[c] : &wb->root.children[c],
+                                             from_loser ? lr : wr, 1));
     }
-    out->source = m->aux_src;
+    out->source = aux_src;
     out->row = aux->root.length++;
     return HOODIE_OK;
 }
@@ -256,7 +270,15 @@ static hoodie_status fold(hoodie_slice_merger *m, const uint8_t *key, size_t len
         log_entry *e = &m->entries[slot->idx - 1];
         hoodie_merge_version ev;
         entry_version(m, e, &ev);
-        if (hoodie_merge_newer_wins(m->cfg.policy.log_fold, &ev, v)) {
+        int newer = hoodie_merge_newer_wins(m->cfg.policy.log_fold, &ev, v);
+        if (m->fill_both && src && e->src && !ev.is_delete && !v->is_delete) { /* partial updates: winner filled */
+            hoodie_row_ref r;
+            if (newer) HOODIE_TRY(fill_merge(m, &m->fold_aux, m->fold_src, src, row, m->srcs[e->src], e->row, &r));
+            else HOODIE_TRY(fill_merge(m, &m->fold_aux, m->fold_src, e->src, e->row, m->srcs[src], row, &r));
+            if (r.source == e->src && r.row == (int64_t)e->row) return HOODIE_OK;
+            return entry_set(m, e, r.source, r.row, NULL, newer ? v : &ev);
+        }
+        if (newer) {
             /* records before a delete without an ordering value are removed by it, whatever their ordering
                values; a later record survives it and does not bring the base record back (HUDI-7610) */
             if (ev.is_delete && hoodie_ordering_is_natural(&ev.ord)) e->after_delete = 1;
@@ -295,9 +317,34 @@ hoodie_status hoodie_slice_merger_new(hoodie_slice_merger **out, const hoodie_sl
             n_data++;
             rows += (size_t)items->items[i].batch.root.length;
         } else if (!items->items[i].removed) rows += items->items[i].delete_count;
-    m->srcs = calloc(n_data + 2, sizeof *m->srcs);
+    m->srcs = calloc(n_data + 3, sizeof *m->srcs);
     if (!m->srcs) { rc = HOODIE_NOMEM(); goto done; }
     m->n_srcs = 1;
+    /* the columns whose values a merged record can take from the other record */
+    const hoodie_merge_policy *pol = &cfg->policy;
+    int fill = pol->toast_fill || pol->partial == HOODIE_PARTIAL_IGNORE_DEFAULTS ||
+               (pol->partial == HOODIE_PARTIAL_FILL_UNAVAILABLE && pol->unavailable);
+    if (fill) {
+        size_t nc = cfg->schema->n_children;
+        if (!(m->fill_cols = calloc(nc + 1, 1))) { rc = HOODIE_NOMEM(); goto done; }
+        m->unavailable = pol->partial == HOODIE_PARTIAL_IGNORE_DEFAULTS ? NULL
+                         : pol->partial == HOODIE_PARTIAL_FILL_UNAVAILABLE ? pol->unavailable
+                                                                          : HOODIE_DEBEZIUM_UNAVAILABLE;
+        m->unavailable_len = m->unavailable ? strlen(m->unavailable) : 0;
+        for (size_t c = 0; c < nc; c++) {
+            const hoodie_field *f = &cfg->schema->children[c];
+            int data = strncmp(f->name, "_hoodie_", 8) != 0;
+            m->fill_cols[c] = data && (!m->unavailable || f->type.id == HOODIE_TYPE_STRING ||
+                                       f->type.id == HOODIE_TYPE_BINARY);
+        }
+        m->fill_both = pol->partial != HOODIE_PARTIAL_NONE;
+    }
+    if (m->fill_both) { /* before the log batches' sources: folding makes records from the first */
+        if ((rc = hoodie_batch_init(&m->fold_aux, cfg->schema)) < 0) goto done;
+        m->have_fold_aux = 1;
+        m->fold_src = (uint32_t)m->n_srcs;
+        m->srcs[m->n_srcs++] = &m->fold_aux;
+    }
     if ((rc = keys_init(m, rows)) < 0) goto done;
     /* room for every row's key (pages not touched stay unbacked): no copies as the entries grow */
     if (rows && !(m->entries = malloc(rows * sizeof *m->entries))) { rc = HOODIE_NOMEM(); goto done; }
@@ -335,14 +382,7 @@ hoodie_status hoodie_slice_merger_new(hoodie_slice_merger **out, const hoodie_sl
             }
         }
     }
-    if (rc == HOODIE_OK && cfg->policy.toast_fill) {
-        size_t nc = cfg->schema->n_children;
-        if (!(m->toast_cols = calloc(nc + 1, 1))) { rc = HOODIE_NOMEM(); goto done; }
-        for (size_t c = 0; c < nc; c++) {
-            const hoodie_field *f = &cfg->schema->children[c];
-            m->toast_cols[c] = (f->type.id == HOODIE_TYPE_STRING || f->type.id == HOODIE_TYPE_BINARY) &&
-                               strncmp(f->name, "_hoodie_", 8);
-        }
+    if (rc == HOODIE_OK && m->fill_cols) {
         rc = hoodie_batch_init(&m->aux, cfg->schema);
         m->have_aux = rc == HOODIE_OK;
         m->aux_src = (uint32_t)m->n_srcs;
@@ -364,7 +404,8 @@ void hoodie_slice_merger_free(hoodie_slice_merger *m)
     free(m->sel);
     free(m->hashes);
     if (m->have_aux) hoodie_batch_dispose(&m->aux);
-    free(m->toast_cols);
+    free(m->fill_cols);
+    if (m->have_fold_aux) hoodie_batch_dispose(&m->fold_aux);
     free(m);
 }
 
@@ -435,12 +476,14 @@ static hoodie_status select_rows(hoodie_slice_merger *m, const hoodie_batch *bas
         if (e->after_delete || hoodie_merge_newer_wins(m->cfg.policy.base, &vb, &ev)) {
             if (e->is_delete) { m->deleted++; continue; }
             m->replaced++;
-            if (m->have_aux) HOODIE_TRY(toast_merge(m, base, r, e->src, e->row, &m->sel[n]));
+            if (m->have_aux && !e->after_delete && !vb.is_delete)
+                HOODIE_TRY(fill_merge(m, &m->aux, m->aux_src, e->src, e->row, base, r, &m->sel[n]));
             else m->sel[n].source = e->src, m->sel[n].row = e->row;
         } else {
             if (vb.is_delete) continue;
-            m->sel[n].source = 0;
-            m->sel[n].row = r;
+            if (m->fill_both && !e->is_delete) /* partial updates: the base record, filled from the log record */
+                HOODIE_TRY(fill_merge(m, &m->aux, m->aux_src, 0, r, m->srcs[e->src], e->row, &m->sel[n]));
+            else m->sel[n].source = 0, m->sel[n].row = r;
         }
         n++;
     }

@@ -493,6 +493,11 @@ static hoodie_status cfg_build(hoodie_table_config *c, unsigned flags)
     HOODIE_TRY(cfg_delete_marker(c));
     c->partial_update = hoodie_props_get(&c->props, "hoodie.table.partial.update.mode");
     if (c->partial_update && (!*c->partial_update || !strcasecmp(c->partial_update, "NONE"))) c->partial_update = NULL;
+    c->partial = !c->partial_update                                   ? HOODIE_PARTIAL_NONE
+                 : !strcasecmp(c->partial_update, "IGNORE_DEFAULTS")  ? HOODIE_PARTIAL_IGNORE_DEFAULTS
+                 : !strcasecmp(c->partial_update, "FILL_UNAVAILABLE") ? HOODIE_PARTIAL_FILL_UNAVAILABLE
+                                                                      : HOODIE_PARTIAL_OTHER;
+    c->unavailable_value = hoodie_props_get(&c->props, "hoodie.record.merge.property.partial.update.unavailable.value");
     c->create_schema = hoodie_props_get(&c->props, K_CREATE_SCHEMA);
     HOODIE_TRY(cfg_cdc(c));
     return cfg_lsm(c);

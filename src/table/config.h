@@ -33,6 +33,16 @@ typedef enum hoodie_debezium {
     HOODIE_DEBEZIUM_POSTGRES  /* PostgresDebeziumAvroPayload: _event_lsn; TOASTed values keep the stored ones */
 } hoodie_debezium;
 
+/** Table version 9's partial updates (hoodie.table.partial.update.mode): the record that wins a merge takes the
+ *  other record's value in the columns where its own is null (IGNORE_DEFAULTS) or the unavailable marker
+ *  (FILL_UNAVAILABLE, string and bytes columns). */
+typedef enum hoodie_partial_update {
+    HOODIE_PARTIAL_NONE = 0,
+    HOODIE_PARTIAL_IGNORE_DEFAULTS,
+    HOODIE_PARTIAL_FILL_UNAVAILABLE,
+    HOODIE_PARTIAL_OTHER          /* a mode hoodie does not know */
+} hoodie_partial_update;
+
 typedef enum hoodie_keygen {
     HOODIE_KEYGEN_SIMPLE = 0,
     HOODIE_KEYGEN_COMPLEX,
@@ -104,9 +114,11 @@ typedef struct hoodie_table_config {
     hoodie_debezium debezium;      /* a Debezium payload (merge_mode is then EVENT_TIME_ORDERING) */
     const char *delete_field;      /* custom delete marker (Hudi's hoodie.payload.delete.field / .marker): a record */
     const char *delete_marker;     /* whose delete_field renders as delete_marker is a delete; both NULL: none */
-    const char *partial_update;    /* hoodie.table.partial.update.mode (version 9) other than NONE: the merged record
-                                    * takes some columns from the record it replaces (IGNORE_DEFAULTS,
-                                    * FILL_UNAVAILABLE), which hoodie does not do; NULL: whole records */
+    const char *partial_update;    /* hoodie.table.partial.update.mode (version 9) other than NONE, or NULL: whole
+                                    * records merge */
+    hoodie_partial_update partial; /* partial_update as hoodie merges it (HOODIE_PARTIAL_OTHER: it does not) */
+    const char *unavailable_value; /* FILL_UNAVAILABLE's marker (hoodie.record.merge.property.partial.update.
+                                    * unavailable.value) or NULL */
 
     const char *create_schema;     /* hoodie.table.create.schema or NULL */
     int has_checksum;

@@ -11,7 +11,8 @@
 #  - snapshot, narrow projections, point lookups and compaction agree;
 #  - hoodie's own upserts into such tables combine records the same way;
 #  - version 9's form of them (Hudi 1.1's upgrade): MySQL ordered by _event_bin_file then _event_pos with the delete
-#    marker as merge properties; Postgres's partial updates (FILL_UNAVAILABLE) refused for merges.
+#    marker as merge properties; Postgres's partial updates (FILL_UNAVAILABLE) in every merge, log records folded
+#    too; a partial update mode hoodie does not know refused.
 set -u
 HOODIE=${HOODIE:-build/hoodie}
 source "$(dirname "${BASH_SOURCE[0]}")/common/check.bash"
@@ -212,13 +213,27 @@ check_eq "mysql v9: snapshot" "1,a,100 2,B1,5 3,C1,100 5,e,1 " "$(rows "$t" id,n
 check_eq "mysql v9: one column" "1 2 3 5 " "$(rows "$t" id)"
 "$HOODIE" get "$t" 2 --format csv > "$tmp/get" 2>&1
 grep -q 'B1' "$tmp/get" && ok || bad "mysql v9: get 2: $(cat "$tmp/get")"
-# Postgres's partial updates are not merged: refused clearly, the read-optimized query still reads
+# Postgres: partial updates (FILL_UNAVAILABLE) in every merge, whichever record wins: log records folded too,
+# where the payload filled only from the base record. 1 at 250 (name TOASTed) beats 1 at 200 (note TOASTed): the
+# fold takes A1 from it, the base nothing more; 2 at 60 (note TOASTed) beats 2 at 50 and loses to the base.
 t=$tmp/pg_v9
-cp -r "$tmp/pg_plain" "$t"
+"$HOODIE" create "$t" --type mor --name pg --record-key id --partition-fields city \
+    --ordering-field _event_lsn --merge-mode event_time > /dev/null || bad "create $t"
+write "$t" bulk_insert "$tmp/pg0.csv"
+write "$t" upsert "$tmp/pg1.csv"
+printf 'id,name,note,_change_operation_type,_event_lsn,city\n1,%s,N1b,u,250,x\n2,B2,%s,u,60,x\n' "$toast" "$toast" \
+    > "$tmp/pg2.csv"
+write "$t" upsert "$tmp/pg2.csv"
+cp -r "$t" "$tmp/pg_v8b"
 to_v9 "$t" "$pg"
-"$HOODIE" read "$t" > /dev/null 2> "$tmp/err" && bad "postgres v9: read succeeded" || ok
-grep -q "partial updates (hoodie.table.partial.update.mode=FILL_UNAVAILABLE)" "$tmp/err" && ok ||
-    bad "postgres v9: message: $(cat "$tmp/err")"
+check_eq "postgres v9: snapshot" "1,A1,N1b,250 2,b,n2,100 4,d,n4,400 " "$(rows "$t" id,name,note,_event_lsn)"
+check_eq "postgres v9: two columns" "1,N1b 2,n2 4,n4 " "$(rows "$t" id,note)"
 check_eq "postgres v9: read-optimized" "1,a 2,b 3,c 4,d " "$(rows "$t" id,name --query read_optimized)"
+switch "$tmp/pg_v8b" 8 "$pg" # the v8 payload fills the winning log record from the base record alone
+check_eq "postgres v8 (the same logs)" "1,a,N1b,250 2,b,n2,100 4,d,n4,400 " "$(rows "$tmp/pg_v8b" id,name,note,_event_lsn)"
+sed -i 's/^hoodie.table.partial.update.mode=.*/hoodie.table.partial.update.mode=KEEP_VALUES/' "$t/.hoodie/hoodie.properties"
+"$HOODIE" read "$t" > /dev/null 2> "$tmp/err" && bad "postgres v9 KEEP_VALUES: read succeeded" || ok
+grep -q "partial updates (hoodie.table.partial.update.mode=KEEP_VALUES)" "$tmp/err" && ok ||
+    bad "postgres v9 KEEP_VALUES: message: $(cat "$tmp/err")"
 
 finish debezium

@@ -9,7 +9,8 @@
 #  - the form Hudi 1.1 stores (hoodie.record.merge.property.hoodie.payload.delete.field/.marker) on an event-time
 #    table: a marked delete with an older ordering value loses;
 #  - a half-configured marker is refused with a clear message (the Debezium payloads: debezium.sh);
-#  - a payload hoodie does not merge by (PartialUpdateAvroPayload): COW tables read, take inserts, deletes and
+#  - version 9's form of PartialUpdateAvroPayload (partial update mode IGNORE_DEFAULTS) merges nulls away;
+#  - a payload hoodie does not merge by (PartialUpdateAvroPayload, below version 9): COW tables read, take inserts, deletes and
 #    clustering, and refuse upserts; MOR tables refuse upserts, compaction (before any plan) and snapshots of
 #    slices with logs.
 set -u
@@ -175,5 +176,32 @@ done
 "$HOODIE" create "$tmp/bad" --type cow --name bad --record-key id --merge-mode dms > /dev/null 2> "$tmp/err" &&
     bad "create --merge-mode dms succeeded" || ok
 grep -q "aws_dms" "$tmp/err" && ok || bad "create --merge-mode dms: message: $(cat "$tmp/err")"
+
+# version 9's form of PartialUpdateAvroPayload (Hudi 1.1's upgrade: event-time ordering, partial update mode
+# IGNORE_DEFAULTS): in every merge the winner takes the loser's values where its own are null. 1: the log record
+# at 20 lacks the name, which the later-written, older record at 15 has, then wins over the base; 2: an older log
+# record loses to the base whole; 3: the newer log record lacks both, the base gives them; 4: the base record wins
+# over an older log record but lacks the name, which the log record gives.
+pu() { printf '{"id":%s,"name":%s,"age":%s,"ts":%s,"city":"x"}\n' "$@"; }
+{ pu 1 '"a"' 10 10; pu 2 '"b"' 20 10; pu 3 '"c"' 30 10; pu 4 null 40 10; } > "$tmp/pu0.jsonl"
+{ pu 1 null 11 20; pu 2 '"B"' null 5; pu 3 null null 20; pu 4 '"D"' 41 5; } > "$tmp/pu1.jsonl"
+pu 1 '"A2"' null 15 > "$tmp/pu2.jsonl"
+t=$tmp/pu_v9
+"$HOODIE" create "$t" --type mor --name pu --record-key id --partition-fields city --ordering-field ts \
+    --merge-mode event_time > /dev/null || bad "create $t"
+write "$t" bulk_insert "$tmp/pu0.jsonl"
+write "$t" upsert "$tmp/pu1.jsonl"
+write "$t" upsert "$tmp/pu2.jsonl"
+check_eq "partial v9: records in log files" 2 "$(find "$t" -name '.*.log.*' | wc -l)"
+pv() { "$HOODIE" read "$1" --columns id,name,age,ts --format csv 2> "$tmp/err" | tail -n +2 | sort -n | tr '\n' ' '; }
+check_eq "partial v9: whole records before" "1,,11,20 2,b,20,10 3,,,20 4,,40,10 " "$(pv "$t")"
+p=$t/.hoodie/hoodie.properties
+sed -i '/^hoodie.compaction.payload.class=/d; /^hoodie.table.precombine.field=/d
+        s/^hoodie.table.version=.*/hoodie.table.version=9/' "$p"
+printf '%s\n' "hoodie.legacy.payload.class=org.apache.hudi.common.model.PartialUpdateAvroPayload" \
+    "hoodie.table.ordering.fields=ts" "hoodie.table.partial.update.mode=IGNORE_DEFAULTS" >> "$p"
+check_eq "partial v9: IGNORE_DEFAULTS" "1,A2,11,20 2,b,20,10 3,c,30,20 4,D,40,10 " "$(pv "$t")"
+"$HOODIE" get "$t" 3 --format csv > "$tmp/get" 2>&1
+grep -q ',3,c,30,20,' "$tmp/get" && ok || bad "partial v9: get 3: $(cat "$tmp/get")"
 
 finish payloads

@@ -122,9 +122,13 @@ static void sm_end(sm_case *c)
 /* Key column 0, ordering column 1, no _hoodie_is_deleted, event-time ordering throughout. */
 static hoodie_slice_merge_cfg sm_cfg(const sm_case *c)
 {
-    hoodie_slice_merge_cfg mc = { &c->schema, 0, 1, -1,
-                                  { HOODIE_MERGE_EVENT_TIME_ORDERING, HOODIE_MERGE_EVENT_TIME_ORDERING, 0, 0 }, NULL,
-                                  NULL, 0 };
+    hoodie_slice_merge_cfg mc;
+    memset(&mc, 0, sizeof mc);
+    mc.schema = &c->schema;
+    mc.key_col = 0;
+    mc.ordering_col = 1;
+    mc.deleted_col = -1;
+    mc.policy.log_fold = mc.policy.base = HOODIE_MERGE_EVENT_TIME_ORDERING;
     return mc;
 }
 

@@ -1,8 +1,10 @@
 #include "merge/record_merge.h"
+#include "util/error.h"
 
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int cmp_i128(int64_t ahi, uint64_t alo, int64_t bhi, uint64_t blo)
@@ -175,6 +177,7 @@ hoodie_merge_policy hoodie_merge_policy_of(const hoodie_table_config *c)
     p.toast_fill = c->debezium == HOODIE_DEBEZIUM_POSTGRES;
     p.partial = c->partial;
     p.unavailable = c->unavailable_value;
+    p.partial_oneway = c->partial_oneway;
     if (c->merge_mode == HOODIE_MERGE_EVENT_TIME_ORDERING) {
         p.log_fold = p.base = HOODIE_MERGE_EVENT_TIME_ORDERING;
     } else if (c->version < 8 || c->payload_fold) {
@@ -184,6 +187,53 @@ hoodie_merge_policy hoodie_merge_policy_of(const hoodie_table_config *c)
         p.log_fold = p.base = HOODIE_MERGE_COMMIT_TIME_ORDERING;
     }
     return p;
+}
+
+hoodie_status hoodie_fill_spec_init(hoodie_fill_spec *s, const hoodie_merge_policy *pol, const hoodie_field *schema)
+{
+    memset(s, 0, sizeof *s);
+    int fill = pol->toast_fill || pol->partial == HOODIE_PARTIAL_IGNORE_DEFAULTS ||
+               (pol->partial == HOODIE_PARTIAL_FILL_UNAVAILABLE && pol->unavailable);
+    if (!fill) return HOODIE_OK;
+    size_t nc = schema->n_children;
+    if (!(s->cols = calloc(nc + 1, 1))) return HOODIE_NOMEM();
+    s->unavailable = pol->partial == HOODIE_PARTIAL_IGNORE_DEFAULTS ? NULL
+                     : pol->partial == HOODIE_PARTIAL_FILL_UNAVAILABLE ? pol->unavailable
+                                                                      : HOODIE_DEBEZIUM_UNAVAILABLE;
+    s->unavailable_len = s->unavailable ? strlen(s->unavailable) : 0;
+    for (size_t c = 0; c < nc; c++) {
+        const hoodie_field *f = &schema->children[c];
+        int data = strncmp(f->name, "_hoodie_", 8) != 0;
+        s->cols[c] = (uint8_t)(data && (!s->unavailable || f->type.id == HOODIE_TYPE_STRING ||
+                                        f->type.id == HOODIE_TYPE_BINARY));
+    }
+    s->both = pol->partial != HOODIE_PARTIAL_NONE && !pol->partial_oneway;
+    return HOODIE_OK;
+}
+
+void hoodie_fill_spec_dispose(hoodie_fill_spec *s)
+{
+    free(s->cols);
+    s->cols = NULL;
+}
+
+int hoodie_fill_lacks(const hoodie_fill_spec *s, const hoodie_batch *b, int64_t r, size_t c)
+{
+    if (!s->cols || !s->cols[c]) return 0;
+    const hoodie_array *a = &b->root.children[c];
+    if (!s->unavailable) return !hoodie_array_is_valid(a, r);
+    if (!hoodie_array_is_valid(a, r)) return 0;
+    size_t n;
+    const uint8_t *p = hoodie_array_bytes_at(a, r, &n);
+    return n == s->unavailable_len && !memcmp(p, s->unavailable, n);
+}
+
+int hoodie_fill_wanted(const hoodie_fill_spec *s, const hoodie_batch *wb, int64_t wr, const hoodie_batch *lb, int64_t lr)
+{
+    if (!s->cols) return 0;
+    for (size_t c = 0; c < wb->schema.n_children; c++)
+        if (hoodie_fill_lacks(s, wb, wr, c) && !hoodie_fill_lacks(s, lb, lr, c)) return 1;
+    return 0;
 }
 
 void hoodie_delete_marker_of(const hoodie_table_config *c, const hoodie_field *schema, hoodie_delete_marker *m)

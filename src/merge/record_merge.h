@@ -90,11 +90,36 @@ typedef struct hoodie_merge_policy {
                                    * two numbers (hoodie_ordering_seq) */
     int toast_fill;               /* PostgresDebeziumAvroPayload: a log record that replaces the base record keeps
                                    * the base record's value where it holds HOODIE_DEBEZIUM_UNAVAILABLE */
-    hoodie_partial_update partial;/* version 9: in every merge (log records folded, then against the base record)
-                                   * the winner takes the loser's values where its own are null (IGNORE_DEFAULTS)
-                                   * or `unavailable` (FILL_UNAVAILABLE); nothing when either is a delete */
+    hoodie_partial_update partial;/* version 9, and legacy payloads of partial updates: in every merge (log records
+                                   * folded, then against the base record) the winner takes the loser's values
+                                   * where its own are null (IGNORE_DEFAULTS) or `unavailable` (FILL_UNAVAILABLE);
+                                   * nothing when either is a delete */
     const char *unavailable;
+    int partial_oneway;           /* OverwriteNonDefaultsWithLatestAvroPayload (below version 9): only the record
+                                   * replacing the stored one is filled, log records fold whole */
 } hoodie_merge_policy;
+
+/**
+ * Which values a merged record takes from the other record (policy.toast_fill, policy.partial), for batches of one
+ * schema: cols[c] is 1 for a data column (not a _hoodie_ one) whose value can be lacking: null (IGNORE_DEFAULTS:
+ * Spark's columns default to null) or, in string and bytes columns, the `unavailable` marker (FILL_UNAVAILABLE,
+ * Postgres's TOASTed values). both: version 9 partial updates, filled in every merge whichever record wins (the
+ * Postgres payload below version 9: a record replacing the stored one only). cols is NULL when nothing is filled.
+ */
+typedef struct hoodie_fill_spec {
+    uint8_t *cols;
+    int both;
+    const char *unavailable;   /* NULL: a null is lacking */
+    size_t unavailable_len;
+} hoodie_fill_spec;
+
+/** The spec of `policy` over batches of `schema` (a root STRUCT); dispose with hoodie_fill_spec_dispose. */
+hoodie_status hoodie_fill_spec_init(hoodie_fill_spec *s, const hoodie_merge_policy *policy, const hoodie_field *schema);
+void hoodie_fill_spec_dispose(hoodie_fill_spec *s);
+/** 1 if the record at row r of b lacks its value of column c (0 when s->cols is NULL). */
+int hoodie_fill_lacks(const hoodie_fill_spec *s, const hoodie_batch *b, int64_t r, size_t c);
+/** 1 if the record at row wr of wb lacks a value that the one at row lr of lb (same schema) has. */
+int hoodie_fill_wanted(const hoodie_fill_spec *s, const hoodie_batch *wb, int64_t wr, const hoodie_batch *lb, int64_t lr);
 
 /** The value Debezium's Postgres connector sends for a TOASTed column it did not read. */
 #define HOODIE_DEBEZIUM_UNAVAILABLE "__debezium_unavailable_value"

@@ -573,9 +573,9 @@ static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
                            HOODIE_CUSTOM_MERGER_ARGS(s->t->cfg));
     if (use_logs && (s->t->cfg->partial == HOODIE_PARTIAL_OTHER || (s->t->cfg->partial && s->t->cfg->lsm_tree)))
         return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: file group %s of partition '%s' has log files, and merging them "
-                           "needs partial updates (hoodie.table.partial.update.mode=%s), which hoodie supports as "
-                           "IGNORE_DEFAULTS and FILL_UNAVAILABLE in the default layout; read-optimized queries read",
-                           s->t->base_path, g->file_id, g->partition, s->t->cfg->partial_update);
+                           "needs partial updates (%s%s), which hoodie supports as IGNORE_DEFAULTS and "
+                           "FILL_UNAVAILABLE in the default layout; read-optimized queries read",
+                           s->t->base_path, g->file_id, g->partition, HOODIE_PARTIAL_ARGS(s->t->cfg));
     if ((use_logs || (lookup && sl->base)) && s->t->cfg->lsm_tree && s->key_col >= 0 && hoodie_lsm_slice_sortable(sl)) {
         hoodie_lsm_slice_cfg lc = { { s->t->storage, s->t->tl, s->as_of[0] ? s->as_of : NULL, &s->full,
                                       (const char *const *)s->rolled_back, s->n_rolled_back, 0 },

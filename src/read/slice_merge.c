@@ -49,29 +49,16 @@ struct hoodie_slice_merger {
     size_t hash_cap;
     /* Records made of two (policy.toast_fill, policy.partial): the winner with the loser's values in the columns
      * it lacks. aux: one base batch's worth (srcs[aux_src]); fold_aux: made while folding log records, for the
-     * whole merge (srcs[fold_src]). fill_cols: per column, 1 where a value can be lacking; fill_both: version 9
-     * partial updates, in every merge whichever record wins (the v8 payload: a log record replacing the base
-     * record only) */
+     * whole merge (srcs[fold_src]). fill: which values can be lacking, and whether in every merge (merge/record_merge.h) */
     hoodie_batch aux, fold_aux;
     int have_aux, have_fold_aux;
     uint32_t aux_src, fold_src;
-    uint8_t *fill_cols;
-    int fill_both;
-    const char *unavailable;     /* the marker of a lacking string or bytes value; NULL with IGNORE_DEFAULTS */
-    size_t unavailable_len;
+    hoodie_fill_spec fill;
 };
 
-/* 1 if the record at row r of b lacks the value of column c: the unavailable marker (toast_fill,
- * FILL_UNAVAILABLE), or a null (IGNORE_DEFAULTS: Spark's columns default to null). */
 static int lacks(const hoodie_slice_merger *m, const hoodie_batch *b, int64_t r, size_t c)
 {
-    if (!m->fill_cols[c]) return 0;
-    const hoodie_array *a = &b->root.children[c];
-    if (!m->unavailable) return !hoodie_array_is_valid(a, r);
-    if (!hoodie_array_is_valid(a, r)) return 0;
-    size_t n;
-    const uint8_t *p = hoodie_array_bytes_at(a, r, &n);
-    return n == m->unavailable_len && !memcmp(p, m->unavailable, n);
+    return hoodie_fill_lacks(&m->fill, b, r, c);
 }
 
 /*
@@ -271,7 +258,7 @@ static hoodie_status fold(hoodie_slice_merger *m, const uint8_t *key, size_t len
         hoodie_merge_version ev;
         entry_version(m, e, &ev);
         int newer = hoodie_merge_newer_wins(m->cfg.policy.log_fold, &ev, v);
-        if (m->fill_both && src && e->src && !ev.is_delete && !v->is_delete) { /* partial updates: winner filled */
+        if (m->fill.both && src && e->src && !ev.is_delete && !v->is_delete) { /* partial updates: winner filled */
             hoodie_row_ref r;
             if (newer) HOODIE_TRY(fill_merge(m, &m->fold_aux, m->fold_src, src, row, m->srcs[e->src], e->row, &r));
             else HOODIE_TRY(fill_merge(m, &m->fold_aux, m->fold_src, e->src, e->row, m->srcs[src], row, &r));
@@ -321,25 +308,8 @@ hoodie_status hoodie_slice_merger_new(hoodie_slice_merger **out, const hoodie_sl
     if (!m->srcs) { rc = HOODIE_NOMEM(); goto done; }
     m->n_srcs = 1;
     /* the columns whose values a merged record can take from the other record */
-    const hoodie_merge_policy *pol = &cfg->policy;
-    int fill = pol->toast_fill || pol->partial == HOODIE_PARTIAL_IGNORE_DEFAULTS ||
-               (pol->partial == HOODIE_PARTIAL_FILL_UNAVAILABLE && pol->unavailable);
-    if (fill) {
-        size_t nc = cfg->schema->n_children;
-        if (!(m->fill_cols = calloc(nc + 1, 1))) { rc = HOODIE_NOMEM(); goto done; }
-        m->unavailable = pol->partial == HOODIE_PARTIAL_IGNORE_DEFAULTS ? NULL
-                         : pol->partial == HOODIE_PARTIAL_FILL_UNAVAILABLE ? pol->unavailable
-                                                                          : HOODIE_DEBEZIUM_UNAVAILABLE;
-        m->unavailable_len = m->unavailable ? strlen(m->unavailable) : 0;
-        for (size_t c = 0; c < nc; c++) {
-            const hoodie_field *f = &cfg->schema->children[c];
-            int data = strncmp(f->name, "_hoodie_", 8) != 0;
-            m->fill_cols[c] = data && (!m->unavailable || f->type.id == HOODIE_TYPE_STRING ||
-                                       f->type.id == HOODIE_TYPE_BINARY);
-        }
-        m->fill_both = pol->partial != HOODIE_PARTIAL_NONE;
-    }
-    if (m->fill_both) { /* before the log batches' sources: folding makes records from the first */
+    if ((rc = hoodie_fill_spec_init(&m->fill, &cfg->policy, cfg->schema)) < 0) goto done;
+    if (m->fill.both) { /* before the log batches' sources: folding makes records from the first */
         if ((rc = hoodie_batch_init(&m->fold_aux, cfg->schema)) < 0) goto done;
         m->have_fold_aux = 1;
         m->fold_src = (uint32_t)m->n_srcs;
@@ -382,7 +352,7 @@ hoodie_status hoodie_slice_merger_new(hoodie_slice_merger **out, const hoodie_sl
             }
         }
     }
-    if (rc == HOODIE_OK && m->fill_cols) {
+    if (rc == HOODIE_OK && m->fill.cols) {
         rc = hoodie_batch_init(&m->aux, cfg->schema);
         m->have_aux = rc == HOODIE_OK;
         m->aux_src = (uint32_t)m->n_srcs;
@@ -404,7 +374,7 @@ void hoodie_slice_merger_free(hoodie_slice_merger *m)
     free(m->sel);
     free(m->hashes);
     if (m->have_aux) hoodie_batch_dispose(&m->aux);
-    free(m->fill_cols);
+    hoodie_fill_spec_dispose(&m->fill);
     if (m->have_fold_aux) hoodie_batch_dispose(&m->fold_aux);
     free(m);
 }
@@ -481,7 +451,7 @@ static hoodie_status select_rows(hoodie_slice_merger *m, const hoodie_batch *bas
             else m->sel[n].source = e->src, m->sel[n].row = e->row;
         } else {
             if (vb.is_delete) continue;
-            if (m->fill_both && !e->is_delete) /* partial updates: the base record, filled from the log record */
+            if (m->fill.both && !e->is_delete) /* partial updates: the base record, filled from the log record */
                 HOODIE_TRY(fill_merge(m, &m->aux, m->aux_src, 0, r, m->srcs[e->src], e->row, &m->sel[n]));
             else m->sel[n].source = 0, m->sel[n].row = r;
         }

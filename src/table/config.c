@@ -223,6 +223,31 @@ const char *hoodie_table_ordering_field(const hoodie_table_config *c)
     return c->ordering_fields.count ? c->ordering_fields.items[0] : NULL;
 }
 
+/*
+ * The legacy payloads of partial updates (below version 9), merged as their classes do, which is what Hudi 1.1's
+ * upgrade maps them to (RFC-97): PartialUpdateAvroPayload orders by the ordering field and, in every merge, the
+ * winner takes the loser's values where its own are null (event time, IGNORE_DEFAULTS);
+ * OverwriteNonDefaultsWithLatestAvroPayload's preCombine keeps the record with the larger ordering value whole and
+ * its combineAndGetUpdateValue lets the later record win, keeping the stored values where it has nulls (commit time,
+ * IGNORE_DEFAULTS, the winner of the last merge only). 1 if `payload` is one of them (c is set up for it).
+ */
+static int legacy_partial(hoodie_table_config *c, const char *payload)
+{
+    if (cfg_payload_is(payload, "PartialUpdateAvroPayload")) {
+        c->merge_mode = HOODIE_MERGE_EVENT_TIME_ORDERING;
+        c->legacy_partial = HOODIE_PARTIAL_IGNORE_DEFAULTS;
+        return 1;
+    }
+    if (cfg_payload_is(payload, "OverwriteNonDefaultsWithLatestAvroPayload")) {
+        c->merge_mode = HOODIE_MERGE_COMMIT_TIME_ORDERING;
+        c->payload_fold = 1;
+        c->legacy_partial = HOODIE_PARTIAL_IGNORE_DEFAULTS;
+        c->partial_oneway = 1;
+        return 1;
+    }
+    return 0;
+}
+
 /* hudi-format.md §8.2/§8.4. */
 static hoodie_status cfg_merge_mode(hoodie_table_config *c)
 {
@@ -247,6 +272,8 @@ static hoodie_status cfg_merge_mode(hoodie_table_config *c)
             c->merge_mode = HOODIE_MERGE_COMMIT_TIME_ORDERING, c->payload_fold = 1;
         if (c->merge_mode == HOODIE_MERGE_CUSTOM && c->payload_class && (c->debezium = debezium_of(c->payload_class)))
             c->merge_mode = HOODIE_MERGE_EVENT_TIME_ORDERING;
+        if (c->merge_mode == HOODIE_MERGE_CUSTOM && c->payload_class && c->version < 9)
+            (void)legacy_partial(c, c->payload_class);
         return HOODIE_OK;
     }
     c->merge_mode_inferred = 1;
@@ -261,7 +288,7 @@ static hoodie_status cfg_merge_mode(hoodie_table_config *c)
             c->merge_mode = HOODIE_MERGE_EVENT_TIME_ORDERING;
         else if ((c->debezium = debezium_of(p)))
             c->merge_mode = HOODIE_MERGE_EVENT_TIME_ORDERING;
-        else
+        else if (c->version >= 9 || !legacy_partial(c, p))
             c->merge_mode = HOODIE_MERGE_CUSTOM;
         return HOODIE_OK;
     }
@@ -497,6 +524,10 @@ static hoodie_status cfg_build(hoodie_table_config *c, unsigned flags)
                  : !strcasecmp(c->partial_update, "IGNORE_DEFAULTS")  ? HOODIE_PARTIAL_IGNORE_DEFAULTS
                  : !strcasecmp(c->partial_update, "FILL_UNAVAILABLE") ? HOODIE_PARTIAL_FILL_UNAVAILABLE
                                                                       : HOODIE_PARTIAL_OTHER;
+    if (!c->partial_update && c->legacy_partial) { /* a legacy payload's (legacy_partial) */
+        c->partial = c->legacy_partial;
+        c->partial_update = "IGNORE_DEFAULTS";
+    }
     c->unavailable_value = hoodie_props_get(&c->props, "hoodie.record.merge.property.partial.update.unavailable.value");
     c->create_schema = hoodie_props_get(&c->props, K_CREATE_SCHEMA);
     HOODIE_TRY(cfg_cdc(c));

@@ -117,6 +117,8 @@ typedef struct hoodie_table_config {
     const char *partial_update;    /* hoodie.table.partial.update.mode (version 9) other than NONE, or NULL: whole
                                     * records merge */
     hoodie_partial_update partial; /* partial_update as hoodie merges it (HOODIE_PARTIAL_OTHER: it does not) */
+    hoodie_partial_update legacy_partial; /* below version 9: the partial updates of the payload class */
+    int partial_oneway;            /* only the record that replaces the stored one is filled (a legacy payload) */
     const char *unavailable_value; /* FILL_UNAVAILABLE's marker (hoodie.record.merge.property.partial.update.
                                     * unavailable.value) or NULL */
 
@@ -132,6 +134,12 @@ typedef struct hoodie_table_config {
     int cdc;                       /* hoodie.table.cdc.enabled: writes also log their changes (.cdc log files) */
     hoodie_cdc_mode cdc_mode;      /* hoodie.table.cdc.supplemental.logging.mode, default DATA_BEFORE_AFTER */
 } hoodie_table_config;
+
+/** A table's partial updates in messages, as printf arguments of "%s%s": "hoodie.table.partial.update.mode=<mode>"
+ *  or "payload <class>" (below version 9). */
+#define HOODIE_PARTIAL_ARGS(c)                                                                                     \
+    ((c)->legacy_partial ? "payload " : "hoodie.table.partial.update.mode="),                                      \
+        ((c)->legacy_partial ? (c)->payload_class : (c)->partial_update)
 
 /** A CUSTOM table's merger in messages, as printf arguments of "%s %s": "payload <class>" or "merge strategy <id>". */
 #define HOODIE_CUSTOM_MERGER_ARGS(c)                                                                                   \

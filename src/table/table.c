@@ -310,6 +310,7 @@ hoodie_status hoodie_table_describe(hoodie_table *t, int json, char **out)
         json_object_set_new(o, "key_generator", json_string(keygen_name(c)));
         json_object_set_new(o, "merge_mode", json_string(hoodie_merge_mode_name(c->merge_mode)));
         if (c->payload_class) json_object_set_new(o, "payload_class", json_string(c->payload_class));
+        if (c->partial_update) json_object_set_new(o, "partial_update_mode", json_string(c->partial_update));
         if (c->delete_field) {
             json_object_set_new(o, "delete_field", json_string(c->delete_field));
             json_object_set_new(o, "delete_marker", json_string(c->delete_marker));
@@ -343,6 +344,9 @@ hoodie_status hoodie_table_describe(hoodie_table *t, int json, char **out)
     hoodie_buf_printf(&b, "merge mode    %s%s\n", hoodie_merge_mode_name(c->merge_mode),
                       c->merge_mode_inferred ? " (inferred)" : "");
     if (c->payload_class) hoodie_buf_printf(&b, "payload class %s\n", c->payload_class);
+    if (c->partial_update)
+        hoodie_buf_printf(&b, "partial       %s%s\n", c->partial_update,
+                          c->partial_oneway ? " (the record replacing the stored one)" : "");
     if (c->delete_field)
         hoodie_buf_printf(&b, "deletes       rows whose %s is '%s'\n", c->delete_field, c->delete_marker);
     hoodie_buf_printf(&b, "meta fields   %s\n", c->populate_meta_fields ? "populated" : "not populated");

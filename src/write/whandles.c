@@ -511,7 +511,7 @@ static hoodie_status merge_row_group(hoodie_rgcopy *rcp, int complete, merge_out
     return merge_out_push(out, &p);
 }
 
-/* The output's parts as base-file parts over their batches, `fresh` and `filled` (the records of toast_fill, or
+/* The output's parts as base-file parts over their batches, `fresh` and `filled` (the records of fill_record, or
  * NULL) (roots: malloc, one array per part). */
 static hoodie_status merge_out_parts(const merge_out *o, const hoodie_batch *fresh, const hoodie_batch *filled,
                                      hoodie_basefile_part **out)
@@ -536,32 +536,24 @@ static hoodie_status merge_out_parts(const merge_out *o, const hoodie_batch *fre
 }
 
 /*
- * PostgresDebeziumAvroPayload: the update fresh[ref->row] replacing stored row old[br] keeps the stored value in
- * each string or bytes data column where it holds HOODIE_DEBEZIUM_UNAVAILABLE (a TOASTed value Debezium did not
- * read), as the payload's combineAndGetUpdateValue does; such a record is made in `filled` and *ref points to it
- * (source 2). Records without TOASTed values stay as they are.
+ * A merged record that takes values from the record it won over (w->fill_file): the Postgres payload's update
+ * keeps the stored value where it holds the TOASTed marker (combineAndGetUpdateValue); version 9's partial updates
+ * fill whichever record wins (Hudi 1.1's PartialUpdateHandler). The winner is *ref (source 0: old, 1: fresh), the
+ * loser row lr of lb; when the winner lacks values, the record is made in `filled` and *ref points to it (source
+ * 2). _hoodie_file_name is the writer's constant, in no batch.
  */
-/* Data column c (after the five meta columns) of record `row` is a string or bytes holding the unavailable value. */
-static int toasted(const hoodie_batch *b, int64_t row, size_t c)
+static hoodie_status fill_record(const wctx *w, hoodie_batch *filled, const hoodie_batch *old, const hoodie_batch *fresh,
+                                 hoodie_row_ref *ref, const hoodie_batch *lb, int64_t lr)
 {
-    hoodie_type_id t = b->schema.children[c].type.id;
-    return c >= 5 && (t == HOODIE_TYPE_STRING || t == HOODIE_TYPE_BINARY) &&
-           hoodie_debezium_unavailable(&b->root.children[c], row);
-}
-
-static hoodie_status toast_fill(hoodie_batch *filled, const hoodie_batch *old, int64_t br, const hoodie_batch *fresh,
-                                hoodie_row_ref *ref)
-{
-    size_t nc = fresh->schema.n_children, c = 5;
-    const int64_t row = ref->row;
-    while (c < nc && !toasted(fresh, row, c)) c++;
-    if (c == nc) return HOODIE_OK;
-    for (c = 0; c < nc; c++) {
-        if (c == 4) continue; /* _hoodie_file_name: the writer's constant, in no batch */
-        int stored = toasted(fresh, row, c);
+    const hoodie_batch *wb = ref->source ? fresh : old;
+    const int64_t wr = ref->row;
+    if (!hoodie_fill_wanted(&w->fill_file, wb, wr, lb, lr)) return HOODIE_OK;
+    for (size_t c = 0; c < wb->schema.n_children; c++) {
+        if (c == 4) continue;
+        int from_loser = hoodie_fill_lacks(&w->fill_file, wb, wr, c);
         HOODIE_TRY(hoodie_array_append_range(&filled->root.children[c], &filled->schema.children[c],
-                                             stored ? &old->root.children[c] : &fresh->root.children[c],
-                                             stored ? br : row, 1));
+                                             from_loser ? &lb->root.children[c] : &wb->root.children[c],
+                                             from_loser ? lr : wr, 1));
     }
     ref->source = 2;
     ref->row = filled->root.length++;
@@ -727,10 +719,10 @@ hoodie_status hoodie_wr__merge_handle(wctx *w, wgroup *g)
     int have_fresh = 0;
     if (rc == HOODIE_OK) rc = make_records(w, g, newrows.v, newrows.n, NULL, 0, &fresh); /* named by write_base */
     have_fresh = rc == HOODIE_OK;
-    /* PostgresDebeziumAvroPayload: updates with TOASTed values, completed from the records they replace */
+    /* records that take values from the record they won over (fill_record) */
     hoodie_batch filled;
     int have_filled = 0;
-    if (rc == HOODIE_OK && w->policy.toast_fill) {
+    if (rc == HOODIE_OK && w->fill_file.cols) {
         rc = hoodie_batch_init(&filled, &w->file_schema);
         have_filled = rc == HOODIE_OK;
     }
@@ -803,13 +795,32 @@ hoodie_status hoodie_wr__merge_handle(wctx *w, wgroup *g)
                 hoodie_ordering_of(&vo.ord, &old.schema.children[ord_file_col], &old.root.children[ord_file_col], i);
             if (w->policy.seq_ordering) hoodie_ordering_seq(&vo.ord);
             version_of(w, inrow, &vn);
-            if (!hoodie_merge_newer_wins(mode, &vo, &vn)) { sel[n].source = 0; sel[n].row = i; n++; continue; }
+            vo.n_more = w->n_more_ord;
+            vo.more_cols = w->more_ord_file;
+            vo.more_batch = &old;
+            vo.more_row = i;
+            if (!hoodie_merge_newer_wins(mode, &vo, &vn)) {
+                sel[n].source = 0;
+                sel[n].row = i;
+                /* partial updates: the stored record stays, filled from the update */
+                if (have_filled && w->fill_file.both && !vn.is_delete) {
+                    if ((rc = fill_record(w, &filled, &old, &fresh, &sel[n], &fresh, (int64_t)*slot)) < 0) break;
+                    if (sel[n].source == 2 && cdc.on) {
+                        rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: a change log (hoodie.table.cdc.enabled) of partial "
+                                         "updates that fill a stored record is not supported", w->t->base_path);
+                        break;
+                    }
+                    if (sel[n].source == 2) updates++;
+                }
+                n++;
+                continue;
+            }
             if (cdc.on && (rc = hoodie_wcdc_change(&cdc, w, i, k, kl, vn.is_delete ? -1 : (int64_t)*slot)) < 0) break;
             if (vn.is_delete) { deletes++; continue; }
             updates++;
             sel[n].source = 1;
             sel[n].row = (int64_t)*slot;
-            if (have_filled && (rc = toast_fill(&filled, &old, i, &fresh, &sel[n])) < 0) break;
+            if (have_filled && !vo.is_delete && (rc = fill_record(w, &filled, &old, &fresh, &sel[n], &old, i)) < 0) break;
             n++;
         }
         if (rc == HOODIE_OK) rc = hoodie_wcdc_batch_end(&cdc, &old);

@@ -71,8 +71,51 @@ static hoodie_status prepare_schema(wctx *w, const hoodie_field *input)
 
 /* ---- combine ---- */
 
+/*
+ * Partial updates: a row appended to the input made of row `win` with row `lose`'s values where win lacks its own
+ * (w->fill_in), with win's key, partition and delete mark; *row is its index. *cap: rows the per-row arrays (keys'
+ * offsets, partitions, delete marks) have room for beyond the input's length when the combining began.
+ */
+static hoodie_status combined_row(wctx *w, int64_t win, int64_t lose, size_t *cap, int64_t *row)
+{
+    hoodie_batch *in = &w->in;
+    int64_t r = in->root.length;
+    if (in->root.validity) return HOODIE_FAIL(HOODIE_EINVAL, "input: a batch with null rows");
+    if ((size_t)r + 1 > *cap) {
+        size_t nc = *cap * 2 + 64;
+        int64_t *off = realloc(w->keys.offsets, (nc + 1) * sizeof *off);
+        if (off) w->keys.offsets = off;
+        uint32_t *rp = off ? realloc(w->row_part, (nc + 1) * sizeof *rp) : NULL;
+        if (rp) w->row_part = rp;
+        uint8_t *d = rp ? realloc(w->del, nc + 1) : NULL;
+        if (!d) return HOODIE_NOMEM();
+        w->del = d;
+        *cap = nc;
+    }
+    for (size_t c = 0; c < in->schema.n_children; c++) {
+        int64_t from = hoodie_fill_lacks(&w->fill_in, in, win, c) ? lose : win;
+        HOODIE_TRY(hoodie_array_append_range(&in->root.children[c], &in->schema.children[c], &in->root.children[c],
+                                             from, 1));
+    }
+    in->root.length = r + 1;
+    size_t kl;
+    const char *k = key_at(&w->keys, win, &kl);
+    if (kl) {
+        size_t at = (size_t)(k - (const char *)w->keys.data.data);
+        HOODIE_TRY(hoodie_buf_reserve(&w->keys.data, kl)); /* then the key is copied from where it stays */
+        HOODIE_TRY(hoodie_buf_append(&w->keys.data, w->keys.data.data + at, kl));
+    }
+    w->keys.offsets[r + 1] = (int64_t)w->keys.data.len;
+    w->keys.rows = r + 1;
+    w->row_part[r] = w->row_part[win];
+    w->del[r] = 0;
+    *row = r;
+    return HOODIE_OK;
+}
+
 /* One row per (partition, key): an open-addressing table of row indices, keys compared in place (no copies),
- * partitions by their index (index_partitions runs first). */
+ * partitions by their index (index_partitions runs first); with partial updates, a key's rows combine into a new
+ * row (combined_row) when the winner lacks values. */
 static hoodie_status combine(wctx *w)
 {
     int64_t n = w->in.root.length;
@@ -96,7 +139,7 @@ static hoodie_status combine(wctx *w)
     typedef struct { uint32_t h; uint32_t best; } slot;
     slot *tab = calloc(cap, sizeof *tab);
     if (!tab) { free(best); return HOODIE_NOMEM(); }
-    size_t n_best = 0, mask = cap - 1;
+    size_t n_best = 0, mask = cap - 1, extra_cap = (size_t)n;
     /* hashes a block ahead, their slots prefetched: the table is far larger than the caches */
     enum { AHEAD = 16 };
     uint64_t hs[AHEAD];
@@ -126,7 +169,16 @@ static hoodie_status combine(wctx *w)
             version_of(w, o, &a);
             version_of(w, r, &b);
             /* precombine: the larger ordering value wins, ties to the later row (both payloads agree) */
-            if (hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME_ORDERING, &a, &b)) best[s->best - 1] = r;
+            int later = hoodie_merge_newer_wins(HOODIE_MERGE_EVENT_TIME_ORDERING, &a, &b);
+            best[s->best - 1] = later ? r : o;
+            /* partial updates: the winner takes the loser's values where it lacks its own, as a new row */
+            if (w->fill_in.both && !a.is_delete && !b.is_delete &&
+                hoodie_fill_wanted(&w->fill_in, &w->in, later ? r : o, &w->in, later ? o : r)) {
+                int64_t made = 0;
+                hoodie_status rc = combined_row(w, later ? r : o, later ? o : r, &extra_cap, &made);
+                if (rc < 0) { free(tab); free(best); return rc; }
+                best[s->best - 1] = made;
+            }
             break;
         }
     }
@@ -494,6 +546,8 @@ static void wctx_dispose(wctx *w)
     free(w->row_part);
     free(w->live.v);
     free(w->del);
+    hoodie_fill_spec_dispose(&w->fill_in);
+    hoodie_fill_spec_dispose(&w->fill_file);
     hoodie_keygen_out_dispose(&w->keys);
     hoodie_keygen_out_dispose(&w->parts);
     if (w->have_kg) hoodie_keygen_dispose(&w->kg);
@@ -532,6 +586,37 @@ static hoodie_status take_delete_column(const char *name, hoodie_batch *raw, uin
     raw->root.n_children--;
     *marks = m;
     return HOODIE_OK;
+}
+
+/*
+ * Version 9's further ordering fields (compared in turn on a tie, as the reader does) and partial updates
+ * (hoodie.table.partial.update.mode): the columns of the input and of file records they concern.
+ */
+static hoodie_status ordering_and_fills(wctx *w)
+{
+    const hoodie_table_config *c = w->cfg;
+    w->n_more_ord = 0;
+    if (c->debezium == HOODIE_DEBEZIUM_NONE && c->ordering_fields.count > 1) {
+        if (c->ordering_fields.count > HOODIE_ORDERING_FIELDS_MAX)
+            return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: %zu ordering fields (hoodie.table.ordering.fields); hoodie "
+                               "merges records by at most %d", w->t->base_path, c->ordering_fields.count,
+                               HOODIE_ORDERING_FIELDS_MAX);
+        for (size_t i = 1; i < c->ordering_fields.count; i++) {
+            int col = hoodie_field_find(&w->in.schema, c->ordering_fields.items[i]);
+            w->more_ord[w->n_more_ord] = col;
+            w->more_ord_file[w->n_more_ord++] = col >= 0 ? col + 5 : -1;
+        }
+    }
+    int merges = w->o.op == HOODIE_WRITE_UPSERT || (w->o.combine_before_insert && !w->o.no_combine);
+    if (c->partial == HOODIE_PARTIAL_OTHER && merges)
+        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: partial update mode %s (hoodie.table.partial.update.mode) is not "
+                           "supported; IGNORE_DEFAULTS and FILL_UNAVAILABLE are", w->t->base_path, c->partial_update);
+    if (c->partial != HOODIE_PARTIAL_NONE && c->lsm_tree)
+        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: partial updates (%s%s) on the lsm_tree layout are not supported",
+                           w->t->base_path, HOODIE_PARTIAL_ARGS(c));
+    HOODIE_TRY(hoodie_fill_spec_init(&w->fill_in, &w->policy, &w->in.schema));
+    w->fill_in.both = w->fill_in.both && w->fill_in.cols; /* below version 9 input records never combine so */
+    return hoodie_fill_spec_init(&w->fill_file, &w->policy, &w->file_schema);
 }
 
 static hoodie_status drain(struct ArrowArrayStream *input, hoodie_batch *out)
@@ -792,6 +877,7 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     const char *ord_field = hoodie_table_ordering_field(w.cfg);
     w.ord_col = ord_field ? hoodie_field_find(&w.in.schema, ord_field) : -1;
     w.policy = hoodie_merge_policy_of(w.cfg);
+    if ((rc = ordering_and_fills(&w)) < 0) goto done;
     if ((rc = hoodie_keygen_init(&w.kg, w.cfg, &w.in.schema)) < 0) goto done;
     w.have_kg = 1;
     if ((rc = hoodie_keygen_record_keys(&w.kg, &w.in, &w.keys)) < 0) goto done;
@@ -813,6 +899,7 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     }
     if ((rc = index_partitions(&w)) < 0) goto done;
     if ((rc = combine(&w)) < 0) goto done;
+    n = w.in.root.length; /* with the rows partial updates combined into */
     trace_phase(&w, "combine");
     if ((rc = hoodie_table__fsview(w.t, NULL, view_filter, &w, &w.view)) < 0) goto done;
     if ((rc = estimate_record_size(&w)) < 0) goto done;

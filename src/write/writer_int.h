@@ -89,6 +89,11 @@ typedef struct wctx {
     uint8_t *del;                   /* per input row: a delete */
     rowvec live;                    /* rows kept after combining */
     int ord_col;                    /* ordering column in `in` (hoodie_table_ordering_field), -1 */
+    int n_more_ord;                 /* version 9's further ordering fields (compared on a tie): their columns in */
+    int more_ord[HOODIE_ORDERING_FIELDS_MAX]; /* `in` (-1 when absent); in file records, 5 columns later */
+    int more_ord_file[HOODIE_ORDERING_FIELDS_MAX];
+    hoodie_fill_spec fill_in;       /* partial updates (version 9): what a combined input record takes from another */
+    hoodie_fill_spec fill_file;     /* and a merged file record (also the Postgres payload's TOASTed values) */
     hoodie_merge_policy policy;     /* the Debezium payloads' sequence ordering and TOASTed values */
     char **part_names;              /* distinct partitions of the live rows */
     size_t n_parts;
@@ -164,6 +169,10 @@ static inline void version_of(const wctx *w, int64_t row, hoodie_merge_version *
     if (w->ord_col >= 0)
         hoodie_ordering_of(&v->ord, &w->in.schema.children[w->ord_col], &w->in.root.children[w->ord_col], row);
     if (w->policy.seq_ordering) hoodie_ordering_seq(&v->ord);
+    v->n_more = w->n_more_ord;
+    v->more_cols = w->more_ord;
+    v->more_batch = &w->in;
+    v->more_row = row;
 }
 
 /* The write token of group g's files ("<task>-<stage>-<attempt>"). */

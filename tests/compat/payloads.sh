@@ -10,9 +10,11 @@
 #    table: a marked delete with an older ordering value loses;
 #  - a half-configured marker is refused with a clear message (the Debezium payloads: debezium.sh);
 #  - version 9's form of PartialUpdateAvroPayload (partial update mode IGNORE_DEFAULTS) merges nulls away;
-#  - a payload hoodie does not merge by (PartialUpdateAvroPayload, below version 9): COW tables read, take inserts, deletes and
-#    clustering, and refuse upserts; MOR tables refuse upserts, compaction (before any plan) and snapshots of
-#    slices with logs.
+#  - the legacy payloads of partial updates below version 9 (PartialUpdateAvroPayload,
+#    OverwriteNonDefaultsWithLatestAvroPayload) merge as their classes do, in upserts (COW merges and
+#    de-duplication too), snapshots, point lookups and compaction;
+#  - a payload hoodie does not merge by (a user's class): COW tables read, take inserts, deletes and clustering,
+#    and refuse upserts; MOR tables refuse upserts, compaction (before any plan) and snapshots of slices with logs.
 set -u
 HOODIE=${HOODIE:-build/hoodie}
 source "$(dirname "${BASH_SOURCE[0]}")/common/check.bash"
@@ -126,9 +128,9 @@ sed -i '/^hoodie.record.merge.property.hoodie.payload.delete.marker=/d' "$t/.hoo
 "$HOODIE" read "$t" > /dev/null 2> "$tmp/err" && bad "half marker: read succeeded" || ok
 grep -q "$t/.hoodie/hoodie.properties:[0-9]*: $half_msg" "$tmp/err" && ok || bad "half marker: $(cat "$tmp/err")"
 
-# a payload hoodie does not merge by (PartialUpdateAvroPayload): copy-on-write tables and read-optimized queries
-# read; writes that would combine records by it are refused before they start; inserts and deletes go in
-pu=org.apache.hudi.common.model.PartialUpdateAvroPayload
+# a payload hoodie does not merge by (a user's class): copy-on-write tables and read-optimized queries read; writes
+# that would combine records by it are refused before they start; inserts and deletes go in
+pu=com.example.hudi.PriorityPayload
 printf 'id,name,Op,ts,city\n1,a2,U,20,paris\n' > "$tmp/pu.csv"
 printf 'id,name,Op,ts,city\n7,g,I,10,paris\n' > "$tmp/pu7.csv"
 for ty in cow mor; do
@@ -193,7 +195,7 @@ write "$t" bulk_insert "$tmp/pu0.jsonl"
 write "$t" upsert "$tmp/pu1.jsonl"
 write "$t" upsert "$tmp/pu2.jsonl"
 check_eq "partial v9: records in log files" 2 "$(find "$t" -name '.*.log.*' | wc -l)"
-pv() { "$HOODIE" read "$1" --columns id,name,age,ts --format csv 2> "$tmp/err" | tail -n +2 | sort -n | tr '\n' ' '; }
+pv() { "$HOODIE" read "$1" --columns id,name,age,ts --format csv "${@:2}" 2> "$tmp/err" | tail -n +2 | sort -n | tr '\n' ' '; }
 check_eq "partial v9: whole records before" "1,,11,20 2,b,20,10 3,,,20 4,,40,10 " "$(pv "$t")"
 p=$t/.hoodie/hoodie.properties
 sed -i '/^hoodie.compaction.payload.class=/d; /^hoodie.table.precombine.field=/d
@@ -203,5 +205,55 @@ printf '%s\n' "hoodie.legacy.payload.class=org.apache.hudi.common.model.PartialU
 check_eq "partial v9: IGNORE_DEFAULTS" "1,A2,11,20 2,b,20,10 3,c,30,20 4,D,40,10 " "$(pv "$t")"
 "$HOODIE" get "$t" 3 --format csv > "$tmp/get" 2>&1
 grep -q ',3,c,30,20,' "$tmp/get" && ok || bad "partial v9: get 3: $(cat "$tmp/get")"
+
+# The legacy payloads of partial updates, as hoodie.properties names them below version 9 (v8: merge mode CUSTOM).
+# pu1 after pu0: 1 newer without a name, 2 older, 3 newer without name and age, 4 older where the stored record has
+# no name; pu2: 1 again, older than pu1's, with a name; pu3: new keys twice in one batch, each row lacking a value.
+# PartialUpdateAvroPayload (event time; in every merge the winner takes the loser's values where its own are null):
+# COW merges each write against the stored record, so 1 keeps the name 'a' it took from the base; MOR folds the two
+# log records of 1 first (20 wins, takes 'A2'). OverwriteNonDefaultsWithLatestAvroPayload (the later record replaces
+# the stored one, keeping stored values where it has nulls; preCombine keeps the larger ordering value whole): COW
+# takes pu2's record for 1; MOR folds 1's log records to pu1's (ts 20), which takes the base's name.
+{ pu 5 '"e"' null 10; pu 5 null 55 12; pu 6 null 66 30; pu 6 '"f"' null 20; } > "$tmp/pu3.jsonl"
+for pay in PartialUpdateAvroPayload OverwriteNonDefaultsWithLatestAvroPayload; do
+    for ty in cow mor; do
+        case $pay/$ty in
+        Partial*/cow) want="1,a,11,20 2,b,20,10 3,c,30,20 4,D,40,10 5,e,55,12 6,f,66,30 " ;;
+        Partial*/mor) want="1,A2,11,20 2,b,20,10 3,c,30,20 4,D,40,10 5,e,55,12 6,f,66,30 " ;;
+        Overwrite*/cow) want="1,A2,11,15 2,B,20,5 3,c,30,20 4,D,41,5 5,,55,12 6,,66,30 " ;;
+        Overwrite*/mor) want="1,a,11,20 2,B,20,5 3,c,30,20 4,D,41,5 5,,55,12 6,,66,30 " ;;
+        esac
+        for v in 8 6; do
+            t=$tmp/legacy_${pay}_${ty}_v$v
+            "$HOODIE" create "$t" --type "$ty" --name lp --record-key id --partition-fields city --ordering-field ts \
+                --table-version "$v" > /dev/null || bad "create $t"
+            write "$t" bulk_insert "$tmp/pu0.jsonl"
+            t0=$(last_instant "$t")
+            sed -i "s/^hoodie.compaction.payload.class=.*/hoodie.compaction.payload.class=org.apache.hudi.common.model.$pay/;
+                    s/^hoodie.record.merge.mode=.*/hoodie.record.merge.mode=CUSTOM/" "$t/.hoodie/hoodie.properties"
+            for f in pu1 pu2 pu3; do write "$t" upsert "$tmp/$f.jsonl"; done
+            [ "$ty" = mor ] && check_eq "$pay $ty v$v: updates in log files" 2 "$(find "$t" -name '.*.log.*' | wc -l)"
+            check_eq "$pay $ty v$v: snapshot" "$want" "$(pv "$t")"
+            "$HOODIE" describe "$t" > "$tmp/desc" 2>&1
+            grep -q "^partial       IGNORE_DEFAULTS" "$tmp/desc" && ok || bad "$pay $ty v$v: describe: $(cat "$tmp/desc")"
+            check_eq "$pay $ty v$v: time travel" "1,a,10,10 2,b,20,10 3,c,30,10 4,,40,10 " "$(pv "$t" --as-of "$t0")"
+            want1=${want%% *}
+            "$HOODIE" get "$t" 1 --format csv > "$tmp/get" 2>&1
+            grep -q ",1,${want1#1,},x\$" "$tmp/get" && ok || bad "$pay $ty v$v: get 1: $(cat "$tmp/get")"
+            if [ "$ty" = mor ]; then
+                "$HOODIE" compact "$t" > /dev/null 2> "$tmp/err" || bad "$pay $ty v$v: compact: $(cat "$tmp/err")"
+                check_eq "$pay $ty v$v: compacted" "$want" "$(pv "$t" --query read_optimized)"
+            fi
+        done
+    done
+done
+t=$tmp/legacy_lsm
+"$HOODIE" create "$t" --type mor --name lp --record-key id --ordering-field ts --layout lsm_tree > /dev/null ||
+    bad "create $t"
+sed -i "s/^hoodie.compaction.payload.class=.*/hoodie.compaction.payload.class=org.apache.hudi.common.model.PartialUpdateAvroPayload/;
+        s/^hoodie.record.merge.mode=.*/hoodie.record.merge.mode=CUSTOM/" "$t/.hoodie/hoodie.properties"
+"$HOODIE" write "$t" --op upsert --input "$tmp/pu1.jsonl" > /dev/null 2> "$tmp/err" &&
+    bad "legacy partial on the LSM layout: upsert succeeded" || ok
+grep -q "partial updates (payload org.apache.hudi.common.model.PartialUpdateAvroPayload) on the lsm_tree layout are not supported" "$tmp/err" && ok || bad "legacy partial on the LSM layout: $(cat "$tmp/err")"
 
 finish payloads

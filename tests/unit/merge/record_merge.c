@@ -138,3 +138,59 @@ HOODIE_TEST(merge_record__several_ordering_fields_compare_in_turn)
     hoodie_batch_dispose(&b);
     hoodie_field_dispose(&schema);
 }
+
+/* What a merged record takes from the other one (partial updates): nulls (IGNORE_DEFAULTS) or the marker in
+ * strings (FILL_UNAVAILABLE), in data columns only; every merge, or the replacing record's only (one way). */
+HOODIE_TEST(merge_record__fill_spec)
+{
+    static const char *const names[3] = { "_hoodie_commit_time", "name", "age" };
+    static const hoodie_type_id types[3] = { HOODIE_TYPE_STRING, HOODIE_TYPE_STRING, HOODIE_TYPE_INT64 };
+    hoodie_field schema, col;
+    hoodie_assert_ok(hoodie_field_init(&schema, "root", hoodie_type_of(HOODIE_TYPE_STRUCT), 0));
+    for (int i = 0; i < 3; i++) {
+        hoodie_assert_ok(hoodie_field_init(&col, names[i], hoodie_type_of(types[i]), 1));
+        hoodie_assert_ok(hoodie_field_add_child(&schema, &col));
+        hoodie_field_dispose(&col);
+    }
+    hoodie_batch b;
+    hoodie_assert_ok(hoodie_batch_init(&b, &schema));
+    hoodie_array *c = b.root.children;
+    const hoodie_field *f = schema.children;
+    /* row 0: all null; row 1: values; row 2: the marker and a value */
+    for (int i = 0; i < 3; i++) hoodie_assert_ok(hoodie_array_append_null(&c[i], &f[i]));
+    hoodie_assert_ok(hoodie_array_append_str(&c[0], &f[0], "t1"));
+    hoodie_assert_ok(hoodie_array_append_str(&c[1], &f[1], "x"));
+    hoodie_assert_ok(hoodie_array_append_int(&c[2], &f[2], 7));
+    hoodie_assert_ok(hoodie_array_append_str(&c[0], &f[0], "t2"));
+    hoodie_assert_ok(hoodie_array_append_str(&c[1], &f[1], "MISSING"));
+    hoodie_assert_ok(hoodie_array_append_int(&c[2], &f[2], 8));
+    b.root.length = 3;
+    hoodie_merge_policy p;
+    memset(&p, 0, sizeof p);
+    hoodie_fill_spec s;
+    hoodie_assert_ok(hoodie_fill_spec_init(&s, &p, &schema));
+    hoodie_assert(!s.cols && !hoodie_fill_lacks(&s, &b, 0, 1)); /* whole records: nothing filled */
+    p.partial = HOODIE_PARTIAL_IGNORE_DEFAULTS;
+    hoodie_assert_ok(hoodie_fill_spec_init(&s, &p, &schema));
+    hoodie_assert(s.both);
+    hoodie_assert(!hoodie_fill_lacks(&s, &b, 0, 0)); /* a meta column */
+    hoodie_assert(hoodie_fill_lacks(&s, &b, 0, 1) && hoodie_fill_lacks(&s, &b, 0, 2));
+    hoodie_assert(!hoodie_fill_lacks(&s, &b, 1, 1));
+    hoodie_assert(hoodie_fill_wanted(&s, &b, 0, &b, 1));
+    hoodie_assert(!hoodie_fill_wanted(&s, &b, 1, &b, 0));
+    hoodie_fill_spec_dispose(&s);
+    p.partial_oneway = 1;
+    hoodie_assert_ok(hoodie_fill_spec_init(&s, &p, &schema));
+    hoodie_assert(s.cols && !s.both);
+    hoodie_fill_spec_dispose(&s);
+    p.partial = HOODIE_PARTIAL_FILL_UNAVAILABLE;
+    p.partial_oneway = 0;
+    p.unavailable = "MISSING";
+    hoodie_assert_ok(hoodie_fill_spec_init(&s, &p, &schema));
+    hoodie_assert(!s.cols[2]); /* not a string */
+    hoodie_assert(hoodie_fill_lacks(&s, &b, 2, 1) && !hoodie_fill_lacks(&s, &b, 0, 1)); /* a null is a value */
+    hoodie_assert(hoodie_fill_wanted(&s, &b, 2, &b, 1));
+    hoodie_fill_spec_dispose(&s);
+    hoodie_batch_dispose(&b);
+    hoodie_field_dispose(&schema);
+}

@@ -140,6 +140,47 @@ HOODIE_TEST(table_config__merge_modes)
     hoodie_assert_contains(hoodie_error_last()->message, "m5:3: hoodie.record.merge.mode");
 }
 
+/* The legacy payloads of partial updates (below version 9) map as Hudi 1.1's upgrade maps them; version 9 keeps its
+ * own properties, and an unknown payload stays CUSTOM. Each case: properties, then the merge mode, partial mode,
+ * one-way fill, and the policy's log fold and base merge modes. */
+HOODIE_TEST(table_config__legacy_partial_payloads)
+{
+    static const struct {
+        const char *props;
+        hoodie_merge_mode mode;
+        hoodie_partial_update partial;
+        int oneway;
+        hoodie_merge_mode fold, base;
+    } cases[] = {
+        { "hoodie.table.version=8\nhoodie.record.merge.mode=CUSTOM\n"
+          "hoodie.compaction.payload.class=org.apache.hudi.common.model.PartialUpdateAvroPayload\n",
+          HOODIE_MERGE_EVENT_TIME_ORDERING, HOODIE_PARTIAL_IGNORE_DEFAULTS, 0,
+          HOODIE_MERGE_EVENT_TIME_ORDERING, HOODIE_MERGE_EVENT_TIME_ORDERING },
+        /* preCombine keeps the larger ordering value; the later record replaces the stored one */
+        { "hoodie.table.version=6\n"
+          "hoodie.compaction.payload.class=org.apache.hudi.common.model.OverwriteNonDefaultsWithLatestAvroPayload\n",
+          HOODIE_MERGE_COMMIT_TIME_ORDERING, HOODIE_PARTIAL_IGNORE_DEFAULTS, 1,
+          HOODIE_MERGE_EVENT_TIME_ORDERING, HOODIE_MERGE_COMMIT_TIME_ORDERING },
+        { "hoodie.table.version=9\nhoodie.record.merge.mode=CUSTOM\n"
+          "hoodie.compaction.payload.class=org.apache.hudi.common.model.PartialUpdateAvroPayload\n",
+          HOODIE_MERGE_CUSTOM, HOODIE_PARTIAL_NONE, 0, HOODIE_MERGE_COMMIT_TIME_ORDERING,
+          HOODIE_MERGE_COMMIT_TIME_ORDERING },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "hoodie.table.name=t\nhoodie.table.precombine.field=ts\n%s", cases[i].props);
+        hoodie_table_config *c;
+        hoodie_assert_ok(hoodie_table_config_parse(&c, text, strlen(text), "p", 0));
+        hoodie_assert_equal_i(cases[i].mode, c->merge_mode);
+        hoodie_assert_equal_i(cases[i].partial, c->partial);
+        hoodie_assert_equal_i(cases[i].oneway, c->partial_oneway);
+        hoodie_merge_policy p = hoodie_merge_policy_of(c);
+        hoodie_assert_equal_i(cases[i].fold, p.log_fold);
+        hoodie_assert_equal_i(cases[i].base, p.base);
+        hoodie_table_config_free(c);
+    }
+}
+
 /* Delete markers (Hudi's DeleteContext) and the AWS DMS payload. */
 HOODIE_TEST(table_config__delete_markers)
 {

@@ -820,10 +820,9 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     int plain_op = w.o.op == HOODIE_WRITE_INSERT || w.o.op == HOODIE_WRITE_BULK_INSERT ||
                    w.o.op == HOODIE_WRITE_DELETE || w.o.op == HOODIE_WRITE_DELETE_PARTITION;
     /* the Debezium payloads are merged here too (their ordering column, sequence order, delete marker and TOASTed
-     * values), except in the LSM layout's sorted writes */
+     * values); the LSM layout's sorted writes and reads order MySQL's (the Postgres payload is refused there) */
     int own_merger = w.cfg->merge_mode == HOODIE_MERGE_CUSTOM && !w.cfg->debezium;
-    if ((own_merger && (w.cfg->lsm_tree || combine_inserts || !plain_op)) ||
-        (w.cfg->debezium && w.cfg->lsm_tree && !plain_op)) {
+    if (own_merger && (w.cfg->lsm_tree || combine_inserts || !plain_op)) {
         rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: %s combines records by the table's custom record merger (%s %s), "
                          "which hoodie does not support; insert, bulk_insert (without combining), delete and "
                          "delete_partition write such tables", base_path, w.op_name, HOODIE_CUSTOM_MERGER_ARGS(w.cfg));

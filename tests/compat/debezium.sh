@@ -9,7 +9,7 @@
 #  - Postgres: _event_lsn orders; a newer record's string columns holding "__debezium_unavailable_value" (TOASTed
 #    values Debezium did not send) keep the stored values; an older record loses whole;
 #  - snapshot, narrow projections, point lookups and compaction agree;
-#  - hoodie's own upserts into such tables combine records the same way;
+#  - hoodie's own upserts into such tables combine records the same way (MySQL's in the LSM layout too);
 #  - version 9's form of them (Hudi 1.1's upgrade): MySQL ordered by _event_bin_file then _event_pos with the delete
 #    marker as merge properties; Postgres's partial updates (FILL_UNAVAILABLE) in every merge, log records folded
 #    too; a partial update mode hoodie does not know refused.
@@ -90,6 +90,23 @@ for ty in cow mor; do
         fi
     done
 done
+
+# the LSM layout takes them too: sorted native log files of the events (deletes in delete files with their binlog
+# positions), merged by the payload's order when read, looked up and compacted (the sorted merge, L0 into L1)
+t=$tmp/mysql_lsm
+"$HOODIE" create "$t" --type mor --name mysql --record-key id --partition-fields city --ordering-field _event_seq \
+    --merge-mode event_time --layout lsm_tree > /dev/null || bad "create $t"
+switch "$t" 8 "$mysql"
+for f in my0 my1 my2 my3; do write "$t" upsert "$tmp/$f.jsonl"; done
+lsm_want="${want}7,G1,1.100 8,H1,1.1 "
+check_eq "mysql lsm: upserts" "$lsm_want" "$(rows "$t" id,name,_event_seq)"
+[ "$(find "$t" -name '*.deletes.parquet' | wc -l)" -gt 0 ] && ok || bad "mysql lsm: no delete file"
+"$HOODIE" get "$t" 2 --format csv > "$tmp/get" 2>&1
+grep -q ',2,B1,u,1.300,x$' "$tmp/get" && ok || bad "mysql lsm: get 2: $(cat "$tmp/get")"
+"$HOODIE" get "$t" 4 > "$tmp/get" 2>&1
+grep -q 'D1' "$tmp/get" && bad "mysql lsm: get 4 found the deleted row: $(cat "$tmp/get")" || ok
+"$HOODIE" compact "$t" > /dev/null 2> "$tmp/err" || bad "mysql lsm compact: $(cat "$tmp/err")"
+check_eq "mysql lsm: compacted" "$lsm_want" "$(rows "$t" id,name,_event_seq)"
 
 # hoodie ingest of MySQL change events fills _event_seq as Hudi's MysqlDebeziumSource does ("<binlog file
 # number>.<pos>"); positions 99 and 100 of one file order as numbers, within a batch and across commits

@@ -16,6 +16,7 @@ typedef struct src_state {
 /* A candidate version of the current key. */
 typedef struct cand {
     int set;
+    int after_delete;             /* a log version that follows a delete of the key: nothing fills it from the base */
     hoodie_row_ref ref;
     hoodie_merge_version ver;
 } cand;
@@ -26,7 +27,9 @@ struct hoodie_sorted_merge {
     uint32_t k;
     src_state *st;                /* k sources */
     hoodie_batch carry;           /* source number k: candidates that outlived their source's batch */
-    const hoodie_batch **bptr;    /* k + 1 batch pointers for the gather */
+    hoodie_batch aux;             /* source number k + 1: records made of two (fills), until gathered */
+    hoodie_fill_spec fill;        /* policy.toast_fill / partial: what a winner takes from the loser */
+    const hoodie_batch **bptr;    /* k + 2 batch pointers for the gather */
     hoodie_losertree lt;
     int lt_ready;
     hoodie_row_ref *sel;          /* rows chosen but not yet gathered */
@@ -143,9 +146,38 @@ static hoodie_status flush(hoodie_sorted_merge *m)
         }
         memcpy(m->out_del + have, m->sel_del, m->n_sel);
     }
-    HOODIE_TRY(hoodie_batch_take(&m->out, m->bptr, m->k + 1, m->sel, m->n_sel));
+    HOODIE_TRY(hoodie_batch_take(&m->out, m->bptr, m->k + 2, m->sel, m->n_sel));
     m->stats.rows_out += m->n_sel;
     m->n_sel = 0;
+    uint32_t a = m->k + 1;
+    if (m->aux.root.length && !(m->base.set && m->base.ref.source == a) && !(m->log.set && m->log.ref.source == a)) {
+        hoodie_array_clear(&m->aux.root);
+        for (size_t c = 0; c < m->aux.root.n_children; c++) hoodie_array_clear(&m->aux.root.children[c]);
+    }
+    return HOODIE_OK;
+}
+
+/*
+ * The winner `w` of a merge, given the loser `l`: itself, or, when it lacks values the loser has (m->fill), a
+ * record made in the aux batch of it with the loser's values there (record_merge.h hoodie_fill_spec). A candidate
+ * whose ordering value is borrowed from the aux batch borrows it again (the batch may have moved).
+ */
+static hoodie_status fill_winner(hoodie_sorted_merge *m, hoodie_row_ref w, hoodie_row_ref l, hoodie_row_ref *out)
+{
+    const hoodie_batch *wb = m->bptr[w.source], *lb = m->bptr[l.source];
+    *out = w;
+    if (!hoodie_fill_wanted(&m->fill, wb, w.row, lb, l.row)) return HOODIE_OK;
+    for (size_t c = 0; c < m->aux.root.n_children; c++) {
+        int from_loser = hoodie_fill_lacks(&m->fill, wb, w.row, c);
+        HOODIE_TRY(hoodie_array_append_range(&m->aux.root.children[c], &m->aux.schema.children[c],
+                                             from_loser ? &lb->root.children[c] : &wb->root.children[c],
+                                             from_loser ? l.row : w.row, 1));
+    }
+    out->source = m->k + 1;
+    out->row = m->aux.root.length++;
+    cand *cs[2] = { &m->base, &m->log };
+    for (int i = 0; i < 2; i++)
+        if (cs[i]->set && cs[i]->ref.source == m->k + 1) ordering_of(m, &m->aux, cs[i]->ref.row, &cs[i]->ver.ord);
     return HOODIE_OK;
 }
 
@@ -159,23 +191,50 @@ static hoodie_status finish_key(hoodie_sorted_merge *m)
         w = &m->base;
     else if (m->log.set)
         w = &m->log;
+    hoodie_row_ref ref = w ? w->ref : (hoodie_row_ref){ 0, 0 };
+    /* a log record replacing the base record takes its missing values from it; with partial updates (fill.both)
+     * the base record winning takes them from the log record too */
+    if (w && m->fill.cols && m->base.set && m->log.set && !m->base.ver.is_delete && !m->log.ver.is_delete &&
+        !m->log.after_delete && (w == &m->log || m->fill.both)) {
+        hoodie_status rc = fill_winner(m, w->ref, w == &m->log ? m->base.ref : m->log.ref, &ref);
+        if (rc < 0) return rc;
+    }
+    int is_delete = w && w->ver.is_delete;
     m->base.set = m->log.set = 0;
     m->in_key = 0;
-    if (!w || (w->ver.is_delete && !m->cfg.keep_deletes)) return HOODIE_OK;
-    return sel_push(m, w->ref, w->ver.is_delete);
+    if (!w || (is_delete && !m->cfg.keep_deletes)) return HOODIE_OK;
+    return sel_push(m, ref, is_delete);
 }
 
-static void fold(hoodie_sorted_merge *m, uint32_t s, int64_t r)
+static hoodie_status fold(hoodie_sorted_merge *m, uint32_t s, int64_t r)
 {
     hoodie_merge_version v;
     version_of(m, s, r, &v);
     cand *c = m->cfg.first_is_base && s == 0 ? &m->base : &m->log;
-    if (!c->set || hoodie_merge_newer_wins(m->cfg.policy.log_fold, &c->ver, &v)) {
+    hoodie_row_ref here = { s, r };
+    if (!c->set) {
         c->set = 1;
-        c->ref.source = s;
-        c->ref.row = r;
+        c->after_delete = 0;
+        c->ref = here;
+        c->ver = v;
+        return HOODIE_OK;
+    }
+    int newer = hoodie_merge_newer_wins(m->cfg.policy.log_fold, &c->ver, &v);
+    /* partial updates: the winner of two log versions takes the loser's values where it lacks its own */
+    if (m->fill.both && c != &m->base && !c->ver.is_delete && !v.is_delete) {
+        hoodie_row_ref ref;
+        HOODIE_TRY(fill_winner(m, newer ? here : c->ref, newer ? c->ref : here, &ref));
+        if (newer) c->ver = v;
+        c->ref = ref;
+        if (ref.source == m->k + 1) ordering_of(m, &m->aux, ref.row, &c->ver.ord);
+        return HOODIE_OK;
+    }
+    if (newer) {
+        c->after_delete = c->after_delete || (c->ver.is_delete && !v.is_delete);
+        c->ref = here;
         c->ver = v;
     }
+    return HOODIE_OK;
 }
 
 /* Source s is about to replace its batch: candidates in it (or in the carry) move to a new carry batch. */
@@ -189,7 +248,7 @@ static hoodie_status carry(hoodie_sorted_merge *m, uint32_t s)
     if (!n) return HOODIE_OK;
     hoodie_batch nb;
     HOODIE_TRY(hoodie_batch_init(&nb, m->cfg.schema));
-    hoodie_status rc = hoodie_batch_take(&nb, m->bptr, m->k + 1, refs, n);
+    hoodie_status rc = hoodie_batch_take(&nb, m->bptr, m->k + 2, refs, n);
     if (rc < 0) { hoodie_batch_dispose(&nb); return rc; }
     hoodie_batch_dispose(&m->carry);
     m->carry = nb;
@@ -212,6 +271,8 @@ void hoodie_sorted_merge_free(hoodie_sorted_merge *m)
     }
     free(m->st);
     hoodie_batch_dispose(&m->carry);
+    hoodie_batch_dispose(&m->aux);
+    hoodie_fill_spec_dispose(&m->fill);
     hoodie_batch_dispose(&m->out);
     free(m->bptr);
     if (m->lt_ready) hoodie_losertree_dispose(&m->lt);
@@ -239,7 +300,7 @@ hoodie_status hoodie_sorted_merge_open(hoodie_sorted_merge **out, const hoodie_s
     m->k = (uint32_t)k;
     hoodie_status rc = HOODIE_OK;
     m->st = calloc(k, sizeof *m->st);
-    m->bptr = calloc(k + 1, sizeof *m->bptr);
+    m->bptr = calloc(k + 2, sizeof *m->bptr);
     uint8_t *exhausted = calloc(k, 1);
     if (!m->st || !m->bptr || !exhausted) rc = HOODIE_NOMEM();
     for (uint32_t i = 0; rc == HOODIE_OK && i < m->k; i++) {
@@ -248,7 +309,9 @@ hoodie_status hoodie_sorted_merge_open(hoodie_sorted_merge **out, const hoodie_s
     }
     if (rc == HOODIE_OK) rc = hoodie_batch_init(&m->carry, cfg->schema);
     if (rc == HOODIE_OK) rc = hoodie_batch_init(&m->out, cfg->schema);
-    if (m->bptr) m->bptr[k] = &m->carry;
+    if (rc == HOODIE_OK) rc = hoodie_batch_init(&m->aux, cfg->schema);
+    if (rc == HOODIE_OK) rc = hoodie_fill_spec_init(&m->fill, &cfg->policy, cfg->schema);
+    if (m->bptr) m->bptr[k] = &m->carry, m->bptr[k + 1] = &m->aux;
     for (uint32_t i = 0; rc == HOODIE_OK && i < m->k; i++) {
         rc = load(m, i);
         exhausted[i] = (uint8_t)m->st[i].done;
@@ -328,7 +391,7 @@ hoodie_status hoodie_sorted_merge_next(hoodie_sorted_merge *m, hoodie_batch *out
             m->in_key = 1;
             m->stats.keys++;
         }
-        fold(m, top, st->row);
+        HOODIE_TRY(fold(m, top, st->row));
         m->stats.rows_in++;
         st->row++;
         if (st->row >= st->len) {

@@ -12,10 +12,15 @@
  *   emit   base vs log under policy.base (record_merge.h), exactly as the default layout's hash merge decides;
  *          a winning delete is dropped, or emitted with its delete flag when cfg.keep_deletes (log compaction must
  *          keep deletes: the base they apply to is merged later)
+ *   fill   policy.toast_fill / policy.partial (hoodie_fill_spec): the winner takes the loser's values where it
+ *          lacks its own, as a record made in an aux batch (source k + 1) kept until gathered; in every merge with
+ *          partial updates, else where a log record replaces the base record; never across a delete, nor from the
+ *          base into a log record that follows a delete of its key
  *
  * Memory: O(k) for the tree and the heads, plus one batch per source (each source's current batch), a carry
- * batch of at most two rows (candidates of a key that spans a source's batch boundary) and the output batch
- * being gathered (cfg.batch_rows rows at most). Output rows are gathered with hoodie_batch_take from the sources'
+ * batch of at most two rows (candidates of a key that spans a source's batch boundary), the output batch
+ * being gathered (cfg.batch_rows rows at most) and, with fills, the filled records not gathered yet (emptied at
+ * each gather that leaves none of them a candidate). Output rows are gathered with hoodie_batch_take from the sources'
  * batches: before a source replaces its batch, the rows selected so far are gathered into the output batch, which
  * is then returned (so output batches may be shorter than batch_rows).
  *

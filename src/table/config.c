@@ -360,9 +360,6 @@ static hoodie_status cfg_lsm(hoodie_table_config *c)
         if (c->type != HOODIE_TABLE_MERGE_ON_READ)
             return cfg_bad(c, "hoodie.table.storage.layout", "the lsm_tree layout is for MERGE_ON_READ tables only");
         c->lsm_tree = 1;
-        if (c->debezium == HOODIE_DEBEZIUM_POSTGRES) /* the sorted merge does not fill TOASTed values */
-            return cfg_bad(c, "hoodie.table.storage.layout", "the lsm_tree layout with PostgresDebeziumAvroPayload "
-                           "is not supported");
     } else if (v && strcasecmp(v, "default")) {
         return cfg_bad(c, "hoodie.table.storage.layout", "unknown storage layout '%s' (default or lsm_tree)", v);
     }

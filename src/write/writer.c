@@ -611,9 +611,6 @@ static hoodie_status ordering_and_fills(wctx *w)
     if (c->partial == HOODIE_PARTIAL_OTHER && merges)
         return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: partial update mode %s (hoodie.table.partial.update.mode) is not "
                            "supported; IGNORE_DEFAULTS and FILL_UNAVAILABLE are", w->t->base_path, c->partial_update);
-    if (c->partial != HOODIE_PARTIAL_NONE && c->lsm_tree)
-        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: partial updates (%s%s) on the lsm_tree layout are not supported",
-                           w->t->base_path, HOODIE_PARTIAL_ARGS(c));
     HOODIE_TRY(hoodie_fill_spec_init(&w->fill_in, &w->policy, &w->in.schema));
     w->fill_in.both = w->fill_in.both && w->fill_in.cols; /* below version 9 input records never combine so */
     return hoodie_fill_spec_init(&w->fill_file, &w->policy, &w->file_schema);
@@ -820,7 +817,7 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     int plain_op = w.o.op == HOODIE_WRITE_INSERT || w.o.op == HOODIE_WRITE_BULK_INSERT ||
                    w.o.op == HOODIE_WRITE_DELETE || w.o.op == HOODIE_WRITE_DELETE_PARTITION;
     /* the Debezium payloads are merged here too (their ordering column, sequence order, delete marker and TOASTed
-     * values); the LSM layout's sorted writes and reads order MySQL's (the Postgres payload is refused there) */
+     * values), in the LSM layout's sorted writes too */
     int own_merger = w.cfg->merge_mode == HOODIE_MERGE_CUSTOM && !w.cfg->debezium;
     if (own_merger && (w.cfg->lsm_tree || combine_inserts || !plain_op)) {
         rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: %s combines records by the table's custom record merger (%s %s), "

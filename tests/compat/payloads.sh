@@ -12,7 +12,7 @@
 #  - version 9's form of PartialUpdateAvroPayload (partial update mode IGNORE_DEFAULTS) merges nulls away;
 #  - the legacy payloads of partial updates below version 9 (PartialUpdateAvroPayload,
 #    OverwriteNonDefaultsWithLatestAvroPayload) merge as their classes do, in upserts (COW merges and
-#    de-duplication too), snapshots, point lookups and compaction;
+#    de-duplication too), snapshots, point lookups and compaction, in the LSM layout too;
 #  - a payload hoodie does not merge by (a user's class): COW tables read, take inserts, deletes and clustering,
 #    and refuse upserts; MOR tables refuse upserts, compaction (before any plan) and snapshots of slices with logs.
 set -u
@@ -247,13 +247,27 @@ for pay in PartialUpdateAvroPayload OverwriteNonDefaultsWithLatestAvroPayload; d
         done
     done
 done
-t=$tmp/legacy_lsm
-"$HOODIE" create "$t" --type mor --name lp --record-key id --ordering-field ts --layout lsm_tree > /dev/null ||
-    bad "create $t"
-sed -i "s/^hoodie.compaction.payload.class=.*/hoodie.compaction.payload.class=org.apache.hudi.common.model.PartialUpdateAvroPayload/;
-        s/^hoodie.record.merge.mode=.*/hoodie.record.merge.mode=CUSTOM/" "$t/.hoodie/hoodie.properties"
-"$HOODIE" write "$t" --op upsert --input "$tmp/pu1.jsonl" > /dev/null 2> "$tmp/err" &&
-    bad "legacy partial on the LSM layout: upsert succeeded" || ok
-grep -q "partial updates (payload org.apache.hudi.common.model.PartialUpdateAvroPayload) on the lsm_tree layout are not supported" "$tmp/err" && ok || bad "legacy partial on the LSM layout: $(cat "$tmp/err")"
+# the LSM layout merges them the same way: sorted native log files, filled in the sorted merge, before and after
+# its compaction
+for pay in PartialUpdateAvroPayload OverwriteNonDefaultsWithLatestAvroPayload; do
+    case $pay in
+    Partial*) want="1,A2,11,20 2,b,20,10 3,c,30,20 4,D,40,10 5,e,55,12 6,f,66,30 " ;;
+    Overwrite*) want="1,a,11,20 2,B,20,5 3,c,30,20 4,D,41,5 5,,55,12 6,,66,30 " ;;
+    esac
+    t=$tmp/legacy_lsm_$pay
+    "$HOODIE" create "$t" --type mor --name lp --record-key id --partition-fields city --ordering-field ts \
+        --layout lsm_tree > /dev/null || bad "create $t"
+    write "$t" bulk_insert "$tmp/pu0.jsonl"
+    sed -i "s/^hoodie.compaction.payload.class=.*/hoodie.compaction.payload.class=org.apache.hudi.common.model.$pay/;
+            s/^hoodie.record.merge.mode=.*/hoodie.record.merge.mode=CUSTOM/" "$t/.hoodie/hoodie.properties"
+    for f in pu1 pu2 pu3; do write "$t" upsert "$tmp/$f.jsonl"; done
+    [ "$(find "$t" -name '*.log.parquet' | wc -l)" -ge 2 ] && ok || bad "$pay lsm: no native log files"
+    check_eq "$pay lsm: snapshot" "$want" "$(pv "$t")"
+    want1=${want%% *}
+    "$HOODIE" get "$t" 1 --format csv > "$tmp/get" 2>&1
+    grep -q ",1,${want1#1,},x\$" "$tmp/get" && ok || bad "$pay lsm: get 1: $(cat "$tmp/get")"
+    "$HOODIE" compact "$t" > /dev/null 2> "$tmp/err" || bad "$pay lsm: compact: $(cat "$tmp/err")"
+    check_eq "$pay lsm: compacted" "$want" "$(pv "$t")"
+done
 
 finish payloads

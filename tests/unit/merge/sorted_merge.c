@@ -247,3 +247,174 @@ HOODIE_TEST(merge_sorted__unsorted_source_is_corrupt)
     hoodie_sorted_merge_free(m);
     hoodie_field_dispose(&schema);
 }
+
+/*
+ * Fills (partial updates, TOASTed values): the winner of a merge takes the loser's values where its own are null,
+ * in every merge (policy.partial) or where a log record replaces the base record only (one way). Random sources of
+ * (key, ts, a, b) with nulls in a and b, tiny batches (keys spanning batches: candidates carried while filled
+ * records wait in the merge), small output batches, against a reference fold.
+ */
+typedef struct frec { int key; int64_t ts; int64_t a, b; int has_a, has_b, del; } frec;
+
+typedef struct fsrc { frec *r; size_t n, pos; unsigned seed; hoodie_field *schema; } fsrc;
+
+static hoodie_status fsrc_next(void *ctx, hoodie_batch *out, uint8_t **deleted)
+{
+    fsrc *s = ctx;
+    if (s->pos >= s->n) return HOODIE_ITEROVER;
+    size_t take = 1 + (size_t)(rand_r(&s->seed) % 3);
+    if (take > s->n - s->pos) take = s->n - s->pos;
+    HOODIE_TRY(hoodie_batch_init(out, s->schema));
+    uint8_t *d = malloc(take + 1);
+    hoodie_array *c = out->root.children;
+    const hoodie_field *f = out->schema.children;
+    for (size_t i = 0; i < take; i++) {
+        const frec *r = &s->r[s->pos + i];
+        char kb[16];
+        snprintf(kb, sizeof kb, "k%04d", r->key);
+        hoodie_array_append_str(&c[0], &f[0], kb);
+        hoodie_array_append_int(&c[1], &f[1], r->ts);
+        if (r->has_a) hoodie_array_append_int(&c[2], &f[2], r->a); else hoodie_array_append_null(&c[2], &f[2]);
+        if (r->has_b) hoodie_array_append_int(&c[3], &f[3], r->b); else hoodie_array_append_null(&c[3], &f[3]);
+        d[i] = (uint8_t)r->del;
+    }
+    out->root.length = (int64_t)take;
+    s->pos += take;
+    *deleted = d;
+    return HOODIE_OK;
+}
+
+static int cmp_frec(const void *x, const void *y)
+{
+    const frec *a = x, *b = y;
+    return (a->key > b->key) - (a->key < b->key);
+}
+
+/* The reference: w takes l's a and b where it has none (neither a delete). */
+static void ref_fill(frec *w, const frec *l)
+{
+    if (w->del || l->del) return;
+    if (!w->has_a && l->has_a) w->has_a = 1, w->a = l->a;
+    if (!w->has_b && l->has_b) w->has_b = 1, w->b = l->b;
+}
+
+static int ref_newer(const hoodie_merge_policy *p, hoodie_merge_mode mode, const frec *o, const frec *n)
+{
+    (void)p;
+    hoodie_merge_version a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    a.is_delete = o->del, b.is_delete = n->del;
+    a.ord.kind = b.ord.kind = HOODIE_ORD_INT;
+    a.ord.i = o->ts, b.ord.i = n->ts;
+    return hoodie_merge_newer_wins(mode, &a, &b);
+}
+
+static void fill_case(unsigned seed, int oneway, int64_t out_rows)
+{
+    hoodie_field schema, col;
+    hoodie_assert_ok(hoodie_field_init(&schema, "root", hoodie_type_of(HOODIE_TYPE_STRUCT), 0));
+    const char *names[4] = { "_hoodie_record_key", "ts", "a", "b" };
+    hoodie_type_id types[4] = { HOODIE_TYPE_STRING, HOODIE_TYPE_INT64, HOODIE_TYPE_INT64, HOODIE_TYPE_INT64 };
+    for (int i = 0; i < 4; i++) {
+        hoodie_assert_ok(hoodie_field_init(&col, names[i], hoodie_type_of(types[i]), 1));
+        hoodie_assert_ok(hoodie_field_add_child(&schema, &col));
+        hoodie_field_dispose(&col);
+    }
+    enum { K = 4 };
+    fsrc s[K];
+    hoodie_sorted_source ss[K];
+    unsigned st = seed;
+    int64_t v = 1;
+    for (int i = 0; i < K; i++) {
+        s[i].n = (size_t)(rand_r(&st) % 30);
+        s[i].r = malloc((s[i].n + 1) * sizeof *s[i].r);
+        for (size_t j = 0; j < s[i].n; j++) {
+            frec *r = &s[i].r[j];
+            r->key = (int)(rand_r(&st) % 12);
+            r->ts = rand_r(&st) % 4;
+            r->has_a = rand_r(&st) % 5 < 3, r->a = v++;
+            r->has_b = rand_r(&st) % 5 < 2, r->b = v++;
+            r->del = i > 0 && rand_r(&st) % 9 == 0;
+        }
+        qsort(s[i].r, s[i].n, sizeof *s[i].r, cmp_frec);
+        size_t w = 0; /* one record a key in each source, as written */
+        for (size_t j = 0; j < s[i].n; j++)
+            if (w == 0 || s[i].r[w - 1].key != s[i].r[j].key) s[i].r[w++] = s[i].r[j];
+        s[i].n = w;
+        s[i].pos = 0;
+        s[i].seed = seed * 7 + (unsigned)i;
+        s[i].schema = &schema;
+        ss[i] = (hoodie_sorted_source){ fsrc_next, &s[i] };
+    }
+    hoodie_merge_policy pol = EVENT;
+    pol.partial = HOODIE_PARTIAL_IGNORE_DEFAULTS;
+    pol.partial_oneway = oneway;
+    if (oneway) pol.base = HOODIE_MERGE_COMMIT_TIME_ORDERING;
+    /* the reference, key by key: source 0 is the base */
+    frec want[12];
+    int have[12] = { 0 };
+    for (int key = 0; key < 12; key++) {
+        frec base = { 0 }, log = { 0 };
+        int has_base = 0, has_log = 0, after_delete = 0;
+        for (int i = 0; i < K; i++)
+            for (size_t j = 0; j < s[i].n; j++) {
+                const frec *r = &s[i].r[j];
+                if (r->key != key) continue;
+                if (i == 0) { base = *r; has_base = 1; continue; }
+                if (!has_log) { log = *r; has_log = 1; continue; }
+                int newer = ref_newer(&pol, pol.log_fold, &log, r);
+                /* a record that follows a delete of its key is new: nothing fills it from the base */
+                after_delete = after_delete || (newer && log.del && !r->del);
+                if (!oneway) {
+                    frec w = newer ? *r : log;
+                    ref_fill(&w, newer ? &log : r);
+                    log = w;
+                } else if (newer) {
+                    log = *r;
+                }
+            }
+        if (!has_base && !has_log) continue;
+        frec w = has_log ? log : base;
+        if (has_base && has_log) {
+            int newer = ref_newer(&pol, pol.base, &base, &log);
+            w = newer ? log : base;
+            if ((newer || !oneway) && !after_delete) ref_fill(&w, newer ? &base : &log);
+        }
+        if (w.del) continue;
+        want[key] = w;
+        have[key] = 1;
+    }
+    hoodie_sorted_merge_cfg cfg = { &schema, 0, 1, -1, pol, 1, 0, 1, out_rows, NULL };
+    hoodie_sorted_merge *m;
+    hoodie_assert_ok(hoodie_sorted_merge_open(&m, &cfg, ss, K));
+    hoodie_batch b;
+    hoodie_status rc;
+    int seen[12] = { 0 };
+    while ((rc = hoodie_sorted_merge_next(m, &b, NULL)) == HOODIE_OK) {
+        const hoodie_array *c = b.root.children;
+        for (int64_t r = 0; r < b.root.length; r++) {
+            char kb[8] = "";
+            memcpy(kb, (const char *)c[0].values + c[0].offsets[r] + 1, 4); /* "k%04d" */
+            int key = atoi(kb);
+            hoodie_assert(key >= 0 && key < 12 && have[key] && !seen[key]);
+            seen[key] = 1;
+            hoodie_assert_equal_i(want[key].ts, ((const int64_t *)c[1].values)[r]);
+            hoodie_assert_equal_i(want[key].has_a, hoodie_array_is_valid(&c[2], r));
+            hoodie_assert_equal_i(want[key].has_b, hoodie_array_is_valid(&c[3], r));
+            if (want[key].has_a) hoodie_assert_equal_i(want[key].a, ((const int64_t *)c[2].values)[r]);
+            if (want[key].has_b) hoodie_assert_equal_i(want[key].b, ((const int64_t *)c[3].values)[r]);
+        }
+        hoodie_batch_dispose(&b);
+    }
+    hoodie_assert_equal_i(HOODIE_ITEROVER, rc);
+    for (int key = 0; key < 12; key++) hoodie_assert_equal_i(have[key], seen[key]);
+    hoodie_sorted_merge_free(m);
+    for (int i = 0; i < K; i++) free(s[i].r);
+    hoodie_field_dispose(&schema);
+}
+
+HOODIE_TEST(merge_sorted__fills_against_reference)
+{
+    for (unsigned seed = 1; seed <= 300; seed++) fill_case(seed, (int)(seed % 2), (int64_t)(1 + seed % 4));
+}

@@ -1,4 +1,5 @@
 #include "merge/record_merge.h"
+#include "model/build.h"
 #include "util/error.h"
 
 #include <inttypes.h>
@@ -161,14 +162,6 @@ void hoodie_ordering_seq(hoodie_ordering *o)
     o->lo = part[1];
 }
 
-int hoodie_debezium_unavailable(const hoodie_array *a, int64_t r)
-{
-    if (!hoodie_array_is_valid(a, r)) return 0;
-    size_t n;
-    const uint8_t *p = hoodie_array_bytes_at(a, r, &n);
-    return n == sizeof HOODIE_DEBEZIUM_UNAVAILABLE - 1 && !memcmp(p, HOODIE_DEBEZIUM_UNAVAILABLE, n);
-}
-
 hoodie_merge_policy hoodie_merge_policy_of(const hoodie_table_config *c)
 {
     hoodie_merge_policy p;
@@ -234,6 +227,21 @@ int hoodie_fill_wanted(const hoodie_fill_spec *s, const hoodie_batch *wb, int64_
     for (size_t c = 0; c < wb->schema.n_children; c++)
         if (hoodie_fill_lacks(s, wb, wr, c) && !hoodie_fill_lacks(s, lb, lr, c)) return 1;
     return 0;
+}
+
+hoodie_status hoodie_fill_append(const hoodie_fill_spec *s, hoodie_batch *dst, const hoodie_batch *wb, int64_t wr,
+                                 const hoodie_batch *lb, int64_t lr, int skip_col, int64_t *row)
+{
+    if (dst->root.validity) return HOODIE_FAIL(HOODIE_EINVAL, "merge: a record batch with null rows");
+    for (size_t c = 0; c < dst->schema.n_children; c++) {
+        if ((int)c == skip_col) continue;
+        int from_loser = hoodie_fill_lacks(s, wb, wr, c);
+        HOODIE_TRY(hoodie_array_append_range(&dst->root.children[c], &dst->schema.children[c],
+                                             from_loser ? &lb->root.children[c] : &wb->root.children[c],
+                                             from_loser ? lr : wr, 1));
+    }
+    *row = dst->root.length++;
+    return HOODIE_OK;
 }
 
 void hoodie_delete_marker_of(const hoodie_table_config *c, const hoodie_field *schema, hoodie_delete_marker *m)

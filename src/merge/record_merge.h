@@ -103,8 +103,8 @@ typedef struct hoodie_merge_policy {
  * Which values a merged record takes from the other record (policy.toast_fill, policy.partial), for batches of one
  * schema: cols[c] is 1 for a data column (not a _hoodie_ one) whose value can be lacking: null (IGNORE_DEFAULTS:
  * Spark's columns default to null) or, in string and bytes columns, the `unavailable` marker (FILL_UNAVAILABLE,
- * Postgres's TOASTed values). both: version 9 partial updates, filled in every merge whichever record wins (the
- * Postgres payload below version 9: a record replacing the stored one only). cols is NULL when nothing is filled.
+ * Postgres's TOASTed values). both: partial updates, filled in every merge whichever record wins (the Postgres
+ * payload and OverwriteNonDefaultsWithLatestAvroPayload: a record replacing the stored one only). cols is NULL when nothing is filled.
  */
 typedef struct hoodie_fill_spec {
     uint8_t *cols;
@@ -120,12 +120,13 @@ void hoodie_fill_spec_dispose(hoodie_fill_spec *s);
 int hoodie_fill_lacks(const hoodie_fill_spec *s, const hoodie_batch *b, int64_t r, size_t c);
 /** 1 if the record at row wr of wb lacks a value that the one at row lr of lb (same schema) has. */
 int hoodie_fill_wanted(const hoodie_fill_spec *s, const hoodie_batch *wb, int64_t wr, const hoodie_batch *lb, int64_t lr);
+/** Append to dst (same schema; dst may be wb or lb) the record at row wr of wb with row lr of lb's values where it
+ *  lacks its own; column skip_col (or -1) is left out (its array stays shorter); *row: the new row of dst. */
+hoodie_status hoodie_fill_append(const hoodie_fill_spec *s, hoodie_batch *dst, const hoodie_batch *wb, int64_t wr,
+                                 const hoodie_batch *lb, int64_t lr, int skip_col, int64_t *row);
 
 /** The value Debezium's Postgres connector sends for a TOASTed column it did not read. */
 #define HOODIE_DEBEZIUM_UNAVAILABLE "__debezium_unavailable_value"
-
-/** 1 if cell r of a string or bytes array holds HOODIE_DEBEZIUM_UNAVAILABLE. */
-int hoodie_debezium_unavailable(const hoodie_array *a, int64_t r);
 
 /** A string ordering value "<n>.<m>" (decimal numbers) made a DECIMAL ordering (n, m) comparing as the pair; any
  *  other value is left as it is. */

@@ -159,26 +159,16 @@ static hoodie_status flush(hoodie_sorted_merge *m)
 
 /*
  * The winner `w` of a merge, given the loser `l`: itself, or, when it lacks values the loser has (m->fill), a
- * record made in the aux batch of it with the loser's values there (record_merge.h hoodie_fill_spec). A candidate
- * whose ordering value is borrowed from the aux batch borrows it again (the batch may have moved).
+ * record made in the aux batch of it with the loser's values there (record_merge.h hoodie_fill_spec). The aux
+ * batch may move: a candidate set to the result borrows its ordering value again.
  */
 static hoodie_status fill_winner(hoodie_sorted_merge *m, hoodie_row_ref w, hoodie_row_ref l, hoodie_row_ref *out)
 {
     const hoodie_batch *wb = m->bptr[w.source], *lb = m->bptr[l.source];
     *out = w;
     if (!hoodie_fill_wanted(&m->fill, wb, w.row, lb, l.row)) return HOODIE_OK;
-    for (size_t c = 0; c < m->aux.root.n_children; c++) {
-        int from_loser = hoodie_fill_lacks(&m->fill, wb, w.row, c);
-        HOODIE_TRY(hoodie_array_append_range(&m->aux.root.children[c], &m->aux.schema.children[c],
-                                             from_loser ? &lb->root.children[c] : &wb->root.children[c],
-                                             from_loser ? l.row : w.row, 1));
-    }
     out->source = m->k + 1;
-    out->row = m->aux.root.length++;
-    cand *cs[2] = { &m->base, &m->log };
-    for (int i = 0; i < 2; i++)
-        if (cs[i]->set && cs[i]->ref.source == m->k + 1) ordering_of(m, &m->aux, cs[i]->ref.row, &cs[i]->ver.ord);
-    return HOODIE_OK;
+    return hoodie_fill_append(&m->fill, &m->aux, wb, w.row, lb, l.row, -1, &out->row);
 }
 
 /* Emit the winner of the current key. */

@@ -56,11 +56,6 @@ struct hoodie_slice_merger {
     hoodie_fill_spec fill;
 };
 
-static int lacks(const hoodie_slice_merger *m, const hoodie_batch *b, int64_t r, size_t c)
-{
-    return hoodie_fill_lacks(&m->fill, b, r, c);
-}
-
 /*
  * The winner of a merge, row wr of srcs[wsrc], given the loser, row lr of lb: the winner itself, or, when it lacks
  * values, a record appended to `aux` (srcs[aux_src]) made of it with the loser's values there (as
@@ -70,21 +65,11 @@ static hoodie_status fill_merge(hoodie_slice_merger *m, hoodie_batch *aux, uint3
                                 int64_t wr, const hoodie_batch *lb, int64_t lr, hoodie_row_ref *out)
 {
     const hoodie_batch *wb = m->srcs[wsrc];
-    size_t nc = wb->schema.n_children, c = 0;
     out->source = wsrc;
     out->row = wr;
-    while (c < nc && !lacks(m, wb, wr, c)) c++;
-    if (c == nc) return HOODIE_OK;
-    if (aux->root.validity) return HOODIE_FAIL(HOODIE_EINVAL, "merge: a record batch with null rows");
-    for (c = 0; c < nc; c++) {
-        int from_loser = lacks(m, wb, wr, c);
-        HOODIE_TRY(hoodie_array_append_range(&aux->root.children[c], &aux->schema.children[c],
-                                             from_loser ? &lb->root.children[c] : &wb->root.children[c],
-                                             from_loser ? lr : wr, 1));
-    }
+    if (!hoodie_fill_wanted(&m->fill, wb, wr, lb, lr)) return HOODIE_OK;
     out->source = aux_src;
-    out->row = aux->root.length++;
-    return HOODIE_OK;
+    return hoodie_fill_append(&m->fill, aux, wb, wr, lb, lr, -1, &out->row);
 }
 
 /* Batched probing distances (rows ahead): home slots at PF_FAR, keys and log entries at PF_NEAR. */

@@ -546,17 +546,9 @@ static hoodie_status fill_record(const wctx *w, hoodie_batch *filled, const hood
                                  hoodie_row_ref *ref, const hoodie_batch *lb, int64_t lr)
 {
     const hoodie_batch *wb = ref->source ? fresh : old;
-    const int64_t wr = ref->row;
-    if (!hoodie_fill_wanted(&w->fill_file, wb, wr, lb, lr)) return HOODIE_OK;
-    for (size_t c = 0; c < wb->schema.n_children; c++) {
-        if (c == 4) continue;
-        int from_loser = hoodie_fill_lacks(&w->fill_file, wb, wr, c);
-        HOODIE_TRY(hoodie_array_append_range(&filled->root.children[c], &filled->schema.children[c],
-                                             from_loser ? &lb->root.children[c] : &wb->root.children[c],
-                                             from_loser ? lr : wr, 1));
-    }
+    if (!hoodie_fill_wanted(&w->fill_file, wb, ref->row, lb, lr)) return HOODIE_OK;
+    HOODIE_TRY(hoodie_fill_append(&w->fill_file, filled, wb, ref->row, lb, lr, 4, &ref->row));
     ref->source = 2;
-    ref->row = filled->root.length++;
     return HOODIE_OK;
 }
 

@@ -78,9 +78,7 @@ static hoodie_status prepare_schema(wctx *w, const hoodie_field *input)
  */
 static hoodie_status combined_row(wctx *w, int64_t win, int64_t lose, size_t *cap, int64_t *row)
 {
-    hoodie_batch *in = &w->in;
-    int64_t r = in->root.length;
-    if (in->root.validity) return HOODIE_FAIL(HOODIE_EINVAL, "input: a batch with null rows");
+    int64_t r = w->in.root.length;
     if ((size_t)r + 1 > *cap) {
         size_t nc = *cap * 2 + 64;
         int64_t *off = realloc(w->keys.offsets, (nc + 1) * sizeof *off);
@@ -92,12 +90,7 @@ static hoodie_status combined_row(wctx *w, int64_t win, int64_t lose, size_t *ca
         w->del = d;
         *cap = nc;
     }
-    for (size_t c = 0; c < in->schema.n_children; c++) {
-        int64_t from = hoodie_fill_lacks(&w->fill_in, in, win, c) ? lose : win;
-        HOODIE_TRY(hoodie_array_append_range(&in->root.children[c], &in->schema.children[c], &in->root.children[c],
-                                             from, 1));
-    }
-    in->root.length = r + 1;
+    HOODIE_TRY(hoodie_fill_append(&w->fill_in, &w->in, &w->in, win, &w->in, lose, -1, &r));
     size_t kl;
     const char *k = key_at(&w->keys, win, &kl);
     if (kl) {
@@ -612,7 +605,6 @@ static hoodie_status ordering_and_fills(wctx *w)
         return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: partial update mode %s (hoodie.table.partial.update.mode) is not "
                            "supported; IGNORE_DEFAULTS and FILL_UNAVAILABLE are", w->t->base_path, c->partial_update);
     HOODIE_TRY(hoodie_fill_spec_init(&w->fill_in, &w->policy, &w->in.schema));
-    w->fill_in.both = w->fill_in.both && w->fill_in.cols; /* below version 9 input records never combine so */
     return hoodie_fill_spec_init(&w->fill_file, &w->policy, &w->file_schema);
 }
 

@@ -92,7 +92,7 @@ typedef struct wctx {
     int n_more_ord;                 /* version 9's further ordering fields (compared on a tie): their columns in */
     int more_ord[HOODIE_ORDERING_FIELDS_MAX]; /* `in` (-1 when absent); in file records, 5 columns later */
     int more_ord_file[HOODIE_ORDERING_FIELDS_MAX];
-    hoodie_fill_spec fill_in;       /* partial updates (version 9): what a combined input record takes from another */
+    hoodie_fill_spec fill_in;       /* partial updates: what a combined input record takes from another */
     hoodie_fill_spec fill_file;     /* and a merged file record (also the Postgres payload's TOASTed values) */
     hoodie_merge_policy policy;     /* the Debezium payloads' sequence ordering and TOASTed values */
     char **part_names;              /* distinct partitions of the live rows */

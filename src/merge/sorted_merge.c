@@ -17,6 +17,8 @@ typedef struct src_state {
 typedef struct cand {
     int set;
     int after_delete;             /* a log version that follows a delete of the key: nothing fills it from the base */
+    int after_natural;            /* ... a delete without an ordering value: it removed the base record, whatever the
+                                     ordering values (as the hash merge, read/slice_merge.c) */
     hoodie_row_ref ref;
     hoodie_merge_version ver;
 } cand;
@@ -111,7 +113,7 @@ static hoodie_status load(hoodie_sorted_merge *m, uint32_t s)
     }
 }
 
-static hoodie_status sel_push(hoodie_sorted_merge *m, hoodie_row_ref ref, int is_delete)
+static hoodie_status sel_push(hoodie_sorted_merge *m, hoodie_row_ref ref, int kind)
 {
     if (m->n_sel == m->cap_sel) {
         size_t nc = m->cap_sel ? m->cap_sel * 2 : 1024;
@@ -124,7 +126,7 @@ static hoodie_status sel_push(hoodie_sorted_merge *m, hoodie_row_ref ref, int is
         m->cap_sel = nc;
     }
     m->sel[m->n_sel] = ref;
-    m->sel_del[m->n_sel] = (uint8_t)(is_delete != 0);
+    m->sel_del[m->n_sel] = (uint8_t)kind; /* hoodie_sorted_row_kind */
     m->n_sel++;
     return HOODIE_OK;
 }
@@ -176,24 +178,31 @@ static hoodie_status finish_key(hoodie_sorted_merge *m)
 {
     const cand *w = NULL;
     if (m->base.set && m->log.set)
-        w = hoodie_merge_newer_wins(m->cfg.policy.base, &m->base.ver, &m->log.ver) ? &m->log : &m->base;
+        w = m->log.after_natural || hoodie_merge_newer_wins(m->cfg.policy.base, &m->base.ver, &m->log.ver) ? &m->log
+                                                                                                          : &m->base;
     else if (m->base.set)
         w = &m->base;
     else if (m->log.set)
         w = &m->log;
     hoodie_row_ref ref = w ? w->ref : (hoodie_row_ref){ 0, 0 };
-    /* a log record replacing the base record takes its missing values from it; with partial updates (fill.both)
-     * the base record winning takes them from the log record too */
+    /* a log record replacing the base record takes its missing values from it, unless it follows a delete of the
+     * key (it is a new record); with partial updates (fill.both) the base record winning takes them from the log
+     * record too */
     if (w && m->fill.cols && m->base.set && m->log.set && !m->base.ver.is_delete && !m->log.ver.is_delete &&
-        !m->log.after_delete && (w == &m->log || m->fill.both)) {
+        (w == &m->log ? !m->log.after_delete : m->fill.both)) {
         hoodie_status rc = fill_winner(m, w->ref, w == &m->log ? m->base.ref : m->log.ref, &ref);
         if (rc < 0) return rc;
     }
     int is_delete = w && w->ver.is_delete;
+    int kind = is_delete ? HOODIE_SORTED_DELETE : HOODIE_SORTED_RECORD;
+    if (w == &m->log && m->log.after_natural)
+        kind = is_delete ? HOODIE_SORTED_NATURAL_DELETE : HOODIE_SORTED_RECORD_AFTER_NATURAL;
+    else if (w == &m->log && m->log.after_delete && !is_delete)
+        kind = HOODIE_SORTED_RECORD_AFTER_DELETE;
     m->base.set = m->log.set = 0;
     m->in_key = 0;
     if (!w || (is_delete && !m->cfg.keep_deletes)) return HOODIE_OK;
-    return sel_push(m, ref, is_delete);
+    return sel_push(m, ref, kind);
 }
 
 static hoodie_status fold(hoodie_sorted_merge *m, uint32_t s, int64_t r)
@@ -204,7 +213,7 @@ static hoodie_status fold(hoodie_sorted_merge *m, uint32_t s, int64_t r)
     hoodie_row_ref here = { s, r };
     if (!c->set) {
         c->set = 1;
-        c->after_delete = 0;
+        c->after_delete = c->after_natural = 0;
         c->ref = here;
         c->ver = v;
         return HOODIE_OK;
@@ -221,6 +230,7 @@ static hoodie_status fold(hoodie_sorted_merge *m, uint32_t s, int64_t r)
     }
     if (newer) {
         c->after_delete = c->after_delete || (c->ver.is_delete && !v.is_delete);
+        c->after_natural = c->after_natural || (c->ver.is_delete && hoodie_ordering_is_natural(&c->ver.ord));
         c->ref = here;
         c->ver = v;
     }

@@ -68,13 +68,29 @@ typedef struct hoodie_sorted_merge_stats {
 
 typedef struct hoodie_sorted_merge hoodie_sorted_merge;
 
+/**
+ * What a row of a merge keeping deletes stands for. A record that follows a delete of its key carries that delete
+ * with it, for log compaction to write it (to be applied before the row) and the merges after it to see it: a
+ * delete without an ordering value removed the base record whatever its ordering value (as the hash merge has it);
+ * any delete keeps the base record's values out of the record (fills).
+ */
+typedef enum hoodie_sorted_row_kind {
+    HOODIE_SORTED_RECORD = 0,
+    HOODIE_SORTED_DELETE = 1,               /* a delete, with its ordering value */
+    HOODIE_SORTED_RECORD_AFTER_NATURAL = 2, /* a record after a delete without an ordering value: the delete is
+                                               written without one */
+    HOODIE_SORTED_NATURAL_DELETE = 3,       /* a delete after such a delete: written without an ordering value */
+    HOODIE_SORTED_RECORD_AFTER_DELETE = 4   /* a record after a delete with an ordering value: the delete is written
+                                               with the record's (the record still wins it, ties going to the later) */
+} hoodie_sorted_row_kind;
+
 /** Open the merge over k >= 1 sources (borrowed; they must outlive the merge). Loads each source's first batch. */
 hoodie_status hoodie_sorted_merge_open(hoodie_sorted_merge **out, const hoodie_sorted_merge_cfg *cfg,
                                        const hoodie_sorted_source *sources, size_t k);
 /**
  * The next batch of merged records (`out` initialised here; never empty). With cfg.keep_deletes `*deleted`
- * receives a malloc'ed per-row flag array (1: the row is a delete), else it is set to NULL; `deleted` may be NULL
- * when not keeping deletes. HOODIE_ITEROVER when done.
+ * receives a malloc'ed per-row flag array (hoodie_sorted_row_kind: 0 a record, else see there), else it is set to
+ * NULL; `deleted` may be NULL when not keeping deletes. HOODIE_ITEROVER when done.
  */
 hoodie_status hoodie_sorted_merge_next(hoodie_sorted_merge *m, hoodie_batch *out, uint8_t **deleted);
 void hoodie_sorted_merge_stats_get(const hoodie_sorted_merge *m, hoodie_sorted_merge_stats *out);

@@ -29,6 +29,7 @@ typedef struct log_entry {
     uint8_t consumed;
     uint8_t after_delete;  /* a natural-order delete came before the version: it removed the base record, whatever
                               the version is */
+    uint8_t after_any;     /* a delete (any) came before the version: nothing fills it from the base record */
 } log_entry;
 
 struct hoodie_slice_merger {
@@ -254,6 +255,7 @@ static hoodie_status fold(hoodie_slice_merger *m, const uint8_t *key, size_t len
             /* records before a delete without an ordering value are removed by it, whatever their ordering
                values; a later record survives it and does not bring the base record back (HUDI-7610) */
             if (ev.is_delete && hoodie_ordering_is_natural(&ev.ord)) e->after_delete = 1;
+            if (ev.is_delete) e->after_any = 1;
             return entry_set(m, e, src, row, del, v);
         }
         return HOODIE_OK;
@@ -267,7 +269,7 @@ static hoodie_status fold(hoodie_slice_merger *m, const uint8_t *key, size_t len
     }
     log_entry *e = &m->entries[m->n_entries++];
     e->consumed = 0;
-    e->after_delete = 0;
+    e->after_delete = e->after_any = 0;
     HOODIE_TRY(entry_set(m, e, src, row, del, v));
     slot->hash = h;
     slot->idx = (uint32_t)m->n_entries; /* after entry_set: the key is read through the entry */
@@ -431,7 +433,7 @@ static hoodie_status select_rows(hoodie_slice_merger *m, const hoodie_batch *bas
         if (e->after_delete || hoodie_merge_newer_wins(m->cfg.policy.base, &vb, &ev)) {
             if (e->is_delete) { m->deleted++; continue; }
             m->replaced++;
-            if (m->have_aux && !e->after_delete && !vb.is_delete)
+            if (m->have_aux && !e->after_any && !vb.is_delete)
                 HOODIE_TRY(fill_merge(m, &m->aux, m->aux_src, e->src, e->row, base, r, &m->sel[n]));
             else m->sel[n].source = e->src, m->sel[n].row = e->row;
         } else {
@@ -493,7 +495,7 @@ hoodie_status hoodie_slice_merger_log_records(hoodie_slice_merger *m, hoodie_bat
     hoodie_status rc = sel_reserve(m, m->n_entries);
     for (size_t i = 0; rc == HOODIE_OK && i < m->n_entries; i++) {
         const log_entry *e = &m->entries[i];
-        nd += e->is_delete || e->after_delete;
+        nd += e->is_delete || e->after_delete || e->after_any;
     }
     if (rc == HOODIE_OK && nd) {
         dels->keys = calloc(nd, sizeof *dels->keys);
@@ -504,14 +506,16 @@ hoodie_status hoodie_slice_merger_log_records(hoodie_slice_merger *m, hoodie_bat
     m->srcs[0] = NULL;
     for (size_t i = 0; rc == HOODIE_OK && i < m->n_entries; i++) {
         const log_entry *e = &m->entries[i];
-        if (e->is_delete || e->after_delete) {
+        if (e->is_delete || e->after_delete || e->after_any) {
             /* a winning delete keeps its ordering value; a record after a delete without one gets that delete
                back in front of it (the delete block precedes the data block); a delete after such a pair removes
-               the base record whatever its ordering value: it is written without one */
+               the base record whatever its ordering value: it is written without one. A record after a delete
+               with an ordering value gets a delete with its own ordering value in front of it (the record wins
+               it, ties going to the later), so no merge after fills it from the base record */
             const uint8_t *k;
             entry_key(m, e, &k, &dels->key_lens[dels->count]);
             dels->keys[dels->count] = (const char *)k;
-            if (e->is_delete && !e->after_delete) {
+            if (!e->after_delete) {
                 hoodie_merge_version ev;
                 entry_version(m, e, &ev);
                 dels->ords[dels->count] = ev.ord;

@@ -1,5 +1,6 @@
 #include "services/lsm_compact.h"
 #include "model/build.h"
+#include "merge/sorted_merge.h"
 #include "read/lsm_read.h"
 #include "storage/storage.h"
 #include "table/file_name.h"
@@ -202,6 +203,23 @@ static hoodie_status run_full(opctx *o, hoodie_lsm_slice *ls, hoodie_wstat *st, 
     return rc;
 }
 
+/* Delete rows flagged in `natural` lose their ordering value (the delete file's third column). */
+static hoodie_status null_orderings(hoodie_batch *y, const uint8_t *natural, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) k += natural[i];
+    y->schema.children[2].nullable = 1; /* in every batch of the file alike */
+    if (!k) return HOODIE_OK;
+    hoodie_array *o = &y->root.children[2];
+    HOODIE_TRY(hoodie_array_materialize_validity(o, o->length));
+    for (size_t i = 0; i < n; i++)
+        if (natural[i] && hoodie_array_is_valid(o, (int64_t)i)) {
+            hoodie_bit_clear(o->validity, (int64_t)i);
+            o->null_count++;
+        }
+    return HOODIE_OK;
+}
+
 /* LOG: live logs -> one data log and/or one delete file after the last of them, deletes kept. */
 static hoodie_status run_log(opctx *o, hoodie_lsm_slice *ls, const hoodie_file_slice *sl, const uint8_t *live,
                              hoodie_wstat *st, int64_t *written)
@@ -231,10 +249,19 @@ static hoodie_status run_log(opctx *o, hoodie_lsm_slice *ls, const hoodie_file_s
         if (rc != HOODIE_OK) break;
         size_t n = (size_t)b.root.length, nd = 0, nk = 0;
         int64_t *dr = malloc((n + 1) * sizeof *dr), *kr = malloc((n + 1) * sizeof *kr);
-        if (!dr || !kr) rc = HOODIE_NOMEM();
+        uint8_t *natural = malloc(n + 1); /* per delete row: written without its ordering value */
+        if (!dr || !kr || !natural) rc = HOODIE_NOMEM();
+        /* a record after a delete goes to both files (hoodie_sorted_row_kind): the delete file applies first
+           (fsview orders a log compaction's delete file before its data file) */
         for (size_t r = 0; rc == HOODIE_OK && r < n; r++) {
-            if (del && del[r]) dr[nd++] = (int64_t)r;
-            else kr[nk++] = (int64_t)r;
+            int kind = del ? del[r] : HOODIE_SORTED_RECORD;
+            if (kind != HOODIE_SORTED_RECORD) {
+                natural[nd] = kind == HOODIE_SORTED_RECORD_AFTER_NATURAL || kind == HOODIE_SORTED_NATURAL_DELETE;
+                dr[nd++] = (int64_t)r;
+            }
+            if (kind == HOODIE_SORTED_RECORD || kind == HOODIE_SORTED_RECORD_AFTER_NATURAL ||
+                kind == HOODIE_SORTED_RECORD_AFTER_DELETE)
+                kr[nk++] = (int64_t)r;
         }
         hoodie_batch x;
         if (rc == HOODIE_OK && nk) {
@@ -247,11 +274,16 @@ static hoodie_status run_log(opctx *o, hoodie_lsm_slice *ls, const hoodie_file_s
             if ((rc = take_rows(&x, &b, dr, nd)) == HOODIE_OK) {
                 rc = hoodie_batch_project(&y, &x, cols, sv->ord_col >= 0 ? 3 : 2);
                 hoodie_batch_dispose(&x);
+                if (rc == HOODIE_OK && sv->ord_col >= 0) {
+                    rc = null_orderings(&y, natural, nd);
+                    if (rc < 0) hoodie_batch_dispose(&y);
+                }
                 if (rc == HOODIE_OK) rc = bvec_push(&dels, &y);
             }
         }
         free(dr);
         free(kr);
+        free(natural);
         free(del);
         hoodie_batch_dispose(&b);
     }

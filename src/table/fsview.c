@@ -165,6 +165,9 @@ static int cmp_logs(const hoodie_fs_file *a, const hoodie_fs_file *b, int layout
     if (!c) c = strcmp(a->instant, b->instant);
     if (!c) c = (a->fn.version > b->fn.version) - (a->fn.version < b->fn.version);
     if (!c) c = hoodie_write_token_compare(a->fn.write_token, b->fn.write_token);
+    /* a log compaction's native delete file applies before its data file (lsm_compact.c run_log): the deletes
+       it carries precede the records of the same keys */
+    if (!c) c = (a->fn.kind != HOODIE_FILE_DELETES_NATIVE) - (b->fn.kind != HOODIE_FILE_DELETES_NATIVE);
     return c;
 }
 

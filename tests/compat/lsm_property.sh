@@ -5,9 +5,9 @@
 #   (b) a default-layout MOR table (bloom index, framed Avro logs, hash merge),
 #   (c) a copy of (a) whose layout property is flipped to default (hash merge reading the native logs),
 # and (d) a model of the operations: per key the version with the largest ordering value wins, ties to the later
-# write, a winning delete removes the key. Deletes carry an ordering value >= 1 here: a natural-order delete (0)
-# makes Hudi's merge depend on whether an older version sits in a base or a log file (hash merge: logs are folded
-# first, then compared with the base), so layouts with different file placement could legitimately differ.
+# write, a winning delete removes the key. Deletes carry an ordering value >= 1, or none (a third of the delete
+# commits): a delete without an ordering value removes every earlier version of its key, in a base file or a log
+# file alike, and a later upsert of the key wins whatever its ordering value (HUDI-7610; both merges).
 set -euo pipefail
 H=${HOODIE:?}
 # The default-layout table packs inserts into small files (extra write options can be given in DEF_OPTS).
@@ -38,7 +38,7 @@ compact_check() {
   LOG_OPS=$((LOG_OPS + $(grep -ac 'lsm.op.LOG' "$plan" || true)))
   return 0
 }
-FULL_OPS=0 LOG_OPS=0
+FULL_OPS=0 LOG_OPS=0 NATURAL=0
 
 run_case() {
   local seed=$1 commits=$2 buckets=$3 keys=$4
@@ -64,7 +64,8 @@ run_case() {
       done
       unset seen
     else
-      echo "id,ts" > "$W/in.csv"
+      local natural=$((RANDOM % 3 == 0))
+      if ((natural)); then echo "id" > "$W/in.csv"; else echo "id,ts" > "$W/in.csv"; fi
       declare -A seen=()
       for ((i = 0; i < n; i++)); do
         local k="key$((RANDOM % keys))" ts=$((1 + RANDOM % 4))
@@ -73,6 +74,11 @@ run_case() {
         # tombstones (both as Hudi does), which a later lower-ordered upsert would then see differently
         [[ ${M_DEL[$k]:-1} == 0 ]] || continue
         seen[$k]=1
+        if ((natural)); then
+          echo "$k" >> "$W/in.csv"
+          unset "M_TS[$k]"; M_DEL[$k]=1; NATURAL=$((NATURAL + 1))
+          continue
+        fi
         echo "$k,$ts" >> "$W/in.csv"
         if [[ -z ${M_TS[$k]:-} ]] || ((ts >= M_TS[$k])); then M_TS[$k]=$ts; M_DEL[$k]=1; fi
       done
@@ -176,5 +182,6 @@ clean_case() {
 [[ -n ${ONLY:-} && $ONLY != "4 40 1 50" ]] || run_case 4 40 1 50
 [[ -n ${ONLY:-} && $ONLY != "5 64 1 40" ]] || run_case 5 64 1 40
 [[ -n ${ONLY:-} && $ONLY != "6 30 3 100" ]] || run_case 6 30 3 100
-echo "compaction plans with FULL operations: $FULL_OPS, with LOG operations: $LOG_OPS "
+echo "compaction plans with FULL operations: $FULL_OPS, with LOG operations: $LOG_OPS; deletes without an ordering value: $NATURAL"
+[[ -n ${ONLY:-} ]] || ((NATURAL > 0)) || fail "the cases wrote no delete without an ordering value"
 [[ -n ${ONLY:-} ]] || ((FULL_OPS > 0 && LOG_OPS > 0)) || fail "the cases did not exercise both FULL and LOG compaction operations"

@@ -105,19 +105,31 @@ static size_t reference(const hoodie_sorted_merge_cfg *cfg, tsrc *s, uint32_t k,
     for (size_t a = 0; a < total;) {
         size_t b = a;
         const rec *base = NULL, *log = NULL;
+        int after_natural = 0; /* a delete without an ordering value was replaced: the base record is gone */
+        int after_delete = 0;  /* a delete was replaced by a record */
         for (; b < total && f[b].r.key == f[a].r.key; b++) {
             const rec **c = cfg->first_is_base && f[b].src == 0 ? &base : &log;
             if (!*c) { *c = &f[b].r; continue; }
             hoodie_merge_version o = ver(*c), nv = ver(&f[b].r);
-            if (hoodie_merge_newer_wins(cfg->policy.log_fold, &o, &nv)) *c = &f[b].r;
+            if (hoodie_merge_newer_wins(cfg->policy.log_fold, &o, &nv)) {
+                if (c == &log && o.is_delete && o.ord.i == 0) after_natural = 1;
+                if (c == &log && o.is_delete && !nv.is_delete) after_delete = 1;
+                *c = &f[b].r;
+            }
         }
         const rec *w = base ? base : log;
         if (base && log) {
             hoodie_merge_version o = ver(base), nv = ver(log);
-            w = hoodie_merge_newer_wins(cfg->policy.base, &o, &nv) ? log : base;
+            w = after_natural || hoodie_merge_newer_wins(cfg->policy.base, &o, &nv) ? log : base;
         }
         hoodie_merge_version wv = ver(w);
-        if (!wv.is_delete || cfg->keep_deletes) out[n_out++] = (expect){ w->id, wv.is_delete };
+        /* the row kind (hoodie_sorted_row_kind): a log winner after a delete without an ordering value carries it */
+        int kind = wv.is_delete ? HOODIE_SORTED_DELETE : HOODIE_SORTED_RECORD;
+        if (w == log && after_natural)
+            kind = wv.is_delete ? HOODIE_SORTED_NATURAL_DELETE : HOODIE_SORTED_RECORD_AFTER_NATURAL;
+        else if (w == log && after_delete && !wv.is_delete)
+            kind = HOODIE_SORTED_RECORD_AFTER_DELETE;
+        if (!wv.is_delete || cfg->keep_deletes) out[n_out++] = (expect){ w->id, kind };
         a = b;
     }
     free(f);
@@ -356,7 +368,7 @@ static void fill_case(unsigned seed, int oneway, int64_t out_rows)
     int have[12] = { 0 };
     for (int key = 0; key < 12; key++) {
         frec base = { 0 }, log = { 0 };
-        int has_base = 0, has_log = 0, after_delete = 0;
+        int has_base = 0, has_log = 0, after_delete = 0, after_natural = 0;
         for (int i = 0; i < K; i++)
             for (size_t j = 0; j < s[i].n; j++) {
                 const frec *r = &s[i].r[j];
@@ -366,6 +378,8 @@ static void fill_case(unsigned seed, int oneway, int64_t out_rows)
                 int newer = ref_newer(&pol, pol.log_fold, &log, r);
                 /* a record that follows a delete of its key is new: nothing fills it from the base */
                 after_delete = after_delete || (newer && log.del && !r->del);
+                /* ... and a delete without an ordering value removed the base record, whatever it holds */
+                after_natural = after_natural || (newer && log.del && log.ts == 0);
                 if (!oneway) {
                     frec w = newer ? *r : log;
                     ref_fill(&w, newer ? &log : r);
@@ -377,9 +391,9 @@ static void fill_case(unsigned seed, int oneway, int64_t out_rows)
         if (!has_base && !has_log) continue;
         frec w = has_log ? log : base;
         if (has_base && has_log) {
-            int newer = ref_newer(&pol, pol.base, &base, &log);
+            int newer = after_natural || ref_newer(&pol, pol.base, &base, &log);
             w = newer ? log : base;
-            if ((newer || !oneway) && !after_delete) ref_fill(&w, newer ? &base : &log);
+            if (newer ? !after_delete : !oneway) ref_fill(&w, newer ? &base : &log);
         }
         if (w.del) continue;
         want[key] = w;

@@ -171,6 +171,7 @@ hoodie_merge_policy hoodie_merge_policy_of(const hoodie_table_config *c)
     p.partial = c->partial;
     p.unavailable = c->unavailable_value;
     p.partial_oneway = c->partial_oneway;
+    p.disorder_meta = c->legacy_partial && !c->partial_oneway && c->version < 9; /* PartialUpdateAvroPayload */
     if (c->merge_mode == HOODIE_MERGE_EVENT_TIME_ORDERING) {
         p.log_fold = p.base = HOODIE_MERGE_EVENT_TIME_ORDERING;
     } else if (c->version < 8 || c->payload_fold) {
@@ -201,13 +202,27 @@ hoodie_status hoodie_fill_spec_init(hoodie_fill_spec *s, const hoodie_merge_poli
                                         f->type.id == HOODIE_TYPE_BINARY));
     }
     s->both = pol->partial != HOODIE_PARTIAL_NONE && !pol->partial_oneway;
+    if (pol->disorder_meta) {
+        static const char *const names[5] = { "_hoodie_commit_time", "_hoodie_commit_seqno", "_hoodie_record_key",
+                                              "_hoodie_partition_path", "_hoodie_file_name" };
+        if (!(s->meta = calloc(nc + 1, 1))) { hoodie_fill_spec_dispose(s); return HOODIE_NOMEM(); }
+        for (size_t c = 0; c < nc; c++)
+            for (int i = 0; i < 5; i++) s->meta[c] |= !strcmp(schema->children[c].name, names[i]);
+    }
     return HOODIE_OK;
 }
 
 void hoodie_fill_spec_dispose(hoodie_fill_spec *s)
 {
     free(s->cols);
-    s->cols = NULL;
+    free(s->meta);
+    s->cols = s->meta = NULL;
+}
+
+/* With `disorder`: the meta field c comes from the loser (it has one). */
+static int meta_from_loser(const hoodie_fill_spec *s, const hoodie_batch *lb, int64_t lr, size_t c, int disorder)
+{
+    return disorder && s->meta && s->meta[c] && hoodie_array_is_valid(&lb->root.children[c], lr);
 }
 
 int hoodie_fill_lacks(const hoodie_fill_spec *s, const hoodie_batch *b, int64_t r, size_t c)
@@ -221,21 +236,24 @@ int hoodie_fill_lacks(const hoodie_fill_spec *s, const hoodie_batch *b, int64_t 
     return n == s->unavailable_len && !memcmp(p, s->unavailable, n);
 }
 
-int hoodie_fill_wanted(const hoodie_fill_spec *s, const hoodie_batch *wb, int64_t wr, const hoodie_batch *lb, int64_t lr)
+int hoodie_fill_wanted(const hoodie_fill_spec *s, const hoodie_batch *wb, int64_t wr, const hoodie_batch *lb, int64_t lr,
+                       int disorder)
 {
     if (!s->cols) return 0;
     for (size_t c = 0; c < wb->schema.n_children; c++)
-        if (hoodie_fill_lacks(s, wb, wr, c) && !hoodie_fill_lacks(s, lb, lr, c)) return 1;
+        if ((hoodie_fill_lacks(s, wb, wr, c) && !hoodie_fill_lacks(s, lb, lr, c)) ||
+            meta_from_loser(s, lb, lr, c, disorder))
+            return 1;
     return 0;
 }
 
 hoodie_status hoodie_fill_append(const hoodie_fill_spec *s, hoodie_batch *dst, const hoodie_batch *wb, int64_t wr,
-                                 const hoodie_batch *lb, int64_t lr, int skip_col, int64_t *row)
+                                 const hoodie_batch *lb, int64_t lr, int disorder, int skip_col, int64_t *row)
 {
     if (dst->root.validity) return HOODIE_FAIL(HOODIE_EINVAL, "merge: a record batch with null rows");
     for (size_t c = 0; c < dst->schema.n_children; c++) {
         if ((int)c == skip_col) continue;
-        int from_loser = hoodie_fill_lacks(s, wb, wr, c);
+        int from_loser = hoodie_fill_lacks(s, wb, wr, c) || meta_from_loser(s, lb, lr, c, disorder);
         HOODIE_TRY(hoodie_array_append_range(&dst->root.children[c], &dst->schema.children[c],
                                              from_loser ? &lb->root.children[c] : &wb->root.children[c],
                                              from_loser ? lr : wr, 1));

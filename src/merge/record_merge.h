@@ -97,6 +97,9 @@ typedef struct hoodie_merge_policy {
     const char *unavailable;
     int partial_oneway;           /* OverwriteNonDefaultsWithLatestAvroPayload (below version 9): only the record
                                    * replacing the stored one is filled, log records fold whole */
+    int disorder_meta;            /* PartialUpdateAvroPayload (below version 9): a record written before the other
+                                   * that wins a merge takes the later record's meta fields where it has them
+                                   * (mergeDisorderRecordsWithMetadata): the merged record is of the later commit */
 } hoodie_merge_policy;
 
 /**
@@ -108,6 +111,7 @@ typedef struct hoodie_merge_policy {
  */
 typedef struct hoodie_fill_spec {
     uint8_t *cols;
+    uint8_t *meta;             /* policy.disorder_meta: 1 for the _hoodie_ meta columns, else NULL */
     int both;
     const char *unavailable;   /* NULL: a null is lacking */
     size_t unavailable_len;
@@ -118,12 +122,17 @@ hoodie_status hoodie_fill_spec_init(hoodie_fill_spec *s, const hoodie_merge_poli
 void hoodie_fill_spec_dispose(hoodie_fill_spec *s);
 /** 1 if the record at row r of b lacks its value of column c (0 when s->cols is NULL). */
 int hoodie_fill_lacks(const hoodie_fill_spec *s, const hoodie_batch *b, int64_t r, size_t c);
-/** 1 if the record at row wr of wb lacks a value that the one at row lr of lb (same schema) has. */
-int hoodie_fill_wanted(const hoodie_fill_spec *s, const hoodie_batch *wb, int64_t wr, const hoodie_batch *lb, int64_t lr);
+/**
+ * 1 if the record at row wr of wb lacks a value that the one at row lr of lb (same schema) has, or, when the
+ * winner was written before the loser (`disorder`) and s->meta, the loser has meta fields to give.
+ */
+int hoodie_fill_wanted(const hoodie_fill_spec *s, const hoodie_batch *wb, int64_t wr, const hoodie_batch *lb, int64_t lr,
+                       int disorder);
 /** Append to dst (same schema; dst may be wb or lb) the record at row wr of wb with row lr of lb's values where it
- *  lacks its own; column skip_col (or -1) is left out (its array stays shorter); *row: the new row of dst. */
+ *  lacks its own, and with `disorder` and s->meta lb's meta fields where it has them; column skip_col (or -1) is
+ *  left out (its array stays shorter); *row: the new row of dst. */
 hoodie_status hoodie_fill_append(const hoodie_fill_spec *s, hoodie_batch *dst, const hoodie_batch *wb, int64_t wr,
-                                 const hoodie_batch *lb, int64_t lr, int skip_col, int64_t *row);
+                                 const hoodie_batch *lb, int64_t lr, int disorder, int skip_col, int64_t *row);
 
 /** The value Debezium's Postgres connector sends for a TOASTed column it did not read. */
 #define HOODIE_DEBEZIUM_UNAVAILABLE "__debezium_unavailable_value"

@@ -164,13 +164,14 @@ static hoodie_status flush(hoodie_sorted_merge *m)
  * record made in the aux batch of it with the loser's values there (record_merge.h hoodie_fill_spec). The aux
  * batch may move: a candidate set to the result borrows its ordering value again.
  */
-static hoodie_status fill_winner(hoodie_sorted_merge *m, hoodie_row_ref w, hoodie_row_ref l, hoodie_row_ref *out)
+static hoodie_status fill_winner(hoodie_sorted_merge *m, hoodie_row_ref w, hoodie_row_ref l, int disorder,
+                                 hoodie_row_ref *out)
 {
     const hoodie_batch *wb = m->bptr[w.source], *lb = m->bptr[l.source];
     *out = w;
-    if (!hoodie_fill_wanted(&m->fill, wb, w.row, lb, l.row)) return HOODIE_OK;
+    if (!hoodie_fill_wanted(&m->fill, wb, w.row, lb, l.row, disorder)) return HOODIE_OK;
     out->source = m->k + 1;
-    return hoodie_fill_append(&m->fill, &m->aux, wb, w.row, lb, l.row, -1, &out->row);
+    return hoodie_fill_append(&m->fill, &m->aux, wb, w.row, lb, l.row, disorder, -1, &out->row);
 }
 
 /* Emit the winner of the current key. */
@@ -190,7 +191,7 @@ static hoodie_status finish_key(hoodie_sorted_merge *m)
      * record too */
     if (w && m->fill.cols && m->base.set && m->log.set && !m->base.ver.is_delete && !m->log.ver.is_delete &&
         (w == &m->log ? !m->log.after_delete : m->fill.both)) {
-        hoodie_status rc = fill_winner(m, w->ref, w == &m->log ? m->base.ref : m->log.ref, &ref);
+        hoodie_status rc = fill_winner(m, w->ref, w == &m->log ? m->base.ref : m->log.ref, w == &m->base, &ref);
         if (rc < 0) return rc;
     }
     int is_delete = w && w->ver.is_delete;
@@ -222,7 +223,7 @@ static hoodie_status fold(hoodie_sorted_merge *m, uint32_t s, int64_t r)
     /* partial updates: the winner of two log versions takes the loser's values where it lacks its own */
     if (m->fill.both && c != &m->base && !c->ver.is_delete && !v.is_delete) {
         hoodie_row_ref ref;
-        HOODIE_TRY(fill_winner(m, newer ? here : c->ref, newer ? c->ref : here, &ref));
+        HOODIE_TRY(fill_winner(m, newer ? here : c->ref, newer ? c->ref : here, !newer, &ref));
         if (newer) c->ver = v;
         c->ref = ref;
         if (ref.source == m->k + 1) ordering_of(m, &m->aux, ref.row, &c->ver.ord);

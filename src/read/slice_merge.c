@@ -63,14 +63,14 @@ struct hoodie_slice_merger {
  * PostgresDebeziumAvroPayload.combineAndGetUpdateValue, and Hudi 1.1's PartialUpdateHandler).
  */
 static hoodie_status fill_merge(hoodie_slice_merger *m, hoodie_batch *aux, uint32_t aux_src, uint32_t wsrc,
-                                int64_t wr, const hoodie_batch *lb, int64_t lr, hoodie_row_ref *out)
+                                int64_t wr, const hoodie_batch *lb, int64_t lr, int disorder, hoodie_row_ref *out)
 {
     const hoodie_batch *wb = m->srcs[wsrc];
     out->source = wsrc;
     out->row = wr;
-    if (!hoodie_fill_wanted(&m->fill, wb, wr, lb, lr)) return HOODIE_OK;
+    if (!hoodie_fill_wanted(&m->fill, wb, wr, lb, lr, disorder)) return HOODIE_OK;
     out->source = aux_src;
-    return hoodie_fill_append(&m->fill, aux, wb, wr, lb, lr, -1, &out->row);
+    return hoodie_fill_append(&m->fill, aux, wb, wr, lb, lr, disorder, -1, &out->row);
 }
 
 /* Batched probing distances (rows ahead): home slots at PF_FAR, keys and log entries at PF_NEAR. */
@@ -246,8 +246,8 @@ static hoodie_status fold(hoodie_slice_merger *m, const uint8_t *key, size_t len
         int newer = hoodie_merge_newer_wins(m->cfg.policy.log_fold, &ev, v);
         if (m->fill.both && src && e->src && !ev.is_delete && !v->is_delete) { /* partial updates: winner filled */
             hoodie_row_ref r;
-            if (newer) HOODIE_TRY(fill_merge(m, &m->fold_aux, m->fold_src, src, row, m->srcs[e->src], e->row, &r));
-            else HOODIE_TRY(fill_merge(m, &m->fold_aux, m->fold_src, e->src, e->row, m->srcs[src], row, &r));
+            if (newer) HOODIE_TRY(fill_merge(m, &m->fold_aux, m->fold_src, src, row, m->srcs[e->src], e->row, 0, &r));
+            else HOODIE_TRY(fill_merge(m, &m->fold_aux, m->fold_src, e->src, e->row, m->srcs[src], row, 1, &r));
             if (r.source == e->src && r.row == (int64_t)e->row) return HOODIE_OK;
             return entry_set(m, e, r.source, r.row, NULL, newer ? v : &ev);
         }
@@ -434,12 +434,12 @@ static hoodie_status select_rows(hoodie_slice_merger *m, const hoodie_batch *bas
             if (e->is_delete) { m->deleted++; continue; }
             m->replaced++;
             if (m->have_aux && !e->after_any && !vb.is_delete)
-                HOODIE_TRY(fill_merge(m, &m->aux, m->aux_src, e->src, e->row, base, r, &m->sel[n]));
+                HOODIE_TRY(fill_merge(m, &m->aux, m->aux_src, e->src, e->row, base, r, 0, &m->sel[n]));
             else m->sel[n].source = e->src, m->sel[n].row = e->row;
         } else {
             if (vb.is_delete) continue;
             if (m->fill.both && !e->is_delete) /* partial updates: the base record, filled from the log record */
-                HOODIE_TRY(fill_merge(m, &m->aux, m->aux_src, 0, r, m->srcs[e->src], e->row, &m->sel[n]));
+                HOODIE_TRY(fill_merge(m, &m->aux, m->aux_src, 0, r, m->srcs[e->src], e->row, 1, &m->sel[n]));
             else m->sel[n].source = 0, m->sel[n].row = r;
         }
         n++;

@@ -546,8 +546,9 @@ static hoodie_status fill_record(const wctx *w, hoodie_batch *filled, const hood
                                  hoodie_row_ref *ref, const hoodie_batch *lb, int64_t lr)
 {
     const hoodie_batch *wb = ref->source ? fresh : old;
-    if (!hoodie_fill_wanted(&w->fill_file, wb, ref->row, lb, lr)) return HOODIE_OK;
-    HOODIE_TRY(hoodie_fill_append(&w->fill_file, filled, wb, ref->row, lb, lr, 4, &ref->row));
+    int disorder = !ref->source; /* the stored record wins: PartialUpdateAvroPayload makes it one of this commit */
+    if (!hoodie_fill_wanted(&w->fill_file, wb, ref->row, lb, lr, disorder)) return HOODIE_OK;
+    HOODIE_TRY(hoodie_fill_append(&w->fill_file, filled, wb, ref->row, lb, lr, disorder, 4, &ref->row));
     ref->source = 2;
     return HOODIE_OK;
 }

@@ -90,7 +90,7 @@ static hoodie_status combined_row(wctx *w, int64_t win, int64_t lose, size_t *ca
         w->del = d;
         *cap = nc;
     }
-    HOODIE_TRY(hoodie_fill_append(&w->fill_in, &w->in, &w->in, win, &w->in, lose, -1, &r));
+    HOODIE_TRY(hoodie_fill_append(&w->fill_in, &w->in, &w->in, win, &w->in, lose, 0, -1, &r)); /* no meta yet */
     size_t kl;
     const char *k = key_at(&w->keys, win, &kl);
     if (kl) {
@@ -166,7 +166,7 @@ static hoodie_status combine(wctx *w)
             best[s->best - 1] = later ? r : o;
             /* partial updates: the winner takes the loser's values where it lacks its own, as a new row */
             if (w->fill_in.both && !a.is_delete && !b.is_delete &&
-                hoodie_fill_wanted(&w->fill_in, &w->in, later ? r : o, &w->in, later ? o : r)) {
+                hoodie_fill_wanted(&w->fill_in, &w->in, later ? r : o, &w->in, later ? o : r, 0)) {
                 int64_t made = 0;
                 hoodie_status rc = combined_row(w, later ? r : o, later ? o : r, &extra_cap, &made);
                 if (rc < 0) { free(tab); free(best); return rc; }

@@ -176,9 +176,34 @@ HOODIE_TEST(merge_record__fill_spec)
     hoodie_assert(!hoodie_fill_lacks(&s, &b, 0, 0)); /* a meta column */
     hoodie_assert(hoodie_fill_lacks(&s, &b, 0, 1) && hoodie_fill_lacks(&s, &b, 0, 2));
     hoodie_assert(!hoodie_fill_lacks(&s, &b, 1, 1));
-    hoodie_assert(hoodie_fill_wanted(&s, &b, 0, &b, 1));
-    hoodie_assert(!hoodie_fill_wanted(&s, &b, 1, &b, 0));
+    hoodie_assert(hoodie_fill_wanted(&s, &b, 0, &b, 1, 0));
+    hoodie_assert(!hoodie_fill_wanted(&s, &b, 1, &b, 0, 0));
+    hoodie_assert(!s.meta && !hoodie_fill_wanted(&s, &b, 1, &b, 2, 1)); /* no meta fields taken */
     hoodie_fill_spec_dispose(&s);
+    /* PartialUpdateAvroPayload: a winner written before the loser takes the loser's meta fields where it has them */
+    p.disorder_meta = 1;
+    hoodie_assert_ok(hoodie_fill_spec_init(&s, &p, &schema));
+    hoodie_assert(s.meta && s.meta[0] && !s.meta[1] && !s.meta[2]);
+    hoodie_assert(!hoodie_fill_wanted(&s, &b, 1, &b, 2, 0)); /* the later record wins: nothing to take */
+    hoodie_assert(hoodie_fill_wanted(&s, &b, 1, &b, 2, 1));
+    hoodie_assert(!hoodie_fill_wanted(&s, &b, 1, &b, 0, 1)); /* the loser has no meta field, nor values */
+    int64_t row;
+    hoodie_assert_ok(hoodie_fill_append(&s, &b, &b, 1, &b, 2, 1, -1, &row));
+    hoodie_assert_equal_i(3, row);
+    size_t n;
+    const uint8_t *v = hoodie_array_bytes_at(&c[0], 3, &n);
+    hoodie_assert(n == 2 && !memcmp(v, "t2", 2)); /* the loser's commit time */
+    v = hoodie_array_bytes_at(&c[1], 3, &n);
+    hoodie_assert(n == 1 && !memcmp(v, "x", 1)); /* the winner's values */
+    hoodie_assert_equal_i(7, ((const int64_t *)c[2].values)[3]);
+    hoodie_assert_ok(hoodie_fill_append(&s, &b, &b, 0, &b, 1, 1, -1, &row)); /* and fills as before */
+    v = hoodie_array_bytes_at(&c[0], 4, &n);
+    hoodie_assert(n == 2 && !memcmp(v, "t1", 2));
+    hoodie_assert_equal_i(7, ((const int64_t *)c[2].values)[4]);
+    b.root.length = 3;
+    for (int i = 0; i < 3; i++) c[i].length = 3;
+    hoodie_fill_spec_dispose(&s);
+    p.disorder_meta = 0;
     p.partial_oneway = 1;
     hoodie_assert_ok(hoodie_fill_spec_init(&s, &p, &schema));
     hoodie_assert(s.cols && !s.both);
@@ -189,7 +214,7 @@ HOODIE_TEST(merge_record__fill_spec)
     hoodie_assert_ok(hoodie_fill_spec_init(&s, &p, &schema));
     hoodie_assert(!s.cols[2]); /* not a string */
     hoodie_assert(hoodie_fill_lacks(&s, &b, 2, 1) && !hoodie_fill_lacks(&s, &b, 0, 1)); /* a null is a value */
-    hoodie_assert(hoodie_fill_wanted(&s, &b, 2, &b, 1));
+    hoodie_assert(hoodie_fill_wanted(&s, &b, 2, &b, 1, 0));
     hoodie_fill_spec_dispose(&s);
     hoodie_batch_dispose(&b);
     hoodie_field_dispose(&schema);

@@ -69,11 +69,14 @@ static int by_name(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
+    /* argv[1]: run only the tests whose name holds it, or, as "-TEXT", only those whose name does not hold TEXT */
     const char *volatile filter = argc > 1 ? argv[1] : NULL;
+    const int exclude = filter && filter[0] == '-';
+    if (exclude) filter++;
     static size_t passed, failed; /* static: survive longjmp */
     qsort(g_tests, g_count, sizeof *g_tests, by_name);
     for (volatile size_t i = 0; i < g_count; i++) {
-        if (filter && !strstr(g_tests[i].name, filter)) continue;
+        if (filter && (strstr(g_tests[i].name, filter) == NULL) != exclude) continue;
         if (setjmp(g_jmp) == 0) {
             g_tests[i].fn();
             passed++;
@@ -87,5 +90,6 @@ int main(int argc, char **argv)
     }
     printf("%zu passed, %zu failed\n", passed, failed);
     free(g_tests);
-    return failed ? 1 : 0;
+    if (!passed && !failed) fprintf(stderr, "no test matches '%s%s'\n", exclude ? "-" : "", filter ? filter : "");
+    return failed || !passed ? 1 : 0;
 }

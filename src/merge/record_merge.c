@@ -1,4 +1,5 @@
 #include "merge/record_merge.h"
+#include "model/avro_schema_gen.h"
 #include "model/build.h"
 #include "util/error.h"
 
@@ -203,11 +204,9 @@ hoodie_status hoodie_fill_spec_init(hoodie_fill_spec *s, const hoodie_merge_poli
     }
     s->both = pol->partial != HOODIE_PARTIAL_NONE && !pol->partial_oneway;
     if (pol->disorder_meta) {
-        static const char *const names[5] = { "_hoodie_commit_time", "_hoodie_commit_seqno", "_hoodie_record_key",
-                                              "_hoodie_partition_path", "_hoodie_file_name" };
         if (!(s->meta = calloc(nc + 1, 1))) { hoodie_fill_spec_dispose(s); return HOODIE_NOMEM(); }
         for (size_t c = 0; c < nc; c++)
-            for (int i = 0; i < 5; i++) s->meta[c] |= !strcmp(schema->children[c].name, names[i]);
+            for (int i = 0; i < 5; i++) s->meta[c] |= !strcmp(schema->children[c].name, hoodie_avro_meta_fields[i]);
     }
     return HOODIE_OK;
 }

@@ -27,9 +27,10 @@ typedef struct log_entry {
     uint8_t is_delete;
     uint8_t ord_int;       /* the ordering value is an integer, in ord */
     uint8_t consumed;
-    uint8_t after_delete;  /* a natural-order delete came before the version: it removed the base record, whatever
+    uint8_t after_natural; /* a natural-order delete came before the version: it removed the base record, whatever
                               the version is */
-    uint8_t after_any;     /* a delete (any) came before the version: nothing fills it from the base record */
+    uint8_t after_delete;  /* a delete (any; after_natural implies it) came before the version: nothing fills it from
+                              the base record */
 } log_entry;
 
 struct hoodie_slice_merger {
@@ -254,8 +255,8 @@ static hoodie_status fold(hoodie_slice_merger *m, const uint8_t *key, size_t len
         if (newer) {
             /* records before a delete without an ordering value are removed by it, whatever their ordering
                values; a later record survives it and does not bring the base record back (HUDI-7610) */
-            if (ev.is_delete && hoodie_ordering_is_natural(&ev.ord)) e->after_delete = 1;
-            if (ev.is_delete) e->after_any = 1;
+            if (ev.is_delete && hoodie_ordering_is_natural(&ev.ord)) e->after_natural = 1;
+            if (ev.is_delete) e->after_delete = 1;
             return entry_set(m, e, src, row, del, v);
         }
         return HOODIE_OK;
@@ -269,7 +270,7 @@ static hoodie_status fold(hoodie_slice_merger *m, const uint8_t *key, size_t len
     }
     log_entry *e = &m->entries[m->n_entries++];
     e->consumed = 0;
-    e->after_delete = e->after_any = 0;
+    e->after_natural = e->after_delete = 0;
     HOODIE_TRY(entry_set(m, e, src, row, del, v));
     slot->hash = h;
     slot->idx = (uint32_t)m->n_entries; /* after entry_set: the key is read through the entry */
@@ -372,7 +373,7 @@ int hoodie_slice_merger_may_drop(const hoodie_slice_merger *m)
 {
     if (marks_deletes(m)) return 1;
     for (size_t i = 0; i < m->n_entries; i++)
-        if (m->entries[i].is_delete || m->entries[i].after_delete) return 1;
+        if (m->entries[i].is_delete || m->entries[i].after_natural) return 1;
     return 0;
 }
 
@@ -429,11 +430,11 @@ static hoodie_status select_rows(hoodie_slice_merger *m, const hoodie_batch *bas
         e->consumed = 1;
         version_of(m, base, r, &vb);
         hoodie_merge_version ev;
-        if (!e->after_delete) entry_version(m, e, &ev);
-        if (e->after_delete || hoodie_merge_newer_wins(m->cfg.policy.base, &vb, &ev)) {
+        if (!e->after_natural) entry_version(m, e, &ev);
+        if (e->after_natural || hoodie_merge_newer_wins(m->cfg.policy.base, &vb, &ev)) {
             if (e->is_delete) { m->deleted++; continue; }
             m->replaced++;
-            if (m->have_aux && !e->after_any && !vb.is_delete)
+            if (m->have_aux && !e->after_delete && !vb.is_delete)
                 HOODIE_TRY(fill_merge(m, &m->aux, m->aux_src, e->src, e->row, base, r, 0, &m->sel[n]));
             else m->sel[n].source = e->src, m->sel[n].row = e->row;
         } else {
@@ -495,7 +496,7 @@ hoodie_status hoodie_slice_merger_log_records(hoodie_slice_merger *m, hoodie_bat
     hoodie_status rc = sel_reserve(m, m->n_entries);
     for (size_t i = 0; rc == HOODIE_OK && i < m->n_entries; i++) {
         const log_entry *e = &m->entries[i];
-        nd += e->is_delete || e->after_delete || e->after_any;
+        nd += e->is_delete || e->after_delete;
     }
     if (rc == HOODIE_OK && nd) {
         dels->keys = calloc(nd, sizeof *dels->keys);
@@ -506,7 +507,7 @@ hoodie_status hoodie_slice_merger_log_records(hoodie_slice_merger *m, hoodie_bat
     m->srcs[0] = NULL;
     for (size_t i = 0; rc == HOODIE_OK && i < m->n_entries; i++) {
         const log_entry *e = &m->entries[i];
-        if (e->is_delete || e->after_delete || e->after_any) {
+        if (e->is_delete || e->after_delete) {
             /* a winning delete keeps its ordering value; a record after a delete without one gets that delete
                back in front of it (the delete block precedes the data block); a delete after such a pair removes
                the base record whatever its ordering value: it is written without one. A record after a delete
@@ -515,7 +516,7 @@ hoodie_status hoodie_slice_merger_log_records(hoodie_slice_merger *m, hoodie_bat
             const uint8_t *k;
             entry_key(m, e, &k, &dels->key_lens[dels->count]);
             dels->keys[dels->count] = (const char *)k;
-            if (!e->after_delete) {
+            if (!e->after_natural) {
                 hoodie_merge_version ev;
                 entry_version(m, e, &ev);
                 dels->ords[dels->count] = ev.ord;

@@ -206,17 +206,14 @@ static hoodie_status run_full(opctx *o, hoodie_lsm_slice *ls, hoodie_wstat *st, 
 /* Delete rows flagged in `natural` lose their ordering value (the delete file's third column). */
 static hoodie_status null_orderings(hoodie_batch *y, const uint8_t *natural, size_t n)
 {
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) k += natural[i];
-    y->schema.children[2].nullable = 1; /* in every batch of the file alike */
-    if (!k) return HOODIE_OK;
     hoodie_array *o = &y->root.children[2];
-    HOODIE_TRY(hoodie_array_materialize_validity(o, o->length));
-    for (size_t i = 0; i < n; i++)
-        if (natural[i] && hoodie_array_is_valid(o, (int64_t)i)) {
-            hoodie_bit_clear(o->validity, (int64_t)i);
-            o->null_count++;
-        }
+    y->schema.children[2].nullable = 1; /* in every batch of the file alike */
+    for (size_t i = 0; i < n; i++) {
+        if (!natural[i] || !hoodie_array_is_valid(o, (int64_t)i)) continue;
+        if (!o->validity) HOODIE_TRY(hoodie_array_materialize_validity(o, o->length));
+        hoodie_bit_clear(o->validity, (int64_t)i);
+        o->null_count++;
+    }
     return HOODIE_OK;
 }
 

@@ -1,5 +1,8 @@
 /* Change data capture queries: see cdc.h. */
 #include "read/cdc.h"
+#include "format/avro/schema.h"
+#include "format/hlog/hlog.h"
+#include "model/avro.h"
 #include "model/arrow.h"
 #include "model/build.h"
 #include "model/render.h"
@@ -11,6 +14,7 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/hash.h"
+#include "storage/storage.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -174,10 +178,12 @@ static int has_version(const hoodie_fsview *v, const char *part, const char *id,
 /* Every file commit m wrote, and every base file version it rewrote, must still be there (a clean may have deleted
  * them): without them the states around the commit would silently miss records, and an update would look like an
  * insert, or nothing at all. */
-static hoodie_status check_versions(const hoodie_fsview *v, const hoodie_instant *c, const hoodie_commit_meta *m)
+static hoodie_status check_versions(const hoodie_fsview *v, const hoodie_instant *c, const hoodie_commit_meta *m,
+                                    const uint8_t *logged)
 {
     for (size_t k = 0; k < m->stat_count; k++) {
         const hoodie_write_stat *st = &m->stats[k];
+        if (logged[k]) continue; /* its changes are in its CDC logs */
         const char *part = st->partition_path ? st->partition_path : "";
         if (!st->file_id || !st->path || !*st->path) continue;
         const char *name = strrchr(st->path, '/');
@@ -228,6 +234,13 @@ typedef struct cdc_cursor {
     hoodie_buf filter;
     hoodie_buf gkeys;               /* the file groups it wrote or replaced, "partition\x01file id" one after the other */
     hoodie_hmap groups;             /* and as a set: only they can have changed */
+    uint8_t *logged;                /* per write stat: its changes are read from its CDC logs, not from the states */
+    size_t n_inferred;              /* file groups whose changes are inferred from the states */
+    size_t lstat, lfile;            /* the next CDC log to read: write stat, file of it */
+    hoodie_batch *lb;               /* the CDC log being read: its blocks' records, as each block's schema reads */
+    size_t n_lb, lb_i;
+    int64_t lb_row;
+    const char *lpath;              /* its path (relative), for messages */
     hoodie_read_scan *bscan, *ascan;
     state_batch bnext;              /* the state before: its next batch */
     state_batch a;                  /* the state after: its current batch, rows [a_pos, ...) still to look at */
@@ -268,6 +281,167 @@ static void state_drop(state_batch *sb)
     sb->have = 0;
 }
 
+/* ---- CDC log files, read as they are (Hudi's AS_IS case) ---- */
+
+/* The CDC logs the open commit left with both images (hoodie.table.cdc.supplemental.logging.mode
+ * DATA_BEFORE_AFTER): a file group whose write stats name such logs, all still there, has its changes read from
+ * them as Hudi's CDC reader reads them, and the states around the commit leave it out -- so a clean of the file
+ * versions before the commit does not stop the query. Other modes log too little to go without the states. */
+static hoodie_status find_logged(cdc_cursor *k)
+{
+    const hoodie_commit_meta *m = k->m;
+    const hoodie_storage *s = k->t->storage;
+    k->logged = calloc(m->stat_count + 1, 1);
+    if (!k->logged) return HOODIE_NOMEM();
+    if (!k->t->cfg->cdc || k->t->cfg->cdc_mode != HOODIE_CDC_DATA_BEFORE_AFTER) return HOODIE_OK;
+    hoodie_buf path = HOODIE_BUF_INIT;
+    hoodie_status rc = HOODIE_OK;
+    for (size_t i = 0; rc == HOODIE_OK && i < m->stat_count; i++) {
+        const hoodie_write_stat *st = &m->stats[i];
+        int all = st->cdc_file_count > 0;
+        for (size_t f = 0; rc == HOODIE_OK && all && f < st->cdc_file_count; f++) {
+            hoodie_buf_clear(&path);
+            rc = hoodie_buf_printf(&path, "%s/%s", k->t->base_path, st->cdc_files[f]);
+            int ex = rc == HOODIE_OK ? s->exists(s->ctx, (const char *)path.data) : 0;
+            if (ex < 0) rc = (hoodie_status)ex;
+            all = ex == 1;
+        }
+        k->logged[i] = (uint8_t)(rc == HOODIE_OK && all);
+    }
+    hoodie_buf_dispose(&path);
+    return rc;
+}
+
+static void logged_close(cdc_cursor *k)
+{
+    for (size_t i = 0; i < k->n_lb; i++) hoodie_batch_dispose(&k->lb[i]);
+    free(k->lb);
+    k->lb = NULL;
+    k->n_lb = k->lb_i = 0;
+    k->lb_row = 0;
+}
+
+/* Read CDC log `rel`: each CDC_DATA_BLOCK's records as its schema reads them (op, ts_ms, before, after). */
+static hoodie_status logged_open(cdc_cursor *k, const char *rel)
+{
+    hoodie_buf data = HOODIE_BUF_INIT, path = HOODIE_BUF_INIT;
+    hoodie_arena *a = NULL;
+    hoodie_hlog_iter it;
+    int have_it = 0;
+    k->lpath = rel;
+    hoodie_status rc = hoodie_buf_printf(&path, "%s/%s", k->t->base_path, rel);
+    if (rc == HOODIE_OK) rc = hoodie_storage_read_all(k->t->storage, (const char *)path.data, &data);
+    if (rc == HOODIE_OK) rc = hoodie_arena_new(&a, NULL, 16384);
+    if (rc == HOODIE_OK) rc = hoodie_hlog_iter_init(&it, data.data, data.len, (const char *)path.data);
+    have_it = rc == HOODIE_OK;
+    hoodie_hlog_block b;
+    while (rc == HOODIE_OK && (rc = hoodie_hlog_iter_next(&it, &b)) == HOODIE_OK) {
+        if (b.type != HOODIE_HLOG_CDC_DATA_BLOCK) {
+            rc = HOODIE_CORRUPT("%s: block at offset %llu is a %s, not a CDC_DATA_BLOCK", (const char *)path.data,
+                                (unsigned long long)b.offset, hoodie_hlog_block_type_name(b.type));
+            break;
+        }
+        const char *json = b.header[HOODIE_HLOG_SCHEMA];
+        if (!json) {
+            rc = HOODIE_CORRUPT("%s: CDC block at offset %llu has no SCHEMA header", (const char *)path.data,
+                                (unsigned long long)b.offset);
+            break;
+        }
+        hoodie_avro_schema *sch;
+        hoodie_field f;
+        hoodie_avro_decoder *dec = NULL;
+        rc = hoodie_avro_schema_parse(&sch, json, b.header_len[HOODIE_HLOG_SCHEMA], a, (const char *)path.data);
+        if (rc == HOODIE_OK) rc = hoodie_avro_to_field(&f, sch, "");
+        if (rc < 0) break;
+        int op = hoodie_field_find(&f, "op"), bi = hoodie_field_find(&f, "before"), ai = hoodie_field_find(&f, "after");
+        if (op < 0 || bi < 0 || ai < 0 || f.children[op].type.id != HOODIE_TYPE_STRING ||
+            f.children[bi].type.id != HOODIE_TYPE_STRUCT || f.children[ai].type.id != HOODIE_TYPE_STRUCT)
+            rc = HOODIE_CORRUPT("%s: CDC block at offset %llu does not hold op, before and after images (the "
+                                "DATA_BEFORE_AFTER logging mode the table is configured for)",
+                                (const char *)path.data, (unsigned long long)b.offset);
+        hoodie_batch *nb = rc == HOODIE_OK ? realloc(k->lb, (k->n_lb + 1) * sizeof *nb) : NULL;
+        if (rc == HOODIE_OK && !nb) rc = HOODIE_NOMEM();
+        if (nb) k->lb = nb;
+        if (rc == HOODIE_OK && (rc = hoodie_batch_init(&k->lb[k->n_lb], &f)) == HOODIE_OK) k->n_lb++;
+        hoodie_field_dispose(&f);
+        if (rc == HOODIE_OK) rc = hoodie_avro_decoder_new(&dec, sch, &k->lb[k->n_lb - 1].schema);
+        hoodie_hlog_avro_records recs;
+        if (rc == HOODIE_OK) rc = hoodie_hlog_avro_open(&recs, &b, (const char *)path.data);
+        const uint8_t *rec;
+        size_t len;
+        hoodie_batch *out = &k->lb[k->n_lb - 1];
+        while (rc == HOODIE_OK && (rc = hoodie_hlog_avro_next(&recs, &rec, &len)) == HOODIE_OK) {
+            hoodie_cursor c;
+            uint64_t off = b.content_offset + (uint64_t)(rec - b.content);
+            hoodie_cursor_init(&c, rec, len, off, (const char *)path.data);
+            rc = hoodie_avro_decode_row(dec, &c, &out->root);
+            if (rc == HOODIE_OK && hoodie_cursor_left(&c))
+                rc = HOODIE_CORRUPT("%s: CDC record at offset %llu has %zu trailing bytes", (const char *)path.data,
+                                    (unsigned long long)off, hoodie_cursor_left(&c));
+        }
+        if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
+        hoodie_avro_decoder_free(dec);
+    }
+    if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
+    if (have_it) hoodie_hlog_iter_dispose(&it);
+    hoodie_arena_free(a);
+    hoodie_buf_dispose(&data);
+    hoodie_buf_dispose(&path);
+    return rc;
+}
+
+/* An image column of a CDC log record, rendered as JSON, into column col of out. */
+static hoodie_status put_logged_image(hoodie_batch *out, int col, hoodie_buf *text, const hoodie_batch *b, int c,
+                                      int64_t row)
+{
+    hoodie_array *a = &out->root.children[col];
+    const hoodie_field *f = &out->schema.children[col];
+    const hoodie_array *img = &b->root.children[c];
+    if (!hoodie_array_is_valid(img, row)) return hoodie_array_append_null(a, f);
+    hoodie_buf_clear(text);
+    HOODIE_TRY(hoodie_render_cell(text, &b->schema.children[c], img, row, HOODIE_RENDER_JSON));
+    return hoodie_array_append_bytes(a, f, text->data, text->len);
+}
+
+/* Changes of the open commit's CDC logs until `out` is full; *done = 1 when every log was read. */
+static hoodie_status logged_rows(cdc_cursor *k, hoodie_batch *out, int *done)
+{
+    const hoodie_commit_meta *m = k->m;
+    *done = 0;
+    while (out->root.length < k->limit) {
+        if (k->lb_i < k->n_lb) {
+            const hoodie_batch *b = &k->lb[k->lb_i];
+            if (k->lb_row == b->root.length) { k->lb_i++; k->lb_row = 0; continue; }
+            int opc = hoodie_field_find(&b->schema, "op"), bc = hoodie_field_find(&b->schema, "before"),
+                ac = hoodie_field_find(&b->schema, "after");
+            int64_t r = k->lb_row++;
+            size_t ol = 0;
+            const uint8_t *op = hoodie_array_is_valid(&b->root.children[opc], r)
+                                    ? hoodie_array_bytes_at(&b->root.children[opc], r, &ol) : NULL;
+            if (!op || ol != 1 || (*op != 'i' && *op != 'u' && *op != 'd'))
+                return HOODIE_CORRUPT("%s: CDC record %lld of block %zu has op '%.*s', not i, u or d", k->lpath,
+                                      (long long)r, k->lb_i, op ? (int)(ol > 16 ? 16 : ol) : 4,
+                                      op ? (const char *)op : "null");
+            const char *ts = k->c->requested;
+            HOODIE_TRY(hoodie_array_append_bytes(&out->root.children[0], &out->schema.children[0], op, 1));
+            HOODIE_TRY(hoodie_array_append_bytes(&out->root.children[1], &out->schema.children[1], ts, strlen(ts)));
+            HOODIE_TRY(put_logged_image(out, 2, &k->text, b, bc, r));
+            HOODIE_TRY(put_logged_image(out, 3, &k->text, b, ac, r));
+            out->root.length++;
+            continue;
+        }
+        logged_close(k);
+        /* the next CDC log */
+        while (k->lstat < m->stat_count && (!k->logged[k->lstat] || k->lfile == m->stats[k->lstat].cdc_file_count)) {
+            k->lstat++;
+            k->lfile = 0;
+        }
+        if (k->lstat == m->stat_count) { *done = 1; return HOODIE_OK; }
+        HOODIE_TRY(logged_open(k, m->stats[k->lstat].cdc_files[k->lfile++]));
+    }
+    return HOODIE_OK;
+}
+
 static void commit_close(cdc_cursor *k)
 {
     group_close(k);
@@ -279,6 +453,10 @@ static void commit_close(cdc_cursor *k)
     hoodie_buf_clear(&k->filter);
     hoodie_buf_clear(&k->gkeys);
     hoodie_hmap_dispose(&k->groups);
+    logged_close(k);
+    free(k->logged);
+    k->logged = NULL;
+    k->lstat = k->lfile = 0;
     hoodie_commit_meta_free(k->m);
     k->m = NULL;
     k->open = 0;
@@ -324,14 +502,18 @@ static hoodie_status touched_groups(cdc_cursor *k)
 {
     const hoodie_commit_meta *m = k->m;
     size_t n = 0;
-    for (size_t i = 0; i < m->stat_count; i++, n++)
+    for (size_t i = 0; i < m->stat_count; i++) {
+        if (k->logged[i]) continue;
+        n++;
         HOODIE_TRY(hoodie_buf_printf(&k->gkeys, "%s\x01%s%c", m->stats[i].partition_path ? m->stats[i].partition_path : "",
                                      m->stats[i].file_id ? m->stats[i].file_id : "", 0));
+    }
     for (size_t r = 0; r < m->replaced_count; r++)
         for (size_t i = 0; i < m->replaced[r].count; i++, n++)
             HOODIE_TRY(hoodie_buf_printf(&k->gkeys, "%s\x01%s%c",
                                          m->replaced[r].partition_path ? m->replaced[r].partition_path : "",
                                          m->replaced[r].file_ids[i], 0));
+    k->n_inferred = n;
     HOODIE_TRY(hoodie_hmap_init(&k->groups, n));
     for (size_t off = 0; off < k->gkeys.len;) { /* the buffer no longer moves */
         const char *key = (const char *)k->gkeys.data + off;
@@ -401,9 +583,11 @@ static hoodie_status commit_open(cdc_cursor *k, const hoodie_instant *c)
     k->c = c;
     k->open = 1;
     hoodie_status rc = changes_data(k->m) ? partitions_filter(k->m, &k->filter, &any) : HOODIE_OK;
-    if (rc == HOODIE_OK && any) rc = check_versions(k->v, c, k->m);
+    if (rc == HOODIE_OK && any) rc = find_logged(k);
+    if (rc == HOODIE_OK && any) rc = check_versions(k->v, c, k->m, k->logged);
     if (rc == HOODIE_OK && any) rc = touched_groups(k);
     if (rc < 0 || !any) { commit_close(k); return rc; }
+    if (!k->n_inferred) return HOODIE_OK; /* every change is in CDC logs: no state to read */
     /* the state before: as of the latest completed write requested before this commit */
     const char *prev = NULL;
     for (size_t i = 0; i < tl->count; i++) {
@@ -468,7 +652,12 @@ static hoodie_status cursor_next(hoodie_batch *out, void *payload)
             continue;
         }
         if (!k->gopen) {
-            if (!k->bnext.have && !k->a.have) { commit_close(k); continue; }
+            if (!k->bnext.have && !k->a.have) { /* the states are through: then the changes the CDC logs hold */
+                int done;
+                HOODIE_TRY(logged_rows(k, out, &done));
+                if (done) commit_close(k);
+                continue;
+            }
             HOODIE_TRY(group_open(k));
             continue;
         }

@@ -14,8 +14,15 @@
  * REPLACE_COMMIT inference reads it. This gives what Hudi's CDC reader gives for every way it infers changes
  * (new base files, log files, replaced file groups) and for CDC logs, without depending on the supplemental
  * logging mode; an event-time update that lost to the stored record changed nothing and is not reported (Hudi's
- * CDC log reports it as an update whose images are equal). Needs meta fields, and the file versions of the
- * window (a query over commits whose older file versions were cleaned fails naming the missing file).
+ * CDC log reports it as an update whose images are equal; hoodie's writer logs no such record).
+ *
+ * CDC logs, as they are (Hudi's AS_IS case): a file group whose write left CDC log files (cdcStats) with both
+ * images (hoodie.table.cdc.supplemental.logging.mode DATA_BEFORE_AFTER, the default), all still there, has its
+ * changes read from them, after the commit's inferred changes; the states leave it out. So a window whose older
+ * file versions a clean deleted still reads, as long as its commits' CDC logs are there. Other modes log too
+ * little (no after image, or no image): their changes are inferred. Needs meta fields, and the file versions of
+ * the window that no CDC log stands in for (a query over commits whose older file versions were cleaned fails
+ * naming the missing file). The images of a CDC log are rendered as its own schema reads them.
  *
  * Memory: a commit's file groups are taken one at a time, in the order both states list them (partition, file
  * id; Hudi's CDC reader also works file group by file group): the records of one file group before the commit are

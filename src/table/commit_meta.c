@@ -101,6 +101,19 @@ static hoodie_status cm_stat(cm_ctx *x, const char *partition, json_t *s, hoodie
     HOODIE_TRY(cm_int(x, s, "totalWriteBytes", 0, &w->total_write_bytes));
     HOODIE_TRY(cm_int(x, s, "fileSizeInBytes", 0, &w->file_size_in_bytes));
     HOODIE_TRY(cm_int(x, s, "logVersion", -1, &w->log_version));
+    /* cdcStats: {path: size} (Avro: a map in a union, which decodes to the map) */
+    json_t *cdc = json_object_get(s, "cdcStats");
+    if (cdc && !json_is_null(cdc)) {
+        const char *path;
+        json_t *size;
+        if (!json_is_object(cdc)) return HOODIE_CORRUPT("%s: 'cdcStats' is not a map", x->what);
+        w->cdc_files = hoodie_arena_calloc(x->a, json_object_size(cdc) + 1, sizeof *w->cdc_files);
+        if (!w->cdc_files) return HOODIE_NOMEM();
+        json_object_foreach(cdc, path, size) {
+            if (!json_is_integer(size)) return HOODIE_CORRUPT("%s: 'cdcStats' size of '%s' is not an integer", x->what, path);
+            if (!(w->cdc_files[w->cdc_file_count++] = hoodie_arena_strdup(x->a, path))) return HOODIE_NOMEM();
+        }
+    }
     return HOODIE_OK;
 }
 

@@ -28,6 +28,8 @@ typedef struct hoodie_write_stat {
     int64_t num_writes, num_deletes, num_update_writes, num_inserts;
     int64_t total_write_bytes, file_size_in_bytes;
     int64_t log_version;         /* -1 if absent */
+    const char **cdc_files;      /* cdcStats: the CDC log files the write left (paths relative to the base path) */
+    size_t cdc_file_count;
 } hoodie_write_stat;
 
 typedef struct hoodie_replaced_file_ids {

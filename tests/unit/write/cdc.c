@@ -343,17 +343,20 @@ static const char *str_at(const hoodie_batch *b, int col, int64_t row)
     return buf[col];
 }
 
-/* The query's changes of commit `instant`, as "op T before after" lines (sorted). */
-static void query_cdc(const char *table, const char *instant, cdc_seen *seen)
+/* The changes of commit `instant` (NULL: every commit) that the query over (from, ...] gives, as "op T before
+ * after" lines (sorted); the query's status when it cannot start. */
+static hoodie_status query_cdc_from(const char *table, const char *from, const char *instant, cdc_seen *seen)
 {
     memset(seen, 0, sizeof *seen);
     hoodie_table *t;
     hoodie_assert_ok(hoodie_table_open(&t, table, NULL));
     hoodie_scan_opts so = HOODIE_SCAN_OPTS_INIT;
     so.query = HOODIE_QUERY_CDC;
+    so.from = from;
     so.batch_rows = 2; /* changes of a commit across batches: the cursor resumes where it stopped */
     struct ArrowArrayStream st;
-    hoodie_assert_ok(hoodie_table_scan(t, &so, &st));
+    hoodie_status src = hoodie_table_scan(t, &so, &st);
+    if (src < 0) { hoodie_table_free(t); return src; }
     hoodie_arrow_reader r;
     hoodie_assert_ok(hoodie_arrow_reader_open(&r, &st));
     hoodie_batch b;
@@ -361,7 +364,7 @@ static void query_cdc(const char *table, const char *instant, cdc_seen *seen)
     while ((rc = hoodie_arrow_reader_next(&r, &b)) == HOODIE_OK) {
         hoodie_assert(b.root.length >= 1 && b.root.length <= 2);
         for (int64_t i = 0; i < b.root.length; i++) {
-            if (strcmp(str_at(&b, 1, i), instant)) continue;
+            if (instant && strcmp(str_at(&b, 1, i), instant)) continue;
             char before[64], after[64], op[8];
             snprintf(op, sizeof op, "%s", str_at(&b, 0, i));
             json_image(str_at(&b, 2, i), before, sizeof before);
@@ -375,6 +378,12 @@ static void query_cdc(const char *table, const char *instant, cdc_seen *seen)
     hoodie_arrow_reader_close(&r);
     hoodie_table_free(t);
     qsort(seen->lines, seen->n, sizeof seen->lines[0], (int (*)(const void *, const void *))strcmp);
+    return HOODIE_OK;
+}
+
+static void query_cdc(const char *table, const char *instant, cdc_seen *seen)
+{
+    hoodie_assert_ok(query_cdc_from(table, NULL, instant, seen));
 }
 
 static void cdc_case(int mor, int version, const char *mode, const char *tag)
@@ -503,6 +512,97 @@ HOODIE_TEST(write_cdc__cow_v8_before_after) { cdc_case(0, 8, NULL, "cow8"); }
 HOODIE_TEST(write_cdc__cow_v6_op_key_only) { cdc_case(0, 6, "OP_KEY_ONLY", "cow6k"); }
 HOODIE_TEST(write_cdc__cow_v8_data_before_legacy_spelling) { cdc_case(0, 8, "cdc_data_before", "cow8b"); }
 HOODIE_TEST(write_cdc__mor_v8_small_file_merge) { cdc_case(1, 8, "DATA_BEFORE_AFTER", "mor8"); }
+
+/* The completion time of `instant` (version 8), the bound of a window that starts after it. */
+static void completion_of(const char *table, const char *instant, char *out, size_t cap)
+{
+    hoodie_table *t;
+    hoodie_assert_ok(hoodie_table_open(&t, table, NULL));
+    *out = 0;
+    for (size_t i = 0; i < hoodie_table_instant_count(t); i++) {
+        hoodie_instant_info ii;
+        hoodie_assert_ok(hoodie_table_instant(t, i, &ii));
+        if (!strcmp(ii.requested, instant)) snprintf(out, cap, "%s", ii.completion);
+    }
+    hoodie_table_free(t);
+    hoodie_assert(*out != 0);
+}
+
+/* With both images logged (DATA_BEFORE_AFTER), a commit's changes are read from its CDC logs, as Hudi's reader
+ * reads them: a window whose older file versions were cleaned still reads, as long as the logs of its commits
+ * are there. The other modes log too little: their queries still need the versions, and say so. */
+static void logs_after_clean(const char *mode, const char *tag)
+{
+    char table[512], from[32];
+    snprintf(table, sizeof table, "%s/cdc_clean_%s", hoodie_test_tmpdir(), tag);
+    cdc_table(table, 0, 8, mode);
+    hoodie_write_result res;
+    cdc_seen seen;
+    cdc_write(table, HOODIE_WRITE_INSERT, 1, 6, 10, "a", &res);
+    cdc_write(table, HOODIE_WRITE_UPSERT, 5, 8, 20, "b", &res);
+    cdc_write(table, HOODIE_WRITE_DELETE, 1, 2, 0, "d", &res);
+    completion_of(table, res.instant, from, sizeof from);
+    cdc_write(table, HOODIE_WRITE_UPSERT, 3, 4, 30, "c", &res);
+    const char *last[] = { "u T 3/a3 3/c3", "u T 4/a4 4/c4" };
+    query_cdc_from(table, from, NULL, &seen);
+    expect(&seen, last, 2);
+    hoodie_service_opts so = HOODIE_SERVICE_OPTS_INIT;
+    hoodie_service_result sr;
+    so.clean_policy = HOODIE_CLEAN_KEEP_LATEST_FILE_VERSIONS;
+    so.retain = 1;
+    hoodie_assert_ok(hoodie_clean(table, &so, &sr));
+    hoodie_assert(sr.files_deleted >= 6); /* the three older versions of both groups, and the older logs */
+    if (mode && strcmp(mode, "DATA_BEFORE_AFTER")) {
+        hoodie_assert_equal_i(HOODIE_ENOTFOUND, query_cdc_from(table, from, NULL, &seen));
+        hoodie_assert_contains(hoodie_error_last()->message, "no longer there");
+        return;
+    }
+    hoodie_assert_ok(query_cdc_from(table, from, NULL, &seen));
+    expect(&seen, last, 2);
+    /* the whole table: the insert's new files are gone, and nothing logged them */
+    hoodie_assert_equal_i(HOODIE_ENOTFOUND, query_cdc_from(table, NULL, NULL, &seen));
+    /* a CDC log that is not one: the query names it and where */
+    char dir[1024], path[2048] = "";
+    snprintf(dir, sizeof dir, "%s/odd", table);
+    DIR *d = opendir(dir);
+    hoodie_assert(d != NULL);
+    for (struct dirent *e; (e = readdir(d));)
+        if (strstr(e->d_name, ".cdc")) snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    closedir(d);
+    hoodie_assert(path[0] != 0);
+    FILE *fp = fopen(path, "wb");
+    hoodie_assert(fp != NULL);
+    fputs("#HUDI# this is not a log block", fp);
+    fclose(fp);
+    hoodie_table *t;
+    hoodie_assert_ok(hoodie_table_open(&t, table, NULL));
+    hoodie_scan_opts qo = HOODIE_SCAN_OPTS_INIT;
+    qo.query = HOODIE_QUERY_CDC;
+    qo.from = from;
+    struct ArrowArrayStream st;
+    hoodie_assert_ok(hoodie_table_scan(t, &qo, &st));
+    struct ArrowArray arr;
+    int64_t rows = 0;
+    int err;
+    while (!(err = st.get_next(&st, &arr)) && arr.release) {
+        rows += arr.length;
+        arr.release(&arr);
+    }
+    hoodie_assert(err != 0);
+    const char *msg = st.get_last_error(&st);
+    hoodie_assert(msg != NULL);
+    hoodie_assert_contains(msg, path);
+    hoodie_assert_contains(msg, "offset");
+    st.release(&st);
+    hoodie_table_free(t);
+}
+
+HOODIE_TEST(write_cdc__query_reads_logs_after_clean)
+{
+    logs_after_clean(NULL, "default");
+    logs_after_clean("DATA_BEFORE", "before");
+    logs_after_clean("OP_KEY_ONLY", "keys");
+}
 
 /* The rows a scan gives (it must succeed). */
 static int64_t scan_rows(hoodie_table *t, const hoodie_scan_opts *so)

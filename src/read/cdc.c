@@ -175,6 +175,10 @@ static int has_version(const hoodie_fsview *v, const char *part, const char *id,
     return 0;
 }
 
+/* How a write stat's changes are read: inferred from the states around the commit; from its CDC logs alone
+ * (both images logged); from its CDC logs with the state after the commit (before images logged). */
+enum { LOGGED_NONE, LOGGED_ALL, LOGGED_BEFORE };
+
 /* Every file commit m wrote, and every base file version it rewrote, must still be there (a clean may have deleted
  * them): without them the states around the commit would silently miss records, and an update would look like an
  * insert, or nothing at all. */
@@ -183,7 +187,7 @@ static hoodie_status check_versions(const hoodie_fsview *v, const hoodie_instant
 {
     for (size_t k = 0; k < m->stat_count; k++) {
         const hoodie_write_stat *st = &m->stats[k];
-        if (logged[k]) continue; /* its changes are in its CDC logs */
+        if (logged[k] == LOGGED_ALL) continue; /* its changes are in its CDC logs */
         const char *part = st->partition_path ? st->partition_path : "";
         if (!st->file_id || !st->path || !*st->path) continue;
         const char *name = strrchr(st->path, '/');
@@ -194,7 +198,7 @@ static hoodie_status check_versions(const hoodie_fsview *v, const hoodie_instant
         if (!has_version(v, part, st->file_id, NULL, name))
             return HOODIE_FAIL(HOODIE_ENOTFOUND, "CDC: %s, written by commit %s, is no longer there (cleaned?): "
                                "the records after the commit are unknown", st->path, c->requested);
-        if (base && prev && !has_version(v, part, st->file_id, prev, NULL))
+        if (base && prev && !logged[k] && !has_version(v, part, st->file_id, prev, NULL))
             return HOODIE_FAIL(HOODIE_ENOTFOUND, "CDC: commit %s rewrote version %s of file group %s (partition "
                                "'%s'), which is no longer there (cleaned?): the records before the commit are unknown",
                                c->requested, prev, st->file_id, part);
@@ -234,8 +238,10 @@ typedef struct cdc_cursor {
     hoodie_buf filter;
     hoodie_buf gkeys;               /* the file groups it wrote or replaced, "partition\x01file id" one after the other */
     hoodie_hmap groups;             /* and as a set: only they can have changed */
-    uint8_t *logged;                /* per write stat: its changes are read from its CDC logs, not from the states */
-    size_t n_inferred;              /* file groups whose changes are inferred from the states */
+    uint8_t *logged;                /* per write stat: LOGGED_*, how its changes are read */
+    size_t n_inferred;              /* file groups the state after the commit reads */
+    hoodie_hmap bgroups;            /* the file groups the state before reads (without LOGGED_BEFORE ones) */
+    hoodie_hmap lgroups;            /* LOGGED_BEFORE file groups -> their write stat */
     size_t lstat, lfile;            /* the next CDC log to read: write stat, file of it */
     hoodie_batch *lb;               /* the CDC log being read: its blocks' records, as each block's schema reads */
     size_t n_lb, lb_i;
@@ -283,17 +289,19 @@ static void state_drop(state_batch *sb)
 
 /* ---- CDC log files, read as they are (Hudi's AS_IS case) ---- */
 
-/* The CDC logs the open commit left with both images (hoodie.table.cdc.supplemental.logging.mode
- * DATA_BEFORE_AFTER): a file group whose write stats name such logs, all still there, has its changes read from
- * them as Hudi's CDC reader reads them, and the states around the commit leave it out -- so a clean of the file
- * versions before the commit does not stop the query. Other modes log too little to go without the states. */
+/* The CDC logs the open commit left (hoodie.table.cdc.supplemental.logging.mode): a file group whose write stats
+ * name such logs, all still there, has its changes read from them as Hudi's CDC reader reads them -- so a clean of
+ * the file versions before the commit does not stop the query. With both images logged (DATA_BEFORE_AFTER) the
+ * states around the commit leave it out; with before images only (DATA_BEFORE) the state after the commit gives
+ * the after images, the logs stand in for the state before. OP_KEY_ONLY logs too little: inferred. */
 static hoodie_status find_logged(cdc_cursor *k)
 {
     const hoodie_commit_meta *m = k->m;
     const hoodie_storage *s = k->t->storage;
     k->logged = calloc(m->stat_count + 1, 1);
     if (!k->logged) return HOODIE_NOMEM();
-    if (!k->t->cfg->cdc || k->t->cfg->cdc_mode != HOODIE_CDC_DATA_BEFORE_AFTER) return HOODIE_OK;
+    if (!k->t->cfg->cdc || k->t->cfg->cdc_mode == HOODIE_CDC_OP_KEY_ONLY) return HOODIE_OK;
+    uint8_t how = k->t->cfg->cdc_mode == HOODIE_CDC_DATA_BEFORE_AFTER ? LOGGED_ALL : LOGGED_BEFORE;
     hoodie_buf path = HOODIE_BUF_INIT;
     hoodie_status rc = HOODIE_OK;
     for (size_t i = 0; rc == HOODIE_OK && i < m->stat_count; i++) {
@@ -306,7 +314,7 @@ static hoodie_status find_logged(cdc_cursor *k)
             if (ex < 0) rc = (hoodie_status)ex;
             all = ex == 1;
         }
-        k->logged[i] = (uint8_t)(rc == HOODIE_OK && all);
+        k->logged[i] = rc == HOODIE_OK && all ? how : LOGGED_NONE;
     }
     hoodie_buf_dispose(&path);
     return rc;
@@ -321,8 +329,9 @@ static void logged_close(cdc_cursor *k)
     k->lb_row = 0;
 }
 
-/* Read CDC log `rel`: each CDC_DATA_BLOCK's records as its schema reads them (op, ts_ms, before, after). */
-static hoodie_status logged_open(cdc_cursor *k, const char *rel)
+/* Read CDC log `rel`: each CDC_DATA_BLOCK's records as its schema reads them (op, ts_ms, before, after; or op,
+ * record_key, before without need_after). */
+static hoodie_status logged_open(cdc_cursor *k, const char *rel, int need_after)
 {
     hoodie_buf data = HOODIE_BUF_INIT, path = HOODIE_BUF_INIT;
     hoodie_arena *a = NULL;
@@ -353,12 +362,15 @@ static hoodie_status logged_open(cdc_cursor *k, const char *rel)
         rc = hoodie_avro_schema_parse(&sch, json, b.header_len[HOODIE_HLOG_SCHEMA], a, (const char *)path.data);
         if (rc == HOODIE_OK) rc = hoodie_avro_to_field(&f, sch, "");
         if (rc < 0) break;
-        int op = hoodie_field_find(&f, "op"), bi = hoodie_field_find(&f, "before"), ai = hoodie_field_find(&f, "after");
-        if (op < 0 || bi < 0 || ai < 0 || f.children[op].type.id != HOODIE_TYPE_STRING ||
-            f.children[bi].type.id != HOODIE_TYPE_STRUCT || f.children[ai].type.id != HOODIE_TYPE_STRUCT)
-            rc = HOODIE_CORRUPT("%s: CDC block at offset %llu does not hold op, before and after images (the "
-                                "DATA_BEFORE_AFTER logging mode the table is configured for)",
-                                (const char *)path.data, (unsigned long long)b.offset);
+        int op = hoodie_field_find(&f, "op"), bi = hoodie_field_find(&f, "before");
+        int second = hoodie_field_find(&f, need_after ? "after" : "record_key");
+        if (op < 0 || bi < 0 || second < 0 || f.children[op].type.id != HOODIE_TYPE_STRING ||
+            f.children[bi].type.id != HOODIE_TYPE_STRUCT ||
+            f.children[second].type.id != (need_after ? HOODIE_TYPE_STRUCT : HOODIE_TYPE_STRING))
+            rc = HOODIE_CORRUPT("%s: CDC block at offset %llu does not hold op, %s (the %s logging mode the table "
+                                "is configured for)", (const char *)path.data, (unsigned long long)b.offset,
+                                need_after ? "before and after images" : "record_key and before image",
+                                need_after ? "DATA_BEFORE_AFTER" : "DATA_BEFORE");
         hoodie_batch *nb = rc == HOODIE_OK ? realloc(k->lb, (k->n_lb + 1) * sizeof *nb) : NULL;
         if (rc == HOODIE_OK && !nb) rc = HOODIE_NOMEM();
         if (nb) k->lb = nb;
@@ -432,12 +444,13 @@ static hoodie_status logged_rows(cdc_cursor *k, hoodie_batch *out, int *done)
         }
         logged_close(k);
         /* the next CDC log */
-        while (k->lstat < m->stat_count && (!k->logged[k->lstat] || k->lfile == m->stats[k->lstat].cdc_file_count)) {
+        while (k->lstat < m->stat_count &&
+               (k->logged[k->lstat] != LOGGED_ALL || k->lfile == m->stats[k->lstat].cdc_file_count)) {
             k->lstat++;
             k->lfile = 0;
         }
         if (k->lstat == m->stat_count) { *done = 1; return HOODIE_OK; }
-        HOODIE_TRY(logged_open(k, m->stats[k->lstat].cdc_files[k->lfile++]));
+        HOODIE_TRY(logged_open(k, m->stats[k->lstat].cdc_files[k->lfile++], 1));
     }
     return HOODIE_OK;
 }
@@ -453,6 +466,8 @@ static void commit_close(cdc_cursor *k)
     hoodie_buf_clear(&k->filter);
     hoodie_buf_clear(&k->gkeys);
     hoodie_hmap_dispose(&k->groups);
+    hoodie_hmap_dispose(&k->bgroups);
+    hoodie_hmap_dispose(&k->lgroups);
     logged_close(k);
     free(k->logged);
     k->logged = NULL;
@@ -462,13 +477,13 @@ static void commit_close(cdc_cursor *k)
     k->open = 0;
 }
 
-static hoodie_status open_state(cdc_cursor *k, const char *as_of, hoodie_read_scan **r)
+static hoodie_status open_state(cdc_cursor *k, const char *as_of, const hoodie_hmap *groups, hoodie_read_scan **r)
 {
     hoodie_scan_opts so = HOODIE_SCAN_OPTS_INIT;
     so.as_of = as_of;
     so.filter = (const char *)k->filter.data;
     HOODIE_TRY(hoodie_read__scan_open(k->t, &so, r));
-    hoodie_read__scan_only(*r, &k->groups);
+    hoodie_read__scan_only(*r, groups);
     return HOODIE_OK;
 }
 
@@ -501,27 +516,124 @@ static int in_group(const cdc_cursor *k, const state_batch *sb)
 static hoodie_status touched_groups(cdc_cursor *k)
 {
     const hoodie_commit_meta *m = k->m;
-    size_t n = 0;
-    for (size_t i = 0; i < m->stat_count; i++) {
-        if (k->logged[i]) continue;
-        n++;
-        HOODIE_TRY(hoodie_buf_printf(&k->gkeys, "%s\x01%s%c", m->stats[i].partition_path ? m->stats[i].partition_path : "",
-                                     m->stats[i].file_id ? m->stats[i].file_id : "", 0));
+    size_t n = 0, n_rep = 0;
+    for (size_t r = 0; r < m->replaced_count; r++) n_rep += m->replaced[r].count;
+    int64_t *stat_of = malloc((m->stat_count + n_rep + 1) * sizeof *stat_of); /* per key: its write stat, or -1 */
+    if (!stat_of) return HOODIE_NOMEM();
+    hoodie_status rc = HOODIE_OK;
+    for (size_t i = 0; rc == HOODIE_OK && i < m->stat_count; i++) {
+        if (k->logged[i] == LOGGED_ALL) continue;
+        stat_of[n++] = (int64_t)i;
+        rc = hoodie_buf_printf(&k->gkeys, "%s\x01%s%c", m->stats[i].partition_path ? m->stats[i].partition_path : "",
+                               m->stats[i].file_id ? m->stats[i].file_id : "", 0);
     }
-    for (size_t r = 0; r < m->replaced_count; r++)
-        for (size_t i = 0; i < m->replaced[r].count; i++, n++)
-            HOODIE_TRY(hoodie_buf_printf(&k->gkeys, "%s\x01%s%c",
-                                         m->replaced[r].partition_path ? m->replaced[r].partition_path : "",
-                                         m->replaced[r].file_ids[i], 0));
+    for (size_t r = 0; rc == HOODIE_OK && r < m->replaced_count; r++)
+        for (size_t i = 0; rc == HOODIE_OK && i < m->replaced[r].count; i++) {
+            stat_of[n++] = -1;
+            rc = hoodie_buf_printf(&k->gkeys, "%s\x01%s%c",
+                                   m->replaced[r].partition_path ? m->replaced[r].partition_path : "",
+                                   m->replaced[r].file_ids[i], 0);
+        }
     k->n_inferred = n;
-    HOODIE_TRY(hoodie_hmap_init(&k->groups, n));
-    for (size_t off = 0; off < k->gkeys.len;) { /* the buffer no longer moves */
+    if (rc == HOODIE_OK) rc = hoodie_hmap_init(&k->groups, n);
+    if (rc == HOODIE_OK) rc = hoodie_hmap_init(&k->bgroups, n);
+    if (rc == HOODIE_OK) rc = hoodie_hmap_init(&k->lgroups, n);
+    size_t off = 0; /* the buffer no longer moves */
+    for (size_t e = 0; rc == HOODIE_OK && e < n; e++) {
         const char *key = (const char *)k->gkeys.data + off;
         size_t len = strlen(key);
         uint64_t *slot;
         int existed;
-        HOODIE_TRY(hoodie_hmap_upsert(&k->groups, key, len, &slot, &existed));
+        int before_logged = stat_of[e] >= 0 && k->logged[stat_of[e]] == LOGGED_BEFORE;
+        rc = hoodie_hmap_upsert(&k->groups, key, len, &slot, &existed);
+        if (rc == HOODIE_OK)
+            rc = hoodie_hmap_upsert(before_logged ? &k->lgroups : &k->bgroups, key, len, &slot, &existed);
+        if (rc == HOODIE_OK && before_logged) *slot = (uint64_t)stat_of[e];
         off += len + 1;
+    }
+    free(stat_of);
+    return rc;
+}
+
+/* Room for one more batch of the open file group's records before the commit. */
+static hoodie_status before_room(cdc_cursor *k)
+{
+    if (k->n_before < k->cap_before) return HOODIE_OK;
+    size_t nc = k->cap_before ? k->cap_before * 2 : 16;
+    hoodie_batch *nb = realloc(k->before, nc * sizeof *nb);
+    if (nb) k->before = nb;
+    int64_t *nf = nb ? realloc(k->first, (nc + 1) * sizeof *nf) : NULL;
+    if (nf) k->first = nf;
+    if (!nb || !nf) return HOODIE_NOMEM();
+    k->cap_before = nc;
+    return HOODIE_OK;
+}
+
+/* The before images of a CDC log block (op, record_key, before) as the state before the commit would give its
+ * records: the five meta columns (record key and partition path; the others null), then the image's columns. */
+static hoodie_status before_of_block(hoodie_batch *out, const hoodie_batch *lb, const char *part, const char *what)
+{
+    static const char *const meta[5] = { "_hoodie_commit_time", "_hoodie_commit_seqno", "_hoodie_record_key",
+                                         "_hoodie_partition_path", "_hoodie_file_name" };
+    int kc = hoodie_field_find(&lb->schema, "record_key"), bc = hoodie_field_find(&lb->schema, "before");
+    const hoodie_field *img = &lb->schema.children[bc];
+    const hoodie_array *ia = &lb->root.children[bc], *ka = &lb->root.children[kc];
+    hoodie_field sf, f;
+    HOODIE_TRY(hoodie_field_init(&sf, "", hoodie_type_of(HOODIE_TYPE_STRUCT), 0));
+    hoodie_status rc = HOODIE_OK;
+    for (int i = 0; rc == HOODIE_OK && i < 5; i++) {
+        rc = hoodie_field_init(&f, meta[i], hoodie_type_of(HOODIE_TYPE_STRING), 1);
+        if (rc == HOODIE_OK) { rc = hoodie_field_add_child(&sf, &f); hoodie_field_dispose(&f); }
+    }
+    for (size_t i = 0; rc == HOODIE_OK && i < img->n_children; i++) rc = hoodie_field_add_child(&sf, &img->children[i]);
+    if (rc == HOODIE_OK) rc = hoodie_batch_init(out, &sf);
+    hoodie_field_dispose(&sf);
+    if (rc < 0) return rc;
+    int64_t *rows = malloc(((size_t)lb->root.length + 1) * sizeof *rows);
+    size_t n = 0;
+    if (!rows) rc = HOODIE_NOMEM();
+    for (int64_t r = 0; rc == HOODIE_OK && r < lb->root.length; r++) {
+        if (!hoodie_array_is_valid(ia, r)) continue; /* an insert */
+        size_t kl;
+        if (!hoodie_array_is_valid(ka, r)) {
+            rc = HOODIE_CORRUPT("%s: CDC record %lld has a before image and no record_key", what, (long long)r);
+            break;
+        }
+        const uint8_t *key = hoodie_array_bytes_at(ka, r, &kl);
+        rows[n++] = r;
+        for (int c = 0; rc == HOODIE_OK && c < 5; c++) {
+            hoodie_array *a = &out->root.children[c];
+            const hoodie_field *cf = &out->schema.children[c];
+            rc = c == 2 ? hoodie_array_append_bytes(a, cf, key, kl)
+               : c == 3 ? hoodie_array_append_bytes(a, cf, part, strlen(part))
+                        : hoodie_array_append_null(a, cf);
+        }
+    }
+    for (size_t i = 0; rc == HOODIE_OK && i < img->n_children; i++)
+        rc = hoodie_array_take(&out->root.children[5 + i], &out->schema.children[5 + i], &ia->children[i], rows, n);
+    free(rows);
+    if (rc == HOODIE_OK) out->root.length = (int64_t)n;
+    else hoodie_batch_dispose(out);
+    return rc;
+}
+
+/* The open file group's records before the commit from the CDC logs of its write stat st (DATA_BEFORE): the
+ * before images of its updates and deletes -- every record the commit changed; the others it did not. */
+static hoodie_status before_from_logs(cdc_cursor *k, const hoodie_write_stat *st)
+{
+    for (size_t f = 0; f < st->cdc_file_count; f++) {
+        HOODIE_TRY(logged_open(k, st->cdc_files[f], 0));
+        hoodie_status rc = HOODIE_OK;
+        for (size_t b = 0; rc == HOODIE_OK && b < k->n_lb; b++) {
+            rc = before_room(k);
+            if (rc == HOODIE_OK) rc = before_of_block(&k->before[k->n_before], &k->lb[b], k->gpart, st->cdc_files[f]);
+            if (rc == HOODIE_OK) {
+                k->first[k->n_before] = k->rows_before;
+                k->rows_before += k->before[k->n_before++].root.length;
+            }
+        }
+        logged_close(k);
+        if (rc < 0) return rc;
     }
     return HOODIE_OK;
 }
@@ -535,16 +647,14 @@ static hoodie_status group_open(cdc_cursor *k)
     else { k->gpart = sa->part; k->gfid = sa->fid; }
     k->gopen = 1;
     k->deletes_from = -1;
+    if (k->lgroups.count) { /* its records before the commit from its CDC logs (DATA_BEFORE) */
+        hoodie_buf_clear(&k->akeys);
+        HOODIE_TRY(hoodie_buf_printf(&k->akeys, "%s\x01%s", k->gpart, k->gfid));
+        uint64_t *st = hoodie_hmap_get(&k->lgroups, k->akeys.data, k->akeys.len);
+        if (st) HOODIE_TRY(before_from_logs(k, &k->m->stats[*st]));
+    }
     while (in_group(k, &k->bnext)) {
-        if (k->n_before == k->cap_before) {
-            size_t nc = k->cap_before ? k->cap_before * 2 : 16;
-            hoodie_batch *nb = realloc(k->before, nc * sizeof *nb);
-            if (nb) k->before = nb;
-            int64_t *nf = nb ? realloc(k->first, (nc + 1) * sizeof *nf) : NULL;
-            if (nf) k->first = nf;
-            if (!nb || !nf) return HOODIE_NOMEM();
-            k->cap_before = nc;
-        }
+        HOODIE_TRY(before_room(k));
         k->first[k->n_before] = k->rows_before;
         k->rows_before += k->bnext.b.root.length;
         k->before[k->n_before++] = k->bnext.b; /* moved */
@@ -596,8 +706,8 @@ static hoodie_status commit_open(cdc_cursor *k, const hoodie_instant *c)
             strcmp(x->requested, c->requested) < 0 && (!prev || strcmp(x->requested, prev) > 0))
             prev = x->requested;
     }
-    if (prev) rc = open_state(k, prev, &k->bscan);
-    if (rc == HOODIE_OK) rc = open_state(k, c->requested, &k->ascan);
+    if (prev) rc = open_state(k, prev, &k->bgroups, &k->bscan);
+    if (rc == HOODIE_OK) rc = open_state(k, c->requested, &k->groups, &k->ascan);
     if (rc == HOODIE_OK) rc = state_next(k->bscan, &k->bnext);
     if (rc == HOODIE_OK) rc = state_next(k->ascan, &k->a);
     if (rc == HOODIE_OK && k->a.have) rc = find_cols(&k->a.b, &k->ac);

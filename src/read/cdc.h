@@ -16,13 +16,15 @@
  * logging mode; an event-time update that lost to the stored record changed nothing and is not reported (Hudi's
  * CDC log reports it as an update whose images are equal; hoodie's writer logs no such record).
  *
- * CDC logs, as they are (Hudi's AS_IS case): a file group whose write left CDC log files (cdcStats) with both
- * images (hoodie.table.cdc.supplemental.logging.mode DATA_BEFORE_AFTER, the default), all still there, has its
- * changes read from them, after the commit's inferred changes; the states leave it out. So a window whose older
- * file versions a clean deleted still reads, as long as its commits' CDC logs are there. Other modes log too
- * little (no after image, or no image): their changes are inferred. Needs meta fields, and the file versions of
- * the window that no CDC log stands in for (a query over commits whose older file versions were cleaned fails
- * naming the missing file). The images of a CDC log are rendered as its own schema reads them.
+ * CDC logs, as they are (Hudi's AS_IS case): a file group whose write left CDC log files (cdcStats), all still
+ * there, has its changes read from them. With both images (hoodie.table.cdc.supplemental.logging.mode
+ * DATA_BEFORE_AFTER, the default) the logs are all: their changes come after the commit's inferred ones and the
+ * states leave the group out. With before images (DATA_BEFORE) the logs stand in for the state before (their
+ * records keyed by record_key), the state after gives the after images. So a window whose older file versions a
+ * clean deleted still reads, as long as its commits' CDC logs are there. OP_KEY_ONLY logs no image: inferred.
+ * Needs meta fields, and the file versions of the window that no CDC log stands in for (a query over commits
+ * whose older file versions were cleaned fails naming the missing file). The images of a CDC log are rendered as
+ * its own schema reads them.
  *
  * Memory: a commit's file groups are taken one at a time, in the order both states list them (partition, file
  * id; Hudi's CDC reader also works file group by file group): the records of one file group before the commit are

@@ -39,6 +39,8 @@ run_config() { # type version keygen [nometa]
   [ "$flavor" = nometa ] && cargs+=(--no-meta-fields)
   [ "$flavor" = bucket ] && cargs+=(--index bucket --buckets 3)
   [ "$flavor" = cdc ] && cargs+=(--prop hoodie.table.cdc.enabled=true)
+  [ "$flavor" = cdcbefore ] && cargs+=(--prop hoodie.table.cdc.enabled=true
+                                       --prop hoodie.table.cdc.supplemental.logging.mode=DATA_BEFORE)
   if ! "$HOODIE" create "$t" --type "$type" --table-version "$ver" --name "$name" --ordering-field ts \
        "${cargs[@]}" > /dev/null 2> "$tmp/err"; then
     echo "FAIL $name: create: $(cat "$tmp/err")"; fail=$((fail + 1)); return
@@ -157,12 +159,14 @@ for ver in 8 6; do
     run_config cow "$ver" "$kg" nometa
   done
 done
-# change logs (hoodie.table.cdc.enabled, both images): the CDC query reads each rewrite's changes from its CDC
-# log, as Hudi's reader does, and must give what DuckDB derives from the states
+# change logs (hoodie.table.cdc.enabled, both images; or before images, the after images from the new files):
+# the CDC query reads each rewrite's changes from its CDC log, as Hudi's reader does, and must give what DuckDB
+# derives from the states
 for type in cow mor; do
   for ver in 8 6; do
     run_config "$type" "$ver" simple cdc
   done
+  run_config "$type" 8 complex cdcbefore
 done
 # the bucket index (hoodie.index.type=BUCKET, 3 buckets): every step routes rows to their buckets' file groups
 for type in cow mor; do

@@ -3,6 +3,7 @@
 #include "format/avro/schema.h"
 #include "format/hlog/hlog.h"
 #include "model/avro.h"
+#include "model/avro_schema_gen.h"
 #include "model/arrow.h"
 #include "model/build.h"
 #include "model/render.h"
@@ -573,8 +574,6 @@ static hoodie_status before_room(cdc_cursor *k)
  * records: the five meta columns (record key and partition path; the others null), then the image's columns. */
 static hoodie_status before_of_block(hoodie_batch *out, const hoodie_batch *lb, const char *part, const char *what)
 {
-    static const char *const meta[5] = { "_hoodie_commit_time", "_hoodie_commit_seqno", "_hoodie_record_key",
-                                         "_hoodie_partition_path", "_hoodie_file_name" };
     int kc = hoodie_field_find(&lb->schema, "record_key"), bc = hoodie_field_find(&lb->schema, "before");
     const hoodie_field *img = &lb->schema.children[bc];
     const hoodie_array *ia = &lb->root.children[bc], *ka = &lb->root.children[kc];
@@ -582,7 +581,7 @@ static hoodie_status before_of_block(hoodie_batch *out, const hoodie_batch *lb, 
     HOODIE_TRY(hoodie_field_init(&sf, "", hoodie_type_of(HOODIE_TYPE_STRUCT), 0));
     hoodie_status rc = HOODIE_OK;
     for (int i = 0; rc == HOODIE_OK && i < 5; i++) {
-        rc = hoodie_field_init(&f, meta[i], hoodie_type_of(HOODIE_TYPE_STRING), 1);
+        rc = hoodie_field_init(&f, hoodie_avro_meta_fields[i], hoodie_type_of(HOODIE_TYPE_STRING), 1);
         if (rc == HOODIE_OK) { rc = hoodie_field_add_child(&sf, &f); hoodie_field_dispose(&f); }
     }
     for (size_t i = 0; rc == HOODIE_OK && i < img->n_children; i++) rc = hoodie_field_add_child(&sf, &img->children[i]);

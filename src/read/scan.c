@@ -14,6 +14,7 @@
 #include "format/parquet/reader.h"
 #include "model/arrow.h"
 #include "model/avro.h"
+#include "model/avro_schema_gen.h"
 #include "model/build.h"
 #include "model/value.h"
 #include "model/conform.h"
@@ -37,8 +38,6 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *const META_COLS[5] = { "_hoodie_commit_time", "_hoodie_commit_seqno", "_hoodie_record_key",
-                                          "_hoodie_partition_path", "_hoodie_file_name" };
 
 typedef struct scan {
     hoodie_table *t;
@@ -90,7 +89,7 @@ typedef struct scan {
 static int is_meta(const char *name)
 {
     for (int i = 0; i < 5; i++)
-        if (!strcmp(name, META_COLS[i])) return 1;
+        if (!strcmp(name, hoodie_avro_meta_fields[i])) return 1;
     return 0;
 }
 
@@ -228,7 +227,7 @@ static hoodie_status build_schema(scan *s)
     HOODIE_TRY(hoodie_field_init(&s->full, "root", hoodie_type_of(HOODIE_TYPE_STRUCT), 0));
     for (int i = 0; i < 5; i++) {
         hoodie_field m;
-        HOODIE_TRY(hoodie_field_init(&m, META_COLS[i], hoodie_type_of(HOODIE_TYPE_STRING), 1));
+        HOODIE_TRY(hoodie_field_init(&m, hoodie_avro_meta_fields[i], hoodie_type_of(HOODIE_TYPE_STRING), 1));
         hoodie_status rc = hoodie_field_add_child(&s->full, &m);
         hoodie_field_dispose(&m);
         HOODIE_TRY(rc);

@@ -1,15 +1,14 @@
 #include "write/wschema.h"
+#include "model/avro_schema_gen.h"
 #include "util/error.h"
 
 #include <string.h>
 
-static const char *const META[5] = { "_hoodie_commit_time", "_hoodie_commit_seqno", "_hoodie_record_key",
-                                     "_hoodie_partition_path", "_hoodie_file_name" };
 
 int hoodie_wschema_is_meta(const char *name)
 {
     for (int i = 0; i < 5; i++)
-        if (!strcmp(name, META[i])) return 1;
+        if (!strcmp(name, hoodie_avro_meta_fields[i])) return 1;
     return 0;
 }
 
@@ -130,7 +129,7 @@ hoodie_status hoodie_wschema_with_meta(hoodie_field *out, const hoodie_field *da
     hoodie_status rc = HOODIE_OK;
     for (int i = 0; i < 5 && rc == HOODIE_OK; i++) {
         hoodie_field m;
-        rc = hoodie_field_init(&m, META[i], hoodie_type_of(HOODIE_TYPE_STRING), 1);
+        rc = hoodie_field_init(&m, hoodie_avro_meta_fields[i], hoodie_type_of(HOODIE_TYPE_STRING), 1);
         if (rc == HOODIE_OK) { rc = hoodie_field_add_child(out, &m); hoodie_field_dispose(&m); }
     }
     for (size_t i = 0; i < data->n_children && rc == HOODIE_OK; i++)

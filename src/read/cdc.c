@@ -382,7 +382,7 @@ static hoodie_status logged_open(cdc_cursor *k, const char *rel, int need_after)
         if (rc == HOODIE_OK) rc = hoodie_hlog_avro_open(&recs, &b, (const char *)path.data);
         const uint8_t *rec;
         size_t len;
-        hoodie_batch *out = &k->lb[k->n_lb - 1];
+        hoodie_batch *out = rc == HOODIE_OK ? &k->lb[k->n_lb - 1] : NULL;
         while (rc == HOODIE_OK && (rc = hoodie_hlog_avro_next(&recs, &rec, &len)) == HOODIE_OK) {
             hoodie_cursor c;
             uint64_t off = b.content_offset + (uint64_t)(rec - b.content);
@@ -432,8 +432,8 @@ static hoodie_status logged_rows(cdc_cursor *k, hoodie_batch *out, int *done)
             const uint8_t *op = hoodie_array_is_valid(&b->root.children[opc], r)
                                     ? hoodie_array_bytes_at(&b->root.children[opc], r, &ol) : NULL;
             if (!op || ol != 1 || (*op != 'i' && *op != 'u' && *op != 'd'))
-                return HOODIE_CORRUPT("%s: CDC record %lld of block %zu has op '%.*s', not i, u or d", k->lpath,
-                                      (long long)r, k->lb_i, op ? (int)(ol > 16 ? 16 : ol) : 4,
+                return HOODIE_CORRUPT("%s/%s: CDC record %lld of block %zu has op '%.*s', not i, u or d",
+                                      k->t->base_path, k->lpath, (long long)r, k->lb_i, op ? (int)(ol > 16 ? 16 : ol) : 4,
                                       op ? (const char *)op : "null");
             const char *ts = k->c->requested;
             HOODIE_TRY(hoodie_array_append_bytes(&out->root.children[0], &out->schema.children[0], op, 1));
@@ -575,8 +575,16 @@ static hoodie_status before_room(cdc_cursor *k)
 static hoodie_status before_of_block(hoodie_batch *out, const hoodie_batch *lb, const char *part, const char *what)
 {
     int kc = hoodie_field_find(&lb->schema, "record_key"), bc = hoodie_field_find(&lb->schema, "before");
+    int oc = hoodie_field_find(&lb->schema, "op");
     const hoodie_field *img = &lb->schema.children[bc];
-    const hoodie_array *ia = &lb->root.children[bc], *ka = &lb->root.children[kc];
+    const hoodie_array *ia = &lb->root.children[bc], *ka = &lb->root.children[kc], *oa = &lb->root.children[oc];
+    for (int64_t r = 0; r < lb->root.length; r++) {
+        size_t ol = 0;
+        const uint8_t *op = hoodie_array_is_valid(oa, r) ? hoodie_array_bytes_at(oa, r, &ol) : NULL;
+        if (!op || ol != 1 || (*op != 'i' && *op != 'u' && *op != 'd'))
+            return HOODIE_CORRUPT("%s: CDC record %lld has op '%.*s', not i, u or d", what, (long long)r,
+                                  op ? (int)(ol > 16 ? 16 : ol) : 4, op ? (const char *)op : "null");
+    }
     hoodie_field sf, f;
     HOODIE_TRY(hoodie_field_init(&sf, "", hoodie_type_of(HOODIE_TYPE_STRUCT), 0));
     hoodie_status rc = HOODIE_OK;
@@ -625,7 +633,10 @@ static hoodie_status before_from_logs(cdc_cursor *k, const hoodie_write_stat *st
         hoodie_status rc = HOODIE_OK;
         for (size_t b = 0; rc == HOODIE_OK && b < k->n_lb; b++) {
             rc = before_room(k);
-            if (rc == HOODIE_OK) rc = before_of_block(&k->before[k->n_before], &k->lb[b], k->gpart, st->cdc_files[f]);
+            if (rc == HOODIE_OK) {
+                char *what = hoodie_arena_sprintf(k->m->arena, "%s/%s", k->t->base_path, st->cdc_files[f]);
+                rc = what ? before_of_block(&k->before[k->n_before], &k->lb[b], k->gpart, what) : HOODIE_NOMEM();
+            }
             if (rc == HOODIE_OK) {
                 k->first[k->n_before] = k->rows_before;
                 k->rows_before += k->before[k->n_before++].root.length;

@@ -13,6 +13,8 @@
 #include "model/arrow.h"
 #include "model/build.h"
 #include "format/hlog/hlog.h"
+#include "format/hlog/hlog_write.h"
+#include "util/buf.h"
 #include "util/error.h"
 
 #include <avro.h>
@@ -528,6 +530,52 @@ static void completion_of(const char *table, const char *instant, char *out, siz
     hoodie_assert(*out != 0);
 }
 
+/* Replace file `path` with a CDC log: one CDC_DATA_BLOCK of schema `schema` holding the one Avro record `rec`
+ * (schema NULL: bytes that are not a log block). */
+static void cdc_log_file(const char *path, const char *schema, const uint8_t *rec, size_t len)
+{
+    hoodie_buf out = HOODIE_BUF_INIT, content = HOODIE_BUF_INIT;
+    if (schema) {
+        hoodie_hlog_avro_writer w;
+        hoodie_hlog_header_entry hdr[2] = { { HOODIE_HLOG_INSTANT_TIME, "20260101000000000", 17 },
+                                            { HOODIE_HLOG_SCHEMA, schema, strlen(schema) } };
+        hoodie_assert_ok(hoodie_hlog_avro_content_begin(&content, &w));
+        if (rec) hoodie_assert_ok(hoodie_hlog_avro_record_add(&content, &w, rec, len));
+        hoodie_assert_ok(hoodie_hlog_avro_content_end(&content, &w));
+        hoodie_assert_ok(hoodie_hlog_write_block(&out, HOODIE_HLOG_CDC_DATA_BLOCK, hdr, 2, content.data, content.len));
+    } else {
+        hoodie_assert_ok(hoodie_buf_append(&out, "#HUDI# this is not a log block", 30));
+    }
+    FILE *fp = fopen(path, "wb");
+    hoodie_assert(fp != NULL);
+    hoodie_assert(fwrite(out.data, 1, out.len, fp) == out.len);
+    fclose(fp);
+    hoodie_buf_dispose(&out);
+    hoodie_buf_dispose(&content);
+}
+
+/* The CDC query over (from, ...] of `table` fails while it streams, its message naming `path` and saying `what`. */
+static void query_fails(const char *table, const char *from, const char *path, const char *what)
+{
+    hoodie_table *t;
+    hoodie_assert_ok(hoodie_table_open(&t, table, NULL));
+    hoodie_scan_opts qo = HOODIE_SCAN_OPTS_INIT;
+    qo.query = HOODIE_QUERY_CDC;
+    qo.from = from;
+    struct ArrowArrayStream st;
+    hoodie_assert_ok(hoodie_table_scan(t, &qo, &st));
+    struct ArrowArray arr;
+    int err;
+    while (!(err = st.get_next(&st, &arr)) && arr.release) arr.release(&arr);
+    hoodie_assert(err != 0);
+    const char *msg = st.get_last_error(&st);
+    hoodie_assert(msg != NULL);
+    hoodie_assert_contains(msg, path);
+    hoodie_assert_contains(msg, what);
+    st.release(&st);
+    hoodie_table_free(t);
+}
+
 /* With images logged, a commit's changes are read from its CDC logs, as Hudi's reader reads them (DATA_BEFORE:
  * the after images from the commit's own files): a window whose older file versions were cleaned still reads, as
  * long as the logs of its commits are there. OP_KEY_ONLY logs too little: its queries still need the versions,
@@ -562,7 +610,7 @@ static void logs_after_clean(const char *mode, const char *tag)
     expect(&seen, last, 2);
     /* the whole table: the insert's new files are gone, and nothing logged them */
     hoodie_assert_equal_i(HOODIE_ENOTFOUND, query_cdc_from(table, NULL, NULL, &seen));
-    /* a CDC log that is not one: the query names it and where */
+    /* CDC logs that are not what the table logs: the query fails naming the file (and where) */
     char dir[1024], path[2048] = "";
     snprintf(dir, sizeof dir, "%s/odd", table);
     DIR *d = opendir(dir);
@@ -571,31 +619,31 @@ static void logs_after_clean(const char *mode, const char *tag)
         if (strstr(e->d_name, ".cdc")) snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
     closedir(d);
     hoodie_assert(path[0] != 0);
-    FILE *fp = fopen(path, "wb");
-    hoodie_assert(fp != NULL);
-    fputs("#HUDI# this is not a log block", fp);
-    fclose(fp);
-    hoodie_table *t;
-    hoodie_assert_ok(hoodie_table_open(&t, table, NULL));
-    hoodie_scan_opts qo = HOODIE_SCAN_OPTS_INIT;
-    qo.query = HOODIE_QUERY_CDC;
-    qo.from = from;
-    struct ArrowArrayStream st;
-    hoodie_assert_ok(hoodie_table_scan(t, &qo, &st));
-    struct ArrowArray arr;
-    int64_t rows = 0;
-    int err;
-    while (!(err = st.get_next(&st, &arr)) && arr.release) {
-        rows += arr.length;
-        arr.release(&arr);
-    }
-    hoodie_assert(err != 0);
-    const char *msg = st.get_last_error(&st);
-    hoodie_assert(msg != NULL);
-    hoodie_assert_contains(msg, path);
-    hoodie_assert_contains(msg, "offset");
-    st.release(&st);
-    hoodie_table_free(t);
+    static const uint8_t op_x[] = { 2, 2, 'x', 0, 0, 0 };
+    static const char both[] = "{\"type\":\"record\",\"name\":\"CDC\",\"fields\":["
+                               "{\"name\":\"op\",\"type\":[\"null\",\"string\"]},"
+                               "{\"name\":\"ts_ms\",\"type\":[\"null\",\"string\"]},"
+                               "{\"name\":\"before\",\"type\":[\"null\",{\"type\":\"record\",\"name\":\"r\","
+                               "\"fields\":[{\"name\":\"id\",\"type\":[\"null\",\"long\"]}]}]},"
+                               "{\"name\":\"after\",\"type\":[\"null\",\"r\"]}]}";
+    static const char keys[] = "{\"type\":\"record\",\"name\":\"Record\",\"fields\":["
+                               "{\"name\":\"op\",\"type\":[\"string\",\"null\"]},"
+                               "{\"name\":\"record_key\",\"type\":[\"string\",\"null\"]}]}";
+    static const char before_only[] = "{\"type\":\"record\",\"name\":\"CDC\",\"fields\":["
+                                      "{\"name\":\"op\",\"type\":[\"null\",\"string\"]},"
+                                      "{\"name\":\"record_key\",\"type\":[\"null\",\"string\"]},"
+                                      "{\"name\":\"before\",\"type\":[\"null\",{\"type\":\"record\","
+                                      "\"name\":\"r\",\"fields\":[{\"name\":\"id\",\"type\":[\"null\","
+                                      "\"long\"]}]}]}]}";
+    int has_after = !mode; /* the default mode logs both images */
+    cdc_log_file(path, NULL, NULL, 0);
+    query_fails(table, from, path, "offset");
+    cdc_log_file(path, keys, NULL, 0);
+    query_fails(table, from, path, has_after ? "does not hold op, before and after images"
+                                             : "does not hold op, record_key and before image");
+    /* op "x", then null for the other fields: ts_ms, before, after -- or record_key, before */
+    cdc_log_file(path, has_after ? both : before_only, op_x, has_after ? sizeof op_x : sizeof op_x - 1);
+    query_fails(table, from, path, "has op 'x', not i, u or d");
 }
 
 HOODIE_TEST(write_cdc__query_reads_logs_after_clean)

@@ -41,7 +41,7 @@ hoodie_status hoodie_wcdc_change(hoodie_wcdc *c, wctx *w, int64_t old_row, const
                                  int64_t after_row)
 {
     if (!c->on) return HOODIE_OK;
-    HOODIE_TRY(put_head(c, w, after_row >= 0 ? "u" : "d", k, kl));
+    HOODIE_TRY(put_head(c, w, after_row != -1 ? "u" : "d", k, kl));
     if (c->have_old) {
         HOODIE_TRY(rv_push(&c->before, c->old.root.length + (int64_t)c->pending.n));
         HOODIE_TRY(rv_push(&c->pending, old_row));
@@ -82,8 +82,34 @@ static hoodie_status take_images(hoodie_array *dst, const hoodie_field *f, const
     return hoodie_array_take(dst, f, &view, rows->v, rows->n);
 }
 
+/* The after images: rows of the new records, or of the filled ones (HOODIE_WCDC_FILLED), -1 null. */
+static hoodie_status take_after_images(hoodie_array *dst, const hoodie_field *f, const hoodie_batch *fresh,
+                                       const hoodie_batch *filled, const rowvec *rows)
+{
+    hoodie_array views[2];
+    const hoodie_array *srcs[2] = { &views[0], &views[1] };
+    const hoodie_batch *b[2] = { fresh, filled ? filled : fresh };
+    for (int i = 0; i < 2; i++) { /* the data columns (after the five meta columns) as a struct */
+        memset(&views[i], 0, sizeof views[i]);
+        views[i].length = b[i]->root.length;
+        views[i].n_children = b[i]->root.n_children - 5;
+        views[i].children = b[i]->root.children + 5;
+    }
+    hoodie_row_ref *sel = malloc((rows->n + 1) * sizeof *sel);
+    if (!sel) return HOODIE_NOMEM();
+    for (size_t i = 0; i < rows->n; i++) {
+        int64_t r = rows->v[i];
+        if (r <= -2 && !filled) { free(sel); return HOODIE_FAIL(HOODIE_EINVAL, "CDC: a filled record without fills"); }
+        sel[i].source = r <= -2;
+        sel[i].row = r <= -2 ? -2 - r : r;
+    }
+    hoodie_status rc = hoodie_array_take_multi(dst, f, srcs, 2, sel, rows->n);
+    free(sel);
+    return rc;
+}
+
 hoodie_status hoodie_wcdc_finish(hoodie_wcdc *c, wctx *w, const wgroup *g, const hoodie_batch *fresh,
-                                 hoodie_wstat *st)
+                                 const hoodie_batch *filled, hoodie_wstat *st)
 {
     if (!c->on) return HOODIE_OK;
     int64_t n = c->out.root.children[0].length;
@@ -92,7 +118,7 @@ hoodie_status hoodie_wcdc_finish(hoodie_wcdc *c, wctx *w, const wgroup *g, const
         if (c->pending.n) return HOODIE_FAIL(HOODIE_EINVAL, "CDC: before images of a scan batch were not taken");
         rc = take_images(&c->out.root.children[2], &c->schema.children[2], &c->old.root, &c->before);
         if (rc == HOODIE_OK && c->mode == HOODIE_CDC_DATA_BEFORE_AFTER)
-            rc = take_images(&c->out.root.children[3], &c->schema.children[3], &fresh->root, &c->after);
+            rc = take_after_images(&c->out.root.children[3], &c->schema.children[3], fresh, filled, &c->after);
         if (rc < 0) return rc;
     }
     c->out.root.length = n;

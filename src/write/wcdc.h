@@ -28,7 +28,11 @@ typedef struct hoodie_wcdc {
 
 /** Start logging a rewrite's changes (nothing to do unless the table has CDC enabled). */
 hoodie_status hoodie_wcdc_begin(hoodie_wcdc *c, wctx *w);
-/** An update (`after_row` >= 0) or delete (-1) of the old record `old_row` of the current scan batch, key k. */
+/** `after_row` of a record that a fill made (a row of the filled records, not of the new ones). */
+#define HOODIE_WCDC_FILLED(row) (-2 - (int64_t)(row))
+/** An update (`after_row`: a row of the new records >= 0, or HOODIE_WCDC_FILLED(row of the filled records)) or
+ *  delete (-1) of the old record `old_row` of the current scan batch, key k. The after image is the record as
+ *  written. */
 hoodie_status hoodie_wcdc_change(hoodie_wcdc *c, wctx *w, int64_t old_row, const void *k, size_t kl,
                                  int64_t after_row);
 /** The end of a scan batch (file records): the before images of its changes are copied out of it. */
@@ -36,12 +40,12 @@ hoodie_status hoodie_wcdc_batch_end(hoodie_wcdc *c, const hoodie_batch *old);
 /** An insert: the new record `after_row`, key k. */
 hoodie_status hoodie_wcdc_insert(hoodie_wcdc *c, wctx *w, const void *k, size_t kl, int64_t after_row);
 /**
- * Write the CDC log of group g (its partition and file id) with the after images from `fresh` (file records) and
- * name it in `st` (cdcStats). Written even when nothing changed, as Hudi does: the commit's statistics then say
+ * Write the CDC log of group g (its partition and file id) with the after images from `fresh` (file records) or
+ * `filled` (the records fills made; NULL if none) and name it in `st` (cdcStats). Written even when nothing changed, as Hudi does: the commit's statistics then say
  * so rather than leave readers to guess.
  */
 hoodie_status hoodie_wcdc_finish(hoodie_wcdc *c, wctx *w, const wgroup *g, const hoodie_batch *fresh,
-                                 hoodie_wstat *st);
+                                 const hoodie_batch *filled, hoodie_wstat *st);
 void hoodie_wcdc_dispose(hoodie_wcdc *c);
 
 #endif

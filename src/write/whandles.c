@@ -798,22 +798,27 @@ hoodie_status hoodie_wr__merge_handle(wctx *w, wgroup *g)
                 /* partial updates: the stored record stays, filled from the update */
                 if (have_filled && w->fill_file.both && !vn.is_delete) {
                     if ((rc = fill_record(w, &filled, &old, &fresh, &sel[n], &fresh, (int64_t)*slot)) < 0) break;
-                    if (sel[n].source == 2 && cdc.on) {
-                        rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: a change log (hoodie.table.cdc.enabled) of partial "
-                                         "updates that fill a stored record is not supported", w->t->base_path);
+                    if (sel[n].source == 2) updates++; /* the stored record, changed: an update of this commit */
+                    if (sel[n].source == 2 && cdc.on &&
+                        (rc = hoodie_wcdc_change(&cdc, w, i, k, kl, HOODIE_WCDC_FILLED(sel[n].row))) < 0)
                         break;
-                    }
-                    if (sel[n].source == 2) updates++;
                 }
                 n++;
                 continue;
             }
-            if (cdc.on && (rc = hoodie_wcdc_change(&cdc, w, i, k, kl, vn.is_delete ? -1 : (int64_t)*slot)) < 0) break;
-            if (vn.is_delete) { deletes++; continue; }
+            if (vn.is_delete) {
+                if (cdc.on && (rc = hoodie_wcdc_change(&cdc, w, i, k, kl, -1)) < 0) break;
+                deletes++;
+                continue;
+            }
             updates++;
             sel[n].source = 1;
             sel[n].row = (int64_t)*slot;
             if (have_filled && !vo.is_delete && (rc = fill_record(w, &filled, &old, &fresh, &sel[n], &old, i)) < 0) break;
+            /* the record as written: the incoming one, or the incoming one filled from the stored one */
+            if (cdc.on && (rc = hoodie_wcdc_change(&cdc, w, i, k, kl, sel[n].source == 2 ? HOODIE_WCDC_FILLED(sel[n].row)
+                                                                                         : sel[n].row)) < 0)
+                break;
             n++;
         }
         if (rc == HOODIE_OK) rc = hoodie_wcdc_batch_end(&cdc, &old);
@@ -856,7 +861,8 @@ hoodie_status hoodie_wr__merge_handle(wctx *w, wgroup *g)
         if (rc == HOODIE_OK)
             rc = write_base(w, g, bp, out.n, name, g->slice->base_instant, (int64_t)n_ins, updates, deletes,
                             can_reuse ? reuse : NULL, n_ins ? hoodie_parquet_reader_num_rows(r) : 0);
-        if (rc == HOODIE_OK) rc = hoodie_wcdc_finish(&cdc, w, g, &fresh, &w->stats[w->n_stats - 1]);
+        if (rc == HOODIE_OK)
+            rc = hoodie_wcdc_finish(&cdc, w, g, &fresh, have_filled ? &filled : NULL, &w->stats[w->n_stats - 1]);
         merge_parts_free(bp, out.n);
     }
     for (int i = 0; i < 4; i++) free(reuse[i]);

@@ -179,6 +179,7 @@ static int has_version(const hoodie_fsview *v, const char *part, const char *id,
 /* How a write stat's changes are read: inferred from the states around the commit; from its CDC logs alone
  * (both images logged); from its CDC logs with the state after the commit (before images logged). */
 enum { LOGGED_NONE, LOGGED_ALL, LOGGED_BEFORE };
+#define LGROUP_OPENED (UINT64_C(1) << 63)
 
 /* Every file commit m wrote, and every base file version it rewrote, must still be there (a clean may have deleted
  * them): without them the states around the commit would silently miss records, and an update would look like an
@@ -242,7 +243,8 @@ typedef struct cdc_cursor {
     uint8_t *logged;                /* per write stat: LOGGED_*, how its changes are read */
     size_t n_inferred;              /* file groups the state after the commit reads */
     hoodie_hmap bgroups;            /* the file groups the state before reads (without LOGGED_BEFORE ones) */
-    hoodie_hmap lgroups;            /* LOGGED_BEFORE file groups -> their write stat */
+    hoodie_hmap lgroups;            /* LOGGED_BEFORE file groups -> their write stat (| LGROUP_OPENED once read) */
+    size_t lnext;                   /* the next write stat to look at for LOGGED_BEFORE groups no state had */
     size_t lstat, lfile;            /* the next CDC log to read: write stat, file of it */
     hoodie_batch *lb;               /* the CDC log being read: its blocks' records, as each block's schema reads */
     size_t n_lb, lb_i;
@@ -472,7 +474,7 @@ static void commit_close(cdc_cursor *k)
     logged_close(k);
     free(k->logged);
     k->logged = NULL;
-    k->lstat = k->lfile = 0;
+    k->lstat = k->lfile = k->lnext = 0;
     hoodie_commit_meta_free(k->m);
     k->m = NULL;
     k->open = 0;
@@ -650,18 +652,52 @@ static hoodie_status before_from_logs(cdc_cursor *k, const hoodie_write_stat *st
 
 /* Open the next file group of the open commit: the first in order of the two states' next batches. Its records
  * before the commit are kept and indexed by key (memory: one file group, not the commit's). */
+static hoodie_status group_load(cdc_cursor *k);
+
 static hoodie_status group_open(cdc_cursor *k)
 {
     const state_batch *sb = &k->bnext, *sa = &k->a;
     if (sb->have && (!sa->have || group_cmp(sb->part, sb->fid, sa->part, sa->fid) <= 0)) { k->gpart = sb->part; k->gfid = sb->fid; }
     else { k->gpart = sa->part; k->gfid = sa->fid; }
+    return group_load(k);
+}
+
+/* The next LOGGED_BEFORE file group that no state had rows of (the commit deleted every record it had): opened
+ * from its CDC logs alone, so that its deletes are not lost. *any = 0 when none is left. */
+static hoodie_status group_open_logged(cdc_cursor *k, int *any)
+{
+    const hoodie_commit_meta *m = k->m;
+    *any = 0;
+    for (; k->lnext < m->stat_count; k->lnext++) {
+        if (k->logged[k->lnext] != LOGGED_BEFORE) continue;
+        const hoodie_write_stat *st = &m->stats[k->lnext];
+        hoodie_buf_clear(&k->akeys);
+        HOODIE_TRY(hoodie_buf_printf(&k->akeys, "%s\x01%s", st->partition_path ? st->partition_path : "",
+                                     st->file_id ? st->file_id : ""));
+        uint64_t *slot = hoodie_hmap_get(&k->lgroups, k->akeys.data, k->akeys.len);
+        if (!slot || (*slot & LGROUP_OPENED)) continue;
+        k->gpart = st->partition_path ? st->partition_path : "";
+        k->gfid = st->file_id ? st->file_id : "";
+        k->lnext++;
+        *any = 1;
+        return group_load(k);
+    }
+    return HOODIE_OK;
+}
+
+/* Load the records before the commit of the file group k->gpart, k->gfid and index them by key. */
+static hoodie_status group_load(cdc_cursor *k)
+{
     k->gopen = 1;
     k->deletes_from = -1;
     if (k->lgroups.count) { /* its records before the commit from its CDC logs (DATA_BEFORE) */
         hoodie_buf_clear(&k->akeys);
         HOODIE_TRY(hoodie_buf_printf(&k->akeys, "%s\x01%s", k->gpart, k->gfid));
         uint64_t *st = hoodie_hmap_get(&k->lgroups, k->akeys.data, k->akeys.len);
-        if (st) HOODIE_TRY(before_from_logs(k, &k->m->stats[*st]));
+        if (st && !(*st & LGROUP_OPENED)) {
+            *st |= LGROUP_OPENED;
+            HOODIE_TRY(before_from_logs(k, &k->m->stats[*st & ~LGROUP_OPENED]));
+        }
     }
     while (in_group(k, &k->bnext)) {
         HOODIE_TRY(before_room(k));
@@ -773,7 +809,9 @@ static hoodie_status cursor_next(hoodie_batch *out, void *payload)
         }
         if (!k->gopen) {
             if (!k->bnext.have && !k->a.have) { /* the states are through: then the changes the CDC logs hold */
-                int done;
+                int done, any;
+                HOODIE_TRY(group_open_logged(k, &any));
+                if (any) continue;
                 HOODIE_TRY(logged_rows(k, out, &done));
                 if (done) commit_close(k);
                 continue;

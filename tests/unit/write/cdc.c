@@ -576,6 +576,13 @@ static void query_fails(const char *table, const char *from, const char *path, c
     hoodie_table_free(t);
 }
 
+/* A new COW v8 CDC table named <kind>_<tag> in the test's folder (mode NULL: the default). */
+static void cow8_cdc_table(char *table, size_t cap, const char *kind, const char *mode, const char *tag)
+{
+    snprintf(table, cap, "%s/cdc_%s_%s", hoodie_test_tmpdir(), kind, tag);
+    cdc_table(table, 0, 8, mode);
+}
+
 /* With images logged, a commit's changes are read from its CDC logs, as Hudi's reader reads them (DATA_BEFORE:
  * the after images from the commit's own files): a window whose older file versions were cleaned still reads, as
  * long as the logs of its commits are there. OP_KEY_ONLY logs too little: its queries still need the versions,
@@ -583,8 +590,7 @@ static void query_fails(const char *table, const char *from, const char *path, c
 static void logs_after_clean(const char *mode, const char *tag)
 {
     char table[512], from[32];
-    snprintf(table, sizeof table, "%s/cdc_clean_%s", hoodie_test_tmpdir(), tag);
-    cdc_table(table, 0, 8, mode);
+    cow8_cdc_table(table, sizeof table, "clean", mode, tag);
     hoodie_write_result res;
     cdc_seen seen;
     cdc_write(table, HOODIE_WRITE_INSERT, 1, 6, 10, "a", &res);
@@ -651,6 +657,28 @@ HOODIE_TEST(write_cdc__query_reads_logs_after_clean)
     logs_after_clean(NULL, "default");
     logs_after_clean("DATA_BEFORE", "before");
     logs_after_clean("OP_KEY_ONLY", "keys");
+}
+
+/* A commit that deletes every record of its file groups leaves base files without records: the deletes are in
+ * the CDC logs (and the states before), in every mode, not lost with the empty state after. */
+static void emptied(const char *mode, const char *tag)
+{
+    char table[512];
+    cow8_cdc_table(table, sizeof table, "emptied", mode, tag);
+    hoodie_write_result res;
+    cdc_seen seen;
+    cdc_write(table, HOODIE_WRITE_INSERT, 1, 4, 10, "a", &res);
+    cdc_write(table, HOODIE_WRITE_DELETE, 1, 4, 0, "d", &res);
+    query_cdc(table, res.instant, &seen);
+    const char *want[] = { "d T 1/a1 -", "d T 2/a2 -", "d T 3/a3 -", "d T 4/a4 -" };
+    expect(&seen, want, 4);
+}
+
+HOODIE_TEST(write_cdc__query_groups_emptied)
+{
+    emptied(NULL, "default");
+    emptied("DATA_BEFORE", "before");
+    emptied("OP_KEY_ONLY", "keys");
 }
 
 /* The rows a scan gives (it must succeed). */

@@ -206,7 +206,7 @@ hoodie_status hoodie_fill_spec_init(hoodie_fill_spec *s, const hoodie_merge_poli
     if (pol->disorder_meta) {
         if (!(s->meta = calloc(nc + 1, 1))) { hoodie_fill_spec_dispose(s); return HOODIE_NOMEM(); }
         for (size_t c = 0; c < nc; c++)
-            for (int i = 0; i < 5; i++) s->meta[c] |= !strcmp(schema->children[c].name, hoodie_avro_meta_fields[i]);
+            s->meta[c] = (uint8_t)hoodie_is_meta_field(schema->children[c].name);
     }
     return HOODIE_OK;
 }

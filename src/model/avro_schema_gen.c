@@ -9,6 +9,28 @@ const char *const hoodie_avro_meta_fields[5] = {
     "_hoodie_file_name"
 };
 
+int hoodie_is_meta_field(const char *name)
+{
+    for (int i = 0; i < 5; i++)
+        if (!strcmp(name, hoodie_avro_meta_fields[i])) return 1;
+    return 0;
+}
+
+hoodie_status hoodie_field_with_meta(hoodie_field *out, const hoodie_field *data)
+{
+    HOODIE_TRY(hoodie_field_init(out, data->name ? data->name : "root", hoodie_type_of(HOODIE_TYPE_STRUCT), 0));
+    hoodie_status rc = HOODIE_OK;
+    for (int i = 0; i < 5 && rc == HOODIE_OK; i++) {
+        hoodie_field m;
+        rc = hoodie_field_init(&m, hoodie_avro_meta_fields[i], hoodie_type_of(HOODIE_TYPE_STRING), 1);
+        if (rc == HOODIE_OK) { rc = hoodie_field_add_child(out, &m); hoodie_field_dispose(&m); }
+    }
+    for (size_t i = 0; i < data->n_children && rc == HOODIE_OK; i++)
+        if (!hoodie_is_meta_field(data->children[i].name)) rc = hoodie_field_add_child(out, &data->children[i]);
+    if (rc < 0) hoodie_field_dispose(out);
+    return rc;
+}
+
 int hoodie_avro_decimal_fixed_size(int32_t precision)
 {
     /* smallest n with 2^(8n-1) >= 10^precision, computed exactly on digits: 8n-1 bits hold precision digits */

@@ -41,6 +41,13 @@ enum {
 /** The five Hudi meta column names, in their order. */
 extern const char *const hoodie_avro_meta_fields[5];
 
+/** 1 if `name` is one of the five meta columns. */
+int hoodie_is_meta_field(const char *name);
+
+/** `out` = the five _hoodie_* meta columns (nullable strings) followed by the columns of `data` that are not meta
+ *  columns (named as `data`, or "root"). */
+hoodie_status hoodie_field_with_meta(hoodie_field *out, const hoodie_field *data);
+
 /**
  * Append the schema JSON for `root` (a STRUCT field; its children are the columns) to `out` (not
  * NUL-terminated; call hoodie_buf_cstr). `flags`: a style, optionally | HOODIE_AVRO_GEN_META_FIELDS.

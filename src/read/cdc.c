@@ -558,6 +558,13 @@ static hoodie_status touched_groups(cdc_cursor *k)
     return rc;
 }
 
+/* The key of file group (partition, file id) in the commit's sets, in k->akeys. */
+static hoodie_status group_key(cdc_cursor *k, const char *part, const char *fid)
+{
+    hoodie_buf_clear(&k->akeys);
+    return hoodie_buf_printf(&k->akeys, "%s\x01%s", part ? part : "", fid ? fid : "");
+}
+
 /* Room for one more batch of the open file group's records before the commit. */
 static hoodie_status before_room(cdc_cursor *k)
 {
@@ -587,15 +594,9 @@ static hoodie_status before_of_block(hoodie_batch *out, const hoodie_batch *lb, 
             return HOODIE_CORRUPT("%s: CDC record %lld has op '%.*s', not i, u or d", what, (long long)r,
                                   op ? (int)(ol > 16 ? 16 : ol) : 4, op ? (const char *)op : "null");
     }
-    hoodie_field sf, f;
-    HOODIE_TRY(hoodie_field_init(&sf, "", hoodie_type_of(HOODIE_TYPE_STRUCT), 0));
-    hoodie_status rc = HOODIE_OK;
-    for (int i = 0; rc == HOODIE_OK && i < 5; i++) {
-        rc = hoodie_field_init(&f, hoodie_avro_meta_fields[i], hoodie_type_of(HOODIE_TYPE_STRING), 1);
-        if (rc == HOODIE_OK) { rc = hoodie_field_add_child(&sf, &f); hoodie_field_dispose(&f); }
-    }
-    for (size_t i = 0; rc == HOODIE_OK && i < img->n_children; i++) rc = hoodie_field_add_child(&sf, &img->children[i]);
-    if (rc == HOODIE_OK) rc = hoodie_batch_init(out, &sf);
+    hoodie_field sf;
+    HOODIE_TRY(hoodie_field_with_meta(&sf, img));
+    hoodie_status rc = hoodie_batch_init(out, &sf);
     hoodie_field_dispose(&sf);
     if (rc < 0) return rc;
     int64_t *rows = malloc(((size_t)lb->root.length + 1) * sizeof *rows);
@@ -632,13 +633,11 @@ static hoodie_status before_from_logs(cdc_cursor *k, const hoodie_write_stat *st
 {
     for (size_t f = 0; f < st->cdc_file_count; f++) {
         HOODIE_TRY(logged_open(k, st->cdc_files[f], 0));
-        hoodie_status rc = HOODIE_OK;
+        char *what = hoodie_arena_sprintf(k->m->arena, "%s/%s", k->t->base_path, st->cdc_files[f]);
+        hoodie_status rc = what ? HOODIE_OK : HOODIE_NOMEM();
         for (size_t b = 0; rc == HOODIE_OK && b < k->n_lb; b++) {
             rc = before_room(k);
-            if (rc == HOODIE_OK) {
-                char *what = hoodie_arena_sprintf(k->m->arena, "%s/%s", k->t->base_path, st->cdc_files[f]);
-                rc = what ? before_of_block(&k->before[k->n_before], &k->lb[b], k->gpart, what) : HOODIE_NOMEM();
-            }
+            if (rc == HOODIE_OK) rc = before_of_block(&k->before[k->n_before], &k->lb[b], k->gpart, what);
             if (rc == HOODIE_OK) {
                 k->first[k->n_before] = k->rows_before;
                 k->rows_before += k->before[k->n_before++].root.length;
@@ -671,9 +670,7 @@ static hoodie_status group_open_logged(cdc_cursor *k, int *any)
     for (; k->lnext < m->stat_count; k->lnext++) {
         if (k->logged[k->lnext] != LOGGED_BEFORE) continue;
         const hoodie_write_stat *st = &m->stats[k->lnext];
-        hoodie_buf_clear(&k->akeys);
-        HOODIE_TRY(hoodie_buf_printf(&k->akeys, "%s\x01%s", st->partition_path ? st->partition_path : "",
-                                     st->file_id ? st->file_id : ""));
+        HOODIE_TRY(group_key(k, st->partition_path, st->file_id));
         uint64_t *slot = hoodie_hmap_get(&k->lgroups, k->akeys.data, k->akeys.len);
         if (!slot || (*slot & LGROUP_OPENED)) continue;
         k->gpart = st->partition_path ? st->partition_path : "";
@@ -691,8 +688,7 @@ static hoodie_status group_load(cdc_cursor *k)
     k->gopen = 1;
     k->deletes_from = -1;
     if (k->lgroups.count) { /* its records before the commit from its CDC logs (DATA_BEFORE) */
-        hoodie_buf_clear(&k->akeys);
-        HOODIE_TRY(hoodie_buf_printf(&k->akeys, "%s\x01%s", k->gpart, k->gfid));
+        HOODIE_TRY(group_key(k, k->gpart, k->gfid));
         uint64_t *st = hoodie_hmap_get(&k->lgroups, k->akeys.data, k->akeys.len);
         if (st && !(*st & LGROUP_OPENED)) {
             *st |= LGROUP_OPENED;

@@ -38,7 +38,6 @@
 #include <string.h>
 #include <strings.h>
 
-
 typedef struct scan {
     hoodie_table *t;
     hoodie_query_type query;
@@ -86,13 +85,6 @@ typedef struct scan {
 
 /* ---- schema ---- */
 
-static int is_meta(const char *name)
-{
-    for (int i = 0; i < 5; i++)
-        if (!strcmp(name, hoodie_avro_meta_fields[i])) return 1;
-    return 0;
-}
-
 /* The columns of an Avro record schema (meta columns aside) appended to `into`. */
 static hoodie_status avro_fields(hoodie_field *into, const char *json)
 {
@@ -107,7 +99,7 @@ static hoodie_status avro_fields(hoodie_field *into, const char *json)
     hoodie_arena_free(a);
     if (rc < 0) return rc;
     for (size_t i = 0; i < data.n_children && rc == HOODIE_OK; i++)
-        if (!is_meta(data.children[i].name)) rc = hoodie_field_add_child(into, &data.children[i]);
+        if (!hoodie_is_meta_field(data.children[i].name)) rc = hoodie_field_add_child(into, &data.children[i]);
     hoodie_field_dispose(&data);
     return rc;
 }
@@ -127,7 +119,7 @@ static hoodie_status schema_from_base_file(scan *s, const char *path)
     } else {
         const hoodie_field *f = hoodie_pqfile__schema(r);
         for (size_t i = 0; i < f->n_children && rc == HOODIE_OK; i++)
-            if (!is_meta(f->children[i].name)) rc = hoodie_field_add_child(&s->full, &f->children[i]);
+            if (!hoodie_is_meta_field(f->children[i].name)) rc = hoodie_field_add_child(&s->full, &f->children[i]);
     }
     hoodie_parquet_reader_free(r);
     return rc;
@@ -508,7 +500,7 @@ static hoodie_status prune_row_groups(scan *s, uint32_t **rgs, size_t *n_rgs)
             const hoodie_pred *p = &s->filter.preds[k];
             /* a table without meta fields stores them null (its file name aside): the scan fills them in, so
              * the file's statistics of them say nothing of the values filtered */
-            if (!s->t->cfg->populate_meta_fields && is_meta(p->column)) continue;
+            if (!s->t->cfg->populate_meta_fields && hoodie_is_meta_field(p->column)) continue;
             int leaf = hoodie_pq_schema_find_leaf(sch, p->column);
             if (leaf < 0 || sch->leaves[leaf].max_rep > 0) continue;
             hoodie_pq_value vals[HOODIE_PRED_PQ_MAX];

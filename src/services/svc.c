@@ -16,6 +16,7 @@
 #include "write/mdt.h"
 #include "write/rollback.h"
 #include "write/wlog.h"
+#include "model/avro_schema_gen.h"
 #include "write/wschema.h"
 
 #include <stddef.h>
@@ -155,7 +156,7 @@ hoodie_status hoodie_svc__load_schema(hoodie_svc *sv)
     if (rc == HOODIE_OK) rc = hoodie_wschema_evolve(&sv->data_schema, &table, &table);
     if (have_table) hoodie_field_dispose(&table);
     HOODIE_TRY(rc);
-    rc = hoodie_wschema_with_meta(&sv->file_schema, &sv->data_schema);
+    rc = hoodie_field_with_meta(&sv->file_schema, &sv->data_schema);
     if (rc < 0) { hoodie_field_dispose(&sv->data_schema); return rc; }
     sv->have_schema = 1;
     HOODIE_TRY(hoodie_wlog_avro_schema(&sv->avro_data_schema, &sv->data_schema, sv->t->cfg->name, 0));

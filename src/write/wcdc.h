@@ -41,8 +41,8 @@ hoodie_status hoodie_wcdc_batch_end(hoodie_wcdc *c, const hoodie_batch *old);
 hoodie_status hoodie_wcdc_insert(hoodie_wcdc *c, wctx *w, const void *k, size_t kl, int64_t after_row);
 /**
  * Write the CDC log of group g (its partition and file id) with the after images from `fresh` (file records) or
- * `filled` (the records fills made; NULL if none) and name it in `st` (cdcStats). Written even when nothing changed, as Hudi does: the commit's statistics then say
- * so rather than leave readers to guess.
+ * `filled` (the records fills made; NULL if none) and name it in `st` (cdcStats). Written even when nothing
+ * changed, as Hudi does: the commit's statistics then say so rather than leave readers to guess.
  */
 hoodie_status hoodie_wcdc_finish(hoodie_wcdc *c, wctx *w, const wgroup *g, const hoodie_batch *fresh,
                                  const hoodie_batch *filled, hoodie_wstat *st);

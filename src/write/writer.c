@@ -19,6 +19,7 @@
  * log appends, new files).
  */
 #include "write/writer_int.h"
+#include "model/avro_schema_gen.h"
 #include "write/precommit.h"
 
 #include <time.h>
@@ -60,7 +61,7 @@ static hoodie_status prepare_schema(wctx *w, const hoodie_field *input)
     }
     if (found) hoodie_field_dispose(&table);
     if (rc < 0) return rc;
-    rc = hoodie_wschema_with_meta(&w->file_schema, &w->data_schema);
+    rc = hoodie_field_with_meta(&w->file_schema, &w->data_schema);
     if (rc < 0) { hoodie_field_dispose(&w->data_schema); return rc; }
     w->have_schemas = 1;
     const char *tn = w->cfg->name;

@@ -4,14 +4,6 @@
 
 #include <string.h>
 
-
-int hoodie_wschema_is_meta(const char *name)
-{
-    for (int i = 0; i < 5; i++)
-        if (!strcmp(name, hoodie_avro_meta_fields[i])) return 1;
-    return 0;
-}
-
 static int is_int(hoodie_type_id id)
 {
     return id == HOODIE_TYPE_INT8 || id == HOODIE_TYPE_INT16 || id == HOODIE_TYPE_INT32 || id == HOODIE_TYPE_INT64;
@@ -106,9 +98,9 @@ hoodie_status hoodie_wschema_evolve(hoodie_field *out, const hoodie_field *table
     HOODIE_TRY(hoodie_field_init(&in0, "root", hoodie_type_of(HOODIE_TYPE_STRUCT), 0));
     rc = hoodie_field_init(&t0, "root", hoodie_type_of(HOODIE_TYPE_STRUCT), 0);
     for (size_t i = 0; rc == HOODIE_OK && i < input->n_children; i++)
-        if (!hoodie_wschema_is_meta(input->children[i].name)) rc = hoodie_field_add_child(&in0, &input->children[i]);
+        if (!hoodie_is_meta_field(input->children[i].name)) rc = hoodie_field_add_child(&in0, &input->children[i]);
     for (size_t i = 0; rc == HOODIE_OK && table && i < table->n_children; i++)
-        if (!hoodie_wschema_is_meta(table->children[i].name)) rc = hoodie_field_add_child(&t0, &table->children[i]);
+        if (!hoodie_is_meta_field(table->children[i].name)) rc = hoodie_field_add_child(&t0, &table->children[i]);
     if (rc == HOODIE_OK) {
         if (!table) {
             rc = hoodie_field_clone(out, &in0);
@@ -123,17 +115,3 @@ hoodie_status hoodie_wschema_evolve(hoodie_field *out, const hoodie_field *table
     return rc;
 }
 
-hoodie_status hoodie_wschema_with_meta(hoodie_field *out, const hoodie_field *data)
-{
-    HOODIE_TRY(hoodie_field_init(out, data->name ? data->name : "root", hoodie_type_of(HOODIE_TYPE_STRUCT), 0));
-    hoodie_status rc = HOODIE_OK;
-    for (int i = 0; i < 5 && rc == HOODIE_OK; i++) {
-        hoodie_field m;
-        rc = hoodie_field_init(&m, hoodie_avro_meta_fields[i], hoodie_type_of(HOODIE_TYPE_STRING), 1);
-        if (rc == HOODIE_OK) { rc = hoodie_field_add_child(out, &m); hoodie_field_dispose(&m); }
-    }
-    for (size_t i = 0; i < data->n_children && rc == HOODIE_OK; i++)
-        if (!hoodie_wschema_is_meta(data->children[i].name)) rc = hoodie_field_add_child(out, &data->children[i]);
-    if (rc < 0) hoodie_field_dispose(out);
-    return rc;
-}

@@ -15,10 +15,4 @@
  */
 hoodie_status hoodie_wschema_evolve(hoodie_field *out, const hoodie_field *table, const hoodie_field *input);
 
-/** `out` = the five _hoodie_* meta columns (nullable strings) followed by the columns of `data`. */
-hoodie_status hoodie_wschema_with_meta(hoodie_field *out, const hoodie_field *data);
-
-/** 1 if `name` is one of the five meta columns. */
-int hoodie_wschema_is_meta(const char *name);
-
 #endif

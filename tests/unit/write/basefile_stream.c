@@ -6,6 +6,7 @@
 #include "model/build.h"
 #include "storage/storage.h"
 #include "write/basefile_stream.h"
+#include "model/avro_schema_gen.h"
 #include "write/wschema.h"
 
 #include <stdio.h>
@@ -19,7 +20,7 @@ static void bs_schema(hoodie_field *data, hoodie_field *file)
     hoodie_assert_ok(hoodie_field_init(&c, "v", hoodie_type_of(HOODIE_TYPE_INT64), 1));
     hoodie_assert_ok(hoodie_field_add_child(data, &c));
     hoodie_field_dispose(&c);
-    hoodie_assert_ok(hoodie_wschema_with_meta(file, data));
+    hoodie_assert_ok(hoodie_field_with_meta(file, data));
 }
 
 /* Rows [from, to) as file records (key "k<i*37 % 10007>"), in batches of `per` rows, into the stream. */

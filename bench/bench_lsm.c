@@ -24,6 +24,7 @@
  *       (default 5). Prints hoodie_ms and found.
  */
 #include "bench_gen.h"
+#include "hoodie/sys/storage.h"
 #include "merge/sorted_merge.h"
 #include "model/build.h"
 #include "read/lsm_read.h"
@@ -214,6 +215,10 @@ static int cmd_compact(const char *dir, const char *out)
     if (rc != HOODIE_ITEROVER) die("merge", rc);
     int64_t rows = 0;
     CHECK(out, hoodie_basefile_stream_close(bs, NULL, &rows));
+    /* the file is written in the background (HOODIE_CREATE_DEFER_VISIBLE): the time includes its landing, which an
+     * operation on its path waits for */
+    const hoodie_storage *st_out = hoodie_storage_default();
+    if (st_out->exists(st_out->ctx, out) != 1) { fprintf(stderr, "bench_lsm: %s: not written\n", out); exit(1); }
     double t1 = now_s();
     hoodie_sorted_merge_stats st;
     hoodie_sorted_merge_stats_get(m, &st);

@@ -271,6 +271,67 @@ HOODIE_TEST(storage_posix__background_files)
     free(got);
 }
 
+/*
+ * A process that finishes files written in the background and exits without a commit point after them (a tool
+ * writing Parquet files through the write modules, as bench_lsm does) finds them in place, whole, and no temporary
+ * file left: a normal exit waits for them. The child is this test binary run anew (a forked child would write at
+ * once, see above), told by HOODIE_TEST_EXIT_DIR to write and exit.
+ */
+HOODIE_TEST(storage_posix__exit_lands_background_files)
+{
+    const hoodie_storage *s = hoodie_storage_posix();
+    const unsigned bg = HOODIE_CREATE_EXCLUSIVE | HOODIE_CREATE_DEFER_SYNC | HOODIE_CREATE_DEFER_VISIBLE;
+    size_t big = (13u << 20) + 777; /* several of the thread's chunks: not written by the time exit is called */
+    uint8_t *want = malloc(big);
+    hoodie_assert(want);
+    fill(want, big, 7);
+    char p[700];
+    const char *child_dir = getenv("HOODIE_TEST_EXIT_DIR");
+    if (child_dir) { /* the child: three files, the last one finished just before exit */
+        for (int i = 0; i < 3; i++) {
+            snprintf(p, sizeof p, "%.600s/f%d.parquet", child_dir, i);
+            hoodie_writer_file w;
+            if (hoodie_wfile_open(&w, s, p, bg) < 0) _exit(3);
+            for (size_t off = 0; off < big; off += 65536)
+                if (hoodie_wfile_write(&w, want + off, big - off < 65536 ? big - off : 65536) < 0) _exit(4);
+            if (hoodie_wfile_finish(&w) < 0) _exit(5);
+        }
+        exit(0);
+    }
+    const char *root = hoodie_test_tmpdir();
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/exit", root);
+    pid_t child = fork();
+    if (child == 0) {
+        setenv("HOODIE_TEST_EXIT_DIR", dir, 1);
+        unsetenv("HOODIE_NO_BACKGROUND_WRITES");
+        char *args[] = { "test_storage", "storage_posix__exit_lands_background_files", NULL };
+        execv("/proc/self/exe", args);
+        _exit(127);
+    }
+    int st;
+    hoodie_assert(child > 0 && waitpid(child, &st, 0) == child);
+    hoodie_assert(WIFEXITED(st));
+    hoodie_assert_equal_i(0, WEXITSTATUS(st));
+    hoodie_buf b = HOODIE_BUF_INIT;
+    for (int i = 0; i < 3; i++) {
+        snprintf(p, sizeof p, "%s/f%d.parquet", dir, i);
+        b.len = 0;
+        hoodie_assert_ok(hoodie_storage_read_all(s, p, &b));
+        hoodie_assert_equal_i(big, b.len);
+        hoodie_assert(!memcmp(b.data, want, big));
+    }
+    hoodie_buf_dispose(&b);
+    DIR *d = opendir(dir); /* every entry, hidden ones too: no temporary file is left */
+    hoodie_assert(d != NULL);
+    int entries = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) entries++;
+    closedir(d);
+    hoodie_assert_equal_i(3, entries);
+    free(want);
+}
+
 /* The pre-commit view: one more file, served from memory and listed once; everything else is the inner storage's,
  * and nothing can be changed through it. */
 HOODIE_TEST(storage_overlay__one_more_file_read_only)

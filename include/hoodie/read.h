@@ -30,7 +30,7 @@ typedef enum hoodie_query_type {
     HOODIE_QUERY_CDC = 3
 } hoodie_query_type;
 
-#define HOODIE_SCAN_OPTS_VERSION 1
+#define HOODIE_SCAN_OPTS_VERSION 2
 typedef struct hoodie_scan_opts {
     unsigned version;             /**< HOODIE_SCAN_OPTS_VERSION */
     hoodie_query_type query;
@@ -42,8 +42,14 @@ typedef struct hoodie_scan_opts {
     const char *filter;           /**< e.g. "city = 'sao_paulo' AND fare > 20"; pushed into partition and
                                        row-group pruning, then applied to rows. NULL: none */
     int64_t batch_rows;           /**< rows per batch (approximate); 0: 65536 */
+    /**
+     * (version 2) Bytes of log files a file slice's merge holds decoded at once; 0: 1 GiB, as Hudi's
+     * hoodie.memory.merge.max.size. A slice whose log files are larger is merged in key-hash partitions, one pass
+     * over its base file per partition: memory stays near this bound, rows come out grouped by partition.
+     */
+    int64_t merge_memory;
 } hoodie_scan_opts;
-#define HOODIE_SCAN_OPTS_INIT { HOODIE_SCAN_OPTS_VERSION, HOODIE_QUERY_SNAPSHOT, NULL, NULL, NULL, NULL, 0, NULL, 0 }
+#define HOODIE_SCAN_OPTS_INIT { HOODIE_SCAN_OPTS_VERSION, HOODIE_QUERY_SNAPSHOT, NULL, NULL, NULL, NULL, 0, NULL, 0, 0 }
 
 /**
  * Start a query. The stream borrows `t`: release the stream before hoodie_table_free(t).

@@ -32,7 +32,7 @@ typedef enum hoodie_clean_policy {
     HOODIE_CLEAN_KEEP_LATEST_BY_HOURS = 2       /**< keep the slices commits of the last `retain` hours need */
 } hoodie_clean_policy;
 
-#define HOODIE_SERVICE_OPTS_VERSION 4
+#define HOODIE_SERVICE_OPTS_VERSION 5
 typedef struct hoodie_service_opts {
     unsigned version;                      /**< HOODIE_SERVICE_OPTS_VERSION */
     const hoodie_storage *storage;         /**< NULL: local POSIX */
@@ -66,10 +66,15 @@ typedef struct hoodie_service_opts {
                                                 on clustering too); a refusal rolls the clustering back and returns
                                                 HOODIE_EVALIDATION. NULL: none */
     void *pre_commit_ctx;
+    /* version 5 */
+    int64_t merge_memory;                  /**< bytes of log files a file slice's merge (compaction, clustering)
+                                                holds decoded at once (0: 1 GiB, as hoodie.memory.merge.max.size);
+                                                larger slices are merged in key-hash partitions, a pass over the
+                                                base file each (hoodie_scan_opts.merge_memory) */
 } hoodie_service_opts;
 #define HOODIE_SERVICE_OPTS_INIT \
     { HOODIE_SERVICE_OPTS_VERSION, NULL, HOODIE_PARQUET_CODEC_SNAPPY, HOODIE_COMPACT_ALL, 0, 0, NULL, 0, 0, 0, \
-      HOODIE_CLEAN_KEEP_LATEST_COMMITS, 0, 0, 0, 0, NULL, NULL, HOODIE_LOG_BLOCK_AVRO, NULL, NULL }
+      HOODIE_CLEAN_KEEP_LATEST_COMMITS, 0, 0, 0, 0, NULL, NULL, HOODIE_LOG_BLOCK_AVRO, NULL, NULL, 0 }
 
 typedef struct hoodie_service_result {
     char instant[24];          /**< the service's instant ("" if there was nothing to do) */

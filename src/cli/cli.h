@@ -71,6 +71,8 @@ int cli_fail(hoodie_status rc, const char *context);
 /** A Parquet codec name (any case: snappy, zstd, gzip, lz4_raw or lz4, uncompressed or none; Hudi's
  *  hoodie.parquet.compression.codec values): 0 if v is NULL or unknown. */
 int cli_parse_codec(const char *v, hoodie_parquet_codec *out);
+/** A size in MB (fractions allowed: "0.5"), as bytes; 0 if v is NULL, not a positive number, or above 1e9 MB. */
+int cli_parse_mb(const char *v, int64_t *bytes);
 /** Print a usage error to stderr; returns CLI_USAGE. */
 int cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -10,13 +10,15 @@ static void read_usage(FILE *out)
     fprintf(out,
             "usage: hoodie read TABLE [--query snapshot|read_optimized|incremental|cdc] [--as-of T]\n"
             "                   [--from T] [--to T] [--columns a,b.c] [--filter EXPR]\n"
-            "                   [--format csv|jsonl|parquet|table] [--limit N] [-o FILE]\n"
+            "                   [--format csv|jsonl|parquet|table] [--limit N] [-o FILE] [--merge-memory MB]\n"
             "\n"
             "  --as-of T     time travel to instant T (yyyyMMddHHmmssSSS)\n"
             "  --from/--to   incremental window (from, to]; completion times on table version 8+\n"
             "  --query cdc   the changes of each commit in (from, to]: op (i, u, d), ts_ms (the commit), before and\n"
             "                after (the record's columns as JSON, or null), as Hudi's CDC query gives them\n"
-            "  --filter      e.g. \"city = 'sao_paulo' AND fare > 20 AND rider IN ('a','b') AND x IS NULL\"\n");
+            "  --filter      e.g. \"city = 'sao_paulo' AND fare > 20 AND rider IN ('a','b') AND x IS NULL\"\n"
+            "  --merge-memory MB  log files a file slice's merge holds at once (default 1024, as Hudi's\n"
+            "                hoodie.memory.merge.max.size); larger slices are merged in key-hash partitions\n");
 }
 
 int cmd_read(int argc, char **argv)
@@ -32,7 +34,7 @@ int cmd_read(int argc, char **argv)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { read_usage(stdout); return CLI_OK; }
         int takes = !strcmp(a, "--query") || !strcmp(a, "--as-of") || !strcmp(a, "--from") || !strcmp(a, "--to") ||
                     !strcmp(a, "--columns") || !strcmp(a, "--filter") || !strcmp(a, "--format") ||
-                    !strcmp(a, "--limit") || !strcmp(a, "-o") || !strcmp(a, "--output");
+                    !strcmp(a, "--limit") || !strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--merge-memory");
         if (takes) {
             if (!v) return cli_usage("read: %s needs a value", a);
             i++;
@@ -51,6 +53,8 @@ int cmd_read(int argc, char **argv)
                 char *end;
                 oo.max_rows = strtoll(v, &end, 10);
                 if (*end || oo.max_rows < 0) return cli_usage("read: --limit needs a non-negative number");
+            } else if (!strcmp(a, "--merge-memory")) {
+                if (!cli_parse_mb(v, &so.merge_memory)) return cli_usage("read: --merge-memory needs a positive number of MB");
             } else if (!strcmp(a, "--format")) {
                 if (!strcmp(v, "csv")) oo.format = HOODIE_OUTPUT_CSV;
                 else if (!strcmp(v, "jsonl") || !strcmp(v, "json")) oo.format = HOODIE_OUTPUT_JSONL;

@@ -83,7 +83,10 @@ int cmd_compact(int argc, char **argv)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf("usage: hoodie compact TABLE [--schedule | --run [INSTANT]] [--strategy all|log-size|bounded-io]\n"
                    "                      [--log-size BYTES] [--io-budget BYTES] [--codec snappy|zstd|gzip|lz4_raw|none]\n"
-                   "  Without --schedule or --run: schedule, then run every pending compaction.\n");
+                   "                      [--merge-memory MB]\n"
+                   "  Without --schedule or --run: schedule, then run every pending compaction.\n"
+                   "  --merge-memory: log files a file group's merge holds at once (default 1024); larger ones are\n"
+                   "  merged in key-hash partitions, a pass over the base file each.\n");
             return CLI_OK;
         }
         if (!strcmp(a, "--schedule")) schedule = 1;
@@ -105,6 +108,9 @@ int cmd_compact(int argc, char **argv)
             i++;
         } else if (!strcmp(a, "--codec")) {
             if (!cli_parse_codec(v, &o.codec)) return cli_usage("compact: unknown codec '%s'", v ? v : "");
+            i++;
+        } else if (!strcmp(a, "--merge-memory")) {
+            if (!cli_parse_mb(v, &o.merge_memory)) return cli_usage("compact: --merge-memory needs a positive number of MB");
             i++;
         } else if (a[0] == '-') return cli_usage("compact: unknown option '%s'", a);
         else if (!table) table = a;

@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -64,6 +65,15 @@ int cli_parse_codec(const char *v, hoodie_parquet_codec *out)
     for (size_t i = 0; v && i < sizeof codecs / sizeof *codecs; i++)
         if (!strcasecmp(v, codecs[i].name)) { *out = codecs[i].codec; return 1; }
     return 0;
+}
+
+int cli_parse_mb(const char *v, int64_t *bytes)
+{
+    char *end;
+    double mb = v ? strtod(v, &end) : 0;
+    if (!v || *end || !(mb > 0) || mb > 1e9) return 0;
+    *bytes = (int64_t)(mb * 1048576.0) > 0 ? (int64_t)(mb * 1048576.0) : 1;
+    return 1;
 }
 
 static void usage(FILE *out)

@@ -5,7 +5,9 @@
 #include "format/parquet/reader.h"
 #include "model/avro.h"
 #include "storage/storage.h"
+#include "model/build.h"
 #include "util/error.h"
+#include "util/hash.h"
 #include "util/warn.h"
 
 #include <stdio.h>
@@ -62,6 +64,75 @@ static hoodie_status room_for_one(void **arr, size_t *cap, size_t count, size_t 
 }
 
 /* A log-compacted block (COMPACTED_BLOCK_TIMES = "t1,t2,..."): its instants' blocks are replaced by it. */
+/* ---- hash-partitioned passes (ctx.parts) ---- */
+
+uint32_t hoodie_logscan_key_part(const void *key, size_t len, uint32_t parts)
+{
+    uint64_t h = hoodie_hash_bytes(key, len, 0x9e3779b97f4a7c15ull); /* not the key tables' hash: their slots */
+    return (uint32_t)(((h >> 32) * (uint64_t)parts) >> 32);
+}
+
+#define PART_CHUNK_ROWS 8192 /* rows of a data block decoded at a time when a pass keeps only its part */
+
+/* The key column of the reader's schema, or -1 (no filtering is possible: every row is kept). */
+static int part_key_col(const hoodie_logscan_ctx *ctx)
+{
+    return ctx->parts > 1 ? hoodie_field_find(ctx->schema, "_hoodie_record_key") : -1;
+}
+
+/* 1 if a row with this key (NULL: none; such rows go to part 0, so one pass sees them) is in partition `part`. */
+static int key_in_part(const uint8_t *key, size_t len, uint32_t parts, uint32_t part)
+{
+    return key ? hoodie_logscan_key_part(key, len, parts) == part : part == 0;
+}
+
+/* The rows of `b` in partition `part` appended to `dst` (shaped like b). */
+static hoodie_status take_part(const hoodie_batch *b, int key_col, uint32_t parts, uint32_t part, hoodie_batch *dst)
+{
+    int64_t n = b->root.length;
+    if (!n) return HOODIE_OK;
+    hoodie_row_ref *sel = malloc((size_t)n * sizeof *sel);
+    if (!sel) return HOODIE_NOMEM();
+    const hoodie_array *keys = &b->root.children[key_col];
+    size_t k = 0;
+    for (int64_t r = 0; r < n; r++) {
+        size_t kl = 0;
+        const uint8_t *kp = hoodie_array_is_valid(keys, r) ? hoodie_array_bytes_at(keys, r, &kl) : NULL;
+        if (key_in_part(kp, kl, parts, part)) sel[k++] = (hoodie_row_ref){ 0, r };
+    }
+    hoodie_status rc = hoodie_batch_take(dst, &b, 1, sel, k);
+    free(sel);
+    return rc;
+}
+
+hoodie_status hoodie_logscan_keep_part(hoodie_batch *b, int key_col, uint32_t parts, uint32_t part)
+{
+    hoodie_batch kept;
+    HOODIE_TRY(hoodie_batch_init(&kept, &b->schema));
+    hoodie_status rc = take_part(b, key_col, parts, part, &kept);
+    if (rc < 0) { hoodie_batch_dispose(&kept); return rc; }
+    hoodie_batch_dispose(b);
+    *b = kept;
+    return HOODIE_OK;
+}
+
+/* An item's rows (or deletes) outside the pass's part dropped. */
+static hoodie_status keep_part(const hoodie_logscan_ctx *ctx, int key_col, hoodie_log_item *it)
+{
+    if (it->kind == HOODIE_LOG_DELETES) {
+        size_t k = 0;
+        for (size_t i = 0; i < it->delete_count; i++) {
+            const char *key = it->deletes[i].record_key;
+            if (key_in_part((const uint8_t *)key, key ? strlen(key) : 0, ctx->parts, ctx->part))
+                it->deletes[k++] = it->deletes[i];
+        }
+        it->delete_count = k;
+        return HOODIE_OK;
+    }
+    if (key_col < 0 || !it->batch.root.length) return HOODIE_OK;
+    return hoodie_logscan_keep_part(&it->batch, key_col, ctx->parts, ctx->part);
+}
+
 static hoodie_status note_compacted(scan_state *st, const char *list, size_t len)
 {
     for (size_t i = 0; i < len;) {
@@ -169,25 +240,47 @@ static hoodie_status avro_block(scan_state *st, const hoodie_hlog_block *b, cons
     return HOODIE_OK;
 }
 
-static hoodie_status avro_decode(const hoodie_hlog_block *b, const char *what, hoodie_avro_decoder *dec,
-                                 hoodie_log_item *it)
+/* A block's records decoded into `it`. In a pass of a hash-partitioned merge (key_col >= 0) they are decoded a chunk
+ * at a time into `chunk` and only the part's rows kept. */
+static hoodie_status avro_decode(const hoodie_logscan_ctx *ctx, int key_col, const hoodie_hlog_block *b,
+                                 const char *what, hoodie_avro_decoder *dec, hoodie_log_item *it)
 {
     hoodie_status rc;
     hoodie_hlog_avro_records recs;
     HOODIE_TRY(hoodie_hlog_avro_open(&recs, b, what));
-    HOODIE_TRY(hoodie_avro_decoder_reserve(dec, &it->batch.root, recs.record_count));
+    hoodie_batch chunk;
+    hoodie_batch *into = &it->batch;
+    if (key_col >= 0) {
+        HOODIE_TRY(hoodie_batch_init(&chunk, &it->batch.schema));
+        into = &chunk;
+    } else {
+        HOODIE_TRY(hoodie_avro_decoder_reserve(dec, &it->batch.root, recs.record_count));
+    }
     const uint8_t *rec;
     size_t len;
     while ((rc = hoodie_hlog_avro_next(&recs, &rec, &len)) == HOODIE_OK) {
         hoodie_cursor c;
         uint64_t off = b->content_offset + (uint64_t)(rec - b->content);
         hoodie_cursor_init(&c, rec, len, off, what);
-        HOODIE_TRY(hoodie_avro_decode_row(dec, &c, &it->batch.root));
-        if (hoodie_cursor_left(&c))
-            return HOODIE_CORRUPT("%s: Avro record at offset %llu has %zu trailing bytes", what,
-                                  (unsigned long long)off, hoodie_cursor_left(&c));
+        if ((rc = hoodie_avro_decode_row(dec, &c, &into->root)) < 0) break;
+        if (hoodie_cursor_left(&c)) {
+            rc = HOODIE_CORRUPT("%s: Avro record at offset %llu has %zu trailing bytes", what,
+                                (unsigned long long)off, hoodie_cursor_left(&c));
+            break;
+        }
+        if (into == &chunk && chunk.root.length >= PART_CHUNK_ROWS) {
+            rc = take_part(&chunk, key_col, ctx->parts, ctx->part, &it->batch);
+            hoodie_batch_dispose(&chunk);
+            if (rc == HOODIE_OK) rc = hoodie_batch_init(&chunk, &it->batch.schema);
+            if (rc < 0) { into = NULL; break; }
+        }
     }
-    return rc == HOODIE_ITEROVER ? HOODIE_OK : rc;
+    if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
+    if (into == &chunk) {
+        if (rc == HOODIE_OK) rc = take_part(&chunk, key_col, ctx->parts, ctx->part, &it->batch);
+        hoodie_batch_dispose(&chunk);
+    }
+    return rc;
 }
 
 typedef struct mem_src { const uint8_t *p; size_t len; } mem_src;
@@ -269,6 +362,7 @@ static hoodie_status scan_file(scan_state *st, const hoodie_fs_file *f)
             if (!item) { rc = HOODIE_ENOMEM; break; }
             if (ctx->headers_only) break;
             rc = hoodie_hlog_delete_decode(&b, st->out->arena, f->path, &item->deletes, &item->delete_count);
+            if (rc == HOODIE_OK && ctx->parts > 1) rc = keep_part(ctx, -1, item);
             break;
         }
         case HOODIE_HLOG_PARQUET_DATA_BLOCK: {
@@ -280,6 +374,8 @@ static hoodie_status scan_file(scan_state *st, const hoodie_fs_file *f)
                 rc = item ? hoodie_batch_init(&item->batch, ctx->schema) : HOODIE_ENOMEM;
             } else if (rc == HOODIE_OK) {
                 rc = parquet_block(p, n, f->path, ctx->schema, st->out, instant);
+                for (size_t i = first; rc == HOODIE_OK && ctx->parts > 1 && i < st->out->count; i++)
+                    rc = keep_part(ctx, part_key_col(ctx), &st->out->items[i]);
             }
             break;
         }
@@ -298,7 +394,7 @@ static hoodie_status scan_file(scan_state *st, const hoodie_fs_file *f)
     if (rc == HOODIE_OK && st->n_replaced) drop_replaced(st);
     for (size_t i = 0; i < st->n_pending && rc == HOODIE_OK; i++) {
         hoodie_log_item *item = &st->out->items[st->pending[i].item];
-        if (!item->removed) rc = avro_decode(&st->pending[i].b, f->path, st->pending[i].dec, item);
+        if (!item->removed) rc = avro_decode(ctx, part_key_col(ctx), &st->pending[i].b, f->path, st->pending[i].dec, item);
     }
     st->n_pending = 0;
     hoodie_hlog_iter_dispose(&it);
@@ -311,8 +407,13 @@ hoodie_status hoodie_logscan(hoodie_log_items *out, const hoodie_logscan_ctx *ct
     scan_state st = { ctx, out, NULL, 0, NULL, 0, 0, HOODIE_BUF_INIT, NULL, 0, 0 };
     memset(out, 0, sizeof *out);
     hoodie_status rc = hoodie_arena_new(&out->arena, NULL, 16384);
-    for (size_t i = 0; i < n_logs && rc == HOODIE_OK; i++)
+    for (size_t i = 0; i < n_logs && rc == HOODIE_OK; i++) {
+        size_t first = out->count;
         rc = logs[i]->fn.kind == HOODIE_FILE_LOG ? scan_file(&st, logs[i]) : hoodie_lsm__native_items(ctx, logs[i], out);
+        for (size_t j = first; rc == HOODIE_OK && ctx->parts > 1 && logs[i]->fn.kind != HOODIE_FILE_LOG &&
+                               j < out->count; j++)
+            rc = keep_part(ctx, part_key_col(ctx), &out->items[j]);
+    }
     if (rc == HOODIE_OK && st.n_replaced) drop_replaced(&st);
     for (size_t i = 0; i < st.cache_count; i++) hoodie_avro_decoder_free(st.cache[i].decoder);
     free(st.cache);

@@ -13,6 +13,7 @@
  * stays, removed, with no rows); rows of items dropped later are freed when they are dropped.
  *
  * Memory: items own their batches; delete keys live in the result's arena. hoodie_log_items_dispose frees all.
+ * A log file is read whole (one at a time); a pass of a hash-partitioned merge (ctx.parts) keeps one part's rows.
  */
 #ifndef HOODIE_READ_LOGSCAN_H
 #define HOODIE_READ_LOGSCAN_H
@@ -50,7 +51,16 @@ typedef struct hoodie_logscan_ctx {
     const char *const *rolled_back;   /* instants rolled back by completed rollbacks */
     size_t rolled_back_count;
     int headers_only;                 /* one empty item per block: nothing decoded (hoodie_logscan_blocks) */
+    /* a pass of a merge in key-hash partitions (a slice whose log records would not fit in memory at once): with
+     * parts > 1, only the records and deletes of keys whose hoodie_logscan_key_part is `part` are kept, decoded a
+     * chunk at a time, so memory holds that part's records and one chunk. 0 or 1: every record */
+    uint32_t parts, part;
 } hoodie_logscan_ctx;
+
+/** The key-hash partition of a record key among `parts` (> 0), as hash-partitioned merges split a slice. */
+uint32_t hoodie_logscan_key_part(const void *key, size_t len, uint32_t parts);
+/** Only the rows of `b` whose key (column key_col; a null key: partition 0) is in partition `part` kept. */
+hoodie_status hoodie_logscan_keep_part(hoodie_batch *b, int key_col, uint32_t parts, uint32_t part);
 
 hoodie_status hoodie_logscan(hoodie_log_items *out, const hoodie_logscan_ctx *ctx, const hoodie_fs_file *const *logs,
                              size_t n_logs);

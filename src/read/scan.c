@@ -6,7 +6,9 @@
  *          conformed to the schema, merged with the slice's log records (read/slice_merge.h), then the
  *          incremental window, the row filter, the meta columns of tables without them, and the projection.
  *
- * The stream is lazy: one slice is open at a time (its log records in a hash map, its base file streamed).
+ * The stream is lazy: one slice is open at a time (its log records in a hash map, its base file streamed). Log
+ * files larger than hoodie_scan_opts.merge_memory are merged in key-hash partitions (start_pass): each pass folds
+ * one partition's log records and streams the base file again for that partition's rows.
  */
 #include "hoodie/read.h"
 #include "format/avro/schema.h"
@@ -72,6 +74,8 @@ typedef struct scan {
     hoodie_log_items logs;
     int have_logs;
     hoodie_slice_merger *merger;
+    int64_t merge_memory;                /* log bytes a slice's merge may hold (hoodie_scan_opts.merge_memory) */
+    uint32_t parts, part;                /* the open slice merged in key-hash partitions: how many, which one now */
     hoodie_lsm_slice *lsm;               /* LSM layout: the slice's sorted merge (read/lsm_read.h) */
     int slice_done_base;
     uint64_t pruned_row_groups;          /* statistics: row groups skipped by the filter */
@@ -547,6 +551,22 @@ static int base_may_hold_keys(scan *s, hoodie_pq_file *f, const char *path)
     return maybe;
 }
 
+/* The open slice's log records of the current key-hash partition (all of them with one partition), folded. */
+static hoodie_status start_pass(scan *s)
+{
+    hoodie_slice_merger_free(s->merger);
+    s->merger = NULL;
+    if (s->have_logs) hoodie_log_items_dispose(&s->logs);
+    s->have_logs = 0;
+    hoodie_logscan_ctx lc = { s->t->storage, s->t->tl, s->as_of[0] ? s->as_of : NULL, &s->full,
+                              (const char *const *)s->rolled_back, s->n_rolled_back, 0, s->parts, s->part };
+    HOODIE_TRY(hoodie_logscan(&s->logs, &lc, s->slice->logs, s->slice->log_count));
+    s->have_logs = 1;
+    hoodie_slice_merge_cfg mc = { &s->full, s->key_col, s->ord_col, s->del_col, s->policy, &s->marker,
+                                  s->more_ord, s->n_more_ord };
+    return hoodie_slice_merger_new(&s->merger, &mc, &s->logs);
+}
+
 static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
 {
     const hoodie_file_slice *sl = hoodie_file_group_latest(g);
@@ -569,23 +589,25 @@ static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
                            s->t->base_path, g->file_id, g->partition, HOODIE_PARTIAL_ARGS(s->t->cfg));
     if ((use_logs || (lookup && sl->base)) && s->t->cfg->lsm_tree && s->key_col >= 0 && hoodie_lsm_slice_sortable(sl)) {
         hoodie_lsm_slice_cfg lc = { { s->t->storage, s->t->tl, s->as_of[0] ? s->as_of : NULL, &s->full,
-                                      (const char *const *)s->rolled_back, s->n_rolled_back, 0 },
+                                      (const char *const *)s->rolled_back, s->n_rolled_back, 0, 0, 0 },
                                     s->key_col, s->ord_col, s->del_col, s->policy, s->batch_rows, 0, 0,
                                     lookup ? (const char *const *)s->keys : NULL, lookup ? s->n_keys : 0,
                                     &s->marker };
         s->slice_done_base = 1;
         return hoodie_lsm_slice_open(&s->lsm, &lc, sl);
     }
+    s->parts = 1;
+    s->part = 0;
     if (use_logs) {
-        hoodie_logscan_ctx lc = { s->t->storage, s->t->tl, s->as_of[0] ? s->as_of : NULL, &s->full,
-                                  (const char *const *)s->rolled_back, s->n_rolled_back, 0 };
-        HOODIE_TRY(hoodie_logscan(&s->logs, &lc, sl->logs, sl->log_count));
-        s->have_logs = 1;
         if (s->key_col < 0)
             return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "merging log files needs the _hoodie_record_key column");
-        hoodie_slice_merge_cfg mc = { &s->full, s->key_col, s->ord_col, s->del_col, s->policy, &s->marker,
-                                      s->more_ord, s->n_more_ord };
-        HOODIE_TRY(hoodie_slice_merger_new(&s->merger, &mc, &s->logs));
+        /* log files larger than the merge may hold: that many key-hash partitions, each merged with a pass over
+         * the base file (decoded records take about as much memory as their Avro log blocks) */
+        uint64_t log_bytes = 0;
+        for (size_t i = 0; i < sl->log_count; i++) log_bytes += sl->logs[i]->size;
+        uint64_t budget = (uint64_t)s->merge_memory;
+        if (log_bytes > budget) s->parts = (uint32_t)(log_bytes / budget + 1 < 4096 ? log_bytes / budget + 1 : 4096);
+        HOODIE_TRY(start_pass(s));
     }
     if (sl->base) {
         hoodie_status rc = hoodie_pqfile__open_columns(&s->base, sl->base->path, s->t->storage, s->batch_rows, &s->full);
@@ -725,7 +747,8 @@ static hoodie_status slice_next(scan *s, hoodie_batch *out)
             hoodie_batch_dispose(&raw);
             if (rc < 0) { hoodie_error__prefix("%s: ", s->slice->base->path); return rc; }
             if (!s->merger) { *out = conformed; return HOODIE_OK; }
-            rc = hoodie_slice_merger_base(s->merger, &conformed, out);
+            if (s->parts > 1) rc = hoodie_logscan_keep_part(&conformed, s->key_col, s->parts, s->part);
+            if (rc == HOODIE_OK) rc = hoodie_slice_merger_base(s->merger, &conformed, out);
             hoodie_batch_dispose(&conformed);
             return rc;
         }
@@ -734,6 +757,16 @@ static hoodie_status slice_next(scan *s, hoodie_batch *out)
         hoodie_status rc = hoodie_slice_merger_finish(s->merger, out);
         hoodie_slice_merger_free(s->merger);
         s->merger = NULL;
+        if (rc == HOODIE_OK && ++s->part < s->parts) { /* the next partition: its log records, the base again */
+            rc = start_pass(s);
+            if (rc == HOODIE_OK && s->base) {
+                hoodie_pq_scan_free(s->base_scan);
+                s->base_scan = NULL;
+                rc = hoodie_pqfile__scan_open(s->base, &s->base_scan);
+                s->slice_done_base = 0;
+            }
+            if (rc < 0) hoodie_batch_dispose(out);
+        }
         return rc;
     }
     return HOODIE_ITEROVER;
@@ -854,6 +887,7 @@ static hoodie_status scan_open(hoodie_table *t, const hoodie_scan_opts *opts, co
     s->t = t;
     s->query = opts->query;
     s->batch_rows = opts->batch_rows > 0 ? opts->batch_rows : 65536;
+    s->merge_memory = opts->version >= 2 && opts->merge_memory > 0 ? opts->merge_memory : (int64_t)1 << 30;
     if (opts->as_of) {
         if (!hoodie_instant_time_valid(opts->as_of, strlen(opts->as_of))) {
             scan_free(s);

@@ -85,7 +85,7 @@ static hoodie_status applying_blocks(hoodie_svc *sv, const hoodie_file_slice *sl
 {
     HOODIE_TRY(hoodie_svc__load_schema(sv));
     hoodie_logscan_ctx lc = { sv->s, sv->t->tl, NULL, &sv->file_schema,
-                              (const char *const *)sv->rolled_back_instants, sv->n_rolled_back_instants, 1 };
+                              (const char *const *)sv->rolled_back_instants, sv->n_rolled_back_instants, 1, 0, 0 };
     return hoodie_logscan_blocks(&lc, sl->logs, sl->log_count, out);
 }
 
@@ -431,18 +431,7 @@ static hoodie_status compact_one(hoodie_svc *sv, hoodie_write_txn *tx, json_t *o
         hoodie_wstat *st = stat_add(stats);
         if (!st) rc = HOODIE_ENOMEM;
         else {
-            uint64_t log_size = 0;
-            for (size_t i = 0; i < n_logs; i++) {
-                char *lp = hoodie_svc__file_path(sv, part, logs[i]);
-                hoodie_rfile *f;
-                uint64_t sz = 0;
-                if (lp && sv->s->open_read(sv->s->ctx, lp, &f, &sz) == HOODIE_OK) {
-                    sv->s->close_read(sv->s->ctx, f);
-                    log_size += sz;
-                }
-                hoodie_error_clear();
-                free(lp);
-            }
+            uint64_t log_size = hoodie_svc__log_bytes(sv, part, logs, n_logs);
             st->partition_path = hoodie_arena_strdup(stats->arena, part);
             st->file_id = hoodie_arena_strdup(stats->arena, fid);
             st->path = rel;

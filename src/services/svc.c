@@ -51,7 +51,8 @@ hoodie_status hoodie_svc__open(hoodie_svc *sv, const char *base_path, const hood
     memset(sv, 0, sizeof *sv);
     sv->o = def;
     if (o) /* an older caller's struct ends before the fields its version lacks */
-        memcpy(&sv->o, o, o->version >= 4 ? sizeof *o
+        memcpy(&sv->o, o, o->version >= 5 ? sizeof *o
+                          : o->version == 4 ? offsetof(hoodie_service_opts, merge_memory)
                           : o->version == 3 ? offsetof(hoodie_service_opts, pre_commit)
                           : o->version == 2 ? offsetof(hoodie_service_opts, log_block_format)
                                             : offsetof(hoodie_service_opts, log_blocks_threshold));
@@ -339,8 +340,6 @@ static hoodie_status fs_file_of(hoodie_svc *sv, hoodie_arena *a, const char *par
     return HOODIE_OK;
 }
 
-/* Scan the logs (blocks up to as_of, NULL: all) and fold them per key; counts into `stats`. On success the caller
- * frees *m and disposes *items. */
 /* The columns a merge reads: sv->file_schema, or without the file name column. */
 typedef struct merge_shape {
     const hoodie_field *schema;
@@ -401,9 +400,12 @@ hoodie_status hoodie_svc__to_file_shape(hoodie_svc *sv, hoodie_batch *in, hoodie
     return HOODIE_OK;
 }
 
+/* Scan the logs (blocks up to as_of, NULL: all; with parts > 1 only the records of key-hash partition `part`) and
+ * fold them per key; counts into `stats` (log blocks only with part 0: every pass sees them all). On success the
+ * caller frees *m and disposes *items. */
 static hoodie_status fold_logs(hoodie_svc *sv, hoodie_arena *a, const char *partition, const char *const *log_names,
-                               size_t n_logs, const char *as_of, const merge_shape *sh, hoodie_log_items *items,
-                               hoodie_slice_merger **m, hoodie_svc_rows *stats)
+                               size_t n_logs, const char *as_of, const merge_shape *sh, uint32_t parts, uint32_t part,
+                               hoodie_log_items *items, hoodie_slice_merger **m, hoodie_svc_rows *stats)
 {
     const hoodie_fs_file **logs = hoodie_arena_calloc(a, n_logs + 1, sizeof *logs);
     if (!logs) return HOODIE_ENOMEM;
@@ -413,14 +415,15 @@ static hoodie_status fold_logs(hoodie_svc *sv, hoodie_arena *a, const char *part
         logs[i] = f;
     }
     hoodie_logscan_ctx lc = { sv->s, sv->t->tl, as_of, sh->schema,
-                              (const char *const *)sv->rolled_back_instants, sv->n_rolled_back_instants, 0 };
+                              (const char *const *)sv->rolled_back_instants, sv->n_rolled_back_instants, 0,
+                              parts, part };
     HOODIE_TRY(hoodie_logscan(items, &lc, logs, n_logs));
     for (size_t i = 0; i < items->count; i++) {
         if (items->items[i].removed) continue;
         stats->log_records += items->items[i].kind == HOODIE_LOG_DATA ? items->items[i].batch.root.length
                                                                       : (int64_t)items->items[i].delete_count;
     }
-    stats->log_blocks += hoodie_log_items_blocks(items);
+    if (part == 0) stats->log_blocks += hoodie_log_items_blocks(items);
     /* (services write table versions 6 and 8: one ordering field) */
     hoodie_slice_merge_cfg mc = { sh->schema, sh->key, sh->ord, sh->del, sv->policy, sh->marker, NULL, 0 };
     hoodie_status rc = hoodie_slice_merger_new(m, &mc, items);
@@ -446,7 +449,7 @@ hoodie_status hoodie_svc__compact_logs(hoodie_svc *sv, const char *partition, co
     hoodie_status rc = hoodie_arena_new(&a, NULL, 4096);
     merge_shape sh;
     if (rc == HOODIE_OK) rc = shape_of(sv, 0, &sh);
-    if (rc == HOODIE_OK) rc = fold_logs(sv, a, partition, log_names, n_logs, instant, &sh, &items, &m, &stats);
+    if (rc == HOODIE_OK) rc = fold_logs(sv, a, partition, log_names, n_logs, instant, &sh, 0, 0, &items, &m, &stats);
     if (rc < 0) { hoodie_arena_free(a); return rc; }
     /* the instants of the blocks that stay valid: the ones the new block replaces */
     for (size_t i = 0; rc == HOODIE_OK && i < items.count; i++) {
@@ -518,6 +521,38 @@ hoodie_status hoodie_svc__merge_slice_sel(hoodie_svc *sv, const char *partition,
     return merge_slice(sv, partition, base_name, log_names, n_logs, 1, out, sel_sink, sink, sink_ctx);
 }
 
+/* The key-hash partitions a merge of these log files takes: one, or as many as their bytes need for each pass to
+ * hold no more than sv->o.merge_memory of them (decoded records take about as much memory as their log blocks). */
+uint64_t hoodie_svc__log_bytes(hoodie_svc *sv, const char *partition, const char *const *log_names, size_t n_logs)
+{
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < n_logs; i++) {
+        char *lp = hoodie_svc__file_path(sv, partition, log_names[i]);
+        hoodie_rfile *f;
+        uint64_t sz = 0;
+        if (lp && sv->s->open_read(sv->s->ctx, lp, &f, &sz) == HOODIE_OK) {
+            sv->s->close_read(sv->s->ctx, f);
+            bytes += sz;
+        }
+        hoodie_error_clear(); /* a file that cannot be opened: the merge reports it */
+        free(lp);
+    }
+    return bytes;
+}
+
+static uint32_t merge_parts(hoodie_svc *sv, const char *partition, const char *const *log_names, size_t n_logs)
+{
+    uint64_t bytes = hoodie_svc__log_bytes(sv, partition, log_names, n_logs);
+    uint64_t budget = sv->o.merge_memory > 0 ? (uint64_t)sv->o.merge_memory : (uint64_t)1 << 30;
+    return bytes > budget ? (uint32_t)(bytes / budget + 1 < 4096 ? bytes / budget + 1 : 4096) : 1;
+}
+
+/*
+ * The merge of a slice. Log files larger than the merge may hold (merge_parts) are merged in key-hash partitions:
+ * each pass folds one partition's log records and reads the base file again for that partition's rows, so rows
+ * come out grouped by partition (may_drop is then set: base rows are not in base order) and selections are not
+ * offered (sel_sink is passed over for `sink`).
+ */
 static hoodie_status merge_slice(hoodie_svc *sv, const char *partition, const char *base_name,
                                  const char *const *log_names, size_t n_logs, int without_file_name,
                                  hoodie_svc_rows *out, hoodie_svc_sel_sink sel_sink, hoodie_svc_sink sink,
@@ -533,53 +568,67 @@ static hoodie_status merge_slice(hoodie_svc *sv, const char *partition, const ch
     HOODIE_TRY(hoodie_svc__load_schema(sv));
     if (n_logs) HOODIE_TRY(hoodie_svc__need_meta_fields(sv, "merging the log files of"));
     HOODIE_TRY(shape_of(sv, without_file_name, &sh));
-    hoodie_status rc = hoodie_arena_new(&a, NULL, 4096);
-    if (rc == HOODIE_OK && n_logs) {
-        rc = fold_logs(sv, a, partition, log_names, n_logs, NULL, &sh, &items, &m, out);
-        have_items = rc == HOODIE_OK;
-    }
-    out->may_drop = m ? hoodie_slice_merger_may_drop(m) : 0;
-    if (rc == HOODIE_OK && base_name) {
-        char *path = hoodie_svc__file_path(sv, partition, base_name);
-        if (!path) rc = HOODIE_NOMEM();
-        if (rc == HOODIE_OK) rc = hoodie_pqfile__open_columns(&r, path, sv->s, 0, sh.schema);
-        if (rc == HOODIE_OK) rc = hoodie_pqfile__scan_open(r, &sc);
-        while (rc == HOODIE_OK) {
-            hoodie_batch raw, conformed, merged;
-            rc = hoodie_pq_scan_next(sc, &raw);
-            if (rc < 0) break;
-            rc = hoodie_conform_batch(&conformed, sh.schema, &raw);
-            hoodie_batch_dispose(&raw);
-            if (rc < 0) { hoodie_error__prefix("%s: ", path); break; }
-            if (!m) { rc = sink_batch(out, sink, sink_ctx, &conformed); continue; }
-            if (sel_sink) { /* the selection, gathered by the sink */
-                const hoodie_row_ref *sel;
-                const hoodie_batch *const *srcs;
-                size_t n, n_srcs;
-                rc = hoodie_slice_merger_select(m, &conformed, &sel, &n, &srcs, &n_srcs);
-                if (rc < 0) { hoodie_batch_dispose(&conformed); break; }
-                out->rows += (int64_t)n;
-                rc = sel_sink(sink_ctx, &conformed, srcs, n_srcs, sel, n);
-                continue;
-            }
-            rc = hoodie_slice_merger_base(m, &conformed, &merged);
-            hoodie_batch_dispose(&conformed);
-            if (rc == HOODIE_OK) rc = sink_batch(out, sink, sink_ctx, &merged);
+    uint32_t parts = n_logs ? merge_parts(sv, partition, log_names, n_logs) : 1;
+    if (parts > 1) sel_sink = NULL;
+    char *path = base_name ? hoodie_svc__file_path(sv, partition, base_name) : NULL;
+    hoodie_status rc = base_name && !path ? HOODIE_NOMEM() : hoodie_arena_new(&a, NULL, 4096);
+    for (uint32_t part = 0; part < parts && rc == HOODIE_OK; part++) {
+        if (n_logs) {
+            rc = fold_logs(sv, a, partition, log_names, n_logs, NULL, &sh, parts, part, &items, &m, out);
+            have_items = rc == HOODIE_OK;
         }
-        if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
-        free(path);
+        out->may_drop = parts > 1 || (m && hoodie_slice_merger_may_drop(m));
+        if (rc == HOODIE_OK && path) {
+            if (!r) rc = hoodie_pqfile__open_columns(&r, path, sv->s, 0, sh.schema);
+            if (rc == HOODIE_OK) rc = hoodie_pqfile__scan_open(r, &sc);
+            while (rc == HOODIE_OK) {
+                hoodie_batch raw, conformed, merged;
+                rc = hoodie_pq_scan_next(sc, &raw);
+                if (rc < 0) break;
+                rc = hoodie_conform_batch(&conformed, sh.schema, &raw);
+                hoodie_batch_dispose(&raw);
+                if (rc < 0) { hoodie_error__prefix("%s: ", path); break; }
+                if (!m) { rc = sink_batch(out, sink, sink_ctx, &conformed); continue; }
+                if (parts > 1 && (rc = hoodie_logscan_keep_part(&conformed, sh.key, parts, part)) < 0) {
+                    hoodie_batch_dispose(&conformed);
+                    break;
+                }
+                if (sel_sink) { /* the selection, gathered by the sink */
+                    const hoodie_row_ref *sel;
+                    const hoodie_batch *const *srcs;
+                    size_t n, n_srcs;
+                    rc = hoodie_slice_merger_select(m, &conformed, &sel, &n, &srcs, &n_srcs);
+                    if (rc < 0) { hoodie_batch_dispose(&conformed); break; }
+                    out->rows += (int64_t)n;
+                    rc = sel_sink(sink_ctx, &conformed, srcs, n_srcs, sel, n);
+                    continue;
+                }
+                rc = hoodie_slice_merger_base(m, &conformed, &merged);
+                hoodie_batch_dispose(&conformed);
+                if (rc == HOODIE_OK) rc = sink_batch(out, sink, sink_ctx, &merged);
+            }
+            if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
+            hoodie_pq_scan_free(sc);
+            sc = NULL;
+        }
+        if (m) {
+            int64_t deleted = 0;
+            out->updated += hoodie_slice_merger_replaced(m, &deleted);
+            out->deleted += deleted;
+        }
+        if (rc == HOODIE_OK && m) {
+            hoodie_batch fin;
+            rc = hoodie_slice_merger_finish(m, &fin);
+            if (rc == HOODIE_OK) rc = sink_batch(out, sink, sink_ctx, &fin);
+        }
+        hoodie_slice_merger_free(m);
+        m = NULL;
+        if (have_items) hoodie_log_items_dispose(&items);
+        have_items = 0;
     }
-    if (m) out->updated = hoodie_slice_merger_replaced(m, &out->deleted);
-    if (rc == HOODIE_OK && m) {
-        hoodie_batch fin;
-        rc = hoodie_slice_merger_finish(m, &fin);
-        if (rc == HOODIE_OK) rc = sink_batch(out, sink, sink_ctx, &fin);
-    }
-    hoodie_slice_merger_free(m);
-    hoodie_pq_scan_free(sc);
     hoodie_parquet_reader_free(r);
-    if (have_items) hoodie_log_items_dispose(&items);
     hoodie_arena_free(a);
+    free(path);
     return rc;
 }
 

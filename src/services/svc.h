@@ -105,6 +105,8 @@ typedef struct hoodie_svc_rows {
  */
 hoodie_status hoodie_svc__merge_slice(hoodie_svc *sv, const char *partition, const char *base_name,
                                       const char *const *log_names, size_t n_logs, hoodie_svc_rows *out);
+/** The bytes of these log files of `partition` (files that cannot be opened count 0). */
+uint64_t hoodie_svc__log_bytes(hoodie_svc *sv, const char *partition, const char *const *log_names, size_t n_logs);
 /** Receives each merged batch (non-empty; ownership passes, also on failure). */
 typedef hoodie_status (*hoodie_svc_sink)(void *ctx, hoodie_batch *b);
 /**

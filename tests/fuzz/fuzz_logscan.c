@@ -88,7 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     strcpy(f.instant, "20250101000000000");
     const hoodie_fs_file *logs[1] = { &f };
     for (int headers_only = 0; headers_only < 2; headers_only++) {
-        hoodie_logscan_ctx ctx = { s, tl, NULL, &schema, NULL, 0, headers_only };
+        hoodie_logscan_ctx ctx = { s, tl, NULL, &schema, NULL, 0, headers_only, 0, 0 };
         hoodie_log_items items;
         hoodie_status rc = hoodie_logscan(&items, &ctx, logs, 1);
         if (rc < 0) {

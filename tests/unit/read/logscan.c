@@ -83,7 +83,7 @@ static void ls_add_file(ls_fixture *fx, const char *name, const hoodie_buf *cont
 
 static hoodie_status ls_scan(ls_fixture *fx, hoodie_log_items *items)
 {
-    hoodie_logscan_ctx ctx = { fx->s, fx->tl, NULL, &fx->schema, NULL, 0, 0 };
+    hoodie_logscan_ctx ctx = { fx->s, fx->tl, NULL, &fx->schema, NULL, 0, 0, 0, 0 };
     return hoodie_logscan(items, &ctx, fx->logs, fx->n_logs);
 }
 
@@ -130,7 +130,7 @@ HOODIE_TEST(read_logscan__dropped_blocks_are_not_decoded)
     /* blocks that apply, as log compaction scheduling counts them: the retried T2, T5, T6 */
     hoodie_assert_equal_i(3, hoodie_log_items_blocks(&items));
     hoodie_log_items_dispose(&items);
-    hoodie_logscan_ctx hc = { fx.s, fx.tl, NULL, &fx.schema, NULL, 0, 0 };
+    hoodie_logscan_ctx hc = { fx.s, fx.tl, NULL, &fx.schema, NULL, 0, 0, 0, 0 };
     int64_t blocks = -1;
     hoodie_assert_ok(hoodie_logscan_blocks(&hc, fx.logs, fx.n_logs, &blocks));
     hoodie_assert_equal_i(3, blocks);

@@ -133,8 +133,9 @@ static hoodie_status write_rows(const char *base, const hoodie_storage *s, hoodi
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* All columns (meta included) when `meta`, else the record key and data columns only. */
-static char *snapshot(const char *base, const hoodie_storage *s, int meta)
+/* All columns (meta included) when `meta`, else the record key and data columns only; as of `as_of` (NULL: the
+ * latest), with the scan's merge_memory (0: its default). */
+static char *snapshot_with(const char *base, const hoodie_storage *s, int meta, const char *as_of, int64_t merge_memory)
 {
     static const char *const data_cols[] = { "_hoodie_record_key", "_hoodie_partition_path", "id", "name", "city", "ts" };
     hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
@@ -143,6 +144,8 @@ static char *snapshot(const char *base, const hoodie_storage *s, int meta)
     hoodie_assert_ok(hoodie_table_open(&t, base, &to));
     hoodie_scan_opts so = HOODIE_SCAN_OPTS_INIT;
     if (!meta) { so.columns = data_cols; so.n_columns = 6; }
+    so.as_of = as_of;
+    so.merge_memory = merge_memory;
     struct ArrowArrayStream st;
     hoodie_buf text = HOODIE_BUF_INIT;
     hoodie_status rc = hoodie_table_scan(t, &so, &st);
@@ -179,6 +182,8 @@ static char *snapshot(const char *base, const hoodie_storage *s, int meta)
     hoodie_buf_dispose(&text);
     return out;
 }
+
+static char *snapshot(const char *base, const hoodie_storage *s, int meta) { return snapshot_with(base, s, meta, NULL, 0); }
 
 /* The expected lines (malloc'd, freed here with the array) sorted and joined: the snapshot `got` (freed). */
 static void assert_lines(char **lines, size_t n, char *got)
@@ -1421,6 +1426,109 @@ static void compact_all(const char *base, const hoodie_storage *s)
     hoodie_assert_ok(hoodie_compaction_schedule(base, &o, NULL));
     hoodie_assert_ok(hoodie_compaction_run(base, &o, NULL, NULL));
 }
+
+/* The write statistics of a table's last completed compaction (a commit on a MOR table), summed. */
+static void last_compaction_stats(const char *base, const hoodie_storage *s, int64_t sums[4])
+{
+    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+    to.storage = s;
+    hoodie_table *t;
+    hoodie_assert_ok(hoodie_table_open(&t, base, &to));
+    const hoodie_instant *last = NULL;
+    for (size_t i = 0; i < t->tl->count; i++)
+        if (t->tl->instants[i].action == HOODIE_ACTION_COMMIT && t->tl->instants[i].state == HOODIE_STATE_COMPLETED)
+            last = &t->tl->instants[i];
+    hoodie_assert(last != NULL);
+    hoodie_commit_meta *m;
+    hoodie_assert_ok(hoodie_table__commit_meta(t, last, &m));
+    memset(sums, 0, 4 * sizeof *sums);
+    for (size_t k = 0; k < m->stat_count; k++) {
+        sums[0] += m->stats[k].num_writes;
+        sums[1] += m->stats[k].num_update_writes;
+        sums[2] += m->stats[k].num_deletes;
+        sums[3]++;
+    }
+    hoodie_commit_meta_free(m);
+    hoodie_table_free(t);
+}
+
+/*
+ * Log files larger than the merge may hold (hoodie_scan_opts / hoodie_service_opts .merge_memory) are merged in
+ * key-hash partitions, a pass over the base file each: every instant's snapshot reads as in one pass, and a
+ * compaction so merged writes the same records with the same statistics. The sequence: a bulk insert, updates,
+ * deletes, updates with inserts, stale updates (event time: they lose), more updates.
+ */
+static void merge_parts_case(int version, hoodie_log_block_format fmt)
+{
+    hoodie_storage *mem;
+    hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+    g_log_blocks = fmt;
+    const char *tables[2] = { "/mpa", "/mpb" };
+    static const struct { hoodie_write_operation op; rows_spec rows; } steps[] = {
+        { HOODIE_WRITE_BULK_INSERT, { 1, 300, 10, "a", NULL, 0 } },
+        { HOODIE_WRITE_UPSERT, { 1, 120, 20, "u", NULL, 0 } },
+        { HOODIE_WRITE_DELETE, { 50, 70, 0, "d", NULL, 0 } },
+        { HOODIE_WRITE_UPSERT, { 250, 400, 30, "v", NULL, 0 } },
+        { HOODIE_WRITE_UPSERT, { 1, 40, 5, "stale", NULL, 0 } },
+        { HOODIE_WRITE_UPSERT, { 60, 90, 40, "w", "la", 0 } },
+    };
+    for (int k = 0; k < 2; k++) {
+        make_table(tables[k], mem, 1, version);
+        for (size_t i = 0; i < sizeof steps / sizeof *steps; i++)
+            hoodie_assert_ok(write_rows(tables[k], mem, steps[i].op, &steps[i].rows, NULL));
+    }
+    size_t n_ids, from_logs;
+    file_ids(tables[1], mem, &n_ids, &from_logs);
+    hoodie_assert(from_logs > 50); /* records whose latest version is in a log file */
+    /* every instant, and the latest: one pass (the default), and a partition per 256 and per 4096 bytes of log
+     * files (tens, and a few, of passes) */
+    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+    to.storage = mem;
+    hoodie_table *t;
+    hoodie_assert_ok(hoodie_table_open(&t, tables[1], &to));
+    int checked = 0;
+    for (size_t i = 0; i <= t->tl->count; i++) {
+        const char *as_of = i < t->tl->count ? t->tl->instants[i].requested : NULL;
+        if (as_of && t->tl->instants[i].state != HOODIE_STATE_COMPLETED) continue;
+        char *one = snapshot_with(tables[1], mem, 1, as_of, 0);
+        for (int64_t budget = 256; budget <= 4096; budget *= 16) {
+            char *parts = snapshot_with(tables[1], mem, 1, as_of, budget);
+            hoodie_assert_equal_s(one, parts);
+            free(parts);
+            checked++;
+        }
+        free(one);
+    }
+    hoodie_table_free(t);
+    hoodie_assert(checked >= 2 * 6);
+    /* compaction: table a in one pass, table b in partitions */
+    char *before = snapshot(tables[0], mem, 0);
+    compact_all(tables[0], mem);
+    hoodie_service_opts o = HOODIE_SERVICE_OPTS_INIT;
+    o.storage = mem;
+    o.merge_memory = 64;
+    hoodie_assert_ok(hoodie_compaction_schedule(tables[1], &o, NULL));
+    hoodie_assert_ok(hoodie_compaction_run(tables[1], &o, NULL, NULL));
+    char *a = snapshot(tables[0], mem, 0), *b = snapshot(tables[1], mem, 0);
+    hoodie_assert_equal_s(before, a);
+    hoodie_assert_equal_s(a, b);
+    int64_t sa[4], sb[4];
+    last_compaction_stats(tables[0], mem, sa);
+    last_compaction_stats(tables[1], mem, sb);
+    for (int i = 0; i < 4; i++) hoodie_assert_equal_i(sa[i], sb[i]);
+    hoodie_assert(sa[1] > 0 && sa[3] > 0); /* updates were compacted */
+    file_ids(tables[1], mem, &n_ids, &from_logs);
+    hoodie_assert_equal_i(0, from_logs);
+    free(before);
+    free(a);
+    free(b);
+    g_log_blocks = HOODIE_LOG_BLOCK_AVRO;
+    hoodie_storage_free(mem);
+}
+
+HOODIE_TEST(write_writer__merge_in_key_partitions_v8) { merge_parts_case(8, HOODIE_LOG_BLOCK_AVRO); }
+HOODIE_TEST(write_writer__merge_in_key_partitions_v6) { merge_parts_case(6, HOODIE_LOG_BLOCK_AVRO); }
+HOODIE_TEST(write_writer__merge_in_key_partitions_parquet_blocks) { merge_parts_case(8, HOODIE_LOG_BLOCK_PARQUET); }
 
 /*
  * Compaction keeps the base file's chunks that no log record changes (the same rule as the COW write), except

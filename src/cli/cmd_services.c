@@ -132,10 +132,13 @@ int cmd_logcompact(int argc, char **argv)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf("usage: hoodie logcompact TABLE [--schedule | --run [INSTANT]] [--blocks-threshold N]\n"
                    "                       [--log-block-format avro|parquet] [--codec snappy|zstd|gzip|lz4_raw|none]\n"
+                   "                       [--merge-memory MB]\n"
                    "  Merge the log blocks of each latest slice in which N or more blocks apply (default 5,\n"
                    "  hoodie.log.compaction.blocks.threshold) into one log file, its records in an Avro data\n"
                    "  block (default) or a Parquet one compressed with --codec (hoodie.logfile.data.block.format).\n"
-                   "  Without --schedule or --run: schedule, then run every pending log compaction.\n");
+                   "  Without --schedule or --run: schedule, then run every pending log compaction.\n"
+                   "  --merge-memory: log files a slice's merge holds at once (default 1024); larger ones are merged\n"
+                   "  in key-hash partitions, each adding a delete block and a data block to the new file.\n");
             return CLI_OK;
         }
         if (!strcmp(a, "--schedule")) schedule = 1;
@@ -152,6 +155,9 @@ int cmd_logcompact(int argc, char **argv)
             i++;
         } else if (!strcmp(a, "--codec")) {
             if (!cli_parse_codec(v, &o.codec)) return cli_usage("logcompact: unknown codec '%s'", v ? v : "");
+            i++;
+        } else if (!strcmp(a, "--merge-memory")) {
+            if (!cli_parse_mb(v, &o.merge_memory)) return cli_usage("logcompact: --merge-memory needs a positive number of MB");
             i++;
         } else if (a[0] == '-') return cli_usage("logcompact: unknown option '%s'", a);
         else if (!table) table = a;

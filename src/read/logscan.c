@@ -1,5 +1,6 @@
 #include "read/logscan.h"
 #include "read/lsm_read.h"
+#include "format/avro/binary.h"
 #include "format/avro/schema.h"
 #include "model/conform.h"
 #include "format/parquet/reader.h"
@@ -38,6 +39,7 @@ typedef struct scan_state {
 typedef struct pending {
     size_t item;               /* index into out->items */
     hoodie_avro_decoder *dec;
+    const hoodie_avro_schema *writer; /* the block's writer schema */
     hoodie_hlog_block b;       /* header pointers not used */
 } pending;
 
@@ -71,8 +73,6 @@ uint32_t hoodie_logscan_key_part(const void *key, size_t len, uint32_t parts)
     uint64_t h = hoodie_hash_bytes(key, len, 0x9e3779b97f4a7c15ull); /* not the key tables' hash: their slots */
     return (uint32_t)(((h >> 32) * (uint64_t)parts) >> 32);
 }
-
-#define PART_CHUNK_ROWS 8192 /* rows of a data block decoded at a time when a pass keeps only its part */
 
 /* The key column of the reader's schema, or -1 (no filtering is possible: every row is kept). */
 static int part_key_col(const hoodie_logscan_ctx *ctx)
@@ -196,10 +196,14 @@ int hoodie_logscan__applies(const hoodie_logscan_ctx *c, const char *t)
 }
 
 static hoodie_status decoder_for(scan_state *st, const char *json, size_t len, const char *what,
-                                 hoodie_avro_decoder **out)
+                                 hoodie_avro_decoder **out, const hoodie_avro_schema **writer)
 {
     for (size_t i = 0; i < st->cache_count; i++)
-        if (!strcmp(st->cache[i].json, json)) { *out = st->cache[i].decoder; return HOODIE_OK; }
+        if (!strcmp(st->cache[i].json, json)) {
+            *out = st->cache[i].decoder;
+            *writer = st->cache[i].schema;
+            return HOODIE_OK;
+        }
     schema_cache_entry *n = realloc(st->cache, (st->cache_count + 1) * sizeof *n);
     if (!n) return HOODIE_NOMEM();
     st->cache = n;
@@ -211,6 +215,7 @@ static hoodie_status decoder_for(scan_state *st, const char *json, size_t len, c
     HOODIE_TRY(hoodie_avro_decoder_new(&e->decoder, e->schema, st->ctx->schema));
     st->cache_count++;
     *out = e->decoder;
+    *writer = e->schema;
     return HOODIE_OK;
 }
 
@@ -227,7 +232,8 @@ static hoodie_status avro_block(scan_state *st, const hoodie_hlog_block *b, cons
         return hoodie_batch_init(&it->batch, st->ctx->schema);
     }
     hoodie_avro_decoder *dec = NULL;
-    hoodie_status rc = decoder_for(st, schema, b->header_len[HOODIE_HLOG_SCHEMA], what, &dec);
+    const hoodie_avro_schema *writer = NULL;
+    hoodie_status rc = decoder_for(st, schema, b->header_len[HOODIE_HLOG_SCHEMA], what, &dec, &writer);
     if (rc < 0) { hoodie_error__prefix("%s: block at offset %llu: ", what, (unsigned long long)b->offset); return rc; }
     HOODIE_TRY(room_for_one((void **)&st->pending, &st->cap_pending, st->n_pending, sizeof *st->pending));
     hoodie_log_item *it = hoodie_log_items_push(st->out, HOODIE_LOG_DATA, instant);
@@ -236,51 +242,77 @@ static hoodie_status avro_block(scan_state *st, const hoodie_hlog_block *b, cons
     pending *p = &st->pending[st->n_pending++];
     p->item = st->out->count - 1;
     p->dec = dec;
+    p->writer = writer;
     p->b = *b;
     return HOODIE_OK;
 }
 
-/* A block's records decoded into `it`. In a pass of a hash-partitioned merge (key_col >= 0) they are decoded a chunk
- * at a time into `chunk` and only the part's rows kept. */
+/* The position of the record key among the writer schema's fields when it is a string or a nullable string (the
+ * key can then be read without decoding the record), else -1. */
+static int peek_key_field(const hoodie_avro_schema *writer)
+{
+    if (!writer || writer->kind != HOODIE_AVRO_RECORD) return -1;
+    int k = hoodie_avro_field_index(writer, "_hoodie_record_key");
+    if (k < 0) return -1;
+    const hoodie_avro_schema *t = writer->fields[k].type;
+    int null_index;
+    if (t->kind == HOODIE_AVRO_UNION) t = hoodie_avro_nullable_branch(t, &null_index);
+    return t && t->kind == HOODIE_AVRO_STRING ? k : -1;
+}
+
+/* The record key of an encoded record (the fields before it skipped): 1 and the key (*key NULL: a null key), or 0
+ * when the record cannot be read so (it is then decoded, which reports what is wrong). */
+static int peek_key(const hoodie_avro_schema *writer, int kf, const uint8_t *rec, size_t len, const uint8_t **key,
+                    size_t *klen)
+{
+    hoodie_cursor c;
+    hoodie_cursor_init(&c, rec, len, 0, "log record");
+    for (int f = 0; f < kf && c.status == HOODIE_OK; f++) hoodie_avro_skip(&c, writer->fields[f].type);
+    const hoodie_avro_schema *t = writer->fields[kf].type;
+    *key = NULL;
+    *klen = 0;
+    if (t->kind == HOODIE_AVRO_UNION) {
+        int64_t b = hoodie_avro_read_long(&c);
+        if (c.status != HOODIE_OK || b < 0 || (size_t)b >= t->count) { hoodie_error_clear(); return 0; }
+        if (t->branches[b]->kind == HOODIE_AVRO_NULL) return 1;
+    }
+    *key = hoodie_avro_read_bytes(&c, klen);
+    if (c.status != HOODIE_OK) { hoodie_error_clear(); return 0; }
+    if (!*key) *key = (const uint8_t *)""; /* an empty key */
+    return 1;
+}
+
+/*
+ * A block's records decoded into `it`. In a pass of a hash-partitioned merge (key_col >= 0) only the part's records
+ * are kept: their keys are read from the encoded records where the writer schema allows (peek_key: the others are
+ * never decoded), else (no string record key in the writer schema) the block is decoded and the part's rows kept.
+ */
 static hoodie_status avro_decode(const hoodie_logscan_ctx *ctx, int key_col, const hoodie_hlog_block *b,
-                                 const char *what, hoodie_avro_decoder *dec, hoodie_log_item *it)
+                                 const char *what, hoodie_avro_decoder *dec, const hoodie_avro_schema *writer,
+                                 hoodie_log_item *it)
 {
     hoodie_status rc;
     hoodie_hlog_avro_records recs;
     HOODIE_TRY(hoodie_hlog_avro_open(&recs, b, what));
-    hoodie_batch chunk;
-    hoodie_batch *into = &it->batch;
-    if (key_col >= 0) {
-        HOODIE_TRY(hoodie_batch_init(&chunk, &it->batch.schema));
-        into = &chunk;
-    } else {
-        HOODIE_TRY(hoodie_avro_decoder_reserve(dec, &it->batch.root, recs.record_count));
-    }
+    int kf = key_col >= 0 ? peek_key_field(writer) : -1;
+    if (kf < 0) HOODIE_TRY(hoodie_avro_decoder_reserve(dec, &it->batch.root, recs.record_count));
     const uint8_t *rec;
     size_t len;
     while ((rc = hoodie_hlog_avro_next(&recs, &rec, &len)) == HOODIE_OK) {
+        const uint8_t *key;
+        size_t kl;
+        if (kf >= 0 && peek_key(writer, kf, rec, len, &key, &kl) && !key_in_part(key, kl, ctx->parts, ctx->part))
+            continue;
         hoodie_cursor c;
         uint64_t off = b->content_offset + (uint64_t)(rec - b->content);
         hoodie_cursor_init(&c, rec, len, off, what);
-        if ((rc = hoodie_avro_decode_row(dec, &c, &into->root)) < 0) break;
-        if (hoodie_cursor_left(&c)) {
-            rc = HOODIE_CORRUPT("%s: Avro record at offset %llu has %zu trailing bytes", what,
-                                (unsigned long long)off, hoodie_cursor_left(&c));
-            break;
-        }
-        if (into == &chunk && chunk.root.length >= PART_CHUNK_ROWS) {
-            rc = take_part(&chunk, key_col, ctx->parts, ctx->part, &it->batch);
-            hoodie_batch_dispose(&chunk);
-            if (rc == HOODIE_OK) rc = hoodie_batch_init(&chunk, &it->batch.schema);
-            if (rc < 0) { into = NULL; break; }
-        }
+        HOODIE_TRY(hoodie_avro_decode_row(dec, &c, &it->batch.root));
+        if (hoodie_cursor_left(&c))
+            return HOODIE_CORRUPT("%s: Avro record at offset %llu has %zu trailing bytes", what,
+                                  (unsigned long long)off, hoodie_cursor_left(&c));
     }
-    if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
-    if (into == &chunk) {
-        if (rc == HOODIE_OK) rc = take_part(&chunk, key_col, ctx->parts, ctx->part, &it->batch);
-        hoodie_batch_dispose(&chunk);
-    }
-    return rc;
+    if (rc != HOODIE_ITEROVER) return rc;
+    return key_col >= 0 && kf < 0 ? hoodie_logscan_keep_part(&it->batch, key_col, ctx->parts, ctx->part) : HOODIE_OK;
 }
 
 typedef struct mem_src { const uint8_t *p; size_t len; } mem_src;
@@ -394,7 +426,9 @@ static hoodie_status scan_file(scan_state *st, const hoodie_fs_file *f)
     if (rc == HOODIE_OK && st->n_replaced) drop_replaced(st);
     for (size_t i = 0; i < st->n_pending && rc == HOODIE_OK; i++) {
         hoodie_log_item *item = &st->out->items[st->pending[i].item];
-        if (!item->removed) rc = avro_decode(ctx, part_key_col(ctx), &st->pending[i].b, f->path, st->pending[i].dec, item);
+        if (!item->removed)
+            rc = avro_decode(ctx, part_key_col(ctx), &st->pending[i].b, f->path, st->pending[i].dec,
+                             st->pending[i].writer, item);
     }
     st->n_pending = 0;
     hoodie_hlog_iter_dispose(&it);

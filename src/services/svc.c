@@ -431,56 +431,84 @@ static hoodie_status fold_logs(hoodie_svc *sv, hoodie_arena *a, const char *part
     return rc;
 }
 
+static uint32_t merge_parts(hoodie_svc *sv, const char *partition, const char *const *log_names, size_t n_logs);
+
+/* The instants of the blocks that stay valid (the ones a log compaction's block replaces), comma-separated. */
+static hoodie_status valid_instants(const hoodie_log_items *items, hoodie_buf *times, size_t *count)
+{
+    hoodie_status rc = HOODIE_OK;
+    for (size_t i = 0; rc == HOODIE_OK && i < items->count; i++) {
+        const hoodie_log_item *it = &items->items[i];
+        int seen = it->removed;
+        for (size_t k = 0; k < i && !seen; k++)
+            seen = !items->items[k].removed && !strcmp(items->items[k].instant, it->instant);
+        if (seen) continue;
+        if (times->len) rc = hoodie_buf_append(times, ",", 1);
+        if (rc == HOODIE_OK) rc = hoodie_buf_append(times, it->instant, strlen(it->instant));
+        (*count)++;
+    }
+    return rc == HOODIE_OK ? hoodie_buf_cstr(times) : rc;
+}
+
+/*
+ * Log compaction of a slice: its log records folded into one new log file. Log files larger than the merge may hold
+ * (merge_parts) are folded in key-hash partitions, each pass adding its part's blocks to the file.
+ */
 hoodie_status hoodie_svc__compact_logs(hoodie_svc *sv, const char *partition, const char *const *log_names,
                                        size_t n_logs, const char *instant, const char *path,
                                        hoodie_svc_logc_result *res)
 {
     hoodie_arena *a = NULL;
-    hoodie_log_items items;
-    hoodie_slice_merger *m = NULL;
     hoodie_svc_rows stats = { 0 };
     hoodie_buf times = HOODIE_BUF_INIT;
-    hoodie_batch recs;
-    hoodie_slice_log_deletes dels;
-    int have_recs = 0, have_dels = 0;
+    hoodie_wlog_compacted *w = NULL;
     memset(res, 0, sizeof *res);
     HOODIE_TRY(hoodie_svc__load_schema(sv));
     HOODIE_TRY(hoodie_svc__need_meta_fields(sv, "log compaction of"));
     hoodie_status rc = hoodie_arena_new(&a, NULL, 4096);
     merge_shape sh;
     if (rc == HOODIE_OK) rc = shape_of(sv, 0, &sh);
-    if (rc == HOODIE_OK) rc = fold_logs(sv, a, partition, log_names, n_logs, instant, &sh, 0, 0, &items, &m, &stats);
-    if (rc < 0) { hoodie_arena_free(a); return rc; }
-    /* the instants of the blocks that stay valid: the ones the new block replaces */
-    for (size_t i = 0; rc == HOODIE_OK && i < items.count; i++) {
-        const hoodie_log_item *it = &items.items[i];
-        int seen = it->removed;
-        for (size_t k = 0; k < i && !seen; k++) seen = !items.items[k].removed && !strcmp(items.items[k].instant, it->instant);
-        if (seen) continue;
-        if (times.len) rc = hoodie_buf_append(&times, ",", 1);
-        if (rc == HOODIE_OK) rc = hoodie_buf_append(&times, it->instant, strlen(it->instant));
-        res->instants++;
+    uint32_t parts = merge_parts(sv, partition, log_names, n_logs);
+    for (uint32_t part = 0; part < parts && rc == HOODIE_OK; part++) {
+        hoodie_log_items items;
+        hoodie_slice_merger *m = NULL;
+        rc = fold_logs(sv, a, partition, log_names, n_logs, instant, &sh, parts, part, &items, &m, &stats);
+        if (rc < 0) break;
+        /* the items' blocks and instants are the same in every pass (only their rows differ) */
+        if (part == 0) rc = valid_instants(&items, &times, &res->instants);
+        hoodie_batch recs;
+        hoodie_slice_log_deletes dels;
+        int have = 0;
+        if (rc == HOODIE_OK && res->instants) {
+            rc = hoodie_slice_merger_log_records(m, &recs, &dels);
+            have = rc == HOODIE_OK;
+        }
+        if (have && (recs.root.length || dels.count)) {
+            if (!w)
+                rc = hoodie_wlog_compacted_open(&w, sv->s, path, instant, (const char *)times.data,
+                                                sv->avro_file_schema, &sv->file_schema, sv->o.log_block_format,
+                                                sv->o.codec);
+            hoodie_wlog_deletes d = { dels.keys, dels.key_lens, dels.ords, dels.count, partition };
+            if (rc == HOODIE_OK) rc = hoodie_wlog_compacted_add(w, &recs, &d);
+            res->records += recs.root.length;
+            res->deletes += (int64_t)dels.count;
+            res->blocks += (recs.root.length ? 1 : 0) + (dels.count ? 1 : 0);
+        }
+        if (have) {
+            hoodie_batch_dispose(&recs);
+            hoodie_slice_log_deletes_dispose(&dels);
+        }
+        hoodie_slice_merger_free(m);
+        hoodie_log_items_dispose(&items);
+        if (part == 0 && !res->instants) break;
     }
-    if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&times);
-    if (rc == HOODIE_OK && res->instants) {
-        rc = hoodie_slice_merger_log_records(m, &recs, &dels);
-        have_recs = have_dels = rc == HOODIE_OK;
-    }
-    if (rc == HOODIE_OK && res->instants && (recs.root.length || dels.count)) {
-        hoodie_wlog_deletes d = { dels.keys, dels.key_lens, dels.ords, dels.count, partition };
-        rc = hoodie_wlog_write_compacted(sv->s, path, instant, (const char *)times.data, sv->avro_file_schema,
-                                         &sv->file_schema, &recs, &d, sv->o.log_block_format, sv->o.codec,
-                                         &res->size);
+    if (w && rc == HOODIE_OK) {
+        rc = hoodie_wlog_compacted_finish(w, &res->size);
         res->written = rc == HOODIE_OK;
-        res->records = recs.root.length;
-        res->deletes = (int64_t)dels.count;
-        res->blocks = (recs.root.length ? 1 : 0) + (dels.count ? 1 : 0);
+    } else if (w) {
+        hoodie_wlog_compacted_abandon(w);
     }
     res->log_records = stats.log_records;
-    if (have_recs) hoodie_batch_dispose(&recs);
-    if (have_dels) hoodie_slice_log_deletes_dispose(&dels);
-    hoodie_slice_merger_free(m);
-    hoodie_log_items_dispose(&items);
     hoodie_buf_dispose(&times);
     hoodie_arena_free(a);
     return rc;

@@ -152,7 +152,8 @@ typedef struct hoodie_svc_logc_result {
  * Log compaction of one slice: the blocks of the log files (in apply order) that are valid as of `instant`,
  * folded per record key as the snapshot reader folds them, written to `path` (a new log file) as one delete block
  * and one data block of INSTANT_TIME `instant` whose COMPACTED_BLOCK_TIMES lists the replaced blocks' instants
- * (write/wlog.h). Records keep their meta columns.
+ * (write/wlog.h); log files larger than sv->o.merge_memory are folded in key-hash partitions, a delete block and a
+ * data block each. Records keep their meta columns.
  */
 hoodie_status hoodie_svc__compact_logs(hoodie_svc *sv, const char *partition, const char *const *log_names,
                                        size_t n_logs, const char *instant, const char *path,

@@ -136,25 +136,34 @@ static hoodie_status delete_block(hoodie_buf *out, hoodie_arena *a, const hoodie
     return hoodie_hlog_write_delete_block(out, hdr, nh, d, deletes->count);
 }
 
-/* The blocks (data then deletes, or deletes first) into one new file. */
+/* The blocks (data then deletes, or deletes first; none for nothing) appended to `out`. */
+static hoodie_status blocks(hoodie_buf *out, const char *schema_json, const hoodie_field *file_schema,
+                            const hoodie_hlog_header_entry *hdr, size_t nh, const hoodie_wlog_records *recs,
+                            const hoodie_wlog_deletes *deletes, int deletes_first)
+{
+    hoodie_arena *a = NULL;
+    hoodie_status rc = hoodie_arena_new(&a, NULL, 16384);
+    int has_recs = recs && recs->count, has_dels = deletes && deletes->count;
+    if (rc == HOODIE_OK && has_dels && deletes_first) rc = delete_block(out, a, deletes, hdr, nh);
+    if (rc == HOODIE_OK && has_recs)
+        rc = recs->format == HOODIE_LOG_BLOCK_PARQUET ? parquet_block(out, schema_json, file_schema, recs, hdr, nh)
+                                                      : data_block(out, a, schema_json, file_schema, recs, hdr, nh);
+    if (rc == HOODIE_OK && has_dels && !deletes_first) rc = delete_block(out, a, deletes, hdr, nh);
+    hoodie_arena_free(a);
+    return rc;
+}
+
+/* The blocks into one new file. */
 static hoodie_status write_log(const hoodie_storage *s, const char *path, const hoodie_hlog_header_entry *hdr,
                                size_t nh, const char *schema_json, const hoodie_field *file_schema,
                                const hoodie_wlog_records *recs, const hoodie_wlog_deletes *deletes, int deletes_first,
                                unsigned flags, uint64_t *size_out)
 {
     hoodie_buf out = HOODIE_BUF_INIT;
-    hoodie_arena *a = NULL;
-    hoodie_status rc = hoodie_arena_new(&a, NULL, 16384);
-    int has_recs = recs && recs->count, has_dels = deletes && deletes->count;
     *size_out = 0;
-    if (rc == HOODIE_OK && has_dels && deletes_first) rc = delete_block(&out, a, deletes, hdr, nh);
-    if (rc == HOODIE_OK && has_recs)
-        rc = recs->format == HOODIE_LOG_BLOCK_PARQUET ? parquet_block(&out, schema_json, file_schema, recs, hdr, nh)
-                                                      : data_block(&out, a, schema_json, file_schema, recs, hdr, nh);
-    if (rc == HOODIE_OK && has_dels && !deletes_first) rc = delete_block(&out, a, deletes, hdr, nh);
+    hoodie_status rc = blocks(&out, schema_json, file_schema, hdr, nh, recs, deletes, deletes_first);
     if (rc == HOODIE_OK) rc = hoodie_storage_write_all(s, path, HOODIE_CREATE_EXCLUSIVE | flags, out.data, out.len);
     if (rc == HOODIE_OK) *size_out = out.len;
-    hoodie_arena_free(a);
     hoodie_buf_dispose(&out);
     return rc;
 }
@@ -171,27 +180,94 @@ hoodie_status hoodie_wlog_write(const hoodie_storage *s, const char *path, const
                      HOODIE_CREATE_DEFER_SYNC | (unique_name ? HOODIE_CREATE_DEFER_VISIBLE : 0), size_out);
 }
 
-hoodie_status hoodie_wlog_write_compacted(const hoodie_storage *s, const char *path, const char *instant,
-                                          const char *compacted_times, const char *schema_json,
-                                          const hoodie_field *file_schema, const hoodie_batch *records,
-                                          const hoodie_wlog_deletes *deletes, hoodie_log_block_format format,
-                                          hoodie_parquet_codec codec, uint64_t *size_out)
+struct hoodie_wlog_compacted {
+    hoodie_writer_file f;
+    char *instant, *times, *schema_json;
+    const hoodie_field *file_schema;
+    hoodie_log_block_format format;
+    hoodie_parquet_codec codec;
+};
+
+static void compacted_free(hoodie_wlog_compacted *w)
+{
+    free(w->instant);
+    free(w->times);
+    free(w->schema_json);
+    free(w);
+}
+
+hoodie_status hoodie_wlog_compacted_open(hoodie_wlog_compacted **out, const hoodie_storage *s, const char *path,
+                                         const char *instant, const char *compacted_times, const char *schema_json,
+                                         const hoodie_field *file_schema, hoodie_log_block_format format,
+                                         hoodie_parquet_codec codec)
+{
+    *out = NULL;
+    hoodie_wlog_compacted *w = calloc(1, sizeof *w);
+    if (!w) return HOODIE_NOMEM();
+    w->instant = strdup(instant);
+    w->times = strdup(compacted_times);
+    w->schema_json = strdup(schema_json);
+    w->file_schema = file_schema;
+    w->format = format;
+    w->codec = codec;
+    hoodie_status rc = w->instant && w->times && w->schema_json ? HOODIE_OK : HOODIE_NOMEM();
+    if (rc == HOODIE_OK) rc = hoodie_wfile_open(&w->f, s, path, HOODIE_CREATE_EXCLUSIVE | HOODIE_CREATE_DEFER_SYNC);
+    if (rc < 0) { compacted_free(w); return rc; }
+    *out = w;
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_wlog_compacted_add(hoodie_wlog_compacted *w, const hoodie_batch *records,
+                                        const hoodie_wlog_deletes *deletes)
 {
     hoodie_hlog_header_entry hdr[3] = {
-        { HOODIE_HLOG_INSTANT_TIME, instant, strlen(instant) },
-        { HOODIE_HLOG_COMPACTED_BLOCK_TIMES, compacted_times, strlen(compacted_times) },
-        { HOODIE_HLOG_SCHEMA, schema_json, strlen(schema_json) },
+        { HOODIE_HLOG_INSTANT_TIME, w->instant, strlen(w->instant) },
+        { HOODIE_HLOG_COMPACTED_BLOCK_TIMES, w->times, strlen(w->times) },
+        { HOODIE_HLOG_SCHEMA, w->schema_json, strlen(w->schema_json) },
     };
     /* the batch's columns by position */
     size_t nc = records ? records->root.n_children : 0;
     hoodie_avro_col *cols = calloc(nc + 1, sizeof *cols);
     if (!cols) return HOODIE_NOMEM();
     for (size_t c = 0; c < nc; c++) cols[c] = (hoodie_avro_col){ &records->root.children[c], NULL, 0 };
-    hoodie_wlog_records recs = { cols, nc, records ? records->root.length : 0, format, codec };
-    hoodie_status rc = write_log(s, path, hdr, 3, schema_json, file_schema, &recs, deletes, 1,
-                                 HOODIE_CREATE_DEFER_SYNC, size_out);
+    hoodie_wlog_records recs = { cols, nc, records ? records->root.length : 0, w->format, w->codec };
+    hoodie_buf out = HOODIE_BUF_INIT;
+    hoodie_status rc = blocks(&out, w->schema_json, w->file_schema, hdr, 3, &recs, deletes, 1);
+    if (rc == HOODIE_OK && out.len) rc = hoodie_wfile_write(&w->f, out.data, out.len);
+    hoodie_buf_dispose(&out);
     free(cols);
     return rc;
+}
+
+hoodie_status hoodie_wlog_compacted_finish(hoodie_wlog_compacted *w, uint64_t *size_out)
+{
+    uint64_t size = w->f.written;
+    hoodie_status rc = hoodie_wfile_finish(&w->f);
+    *size_out = rc == HOODIE_OK ? size : 0;
+    compacted_free(w);
+    return rc;
+}
+
+void hoodie_wlog_compacted_abandon(hoodie_wlog_compacted *w)
+{
+    if (!w) return;
+    hoodie_wfile_abandon(&w->f);
+    compacted_free(w);
+}
+
+hoodie_status hoodie_wlog_write_compacted(const hoodie_storage *s, const char *path, const char *instant,
+                                          const char *compacted_times, const char *schema_json,
+                                          const hoodie_field *file_schema, const hoodie_batch *records,
+                                          const hoodie_wlog_deletes *deletes, hoodie_log_block_format format,
+                                          hoodie_parquet_codec codec, uint64_t *size_out)
+{
+    hoodie_wlog_compacted *w;
+    *size_out = 0;
+    HOODIE_TRY(hoodie_wlog_compacted_open(&w, s, path, instant, compacted_times, schema_json, file_schema, format,
+                                          codec));
+    hoodie_status rc = hoodie_wlog_compacted_add(w, records, deletes);
+    if (rc < 0) { hoodie_wlog_compacted_abandon(w); return rc; }
+    return hoodie_wlog_compacted_finish(w, size_out);
 }
 
 hoodie_status hoodie_wlog_cdc_schema(char **out, int mode, const char *data_schema_json)

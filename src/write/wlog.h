@@ -59,6 +59,21 @@ hoodie_status hoodie_wlog_write_compacted(const hoodie_storage *s, const char *p
                                           const hoodie_field *file_schema, const hoodie_batch *records,
                                           const hoodie_wlog_deletes *deletes, hoodie_log_block_format format,
                                           hoodie_parquet_codec codec, uint64_t *size_out);
+/**
+ * The same file written a part at a time (a log compaction merged in key-hash partitions): each add appends the
+ * part's delete block and data block (none for an empty part), all with the same headers, so that the file holds
+ * every part's records; parts hold disjoint keys, so the order between them does not matter. finish makes the file
+ * visible (its size in *size_out) and frees the writer; abandon drops it.
+ */
+typedef struct hoodie_wlog_compacted hoodie_wlog_compacted;
+hoodie_status hoodie_wlog_compacted_open(hoodie_wlog_compacted **out, const hoodie_storage *s, const char *path,
+                                         const char *instant, const char *compacted_times, const char *schema_json,
+                                         const hoodie_field *file_schema, hoodie_log_block_format format,
+                                         hoodie_parquet_codec codec);
+hoodie_status hoodie_wlog_compacted_add(hoodie_wlog_compacted *w, const hoodie_batch *records,
+                                        const hoodie_wlog_deletes *deletes);
+hoodie_status hoodie_wlog_compacted_finish(hoodie_wlog_compacted *w, uint64_t *size_out);
+void hoodie_wlog_compacted_abandon(hoodie_wlog_compacted *w);
 
 /**
  * The Avro schema JSON (malloc) of a CDC log's records (Hudi's HoodieCDCUtils): for OP_KEY_ONLY the fixed record

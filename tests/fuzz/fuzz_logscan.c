@@ -87,21 +87,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     f.size = size;
     strcpy(f.instant, "20250101000000000");
     const hoodie_fs_file *logs[1] = { &f };
-    for (int headers_only = 0; headers_only < 2; headers_only++) {
-        hoodie_logscan_ctx ctx = { s, tl, NULL, &schema, NULL, 0, headers_only, 0, 0 };
+    /* the whole scan, headers only, then the three key-hash partitions of a partitioned merge: when the whole scan
+     * succeeds, so does each part, and the parts' rows and deletes add up to the whole scan's */
+    int64_t whole = -1, parts_sum = 0;
+    int parts_ok = 1;
+    for (int mode = 0; mode < 5; mode++) {
+        int headers_only = mode == 1;
+        uint32_t parts = mode >= 2 ? 3 : 0, part = mode >= 2 ? (uint32_t)(mode - 2) : 0;
+        hoodie_logscan_ctx ctx = { s, tl, NULL, &schema, NULL, 0, headers_only, parts, part };
         hoodie_log_items items;
         hoodie_status rc = hoodie_logscan(&items, &ctx, logs, 1);
         if (rc < 0) {
             check(hoodie_error__message()[0] != '\0', "a failure without a message");
+            if (parts) parts_ok = 0;
             continue;
         }
+        int64_t n = 0;
         for (size_t i = 0; i < items.count; i++) {
             const hoodie_log_item *it = &items.items[i];
             if (it->kind == HOODIE_LOG_DATA && !it->removed && !headers_only)
                 check(it->batch.root.n_children == schema.n_children, "rows not in the reader's schema");
+            if (!it->removed) n += it->kind == HOODIE_LOG_DATA ? it->batch.root.length : (int64_t)it->delete_count;
         }
+        if (mode == 0) whole = n;
+        if (parts) parts_sum += n;
         hoodie_log_items_dispose(&items);
     }
+    if (whole >= 0) check(parts_ok && parts_sum == whole, "the key-hash parts do not add up to the whole scan");
     hoodie_timeline_free(tl);
     hoodie_field_dispose(&schema);
     hoodie_arena_free(a);

@@ -1501,11 +1501,25 @@ static void merge_parts_case(int version, hoodie_log_block_format fmt)
     }
     hoodie_table_free(t);
     hoodie_assert(checked >= 2 * 6);
-    /* compaction: table a in one pass, table b in partitions */
+    /* log compaction, table a in one pass, table b in partitions (a delete block and a data block each): each reads
+     * as before, meta columns included */
     char *before = snapshot(tables[0], mem, 0);
-    compact_all(tables[0], mem);
     hoodie_service_opts o = HOODIE_SERVICE_OPTS_INIT;
     o.storage = mem;
+    o.log_blocks_threshold = 2;
+    for (int k = 0; k < 2; k++) {
+        char *full = snapshot(tables[k], mem, 1);
+        o.merge_memory = k ? 64 : 0;
+        hoodie_service_result lr;
+        hoodie_assert_ok(hoodie_log_compaction(tables[k], &o, &lr));
+        hoodie_assert(lr.instant[0] && lr.files_written > 0);
+        char *after = snapshot(tables[k], mem, 1);
+        hoodie_assert_equal_s(full, after);
+        free(full);
+        free(after);
+    }
+    /* compaction (of the log-compacted slices): table a in one pass, table b in partitions */
+    compact_all(tables[0], mem);
     o.merge_memory = 64;
     hoodie_assert_ok(hoodie_compaction_schedule(tables[1], &o, NULL));
     hoodie_assert_ok(hoodie_compaction_run(tables[1], &o, NULL, NULL));

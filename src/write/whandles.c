@@ -965,7 +965,7 @@ hoodie_status hoodie_wr__append_handle(wctx *w, wgroup *g)
             else /* commit time, partition path and file name: one row each (make_meta's n_const) */
                 src[c] = (hoodie_avro_col){ &meta.root.children[c], NULL, c == 0 || c == 3 || c == 4 };
         }
-        recs = (hoodie_wlog_records){ src, nc, (int64_t)ups.n, w->o.log_block_format, w->o.codec };
+        recs = (hoodie_wlog_records){ src, nc, (int64_t)ups.n, w->o.log_block_format, w->o.codec, 0 };
     }
     hoodie_wlog_deletes d = { 0 };
     if (rc == HOODIE_OK && dels.n) {

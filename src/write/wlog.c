@@ -136,6 +136,61 @@ static hoodie_status delete_block(hoodie_buf *out, hoodie_arena *a, const hoodie
     return hoodie_hlog_write_delete_block(out, hdr, nh, d, deletes->count);
 }
 
+/* One data block of every record of `recs`. */
+static hoodie_status one_data_block(hoodie_buf *out, hoodie_arena *a, const char *schema_json,
+                                    const hoodie_field *file_schema, const hoodie_wlog_records *recs,
+                                    const hoodie_hlog_header_entry *hdr, size_t nh)
+{
+    return recs->format == HOODIE_LOG_BLOCK_PARQUET ? parquet_block(out, schema_json, file_schema, recs, hdr, nh)
+                                                    : data_block(out, a, schema_json, file_schema, recs, hdr, nh);
+}
+
+/* Records [from, from + n) of `recs` as sources of their own (cols: n_cols entries; idx: n entries of scratch for
+ * the columns taken by position). */
+static void records_range(const hoodie_wlog_records *recs, int64_t from, int64_t n, hoodie_avro_col *cols,
+                          int64_t *idx, hoodie_wlog_records *out)
+{
+    for (int64_t i = 0; i < n; i++) idx[i] = from + i;
+    for (size_t c = 0; c < recs->n_cols; c++) {
+        cols[c] = recs->cols[c];
+        if (!cols[c].constant) cols[c].rows = recs->cols[c].rows ? recs->cols[c].rows + from : idx;
+    }
+    *out = *recs;
+    out->cols = cols;
+    out->count = n;
+}
+
+#define LOG_BLOCK_MAX_BYTES ((uint64_t)256 << 20) /* hoodie.logfile.data.block.max.size */
+
+/*
+ * The data blocks of `recs`: one, unless it comes out larger than the block size (recs->max_block_bytes): then it
+ * is encoded again as blocks of as many records as the size allows by its bytes per record.
+ */
+static hoodie_status data_blocks(hoodie_buf *out, hoodie_arena *a, const char *schema_json,
+                                 const hoodie_field *file_schema, const hoodie_wlog_records *recs,
+                                 const hoodie_hlog_header_entry *hdr, size_t nh)
+{
+    uint64_t max = recs->max_block_bytes ? recs->max_block_bytes : LOG_BLOCK_MAX_BYTES;
+    size_t start = out->len;
+    HOODIE_TRY(one_data_block(out, a, schema_json, file_schema, recs, hdr, nh));
+    if (out->len - start <= max || recs->count < 2) return HOODIE_OK;
+    uint64_t per_rec = (out->len - start) / (uint64_t)recs->count + 1;
+    int64_t per_block = (int64_t)(max / per_rec > 0 ? max / per_rec : 1);
+    out->len = start; /* the one block dropped */
+    hoodie_avro_col *cols = calloc(recs->n_cols + 1, sizeof *cols);
+    int64_t *idx = malloc((size_t)per_block * sizeof *idx);
+    hoodie_status rc = cols && idx ? HOODIE_OK : HOODIE_NOMEM();
+    for (int64_t from = 0; rc == HOODIE_OK && from < recs->count; from += per_block) {
+        int64_t n = recs->count - from < per_block ? recs->count - from : per_block;
+        hoodie_wlog_records part;
+        records_range(recs, from, n, cols, idx, &part);
+        rc = one_data_block(out, a, schema_json, file_schema, &part, hdr, nh);
+    }
+    free(idx);
+    free(cols);
+    return rc;
+}
+
 /* The blocks (data then deletes, or deletes first; none for nothing) appended to `out`. */
 static hoodie_status blocks(hoodie_buf *out, const char *schema_json, const hoodie_field *file_schema,
                             const hoodie_hlog_header_entry *hdr, size_t nh, const hoodie_wlog_records *recs,
@@ -145,9 +200,7 @@ static hoodie_status blocks(hoodie_buf *out, const char *schema_json, const hood
     hoodie_status rc = hoodie_arena_new(&a, NULL, 16384);
     int has_recs = recs && recs->count, has_dels = deletes && deletes->count;
     if (rc == HOODIE_OK && has_dels && deletes_first) rc = delete_block(out, a, deletes, hdr, nh);
-    if (rc == HOODIE_OK && has_recs)
-        rc = recs->format == HOODIE_LOG_BLOCK_PARQUET ? parquet_block(out, schema_json, file_schema, recs, hdr, nh)
-                                                      : data_block(out, a, schema_json, file_schema, recs, hdr, nh);
+    if (rc == HOODIE_OK && has_recs) rc = data_blocks(out, a, schema_json, file_schema, recs, hdr, nh);
     if (rc == HOODIE_OK && has_dels && !deletes_first) rc = delete_block(out, a, deletes, hdr, nh);
     hoodie_arena_free(a);
     return rc;
@@ -230,7 +283,7 @@ hoodie_status hoodie_wlog_compacted_add(hoodie_wlog_compacted *w, const hoodie_b
     hoodie_avro_col *cols = calloc(nc + 1, sizeof *cols);
     if (!cols) return HOODIE_NOMEM();
     for (size_t c = 0; c < nc; c++) cols[c] = (hoodie_avro_col){ &records->root.children[c], NULL, 0 };
-    hoodie_wlog_records recs = { cols, nc, records ? records->root.length : 0, w->format, w->codec };
+    hoodie_wlog_records recs = { cols, nc, records ? records->root.length : 0, w->format, w->codec, 0 };
     hoodie_buf out = HOODIE_BUF_INIT;
     hoodie_status rc = blocks(&out, w->schema_json, w->file_schema, hdr, 3, &recs, deletes, 1);
     if (rc == HOODIE_OK && out.len) rc = hoodie_wfile_write(&w->f, out.data, out.len);

@@ -34,6 +34,8 @@ typedef struct hoodie_wlog_records {
     int64_t count;
     hoodie_log_block_format format; /* AVRO_DATA_BLOCK or PARQUET_DATA_BLOCK (an embedded Parquet file) */
     hoodie_parquet_codec codec;     /* the Parquet block's codec */
+    uint64_t max_block_bytes;       /* a data block's size, at most (about): more records go to further blocks, as
+                                       Hudi's append handle flushes at hoodie.logfile.data.block.max.size; 0: 256 MB */
 } hoodie_wlog_records;
 
 /**

@@ -358,10 +358,10 @@ static hoodie_status scan_file(scan_state *st, const hoodie_fs_file *f)
     const hoodie_logscan_ctx *ctx = st->ctx;
     hoodie_hlog_iter it;
     hoodie_hlog_block b;
-    hoodie_buf_clear(&st->data);
-    hoodie_status rc = hoodie_storage_read_all(ctx->storage, f->path, &st->data);
+    hoodie_file_bytes fb; /* mapped where the storage maps files: the file's pages, not a copy of them */
+    hoodie_status rc = hoodie_storage_file_bytes(ctx->storage, f->path, &st->data, &fb);
     if (rc < 0) return rc; /* a read that failed part-way */
-    if ((rc = hoodie_hlog_iter_init(&it, st->data.data, st->data.len, f->path)) < 0) return rc;
+    if ((rc = hoodie_hlog_iter_init(&it, fb.data, fb.len, f->path)) < 0) { hoodie_file_bytes_done(&fb); return rc; }
     while ((rc = hoodie_hlog_iter_next(&it, &b)) == HOODIE_OK) {
         const char *instant = b.header[HOODIE_HLOG_INSTANT_TIME];
         if (b.type == HOODIE_HLOG_CORRUPT_BLOCK) {
@@ -429,9 +429,11 @@ static hoodie_status scan_file(scan_state *st, const hoodie_fs_file *f)
         if (!item->removed)
             rc = avro_decode(ctx, part_key_col(ctx), &st->pending[i].b, f->path, st->pending[i].dec,
                              st->pending[i].writer, item);
+        hoodie_file_bytes_drop(&fb, st->pending[i].b.offset, st->pending[i].b.total_len); /* decoded */
     }
     st->n_pending = 0;
     hoodie_hlog_iter_dispose(&it);
+    hoodie_file_bytes_done(&fb); /* nothing points into it any more: the items own their rows and deletes */
     return rc;
 }
 

@@ -175,9 +175,23 @@ static hoodie_status d_rename(void *ctx, const char *from, const char *to)
     return b->rename(b->ctx, from, to);
 }
 
+static hoodie_status d_map(void *ctx, hoodie_rfile *f, uint64_t size, const void **data)
+{
+    (void)ctx;
+    *data = NULL;
+    if (f->b->version < 3 || !f->b->map) return HOODIE_EUNSUPPORTED;
+    return f->b->map(f->b->ctx, f->in, size, data);
+}
+
+static void d_unmap(void *ctx, hoodie_rfile *f, const void *data, uint64_t size)
+{
+    (void)ctx;
+    if (f->b->version >= 3 && f->b->unmap) f->b->unmap(f->b->ctx, f->in, data, size);
+}
+
 static const hoodie_storage default_storage = {
     HOODIE_STORAGE_VERSION, NULL, d_open_read, d_read_at, d_close_read, d_create, d_write, d_finish, d_abandon,
-    d_list, d_remove, d_rename, d_mkdirs, d_rmdir, d_exists, NULL, d_will_read
+    d_list, d_remove, d_rename, d_mkdirs, d_rmdir, d_exists, NULL, d_will_read, d_map, d_unmap
 };
 
 const hoodie_storage *hoodie_storage_default(void) { return &default_storage; }

@@ -139,7 +139,7 @@ hoodie_status hoodie_storage_faulty_new(hoodie_storage **out, const hoodie_stora
     if (!f) return HOODIE_NOMEM();
     hoodie_storage vt = { HOODIE_STORAGE_VERSION, f, f_open_read, f_read_at, f_close_read, f_create, f_write,
                           f_finish, f_abandon, f_list, f_remove, f_rename, f_mkdirs, f_rmdir, f_exists, f_destroy,
-                          f_will_read };
+                          f_will_read, NULL, NULL };
     f->vt = vt;
     f->in = inner ? inner : hoodie_storage_default();
     *out = &f->vt;

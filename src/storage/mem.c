@@ -324,7 +324,7 @@ hoodie_status hoodie_storage_mem_new(hoodie_storage **out)
     pthread_mutex_init(&fs->mu, NULL);
     hoodie_storage vt = { HOODIE_STORAGE_VERSION, fs, m_open_read, m_read_at, m_close_read, m_create, m_write,
                           m_finish, m_abandon, m_list, m_remove, m_rename, m_mkdirs, m_rmdir, m_exists, m_destroy,
-                          NULL };
+                          NULL, NULL, NULL };
     fs->vt = vt;
     hoodie_status rc = ensure_dirs(fs, "/", 1);
     (void)rc;

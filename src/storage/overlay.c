@@ -195,7 +195,7 @@ hoodie_status hoodie_storage_overlay_new(hoodie_storage **out, const hoodie_stor
     o->name = o->path + o->dir_len + 1;
     o->vt = (hoodie_storage){ HOODIE_STORAGE_VERSION, o, ov_open_read, ov_read_at, ov_close_read, ov_create,
                               ov_write, ov_finish, ov_abandon, ov_list, ov_remove, ov_rename, ov_mkdirs,
-                              ov_rmdir, ov_exists, ov_destroy, NULL };
+                              ov_rmdir, ov_exists, ov_destroy, NULL, NULL, NULL };
     *out = &o->vt;
     return HOODIE_OK;
 }

@@ -40,6 +40,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -82,6 +84,25 @@ static hoodie_status px_open_read(void *ctx, const char *path, hoodie_rfile **ou
     *out = f;
     *size_out = (uint64_t)st.st_size;
     return HOODIE_OK;
+}
+
+static hoodie_status px_map(void *ctx, hoodie_rfile *f, uint64_t size, const void **data)
+{
+    (void)ctx;
+    *data = NULL;
+    if (!size || size > (uint64_t)SIZE_MAX) return HOODIE_EUNSUPPORTED; /* nothing to map, or too much */
+    void *p = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, f->fd, 0);
+    if (p == MAP_FAILED) return HOODIE_EUNSUPPORTED; /* the caller reads instead */
+    (void)madvise(p, (size_t)size, MADV_SEQUENTIAL);
+    *data = p;
+    return HOODIE_OK;
+}
+
+static void px_unmap(void *ctx, hoodie_rfile *f, const void *data, uint64_t size)
+{
+    (void)ctx;
+    (void)f;
+    if (data) (void)munmap((void *)(uintptr_t)data, (size_t)size);
 }
 
 static hoodie_status px_read_at(void *ctx, hoodie_rfile *f, uint64_t off, void *buf, size_t len)
@@ -695,7 +716,7 @@ static int px_exists(void *ctx, const char *path)
 
 static const hoodie_storage posix_storage = {
     HOODIE_STORAGE_VERSION, NULL, px_open_read, px_read_at, px_close_read, px_create, px_write, px_finish,
-    px_abandon, px_list, px_remove, px_rename, px_mkdirs, px_rmdir, px_exists, NULL, NULL
+    px_abandon, px_list, px_remove, px_rename, px_mkdirs, px_rmdir, px_exists, NULL, NULL, px_map, px_unmap
 };
 
 const hoodie_storage *hoodie_storage_posix(void) { return &posix_storage; }

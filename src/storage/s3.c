@@ -1387,7 +1387,7 @@ hoodie_status hoodie_storage_s3_new(hoodie_storage **out, const hoodie_s3_config
     }
     s->vt = (hoodie_storage){ HOODIE_STORAGE_VERSION, s, s3_open_read, s3_read_at, s3_close_read, s3_create,
                               s3_write, s3_finish, s3_abandon, s3_list, s3_remove, s3_rename, s3_mkdirs, s3_rmdir,
-                              s3_exists, s3_destroy, s3_will_read };
+                              s3_exists, s3_destroy, s3_will_read, NULL, NULL };
     *out = &s->vt;
     return HOODIE_OK;
 }

@@ -1,9 +1,14 @@
 #include "storage/storage.h"
 #include "util/error.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 void hoodie_storage_free(hoodie_storage *s)
 {
@@ -57,6 +62,57 @@ hoodie_status hoodie_storage_read_all(const hoodie_storage *s, const char *path,
     }
     hoodie_reader_close(&r);
     return rc;
+}
+
+hoodie_status hoodie_storage_file_bytes(const hoodie_storage *s, const char *path, hoodie_buf *buf,
+                                        hoodie_file_bytes *out)
+{
+    hoodie_reader r;
+    memset(out, 0, sizeof *out);
+    s = hoodie_storage__or_default(s);
+    if (s->version >= 3 && s->map && s->unmap) {
+        HOODIE_TRY(hoodie_reader_open(&r, s, path));
+        const void *p = NULL;
+        if (r.size > 0 && r.size <= SIZE_MAX / 2 && s->map(s->ctx, r.f, r.size, &p) == HOODIE_OK) {
+            out->data = p;
+            out->len = (size_t)r.size;
+            out->s = s;
+            out->f = r.f;
+            return HOODIE_OK;
+        }
+        hoodie_error_clear(); /* not mapped: read */
+        hoodie_reader_close(&r);
+    }
+    buf->len = 0;
+    HOODIE_TRY(hoodie_storage_read_all(s, path, buf));
+    out->data = buf->data;
+    out->len = buf->len;
+    return HOODIE_OK;
+}
+
+void hoodie_file_bytes_done(hoodie_file_bytes *b)
+{
+    if (b->f) {
+        b->s->unmap(b->s->ctx, b->f, b->data, b->len);
+        b->s->close_read(b->s->ctx, b->f);
+    }
+    memset(b, 0, sizeof *b);
+}
+
+void hoodie_file_bytes_drop(hoodie_file_bytes *b, uint64_t off, uint64_t len)
+{
+#if defined(__linux__) && defined(MADV_DONTNEED)
+    if (!b->f || off >= b->len) return; /* read into a buffer: its bytes must stay */
+    if (len > b->len - off) len = b->len - off;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t from = ((uintptr_t)b->data + (uintptr_t)off + page - 1) & ~(page - 1);
+    uintptr_t to = ((uintptr_t)b->data + (uintptr_t)(off + len)) & ~(page - 1);
+    if (to > from) (void)madvise((void *)from, to - from, MADV_DONTNEED); /* advice: a failure changes nothing */
+#else
+    (void)b;
+    (void)off;
+    (void)len;
+#endif
 }
 
 hoodie_status hoodie_wfile_open(hoodie_writer_file *w, const hoodie_storage *s, const char *path, unsigned flags)

@@ -20,6 +20,22 @@ static inline void hoodie_storage__will_read(const hoodie_storage *s, hoodie_rfi
 
 /** Read a whole file into `out` (appended). On failure an empty `out` stays empty (no memory held). */
 hoodie_status hoodie_storage_read_all(const hoodie_storage *s, const char *path, hoodie_buf *out);
+/**
+ * A whole file's bytes, mapped where the storage maps files (hoodie_storage::map: the pages are the file's, not a
+ * copy), else read into `buf` (the caller's, reused from file to file). data/len valid until hoodie_file_bytes_done.
+ */
+typedef struct hoodie_file_bytes {
+    const uint8_t *data;
+    size_t len;
+    const hoodie_storage *s;  /* while mapped: the storage and the open file */
+    hoodie_rfile *f;
+} hoodie_file_bytes;
+hoodie_status hoodie_storage_file_bytes(const hoodie_storage *s, const char *path, hoodie_buf *buf,
+                                        hoodie_file_bytes *out);
+void hoodie_file_bytes_done(hoodie_file_bytes *b);
+/** Bytes [off, off + len) will not be read again soon: a mapped file's pages there leave the process's memory
+ *  (they are read again from the file if they are touched); bytes read into a buffer stay as they are. */
+void hoodie_file_bytes_drop(hoodie_file_bytes *b, uint64_t off, uint64_t len);
 /** Write a whole file (flags as for create). */
 hoodie_status hoodie_storage_write_all(const hoodie_storage *s, const char *path, unsigned flags,
                                        const void *data, size_t len);

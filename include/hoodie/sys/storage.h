@@ -15,7 +15,7 @@ extern "C" {
 #endif
 
 /* Version 2 added will_read. hoodie takes version 1 tables of functions too (it never calls what they lack). */
-#define HOODIE_STORAGE_VERSION 2
+#define HOODIE_STORAGE_VERSION 3
 
 typedef struct hoodie_rfile hoodie_rfile; /**< a file open for positional reads (backend-defined) */
 typedef struct hoodie_wfile hoodie_wfile; /**< a file being written sequentially (backend-defined) */
@@ -95,6 +95,13 @@ typedef struct hoodie_storage {
      * bytes whatever it did. Called with no reads of f in flight.
      */
     void (*will_read)(void *ctx, hoodie_rfile *f, const uint64_t *offs, const size_t *lens, size_t n);
+    /**
+     * (Version 3; NULL: not offered.) The first `size` bytes of f (at most its size) mapped read-only: *data stays
+     * valid until unmap(ctx, f, *data, size), which comes before f is closed. The pages are the file's own, which
+     * the system may drop and read again, not a private copy. HOODIE_EUNSUPPORTED (or any failure): read instead.
+     */
+    hoodie_status (*map)(void *ctx, hoodie_rfile *f, uint64_t size, const void **data);
+    void (*unmap)(void *ctx, hoodie_rfile *f, const void *data, uint64_t size);
 } hoodie_storage;
 
 /** The local POSIX file system (a static, shared instance; never free it). */

@@ -332,6 +332,52 @@ HOODIE_TEST(storage_posix__exit_lands_background_files)
     free(want);
 }
 
+/*
+ * A whole file's bytes (hoodie_storage_file_bytes): the local file system maps the file (the default storage passes
+ * that on), in-memory storage reads it into the caller's buffer; both give the file's bytes, and dropping a mapped
+ * range (its pages leave the process) leaves them readable and unchanged.
+ */
+HOODIE_TEST(storage_file_bytes__mapped_or_read)
+{
+    const char *root = hoodie_test_tmpdir();
+    char p[600];
+    snprintf(p, sizeof p, "%s/bytes/f.log", root);
+    size_t n = (3u << 20) + 4321;
+    uint8_t *want = malloc(n);
+    hoodie_assert(want != NULL);
+    fill(want, n, 3);
+    const hoodie_storage *stores[2] = { hoodie_storage_posix(), hoodie_storage_default() };
+    hoodie_assert_ok(hoodie_storage_write_all(stores[0], p, 0, want, n));
+    hoodie_buf buf = HOODIE_BUF_INIT;
+    for (int k = 0; k < 2; k++) {
+        hoodie_file_bytes fb;
+        hoodie_assert_ok(hoodie_storage_file_bytes(stores[k], p, &buf, &fb));
+        hoodie_assert(fb.f != NULL);            /* mapped */
+        hoodie_assert(fb.data != buf.data);     /* not read into the buffer */
+        hoodie_assert_equal_i(n, fb.len);
+        hoodie_assert(!memcmp(fb.data, want, n));
+        hoodie_file_bytes_drop(&fb, 4096, n - 8192);
+        hoodie_assert(!memcmp(fb.data, want, n)); /* read again from the file */
+        hoodie_file_bytes_done(&fb);
+        hoodie_assert(fb.data == NULL && fb.f == NULL);
+    }
+    hoodie_storage *mem;
+    hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+    hoodie_assert_ok(hoodie_storage_write_all(mem, "/m/f.log", 0, want, n));
+    hoodie_file_bytes fb;
+    hoodie_assert_ok(hoodie_storage_file_bytes(mem, "/m/f.log", &buf, &fb));
+    hoodie_assert(fb.f == NULL && fb.data == buf.data); /* read into the buffer */
+    hoodie_assert_equal_i(n, fb.len);
+    hoodie_file_bytes_drop(&fb, 0, n);                  /* a buffer's bytes stay */
+    hoodie_assert(!memcmp(fb.data, want, n));
+    hoodie_file_bytes_done(&fb);
+    hoodie_assert_equal_i(HOODIE_ENOTFOUND, hoodie_storage_file_bytes(mem, "/m/none", &buf, &fb));
+    hoodie_error_clear();
+    hoodie_storage_free(mem);
+    hoodie_buf_dispose(&buf);
+    free(want);
+}
+
 /* The pre-commit view: one more file, served from memory and listed once; everything else is the inner storage's,
  * and nothing can be changed through it. */
 HOODIE_TEST(storage_overlay__one_more_file_read_only)

@@ -32,6 +32,8 @@ typedef struct scan_state {
     hoodie_buf data;           /* the current log file; its memory is reused for the next one */
     struct pending *pending;   /* the current file's Avro data blocks, decoded once the file's blocks are known */
     size_t n_pending, cap_pending;
+    int key_col;               /* a pass of a partitioned merge (ctx.parts > 1): the reader schema's record key
+                                  column (-1: none, every row kept); else -1 */
 } scan_state;
 
 /* An Avro data block waiting for the end of its file: blocks a later block of the file drops (rollback command,
@@ -65,19 +67,18 @@ static hoodie_status room_for_one(void **arr, size_t *cap, size_t count, size_t 
     return HOODIE_OK;
 }
 
-/* A log-compacted block (COMPACTED_BLOCK_TIMES = "t1,t2,..."): its instants' blocks are replaced by it. */
 /* ---- hash-partitioned passes (ctx.parts) ---- */
+
+uint32_t hoodie_logscan_parts(uint64_t log_bytes, int64_t budget)
+{
+    uint64_t b = (uint64_t)(budget > 0 ? budget : HOODIE_MERGE_MEMORY_DEFAULT);
+    return log_bytes > b ? (uint32_t)(log_bytes / b + 1 < 4096 ? log_bytes / b + 1 : 4096) : 1;
+}
 
 uint32_t hoodie_logscan_key_part(const void *key, size_t len, uint32_t parts)
 {
     uint64_t h = hoodie_hash_bytes(key, len, 0x9e3779b97f4a7c15ull); /* not the key tables' hash: their slots */
     return (uint32_t)(((h >> 32) * (uint64_t)parts) >> 32);
-}
-
-/* The key column of the reader's schema, or -1 (no filtering is possible: every row is kept). */
-static int part_key_col(const hoodie_logscan_ctx *ctx)
-{
-    return ctx->parts > 1 ? hoodie_field_find(ctx->schema, "_hoodie_record_key") : -1;
 }
 
 /* 1 if a row with this key (NULL: none; such rows go to part 0, so one pass sees them) is in partition `part`. */
@@ -133,6 +134,7 @@ static hoodie_status keep_part(const hoodie_logscan_ctx *ctx, int key_col, hoodi
     return hoodie_logscan_keep_part(&it->batch, key_col, ctx->parts, ctx->part);
 }
 
+/* A log-compacted block (COMPACTED_BLOCK_TIMES = "t1,t2,..."): its instants' blocks are replaced by it. */
 static hoodie_status note_compacted(scan_state *st, const char *list, size_t len)
 {
     for (size_t i = 0; i < len;) {
@@ -407,7 +409,7 @@ static hoodie_status scan_file(scan_state *st, const hoodie_fs_file *f)
             } else if (rc == HOODIE_OK) {
                 rc = parquet_block(p, n, f->path, ctx->schema, st->out, instant);
                 for (size_t i = first; rc == HOODIE_OK && ctx->parts > 1 && i < st->out->count; i++)
-                    rc = keep_part(ctx, part_key_col(ctx), &st->out->items[i]);
+                    rc = keep_part(ctx, st->key_col, &st->out->items[i]);
             }
             break;
         }
@@ -427,7 +429,7 @@ static hoodie_status scan_file(scan_state *st, const hoodie_fs_file *f)
     for (size_t i = 0; i < st->n_pending && rc == HOODIE_OK; i++) {
         hoodie_log_item *item = &st->out->items[st->pending[i].item];
         if (!item->removed)
-            rc = avro_decode(ctx, part_key_col(ctx), &st->pending[i].b, f->path, st->pending[i].dec,
+            rc = avro_decode(ctx, st->key_col, &st->pending[i].b, f->path, st->pending[i].dec,
                              st->pending[i].writer, item);
         hoodie_file_bytes_drop(&fb, st->pending[i].b.offset, st->pending[i].b.total_len); /* decoded */
     }
@@ -440,7 +442,8 @@ static hoodie_status scan_file(scan_state *st, const hoodie_fs_file *f)
 hoodie_status hoodie_logscan(hoodie_log_items *out, const hoodie_logscan_ctx *ctx, const hoodie_fs_file *const *logs,
                              size_t n_logs)
 {
-    scan_state st = { ctx, out, NULL, 0, NULL, 0, 0, HOODIE_BUF_INIT, NULL, 0, 0 };
+    scan_state st = { ctx, out, NULL, 0, NULL, 0, 0, HOODIE_BUF_INIT, NULL, 0, 0,
+                      ctx->parts > 1 ? hoodie_field_find(ctx->schema, "_hoodie_record_key") : -1 };
     memset(out, 0, sizeof *out);
     hoodie_status rc = hoodie_arena_new(&out->arena, NULL, 16384);
     for (size_t i = 0; i < n_logs && rc == HOODIE_OK; i++) {
@@ -448,7 +451,7 @@ hoodie_status hoodie_logscan(hoodie_log_items *out, const hoodie_logscan_ctx *ct
         rc = logs[i]->fn.kind == HOODIE_FILE_LOG ? scan_file(&st, logs[i]) : hoodie_lsm__native_items(ctx, logs[i], out);
         for (size_t j = first; rc == HOODIE_OK && ctx->parts > 1 && logs[i]->fn.kind != HOODIE_FILE_LOG &&
                                j < out->count; j++)
-            rc = keep_part(ctx, part_key_col(ctx), &out->items[j]);
+            rc = keep_part(ctx, st.key_col, &out->items[j]);
     }
     if (rc == HOODIE_OK && st.n_replaced) drop_replaced(&st);
     for (size_t i = 0; i < st.cache_count; i++) hoodie_avro_decoder_free(st.cache[i].decoder);

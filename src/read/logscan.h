@@ -57,6 +57,11 @@ typedef struct hoodie_logscan_ctx {
     uint32_t parts, part;
 } hoodie_logscan_ctx;
 
+/** A merge's memory budget when none is given: 1 GiB of log files, as Hudi's hoodie.memory.merge.max.size. */
+#define HOODIE_MERGE_MEMORY_DEFAULT ((int64_t)1 << 30)
+/** The key-hash partitions a slice with `log_bytes` of log files is merged in under `budget` (<= 0: the default):
+ *  1, or enough for each pass to hold no more than the budget of them (at most 4096). */
+uint32_t hoodie_logscan_parts(uint64_t log_bytes, int64_t budget);
 /** The key-hash partition of a record key among `parts` (> 0), as hash-partitioned merges split a slice. */
 uint32_t hoodie_logscan_key_part(const void *key, size_t len, uint32_t parts);
 /** Only the rows of `b` whose key (column key_col; a null key: partition 0) is in partition `part` kept. */

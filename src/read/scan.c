@@ -74,7 +74,8 @@ typedef struct scan {
     hoodie_log_items logs;
     int have_logs;
     hoodie_slice_merger *merger;
-    int64_t merge_memory;                /* log bytes a slice's merge may hold (hoodie_scan_opts.merge_memory) */
+    int64_t merge_memory;                /* log bytes a slice's merge may hold (hoodie_scan_opts.merge_memory; <= 0:
+                                            HOODIE_MERGE_MEMORY_DEFAULT) */
     uint32_t parts, part;                /* the open slice merged in key-hash partitions: how many, which one now */
     hoodie_lsm_slice *lsm;               /* LSM layout: the slice's sorted merge (read/lsm_read.h) */
     int slice_done_base;
@@ -605,8 +606,7 @@ static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
          * the base file (decoded records take about as much memory as their Avro log blocks) */
         uint64_t log_bytes = 0;
         for (size_t i = 0; i < sl->log_count; i++) log_bytes += sl->logs[i]->size;
-        uint64_t budget = (uint64_t)s->merge_memory;
-        if (log_bytes > budget) s->parts = (uint32_t)(log_bytes / budget + 1 < 4096 ? log_bytes / budget + 1 : 4096);
+        s->parts = hoodie_logscan_parts(log_bytes, s->merge_memory);
         HOODIE_TRY(start_pass(s));
     }
     if (sl->base) {
@@ -887,7 +887,7 @@ static hoodie_status scan_open(hoodie_table *t, const hoodie_scan_opts *opts, co
     s->t = t;
     s->query = opts->query;
     s->batch_rows = opts->batch_rows > 0 ? opts->batch_rows : 65536;
-    s->merge_memory = opts->version >= 2 && opts->merge_memory > 0 ? opts->merge_memory : (int64_t)1 << 30;
+    s->merge_memory = opts->version >= 2 ? opts->merge_memory : 0; /* <= 0: the default */
     if (opts->as_of) {
         if (!hoodie_instant_time_valid(opts->as_of, strlen(opts->as_of))) {
             scan_free(s);

@@ -431,7 +431,6 @@ static hoodie_status compact_one(hoodie_svc *sv, hoodie_write_txn *tx, json_t *o
         hoodie_wstat *st = stat_add(stats);
         if (!st) rc = HOODIE_ENOMEM;
         else {
-            uint64_t log_size = hoodie_svc__log_bytes(sv, part, logs, n_logs);
             st->partition_path = hoodie_arena_strdup(stats->arena, part);
             st->file_id = hoodie_arena_strdup(stats->arena, fid);
             st->path = rel;
@@ -444,7 +443,7 @@ static hoodie_status compact_one(hoodie_svc *sv, hoodie_write_txn *tx, json_t *o
             st->total_log_records = rows.log_records;
             st->total_log_blocks = rows.log_blocks;
             st->total_log_files_compacted = (int64_t)n_logs;
-            st->total_log_size_compacted = (int64_t)log_size;
+            st->total_log_size_compacted = (int64_t)rows.log_bytes;
             st->total_updated_records_compacted = rows.log_records;
             if (!st->partition_path || !st->file_id) rc = HOODIE_NOMEM();
             res->files_written++;

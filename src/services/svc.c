@@ -431,7 +431,7 @@ static hoodie_status fold_logs(hoodie_svc *sv, hoodie_arena *a, const char *part
     return rc;
 }
 
-static uint32_t merge_parts(hoodie_svc *sv, const char *partition, const char *const *log_names, size_t n_logs);
+static uint64_t log_bytes(hoodie_svc *sv, const char *partition, const char *const *log_names, size_t n_logs);
 
 /* The instants of the blocks that stay valid (the ones a log compaction's block replaces), comma-separated. */
 static hoodie_status valid_instants(const hoodie_log_items *items, hoodie_buf *times, size_t *count)
@@ -452,7 +452,7 @@ static hoodie_status valid_instants(const hoodie_log_items *items, hoodie_buf *t
 
 /*
  * Log compaction of a slice: its log records folded into one new log file. Log files larger than the merge may hold
- * (merge_parts) are folded in key-hash partitions, each pass adding its part's blocks to the file.
+ * (hoodie_logscan_parts) are folded in key-hash partitions, each pass adding its part's blocks to the file.
  */
 hoodie_status hoodie_svc__compact_logs(hoodie_svc *sv, const char *partition, const char *const *log_names,
                                        size_t n_logs, const char *instant, const char *path,
@@ -468,7 +468,7 @@ hoodie_status hoodie_svc__compact_logs(hoodie_svc *sv, const char *partition, co
     hoodie_status rc = hoodie_arena_new(&a, NULL, 4096);
     merge_shape sh;
     if (rc == HOODIE_OK) rc = shape_of(sv, 0, &sh);
-    uint32_t parts = merge_parts(sv, partition, log_names, n_logs);
+    uint32_t parts = hoodie_logscan_parts(log_bytes(sv, partition, log_names, n_logs), sv->o.merge_memory);
     for (uint32_t part = 0; part < parts && rc == HOODIE_OK; part++) {
         hoodie_log_items items;
         hoodie_slice_merger *m = NULL;
@@ -551,7 +551,8 @@ hoodie_status hoodie_svc__merge_slice_sel(hoodie_svc *sv, const char *partition,
 
 /* The key-hash partitions a merge of these log files takes: one, or as many as their bytes need for each pass to
  * hold no more than sv->o.merge_memory of them (decoded records take about as much memory as their log blocks). */
-uint64_t hoodie_svc__log_bytes(hoodie_svc *sv, const char *partition, const char *const *log_names, size_t n_logs)
+/* The bytes of these log files of `partition` (files that cannot be opened count 0: the merge reports them). */
+static uint64_t log_bytes(hoodie_svc *sv, const char *partition, const char *const *log_names, size_t n_logs)
 {
     uint64_t bytes = 0;
     for (size_t i = 0; i < n_logs; i++) {
@@ -568,15 +569,8 @@ uint64_t hoodie_svc__log_bytes(hoodie_svc *sv, const char *partition, const char
     return bytes;
 }
 
-static uint32_t merge_parts(hoodie_svc *sv, const char *partition, const char *const *log_names, size_t n_logs)
-{
-    uint64_t bytes = hoodie_svc__log_bytes(sv, partition, log_names, n_logs);
-    uint64_t budget = sv->o.merge_memory > 0 ? (uint64_t)sv->o.merge_memory : (uint64_t)1 << 30;
-    return bytes > budget ? (uint32_t)(bytes / budget + 1 < 4096 ? bytes / budget + 1 : 4096) : 1;
-}
-
 /*
- * The merge of a slice. Log files larger than the merge may hold (merge_parts) are merged in key-hash partitions:
+ * The merge of a slice. Log files larger than the merge may hold (hoodie_logscan_parts) are merged in key-hash partitions:
  * each pass folds one partition's log records and reads the base file again for that partition's rows, so rows
  * come out grouped by partition (may_drop is then set: base rows are not in base order) and selections are not
  * offered (sel_sink is passed over for `sink`).
@@ -596,7 +590,9 @@ static hoodie_status merge_slice(hoodie_svc *sv, const char *partition, const ch
     HOODIE_TRY(hoodie_svc__load_schema(sv));
     if (n_logs) HOODIE_TRY(hoodie_svc__need_meta_fields(sv, "merging the log files of"));
     HOODIE_TRY(shape_of(sv, without_file_name, &sh));
-    uint32_t parts = n_logs ? merge_parts(sv, partition, log_names, n_logs) : 1;
+    uint64_t lb = n_logs ? log_bytes(sv, partition, log_names, n_logs) : 0;
+    out->log_bytes += lb;
+    uint32_t parts = hoodie_logscan_parts(lb, sv->o.merge_memory);
     if (parts > 1) sel_sink = NULL;
     char *path = base_name ? hoodie_svc__file_path(sv, partition, base_name) : NULL;
     hoodie_status rc = base_name && !path ? HOODIE_NOMEM() : hoodie_arena_new(&a, NULL, 4096);

@@ -93,6 +93,7 @@ typedef struct hoodie_svc_rows {
     int64_t rows;
     int64_t log_records;      /* data rows + deletes read from the logs */
     int64_t log_blocks;
+    uint64_t log_bytes;       /* the merged log files' sizes */
     int64_t updated;          /* base rows replaced by log records (updates) */
     int64_t deleted;          /* base rows deleted by log records */
     int may_drop;             /* set before the first batch reaches the sink: the merge may drop base rows (else
@@ -105,8 +106,6 @@ typedef struct hoodie_svc_rows {
  */
 hoodie_status hoodie_svc__merge_slice(hoodie_svc *sv, const char *partition, const char *base_name,
                                       const char *const *log_names, size_t n_logs, hoodie_svc_rows *out);
-/** The bytes of these log files of `partition` (files that cannot be opened count 0). */
-uint64_t hoodie_svc__log_bytes(hoodie_svc *sv, const char *partition, const char *const *log_names, size_t n_logs);
 /** Receives each merged batch (non-empty; ownership passes, also on failure). */
 typedef hoodie_status (*hoodie_svc_sink)(void *ctx, hoodie_batch *b);
 /**

@@ -30,6 +30,8 @@ typedef struct scan_state {
     char **replaced;           /* instants listed in COMPACTED_BLOCK_TIMES of applying blocks (arena) */
     size_t n_replaced, cap_replaced;
     hoodie_buf data;           /* the current log file; its memory is reused for the next one */
+    hoodie_buf head, tail, content; /* a file read in ranges: a block's first bytes, its tail, its content */
+    hoodie_arena *head_arena;  /* header strings of the block read in ranges */
     struct pending *pending;   /* the current file's Avro data blocks, decoded once the file's blocks are known */
     size_t n_pending, cap_pending;
     int key_col;               /* a pass of a partitioned merge (ctx.parts > 1): the reader schema's record key
@@ -355,86 +357,180 @@ static hoodie_status parquet_block(const uint8_t *data, size_t len, const char *
 }
 
 
+/* The content of a block of a file read in ranges (content NULL), read into st->content (one block at a time). */
+static hoodie_status block_content(scan_state *st, hoodie_reader *r, hoodie_hlog_block *b)
+{
+    if (b->content || !r) return HOODIE_OK;
+    if (b->content_len > SIZE_MAX / 2) return HOODIE_FAIL(HOODIE_ENOMEM, "%s: log block too large", r->path);
+    st->content.len = 0;
+    HOODIE_TRY(hoodie_buf_reserve(&st->content, (size_t)b->content_len + 1));
+    size_t len = (size_t)b->content_len;
+    if (len >= (1 << 20)) hoodie_reader_will_read(r, &b->content_offset, &len, 1); /* S3: exactly it, in parallel */
+    if (len) HOODIE_TRY(hoodie_reader_read(r, b->content_offset, st->content.data, len));
+    b->content = st->content.data;
+    return HOODIE_OK;
+}
+
+/* One block of a log file, in file order. r: the file when it is read in ranges (a block's content is then
+ * read when it is needed: delete and Parquet blocks now, Avro data blocks when the file ends), else NULL. */
+static hoodie_status scan_block(scan_state *st, const hoodie_fs_file *f, hoodie_hlog_block *bp, hoodie_reader *r)
+{
+    const hoodie_logscan_ctx *ctx = st->ctx;
+    hoodie_hlog_block b = *bp;
+    hoodie_status rc = HOODIE_OK;
+    const char *instant = b.header[HOODIE_HLOG_INSTANT_TIME];
+    if (b.type == HOODIE_HLOG_CORRUPT_BLOCK) {
+        st->out->corrupt_blocks++;
+        hoodie_warn("%s: corrupt log block at offset %llu skipped (%s)", f->path, (unsigned long long)b.offset,
+                    b.corrupt_reason ? b.corrupt_reason : "unreadable");
+        return HOODIE_OK;
+    }
+    if (b.type == HOODIE_HLOG_COMMAND_BLOCK) {
+        const char *target = NULL;
+        int cr = hoodie_hlog_command_rollback(&b, f->path, &target);
+        if (cr < 0) return cr;
+        if (cr == 1 && target)
+            for (size_t i = 0; i < st->out->count; i++)
+                if (!strcmp(st->out->items[i].instant, target)) drop_item(st, &st->out->items[i]);
+        return HOODIE_OK;
+    }
+    if (!hoodie_logscan__applies(ctx, instant)) { st->out->skipped_blocks++; return HOODIE_OK; }
+    size_t first = st->out->count;
+    if (b.header[HOODIE_HLOG_COMPACTED_BLOCK_TIMES])
+        HOODIE_TRY(note_compacted(st, b.header[HOODIE_HLOG_COMPACTED_BLOCK_TIMES],
+                                  b.header_len[HOODIE_HLOG_COMPACTED_BLOCK_TIMES]));
+    switch (b.type) {
+    case HOODIE_HLOG_AVRO_DATA_BLOCK:
+        rc = avro_block(st, &b, f->path, instant);
+        break;
+    case HOODIE_HLOG_DELETE_BLOCK: {
+        hoodie_log_item *item = hoodie_log_items_push(st->out, HOODIE_LOG_DELETES, instant);
+        if (!item) { rc = HOODIE_ENOMEM; break; }
+        if (ctx->headers_only) break;
+        rc = block_content(st, r, &b);
+        if (rc == HOODIE_OK)
+            rc = hoodie_hlog_delete_decode(&b, st->out->arena, f->path, &item->deletes, &item->delete_count);
+        if (rc == HOODIE_OK && ctx->parts > 1) rc = keep_part(ctx, -1, item);
+        break;
+    }
+    case HOODIE_HLOG_PARQUET_DATA_BLOCK: {
+        const uint8_t *p;
+        size_t n;
+        rc = block_content(st, r, &b);
+        if (rc == HOODIE_OK) rc = hoodie_hlog_parquet_content(&b, f->path, &p, &n);
+        if (rc == HOODIE_OK && ctx->headers_only) {
+            hoodie_log_item *item = hoodie_log_items_push(st->out, HOODIE_LOG_DATA, instant);
+            rc = item ? hoodie_batch_init(&item->batch, ctx->schema) : HOODIE_ENOMEM;
+        } else if (rc == HOODIE_OK) {
+            rc = parquet_block(p, n, f->path, ctx->schema, st->out, instant);
+            for (size_t i = first; rc == HOODIE_OK && ctx->parts > 1 && i < st->out->count; i++)
+                rc = keep_part(ctx, st->key_col, &st->out->items[i]);
+        }
+        break;
+    }
+    case HOODIE_HLOG_HFILE_DATA_BLOCK:
+        rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: HFile data block at offset %llu (metadata table) is not "
+                         "supported", f->path, (unsigned long long)b.offset);
+        break;
+    default: /* CDC blocks carry change records, not table rows */
+        break;
+    }
+    if (first < st->out->count) st->out->items[first].block_start = 1;
+    return rc;
+}
+
+/* The blocks of a file's bytes from file offset `base` to its end, in memory. */
+static hoodie_status scan_bytes(scan_state *st, const hoodie_fs_file *f, const uint8_t *data, size_t len,
+                                uint64_t base, hoodie_reader *r)
+{
+    hoodie_hlog_iter it;
+    hoodie_hlog_block b;
+    hoodie_status rc = hoodie_hlog_iter_init_at(&it, data, len, base, f->path);
+    while (rc == HOODIE_OK && (rc = hoodie_hlog_iter_next(&it, &b)) == HOODIE_OK) rc = scan_block(st, f, &b, r);
+    hoodie_hlog_iter_dispose(&it);
+    return rc == HOODIE_ITEROVER ? HOODIE_OK : rc;
+}
+
+/*
+ * The blocks of a file read in ranges (one that is not mapped and is large): a block's first bytes for its header,
+ * the bytes after its content for its footer and framing, its content only when it is decoded; memory holds one
+ * block's content at a time instead of the file. From a block whose framing does not check out (a corrupt block:
+ * Hudi scans forward for the next magic), the rest of the file is read whole and iterated as a whole file is.
+ */
+enum { HEAD_BYTES = 64 << 10 };
+static hoodie_status scan_ranged(scan_state *st, const hoodie_fs_file *f, hoodie_reader *r)
+{
+    uint64_t pos = 0, size = r->size;
+    hoodie_status rc = HOODIE_OK;
+    if (!st->head_arena && (rc = hoodie_arena_new(&st->head_arena, NULL, 4096)) < 0) return rc;
+    while (rc == HOODIE_OK && pos < size) {
+        hoodie_hlog_block b;
+        size_t n = size - pos < HEAD_BYTES ? (size_t)(size - pos) : HEAD_BYTES, need = 0;
+        int h;
+        st->head.len = 0;
+        for (;;) { /* the head's bytes: those in hand kept, the rest read */
+            if ((rc = hoodie_buf_reserve(&st->head, n)) < 0) return rc;
+            if ((rc = hoodie_reader_read(r, pos + st->head.len, st->head.data + st->head.len, n - st->head.len)) < 0)
+                return rc;
+            st->head.len = n;
+            hoodie_arena_reset(st->head_arena);
+            h = hoodie_hlog_head(st->head.data, n, pos, size, f->path, st->head_arena, &b, &need);
+            if (h != HOODIE_HLOG_MORE || need <= n) break;
+            n = need;
+        }
+        if (h == HOODIE_HLOG_MORE) h = HOODIE_HLOG_UNCLEAN;
+        if (h < 0) return h;
+        if (h == HOODIE_OK) { /* the tail: in the head's bytes (a small block), else read */
+            uint64_t toff;
+            size_t tlen;
+            const uint8_t *t = NULL;
+            hoodie_hlog_tail_range(&b, size, &toff, &tlen);
+            if (toff + tlen <= pos + n) {
+                t = st->head.data + (toff - pos);
+            } else {
+                if ((rc = hoodie_buf_reserve(&st->tail, tlen + 1)) < 0) return rc;
+                if ((rc = hoodie_reader_read(r, toff, st->tail.data, tlen)) < 0) return rc;
+                t = st->tail.data;
+            }
+            h = hoodie_hlog_tail(t, tlen, size, f->path, &b);
+        }
+        if (h != HOODIE_OK) { /* the rest whole: the iterator decides, as for a file read whole */
+            if (size - pos > SIZE_MAX / 2) return HOODIE_FAIL(HOODIE_ENOMEM, "%s: log file too large", f->path);
+            st->data.len = 0;
+            if ((rc = hoodie_buf_reserve(&st->data, (size_t)(size - pos) + 1)) < 0) return rc;
+            if ((rc = hoodie_reader_read(r, pos, st->data.data, (size_t)(size - pos))) < 0) return rc;
+            st->data.len = (size_t)(size - pos);
+            return scan_bytes(st, f, st->data.data, st->data.len, pos, r);
+        }
+        rc = scan_block(st, f, &b, r);
+        pos += b.total_len;
+    }
+    return rc;
+}
+
 static hoodie_status scan_file(scan_state *st, const hoodie_fs_file *f)
 {
     const hoodie_logscan_ctx *ctx = st->ctx;
-    hoodie_hlog_iter it;
-    hoodie_hlog_block b;
+    const hoodie_storage *s = hoodie_storage__or_default(ctx->storage);
+    uint64_t ranged_min = ctx->ranged_min ? ctx->ranged_min : HOODIE_LOG_RANGED_MIN;
+    hoodie_reader r;
     hoodie_file_bytes fb; /* mapped where the storage maps files: the file's pages, not a copy of them */
-    hoodie_status rc = hoodie_storage_file_bytes(ctx->storage, f->path, &st->data, &fb);
+    hoodie_status rc = hoodie_storage_file_bytes_or_reader(s, f->path, &st->data, ranged_min - 1, &fb, &r);
     if (rc < 0) return rc; /* a read that failed part-way */
-    if ((rc = hoodie_hlog_iter_init(&it, fb.data, fb.len, f->path)) < 0) { hoodie_file_bytes_done(&fb); return rc; }
-    while ((rc = hoodie_hlog_iter_next(&it, &b)) == HOODIE_OK) {
-        const char *instant = b.header[HOODIE_HLOG_INSTANT_TIME];
-        if (b.type == HOODIE_HLOG_CORRUPT_BLOCK) {
-            st->out->corrupt_blocks++;
-            hoodie_warn("%s: corrupt log block at offset %llu skipped (%s)", f->path, (unsigned long long)b.offset,
-                        b.corrupt_reason ? b.corrupt_reason : "unreadable");
-            continue;
-        }
-        if (b.type == HOODIE_HLOG_COMMAND_BLOCK) {
-            const char *target = NULL;
-            int r = hoodie_hlog_command_rollback(&b, f->path, &target);
-            if (r < 0) { rc = r; break; }
-            if (r == 1 && target)
-                for (size_t i = 0; i < st->out->count; i++)
-                    if (!strcmp(st->out->items[i].instant, target)) drop_item(st, &st->out->items[i]);
-            continue;
-        }
-        if (!hoodie_logscan__applies(ctx, instant)) { st->out->skipped_blocks++; continue; }
-        size_t first = st->out->count;
-        if (b.header[HOODIE_HLOG_COMPACTED_BLOCK_TIMES] &&
-            (rc = note_compacted(st, b.header[HOODIE_HLOG_COMPACTED_BLOCK_TIMES],
-                                 b.header_len[HOODIE_HLOG_COMPACTED_BLOCK_TIMES])) < 0)
-            break;
-        switch (b.type) {
-        case HOODIE_HLOG_AVRO_DATA_BLOCK:
-            rc = avro_block(st, &b, f->path, instant);
-            break;
-        case HOODIE_HLOG_DELETE_BLOCK: {
-            hoodie_log_item *item = hoodie_log_items_push(st->out, HOODIE_LOG_DELETES, instant);
-            if (!item) { rc = HOODIE_ENOMEM; break; }
-            if (ctx->headers_only) break;
-            rc = hoodie_hlog_delete_decode(&b, st->out->arena, f->path, &item->deletes, &item->delete_count);
-            if (rc == HOODIE_OK && ctx->parts > 1) rc = keep_part(ctx, -1, item);
-            break;
-        }
-        case HOODIE_HLOG_PARQUET_DATA_BLOCK: {
-            const uint8_t *p;
-            size_t n;
-            rc = hoodie_hlog_parquet_content(&b, f->path, &p, &n);
-            if (rc == HOODIE_OK && ctx->headers_only) {
-                hoodie_log_item *item = hoodie_log_items_push(st->out, HOODIE_LOG_DATA, instant);
-                rc = item ? hoodie_batch_init(&item->batch, ctx->schema) : HOODIE_ENOMEM;
-            } else if (rc == HOODIE_OK) {
-                rc = parquet_block(p, n, f->path, ctx->schema, st->out, instant);
-                for (size_t i = first; rc == HOODIE_OK && ctx->parts > 1 && i < st->out->count; i++)
-                    rc = keep_part(ctx, st->key_col, &st->out->items[i]);
-            }
-            break;
-        }
-        case HOODIE_HLOG_HFILE_DATA_BLOCK:
-            rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: HFile data block at offset %llu (metadata table) is not "
-                             "supported", f->path, (unsigned long long)b.offset);
-            break;
-        default: /* CDC blocks carry change records, not table rows */
-            break;
-        }
-        if (first < st->out->count) st->out->items[first].block_start = 1;
-        if (rc < 0) break;
-    }
-    if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
+    int ranged = r.f != NULL;
+    rc = ranged ? scan_ranged(st, f, &r) : scan_bytes(st, f, fb.data, fb.len, 0, NULL);
     /* the file's data blocks that are still to be applied (replacements seen so far applied first) */
     if (rc == HOODIE_OK && st->n_replaced) drop_replaced(st);
     for (size_t i = 0; i < st->n_pending && rc == HOODIE_OK; i++) {
-        hoodie_log_item *item = &st->out->items[st->pending[i].item];
-        if (!item->removed)
-            rc = avro_decode(ctx, st->key_col, &st->pending[i].b, f->path, st->pending[i].dec,
-                             st->pending[i].writer, item);
-        hoodie_file_bytes_drop(&fb, st->pending[i].b.offset, st->pending[i].b.total_len); /* decoded */
+        pending *p = &st->pending[i];
+        hoodie_log_item *item = &st->out->items[p->item];
+        if (item->removed) continue;
+        rc = block_content(st, ranged ? &r : NULL, &p->b);
+        if (rc == HOODIE_OK) rc = avro_decode(ctx, st->key_col, &p->b, f->path, p->dec, p->writer, item);
+        if (!ranged) hoodie_file_bytes_drop(&fb, p->b.offset, p->b.total_len); /* decoded */
     }
     st->n_pending = 0;
-    hoodie_hlog_iter_dispose(&it);
+    hoodie_reader_close(&r);
     hoodie_file_bytes_done(&fb); /* nothing points into it any more: the items own their rows and deletes */
     return rc;
 }
@@ -442,8 +538,11 @@ static hoodie_status scan_file(scan_state *st, const hoodie_fs_file *f)
 hoodie_status hoodie_logscan(hoodie_log_items *out, const hoodie_logscan_ctx *ctx, const hoodie_fs_file *const *logs,
                              size_t n_logs)
 {
-    scan_state st = { ctx, out, NULL, 0, NULL, 0, 0, HOODIE_BUF_INIT, NULL, 0, 0,
-                      ctx->parts > 1 ? hoodie_field_find(ctx->schema, "_hoodie_record_key") : -1 };
+    scan_state st;
+    memset(&st, 0, sizeof st);
+    st.ctx = ctx;
+    st.out = out;
+    st.key_col = ctx->parts > 1 ? hoodie_field_find(ctx->schema, "_hoodie_record_key") : -1;
     memset(out, 0, sizeof *out);
     hoodie_status rc = hoodie_arena_new(&out->arena, NULL, 16384);
     for (size_t i = 0; i < n_logs && rc == HOODIE_OK; i++) {
@@ -459,6 +558,10 @@ hoodie_status hoodie_logscan(hoodie_log_items *out, const hoodie_logscan_ctx *ct
     free(st.replaced);
     free(st.pending);
     hoodie_buf_dispose(&st.data);
+    hoodie_buf_dispose(&st.head);
+    hoodie_buf_dispose(&st.tail);
+    hoodie_buf_dispose(&st.content);
+    hoodie_arena_free(st.head_arena);
     if (rc < 0) hoodie_log_items_dispose(out);
     return rc;
 }

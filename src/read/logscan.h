@@ -13,7 +13,8 @@
  * stays, removed, with no rows); rows of items dropped later are freed when they are dropped.
  *
  * Memory: items own their batches; delete keys live in the result's arena. hoodie_log_items_dispose frees all.
- * A log file is read whole (one at a time); a pass of a hash-partitioned merge (ctx.parts) keeps one part's rows.
+ * A log file is mapped where the storage maps files, else read whole when it is small and a block at a time when
+ * it is large (ctx.ranged_min), one file at a time; a pass of a hash-partitioned merge (ctx.parts) keeps one part's rows.
  */
 #ifndef HOODIE_READ_LOGSCAN_H
 #define HOODIE_READ_LOGSCAN_H
@@ -55,7 +56,12 @@ typedef struct hoodie_logscan_ctx {
      * parts > 1, only the records and deletes of keys whose hoodie_logscan_key_part is `part` are kept, decoded a
      * chunk at a time, so memory holds that part's records and one chunk. 0 or 1: every record */
     uint32_t parts, part;
+    /* a log file of at least this many bytes on storage that does not map files (S3) is read in ranges, a block
+     * at a time, not whole; 0: HOODIE_LOG_RANGED_MIN */
+    uint64_t ranged_min;
 } hoodie_logscan_ctx;
+/** Log files from this size up are read a block at a time where they are not mapped (16 MB). */
+#define HOODIE_LOG_RANGED_MIN ((uint64_t)16 << 20)
 
 /** A merge's memory budget when none is given: 1 GiB of log files, as Hudi's hoodie.memory.merge.max.size. */
 #define HOODIE_MERGE_MEMORY_DEFAULT ((int64_t)1 << 30)

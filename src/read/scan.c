@@ -560,7 +560,7 @@ static hoodie_status start_pass(scan *s)
     if (s->have_logs) hoodie_log_items_dispose(&s->logs);
     s->have_logs = 0;
     hoodie_logscan_ctx lc = { s->t->storage, s->t->tl, s->as_of[0] ? s->as_of : NULL, &s->full,
-                              (const char *const *)s->rolled_back, s->n_rolled_back, 0, s->parts, s->part };
+                              (const char *const *)s->rolled_back, s->n_rolled_back, 0, s->parts, s->part, 0 };
     HOODIE_TRY(hoodie_logscan(&s->logs, &lc, s->slice->logs, s->slice->log_count));
     s->have_logs = 1;
     hoodie_slice_merge_cfg mc = { &s->full, s->key_col, s->ord_col, s->del_col, s->policy, &s->marker,
@@ -590,7 +590,7 @@ static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
                            s->t->base_path, g->file_id, g->partition, HOODIE_PARTIAL_ARGS(s->t->cfg));
     if ((use_logs || (lookup && sl->base)) && s->t->cfg->lsm_tree && s->key_col >= 0 && hoodie_lsm_slice_sortable(sl)) {
         hoodie_lsm_slice_cfg lc = { { s->t->storage, s->t->tl, s->as_of[0] ? s->as_of : NULL, &s->full,
-                                      (const char *const *)s->rolled_back, s->n_rolled_back, 0, 0, 0 },
+                                      (const char *const *)s->rolled_back, s->n_rolled_back, 0, 0, 0, 0 },
                                     s->key_col, s->ord_col, s->del_col, s->policy, s->batch_rows, 0, 0,
                                     lookup ? (const char *const *)s->keys : NULL, lookup ? s->n_keys : 0,
                                     &s->marker };

@@ -416,7 +416,7 @@ static hoodie_status fold_logs(hoodie_svc *sv, hoodie_arena *a, const char *part
     }
     hoodie_logscan_ctx lc = { sv->s, sv->t->tl, as_of, sh->schema,
                               (const char *const *)sv->rolled_back_instants, sv->n_rolled_back_instants, 0,
-                              parts, part };
+                              parts, part, 0 };
     HOODIE_TRY(hoodie_logscan(items, &lc, logs, n_logs));
     for (size_t i = 0; i < items->count; i++) {
         if (items->items[i].removed) continue;

@@ -67,11 +67,18 @@ hoodie_status hoodie_storage_read_all(const hoodie_storage *s, const char *path,
 hoodie_status hoodie_storage_file_bytes(const hoodie_storage *s, const char *path, hoodie_buf *buf,
                                         hoodie_file_bytes *out)
 {
+    return hoodie_storage_file_bytes_or_reader(s, path, buf, UINT64_MAX, out, NULL);
+}
+
+hoodie_status hoodie_storage_file_bytes_or_reader(const hoodie_storage *s, const char *path, hoodie_buf *buf,
+                                                  uint64_t whole_max, hoodie_file_bytes *out, hoodie_reader *ranged)
+{
     hoodie_reader r;
     memset(out, 0, sizeof *out);
+    if (ranged) memset(ranged, 0, sizeof *ranged);
     s = hoodie_storage__or_default(s);
+    HOODIE_TRY(hoodie_reader_open(&r, s, path));
     if (s->version >= 3 && s->map && s->unmap) {
-        HOODIE_TRY(hoodie_reader_open(&r, s, path));
         const void *p = NULL;
         if (r.size > 0 && r.size <= SIZE_MAX / 2 && s->map(s->ctx, r.f, r.size, &p) == HOODIE_OK) {
             out->data = p;
@@ -81,10 +88,19 @@ hoodie_status hoodie_storage_file_bytes(const hoodie_storage *s, const char *pat
             return HOODIE_OK;
         }
         hoodie_error_clear(); /* not mapped: read */
-        hoodie_reader_close(&r);
     }
+    if (ranged && r.size > whole_max) {
+        *ranged = r;
+        return HOODIE_OK;
+    }
+    hoodie_status rc = r.size > SIZE_MAX / 2 ? HOODIE_FAIL(HOODIE_ENOMEM, "%s: too large", path) : HOODIE_OK;
     buf->len = 0;
-    HOODIE_TRY(hoodie_storage_read_all(s, path, buf));
+    if (rc == HOODIE_OK) rc = hoodie_buf_reserve(buf, (size_t)r.size + 1);
+    if (rc == HOODIE_OK && r.size) rc = hoodie_reader_read(&r, 0, buf->data, (size_t)r.size);
+    hoodie_reader_close(&r);
+    if (rc < 0) return rc;
+    buf->len = (size_t)r.size;
+    buf->data[buf->len] = '\0';
     out->data = buf->data;
     out->len = buf->len;
     return HOODIE_OK;

@@ -32,6 +32,11 @@ typedef struct hoodie_file_bytes {
 } hoodie_file_bytes;
 hoodie_status hoodie_storage_file_bytes(const hoodie_storage *s, const char *path, hoodie_buf *buf,
                                         hoodie_file_bytes *out);
+/** The same, but a file that is not mapped and is larger than whole_max is not read: `ranged` is opened on it
+ *  instead (ranged->f set; out empty) for the caller to read in ranges and close. ranged NULL: always read. */
+typedef struct hoodie_reader hoodie_reader;
+hoodie_status hoodie_storage_file_bytes_or_reader(const hoodie_storage *s, const char *path, hoodie_buf *buf,
+                                                  uint64_t whole_max, hoodie_file_bytes *out, hoodie_reader *ranged);
 void hoodie_file_bytes_done(hoodie_file_bytes *b);
 /** Bytes [off, off + len) will not be read again soon: a mapped file's pages there leave the process's memory
  *  (they are read again from the file if they are touched); bytes read into a buffer stay as they are. */
@@ -43,12 +48,12 @@ hoodie_status hoodie_storage_write_all(const hoodie_storage *s, const char *path
 hoodie_status hoodie_storage_remove_tree(const hoodie_storage *s, const char *dir);
 
 /** A positional reader with the file size, and a path for messages. */
-typedef struct hoodie_reader {
+struct hoodie_reader {
     const hoodie_storage *s;
     hoodie_rfile *f;
     uint64_t size;
     const char *path;  /* borrowed */
-} hoodie_reader;
+};
 
 hoodie_status hoodie_reader_open(hoodie_reader *r, const hoodie_storage *s, const char *path);
 hoodie_status hoodie_reader_read(hoodie_reader *r, uint64_t off, void *buf, size_t len);

@@ -154,6 +154,51 @@ for type in cow mor; do
     done
 done
 
+# ---- large log files on S3 are read a block at a time (ranged GETs: headers, then each block's content) ----
+# a MOR table with one bucket: 150,000 inserts (a 24 MB log file), updates of half of them (10 MB), then a log
+# compaction in passes (one log file of 22 MB in several blocks); read whole and in key-hash passes
+awk 'BEGIN { print "id,name,age,city,ts"; for (i = 0; i < 150000; i++)
+     printf "g%07d,name %d with some padding text,%d,lyon,%d\n", i, i, i % 90, 1000 + i }' > "$tmp/logs1.csv"
+awk 'BEGIN { print "id,name,age,city,ts"; for (i = 0; i < 150000; i += 2)
+     printf "g%07d,renamed %d,%d,lyon,%d\n", i, i, i % 90, 900000 + i }' > "$tmp/logs2.csv"
+loc=$tmp/local_logs s3b=s3://hudi/written/large_logs
+for t in "$loc" "$s3b"; do
+    "$HOODIE" create "$t" --type mor --name large_logs --record-key id --keygen nonpartitioned --ordering-field ts \
+        --index bucket --buckets 1 > /dev/null 2> "$tmp/err" || bad "create $t: $(cat "$tmp/err")"
+    for f in logs1 logs2; do
+        "$HOODIE" write "$t" --op upsert --input "$tmp/$f.csv" > /dev/null 2> "$tmp/err" || bad "$t $f: $(cat "$tmp/err")"
+    done
+done
+check_eq "large logs on S3" "$(data "$loc")" "$(data "$s3b")"
+check_eq "large logs on S3, in passes" "$(data "$loc")" "$(data "$s3b" --merge-memory 2)"
+for t in "$loc" "$s3b"; do
+    "$HOODIE" logcompact "$t" --blocks-threshold 2 --merge-memory 4 > /dev/null 2> "$tmp/err" ||
+        bad "logcompact $t: $(cat "$tmp/err")"
+done
+check_eq "a log-compacted log file in blocks on S3" "$(data "$loc")" "$(data "$s3b")"
+check_eq "a log-compacted log file in blocks on S3, in passes" "$(data "$loc")" "$(data "$s3b" --merge-memory 2)"
+check_eq "rows after the log compaction (and the header)" "150001" "$(data "$s3b" | wc -l)"
+sync_ down "$s3b" "$tmp/down_logs" || bad "download of $s3b failed"
+lcf="" # the log-compacted file: 16 MB or more (read in ranges), in several blocks
+for lf in "$tmp"/down_logs/.*.log.*; do
+    [ "$(stat -c %s "$lf")" -ge $((16 << 20)) ] && [ "$(grep -a -o '#HUDI#' "$lf" | wc -l)" -gt 2 ] && lcf=$lf
+done
+if [ -n "$lcf" ]; then
+    ok
+    # its blocks come in ranged GETs, none of the whole file; little is fetched twice (each block's first 64 KB)
+    HOODIE_S3_TRACE=1 "$HOODIE" read "$s3b" --format csv -o /dev/null 2> "$tmp/lg.trace" || bad "traced read failed"
+    lcs=$(stat -c %s "$lcf") lcn=$(basename "$lcf")
+    gets=$(grep -c "GET [^ ]*/$lcn " "$tmp/lg.trace")
+    most=$(grep "GET [^ ]*/$lcn " "$tmp/lg.trace" | awk '{ if ($(NF-1) > m) m = $(NF-1) } END { print m + 0 }')
+    fetched=$(grep "GET [^ ]*/$lcn " "$tmp/lg.trace" | awk '{ s += $(NF-1) } END { print s + 0 }')
+    [ "$gets" -gt 3 ] && [ "$most" -lt $((lcs / 2)) ] && ok ||
+        bad "log file of $lcs bytes: $gets GETs, the largest $most bytes: $(grep "$lcn" "$tmp/lg.trace" | head)"
+    [ "$fetched" -ge "$lcs" ] && [ "$fetched" -le $((lcs + lcs / 4)) ] && ok ||
+        bad "log file of $lcs bytes: $fetched bytes fetched: $(grep "$lcn" "$tmp/lg.trace")"
+else
+    bad "no log file of 16 MB or more in several blocks: $(ls -l "$tmp"/down_logs/)"
+fi
+
 # ---- several writers on one S3 table (the table lock and instant files are conditional PUTs) ----
 gen() { awk -v a="$1" -v b="$2" -v city="$3" 'BEGIN { print "id,name,age,city,ts";
         for (i = a; i <= b; i++) printf "c%06d,w%d,%d,%s,%d\n", i, i, i % 90, city, 7000 + i }'; }

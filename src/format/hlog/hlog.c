@@ -27,9 +27,16 @@ const char *hoodie_hlog_header_key_name(hoodie_hlog_header_key k)
 
 hoodie_status hoodie_hlog_iter_init(hoodie_hlog_iter *it, const void *data, size_t len, const char *what)
 {
+    return hoodie_hlog_iter_init_at(it, data, len, 0, what);
+}
+
+hoodie_status hoodie_hlog_iter_init_at(hoodie_hlog_iter *it, const void *data, size_t len, uint64_t base,
+                                       const char *what)
+{
     memset(it, 0, sizeof *it);
     it->data = data;
     it->len = len;
+    it->base = base;
     it->what = what ? what : "log file";
     return hoodie_arena_new(&it->arena, NULL, 4096);
 }
@@ -72,13 +79,14 @@ static hoodie_status corrupt_block(hoodie_hlog_iter *it, size_t start, hoodie_hl
     size_t next = scan_magic(it, from);
     memset(out, 0, sizeof *out);
     out->type = HOODIE_HLOG_CORRUPT_BLOCK;
-    out->offset = start;
+    out->offset = it->base + start;
     out->total_len = next - start;
     out->content = it->data + from;
     out->content_len = next - from;
-    out->content_offset = from;
-    out->corrupt_reason = hoodie_arena_sprintf(it->arena, "%s: corrupt block at offset %zu (%zu bytes): %s",
-                                               it->what, start, next - start, reason);
+    out->content_offset = it->base + from;
+    out->corrupt_reason = hoodie_arena_sprintf(it->arena, "%s: corrupt block at offset %llu (%zu bytes): %s",
+                                               it->what, (unsigned long long)(it->base + start), next - start,
+                                               reason);
     if (!out->corrupt_reason) return HOODIE_NOMEM();
     it->corrupt_blocks++;
     it->pos = next;
@@ -86,7 +94,7 @@ static hoodie_status corrupt_block(hoodie_hlog_iter *it, size_t start, hoodie_hl
 }
 
 /* Parse a header/footer map; 0 on success, -1 if it overruns. */
-static int read_map(hoodie_hlog_iter *it, hoodie_cursor *c, hoodie_hlog_block *b, int is_header, uint32_t *count_out)
+static int read_map(hoodie_arena *a, hoodie_cursor *c, hoodie_hlog_block *b, int is_header, uint32_t *count_out)
 {
     uint32_t n = hoodie_cursor_be32(c);
     if (c->status) return -1;
@@ -102,7 +110,7 @@ static int read_map(hoodie_hlog_iter *it, hoodie_cursor *c, hoodie_hlog_block *b
             b->unknown_header_keys++;
             continue;
         }
-        b->header[key] = hoodie_arena_strndup(it->arena, (const char *)v, len);
+        b->header[key] = hoodie_arena_strndup(a, (const char *)v, len);
         if (!b->header[key]) return -2;
         b->header_len[key] = len;
     }
@@ -136,13 +144,13 @@ hoodie_status hoodie_hlog_iter_next(hoodie_hlog_iter *it, hoodie_hlog_block *out
         return corrupt_block(it, start, out, "no #HUDI# magic after the block");
 
     hoodie_cursor_init(&c, it->data + start + HOODIE_HLOG_MAGIC_LEN + 8, (size_t)block_size - 8,
-                       start + HOODIE_HLOG_MAGIC_LEN + 8, it->what);
-    out->offset = start;
+                       it->base + start + HOODIE_HLOG_MAGIC_LEN + 8, it->what);
+    out->offset = it->base + start;
     out->total_len = end - start;
     out->format_version = (int32_t)hoodie_cursor_be32(&c);
     if (out->format_version == 0)
-        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: offset %zu: log format version 0 is not supported", it->what,
-                           start);
+        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: offset %llu: log format version 0 is not supported", it->what,
+                           (unsigned long long)(it->base + start));
     if (out->format_version != 1)
         return corrupt_block(it, start, out, "unknown log format version");
     uint32_t type = hoodie_cursor_be32(&c);
@@ -150,7 +158,7 @@ hoodie_status hoodie_hlog_iter_next(hoodie_hlog_iter *it, hoodie_hlog_block *out
         return corrupt_block(it, start, out, "unknown block type");
     out->type = (hoodie_hlog_block_type)type;
     uint32_t header_count;
-    mr = read_map(it, &c, out, 1, &header_count);
+    mr = read_map(it->arena, &c, out, 1, &header_count);
     if (mr == -2) return HOODIE_NOMEM();
     if (mr) return corrupt_block(it, start, out, "header runs past the block");
     uint64_t content_len = hoodie_cursor_be64(&c);
@@ -159,9 +167,85 @@ hoodie_status hoodie_hlog_iter_next(hoodie_hlog_iter *it, hoodie_hlog_block *out
     out->content_offset = hoodie_cursor_offset(&c);
     out->content = hoodie_cursor_bytes(&c, (size_t)content_len);
     out->content_len = content_len;
-    if (read_map(it, &c, out, 0, &out->footer_count) || hoodie_cursor_left(&c) != 0)
+    if (read_map(it->arena, &c, out, 0, &out->footer_count) || hoodie_cursor_left(&c) != 0)
         return corrupt_block(it, start, out, "footer does not end where the block does");
     it->pos = (size_t)end;
+    return HOODIE_OK;
+}
+
+/* ---- a log file read in ranges (hoodie_hlog_head, hoodie_hlog_tail) ---- */
+
+int hoodie_hlog_head(const uint8_t *p, size_t n, uint64_t off, uint64_t file_size, const char *what,
+                     hoodie_arena *a, hoodie_hlog_block *out, size_t *need)
+{
+    const size_t pre = HOODIE_HLOG_MAGIC_LEN + 8;
+    memset(out, 0, sizeof *out);
+    if (off >= file_size) return HOODIE_HLOG_UNCLEAN;
+    uint64_t left = file_size - off;
+    if (n > left) n = (size_t)left;
+    if (n < pre) {
+        if (left < pre) return HOODIE_HLOG_UNCLEAN;
+        *need = pre;
+        return HOODIE_HLOG_MORE;
+    }
+    if (memcmp(p, HOODIE_HLOG_MAGIC, HOODIE_HLOG_MAGIC_LEN)) return HOODIE_HLOG_UNCLEAN;
+    uint64_t block_size = be64_at(p + HOODIE_HLOG_MAGIC_LEN);
+    if (block_size < 4 + 4 + 4 + 8 + 4 + 8 || block_size > left - pre) return HOODIE_HLOG_UNCLEAN;
+    uint64_t body_end = pre + block_size - 8; /* the reverse pointer's offset in the block */
+    size_t have = n < body_end ? n : (size_t)body_end;
+    int whole = have == body_end; /* the bytes in hand reach the reverse pointer: a failure is not for want of more */
+    hoodie_cursor c;
+    hoodie_cursor_init(&c, p + pre, have - pre, off + pre, what);
+    out->offset = off;
+    out->total_len = pre + block_size;
+    out->format_version = (int32_t)hoodie_cursor_be32(&c);
+    uint32_t type = hoodie_cursor_be32(&c);
+    uint32_t header_count;
+    int mr = c.status ? -1 : read_map(a, &c, out, 1, &header_count);
+    if (mr == -2) return HOODIE_NOMEM();
+    uint64_t content_len = mr ? 0 : hoodie_cursor_be64(&c);
+    if (mr || c.status) {
+        if (whole) return HOODIE_HLOG_UNCLEAN;
+        hoodie_error_clear(); /* the cursor's message: only short of bytes */
+        *need = n * 2 < body_end ? n * 2 : (size_t)body_end;
+        return HOODIE_HLOG_MORE;
+    }
+    if (out->format_version != 1 || type >= HOODIE_HLOG_BLOCK_TYPE_COUNT || type == HOODIE_HLOG_CORRUPT_BLOCK)
+        return HOODIE_HLOG_UNCLEAN;
+    out->type = (hoodie_hlog_block_type)type;
+    uint64_t at = hoodie_cursor_offset(&c) - off; /* the content's offset in the block */
+    if (content_len > body_end - at) return HOODIE_HLOG_UNCLEAN;
+    out->content_offset = off + at;
+    out->content_len = content_len;
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_hlog_tail_range(const hoodie_hlog_block *b, uint64_t file_size, uint64_t *tail_off,
+                                     size_t *tail_len)
+{
+    uint64_t from = b->content_offset + b->content_len, end = b->offset + b->total_len;
+    uint64_t to = end + HOODIE_HLOG_MAGIC_LEN < file_size ? end + HOODIE_HLOG_MAGIC_LEN : file_size;
+    *tail_off = from;
+    *tail_len = (size_t)(to - from);
+    return HOODIE_OK;
+}
+
+int hoodie_hlog_tail(const uint8_t *t, size_t n, uint64_t file_size, const char *what, hoodie_hlog_block *b)
+{
+    uint64_t from = b->content_offset + b->content_len, end = b->offset + b->total_len;
+    uint64_t footer_len = end - 8 - from;
+    if (n < footer_len + 8) return HOODIE_HLOG_UNCLEAN;
+    hoodie_cursor c;
+    hoodie_cursor_init(&c, t, (size_t)footer_len, from, what);
+    if (read_map(NULL, &c, b, 0, &b->footer_count) || hoodie_cursor_left(&c) != 0) {
+        hoodie_error_clear();
+        return HOODIE_HLOG_UNCLEAN;
+    }
+    if (be64_at(t + footer_len) - HOODIE_HLOG_MAGIC_LEN != b->total_len - HOODIE_HLOG_MAGIC_LEN - 8)
+        return HOODIE_HLOG_UNCLEAN;
+    if (end < file_size && (n < footer_len + 8 + HOODIE_HLOG_MAGIC_LEN ||
+                            memcmp(t + footer_len + 8, HOODIE_HLOG_MAGIC, HOODIE_HLOG_MAGIC_LEN)))
+        return HOODIE_HLOG_UNCLEAN;
     return HOODIE_OK;
 }
 

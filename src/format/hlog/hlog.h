@@ -71,6 +71,7 @@ typedef struct hoodie_hlog_iter {
     const uint8_t *data;
     size_t len;
     size_t pos;
+    uint64_t base;            /* file offset of data[0] (offsets handed out and named are the file's) */
     const char *what;
     hoodie_arena *arena;      /* header strings of the current block */
     unsigned corrupt_blocks;  /* CORRUPT blocks handed out so far */
@@ -81,9 +82,32 @@ const char *hoodie_hlog_header_key_name(hoodie_hlog_header_key k);
 
 /** `what` names the log file in messages; data must outlive the iterator. */
 hoodie_status hoodie_hlog_iter_init(hoodie_hlog_iter *it, const void *data, size_t len, const char *what);
+/** The same over the file's bytes from offset `base` to its end (the rest of a file read in ranges). */
+hoodie_status hoodie_hlog_iter_init_at(hoodie_hlog_iter *it, const void *data, size_t len, uint64_t base,
+                                       const char *what);
 /** Next block: HOODIE_OK, HOODIE_ITEROVER at the end, HOODIE_ENOMEM, HOODIE_EUNSUPPORTED (format version 0). */
 hoodie_status hoodie_hlog_iter_next(hoodie_hlog_iter *it, hoodie_hlog_block *out);
 void hoodie_hlog_iter_dispose(hoodie_hlog_iter *it);
+
+/*
+ * A log file read in ranges rather than whole (a large file on storage that does not map files): a block is
+ * taken from its first bytes (hoodie_hlog_head: magic, size, header; the content's place, not its bytes) and the
+ * bytes after its content (hoodie_hlog_tail: footer, reverse pointer, the next block's magic). Only a block the
+ * iterator would hand out as it is comes out so: anything else (a framing that does not check out, a block the
+ * iterator would call corrupt, a format version it refuses) is HOODIE_HLOG_UNCLEAN, and the caller reads the rest
+ * of the file whole and iterates it (hoodie_hlog_iter_init_at), which then decides as it always does.
+ */
+enum { HOODIE_HLOG_MORE = 1, HOODIE_HLOG_UNCLEAN = 2 };
+/** The block at file offset `off` from the file's bytes [off, off + n): HOODIE_OK (out: everything but content,
+ *  which is NULL, and footer_count; header strings in `a`), HOODIE_HLOG_MORE (the first *need bytes are needed),
+ *  HOODIE_HLOG_UNCLEAN, or HOODIE_ENOMEM. */
+int hoodie_hlog_head(const uint8_t *p, size_t n, uint64_t off, uint64_t file_size, const char *what,
+                     hoodie_arena *a, hoodie_hlog_block *out, size_t *need);
+/** The bytes hoodie_hlog_tail checks for a block hoodie_hlog_head gave. */
+hoodie_status hoodie_hlog_tail_range(const hoodie_hlog_block *b, uint64_t file_size, uint64_t *tail_off,
+                                     size_t *tail_len);
+/** HOODIE_OK when the block's tail (the bytes of hoodie_hlog_tail_range) checks out, else HOODIE_HLOG_UNCLEAN. */
+int hoodie_hlog_tail(const uint8_t *t, size_t n, uint64_t file_size, const char *what, hoodie_hlog_block *b);
 
 /* ---- content decoders ------------------------------------------------------------------------------------ */
 

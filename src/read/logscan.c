@@ -364,9 +364,7 @@ static hoodie_status block_content(scan_state *st, hoodie_reader *r, hoodie_hlog
     if (b->content_len > SIZE_MAX / 2) return HOODIE_FAIL(HOODIE_ENOMEM, "%s: log block too large", r->path);
     st->content.len = 0;
     HOODIE_TRY(hoodie_buf_reserve(&st->content, (size_t)b->content_len + 1));
-    size_t len = (size_t)b->content_len;
-    if (len >= (1 << 20)) hoodie_reader_will_read(r, &b->content_offset, &len, 1); /* S3: exactly it, in parallel */
-    if (len) HOODIE_TRY(hoodie_reader_read(r, b->content_offset, st->content.data, len));
+    if (b->content_len) HOODIE_TRY(hoodie_reader_read(r, b->content_offset, st->content.data, (size_t)b->content_len));
     b->content = st->content.data;
     return HOODIE_OK;
 }

@@ -626,9 +626,10 @@ static hoodie_status s3_open_read(void *ctx, const char *path, hoodie_rfile **ou
 
 static hoodie_status get_range(s3 *s, hoodie_rfile *f, uint64_t off, void *buf, size_t len)
 {
-    char range[64];
+    char range[64], what[1200];
     snprintf(range, sizeof range, "bytes=%llu-%llu", (unsigned long long)off, (unsigned long long)(off + len - 1));
-    req r = { .method = "GET", .bucket = f->o.bucket, .key = f->o.key, .query = "", .range = range, .what = f->o.path,
+    snprintf(what, sizeof what, "%s (%zu bytes at offset %llu)", f->o.path, len, (unsigned long long)off);
+    req r = { .method = "GET", .bucket = f->o.bucket, .key = f->o.key, .query = "", .range = range, .what = what,
               .dst = buf, .dst_len = len };
     hoodie_status rc = perform(s, &r);
     if (rc == HOODIE_OK) {
@@ -658,9 +659,17 @@ static hoodie_status get_range(s3 *s, hoodie_rfile *f, uint64_t off, void *buf, 
 
 static hoodie_status window_read(s3 *s, hoodie_rfile *f, uint64_t off, void *buf, size_t len)
 {
-    if (f->win_len && off >= f->win_off && off - f->win_off <= f->win_len && len <= f->win_len - (off - f->win_off)) {
-        memcpy(buf, f->win + (off - f->win_off), len);
-        return HOODIE_OK;
+    if (f->win_len && off >= f->win_off && off - f->win_off <= f->win_len) {
+        size_t have = f->win_len - (size_t)(off - f->win_off);
+        if (len <= have) {
+            memcpy(buf, f->win + (off - f->win_off), len);
+            return HOODIE_OK;
+        }
+        /* a read that runs past the window: what it holds, then the rest (read on from its end) */
+        memcpy(buf, f->win + (off - f->win_off), have);
+        off += have;
+        buf = (uint8_t *)buf + have;
+        len -= have;
     }
     int onward = f->win_len && off >= f->win_off && off - f->win_off <= (uint64_t)f->win_len + f->ra;
     f->ra = !onward ? RA_MIN : f->ra * 2 > RA_MAX ? RA_MAX : f->ra * 2;
@@ -766,6 +775,60 @@ static void s3_will_read(void *ctx, hoodie_rfile *f, const uint64_t *offs, const
     pthread_mutex_destroy(&j.mu);
 }
 
+/*
+ * A large read (two pieces or more, none of it in the cached tail) goes straight into the caller's buffer, its
+ * HOODIE_S3_AHEAD_PIECE pieces fetched AHEAD_PARALLEL at a time as will_read fetches: no second copy of the bytes
+ * is held (a read-ahead window or fetched-ahead ranges would be one), and a 256 MB log block comes in 32 requests
+ * run 8 at a time rather than one. The first piece that fails (after its retries) fails the read, with its message.
+ */
+typedef struct split_job {
+    s3 *s;
+    hoodie_rfile *f;
+    uint64_t off;
+    uint8_t *buf;
+    size_t len, pieces, next;
+    pthread_mutex_t mu;
+    hoodie_status rc;
+    char msg[512];
+} split_job;
+
+static void *split_worker(void *p)
+{
+    split_job *j = p;
+    for (;;) {
+        pthread_mutex_lock(&j->mu);
+        size_t i = j->next++;
+        int stop = i >= j->pieces || j->rc < 0;
+        pthread_mutex_unlock(&j->mu);
+        if (stop) return NULL;
+        uint64_t at = (uint64_t)i * HOODIE_S3_AHEAD_PIECE;
+        size_t n = j->len - at < HOODIE_S3_AHEAD_PIECE ? (size_t)(j->len - at) : (size_t)HOODIE_S3_AHEAD_PIECE;
+        hoodie_status rc = get_range(j->s, j->f, j->off + at, j->buf + at, n);
+        if (rc < 0) {
+            pthread_mutex_lock(&j->mu);
+            if (j->rc == HOODIE_OK) {
+                j->rc = rc;
+                snprintf(j->msg, sizeof j->msg, "%s", hoodie_error__message());
+            }
+            pthread_mutex_unlock(&j->mu);
+            hoodie_error_clear();
+        }
+    }
+}
+
+static hoodie_status split_read(s3 *s, hoodie_rfile *f, uint64_t off, void *buf, size_t len)
+{
+    split_job j = { s, f, off, buf, len, (len + HOODIE_S3_AHEAD_PIECE - 1) / HOODIE_S3_AHEAD_PIECE, 0,
+                    PTHREAD_MUTEX_INITIALIZER, HOODIE_OK, "" };
+    pthread_t th[AHEAD_PARALLEL];
+    size_t nt = 0;
+    while (nt < AHEAD_PARALLEL && nt < j.pieces && pthread_create(&th[nt], NULL, split_worker, &j) == 0) nt++;
+    split_worker(&j); /* this thread fetches pieces too (all of them if no thread started) */
+    for (size_t i = 0; i < nt; i++) pthread_join(th[i], NULL);
+    pthread_mutex_destroy(&j.mu);
+    return j.rc < 0 ? HOODIE_FAIL(j.rc, "%s", j.msg) : HOODIE_OK;
+}
+
 static hoodie_status s3_read_at(void *ctx, hoodie_rfile *f, uint64_t off, void *buf, size_t len)
 {
     s3 *s = ctx;
@@ -781,7 +844,15 @@ static hoodie_status s3_read_at(void *ctx, hoodie_rfile *f, uint64_t off, void *
         len -= got;
     }
     uint64_t t_off = tail_off(f);
-    if (off < t_off) return window_read(s, f, off, buf, len);
+    if (off < t_off) {
+        size_t before = len <= t_off - off ? len : (size_t)(t_off - off); /* the bytes before the cached tail */
+        if (before < 2 * HOODIE_S3_AHEAD_PIECE) return window_read(s, f, off, buf, len);
+        HOODIE_TRY(split_read(s, f, off, buf, before));
+        if (before == len) return HOODIE_OK;
+        off += before; /* the rest from the tail */
+        buf = (uint8_t *)buf + before;
+        len -= before;
+    }
     if (!f->tail) {
         uint8_t *t = malloc((size_t)(f->size - t_off));
         if (!t) return HOODIE_NOMEM();

@@ -161,22 +161,24 @@ static void records_range(const hoodie_wlog_records *recs, int64_t from, int64_t
 }
 
 #define LOG_BLOCK_MAX_BYTES ((uint64_t)256 << 20) /* hoodie.logfile.data.block.max.size */
+/* A write of more than SAMPLE_OVER records is sized from its first SAMPLE_RECORDS (an extra encoding of at most
+ * 1/16 of it); a smaller one is encoded whole and measured (the MOR appends of an upsert are mostly this). */
+enum { SAMPLE_RECORDS = 4096, SAMPLE_OVER = 65536 };
 
-/*
- * The data blocks of `recs`: one, unless it comes out larger than the block size (recs->max_block_bytes): then it
- * is encoded again as blocks of as many records as the size allows by its bytes per record.
- */
-static hoodie_status data_blocks(hoodie_buf *out, hoodie_arena *a, const char *schema_json,
-                                 const hoodie_field *file_schema, const hoodie_wlog_records *recs,
-                                 const hoodie_hlog_header_entry *hdr, size_t nh)
+/* The blocks in `out` so far written to the file (sink NULL: they stay in `out`, for the caller to write). */
+static hoodie_status flush(hoodie_buf *out, hoodie_writer_file *sink)
 {
-    uint64_t max = recs->max_block_bytes ? recs->max_block_bytes : LOG_BLOCK_MAX_BYTES;
-    size_t start = out->len;
-    HOODIE_TRY(one_data_block(out, a, schema_json, file_schema, recs, hdr, nh));
-    if (out->len - start <= max || recs->count < 2) return HOODIE_OK;
-    uint64_t per_rec = (out->len - start) / (uint64_t)recs->count + 1;
-    int64_t per_block = (int64_t)(max / per_rec > 0 ? max / per_rec : 1);
-    out->len = start; /* the one block dropped */
+    if (!sink || !out->len) return HOODIE_OK;
+    HOODIE_TRY(hoodie_wfile_write(sink, out->data, out->len));
+    out->len = 0;
+    return HOODIE_OK;
+}
+
+/* Records of `recs` as blocks of per_block records each, each written out once encoded. */
+static hoodie_status split_blocks(hoodie_buf *out, hoodie_arena *a, const char *schema_json,
+                                  const hoodie_field *file_schema, const hoodie_wlog_records *recs, int64_t per_block,
+                                  const hoodie_hlog_header_entry *hdr, size_t nh, hoodie_writer_file *sink)
+{
     hoodie_avro_col *cols = calloc(recs->n_cols + 1, sizeof *cols);
     int64_t *idx = malloc((size_t)per_block * sizeof *idx);
     hoodie_status rc = cols && idx ? HOODIE_OK : HOODIE_NOMEM();
@@ -185,40 +187,95 @@ static hoodie_status data_blocks(hoodie_buf *out, hoodie_arena *a, const char *s
         hoodie_wlog_records part;
         records_range(recs, from, n, cols, idx, &part);
         rc = one_data_block(out, a, schema_json, file_schema, &part, hdr, nh);
+        if (rc == HOODIE_OK) rc = flush(out, sink);
     }
     free(idx);
     free(cols);
     return rc;
 }
 
-/* The blocks (data then deletes, or deletes first; none for nothing) appended to `out`. */
+/* Records per block for blocks of about `max` bytes, `bytes` having held `n` records. */
+static int64_t records_per_block(uint64_t max, uint64_t bytes, int64_t n)
+{
+    uint64_t per_rec = bytes / (uint64_t)n + 1;
+    return (int64_t)(max / per_rec > 0 ? max / per_rec : 1);
+}
+
+/*
+ * The data blocks of `recs`: one, unless it would be larger than the block size (recs->max_block_bytes): then
+ * blocks of as many records as the size allows by their bytes per record, as Hudi's append handle flushes a block
+ * when its records' estimated size reaches the limit. A large write's bytes per record come from its first
+ * SAMPLE_RECORDS records, so that it is never encoded whole first; a smaller one is encoded whole and measured. With
+ * a sink, each block goes to the file once it is encoded: memory holds one block, not the file.
+ */
+static hoodie_status data_blocks(hoodie_buf *out, hoodie_arena *a, const char *schema_json,
+                                 const hoodie_field *file_schema, const hoodie_wlog_records *recs,
+                                 const hoodie_hlog_header_entry *hdr, size_t nh, hoodie_writer_file *sink)
+{
+    uint64_t max = recs->max_block_bytes ? recs->max_block_bytes : LOG_BLOCK_MAX_BYTES;
+    size_t start = out->len;
+    if (recs->count > SAMPLE_OVER) {
+        hoodie_avro_col *cols = calloc(recs->n_cols + 1, sizeof *cols);
+        int64_t *idx = malloc(SAMPLE_RECORDS * sizeof *idx);
+        hoodie_status rc = cols && idx ? HOODIE_OK : HOODIE_NOMEM();
+        hoodie_wlog_records sample;
+        if (rc == HOODIE_OK) {
+            records_range(recs, 0, SAMPLE_RECORDS, cols, idx, &sample);
+            rc = one_data_block(out, a, schema_json, file_schema, &sample, hdr, nh);
+        }
+        uint64_t bytes = out->len - start;
+        out->len = start; /* the sample dropped */
+        free(idx);
+        free(cols);
+        HOODIE_TRY(rc);
+        int64_t per_block = records_per_block(max, bytes, SAMPLE_RECORDS);
+        if (per_block < recs->count) return split_blocks(out, a, schema_json, file_schema, recs, per_block, hdr, nh, sink);
+    }
+    HOODIE_TRY(one_data_block(out, a, schema_json, file_schema, recs, hdr, nh));
+    if (out->len - start > max && recs->count >= 2) { /* larger than the sample said, or a small write */
+        int64_t per_block = records_per_block(max, out->len - start, recs->count);
+        out->len = start; /* the one block dropped */
+        return split_blocks(out, a, schema_json, file_schema, recs, per_block, hdr, nh, sink);
+    }
+    return flush(out, sink);
+}
+
+/* The blocks (data then deletes, or deletes first; none for nothing) appended to `out`, or written to `sink` as
+ * they are encoded. */
 static hoodie_status blocks(hoodie_buf *out, const char *schema_json, const hoodie_field *file_schema,
                             const hoodie_hlog_header_entry *hdr, size_t nh, const hoodie_wlog_records *recs,
-                            const hoodie_wlog_deletes *deletes, int deletes_first)
+                            const hoodie_wlog_deletes *deletes, int deletes_first, hoodie_writer_file *sink)
 {
     hoodie_arena *a = NULL;
     hoodie_status rc = hoodie_arena_new(&a, NULL, 16384);
     int has_recs = recs && recs->count, has_dels = deletes && deletes->count;
     if (rc == HOODIE_OK && has_dels && deletes_first) rc = delete_block(out, a, deletes, hdr, nh);
-    if (rc == HOODIE_OK && has_recs) rc = data_blocks(out, a, schema_json, file_schema, recs, hdr, nh);
+    if (rc == HOODIE_OK) rc = flush(out, sink);
+    if (rc == HOODIE_OK && has_recs) rc = data_blocks(out, a, schema_json, file_schema, recs, hdr, nh, sink);
     if (rc == HOODIE_OK && has_dels && !deletes_first) rc = delete_block(out, a, deletes, hdr, nh);
+    if (rc == HOODIE_OK) rc = flush(out, sink);
     hoodie_arena_free(a);
     return rc;
 }
 
-/* The blocks into one new file. */
+/* The blocks into one new file, each written once it is encoded. */
 static hoodie_status write_log(const hoodie_storage *s, const char *path, const hoodie_hlog_header_entry *hdr,
                                size_t nh, const char *schema_json, const hoodie_field *file_schema,
                                const hoodie_wlog_records *recs, const hoodie_wlog_deletes *deletes, int deletes_first,
                                unsigned flags, uint64_t *size_out)
 {
     hoodie_buf out = HOODIE_BUF_INIT;
+    hoodie_writer_file wf;
     *size_out = 0;
-    hoodie_status rc = blocks(&out, schema_json, file_schema, hdr, nh, recs, deletes, deletes_first);
-    if (rc == HOODIE_OK) rc = hoodie_storage_write_all(s, path, HOODIE_CREATE_EXCLUSIVE | flags, out.data, out.len);
-    if (rc == HOODIE_OK) *size_out = out.len;
+    hoodie_status rc = hoodie_wfile_open(&wf, s, path, HOODIE_CREATE_EXCLUSIVE | flags);
+    if (rc < 0) return rc;
+    rc = blocks(&out, schema_json, file_schema, hdr, nh, recs, deletes, deletes_first, &wf);
     hoodie_buf_dispose(&out);
-    return rc;
+    if (rc < 0) { hoodie_wfile_abandon(&wf); return rc; }
+    uint64_t size = wf.written;
+    HOODIE_TRY(hoodie_wfile_finish(&wf));
+    *size_out = size;
+    return HOODIE_OK;
 }
 
 hoodie_status hoodie_wlog_write(const hoodie_storage *s, const char *path, const char *instant, const char *schema_json,
@@ -285,8 +342,7 @@ hoodie_status hoodie_wlog_compacted_add(hoodie_wlog_compacted *w, const hoodie_b
     for (size_t c = 0; c < nc; c++) cols[c] = (hoodie_avro_col){ &records->root.children[c], NULL, 0 };
     hoodie_wlog_records recs = { cols, nc, records ? records->root.length : 0, w->format, w->codec, 0 };
     hoodie_buf out = HOODIE_BUF_INIT;
-    hoodie_status rc = blocks(&out, w->schema_json, w->file_schema, hdr, 3, &recs, deletes, 1);
-    if (rc == HOODIE_OK && out.len) rc = hoodie_wfile_write(&w->f, out.data, out.len);
+    hoodie_status rc = blocks(&out, w->schema_json, w->file_schema, hdr, 3, &recs, deletes, 1, &w->f);
     hoodie_buf_dispose(&out);
     free(cols);
     return rc;

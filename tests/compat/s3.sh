@@ -198,6 +198,19 @@ if [ -n "$lcf" ]; then
 else
     bad "no log file of 16 MB or more in several blocks: $(ls -l "$tmp"/down_logs/)"
 fi
+# a GET that fails in the middle of a large read (the 24 MB log block, fetched in parallel pieces) fails the read,
+# naming the file, and leaves nothing half-read behind
+bigl=$(ls -S "$tmp"/down_logs/.*.log.* | head -1)
+bign=$(basename "$bigl")
+curl -s -X POST "$AWS_ENDPOINT_URL/__hoodie_test/fail-gets?match=$(printf '%s' "$bign" | sed 's/\./%5C./g')%24&from=8388608" > /dev/null
+out=$("$HOODIE" read "$s3b" --format csv 2>&1 > /dev/null)
+rc=$?
+curl -s -X POST "$AWS_ENDPOINT_URL/__hoodie_test/fail-gets?match=" > /dev/null
+[ "$rc" != 0 ] && ok || bad "a read whose GET failed succeeded"
+check_contains "failed GET in a large read" "$out" "$bign"
+check_contains "failed GET in a large read: why" "$out" "AccessDenied"
+check_contains "failed GET in a large read: where" "$out" "bytes at offset "
+check_eq "read again after the failure" "$(data "$loc")" "$(data "$s3b")"
 
 # ---- several writers on one S3 table (the table lock and instant files are conditional PUTs) ----
 gen() { awk -v a="$1" -v b="$2" -v city="$3" 'BEGIN { print "id,name,age,city,ts";

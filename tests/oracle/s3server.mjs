@@ -46,7 +46,9 @@
 //   * GET /__hoodie_test/puts: JSON {"total": n, "max_in_flight": n} of object PUTs (not copies) since the start or
 //     the last POST /__hoodie_test/puts-reset: how many, and the most under way at once;
 //   * POST /__hoodie_test/fail-puts?match=RE: from then on object PUTs (not parts, not copies) of keys that the
-//     JavaScript regular expression RE matches answer 403 AccessDenied; an empty RE stops that.
+//     JavaScript regular expression RE matches answer 403 AccessDenied; an empty RE stops that;
+//   * POST /__hoodie_test/fail-gets?match=RE&from=N: from then on GETs with a Range that starts at byte N or later
+//     (a suffix range bytes=-n never) of keys RE matches answer 403 AccessDenied; an empty RE stops that.
 // --tls-cert and --tls-key make it speak HTTPS with that certificate (the line it prints is the same).
 //
 // Encoding of keys in URLs: the server takes bucket and key from the path by percent-decoding it (a literal '+'
@@ -702,6 +704,7 @@ function credentialService(req, res, rawPath, q, body) {
 // Object PUTs under way (the test controls above).
 const puts = { total: 0, max_in_flight: 0, inFlight: 0 };
 let failPuts = null; // a RegExp
+let failGets = null; // { re: RegExp, from: byte offset }
 
 function testControl(req, res, rawPath, q) {
   const m = req.method;
@@ -713,6 +716,19 @@ function testControl(req, res, rawPath, q) {
     puts.total = 0;
     puts.max_in_flight = puts.inFlight;
     sendJson(res, 200, {});
+    return true;
+  }
+  if (rawPath === '/__hoodie_test/fail-gets' && m === 'POST') {
+    const re = q.get('match') || '';
+    const from = Number(q.get('from') || '0');
+    try {
+      if (!Number.isInteger(from) || from < 0) throw new Error('bad from');
+      failGets = re ? { re: new RegExp(re), from } : null;
+    } catch (e) {
+      sendJson(res, 400, { error: String(e) });
+      return true;
+    }
+    sendJson(res, 200, { match: re, from });
     return true;
   }
   if (rawPath === '/__hoodie_test/fail-puts' && m === 'POST') {
@@ -789,6 +805,12 @@ async function handleS3(req, res) {
   const hasKey = rawPath.split('/').length > 2 && key !== '';
   if (failPuts && hasKey && isObjectPut(req, rawPath, q) && failPuts.test(key)) {
     throw new S3Err(403, 'AccessDenied', `Access Denied (a failure the test asked for: keys matching ${failPuts.source})`);
+  }
+  if (failGets && hasKey && method === 'GET' && failGets.re.test(key)) {
+    const start = /^bytes=(\d+)-/.exec(req.headers.range || '');
+    if (start && Number(start[1]) >= failGets.from)
+      throw new S3Err(403, 'AccessDenied', `Access Denied (a failure the test asked for: reads of ${failGets.re.source} ` +
+        `from byte ${failGets.from})`);
   }
 
   const exclusive = !(method === 'GET' || method === 'HEAD' || method === 'OPTIONS');

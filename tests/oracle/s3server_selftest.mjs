@@ -192,6 +192,18 @@ try {
   await request({ port, method: 'POST', path: '/__hoodie_test/fail-puts?match=' });
   r = await a4('PUT', enc('count/doomed.bin'), { body: data });
   check('fail-puts cleared', r.status === 200, `${r.status}`);
+  r = await request({ port, method: 'POST', path: '/__hoodie_test/fail-gets?match=blob%5C.bin%24&from=500' });
+  check('fail-gets armed', r.status === 200, `${r.status}`);
+  r = await a4('GET', enc('data/blob.bin'), { headers: { Range: 'bytes=600-699' } });
+  check('fail-gets: a ranged GET from past the offset -> 403', r.status === 403 && /AccessDenied/.test(r.body), `${r.status}`);
+  r = await a4('GET', enc('data/blob.bin'), { headers: { Range: 'bytes=0-99' } });
+  check('fail-gets: a ranged GET before the offset is answered', r.status === 206 && r.body.equals(data.subarray(0, 100)),
+    `${r.status}`);
+  r = await a4('GET', enc('data/blob.bin'), { headers: { Range: 'bytes=-8' } });
+  check('fail-gets: a suffix range is answered', r.status === 206, `${r.status}`);
+  await request({ port, method: 'POST', path: '/__hoodie_test/fail-gets?match=' });
+  r = await a4('GET', enc('data/blob.bin'), { headers: { Range: 'bytes=600-699' } });
+  check('fail-gets cleared', r.status === 206, `${r.status}`);
 
   // Keys with '=', ' ', '%', '+' and non-ASCII
   const hive = 't/partition_path=Monday/x.parquet';

@@ -19,12 +19,29 @@
 #define INSTANT "20250101000000000"
 #define LOG_PATH "/t/.f1-0_" INSTANT ".log.1_0-1-0"
 
-/* N records (meta columns, id, name) written as one log file with blocks of at most max_block bytes (0: the
- * default); *blocks gets the data blocks found in the file, and the scan must give the records back in order. */
-static void write_and_read(hoodie_log_block_format format, int64_t n, uint64_t max_block, int *blocks)
+/* Writes through the in-memory storage, counted: the largest one. */
+static hoodie_status (*inner_write)(void *, hoodie_wfile *, const void *, size_t);
+static size_t max_write;
+
+static hoodie_status counted_write(void *ctx, hoodie_wfile *f, const void *data, size_t len)
 {
-    hoodie_storage *s;
-    hoodie_assert_ok(hoodie_storage_mem_new(&s));
+    if (len > max_write) max_write = len;
+    return inner_write(ctx, f, data, len);
+}
+
+/* N records (meta columns, id, name) written as one log file with blocks of at most max_block bytes (0: the
+ * default); *blocks gets the data blocks found in the file, and the scan must give the records back in order;
+ * *file_size gets the file's size (max_write: its largest write). */
+static void write_and_read_size(hoodie_log_block_format format, int64_t n, uint64_t max_block, int *blocks,
+                                uint64_t *file_size)
+{
+    hoodie_storage *mem;
+    hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+    hoodie_storage counted = *mem, *s = &counted;
+    inner_write = mem->write;
+    counted.write = counted_write;
+    counted.destroy = NULL;
+    max_write = 0;
     hoodie_field data, file, f;
     hoodie_assert_ok(hoodie_field_init(&data, "", hoodie_type_of(HOODIE_TYPE_STRUCT), 0));
     hoodie_assert_ok(hoodie_field_init(&f, "id", hoodie_type_of(HOODIE_TYPE_INT64), 1));
@@ -110,7 +127,14 @@ static void write_and_read(hoodie_log_block_format format, int64_t n, uint64_t m
     free(schema_json);
     hoodie_field_dispose(&file);
     hoodie_field_dispose(&data);
-    hoodie_storage_free(s);
+    hoodie_storage_free(mem);
+    *file_size = size;
+}
+
+static void write_and_read(hoodie_log_block_format format, int64_t n, uint64_t max_block, int *blocks)
+{
+    uint64_t size;
+    write_and_read_size(format, n, max_block, blocks, &size);
 }
 
 HOODIE_TEST(write_wlog__data_blocks_split_at_the_block_size)
@@ -122,6 +146,13 @@ HOODIE_TEST(write_wlog__data_blocks_split_at_the_block_size)
     hoodie_assert(blocks >= 10);
     write_and_read(HOODIE_LOG_BLOCK_AVRO, 3, 1, &blocks);
     hoodie_assert_equal_i(3, blocks); /* a record per block when one is over the size */
+    /* a large write: blocks sized from a sample of its records, each written to the file once encoded (the file
+     * is never whole in memory) */
+    uint64_t size;
+    write_and_read_size(HOODIE_LOG_BLOCK_AVRO, 100000, 65536, &blocks, &size);
+    hoodie_assert(blocks >= 40);
+    hoodie_assert(max_write <= 65536 + 32768);
+    hoodie_assert(size > 20 * 65536 / 2);
 }
 
 HOODIE_TEST(write_wlog__parquet_blocks_split_at_the_block_size)
@@ -129,6 +160,11 @@ HOODIE_TEST(write_wlog__parquet_blocks_split_at_the_block_size)
     int blocks;
     write_and_read(HOODIE_LOG_BLOCK_PARQUET, 5000, 0, &blocks);
     hoodie_assert_equal_i(1, blocks);
-    write_and_read(HOODIE_LOG_BLOCK_PARQUET, 20000, 65536, &blocks);
+    uint64_t size;
+    write_and_read_size(HOODIE_LOG_BLOCK_PARQUET, 20000, 65536, &blocks, &size);
     hoodie_assert(blocks >= 2);
+    hoodie_assert(max_write < size);
+    write_and_read_size(HOODIE_LOG_BLOCK_PARQUET, 100000, 262144, &blocks, &size); /* sized from a sample */
+    hoodie_assert(blocks >= 4);
+    hoodie_assert(max_write < size / 2);
 }

@@ -24,6 +24,7 @@
 #include "read/scan.h"
 #include "read/filter.h"
 #include "read/logscan.h"
+#include "read/spill.h"
 #include "read/lookup.h"
 #include "read/lsm_read.h"
 #include "table/bucket.h"
@@ -77,6 +78,7 @@ typedef struct scan {
     int64_t merge_memory;                /* log bytes a slice's merge may hold (hoodie_scan_opts.merge_memory; <= 0:
                                             HOODIE_MERGE_MEMORY_DEFAULT) */
     uint32_t parts, part;                /* the open slice merged in key-hash partitions: how many, which one now */
+    hoodie_spill *spill;                 /* its files copied locally for the passes (read/spill.h), or NULL */
     hoodie_lsm_slice *lsm;               /* LSM layout: the slice's sorted merge (read/lsm_read.h) */
     int slice_done_base;
     uint64_t pruned_row_groups;          /* statistics: row groups skipped by the filter */
@@ -484,6 +486,8 @@ static void close_slice(scan *s)
     s->base_scan = NULL;
     hoodie_parquet_reader_free(s->base);
     s->base = NULL;
+    hoodie_spill_free(s->spill); /* after the base file it may have opened */
+    s->spill = NULL;
     s->group = NULL;
     s->slice = NULL;
 }
@@ -559,8 +563,9 @@ static hoodie_status start_pass(scan *s)
     s->merger = NULL;
     if (s->have_logs) hoodie_log_items_dispose(&s->logs);
     s->have_logs = 0;
-    hoodie_logscan_ctx lc = { s->t->storage, s->t->tl, s->as_of[0] ? s->as_of : NULL, &s->full,
-                              (const char *const *)s->rolled_back, s->n_rolled_back, 0, s->parts, s->part, 0 };
+    hoodie_logscan_ctx lc = { hoodie_spill_storage(s->spill, s->t->storage), s->t->tl,
+                              s->as_of[0] ? s->as_of : NULL, &s->full, (const char *const *)s->rolled_back,
+                              s->n_rolled_back, 0, s->parts, s->part, 0 };
     HOODIE_TRY(hoodie_logscan(&s->logs, &lc, s->slice->logs, s->slice->log_count));
     s->have_logs = 1;
     hoodie_slice_merge_cfg mc = { &s->full, s->key_col, s->ord_col, s->del_col, s->policy, &s->marker,
@@ -607,10 +612,20 @@ static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
         uint64_t log_bytes = 0;
         for (size_t i = 0; i < sl->log_count; i++) log_bytes += sl->logs[i]->size;
         s->parts = hoodie_logscan_parts(log_bytes, s->merge_memory);
+        if (s->parts > 1) { /* the passes read the slice's files again: copied locally first if they are not */
+            const char **paths = calloc(sl->log_count + 1, sizeof *paths);
+            if (!paths) return HOODIE_NOMEM();
+            for (size_t i = 0; i < sl->log_count; i++) paths[i] = sl->logs[i]->path;
+            paths[sl->log_count] = sl->base ? sl->base->path : NULL;
+            hoodie_status rc = hoodie_spill_open(&s->spill, s->t->storage, paths, sl->log_count + 1);
+            free(paths);
+            if (rc < 0) return rc;
+        }
         HOODIE_TRY(start_pass(s));
     }
     if (sl->base) {
-        hoodie_status rc = hoodie_pqfile__open_columns(&s->base, sl->base->path, s->t->storage, s->batch_rows, &s->full);
+        hoodie_status rc = hoodie_pqfile__open_columns(&s->base, sl->base->path, hoodie_spill_storage(s->spill, s->t->storage),
+                                                       s->batch_rows, &s->full);
         if (rc < 0) return rc;
         if (s->has_filter && !s->merger) {
             /* no log can change these rows: statistics may skip row groups */

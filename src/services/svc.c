@@ -7,6 +7,7 @@
 #include "model/build.h"
 #include "model/conform.h"
 #include "read/logscan.h"
+#include "read/spill.h"
 #include "read/slice_merge.h"
 #include "storage/storage.h"
 #include "util/alloc.h"
@@ -403,18 +404,11 @@ hoodie_status hoodie_svc__to_file_shape(hoodie_svc *sv, hoodie_batch *in, hoodie
 /* Scan the logs (blocks up to as_of, NULL: all; with parts > 1 only the records of key-hash partition `part`) and
  * fold them per key; counts into `stats` (log blocks only with part 0: every pass sees them all). On success the
  * caller frees *m and disposes *items. */
-static hoodie_status fold_logs(hoodie_svc *sv, hoodie_arena *a, const char *partition, const char *const *log_names,
-                               size_t n_logs, const char *as_of, const merge_shape *sh, uint32_t parts, uint32_t part,
-                               hoodie_log_items *items, hoodie_slice_merger **m, hoodie_svc_rows *stats)
+static hoodie_status fold_logs(hoodie_svc *sv, const hoodie_fs_file *const *logs, size_t n_logs,
+                               const hoodie_spill *spill, const char *as_of, const merge_shape *sh, uint32_t parts,
+                               uint32_t part, hoodie_log_items *items, hoodie_slice_merger **m, hoodie_svc_rows *stats)
 {
-    const hoodie_fs_file **logs = hoodie_arena_calloc(a, n_logs + 1, sizeof *logs);
-    if (!logs) return HOODIE_ENOMEM;
-    for (size_t i = 0; i < n_logs; i++) {
-        hoodie_fs_file *f = NULL;
-        HOODIE_TRY(fs_file_of(sv, a, partition, log_names[i], &f));
-        logs[i] = f;
-    }
-    hoodie_logscan_ctx lc = { sv->s, sv->t->tl, as_of, sh->schema,
+    hoodie_logscan_ctx lc = { hoodie_spill_storage(spill, sv->s), sv->t->tl, as_of, sh->schema,
                               (const char *const *)sv->rolled_back_instants, sv->n_rolled_back_instants, 0,
                               parts, part, 0 };
     HOODIE_TRY(hoodie_logscan(items, &lc, logs, n_logs));
@@ -432,6 +426,27 @@ static hoodie_status fold_logs(hoodie_svc *sv, hoodie_arena *a, const char *part
 }
 
 static uint64_t log_bytes(hoodie_svc *sv, const char *partition, const char *const *log_names, size_t n_logs);
+
+/* A slice's log files (in `a`); with parts > 1 they and the base file (NULL: none) are copied locally for the passes
+ * when they are not local. */
+static hoodie_status slice_logs(hoodie_svc *sv, hoodie_arena *a, const char *partition, const char *const *log_names,
+                                size_t n_logs, const char *base, uint32_t parts, const hoodie_fs_file ***logs,
+                                hoodie_spill **spill)
+{
+    const hoodie_fs_file **v = hoodie_arena_calloc(a, n_logs + 1, sizeof *v);
+    const char **paths = hoodie_arena_calloc(a, n_logs + 1, sizeof *paths);
+    *spill = NULL;
+    if (!v || !paths) return HOODIE_ENOMEM;
+    for (size_t i = 0; i < n_logs; i++) {
+        hoodie_fs_file *f = NULL;
+        HOODIE_TRY(fs_file_of(sv, a, partition, log_names[i], &f));
+        v[i] = f;
+        paths[i] = f->path;
+    }
+    paths[n_logs] = base;
+    *logs = v;
+    return parts > 1 ? hoodie_spill_open(spill, sv->s, paths, n_logs + 1) : HOODIE_OK;
+}
 
 /* The instants of the blocks that stay valid (the ones a log compaction's block replaces), comma-separated. */
 static hoodie_status valid_instants(const hoodie_log_items *items, hoodie_buf *times, size_t *count)
@@ -469,10 +484,13 @@ hoodie_status hoodie_svc__compact_logs(hoodie_svc *sv, const char *partition, co
     merge_shape sh;
     if (rc == HOODIE_OK) rc = shape_of(sv, 0, &sh);
     uint32_t parts = hoodie_logscan_parts(log_bytes(sv, partition, log_names, n_logs), sv->o.merge_memory);
+    const hoodie_fs_file **logs = NULL;
+    hoodie_spill *spill = NULL;
+    if (rc == HOODIE_OK) rc = slice_logs(sv, a, partition, log_names, n_logs, NULL, parts, &logs, &spill);
     for (uint32_t part = 0; part < parts && rc == HOODIE_OK; part++) {
         hoodie_log_items items;
         hoodie_slice_merger *m = NULL;
-        rc = fold_logs(sv, a, partition, log_names, n_logs, instant, &sh, parts, part, &items, &m, &stats);
+        rc = fold_logs(sv, logs, n_logs, spill, instant, &sh, parts, part, &items, &m, &stats);
         if (rc < 0) break;
         /* the items' blocks and instants are the same in every pass (only their rows differ) */
         if (part == 0) rc = valid_instants(&items, &times, &res->instants);
@@ -502,6 +520,7 @@ hoodie_status hoodie_svc__compact_logs(hoodie_svc *sv, const char *partition, co
         hoodie_log_items_dispose(&items);
         if (part == 0 && !res->instants) break;
     }
+    hoodie_spill_free(spill);
     if (w && rc == HOODIE_OK) {
         rc = hoodie_wlog_compacted_finish(w, &res->size);
         res->written = rc == HOODIE_OK;
@@ -596,14 +615,17 @@ static hoodie_status merge_slice(hoodie_svc *sv, const char *partition, const ch
     if (parts > 1) sel_sink = NULL;
     char *path = base_name ? hoodie_svc__file_path(sv, partition, base_name) : NULL;
     hoodie_status rc = base_name && !path ? HOODIE_NOMEM() : hoodie_arena_new(&a, NULL, 4096);
+    const hoodie_fs_file **logs = NULL;
+    hoodie_spill *spill = NULL;
+    if (rc == HOODIE_OK && n_logs) rc = slice_logs(sv, a, partition, log_names, n_logs, path, parts, &logs, &spill);
     for (uint32_t part = 0; part < parts && rc == HOODIE_OK; part++) {
         if (n_logs) {
-            rc = fold_logs(sv, a, partition, log_names, n_logs, NULL, &sh, parts, part, &items, &m, out);
+            rc = fold_logs(sv, logs, n_logs, spill, NULL, &sh, parts, part, &items, &m, out);
             have_items = rc == HOODIE_OK;
         }
         out->may_drop = parts > 1 || (m && hoodie_slice_merger_may_drop(m));
         if (rc == HOODIE_OK && path) {
-            if (!r) rc = hoodie_pqfile__open_columns(&r, path, sv->s, 0, sh.schema);
+            if (!r) rc = hoodie_pqfile__open_columns(&r, path, hoodie_spill_storage(spill, sv->s), 0, sh.schema);
             if (rc == HOODIE_OK) rc = hoodie_pqfile__scan_open(r, &sc);
             while (rc == HOODIE_OK) {
                 hoodie_batch raw, conformed, merged;
@@ -651,6 +673,7 @@ static hoodie_status merge_slice(hoodie_svc *sv, const char *partition, const ch
         have_items = 0;
     }
     hoodie_parquet_reader_free(r);
+    hoodie_spill_free(spill); /* after the base file it may have opened */
     hoodie_arena_free(a);
     free(path);
     return rc;

@@ -198,6 +198,13 @@ if [ -n "$lcf" ]; then
 else
     bad "no log file of 16 MB or more in several blocks: $(ls -l "$tmp"/down_logs/)"
 fi
+# in key-hash passes, the slice's files come from S3 once (copied locally for the passes), not once per pass
+HOODIE_S3_TRACE=1 "$HOODIE" read "$s3b" --format csv --merge-memory 2 -o /dev/null 2> "$tmp/lgp.trace" ||
+    bad "traced read in passes failed: $(grep -v 'hoodie: s3:' "$tmp/lgp.trace")"
+logs_size=$(cat "$tmp"/down_logs/.*.log.* | wc -c)
+fetched=$(grep "GET [^ ]*/\.[^ ]*\.log\.[^ ]* " "$tmp/lgp.trace" | awk '{ s += $(NF-1) } END { print s + 0 }')
+[ "$fetched" -ge "$logs_size" ] && [ "$fetched" -le $((logs_size + logs_size / 4)) ] && ok ||
+    bad "a read in passes fetched $fetched bytes of log files of $logs_size bytes"
 # a GET that fails in the middle of a large read (the 24 MB log block, fetched in parallel pieces) fails the read,
 # naming the file, and leaves nothing half-read behind
 bigl=$(ls -S "$tmp"/down_logs/.*.log.* | head -1)

@@ -1458,6 +1458,49 @@ static void last_compaction_stats(const char *base, const hoodie_storage *s, int
  * compaction so merged writes the same records with the same statistics. The sequence: a bulk insert, updates,
  * deletes, updates with inserts, stale updates (event time: they lose), more updates.
  */
+/* Reads of log files through the in-memory storage (a table on storage that does not map files, as S3), counted in
+ * bytes. */
+static hoodie_status (*mp_inner_open_read)(void *, const char *, hoodie_rfile **, uint64_t *);
+static hoodie_status (*mp_inner_read_at)(void *, hoodie_rfile *, uint64_t, void *, size_t);
+static uint64_t mp_bytes_read;
+static hoodie_rfile *mp_data_files[4096];
+static size_t mp_n_data_files;
+
+static hoodie_status mp_counted_open_read(void *ctx, const char *path, hoodie_rfile **out, uint64_t *size)
+{
+    hoodie_status rc = mp_inner_open_read(ctx, path, out, size);
+    if (rc == HOODIE_OK && strstr(path, ".log.") && mp_n_data_files < 4096)
+        mp_data_files[mp_n_data_files++] = *out;
+    return rc;
+}
+
+static void (*mp_inner_close_read)(void *, hoodie_rfile *);
+
+static void mp_counted_close_read(void *ctx, hoodie_rfile *f)
+{
+    for (size_t i = 0; i < mp_n_data_files; i++)
+        if (mp_data_files[i] == f) { mp_data_files[i] = mp_data_files[--mp_n_data_files]; break; }
+    mp_inner_close_read(ctx, f);
+}
+
+static hoodie_status mp_counted_read_at(void *ctx, hoodie_rfile *f, uint64_t off, void *buf, size_t len)
+{
+    for (size_t i = mp_n_data_files; i > 0; i--)
+        if (mp_data_files[i - 1] == f) { mp_bytes_read += len; break; }
+    return mp_inner_read_at(ctx, f, off, buf, len);
+}
+
+/* The entries of a directory whose name starts with `prefix`. */
+static int dir_entries(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    if (!d) return 0;
+    for (struct dirent *e; (e = readdir(d));) n += !strncmp(e->d_name, prefix, strlen(prefix));
+    closedir(d);
+    return n;
+}
+
 static void merge_parts_case(int version, hoodie_log_block_format fmt)
 {
     hoodie_storage *mem;
@@ -1501,6 +1544,38 @@ static void merge_parts_case(int version, hoodie_log_block_format fmt)
     }
     hoodie_table_free(t);
     hoodie_assert(checked >= 2 * 6);
+    /* the passes read the slice's files once from the table's storage (they are copied locally, to TMPDIR, and
+     * read from there), not once per pass; the copies are gone afterwards */
+    hoodie_storage counted = *mem;
+    mp_inner_read_at = mem->read_at;
+    mp_inner_open_read = mem->open_read;
+    mp_inner_close_read = mem->close_read;
+    counted.read_at = mp_counted_read_at;
+    counted.open_read = mp_counted_open_read;
+    counted.close_read = mp_counted_close_read;
+    counted.destroy = NULL;
+    const char *old_tmp = getenv("TMPDIR");
+    char *saved_tmp = old_tmp ? strdup(old_tmp) : NULL;
+    char *spill_dir = strdup(hoodie_test_tmpdir());
+    hoodie_assert(spill_dir != NULL);
+    setenv("TMPDIR", spill_dir, 1);
+    mp_bytes_read = 0;
+    mp_n_data_files = 0;
+    char *one = snapshot_with(tables[1], &counted, 1, NULL, 0);
+    uint64_t one_pass = mp_bytes_read;
+    mp_bytes_read = 0;
+    mp_n_data_files = 0;
+    char *many = snapshot_with(tables[1], &counted, 1, NULL, 256);
+    int left = dir_entries(spill_dir, "hoodie-spill-");
+    if (saved_tmp) setenv("TMPDIR", saved_tmp, 1); else unsetenv("TMPDIR");
+    free(saved_tmp);
+    free(spill_dir);
+    hoodie_assert_equal_s(one, many);
+    hoodie_assert(one_pass > 0);
+    hoodie_assert(mp_bytes_read <= one_pass); /* tens of passes: once */
+    hoodie_assert_equal_i(0, left);
+    free(one);
+    free(many);
     /* log compaction, table a in one pass, table b in partitions (a delete block and a data block each): each reads
      * as before, meta columns included */
     char *before = snapshot(tables[0], mem, 0);

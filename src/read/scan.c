@@ -624,8 +624,8 @@ static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
         HOODIE_TRY(start_pass(s));
     }
     if (sl->base) {
-        hoodie_status rc = hoodie_pqfile__open_columns(&s->base, sl->base->path, hoodie_spill_storage(s->spill, s->t->storage),
-                                                       s->batch_rows, &s->full);
+        const hoodie_storage *bs = hoodie_spill_storage(s->spill, s->t->storage);
+        hoodie_status rc = hoodie_pqfile__open_columns(&s->base, sl->base->path, bs, s->batch_rows, &s->full);
         if (rc < 0) return rc;
         if (s->has_filter && !s->merger) {
             /* no log can change these rows: statistics may skip row groups */

@@ -3,9 +3,12 @@
 #include "util/error.h"
 #include "util/warn.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct hoodie_spill {
     hoodie_storage st;          /* reads of the copied paths from the copies; the rest to base */
@@ -187,6 +190,54 @@ static void spill_free(hoodie_spill *sp)
     free(sp);
 }
 
+/*
+ * Copies left by a merge whose process died in the middle (killed): directories hoodie-spill-<pid>-* of processes
+ * that no longer exist are removed when the next spill is made in the same place. A live process's, or one whose
+ * pid cannot be checked, stays.
+ */
+typedef struct stale_dirs {
+    char **names;
+    size_t n, cap;
+} stale_dirs;
+
+static int collect_stale(const hoodie_dirent *e, void *payload)
+{
+    stale_dirs *d = payload;
+    static const char prefix[] = "hoodie-spill-";
+    if (!e->is_dir || strncmp(e->name, prefix, sizeof prefix - 1)) return 0;
+    char *end;
+    long pid = strtol(e->name + sizeof prefix - 1, &end, 10);
+    if (end == e->name + sizeof prefix - 1 || *end != '-' || pid <= 0 || pid == (long)getpid()) return 0;
+    if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) return 0;
+    if (d->n == d->cap) {
+        size_t nc = d->cap ? d->cap * 2 : 8;
+        char **v = realloc(d->names, nc * sizeof *v);
+        if (!v) return 1;
+        d->names = v;
+        d->cap = nc;
+    }
+    if (!(d->names[d->n] = strdup(e->name))) return 1;
+    d->n++;
+    return 0;
+}
+
+static void sweep_stale(const hoodie_storage *local, const char *tmp)
+{
+    stale_dirs d = { NULL, 0, 0 };
+    if (local->list(local->ctx, tmp, collect_stale, &d) < 0) hoodie_error_clear();
+    for (size_t i = 0; i < d.n; i++) {
+        size_t len = strlen(tmp) + strlen(d.names[i]) + 2;
+        char *p = malloc(len);
+        if (p) {
+            snprintf(p, len, "%s/%s", tmp, d.names[i]);
+            if (hoodie_storage_remove_tree(local, p) < 0) hoodie_error_clear();
+        }
+        free(p);
+        free(d.names[i]);
+    }
+    free(d.names);
+}
+
 hoodie_status hoodie_spill_open(hoodie_spill **out, const hoodie_storage *s, const char *const *paths, size_t n)
 {
     *out = NULL;
@@ -201,11 +252,13 @@ hoodie_status hoodie_spill_open(hoodie_spill **out, const hoodie_storage *s, con
     sp->remote = calloc(n, sizeof *sp->remote);
     sp->copy = calloc(n, sizeof *sp->copy);
     const char *tmp = getenv("TMPDIR");
-    size_t tl = tmp && *tmp ? strlen(tmp) : 4;
-    sp->dir = malloc(tl + 32);
+    if (!tmp || !*tmp) tmp = "/tmp";
+    size_t tl = strlen(tmp);
+    sp->dir = malloc(tl + 48);
     uint8_t *buf = malloc(COPY_CHUNK);
     if (!sp->remote || !sp->copy || !sp->dir || !buf) { free(buf); spill_free(sp); return HOODIE_NOMEM(); }
-    snprintf(sp->dir, tl + 32, "%s/hoodie-spill-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    sweep_stale(sp->local, tmp);
+    snprintf(sp->dir, tl + 48, "%s/hoodie-spill-%ld-XXXXXX", tmp, (long)getpid());
     hoodie_status rc = HOODIE_OK;
     if (!mkdtemp(sp->dir)) {
         rc = HOODIE_FAIL(HOODIE_EIO, "cannot make a directory for the merge's copies (%s)", sp->dir);

@@ -4,7 +4,8 @@
  * are copied once to local temporary files instead (in $TMPDIR, else /tmp: Hudi spills its merges to
  * hoodie.memory.spillable.map.path, /tmp by default), and the passes read them from there, mapped, through a
  * storage that sends reads of those paths to the copies and everything else to the table's storage. Paths stay the
- * table's, so messages about the data name the table's files. The copies are removed when the spill is freed.
+ * table's, so messages about the data name the table's files. The copies are removed when the spill is freed; those
+ * of a process that died in the middle (hoodie-spill-<pid>-*) are removed by the next spill made in the same place.
  */
 #ifndef HOODIE_READ_SPILL_H
 #define HOODIE_READ_SPILL_H

@@ -35,6 +35,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* ---- input: rows (id, name, city, ts) as an Arrow stream ---- */
 
@@ -1563,9 +1565,24 @@ static void merge_parts_case(int version, hoodie_log_block_format fmt)
     mp_n_data_files = 0;
     char *one = snapshot_with(tables[1], &counted, 1, NULL, 0);
     uint64_t one_pass = mp_bytes_read;
+    /* copies a killed process left (its pid gone) are removed by the next spill; a live process's stay */
+    pid_t child = fork();
+    if (child == 0) _exit(0);
+    hoodie_assert(child > 0);
+    waitpid(child, NULL, 0);
+    char dead[512], live[512], junk[600];
+    snprintf(dead, sizeof dead, "%s/hoodie-spill-%ld-dead00", spill_dir, (long)child);
+    snprintf(live, sizeof live, "%s/hoodie-spill-%ld-live00", spill_dir, (long)getpid());
+    snprintf(junk, sizeof junk, "%s/0", dead);
+    hoodie_assert_ok(hoodie_storage_posix()->mkdirs(hoodie_storage_posix()->ctx, dead));
+    hoodie_assert_ok(hoodie_storage_posix()->mkdirs(hoodie_storage_posix()->ctx, live));
+    hoodie_assert_ok(hoodie_storage_write_all(hoodie_storage_posix(), junk, 0, "x", 1));
     mp_bytes_read = 0;
     mp_n_data_files = 0;
     char *many = snapshot_with(tables[1], &counted, 1, NULL, 256);
+    int dead_left = dir_entries(spill_dir, strrchr(dead, '/') + 1);
+    int live_left = dir_entries(spill_dir, strrchr(live, '/') + 1);
+    hoodie_assert_ok(hoodie_storage_remove_tree(hoodie_storage_posix(), live));
     int left = dir_entries(spill_dir, "hoodie-spill-");
     if (saved_tmp) setenv("TMPDIR", saved_tmp, 1); else unsetenv("TMPDIR");
     free(saved_tmp);
@@ -1574,6 +1591,8 @@ static void merge_parts_case(int version, hoodie_log_block_format fmt)
     hoodie_assert(one_pass > 0);
     hoodie_assert(mp_bytes_read <= one_pass); /* tens of passes: once */
     hoodie_assert_equal_i(0, left);
+    hoodie_assert_equal_i(0, dead_left);
+    hoodie_assert_equal_i(1, live_left);
     free(one);
     free(many);
     /* log compaction, table a in one pass, table b in partitions (a delete block and a data block each): each reads

@@ -371,7 +371,8 @@ static hoodie_status block_content(scan_state *st, hoodie_reader *r, hoodie_hlog
 
 /* One block of a log file, in file order. r: the file when it is read in ranges (a block's content is then
  * read when it is needed: delete and Parquet blocks now, Avro data blocks when the file ends), else NULL. */
-static hoodie_status scan_block(scan_state *st, const hoodie_fs_file *f, hoodie_hlog_block *bp, hoodie_reader *r)
+static hoodie_status scan_block(scan_state *st, const hoodie_fs_file *f, const hoodie_hlog_block *bp,
+                                hoodie_reader *r)
 {
     const hoodie_logscan_ctx *ctx = st->ctx;
     hoodie_hlog_block b = *bp;

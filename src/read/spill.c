@@ -144,14 +144,14 @@ static int sp_exists(void *ctx, const char *path)
 /* 1 if s maps the file at path (the local file system), 0 if not or if it cannot be opened. */
 static int maps_file(const hoodie_storage *s, const char *path)
 {
-    if (s->version < 3 || !s->map || !s->unmap) return 0;
+    hoodie_buf none = HOODIE_BUF_INIT;
+    hoodie_file_bytes fb;
     hoodie_reader r;
-    if (hoodie_reader_open(&r, s, path) < 0) { hoodie_error_clear(); return 0; }
-    const void *p = NULL;
-    int mapped = r.size > 0 && s->map(s->ctx, r.f, r.size, &p) == HOODIE_OK;
-    if (mapped) s->unmap(s->ctx, r.f, p, r.size);
-    else hoodie_error_clear();
+    if (hoodie_storage_file_bytes_or_reader(s, path, &none, 0, &fb, &r) < 0) { hoodie_error_clear(); return 0; }
+    int mapped = fb.f != NULL; /* else the file is open for ranged reads (nothing read), or empty */
+    hoodie_file_bytes_done(&fb);
     hoodie_reader_close(&r);
+    hoodie_buf_dispose(&none);
     return mapped;
 }
 

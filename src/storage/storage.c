@@ -45,23 +45,28 @@ void hoodie_reader_close(hoodie_reader *r)
     r->f = NULL;
 }
 
-hoodie_status hoodie_storage_read_all(const hoodie_storage *s, const char *path, hoodie_buf *out)
+/* The rest of an open file appended to `out`, and r closed. On failure an empty `out` stays empty. */
+static hoodie_status read_open(hoodie_reader *r, hoodie_buf *out)
 {
-    hoodie_reader r;
     int had_memory = out->data != NULL;
-    hoodie_status rc = hoodie_reader_open(&r, s, path);
-    if (rc < 0) return rc;
-    if (r.size > SIZE_MAX / 2) { hoodie_reader_close(&r); return HOODIE_FAIL(HOODIE_ENOMEM, "%s: too large", path); }
-    rc = hoodie_buf_reserve(out, (size_t)r.size + 1);
-    if (rc == HOODIE_OK && r.size) rc = hoodie_reader_read(&r, 0, out->data + out->len, (size_t)r.size);
+    hoodie_status rc = r->size > SIZE_MAX / 2 ? HOODIE_FAIL(HOODIE_ENOMEM, "%s: too large", r->path) : HOODIE_OK;
+    if (rc == HOODIE_OK) rc = hoodie_buf_reserve(out, (size_t)r->size + 1);
+    if (rc == HOODIE_OK && r->size) rc = hoodie_reader_read(r, 0, out->data + out->len, (size_t)r->size);
     if (rc == HOODIE_OK) {
-        out->len += (size_t)r.size;
+        out->len += (size_t)r->size;
         out->data[out->len] = '\0';
     } else if (!had_memory) {
         hoodie_buf_dispose(out); /* a failed read leaves the caller's empty buffer as it was */
     }
-    hoodie_reader_close(&r);
+    hoodie_reader_close(r);
     return rc;
+}
+
+hoodie_status hoodie_storage_read_all(const hoodie_storage *s, const char *path, hoodie_buf *out)
+{
+    hoodie_reader r;
+    HOODIE_TRY(hoodie_reader_open(&r, s, path));
+    return read_open(&r, out);
 }
 
 hoodie_status hoodie_storage_file_bytes(const hoodie_storage *s, const char *path, hoodie_buf *buf,
@@ -93,14 +98,8 @@ hoodie_status hoodie_storage_file_bytes_or_reader(const hoodie_storage *s, const
         *ranged = r;
         return HOODIE_OK;
     }
-    hoodie_status rc = r.size > SIZE_MAX / 2 ? HOODIE_FAIL(HOODIE_ENOMEM, "%s: too large", path) : HOODIE_OK;
     buf->len = 0;
-    if (rc == HOODIE_OK) rc = hoodie_buf_reserve(buf, (size_t)r.size + 1);
-    if (rc == HOODIE_OK && r.size) rc = hoodie_reader_read(&r, 0, buf->data, (size_t)r.size);
-    hoodie_reader_close(&r);
-    if (rc < 0) return rc;
-    buf->len = (size_t)r.size;
-    buf->data[buf->len] = '\0';
+    HOODIE_TRY(read_open(&r, buf));
     out->data = buf->data;
     out->len = buf->len;
     return HOODIE_OK;

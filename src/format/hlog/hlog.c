@@ -220,14 +220,12 @@ int hoodie_hlog_head(const uint8_t *p, size_t n, uint64_t off, uint64_t file_siz
     return HOODIE_OK;
 }
 
-hoodie_status hoodie_hlog_tail_range(const hoodie_hlog_block *b, uint64_t file_size, uint64_t *tail_off,
-                                     size_t *tail_len)
+void hoodie_hlog_tail_range(const hoodie_hlog_block *b, uint64_t file_size, uint64_t *tail_off, size_t *tail_len)
 {
     uint64_t from = b->content_offset + b->content_len, end = b->offset + b->total_len;
     uint64_t to = end + HOODIE_HLOG_MAGIC_LEN < file_size ? end + HOODIE_HLOG_MAGIC_LEN : file_size;
     *tail_off = from;
     *tail_len = (size_t)(to - from);
-    return HOODIE_OK;
 }
 
 int hoodie_hlog_tail(const uint8_t *t, size_t n, uint64_t file_size, const char *what, hoodie_hlog_block *b)

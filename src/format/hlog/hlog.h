@@ -104,8 +104,7 @@ enum { HOODIE_HLOG_MORE = 1, HOODIE_HLOG_UNCLEAN = 2 };
 int hoodie_hlog_head(const uint8_t *p, size_t n, uint64_t off, uint64_t file_size, const char *what,
                      hoodie_arena *a, hoodie_hlog_block *out, size_t *need);
 /** The bytes hoodie_hlog_tail checks for a block hoodie_hlog_head gave. */
-hoodie_status hoodie_hlog_tail_range(const hoodie_hlog_block *b, uint64_t file_size, uint64_t *tail_off,
-                                     size_t *tail_len);
+void hoodie_hlog_tail_range(const hoodie_hlog_block *b, uint64_t file_size, uint64_t *tail_off, size_t *tail_len);
 /** HOODIE_OK when the block's tail (the bytes of hoodie_hlog_tail_range) checks out, else HOODIE_HLOG_UNCLEAN. */
 int hoodie_hlog_tail(const uint8_t *t, size_t n, uint64_t file_size, const char *what, hoodie_hlog_block *b);
 

@@ -81,89 +81,135 @@ static inline int key_cmp_pre(uint64_t ap, const uint8_t *a, size_t al, uint64_t
     return key_cmp(a + 8, al - 8, b + 8, bl - 8);
 }
 
+/* reader_probe's state: the candidates merged with the file's keys while these rise, else a hash map of them. */
+typedef struct probe {
+    wctx *w;
+    const rowvec *cand;
+    const uint64_t *cpre; /* the candidates' key prefixes */
+    uint8_t *found;
+    size_t j;             /* merge: the first candidate not below the keys seen */
+    int hashed;
+    hoodie_hmap map;
+    keybits kb;
+    const uint8_t *prev;  /* the previous key (in the current page or batch, else in `last`) */
+    size_t prev_len;
+    uint64_t prev_pre;
+    int have_prev;
+    hoodie_buf last;
+} probe;
+
+static hoodie_status probe_hash(probe *ps)
+{
+    ps->hashed = 1;
+    return hoodie_wr__key_index(ps->w, ps->cand, &ps->map, &ps->kb);
+}
+
+/* One key of the file. */
+static inline hoodie_status probe_key(probe *ps, const uint8_t *kp, size_t kl)
+{
+    if (!ps->hashed) {
+        uint64_t kpre = key_prefix(kp, kl);
+        if (!ps->have_prev || key_cmp_pre(kpre, kp, kl, ps->prev_pre, ps->prev, ps->prev_len) >= 0) {
+            ps->prev = kp;
+            ps->prev_len = kl;
+            ps->prev_pre = kpre;
+            ps->have_prev = 1;
+            const rowvec *cand = ps->cand;
+            size_t j = ps->j;
+            for (; j < cand->n && ps->cpre[j] <= kpre; j++) {
+                size_t cl;
+                const uint8_t *c = (const uint8_t *)key_at(&ps->w->keys, cand->v[j], &cl);
+                int d = key_cmp_pre(ps->cpre[j], c, cl, kpre, kp, kl);
+                if (d >= 0) {
+                    if (d == 0) ps->found[j] = 1;
+                    break;
+                }
+            }
+            ps->j = j;
+            return HOODIE_OK;
+        }
+        hoodie_status rc = probe_hash(ps); /* a key below the one before: the rest through the map */
+        if (rc < 0) return rc;
+    }
+    uint32_t h = hoodie_hmap_hash(kp, kl);
+    if (!keybits_may(&ps->kb, h)) return HOODIE_OK;
+    uint64_t *v = hoodie_hmap_get_hashed(&ps->map, kp, kl, h);
+    if (v) ps->found[*v] = 1;
+    return HOODIE_OK;
+}
+
+/* The page's or batch's last key kept past it (its memory goes with it). */
+static hoodie_status probe_keep_prev(probe *ps)
+{
+    if (ps->hashed || !ps->have_prev || ps->prev == ps->last.data) return HOODIE_OK;
+    ps->last.len = 0;
+    hoodie_status rc = hoodie_buf_append(&ps->last, ps->prev, ps->prev_len);
+    ps->prev = ps->last.data;
+    return rc;
+}
 /*
  * base_file_probe on a reader open_keys opened (left open). The candidates come in key order (the lookup's sorted
  * rows), and base files are often sorted by key too (a sorted bulk insert, a merge of one): while the file's keys
  * keep rising they are merged with the candidates, mostly comparisons of 8-byte prefixes; the first key that
- * falls (or candidates out of order) switches to a hash map of the candidates for the rest of the file.
+ * falls (or candidates out of order) switches to a hash map of the candidates for the rest of the file. PLAIN
+ * pages are read in place (hoodie_pq_scan_plain_page), others a batch at a time.
  */
-static hoodie_status reader_probe(wctx *w, hoodie_parquet_reader *r, const rowvec *cand, uint8_t *found)
+static hoodie_status reader_probe(wctx *w, hoodie_parquet_reader *r, const char *path, const rowvec *cand,
+                                  uint8_t *found)
 {
-    hoodie_hmap map = HOODIE_HMAP_INIT;
-    keybits kb = { 0 };
-    int hashed = 0;
+    probe ps = { .w = w, .cand = cand, .found = found, .map = HOODIE_HMAP_INIT, .last = HOODIE_BUF_INIT };
     hoodie_status rc = HOODIE_OK;
-    size_t j = 0; /* merge: the first candidate not below the keys seen */
     uint64_t *cpre = malloc((cand->n + 1) * sizeof *cpre);
     if (!cpre) return HOODIE_NOMEM();
+    ps.cpre = cpre;
     for (size_t i = 0; i < cand->n; i++) {
         size_t cl;
         const char *c = key_at(&w->keys, cand->v[i], &cl);
         cpre[i] = key_prefix(c, cl);
-        if (i && !hashed) {
+        if (i && !ps.hashed) {
             size_t pl;
             const char *p = key_at(&w->keys, cand->v[i - 1], &pl);
-            if (key_cmp_pre(cpre[i - 1], (const uint8_t *)p, pl, cpre[i], (const uint8_t *)c, cl) > 0) hashed = 1;
+            if (key_cmp_pre(cpre[i - 1], (const uint8_t *)p, pl, cpre[i], (const uint8_t *)c, cl) > 0) ps.hashed = 1;
         }
     }
-    if (hashed) rc = hoodie_wr__key_index(w, cand, &map, &kb);
-    hoodie_buf last = HOODIE_BUF_INIT; /* the previous key, kept across batches */
-    int have_last = 0;
+    if (ps.hashed) rc = hoodie_wr__key_index(w, cand, &ps.map, &ps.kb);
     hoodie_pq_scan *sc = NULL;
     if (rc == HOODIE_OK) rc = hoodie_pqfile__scan_open(r, &sc);
     while (rc == HOODIE_OK) {
+        const uint8_t *p, *end;
+        int64_t n;
+        rc = hoodie_pq_scan_plain_page(sc, &p, &end, &n);
+        if (rc == HOODIE_OK) {
+            for (int64_t i = 0; i < n && rc == HOODIE_OK; i++) {
+                const uint8_t *kp;
+                size_t kl;
+                if (!hoodie_pq_plain_next(&p, end, &kp, &kl))
+                    rc = HOODIE_CORRUPT("%s: _hoodie_record_key: value %lld of the page at offset %llu overruns it",
+                                        path, (long long)i,
+                                        (unsigned long long)hoodie_pq_scan_page_offset(sc));
+                else rc = probe_key(&ps, kp, kl);
+            }
+            if (rc == HOODIE_OK) rc = probe_keep_prev(&ps);
+            continue;
+        }
+        if (rc != 1) break;
         hoodie_batch b;
-        rc = hoodie_pq_scan_next(sc, &b);
-        if (rc < 0) break;
+        if ((rc = hoodie_pq_scan_next(sc, &b)) < 0) break;
         const hoodie_array *k = &b.root.children[0];
-        const uint8_t *prev = last.data;
-        size_t prev_len = last.len;
-        uint64_t prev_pre = have_last ? key_prefix(prev, prev_len) : 0;
-        int64_t i = 0;
-        for (; !hashed && i < k->length; i++) {
+        for (int64_t i = 0; rc == HOODIE_OK && i < k->length; i++) {
             if (!hoodie_array_is_valid(k, i)) continue;
             size_t kl;
             const uint8_t *kp = hoodie_array_bytes_at(k, i, &kl);
-            uint64_t kpre = key_prefix(kp, kl);
-            if (have_last && key_cmp_pre(kpre, kp, kl, prev_pre, prev, prev_len) < 0) {
-                rc = hoodie_wr__key_index(w, cand, &map, &kb);
-                hashed = 1;
-                break; /* this key again, through the map */
-            }
-            prev = kp;
-            prev_len = kl;
-            prev_pre = kpre;
-            have_last = 1;
-            for (; j < cand->n && cpre[j] <= kpre; j++) {
-                size_t cl;
-                const uint8_t *c = (const uint8_t *)key_at(&w->keys, cand->v[j], &cl);
-                int d = key_cmp_pre(cpre[j], c, cl, kpre, kp, kl);
-                if (d >= 0) {
-                    if (d == 0) found[j] = 1;
-                    break;
-                }
-            }
+            rc = probe_key(&ps, kp, kl);
         }
-        for (; hashed && rc == HOODIE_OK && i < k->length; i++) {
-            if (!hoodie_array_is_valid(k, i)) continue;
-            size_t kl;
-            const uint8_t *kp = hoodie_array_bytes_at(k, i, &kl);
-            uint32_t h = hoodie_hmap_hash(kp, kl);
-            if (!keybits_may(&kb, h)) continue;
-            uint64_t *v = hoodie_hmap_get_hashed(&map, kp, kl, h);
-            if (v) found[*v] = 1;
-        }
-        if (rc == HOODIE_OK && !hashed && have_last && prev != last.data) {
-            last.len = 0;
-            rc = hoodie_buf_append(&last, prev, prev_len);
-        }
+        if (rc == HOODIE_OK) rc = probe_keep_prev(&ps);
         hoodie_batch_dispose(&b);
     }
     if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
     hoodie_pq_scan_free(sc);
-    hoodie_buf_dispose(&last);
-    hoodie_hmap_dispose(&map);
-    free(kb.w);
+    hoodie_buf_dispose(&ps.last);
+    hoodie_hmap_dispose(&ps.map);
+    free(ps.kb.w);
     free(cpre);
     return rc;
 }
@@ -172,7 +218,7 @@ static hoodie_status base_file_probe(wctx *w, const hoodie_fs_file *f, const row
 {
     hoodie_parquet_reader *r = NULL;
     hoodie_status rc = open_keys(w, f, &r);
-    if (rc == HOODIE_OK) rc = reader_probe(w, r, cand, found);
+    if (rc == HOODIE_OK) rc = reader_probe(w, r, f->path, cand, found);
     hoodie_parquet_reader_free(r);
     return rc;
 }
@@ -361,7 +407,7 @@ static hoodie_status settle(wctx *w, const hoodie_file_group *fg, int pi, int64_
         if (row_group[cand->v[i]] < 0 && !(trust_single && n_files[cand->v[i]] == 1)) rc = rv_push(&check, cand->v[i]);
     uint8_t *found = rc == HOODIE_OK && check.n ? calloc(check.n, 1) : NULL;
     if (rc == HOODIE_OK && check.n && !found) rc = HOODIE_NOMEM();
-    if (rc == HOODIE_OK && check.n) rc = r ? reader_probe(w, r, &check, found) : base_file_probe(w, sl->base, &check, found);
+    if (rc == HOODIE_OK && check.n) rc = r ? reader_probe(w, r, sl->base->path, &check, found) : base_file_probe(w, sl->base, &check, found);
     wgroup *grp = NULL;
     size_t k = 0; /* check.v is in cand->v's order */
     for (size_t i = 0; rc == HOODIE_OK && i < cand->n; i++) {

@@ -649,6 +649,8 @@ static void trace_phase(wctx *w, const char *phase)
 {
     if (!w->trace) return;
     double now = now_s();
+    struct timespec ct;
+    double cpu = clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ct) ? 0 : (double)ct.tv_sec + (double)ct.tv_nsec * 1e-9;
     if (phase) {
         long pages = -1, rss = -1; /* resident memory where /proc tells it (Linux), else -1 */
         FILE *f = fopen("/proc/self/statm", "r");
@@ -656,10 +658,11 @@ static void trace_phase(wctx *w, const char *phase)
             if (fscanf(f, "%ld %ld", &pages, &rss) != 2) rss = -1;
             fclose(f);
         }
-        fprintf(stderr, "hoodie: write: %-12s %8.3f s  rss %6.1f MB\n", phase, now - w->trace_at,
-                rss < 0 ? -1.0 : (double)rss * 4096.0 / 1048576.0);
+        fprintf(stderr, "hoodie: write: %-12s %8.3f s  cpu %6.3f s  rss %6.1f MB\n", phase, now - w->trace_at,
+                cpu - w->trace_cpu, rss < 0 ? -1.0 : (double)rss * 4096.0 / 1048576.0);
     }
     w->trace_at = now;
+    w->trace_cpu = cpu;
 }
 
 /*

@@ -81,6 +81,7 @@ typedef struct wctx {
     int no_meta;                    /* hoodie.populate.meta.fields=false: keys from the key fields (COW only) */
     int trace;                      /* HOODIE_TRACE_WRITE set: each phase's wall time on stderr */
     double trace_at;                /* when the last phase ended (CLOCK_MONOTONIC seconds) */
+    double trace_cpu;               /* this thread's CPU time then (seconds) */
     double trace_handle[4];         /* the files phase's seconds by handle: create/bulk, merge, append, LSM */
     int trace_handles[4];           /* and how many of each ran */
     hoodie_keygen_plan kg_file;     /* no_meta: the key generator on file_schema, for the records of base files */

@@ -1486,10 +1486,10 @@ static hoodie_status advise_row_group(hoodie_pq_scan *s)
     return HOODIE_OK;
 }
 
-hoodie_status hoodie_pq_scan_next(hoodie_pq_scan *s, hoodie_batch *out)
+/* A row group with rows left open (the next one when the open one is read): HOODIE_ITEROVER after the last. */
+static hoodie_status scan_row_group(hoodie_pq_scan *s)
 {
     hoodie_status rc;
-    memset(out, 0, sizeof *out);
     if (s->poisoned < 0) return HOODIE_FAIL(HOODIE_ESTATE, "%s: scan failed earlier", s->f->src.name);
     while (!s->rg_open || s->rg_rows_left == 0) {
         if (s->rg_open) { s->rg_open = 0; s->rg_i++; }
@@ -1507,6 +1507,50 @@ hoodie_status hoodie_pq_scan_next(hoodie_pq_scan *s, hoodie_batch *out)
         rc = advise_row_group(s);
         if (rc < 0) { s->poisoned = rc; return rc; }
     }
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_pq_scan_plain_page(hoodie_pq_scan *s, const uint8_t **values, const uint8_t **end, int64_t *n)
+{
+    *values = *end = NULL;
+    *n = 0;
+    if (s->n_leaves != 1 || s->node.n_children != 1 || s->node.children[0].kind != HOODIE_PQ_NODE_LEAF) return 1;
+    colr *c = &s->leaves[0].cr;
+    if (c->ptype != HOODIE_PQ_BYTE_ARRAY || c->out != OUT_VAR || c->max_rep) return 1;
+    hoodie_status rc = scan_row_group(s);
+    if (rc != HOODIE_OK) return rc;
+    if (c->page_i >= c->page_n) {
+        int done;
+        if ((rc = load_page(c, &done)) < 0) { s->poisoned = rc; return rc; }
+        if (done) {
+            rc = HOODIE_CORRUPT("%s: column chunk ends %lld rows short of row group %u", c->what,
+                                (long long)s->rg_rows_left, s->rgs[s->rg_i]);
+            s->poisoned = rc;
+            return rc;
+        }
+    }
+    if (c->venc != V_PLAIN_BA || (c->max_def && !c->page_full)) return 1;
+    int64_t k = c->page_n - c->page_i;
+    if (k > s->rg_rows_left) return 1; /* a page past the row group's end: hoodie_pq_scan_next reports it */
+    *values = c->vp;
+    *end = c->vend;
+    *n = k;
+    c->vp = c->vend;
+    c->page_i = c->page_n;
+    s->rg_rows_left -= k;
+    return HOODIE_OK;
+}
+
+uint64_t hoodie_pq_scan_page_offset(const hoodie_pq_scan *s)
+{
+    return s->n_leaves ? s->leaves[0].cr.page_off : 0;
+}
+
+hoodie_status hoodie_pq_scan_next(hoodie_pq_scan *s, hoodie_batch *out)
+{
+    hoodie_status rc;
+    memset(out, 0, sizeof *out);
+    if ((rc = scan_row_group(s)) != HOODIE_OK) return rc;
     int64_t nrows = s->rg_rows_left < s->batch_rows ? s->rg_rows_left : s->batch_rows;
     HOODIE_TRY_GOTO(rc, hoodie_batch_init(out, &s->root), fail);
     bind_arrays(s, &s->node, &out->root);

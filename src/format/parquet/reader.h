@@ -64,6 +64,29 @@ hoodie_status hoodie_pq_scan_open(hoodie_pq_scan **out, hoodie_pq_file *f, const
 const hoodie_field *hoodie_pq_scan_schema(const hoodie_pq_scan *s);
 /** Next batch into *out (initialised here; the caller disposes it). HOODIE_ITEROVER at the end. */
 hoodie_status hoodie_pq_scan_next(hoodie_pq_scan *s, hoodie_batch *out);
+/**
+ * A scan of one flat BYTE_ARRAY column may take its values a page at a time, in place, without their being
+ * copied into a batch: when the rest of the current page is PLAIN-encoded without nulls, *values..*end holds its
+ * *n values, each a 4-byte little-endian length and that many bytes (not checked: hoodie_pq_plain_next checks
+ * them), valid until the next call; the scan has moved past them. Returns 1 (nothing taken) for any other page or
+ * scan: read on with hoodie_pq_scan_next, which may be mixed with this. HOODIE_ITEROVER at the end.
+ */
+hoodie_status hoodie_pq_scan_plain_page(hoodie_pq_scan *s, const uint8_t **values, const uint8_t **end, int64_t *n);
+/** The file offset of the page the scan's first column read last (for messages). */
+uint64_t hoodie_pq_scan_page_offset(const hoodie_pq_scan *s);
+/** The next PLAIN BYTE_ARRAY value at *p (< end): 1 with *v, *len set and *p moved past it; 0 when its length runs
+ *  past end (a corrupt page). */
+static inline int hoodie_pq_plain_next(const uint8_t **p, const uint8_t *end, const uint8_t **v, size_t *len)
+{
+    const uint8_t *q = *p;
+    if (end - q < 4) return 0;
+    size_t l = (size_t)q[0] | (size_t)q[1] << 8 | (size_t)q[2] << 16 | (size_t)q[3] << 24;
+    if (l > (size_t)(end - q) - 4) return 0;
+    *v = q + 4;
+    *len = l;
+    *p = q + 4 + l;
+    return 1;
+}
 void hoodie_pq_scan_free(hoodie_pq_scan *s);
 
 /* ---- page index ---- */

@@ -43,9 +43,10 @@ typedef struct hoodie_scan_opts {
                                        row-group pruning, then applied to rows. NULL: none */
     int64_t batch_rows;           /**< rows per batch (approximate); 0: 65536 */
     /**
-     * (version 2) Bytes of log files a file slice's merge holds decoded at once; 0: 1 GiB, as Hudi's
-     * hoodie.memory.merge.max.size. A slice whose log files are larger is merged in key-hash partitions, one pass
-     * over its base file per partition: memory stays near this bound, rows come out grouped by partition.
+     * (version 2) Bytes a file slice's merge may hold its decoded log records in (with a key entry each); 0: 1 GiB,
+     * as Hudi's hoodie.memory.merge.max.size. A slice whose records take more is merged in key-hash partitions,
+     * one pass over its base file per partition (the number from the log files' size, raised by the first pass as
+     * soon as its records outgrow the bound): memory stays near it, rows come out grouped by partition.
      */
     int64_t merge_memory;
 } hoodie_scan_opts;

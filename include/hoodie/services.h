@@ -67,10 +67,11 @@ typedef struct hoodie_service_opts {
                                                 HOODIE_EVALIDATION. NULL: none */
     void *pre_commit_ctx;
     /* version 5 */
-    int64_t merge_memory;                  /**< bytes of log files a file slice's merge (compaction, clustering)
-                                                holds decoded at once (0: 1 GiB, as hoodie.memory.merge.max.size);
-                                                larger slices are merged in key-hash partitions, a pass over the
-                                                base file each (hoodie_scan_opts.merge_memory) */
+    int64_t merge_memory;                  /**< bytes a file slice's merge (compaction, clustering, log
+                                                compaction) may hold its decoded log records in (0: 1 GiB, as
+                                                hoodie.memory.merge.max.size); slices whose records take more are
+                                                merged in key-hash partitions, a pass over the base file each
+                                                (hoodie_scan_opts.merge_memory) */
 } hoodie_service_opts;
 #define HOODIE_SERVICE_OPTS_INIT \
     { HOODIE_SERVICE_OPTS_VERSION, NULL, HOODIE_PARQUET_CODEC_SNAPPY, HOODIE_COMPACT_ALL, 0, 0, NULL, 0, 0, 0, \

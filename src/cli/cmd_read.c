@@ -17,8 +17,9 @@ static void read_usage(FILE *out)
             "  --query cdc   the changes of each commit in (from, to]: op (i, u, d), ts_ms (the commit), before and\n"
             "                after (the record's columns as JSON, or null), as Hudi's CDC query gives them\n"
             "  --filter      e.g. \"city = 'sao_paulo' AND fare > 20 AND rider IN ('a','b') AND x IS NULL\"\n"
-            "  --merge-memory MB  log files a file slice's merge holds at once (default 1024, as Hudi's\n"
-            "                hoodie.memory.merge.max.size); larger slices are merged in key-hash partitions\n");
+            "  --merge-memory MB  memory a file slice's merge holds its decoded log records in (default 1024,\n"
+            "                as Hudi's hoodie.memory.merge.max.size); a slice whose records take more is merged\n"
+            "                in key-hash partitions, a pass over the base file each\n");
 }
 
 int cmd_read(int argc, char **argv)

@@ -85,8 +85,8 @@ int cmd_compact(int argc, char **argv)
                    "                      [--log-size BYTES] [--io-budget BYTES] [--codec snappy|zstd|gzip|lz4_raw|none]\n"
                    "                      [--merge-memory MB]\n"
                    "  Without --schedule or --run: schedule, then run every pending compaction.\n"
-                   "  --merge-memory: log files a file group's merge holds at once (default 1024); larger ones are\n"
-                   "  merged in key-hash partitions, a pass over the base file each.\n");
+                   "  --merge-memory: memory a file group's merge holds its decoded log records in (default 1024);\n"
+                   "  a group whose records take more is merged in key-hash partitions, a pass over the base file each.\n");
             return CLI_OK;
         }
         if (!strcmp(a, "--schedule")) schedule = 1;
@@ -137,8 +137,9 @@ int cmd_logcompact(int argc, char **argv)
                    "  hoodie.log.compaction.blocks.threshold) into one log file, its records in an Avro data\n"
                    "  block (default) or a Parquet one compressed with --codec (hoodie.logfile.data.block.format).\n"
                    "  Without --schedule or --run: schedule, then run every pending log compaction.\n"
-                   "  --merge-memory: log files a slice's merge holds at once (default 1024); larger ones are merged\n"
-                   "  in key-hash partitions, each adding a delete block and a data block to the new file.\n");
+                   "  --merge-memory: memory a slice's merge holds its decoded log records in (default 1024); a slice\n"
+                   "  whose records take more is merged in key-hash partitions, each adding a delete block and a data\n"
+                   "  block to the new file.\n");
             return CLI_OK;
         }
         if (!strcmp(a, "--schedule")) schedule = 1;

@@ -34,8 +34,10 @@ typedef struct scan_state {
     hoodie_arena *head_arena;  /* header strings of the block read in ranges */
     struct pending *pending;   /* the current file's Avro data blocks, decoded once the file's blocks are known */
     size_t n_pending, cap_pending;
-    int key_col;               /* a pass of a partitioned merge (ctx.parts > 1): the reader schema's record key
-                                  column (-1: none, every row kept); else -1 */
+    int key_col;               /* a pass of a partitioned merge (ctx.parts > 1, or ctx.mem_limit): the reader
+                                  schema's record key column (-1: none, every row kept); else -1 */
+    uint32_t parts;            /* the partitions rows are kept by: ctx.parts, more once the limit was passed */
+    uint64_t log_bytes;        /* of all the scan's log files */
 } scan_state;
 
 /* An Avro data block waiting for the end of its file: blocks a later block of the file drops (rollback command,
@@ -47,11 +49,67 @@ typedef struct pending {
     hoodie_hlog_block b;       /* header pointers not used */
 } pending;
 
+/* What a merge keeps for each log row or delete besides the row: its key table entry and slots (read/slice_merge.c:
+ * a 24-byte entry, 8-byte slots at most two thirds full). */
+enum { MERGE_ROW_BYTES = 48 };
+
+/* The bytes an array's values take (not its buffers' capacities: what they hold past that is not touched). */
+static uint64_t array_mem(const hoodie_array *a)
+{
+    uint64_t n = (uint64_t)(a->length > 0 ? a->length : 0), m = 0;
+    if (a->validity) m += (n + 7) / 8;
+    if (a->offsets) m += (n + 1) * 4 + a->values_len; /* strings, binaries (lists, maps: values_len 0) */
+    else if (a->values) m += n * 8 < a->values_cap ? n * 8 : a->values_cap; /* fixed width: 8 bytes at most, mostly */
+    for (size_t i = 0; i < a->n_children; i++) m += array_mem(&a->children[i]);
+    return m;
+}
+
+static uint64_t item_mem(const hoodie_log_item *it)
+{
+    if (it->kind == HOODIE_LOG_DELETES) {
+        uint64_t m = (uint64_t)it->delete_count * (sizeof *it->deletes + MERGE_ROW_BYTES);
+        for (size_t i = 0; i < it->delete_count; i++)
+            m += it->deletes[i].record_key ? strlen(it->deletes[i].record_key) + 1 : 0;
+        return m;
+    }
+    return array_mem(&it->batch.root) + (uint64_t)it->batch.root.length * MERGE_ROW_BYTES;
+}
+
+static hoodie_status keep_part(const scan_state *st, hoodie_log_item *it);
+
+/*
+ * Item `it`, decoded from `block_bytes` of log blocks, counted. When the rows kept pass ctx.mem_limit (the first
+ * pass of a merge), the scan takes more partitions (hoodie_logscan_parts_over, from what the rows took per log
+ * byte so far) and drops the rows of the others from every item it has: the pass goes on with partition 0 of
+ * those, a subset of the one it had (partitions split the key hashes' range evenly). `it` may be partly filled.
+ */
+static hoodie_status count_item(scan_state *st, hoodie_log_item *it, uint64_t block_bytes)
+{
+    uint64_t m = item_mem(it);
+    st->out->mem += m - it->mem;
+    it->mem = m;
+    st->out->scanned += block_bytes;
+    while (st->ctx->mem_limit && st->out->mem > st->ctx->mem_limit && st->parts < 4096 && st->key_col >= 0 &&
+           st->ctx->part == 0) {
+        st->parts = hoodie_logscan_parts_over(st->out, st->log_bytes, (int64_t)st->ctx->mem_limit, st->parts);
+        st->out->mem = 0;
+        for (size_t i = 0; i < st->out->count; i++) {
+            hoodie_log_item *x = &st->out->items[i];
+            HOODIE_TRY(keep_part(st, x));
+            x->mem = item_mem(x);
+            st->out->mem += x->mem;
+        }
+    }
+    return HOODIE_OK;
+}
+
 /* An item that will not be applied (rolled back, replaced): its rows are freed now, the item stays. */
 static void drop_item(scan_state *st, hoodie_log_item *it)
 {
     if (it->removed) return;
     it->removed = 1;
+    st->out->mem -= it->mem;
+    it->mem = 0;
     if (it->kind != HOODIE_LOG_DATA || !it->batch.root.length) return;
     hoodie_batch_dispose(&it->batch);
     if (hoodie_batch_init(&it->batch, st->ctx->schema) < 0) memset(&it->batch, 0, sizeof it->batch);
@@ -75,6 +133,17 @@ uint32_t hoodie_logscan_parts(uint64_t log_bytes, int64_t budget)
 {
     uint64_t b = (uint64_t)(budget > 0 ? budget : HOODIE_MERGE_MEMORY_DEFAULT);
     return log_bytes > b ? (uint32_t)(log_bytes / b + 1 < 4096 ? log_bytes / b + 1 : 4096) : 1;
+}
+
+uint32_t hoodie_logscan_parts_over(const hoodie_log_items *over, uint64_t log_bytes, int64_t budget, uint32_t parts)
+{
+    uint64_t b = (uint64_t)(budget > 0 ? budget : HOODIE_MERGE_MEMORY_DEFAULT);
+    /* the part's rows took mem of the scanned bytes' share 1/parts: the slice's would take per * log_bytes */
+    double per = over->scanned ? (double)over->mem * parts / (double)over->scanned : 1.0;
+    double want = per * (double)log_bytes / (double)b * 1.25 + 1; /* parts are even only on average */
+    double at_least = (double)parts * 2;
+    if (want < at_least) want = at_least;
+    return want >= 4096 ? 4096 : (uint32_t)want;
 }
 
 uint32_t hoodie_logscan_key_part(const void *key, size_t len, uint32_t parts)
@@ -120,20 +189,21 @@ hoodie_status hoodie_logscan_keep_part(hoodie_batch *b, int key_col, uint32_t pa
 }
 
 /* An item's rows (or deletes) outside the pass's part dropped. */
-static hoodie_status keep_part(const hoodie_logscan_ctx *ctx, int key_col, hoodie_log_item *it)
+static hoodie_status keep_part(const scan_state *st, hoodie_log_item *it)
 {
+    if (st->parts <= 1) return HOODIE_OK;
     if (it->kind == HOODIE_LOG_DELETES) {
         size_t k = 0;
         for (size_t i = 0; i < it->delete_count; i++) {
             const char *key = it->deletes[i].record_key;
-            if (key_in_part((const uint8_t *)key, key ? strlen(key) : 0, ctx->parts, ctx->part))
+            if (key_in_part((const uint8_t *)key, key ? strlen(key) : 0, st->parts, st->ctx->part))
                 it->deletes[k++] = it->deletes[i];
         }
         it->delete_count = k;
         return HOODIE_OK;
     }
-    if (key_col < 0 || !it->batch.root.length) return HOODIE_OK;
-    return hoodie_logscan_keep_part(&it->batch, key_col, ctx->parts, ctx->part);
+    if (st->key_col < 0 || !it->batch.root.length) return HOODIE_OK;
+    return hoodie_logscan_keep_part(&it->batch, st->key_col, st->parts, st->ctx->part);
 }
 
 /* A log-compacted block (COMPACTED_BLOCK_TIMES = "t1,t2,..."): its instants' blocks are replaced by it. */
@@ -291,21 +361,25 @@ static int peek_key(const hoodie_avro_schema *writer, int kf, const uint8_t *rec
  * are kept: their keys are read from the encoded records where the writer schema allows (peek_key: the others are
  * never decoded), else (no string record key in the writer schema) the block is decoded and the part's rows kept.
  */
-static hoodie_status avro_decode(const hoodie_logscan_ctx *ctx, int key_col, const hoodie_hlog_block *b,
-                                 const char *what, hoodie_avro_decoder *dec, const hoodie_avro_schema *writer,
-                                 hoodie_log_item *it)
+/* An Avro data block's records into its item (in a pass, its part's only), counted as they come (count_item: the
+ * scan stops as soon as they outgrow its limit, not a whole block later). */
+static hoodie_status avro_decode(scan_state *st, const hoodie_hlog_block *b, const char *what,
+                                 hoodie_avro_decoder *dec, const hoodie_avro_schema *writer, hoodie_log_item *it)
 {
+    const hoodie_logscan_ctx *ctx = st->ctx;
     hoodie_status rc;
     hoodie_hlog_avro_records recs;
     HOODIE_TRY(hoodie_hlog_avro_open(&recs, b, what));
-    int kf = key_col >= 0 ? peek_key_field(writer) : -1;
+    int kf = st->key_col >= 0 ? peek_key_field(writer) : -1;
     if (kf < 0) HOODIE_TRY(hoodie_avro_decoder_reserve(dec, &it->batch.root, recs.record_count));
     const uint8_t *rec;
     size_t len;
+    uint64_t counted = 0; /* of the block's bytes: those of the records decoded so far */
+    unsigned since = 0;
     while ((rc = hoodie_hlog_avro_next(&recs, &rec, &len)) == HOODIE_OK) {
         const uint8_t *key;
         size_t kl;
-        if (kf >= 0 && peek_key(writer, kf, rec, len, &key, &kl) && !key_in_part(key, kl, ctx->parts, ctx->part))
+        if (kf >= 0 && peek_key(writer, kf, rec, len, &key, &kl) && !key_in_part(key, kl, st->parts, ctx->part))
             continue;
         hoodie_cursor c;
         uint64_t off = b->content_offset + (uint64_t)(rec - b->content);
@@ -314,9 +388,18 @@ static hoodie_status avro_decode(const hoodie_logscan_ctx *ctx, int key_col, con
         if (hoodie_cursor_left(&c))
             return HOODIE_CORRUPT("%s: Avro record at offset %llu has %zu trailing bytes", what,
                                   (unsigned long long)off, hoodie_cursor_left(&c));
+        if (++since == 4096 && ctx->mem_limit) {
+            since = 0;
+            uint64_t share = b->content_len ? (uint64_t)((double)b->total_len * (double)(rec + len - b->content) /
+                                                         (double)b->content_len) : 0;
+            if (share > b->total_len) share = b->total_len;
+            HOODIE_TRY(count_item(st, it, share - counted));
+            counted = share;
+        }
     }
     if (rc != HOODIE_ITEROVER) return rc;
-    return key_col >= 0 && kf < 0 ? hoodie_logscan_keep_part(&it->batch, key_col, ctx->parts, ctx->part) : HOODIE_OK;
+    if (kf < 0) HOODIE_TRY(keep_part(st, it));
+    return count_item(st, it, b->total_len - counted);
 }
 
 typedef struct mem_src { const uint8_t *p; size_t len; } mem_src;
@@ -329,27 +412,41 @@ static hoodie_status mem_read(void *ctx, uint64_t off, void *buf, size_t len)
     return HOODIE_OK;
 }
 
-/* A PARQUET_DATA_BLOCK: the embedded file's batches, conformed to the reader's schema, as DATA items. */
-static hoodie_status parquet_block(const uint8_t *data, size_t len, const char *what, const hoodie_field *schema,
-                                   hoodie_log_items *out, const char *instant)
+/* A PARQUET_DATA_BLOCK (`block_bytes` long): the embedded file's batches, conformed to the reader's schema, as
+ * DATA items; in a pass of a partitioned merge each keeps its part's rows as it is read, and is counted. */
+static hoodie_status parquet_block(scan_state *st, const uint8_t *data, size_t len, const char *what,
+                                   const char *instant, uint64_t block_bytes)
 {
+    const hoodie_field *schema = st->ctx->schema;
+    hoodie_log_items *out = st->out;
     mem_src m = { data, len };
     hoodie_pq_source src = { &m, mem_read, len, what, NULL };
     hoodie_pq_file *f = NULL;
     hoodie_pq_scan *sc = NULL;
     hoodie_status rc = hoodie_pq_file_open(&f, &src);
-    if (rc == HOODIE_OK) rc = hoodie_pq_scan_open(&sc, f, NULL);
+    /* smaller batches under a memory limit (checked a batch at a time) and in passes (each keeps its part) */
+    hoodie_pq_scan_opts so = { NULL, 0, NULL, 0, st->ctx->mem_limit || st->parts > 1 ? 8192 : 0, 0 };
+    if (rc == HOODIE_OK) rc = hoodie_pq_scan_open(&sc, f, &so);
+    int64_t rows = rc == HOODIE_OK ? hoodie_pq_file_metadata(f)->num_rows : 0, seen = 0;
+    uint64_t counted = 0; /* the block's bytes counted scanned, in proportion to its rows read */
     while (rc == HOODIE_OK) {
         hoodie_batch b;
         rc = hoodie_pq_scan_next(sc, &b);
         if (rc < 0) break;
+        seen += b.root.length;
+        uint64_t share = rows > 0 && seen < rows ? (uint64_t)((double)block_bytes * (double)seen / (double)rows)
+                                                 : block_bytes;
         hoodie_log_item *it = hoodie_log_items_push(out, HOODIE_LOG_DATA, instant);
         if (!it) { hoodie_batch_dispose(&b); rc = HOODIE_ENOMEM; break; }
         it->kind = HOODIE_LOG_DATA;
         rc = hoodie_conform_batch(&it->batch, schema, &b);
         hoodie_batch_dispose(&b);
         if (rc < 0) { hoodie_batch_init(&it->batch, schema); break; }
+        rc = keep_part(st, it);
+        if (rc == HOODIE_OK) rc = count_item(st, it, share - counted);
+        counted = share;
     }
+    if (rc == HOODIE_ITEROVER && counted < block_bytes) st->out->scanned += block_bytes - counted;
     if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
     hoodie_pq_scan_free(sc);
     hoodie_pq_file_free(f);
@@ -409,7 +506,8 @@ static hoodie_status scan_block(scan_state *st, const hoodie_fs_file *f, const h
         rc = block_content(st, r, &b);
         if (rc == HOODIE_OK)
             rc = hoodie_hlog_delete_decode(&b, st->out->arena, f->path, &item->deletes, &item->delete_count);
-        if (rc == HOODIE_OK && ctx->parts > 1) rc = keep_part(ctx, -1, item);
+        if (rc == HOODIE_OK) rc = keep_part(st, item);
+        if (rc == HOODIE_OK) rc = count_item(st, item, b.total_len);
         break;
     }
     case HOODIE_HLOG_PARQUET_DATA_BLOCK: {
@@ -421,9 +519,7 @@ static hoodie_status scan_block(scan_state *st, const hoodie_fs_file *f, const h
             hoodie_log_item *item = hoodie_log_items_push(st->out, HOODIE_LOG_DATA, instant);
             rc = item ? hoodie_batch_init(&item->batch, ctx->schema) : HOODIE_ENOMEM;
         } else if (rc == HOODIE_OK) {
-            rc = parquet_block(p, n, f->path, ctx->schema, st->out, instant);
-            for (size_t i = first; rc == HOODIE_OK && ctx->parts > 1 && i < st->out->count; i++)
-                rc = keep_part(ctx, st->key_col, &st->out->items[i]);
+            rc = parquet_block(st, p, n, f->path, instant, b.total_len);
         }
         break;
     }
@@ -525,7 +621,7 @@ static hoodie_status scan_file(scan_state *st, const hoodie_fs_file *f)
         hoodie_log_item *item = &st->out->items[p->item];
         if (item->removed) continue;
         rc = block_content(st, ranged ? &r : NULL, &p->b);
-        if (rc == HOODIE_OK) rc = avro_decode(ctx, st->key_col, &p->b, f->path, p->dec, p->writer, item);
+        if (rc == HOODIE_OK) rc = avro_decode(st, &p->b, f->path, p->dec, p->writer, item);
         if (!ranged) hoodie_file_bytes_drop(&fb, p->b.offset, p->b.total_len); /* decoded */
     }
     st->n_pending = 0;
@@ -541,15 +637,18 @@ hoodie_status hoodie_logscan(hoodie_log_items *out, const hoodie_logscan_ctx *ct
     memset(&st, 0, sizeof st);
     st.ctx = ctx;
     st.out = out;
-    st.key_col = ctx->parts > 1 ? hoodie_field_find(ctx->schema, "_hoodie_record_key") : -1;
+    st.key_col = ctx->parts > 1 || ctx->mem_limit ? hoodie_field_find(ctx->schema, "_hoodie_record_key") : -1;
+    st.parts = ctx->parts > 1 ? ctx->parts : 1;
+    for (size_t i = 0; i < n_logs; i++) st.log_bytes += logs[i]->size;
     memset(out, 0, sizeof *out);
     hoodie_status rc = hoodie_arena_new(&out->arena, NULL, 16384);
     for (size_t i = 0; i < n_logs && rc == HOODIE_OK; i++) {
         size_t first = out->count;
         rc = logs[i]->fn.kind == HOODIE_FILE_LOG ? scan_file(&st, logs[i]) : hoodie_lsm__native_items(ctx, logs[i], out);
-        for (size_t j = first; rc == HOODIE_OK && ctx->parts > 1 && logs[i]->fn.kind != HOODIE_FILE_LOG &&
-                               j < out->count; j++)
-            rc = keep_part(ctx, st.key_col, &out->items[j]);
+        for (size_t j = first; rc == HOODIE_OK && logs[i]->fn.kind != HOODIE_FILE_LOG && j < out->count; j++) {
+            rc = keep_part(&st, &out->items[j]);
+            if (rc == HOODIE_OK) rc = count_item(&st, &out->items[j], j == first ? logs[i]->size : 0);
+        }
     }
     if (rc == HOODIE_OK && st.n_replaced) drop_replaced(&st);
     for (size_t i = 0; i < st.cache_count; i++) hoodie_avro_decoder_free(st.cache[i].decoder);
@@ -562,6 +661,7 @@ hoodie_status hoodie_logscan(hoodie_log_items *out, const hoodie_logscan_ctx *ct
     hoodie_buf_dispose(&st.content);
     hoodie_arena_free(st.head_arena);
     if (rc < 0) hoodie_log_items_dispose(out);
+    else out->parts = st.parts;
     return rc;
 }
 

@@ -34,6 +34,7 @@ typedef struct hoodie_log_item {
     size_t delete_count;
     int removed;                     /* rolled back by a later command block */
     int block_start;                 /* the first item of its log block (a Parquet block may give several) */
+    uint64_t mem;                    /* what its rows or deletes take, counted in hoodie_log_items.mem */
 } hoodie_log_item;
 
 typedef struct hoodie_log_items {
@@ -42,6 +43,11 @@ typedef struct hoodie_log_items {
     hoodie_arena *arena;
     unsigned corrupt_blocks;
     unsigned skipped_blocks;          /* blocks of instants that do not apply */
+    uint64_t mem;                     /* bytes the items' rows and deletes take, with a merge's key entry for each
+                                         (MERGE_ROW_BYTES): what a merge of them holds */
+    uint64_t scanned;                 /* bytes of the log blocks those came from */
+    uint32_t parts;                   /* the key-hash partitions the scan kept rows by (ctx.parts, or more: see
+                                         ctx.mem_limit) */
 } hoodie_log_items;
 
 typedef struct hoodie_logscan_ctx {
@@ -59,6 +65,11 @@ typedef struct hoodie_logscan_ctx {
     /* a log file of at least this many bytes on storage that does not map files (S3) is read in ranges, a block
      * at a time, not whole; 0: HOODIE_LOG_RANGED_MIN */
     uint64_t ranged_min;
+    /* when > 0 (the first pass of a merge, part 0): as soon as the rows and deletes kept take more than this many
+     * bytes (hoodie_log_items.mem), the scan takes more partitions (hoodie_logscan_parts_over) and keeps going with
+     * partition 0 of those, dropping the others' rows from what it has; out.parts tells the merge how many passes
+     * it then needs */
+    uint64_t mem_limit;
 } hoodie_logscan_ctx;
 /** Log files from this size up are read a block at a time where they are not mapped (16 MB). */
 #define HOODIE_LOG_RANGED_MIN ((uint64_t)16 << 20)
@@ -66,8 +77,14 @@ typedef struct hoodie_logscan_ctx {
 /** A merge's memory budget when none is given: 1 GiB of log files, as Hudi's hoodie.memory.merge.max.size. */
 #define HOODIE_MERGE_MEMORY_DEFAULT ((int64_t)1 << 30)
 /** The key-hash partitions a slice with `log_bytes` of log files is merged in under `budget` (<= 0: the default):
- *  1, or enough for each pass to hold no more than the budget of them (at most 4096). */
+ *  1, or enough for each pass to hold no more than the budget of them (at most 4096). Decoded records take at
+ *  least their log bytes, often more (compressed Parquet blocks several times more): a pass 0 scanned with
+ *  ctx.mem_limit finds out (hoodie_log_items.parts). */
 uint32_t hoodie_logscan_parts(uint64_t log_bytes, int64_t budget);
+/** The partitions for a slice's `log_bytes` to fit the budget, when the rows a scan of partition 0 of `parts`
+ *  kept (`over`: their mem, of the scanned bytes) took more: from what they took per log byte, with a margin; at
+ *  least twice `parts`, at most 4096. */
+uint32_t hoodie_logscan_parts_over(const hoodie_log_items *over, uint64_t log_bytes, int64_t budget, uint32_t parts);
 /** The key-hash partition of a record key among `parts` (> 0), as hash-partitioned merges split a slice. */
 uint32_t hoodie_logscan_key_part(const void *key, size_t len, uint32_t parts);
 /** Only the rows of `b` whose key (column key_col; a null key: partition 0) is in partition `part` kept. */

@@ -6,9 +6,9 @@
  *          conformed to the schema, merged with the slice's log records (read/slice_merge.h), then the
  *          incremental window, the row filter, the meta columns of tables without them, and the projection.
  *
- * The stream is lazy: one slice is open at a time (its log records in a hash map, its base file streamed). Log
- * files larger than hoodie_scan_opts.merge_memory are merged in key-hash partitions (start_pass): each pass folds
- * one partition's log records and streams the base file again for that partition's rows.
+ * The stream is lazy: one slice is open at a time (its log records in a hash map, its base file streamed). A slice
+ * whose log records take more than hoodie_scan_opts.merge_memory is merged in key-hash partitions (start_pass):
+ * each pass folds one partition's log records and streams the base file again for that partition's rows.
  */
 #include "hoodie/read.h"
 #include "format/avro/schema.h"
@@ -75,8 +75,8 @@ typedef struct scan {
     hoodie_log_items logs;
     int have_logs;
     hoodie_slice_merger *merger;
-    int64_t merge_memory;                /* log bytes a slice's merge may hold (hoodie_scan_opts.merge_memory; <= 0:
-                                            HOODIE_MERGE_MEMORY_DEFAULT) */
+    int64_t merge_memory;                /* memory a slice's merge may hold its log records in
+                                            (hoodie_scan_opts.merge_memory; <= 0: HOODIE_MERGE_MEMORY_DEFAULT) */
     uint32_t parts, part;                /* the open slice merged in key-hash partitions: how many, which one now */
     hoodie_spill *spill;                 /* its files copied locally for the passes (read/spill.h), or NULL */
     hoodie_lsm_slice *lsm;               /* LSM layout: the slice's sorted merge (read/lsm_read.h) */
@@ -556,6 +556,11 @@ static int base_may_hold_keys(scan *s, hoodie_pq_file *f, const char *path)
     return maybe;
 }
 
+static int64_t merge_budget(const scan *s)
+{
+    return s->merge_memory > 0 ? s->merge_memory : HOODIE_MERGE_MEMORY_DEFAULT;
+}
+
 /* The open slice's log records of the current key-hash partition (all of them with one partition), folded. */
 static hoodie_status start_pass(scan *s)
 {
@@ -563,14 +568,30 @@ static hoodie_status start_pass(scan *s)
     s->merger = NULL;
     if (s->have_logs) hoodie_log_items_dispose(&s->logs);
     s->have_logs = 0;
+    /* the first pass takes more partitions when its records outgrow the budget (nothing was read from the slice
+     * yet): the later passes follow */
     hoodie_logscan_ctx lc = { hoodie_spill_storage(s->spill, s->t->storage), s->t->tl,
                               s->as_of[0] ? s->as_of : NULL, &s->full, (const char *const *)s->rolled_back,
-                              s->n_rolled_back, 0, s->parts, s->part, 0 };
+                              s->n_rolled_back, 0, s->parts, s->part, 0,
+                              s->part == 0 ? (uint64_t)merge_budget(s) : 0 };
     HOODIE_TRY(hoodie_logscan(&s->logs, &lc, s->slice->logs, s->slice->log_count));
+    s->parts = s->logs.parts;
     s->have_logs = 1;
     hoodie_slice_merge_cfg mc = { &s->full, s->key_col, s->ord_col, s->del_col, s->policy, &s->marker,
                                   s->more_ord, s->n_more_ord };
     return hoodie_slice_merger_new(&s->merger, &mc, &s->logs);
+}
+
+/* The passes over a slice read its files again: copied locally first if they are not (read/spill.h). */
+static hoodie_status spill_slice(scan *s, const hoodie_file_slice *sl)
+{
+    const char **paths = calloc(sl->log_count + 1, sizeof *paths);
+    if (!paths) return HOODIE_NOMEM();
+    for (size_t i = 0; i < sl->log_count; i++) paths[i] = sl->logs[i]->path;
+    paths[sl->log_count] = sl->base ? sl->base->path : NULL;
+    hoodie_status rc = hoodie_spill_open(&s->spill, s->t->storage, paths, sl->log_count + 1);
+    free(paths);
+    return rc;
 }
 
 static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
@@ -595,7 +616,7 @@ static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
                            s->t->base_path, g->file_id, g->partition, HOODIE_PARTIAL_ARGS(s->t->cfg));
     if ((use_logs || (lookup && sl->base)) && s->t->cfg->lsm_tree && s->key_col >= 0 && hoodie_lsm_slice_sortable(sl)) {
         hoodie_lsm_slice_cfg lc = { { s->t->storage, s->t->tl, s->as_of[0] ? s->as_of : NULL, &s->full,
-                                      (const char *const *)s->rolled_back, s->n_rolled_back, 0, 0, 0, 0 },
+                                      (const char *const *)s->rolled_back, s->n_rolled_back, 0, 0, 0, 0, 0 },
                                     s->key_col, s->ord_col, s->del_col, s->policy, s->batch_rows, 0, 0,
                                     lookup ? (const char *const *)s->keys : NULL, lookup ? s->n_keys : 0,
                                     &s->marker };
@@ -608,20 +629,14 @@ static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
         if (s->key_col < 0)
             return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "merging log files needs the _hoodie_record_key column");
         /* log files larger than the merge may hold: that many key-hash partitions, each merged with a pass over
-         * the base file (decoded records take about as much memory as their Avro log blocks) */
+         * the base file; decoded records take at least their log bytes, and the first pass takes more partitions
+         * when they take more than the budget (hoodie_logscan_ctx.mem_limit) */
         uint64_t log_bytes = 0;
         for (size_t i = 0; i < sl->log_count; i++) log_bytes += sl->logs[i]->size;
         s->parts = hoodie_logscan_parts(log_bytes, s->merge_memory);
-        if (s->parts > 1) { /* the passes read the slice's files again: copied locally first if they are not */
-            const char **paths = calloc(sl->log_count + 1, sizeof *paths);
-            if (!paths) return HOODIE_NOMEM();
-            for (size_t i = 0; i < sl->log_count; i++) paths[i] = sl->logs[i]->path;
-            paths[sl->log_count] = sl->base ? sl->base->path : NULL;
-            hoodie_status rc = hoodie_spill_open(&s->spill, s->t->storage, paths, sl->log_count + 1);
-            free(paths);
-            if (rc < 0) return rc;
-        }
+        if (s->parts > 1) HOODIE_TRY(spill_slice(s, sl));
         HOODIE_TRY(start_pass(s));
+        if (s->parts > 1 && !s->spill) HOODIE_TRY(spill_slice(s, sl)); /* the first pass took more partitions */
     }
     if (sl->base) {
         const hoodie_storage *bs = hoodie_spill_storage(s->spill, s->t->storage);

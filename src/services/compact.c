@@ -85,7 +85,7 @@ static hoodie_status applying_blocks(hoodie_svc *sv, const hoodie_file_slice *sl
 {
     HOODIE_TRY(hoodie_svc__load_schema(sv));
     hoodie_logscan_ctx lc = { sv->s, sv->t->tl, NULL, &sv->file_schema,
-                              (const char *const *)sv->rolled_back_instants, sv->n_rolled_back_instants, 1, 0, 0, 0 };
+                              (const char *const *)sv->rolled_back_instants, sv->n_rolled_back_instants, 1, 0, 0, 0, 0 };
     return hoodie_logscan_blocks(&lc, sl->logs, sl->log_count, out);
 }
 

@@ -408,10 +408,14 @@ static hoodie_status fold_logs(hoodie_svc *sv, const hoodie_fs_file *const *logs
                                const hoodie_spill *spill, const char *as_of, const merge_shape *sh, uint32_t parts,
                                uint32_t part, hoodie_log_items *items, hoodie_slice_merger **m, hoodie_svc_rows *stats)
 {
+    /* the first pass takes more partitions when its records outgrow the budget (items->parts): the caller's
+     * later passes follow (grow_parts) */
+    int64_t budget = sv->o.merge_memory > 0 ? sv->o.merge_memory : HOODIE_MERGE_MEMORY_DEFAULT;
     hoodie_logscan_ctx lc = { hoodie_spill_storage(spill, sv->s), sv->t->tl, as_of, sh->schema,
                               (const char *const *)sv->rolled_back_instants, sv->n_rolled_back_instants, 0,
-                              parts, part, 0 };
-    HOODIE_TRY(hoodie_logscan(items, &lc, logs, n_logs));
+                              parts, part, 0, part == 0 ? (uint64_t)budget : 0 };
+    hoodie_status rc = hoodie_logscan(items, &lc, logs, n_logs);
+    if (rc < 0) return rc;
     for (size_t i = 0; i < items->count; i++) {
         if (items->items[i].removed) continue;
         stats->log_records += items->items[i].kind == HOODIE_LOG_DATA ? items->items[i].batch.root.length
@@ -420,9 +424,32 @@ static hoodie_status fold_logs(hoodie_svc *sv, const hoodie_fs_file *const *logs
     if (part == 0) stats->log_blocks += hoodie_log_items_blocks(items);
     /* (services write table versions 6 and 8: one ordering field) */
     hoodie_slice_merge_cfg mc = { sh->schema, sh->key, sh->ord, sh->del, sv->policy, sh->marker, NULL, 0 };
-    hoodie_status rc = hoodie_slice_merger_new(m, &mc, items);
+    rc = hoodie_slice_merger_new(m, &mc, items);
     if (rc < 0) hoodie_log_items_dispose(items);
     return rc;
+}
+
+/* The slice's log files and base file (NULL: none) copied locally for passes, when they are not local. */
+static hoodie_status spill_slice(hoodie_svc *sv, const hoodie_fs_file *const *logs, size_t n_logs, const char *base,
+                                 hoodie_spill **spill)
+{
+    const char **paths = calloc(n_logs + 1, sizeof *paths);
+    if (!paths) return HOODIE_NOMEM();
+    for (size_t i = 0; i < n_logs; i++) paths[i] = logs[i]->path;
+    paths[n_logs] = base;
+    hoodie_status rc = hoodie_spill_open(spill, sv->s, paths, n_logs + 1);
+    free(paths);
+    return rc;
+}
+
+/* After pass 0's fold (`items`): the partitions it ended with (more when its records outgrew the budget), the
+ * slice's files copied for the later passes if they were not. */
+static hoodie_status grow_parts(hoodie_svc *sv, const hoodie_log_items *items, const hoodie_fs_file *const *logs,
+                                size_t n_logs, const char *base, uint32_t *parts, hoodie_spill **spill)
+{
+    if (items->parts <= *parts) return HOODIE_OK;
+    *parts = items->parts;
+    return *spill ? HOODIE_OK : spill_slice(sv, logs, n_logs, base, spill);
 }
 
 static uint64_t log_bytes(hoodie_svc *sv, const char *partition, const char *const *log_names, size_t n_logs);
@@ -434,18 +461,15 @@ static hoodie_status slice_logs(hoodie_svc *sv, hoodie_arena *a, const char *par
                                 hoodie_spill **spill)
 {
     const hoodie_fs_file **v = hoodie_arena_calloc(a, n_logs + 1, sizeof *v);
-    const char **paths = hoodie_arena_calloc(a, n_logs + 1, sizeof *paths);
     *spill = NULL;
-    if (!v || !paths) return HOODIE_ENOMEM;
+    if (!v) return HOODIE_ENOMEM;
     for (size_t i = 0; i < n_logs; i++) {
         hoodie_fs_file *f = NULL;
         HOODIE_TRY(fs_file_of(sv, a, partition, log_names[i], &f));
         v[i] = f;
-        paths[i] = f->path;
     }
-    paths[n_logs] = base;
     *logs = v;
-    return parts > 1 ? hoodie_spill_open(spill, sv->s, paths, n_logs + 1) : HOODIE_OK;
+    return parts > 1 ? spill_slice(sv, v, n_logs, base, spill) : HOODIE_OK;
 }
 
 /* The instants of the blocks that stay valid (the ones a log compaction's block replaces), comma-separated. */
@@ -483,7 +507,8 @@ hoodie_status hoodie_svc__compact_logs(hoodie_svc *sv, const char *partition, co
     hoodie_status rc = hoodie_arena_new(&a, NULL, 4096);
     merge_shape sh;
     if (rc == HOODIE_OK) rc = shape_of(sv, 0, &sh);
-    uint32_t parts = hoodie_logscan_parts(log_bytes(sv, partition, log_names, n_logs), sv->o.merge_memory);
+    uint64_t lb = log_bytes(sv, partition, log_names, n_logs);
+    uint32_t parts = hoodie_logscan_parts(lb, sv->o.merge_memory);
     const hoodie_fs_file **logs = NULL;
     hoodie_spill *spill = NULL;
     if (rc == HOODIE_OK) rc = slice_logs(sv, a, partition, log_names, n_logs, NULL, parts, &logs, &spill);
@@ -492,8 +517,9 @@ hoodie_status hoodie_svc__compact_logs(hoodie_svc *sv, const char *partition, co
         hoodie_slice_merger *m = NULL;
         rc = fold_logs(sv, logs, n_logs, spill, instant, &sh, parts, part, &items, &m, &stats);
         if (rc < 0) break;
+        if (part == 0) rc = grow_parts(sv, &items, logs, n_logs, NULL, &parts, &spill);
         /* the items' blocks and instants are the same in every pass (only their rows differ) */
-        if (part == 0) rc = valid_instants(&items, &times, &res->instants);
+        if (part == 0 && rc == HOODIE_OK) rc = valid_instants(&items, &times, &res->instants);
         hoodie_batch recs;
         hoodie_slice_log_deletes dels;
         int have = 0;
@@ -568,8 +594,6 @@ hoodie_status hoodie_svc__merge_slice_sel(hoodie_svc *sv, const char *partition,
     return merge_slice(sv, partition, base_name, log_names, n_logs, 1, out, sel_sink, sink, sink_ctx);
 }
 
-/* The key-hash partitions a merge of these log files takes: one, or as many as their bytes need for each pass to
- * hold no more than sv->o.merge_memory of them (decoded records take about as much memory as their log blocks). */
 /* The bytes of these log files of `partition` (files that cannot be opened count 0: the merge reports them). */
 static uint64_t log_bytes(hoodie_svc *sv, const char *partition, const char *const *log_names, size_t n_logs)
 {
@@ -622,6 +646,8 @@ static hoodie_status merge_slice(hoodie_svc *sv, const char *partition, const ch
         if (n_logs) {
             rc = fold_logs(sv, logs, n_logs, spill, NULL, &sh, parts, part, &items, &m, out);
             have_items = rc == HOODIE_OK;
+            if (rc == HOODIE_OK && part == 0) rc = grow_parts(sv, &items, logs, n_logs, path, &parts, &spill);
+            if (parts > 1) sel_sink = NULL;
         }
         out->may_drop = parts > 1 || (m && hoodie_slice_merger_may_drop(m));
         if (rc == HOODIE_OK && path) {

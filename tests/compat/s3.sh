@@ -172,7 +172,7 @@ done
 check_eq "large logs on S3" "$(data "$loc")" "$(data "$s3b")"
 check_eq "large logs on S3, in passes" "$(data "$loc")" "$(data "$s3b" --merge-memory 2)"
 for t in "$loc" "$s3b"; do
-    "$HOODIE" logcompact "$t" --blocks-threshold 2 --merge-memory 4 > /dev/null 2> "$tmp/err" ||
+    "$HOODIE" logcompact "$t" --blocks-threshold 2 --merge-memory 8 > /dev/null 2> "$tmp/err" ||
         bad "logcompact $t: $(cat "$tmp/err")"
 done
 check_eq "a log-compacted log file in blocks on S3" "$(data "$loc")" "$(data "$s3b")"

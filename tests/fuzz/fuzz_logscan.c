@@ -124,7 +124,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int mode = 0; mode < 5; mode++) {
         int headers_only = mode == 1;
         uint32_t parts = mode >= 2 ? 3 : 0, part = mode >= 2 ? (uint32_t)(mode - 2) : 0;
-        hoodie_logscan_ctx ctx = { s, tl, NULL, &schema, NULL, 0, headers_only, parts, part, 0 };
+        hoodie_logscan_ctx ctx = { s, tl, NULL, &schema, NULL, 0, headers_only, parts, part, 0, 0 };
         hoodie_log_items items;
         hoodie_status rc = hoodie_logscan(&items, &ctx, logs, 1);
         if (rc < 0) {
@@ -144,13 +144,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         hoodie_log_items_dispose(&items);
     }
     if (whole >= 0) check(parts_ok && parts_sum == whole, "the key-hash parts do not add up to the whole scan");
+    /* a first pass under a small memory limit takes more partitions as it goes; it and the passes over the other
+     * partitions then add up to the whole scan too */
+    if (whole >= 0) {
+        uint32_t parts = 1;
+        int64_t sum = 0;
+        for (uint32_t part = 0; part < parts && part < 64; part++) {
+            hoodie_logscan_ctx ctx = { s, tl, NULL, &schema, NULL, 0, 0, parts, part, 0, part ? 0 : 4096 };
+            hoodie_log_items items;
+            hoodie_status rc = hoodie_logscan(&items, &ctx, logs, 1);
+            check(rc == HOODIE_OK, "a pass fails where the whole scan did not");
+            if (part == 0) parts = items.parts;
+            check(items.parts == parts && parts >= 1 && parts <= 4096, "the passes' partitions");
+            check(part > 0 || parts == 4096 || items.mem <= 4096, "the first pass holds more than its limit");
+            for (size_t i = 0; i < items.count; i++)
+                if (!items.items[i].removed)
+                    sum += items.items[i].kind == HOODIE_LOG_DATA ? items.items[i].batch.root.length
+                                                                  : (int64_t)items.items[i].delete_count;
+            hoodie_log_items_dispose(&items);
+        }
+        if (parts <= 64) check(sum == whole, "the passes of a limited first pass do not add up to the whole scan");
+    }
     /* the file read in ranges, a block at a time (as a large file on S3 is), gives what reading it whole gives:
      * the same failure or the same items, rows and deletes, with and without headers only */
     for (int headers_only = 0; headers_only < 2; headers_only++) {
         uint64_t sig[2];
         hoodie_status rcs[2];
         for (int ranged = 0; ranged < 2; ranged++) {
-            hoodie_logscan_ctx ctx = { s, tl, NULL, &schema, NULL, 0, headers_only, 0, 0, ranged ? 1 : UINT64_MAX };
+            hoodie_logscan_ctx ctx = { s, tl, NULL, &schema, NULL, 0, headers_only, 0, 0, ranged ? 1 : UINT64_MAX, 0 };
             hoodie_log_items items;
             rcs[ranged] = hoodie_logscan(&items, &ctx, logs, 1);
             sig[ranged] = rcs[ranged] < 0 ? 0 : items_signature(&items);

@@ -29,6 +29,44 @@ static hoodie_status counted_write(void *ctx, hoodie_wfile *f, const void *data,
     return inner_write(ctx, f, data, len);
 }
 
+/*
+ * A first pass whose records outgrow ctx.mem_limit takes more partitions as it goes (hoodie_log_items.parts, sized
+ * by hoodie_logscan_parts_over) and keeps partition 0 of those; the other passes, in that many partitions, each
+ * fit the limit too, and every record comes out once. `all`: the file's whole scan.
+ */
+static void mem_limited_passes(const hoodie_logscan_ctx *base, const hoodie_fs_file *const *logs,
+                               const hoodie_log_items *all, int64_t n)
+{
+    hoodie_logscan_ctx ctx = *base;
+    uint64_t limit = all->mem / 5;
+    uint32_t parts = 0;
+    int64_t rows = 0;
+    for (uint32_t part = 0; part == 0 || part < parts; part++) {
+        hoodie_log_items pass;
+        ctx.part = part;
+        ctx.parts = part ? parts : 1;
+        ctx.mem_limit = part ? 0 : limit;
+        hoodie_assert_ok(hoodie_logscan(&pass, &ctx, logs, 1));
+        if (part == 0) {
+            parts = pass.parts;
+            hoodie_assert(parts >= 5 && parts <= 12); /* about all->mem / limit, with a margin */
+        }
+        hoodie_assert_equal_i(parts, pass.parts);
+        hoodie_assert(pass.mem <= limit);
+        for (size_t i = 0; i < pass.count; i++) {
+            const hoodie_array *keys = &pass.items[i].batch.root.children[2];
+            for (int64_t r = 0; r < keys->length; r++) {
+                size_t kl;
+                const uint8_t *k = hoodie_array_bytes_at(keys, r, &kl);
+                hoodie_assert_equal_i(part, hoodie_logscan_key_part(k, kl, parts));
+            }
+            rows += keys->length;
+        }
+        hoodie_log_items_dispose(&pass);
+    }
+    hoodie_assert_equal_i(n, rows);
+}
+
 /* N records (meta columns, id, name) written as one log file with blocks of at most max_block bytes (0: the
  * default); *blocks gets the data blocks found in the file, and the scan must give the records back in order;
  * *file_size gets the file's size (max_write: its largest write). */
@@ -108,7 +146,7 @@ static void write_and_read_size(hoodie_log_block_format format, int64_t n, uint6
     lf.size = size;
     strcpy(lf.instant, INSTANT);
     const hoodie_fs_file *logs[1] = { &lf };
-    hoodie_logscan_ctx ctx = { s, tl, NULL, &file, NULL, 0, 0, 0, 0, 0 };
+    hoodie_logscan_ctx ctx = { s, tl, NULL, &file, NULL, 0, 0, 0, 0, 0, 0 };
     hoodie_log_items items;
     hoodie_assert_ok(hoodie_logscan(&items, &ctx, logs, 1));
     int64_t next = 0;
@@ -121,6 +159,10 @@ static void write_and_read_size(hoodie_log_block_format format, int64_t n, uint6
             hoodie_assert_equal_i(next, ((const int64_t *)ids->values)[r]);
     }
     hoodie_assert_equal_i(n, next);
+    hoodie_assert_equal_i(size, items.scanned); /* every block is a data block */
+    hoodie_assert(items.mem > (uint64_t)n * 48); /* the rows, and a merge's key entry for each */
+    hoodie_assert_equal_i(1, items.parts);
+    if (n >= 1000) mem_limited_passes(&ctx, logs, &items, n);
     hoodie_log_items_dispose(&items);
     hoodie_timeline_free(tl);
     hoodie_batch_dispose(&b);

@@ -131,13 +131,13 @@ static hoodie_status room_for_one(void **arr, size_t *cap, size_t count, size_t 
 
 uint32_t hoodie_logscan_parts(uint64_t log_bytes, int64_t budget)
 {
-    uint64_t b = (uint64_t)(budget > 0 ? budget : HOODIE_MERGE_MEMORY_DEFAULT);
+    uint64_t b = hoodie_logscan_budget(budget);
     return log_bytes > b ? (uint32_t)(log_bytes / b + 1 < 4096 ? log_bytes / b + 1 : 4096) : 1;
 }
 
 uint32_t hoodie_logscan_parts_over(const hoodie_log_items *over, uint64_t log_bytes, int64_t budget, uint32_t parts)
 {
-    uint64_t b = (uint64_t)(budget > 0 ? budget : HOODIE_MERGE_MEMORY_DEFAULT);
+    uint64_t b = hoodie_logscan_budget(budget);
     /* the part's rows took mem of the scanned bytes' share 1/parts: the slice's would take per * log_bytes */
     double per = over->scanned ? (double)over->mem * parts / (double)over->scanned : 1.0;
     double want = per * (double)log_bytes / (double)b * 1.25 + 1; /* parts are even only on average */
@@ -360,9 +360,9 @@ static int peek_key(const hoodie_avro_schema *writer, int kf, const uint8_t *rec
  * A block's records decoded into `it`. In a pass of a hash-partitioned merge (key_col >= 0) only the part's records
  * are kept: their keys are read from the encoded records where the writer schema allows (peek_key: the others are
  * never decoded), else (no string record key in the writer schema) the block is decoded and the part's rows kept.
+ * Under a memory limit they are counted every 4096 records (count_item), so a pass takes more partitions as soon as
+ * they outgrow it, not a whole block later.
  */
-/* An Avro data block's records into its item (in a pass, its part's only), counted as they come (count_item: the
- * scan stops as soon as they outgrow its limit, not a whole block later). */
 static hoodie_status avro_decode(scan_state *st, const hoodie_hlog_block *b, const char *what,
                                  hoodie_avro_decoder *dec, const hoodie_avro_schema *writer, hoodie_log_item *it)
 {

@@ -76,6 +76,11 @@ typedef struct hoodie_logscan_ctx {
 
 /** A merge's memory budget when none is given: 1 GiB of log files, as Hudi's hoodie.memory.merge.max.size. */
 #define HOODIE_MERGE_MEMORY_DEFAULT ((int64_t)1 << 30)
+/** A merge budget as given (<= 0: the default) in bytes. */
+static inline uint64_t hoodie_logscan_budget(int64_t budget)
+{
+    return (uint64_t)(budget > 0 ? budget : HOODIE_MERGE_MEMORY_DEFAULT);
+}
 /** The key-hash partitions a slice with `log_bytes` of log files is merged in under `budget` (<= 0: the default):
  *  1, or enough for each pass to hold no more than the budget of them (at most 4096). Decoded records take at
  *  least their log bytes, often more (compressed Parquet blocks several times more): a pass 0 scanned with

@@ -556,11 +556,6 @@ static int base_may_hold_keys(scan *s, hoodie_pq_file *f, const char *path)
     return maybe;
 }
 
-static int64_t merge_budget(const scan *s)
-{
-    return s->merge_memory > 0 ? s->merge_memory : HOODIE_MERGE_MEMORY_DEFAULT;
-}
-
 /* The open slice's log records of the current key-hash partition (all of them with one partition), folded. */
 static hoodie_status start_pass(scan *s)
 {
@@ -573,7 +568,7 @@ static hoodie_status start_pass(scan *s)
     hoodie_logscan_ctx lc = { hoodie_spill_storage(s->spill, s->t->storage), s->t->tl,
                               s->as_of[0] ? s->as_of : NULL, &s->full, (const char *const *)s->rolled_back,
                               s->n_rolled_back, 0, s->parts, s->part, 0,
-                              s->part == 0 ? (uint64_t)merge_budget(s) : 0 };
+                              s->part == 0 ? hoodie_logscan_budget(s->merge_memory) : 0 };
     HOODIE_TRY(hoodie_logscan(&s->logs, &lc, s->slice->logs, s->slice->log_count));
     s->parts = s->logs.parts;
     s->have_logs = 1;
@@ -585,13 +580,7 @@ static hoodie_status start_pass(scan *s)
 /* The passes over a slice read its files again: copied locally first if they are not (read/spill.h). */
 static hoodie_status spill_slice(scan *s, const hoodie_file_slice *sl)
 {
-    const char **paths = calloc(sl->log_count + 1, sizeof *paths);
-    if (!paths) return HOODIE_NOMEM();
-    for (size_t i = 0; i < sl->log_count; i++) paths[i] = sl->logs[i]->path;
-    paths[sl->log_count] = sl->base ? sl->base->path : NULL;
-    hoodie_status rc = hoodie_spill_open(&s->spill, s->t->storage, paths, sl->log_count + 1);
-    free(paths);
-    return rc;
+    return hoodie_spill_open_slice(&s->spill, s->t->storage, sl->logs, sl->log_count, sl->base ? sl->base->path : NULL);
 }
 
 static hoodie_status open_slice(scan *s, const hoodie_file_group *g)

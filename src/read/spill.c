@@ -294,6 +294,18 @@ hoodie_status hoodie_spill_open(hoodie_spill **out, const hoodie_storage *s, con
     return HOODIE_OK;
 }
 
+hoodie_status hoodie_spill_open_slice(hoodie_spill **out, const hoodie_storage *s, const hoodie_fs_file *const *logs,
+                                      size_t n_logs, const char *base)
+{
+    const char **paths = calloc(n_logs + 1, sizeof *paths);
+    if (!paths) return HOODIE_NOMEM();
+    for (size_t i = 0; i < n_logs; i++) paths[i] = logs[i]->path;
+    paths[n_logs] = base;
+    hoodie_status rc = hoodie_spill_open(out, s, paths, n_logs + 1);
+    free(paths);
+    return rc;
+}
+
 const hoodie_storage *hoodie_spill_storage(const hoodie_spill *sp, const hoodie_storage *s)
 {
     return sp ? &sp->st : s;

@@ -11,6 +11,7 @@
 #define HOODIE_READ_SPILL_H
 
 #include "hoodie/sys/storage.h"
+#include "table/fsview.h"
 
 typedef struct hoodie_spill hoodie_spill;
 
@@ -20,6 +21,9 @@ typedef struct hoodie_spill hoodie_spill;
  * passes read the table's storage as before). Only running out of memory fails.
  */
 hoodie_status hoodie_spill_open(hoodie_spill **out, const hoodie_storage *s, const char *const *paths, size_t n);
+/** hoodie_spill_open of a slice's log files and its base file (NULL: none). */
+hoodie_status hoodie_spill_open_slice(hoodie_spill **out, const hoodie_storage *s, const hoodie_fs_file *const *logs,
+                                      size_t n_logs, const char *base);
 /** The storage the passes read the slice's files through (NULL spill: s). */
 const hoodie_storage *hoodie_spill_storage(const hoodie_spill *sp, const hoodie_storage *s);
 /** Remove the copies (NULL: nothing). Files opened through the spill's storage are closed first. */

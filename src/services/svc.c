@@ -410,10 +410,9 @@ static hoodie_status fold_logs(hoodie_svc *sv, const hoodie_fs_file *const *logs
 {
     /* the first pass takes more partitions when its records outgrow the budget (items->parts): the caller's
      * later passes follow (grow_parts) */
-    int64_t budget = sv->o.merge_memory > 0 ? sv->o.merge_memory : HOODIE_MERGE_MEMORY_DEFAULT;
     hoodie_logscan_ctx lc = { hoodie_spill_storage(spill, sv->s), sv->t->tl, as_of, sh->schema,
                               (const char *const *)sv->rolled_back_instants, sv->n_rolled_back_instants, 0,
-                              parts, part, 0, part == 0 ? (uint64_t)budget : 0 };
+                              parts, part, 0, part == 0 ? hoodie_logscan_budget(sv->o.merge_memory) : 0 };
     hoodie_status rc = hoodie_logscan(items, &lc, logs, n_logs);
     if (rc < 0) return rc;
     for (size_t i = 0; i < items->count; i++) {
@@ -429,19 +428,6 @@ static hoodie_status fold_logs(hoodie_svc *sv, const hoodie_fs_file *const *logs
     return rc;
 }
 
-/* The slice's log files and base file (NULL: none) copied locally for passes, when they are not local. */
-static hoodie_status spill_slice(hoodie_svc *sv, const hoodie_fs_file *const *logs, size_t n_logs, const char *base,
-                                 hoodie_spill **spill)
-{
-    const char **paths = calloc(n_logs + 1, sizeof *paths);
-    if (!paths) return HOODIE_NOMEM();
-    for (size_t i = 0; i < n_logs; i++) paths[i] = logs[i]->path;
-    paths[n_logs] = base;
-    hoodie_status rc = hoodie_spill_open(spill, sv->s, paths, n_logs + 1);
-    free(paths);
-    return rc;
-}
-
 /* After pass 0's fold (`items`): the partitions it ended with (more when its records outgrew the budget), the
  * slice's files copied for the later passes if they were not. */
 static hoodie_status grow_parts(hoodie_svc *sv, const hoodie_log_items *items, const hoodie_fs_file *const *logs,
@@ -449,7 +435,7 @@ static hoodie_status grow_parts(hoodie_svc *sv, const hoodie_log_items *items, c
 {
     if (items->parts <= *parts) return HOODIE_OK;
     *parts = items->parts;
-    return *spill ? HOODIE_OK : spill_slice(sv, logs, n_logs, base, spill);
+    return *spill ? HOODIE_OK : hoodie_spill_open_slice(spill, sv->s, logs, n_logs, base);
 }
 
 static uint64_t log_bytes(hoodie_svc *sv, const char *partition, const char *const *log_names, size_t n_logs);
@@ -469,7 +455,7 @@ static hoodie_status slice_logs(hoodie_svc *sv, hoodie_arena *a, const char *par
         v[i] = f;
     }
     *logs = v;
-    return parts > 1 ? spill_slice(sv, v, n_logs, base, spill) : HOODIE_OK;
+    return parts > 1 ? hoodie_spill_open_slice(spill, sv->s, v, n_logs, base) : HOODIE_OK;
 }
 
 /* The instants of the blocks that stay valid (the ones a log compaction's block replaces), comma-separated. */

@@ -147,6 +147,7 @@ static hoodie_status probe_keep_prev(probe *ps)
     ps->prev = ps->last.data;
     return rc;
 }
+
 /*
  * base_file_probe on a reader open_keys opened (left open). The candidates come in key order (the lookup's sorted
  * rows), and base files are often sorted by key too (a sorted bulk insert, a merge of one): while the file's keys
@@ -172,7 +173,7 @@ static hoodie_status reader_probe(wctx *w, hoodie_parquet_reader *r, const char 
             if (key_cmp_pre(cpre[i - 1], (const uint8_t *)p, pl, cpre[i], (const uint8_t *)c, cl) > 0) ps.hashed = 1;
         }
     }
-    if (ps.hashed) rc = hoodie_wr__key_index(w, cand, &ps.map, &ps.kb);
+    if (ps.hashed) rc = probe_hash(&ps);
     hoodie_pq_scan *sc = NULL;
     if (rc == HOODIE_OK) rc = hoodie_pqfile__scan_open(r, &sc);
     while (rc == HOODIE_OK) {

@@ -158,6 +158,13 @@ static int key_in_part(const uint8_t *key, size_t len, uint32_t parts, uint32_t 
     return key ? hoodie_logscan_key_part(key, len, parts) == part : part == 0;
 }
 
+int hoodie_logscan_row_in_part(const hoodie_array *keys, int64_t r, uint32_t parts, uint32_t part)
+{
+    size_t kl = 0;
+    const uint8_t *kp = hoodie_array_is_valid(keys, r) ? hoodie_array_bytes_at(keys, r, &kl) : NULL;
+    return key_in_part(kp, kl, parts, part);
+}
+
 /* The rows of `b` in partition `part` appended to `dst` (shaped like b). */
 static hoodie_status take_part(const hoodie_batch *b, int key_col, uint32_t parts, uint32_t part, hoodie_batch *dst)
 {
@@ -167,11 +174,8 @@ static hoodie_status take_part(const hoodie_batch *b, int key_col, uint32_t part
     if (!sel) return HOODIE_NOMEM();
     const hoodie_array *keys = &b->root.children[key_col];
     size_t k = 0;
-    for (int64_t r = 0; r < n; r++) {
-        size_t kl = 0;
-        const uint8_t *kp = hoodie_array_is_valid(keys, r) ? hoodie_array_bytes_at(keys, r, &kl) : NULL;
-        if (key_in_part(kp, kl, parts, part)) sel[k++] = (hoodie_row_ref){ 0, r };
-    }
+    for (int64_t r = 0; r < n; r++)
+        if (hoodie_logscan_row_in_part(keys, r, parts, part)) sel[k++] = (hoodie_row_ref){ 0, r };
     hoodie_status rc = hoodie_batch_take(dst, &b, 1, sel, k);
     free(sel);
     return rc;

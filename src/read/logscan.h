@@ -92,6 +92,8 @@ uint32_t hoodie_logscan_parts(uint64_t log_bytes, int64_t budget);
 uint32_t hoodie_logscan_parts_over(const hoodie_log_items *over, uint64_t log_bytes, int64_t budget, uint32_t parts);
 /** The key-hash partition of a record key among `parts` (> 0), as hash-partitioned merges split a slice. */
 uint32_t hoodie_logscan_key_part(const void *key, size_t len, uint32_t parts);
+/** 1 if row r's key in `keys` (a STRING column; a null key: partition 0) is in partition `part` of `parts`. */
+int hoodie_logscan_row_in_part(const hoodie_array *keys, int64_t r, uint32_t parts, uint32_t part);
 /** Only the rows of `b` whose key (column key_col; a null key: partition 0) is in partition `part` kept. */
 hoodie_status hoodie_logscan_keep_part(hoodie_batch *b, int key_col, uint32_t parts, uint32_t part);
 

@@ -573,7 +573,7 @@ static hoodie_status start_pass(scan *s)
     s->parts = s->logs.parts;
     s->have_logs = 1;
     hoodie_slice_merge_cfg mc = { &s->full, s->key_col, s->ord_col, s->del_col, s->policy, &s->marker,
-                                  s->more_ord, s->n_more_ord };
+                                  s->more_ord, s->n_more_ord, s->parts, s->part };
     return hoodie_slice_merger_new(&s->merger, &mc, &s->logs);
 }
 
@@ -766,8 +766,7 @@ static hoodie_status slice_next(scan *s, hoodie_batch *out)
             hoodie_batch_dispose(&raw);
             if (rc < 0) { hoodie_error__prefix("%s: ", s->slice->base->path); return rc; }
             if (!s->merger) { *out = conformed; return HOODIE_OK; }
-            if (s->parts > 1) rc = hoodie_logscan_keep_part(&conformed, s->key_col, s->parts, s->part);
-            if (rc == HOODIE_OK) rc = hoodie_slice_merger_base(s->merger, &conformed, out);
+            rc = hoodie_slice_merger_base(s->merger, &conformed, out); /* this pass's rows (s->parts) */
             hoodie_batch_dispose(&conformed);
             return rc;
         }

@@ -405,10 +405,12 @@ static hoodie_status select_rows(hoodie_slice_merger *m, const hoodie_batch *bas
     const hoodie_array *keys = &base->root.children[m->cfg.key_col];
     int64_t nb = base->root.length;
     if (m->n_entries) HOODIE_TRY(hash_keys(m, keys, nb));
+    uint32_t parts = m->cfg.pass_parts, part = m->cfg.pass_part;
     for (int64_t r = 0; r < nb; r++) {
         const uint8_t *k;
         size_t kl;
         log_entry *e = NULL;
+        if (parts > 1 && !hoodie_logscan_row_in_part(keys, r, parts, part)) continue; /* another pass's row */
         hoodie_array_bytes_or_empty(keys, r, &k, &kl);
         if (m->n_entries) {
             if (r + PF_FAR < nb) keys_prefetch(m, m->hashes[r + PF_FAR]);

@@ -29,6 +29,9 @@ typedef struct hoodie_slice_merge_cfg {
     const int *more_ordering_cols;/* further ordering fields (table version 9), compared in turn on a tie: their
                                    * columns (-1: absent from the schema) */
     int n_more_ordering;
+    /* a pass of a merge in key-hash partitions (read/logscan.h): base batches hold every partition's rows, and
+     * only those whose key is in partition pass_part of pass_parts are merged and come out (0 or 1: all) */
+    uint32_t pass_parts, pass_part;
 } hoodie_slice_merge_cfg;
 
 typedef struct hoodie_slice_merger hoodie_slice_merger;

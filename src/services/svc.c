@@ -422,7 +422,8 @@ static hoodie_status fold_logs(hoodie_svc *sv, const hoodie_fs_file *const *logs
     }
     if (part == 0) stats->log_blocks += hoodie_log_items_blocks(items);
     /* (services write table versions 6 and 8: one ordering field) */
-    hoodie_slice_merge_cfg mc = { sh->schema, sh->key, sh->ord, sh->del, sv->policy, sh->marker, NULL, 0 };
+    hoodie_slice_merge_cfg mc = { sh->schema, sh->key, sh->ord, sh->del, sv->policy, sh->marker, NULL, 0,
+                                  items->parts, part }; /* the partitions the scan ended with */
     rc = hoodie_slice_merger_new(m, &mc, items);
     if (rc < 0) hoodie_log_items_dispose(items);
     return rc;
@@ -647,10 +648,6 @@ static hoodie_status merge_slice(hoodie_svc *sv, const char *partition, const ch
                 hoodie_batch_dispose(&raw);
                 if (rc < 0) { hoodie_error__prefix("%s: ", path); break; }
                 if (!m) { rc = sink_batch(out, sink, sink_ctx, &conformed); continue; }
-                if (parts > 1 && (rc = hoodie_logscan_keep_part(&conformed, sh.key, parts, part)) < 0) {
-                    hoodie_batch_dispose(&conformed);
-                    break;
-                }
                 if (sel_sink) { /* the selection, gathered by the sink */
                     const hoodie_row_ref *sel;
                     const hoodie_batch *const *srcs;

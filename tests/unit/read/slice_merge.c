@@ -4,6 +4,7 @@
  * with a base batch and the folded log records alone. */
 #include "hoodie_test.h"
 #include "model/build.h"
+#include "read/logscan.h"
 #include "read/slice_merge.h"
 #include "util/arena.h"
 
@@ -286,4 +287,81 @@ HOODIE_TEST(read_slice_merge__many_keys_probe_through_their_records)
     hoodie_batch_dispose(&rest);
     hoodie_slice_merger_free(m);
     sm_end(&c);
+}
+
+/* One pass (part of parts; parts 1: the whole merge) over 300 base rows (one with a null key) and a log that
+ * updates every third key, deletes every seventh and adds 30: the log items hold only the pass's keys, as a
+ * pass's scan keeps them, and the base batch every row. The merged rows, rendered, and their count. */
+static size_t sm_pass(uint32_t parts, uint32_t part, char *out, size_t cap)
+{
+    sm_case c;
+    sm_begin(&c, HOODIE_TYPE_INT64);
+    hoodie_log_item *l1 = sm_data(&c.items, &c.schema, "20250101000000001");
+    const char *dk[300], *dord[300];
+    char keys[330][16];
+    size_t nd = 0;
+    for (int i = 0; i < 330; i++) {
+        snprintf(keys[i], sizeof keys[i], "k%03d", i);
+        int in = hoodie_logscan_key_part(keys[i], strlen(keys[i]), parts) == part;
+        if (i < 300) sm_row(&c.base, keys[i], "1", i);
+        if (in && (i % 3 == 0 || i >= 300)) sm_row(&l1->batch, keys[i], "2", 1000 + i);
+        if (in && i % 7 == 0 && i < 300) dk[nd] = keys[i], dord[nd++] = "3";
+    }
+    /* a null key goes to partition 0 */
+    hoodie_assert_ok(hoodie_array_append_null(&c.base.root.children[0], &c.schema.children[0]));
+    hoodie_assert_ok(hoodie_array_append_int(&c.base.root.children[1], &c.schema.children[1], 1));
+    hoodie_assert_ok(hoodie_array_append_int(&c.base.root.children[2], &c.schema.children[2], -1));
+    c.base.root.length++;
+    if (nd) sm_deletes(&c.items, "20250101000000002", dk, dord, HOODIE_HLOG_ORD_LONG, nd);
+    hoodie_slice_merge_cfg mc = sm_cfg(&c);
+    mc.pass_parts = parts;
+    mc.pass_part = part;
+    hoodie_slice_merger *m;
+    hoodie_batch merged, rest;
+    hoodie_assert_ok(hoodie_slice_merger_new(&m, &mc, &c.items));
+    hoodie_assert_ok(hoodie_slice_merger_base(m, &c.base, &merged));
+    hoodie_assert_ok(hoodie_slice_merger_finish(m, &rest));
+    size_t n = (size_t)(merged.root.length + rest.root.length);
+    for (int64_t r = 0; r < merged.root.length; r++) { /* every row of the pass's partition */
+        size_t kl = 0;
+        const uint8_t *k = hoodie_array_is_valid(&merged.root.children[0], r)
+                               ? hoodie_array_bytes_at(&merged.root.children[0], r, &kl) : NULL;
+        hoodie_assert(k ? hoodie_logscan_key_part(k, kl, parts) == part : part == 0);
+    }
+    char a[8192], b[4096];
+    sm_render(&merged, a, sizeof a);
+    sm_render(&rest, b, sizeof b);
+    snprintf(out, cap, "%s%s%s", a, *a && *b ? " " : "", b);
+    hoodie_batch_dispose(&merged);
+    hoodie_batch_dispose(&rest);
+    hoodie_slice_merger_free(m);
+    sm_end(&c);
+    return n;
+}
+
+HOODIE_TEST(read_slice_merge__a_pass_merges_its_partitions_rows_of_whole_base_batches)
+{
+    char whole[16384], got[16384];
+    size_t n = sm_pass(1, 0, whole, sizeof whole);
+    hoodie_assert(n == 300 + 1 - 43 + 30); /* 43 deletes among k000..k299 */
+    for (uint32_t parts = 2; parts <= 5; parts += 3) {
+        /* the passes' rows add up to the whole merge's, each pass's only its own */
+        size_t total = 0;
+        char *all[5];
+        for (uint32_t p = 0; p < parts; p++) {
+            total += sm_pass(parts, p, got, sizeof got);
+            all[p] = strdup(got);
+        }
+        hoodie_assert(total == n);
+        for (char *tok = strtok(whole, " "); tok; tok = strtok(NULL, " ")) {
+            int found = 0;
+            for (uint32_t p = 0; p < parts; p++) {
+                const char *h = strstr(all[p], tok);
+                found += h && (h == all[p] || h[-1] == ' ') && (h[strlen(tok)] == ' ' || !h[strlen(tok)]);
+            }
+            hoodie_assert(found == 1);
+        }
+        for (uint32_t p = 0; p < parts; p++) free(all[p]);
+        sm_pass(1, 0, whole, sizeof whole); /* strtok cut it up */
+    }
 }

@@ -224,8 +224,17 @@ static int meta_from_loser(const hoodie_fill_spec *s, const hoodie_batch *lb, in
     return disorder && s->meta && s->meta[c] && hoodie_array_is_valid(&lb->root.children[c], lr);
 }
 
+/* 1 if row r of b does not carry column c (s->absent_of). */
+static int absent(const hoodie_fill_spec *s, const hoodie_batch *b, int64_t r, size_t c)
+{
+    if (!s->absent_of) return 0;
+    const uint8_t *m = s->absent_of(s->absent_ctx, b, r);
+    return m && m[c];
+}
+
 int hoodie_fill_lacks(const hoodie_fill_spec *s, const hoodie_batch *b, int64_t r, size_t c)
 {
+    if (absent(s, b, r, c)) return 1;
     if (!s->cols || !s->cols[c]) return 0;
     const hoodie_array *a = &b->root.children[c];
     if (!s->unavailable) return !hoodie_array_is_valid(a, r);
@@ -238,7 +247,7 @@ int hoodie_fill_lacks(const hoodie_fill_spec *s, const hoodie_batch *b, int64_t 
 int hoodie_fill_wanted(const hoodie_fill_spec *s, const hoodie_batch *wb, int64_t wr, const hoodie_batch *lb, int64_t lr,
                        int disorder)
 {
-    if (!s->cols) return 0;
+    if (!s->cols && !s->absent_of) return 0;
     for (size_t c = 0; c < wb->schema.n_children; c++)
         if ((hoodie_fill_lacks(s, wb, wr, c) && !hoodie_fill_lacks(s, lb, lr, c)) ||
             meta_from_loser(s, lb, lr, c, disorder))
@@ -259,6 +268,17 @@ hoodie_status hoodie_fill_append(const hoodie_fill_spec *s, hoodie_batch *dst, c
     }
     *row = dst->root.length++;
     return HOODIE_OK;
+}
+
+int hoodie_fill_absent_after(const hoodie_fill_spec *s, const hoodie_batch *wb, int64_t wr, const hoodie_batch *lb,
+                             int64_t lr, uint8_t *mask)
+{
+    int any = 0;
+    for (size_t c = 0; c < wb->schema.n_children; c++) {
+        mask[c] = (uint8_t)(hoodie_fill_lacks(s, wb, wr, c) && absent(s, lb, lr, c));
+        any |= mask[c];
+    }
+    return any;
 }
 
 void hoodie_delete_marker_of(const hoodie_table_config *c, const hoodie_field *schema, hoodie_delete_marker *m)

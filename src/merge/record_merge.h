@@ -115,12 +115,18 @@ typedef struct hoodie_fill_spec {
     int both;
     const char *unavailable;   /* NULL: a null is lacking */
     size_t unavailable_len;
+    /* Values a record does not carry at all (partial log blocks, IS_PARTIAL: their schema leaves columns out; Hudi
+     * keeps the other record's values there, KEEP_VALUES): set by the merge that knows its records' blocks.
+     * absent_of(absent_ctx, b, r) gives row r of b's absent columns, one byte each (1: absent), or NULL when it
+     * carries them all; an absent value is lacking in any column, whatever it holds. NULL: none is absent. */
+    const uint8_t *(*absent_of)(void *absent_ctx, const hoodie_batch *b, int64_t r);
+    void *absent_ctx;
 } hoodie_fill_spec;
 
 /** The spec of `policy` over batches of `schema` (a root STRUCT); dispose with hoodie_fill_spec_dispose. */
 hoodie_status hoodie_fill_spec_init(hoodie_fill_spec *s, const hoodie_merge_policy *policy, const hoodie_field *schema);
 void hoodie_fill_spec_dispose(hoodie_fill_spec *s);
-/** 1 if the record at row r of b lacks its value of column c (0 when s->cols is NULL). */
+/** 1 if the record at row r of b lacks its value of column c (0 when s->cols and s->absent_of are NULL). */
 int hoodie_fill_lacks(const hoodie_fill_spec *s, const hoodie_batch *b, int64_t r, size_t c);
 /**
  * 1 if the record at row wr of wb lacks a value that the one at row lr of lb (same schema) has, or, when the
@@ -133,6 +139,10 @@ int hoodie_fill_wanted(const hoodie_fill_spec *s, const hoodie_batch *wb, int64_
  *  left out (its array stays shorter); *row: the new row of dst. */
 hoodie_status hoodie_fill_append(const hoodie_fill_spec *s, hoodie_batch *dst, const hoodie_batch *wb, int64_t wr,
                                  const hoodie_batch *lb, int64_t lr, int disorder, int skip_col, int64_t *row);
+/** The absent columns (s->absent_of) of the record hoodie_fill_append makes of (wb, wr) and (lb, lr) into
+ *  mask[0..n_children): those the winner lacks and the loser does not carry either. 1 if there is one. */
+int hoodie_fill_absent_after(const hoodie_fill_spec *s, const hoodie_batch *wb, int64_t wr, const hoodie_batch *lb,
+                             int64_t lr, uint8_t *mask);
 
 /** The value Debezium's Postgres connector sends for a TOASTed column it did not read. */
 #define HOODIE_DEBEZIUM_UNAVAILABLE "__debezium_unavailable_value"

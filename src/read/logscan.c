@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Writer schemas seen in SCHEMA headers, parsed once per scan. */
 typedef struct schema_cache_entry {
@@ -298,6 +299,34 @@ static hoodie_status decoder_for(scan_state *st, const char *json, size_t len, c
 }
 
 /* An applying Avro data block: its item now (apply order), its rows when the file ends (decode_pending). */
+/* A partial block's (IS_PARTIAL "true") absent columns onto `it`: the reader schema's columns the block's own
+ * schema (`has`: 1 if it has the named column) leaves out. A whole-record block: nothing. */
+static hoodie_status mark_partial(scan_state *st, const hoodie_hlog_block *b, hoodie_log_item *it,
+                                  int (*has)(const void *schema, const char *name), const void *block_schema)
+{
+    const char *v = b->header[HOODIE_HLOG_IS_PARTIAL];
+    if (!v || b->header_len[HOODIE_HLOG_IS_PARTIAL] != 4 || strncasecmp(v, "true", 4)) return HOODIE_OK;
+    const hoodie_field *r = st->ctx->schema;
+    uint8_t *m = hoodie_arena_calloc(st->out->arena, r->n_children + 1, 1);
+    if (!m) return HOODIE_NOMEM();
+    int any = 0;
+    for (size_t c = 0; c < r->n_children; c++) any |= m[c] = (uint8_t)!has(block_schema, r->children[c].name);
+    if (!any) return HOODIE_OK; /* every column there: a whole record after all */
+    it->absent = m;
+    st->out->partial = 1;
+    return HOODIE_OK;
+}
+
+static int avro_has(const void *schema, const char *name)
+{
+    return hoodie_avro_field_index(schema, name) >= 0;
+}
+
+static int field_has(const void *schema, const char *name)
+{
+    return hoodie_field_find(schema, name) >= 0;
+}
+
 static hoodie_status avro_block(scan_state *st, const hoodie_hlog_block *b, const char *what, const char *instant)
 {
     const char *schema = b->header[HOODIE_HLOG_SCHEMA];
@@ -317,6 +346,7 @@ static hoodie_status avro_block(scan_state *st, const hoodie_hlog_block *b, cons
     hoodie_log_item *it = hoodie_log_items_push(st->out, HOODIE_LOG_DATA, instant);
     if (!it) return HOODIE_ENOMEM;
     HOODIE_TRY(hoodie_batch_init(&it->batch, st->ctx->schema));
+    if (writer && writer->kind == HOODIE_AVRO_RECORD) HOODIE_TRY(mark_partial(st, b, it, avro_has, writer));
     pending *p = &st->pending[st->n_pending++];
     p->item = st->out->count - 1;
     p->dec = dec;
@@ -418,8 +448,8 @@ static hoodie_status mem_read(void *ctx, uint64_t off, void *buf, size_t len)
 
 /* A PARQUET_DATA_BLOCK (`block_bytes` long): the embedded file's batches, conformed to the reader's schema, as
  * DATA items; in a pass of a partitioned merge each keeps its part's rows as it is read, and is counted. */
-static hoodie_status parquet_block(scan_state *st, const uint8_t *data, size_t len, const char *what,
-                                   const char *instant, uint64_t block_bytes)
+static hoodie_status parquet_block(scan_state *st, const hoodie_hlog_block *blk, const uint8_t *data, size_t len,
+                                   const char *what, const char *instant, uint64_t block_bytes)
 {
     const hoodie_field *schema = st->ctx->schema;
     hoodie_log_items *out = st->out;
@@ -443,7 +473,9 @@ static hoodie_status parquet_block(scan_state *st, const uint8_t *data, size_t l
         hoodie_log_item *it = hoodie_log_items_push(out, HOODIE_LOG_DATA, instant);
         if (!it) { hoodie_batch_dispose(&b); rc = HOODIE_ENOMEM; break; }
         it->kind = HOODIE_LOG_DATA;
-        rc = hoodie_conform_batch(&it->batch, schema, &b);
+        rc = mark_partial(st, blk, it, field_has, &b.schema);
+        if (rc == HOODIE_OK) rc = hoodie_conform_batch(&it->batch, schema, &b);
+        else hoodie_batch_init(&it->batch, schema);
         hoodie_batch_dispose(&b);
         if (rc < 0) { hoodie_batch_init(&it->batch, schema); break; }
         rc = keep_part(st, it);
@@ -523,7 +555,7 @@ static hoodie_status scan_block(scan_state *st, const hoodie_fs_file *f, const h
             hoodie_log_item *item = hoodie_log_items_push(st->out, HOODIE_LOG_DATA, instant);
             rc = item ? hoodie_batch_init(&item->batch, ctx->schema) : HOODIE_ENOMEM;
         } else if (rc == HOODIE_OK) {
-            rc = parquet_block(st, p, n, f->path, instant, b.total_len);
+            rc = parquet_block(st, &b, p, n, f->path, instant, b.total_len);
         }
         break;
     }

@@ -35,6 +35,10 @@ typedef struct hoodie_log_item {
     int removed;                     /* rolled back by a later command block */
     int block_start;                 /* the first item of its log block (a Parquet block may give several) */
     uint64_t mem;                    /* what its rows or deletes take, counted in hoodie_log_items.mem */
+    const uint8_t *absent;           /* DATA of a partial block (IS_PARTIAL "true", Spark SQL's MERGE INTO updating
+                                      * some columns): per column of the reader's schema, 1 where the block's schema
+                                      * leaves it out (its rows hold nulls there, which are not values: a merge keeps
+                                      * the other record's); arena. NULL: a whole-record block */
 } hoodie_log_item;
 
 typedef struct hoodie_log_items {
@@ -48,6 +52,7 @@ typedef struct hoodie_log_items {
     uint64_t scanned;                 /* bytes of the log blocks those came from */
     uint32_t parts;                   /* the key-hash partitions the scan kept rows by (ctx.parts, or more: see
                                          ctx.mem_limit) */
+    int partial;                      /* some item is of a partial block (hoodie_log_item.absent) */
 } hoodie_log_items;
 
 typedef struct hoodie_logscan_ctx {

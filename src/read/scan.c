@@ -600,8 +600,8 @@ static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
                            HOODIE_CUSTOM_MERGER_ARGS(s->t->cfg));
     if (use_logs && s->t->cfg->partial == HOODIE_PARTIAL_OTHER)
         return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: file group %s of partition '%s' has log files, and merging them "
-                           "needs partial updates (%s%s), which hoodie supports as IGNORE_DEFAULTS and "
-                           "FILL_UNAVAILABLE; read-optimized queries read",
+                           "needs partial updates (%s%s), which hoodie supports as IGNORE_DEFAULTS, "
+                           "FILL_UNAVAILABLE and KEEP_VALUES; read-optimized queries read",
                            s->t->base_path, g->file_id, g->partition, HOODIE_PARTIAL_ARGS(s->t->cfg));
     if ((use_logs || (lookup && sl->base)) && s->t->cfg->lsm_tree && s->key_col >= 0 && hoodie_lsm_slice_sortable(sl)) {
         hoodie_lsm_slice_cfg lc = { { s->t->storage, s->t->tl, s->as_of[0] ? s->as_of : NULL, &s->full,

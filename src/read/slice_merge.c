@@ -56,7 +56,47 @@ struct hoodie_slice_merger {
     int have_aux, have_fold_aux;
     uint32_t aux_src, fold_src;
     hoodie_fill_spec fill;
+    /* partial log blocks among the items (hoodie_log_items.partial): a record takes the other's values where its
+     * block left columns out, in every merge (Hudi's KEEP_VALUES); the records made of two keep which columns
+     * neither carried (aux_abs, fold_abs: n_cols bytes a row, hoodie_fill_spec.absent_of) */
+    int partial;
+    size_t n_cols;
+    uint8_t *aux_abs, *fold_abs, *abs_tmp;
+    size_t aux_abs_rows, fold_abs_rows;
 };
+
+/* The columns row r of b does not carry (hoodie_fill_spec.absent_of): a made record's own, a log item's its
+ * block's; a base batch carries them all. */
+static const uint8_t *merger_absent(void *ctx, const hoodie_batch *b, int64_t r)
+{
+    const hoodie_slice_merger *m = ctx;
+    if (b == &m->aux) return m->aux_abs ? m->aux_abs + (size_t)r * m->n_cols : NULL;
+    if (b == &m->fold_aux) return m->fold_abs ? m->fold_abs + (size_t)r * m->n_cols : NULL;
+    const hoodie_log_item *its = m->items->items;
+    if ((const char *)b < (const char *)its || (const char *)b >= (const char *)(its + m->items->count)) return NULL;
+    size_t i = (size_t)((const char *)b - (const char *)its) / sizeof *its;
+    return &its[i].batch == b ? its[i].absent : NULL;
+}
+
+/* The absent columns of made record `row` of aux (m->aux or m->fold_aux), of (wb, wr) filled from (lb, lr). */
+static hoodie_status note_absent(hoodie_slice_merger *m, const hoodie_batch *aux, int64_t row, const hoodie_batch *wb,
+                                 int64_t wr, const hoodie_batch *lb, int64_t lr)
+{
+    int fold = aux == &m->fold_aux;
+    uint8_t **buf = fold ? &m->fold_abs : &m->aux_abs;
+    size_t *cap = fold ? &m->fold_abs_rows : &m->aux_abs_rows;
+    if ((size_t)row >= *cap) {
+        size_t nc = *cap ? *cap * 2 : 256;
+        while (nc <= (size_t)row) nc *= 2;
+        uint8_t *n = realloc(*buf, nc * m->n_cols + 1);
+        if (!n) return HOODIE_NOMEM();
+        *buf = n;
+        *cap = nc;
+    }
+    hoodie_fill_absent_after(&m->fill, wb, wr, lb, lr, m->abs_tmp); /* first: wb may be aux */
+    memcpy(*buf + (size_t)row * m->n_cols, m->abs_tmp, m->n_cols);
+    return HOODIE_OK;
+}
 
 /*
  * The winner of a merge, row wr of srcs[wsrc], given the loser, row lr of lb: the winner itself, or, when it lacks
@@ -71,7 +111,8 @@ static hoodie_status fill_merge(hoodie_slice_merger *m, hoodie_batch *aux, uint3
     out->row = wr;
     if (!hoodie_fill_wanted(&m->fill, wb, wr, lb, lr, disorder)) return HOODIE_OK;
     out->source = aux_src;
-    return hoodie_fill_append(&m->fill, aux, wb, wr, lb, lr, disorder, -1, &out->row);
+    HOODIE_TRY(hoodie_fill_append(&m->fill, aux, wb, wr, lb, lr, disorder, -1, &out->row));
+    return m->partial ? note_absent(m, aux, out->row, wb, wr, lb, lr) : HOODIE_OK;
 }
 
 /* Batched probing distances (rows ahead): home slots at PF_FAR, keys and log entries at PF_NEAR. */
@@ -297,6 +338,14 @@ hoodie_status hoodie_slice_merger_new(hoodie_slice_merger **out, const hoodie_sl
     m->n_srcs = 1;
     /* the columns whose values a merged record can take from the other record */
     if ((rc = hoodie_fill_spec_init(&m->fill, &cfg->policy, cfg->schema)) < 0) goto done;
+    if (items->partial) { /* partial blocks: filled in every merge, from whichever record carries the values */
+        m->partial = 1;
+        m->n_cols = cfg->schema->n_children;
+        m->fill.absent_of = merger_absent;
+        m->fill.absent_ctx = m;
+        m->fill.both = 1;
+        if (!(m->abs_tmp = malloc(m->n_cols + 1))) { rc = HOODIE_NOMEM(); goto done; }
+    }
     if (m->fill.both) { /* before the log batches' sources: folding makes records from the first */
         if ((rc = hoodie_batch_init(&m->fold_aux, cfg->schema)) < 0) goto done;
         m->have_fold_aux = 1;
@@ -340,7 +389,7 @@ hoodie_status hoodie_slice_merger_new(hoodie_slice_merger **out, const hoodie_sl
             }
         }
     }
-    if (rc == HOODIE_OK && m->fill.cols) {
+    if (rc == HOODIE_OK && (m->fill.cols || m->partial)) {
         rc = hoodie_batch_init(&m->aux, cfg->schema);
         m->have_aux = rc == HOODIE_OK;
         m->aux_src = (uint32_t)m->n_srcs;
@@ -364,6 +413,9 @@ void hoodie_slice_merger_free(hoodie_slice_merger *m)
     if (m->have_aux) hoodie_batch_dispose(&m->aux);
     hoodie_fill_spec_dispose(&m->fill);
     if (m->have_fold_aux) hoodie_batch_dispose(&m->fold_aux);
+    free(m->aux_abs);
+    free(m->fold_abs);
+    free(m->abs_tmp);
     free(m);
 }
 
@@ -494,6 +546,9 @@ hoodie_status hoodie_slice_merger_finish(hoodie_slice_merger *m, hoodie_batch *o
 hoodie_status hoodie_slice_merger_log_records(hoodie_slice_merger *m, hoodie_batch *out, hoodie_slice_log_deletes *dels)
 {
     memset(dels, 0, sizeof *dels);
+    if (m->partial) /* a whole-record block of them would lose the columns their blocks left out */
+        return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "partial-update log blocks (IS_PARTIAL: Spark SQL's MERGE INTO of "
+                           "some columns) are merged only with their base file: compaction, not log compaction");
     size_t n = 0, nd = 0;
     hoodie_status rc = sel_reserve(m, m->n_entries);
     for (size_t i = 0; rc == HOODIE_OK && i < m->n_entries; i++) {

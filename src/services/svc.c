@@ -512,6 +512,7 @@ hoodie_status hoodie_svc__compact_logs(hoodie_svc *sv, const char *partition, co
         int have = 0;
         if (rc == HOODIE_OK && res->instants) {
             rc = hoodie_slice_merger_log_records(m, &recs, &dels);
+            if (rc < 0 && n_logs) hoodie_error__prefix("%s: ", logs[0]->path); /* the slice's first log file */
             have = rc == HOODIE_OK;
         }
         if (have && (recs.root.length || dels.count)) {

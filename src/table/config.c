@@ -520,6 +520,7 @@ static hoodie_status cfg_build(hoodie_table_config *c, unsigned flags)
     c->partial = !c->partial_update                                   ? HOODIE_PARTIAL_NONE
                  : !strcasecmp(c->partial_update, "IGNORE_DEFAULTS")  ? HOODIE_PARTIAL_IGNORE_DEFAULTS
                  : !strcasecmp(c->partial_update, "FILL_UNAVAILABLE") ? HOODIE_PARTIAL_FILL_UNAVAILABLE
+                 : !strcasecmp(c->partial_update, "KEEP_VALUES")      ? HOODIE_PARTIAL_KEEP_VALUES
                                                                       : HOODIE_PARTIAL_OTHER;
     if (!c->partial_update && c->legacy_partial) { /* a legacy payload's (legacy_partial) */
         c->partial = c->legacy_partial;

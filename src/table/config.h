@@ -34,12 +34,14 @@ typedef enum hoodie_debezium {
 } hoodie_debezium;
 
 /** Table version 9's partial updates (hoodie.table.partial.update.mode): the record that wins a merge takes the
- *  other record's value in the columns where its own is null (IGNORE_DEFAULTS) or the unavailable marker
- *  (FILL_UNAVAILABLE, string and bytes columns). */
+ *  other record's value in the columns where its own is null (IGNORE_DEFAULTS), the unavailable marker
+ *  (FILL_UNAVAILABLE, string and bytes columns) or that its log block's schema leaves out (KEEP_VALUES; partial
+ *  log blocks, IS_PARTIAL, are merged so whatever the mode). */
 typedef enum hoodie_partial_update {
     HOODIE_PARTIAL_NONE = 0,
     HOODIE_PARTIAL_IGNORE_DEFAULTS,
     HOODIE_PARTIAL_FILL_UNAVAILABLE,
+    HOODIE_PARTIAL_KEEP_VALUES,
     HOODIE_PARTIAL_OTHER          /* a mode hoodie does not know */
 } hoodie_partial_update;
 

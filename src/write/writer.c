@@ -602,9 +602,10 @@ static hoodie_status ordering_and_fills(wctx *w)
         }
     }
     int merges = w->o.op == HOODIE_WRITE_UPSERT || (w->o.combine_before_insert && !w->o.no_combine);
-    if (c->partial == HOODIE_PARTIAL_OTHER && merges)
+    if ((c->partial == HOODIE_PARTIAL_OTHER || c->partial == HOODIE_PARTIAL_KEEP_VALUES) && merges)
         return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: partial update mode %s (hoodie.table.partial.update.mode) is not "
-                           "supported; IGNORE_DEFAULTS and FILL_UNAVAILABLE are", w->t->base_path, c->partial_update);
+                           "supported for writes; IGNORE_DEFAULTS and FILL_UNAVAILABLE are (reads merge KEEP_VALUES)",
+                           w->t->base_path, c->partial_update);
     HOODIE_TRY(hoodie_fill_spec_init(&w->fill_in, &w->policy, &w->in.schema));
     return hoodie_fill_spec_init(&w->fill_file, &w->policy, &w->file_schema);
 }

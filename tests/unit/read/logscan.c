@@ -5,7 +5,9 @@
 #include "format/hlog/hlog_write.h"
 #include "model/avro.h"
 #include "read/logscan.h"
+#include "read/slice_merge.h"
 #include "storage/storage.h"
+#include "table/pqwrite.h"
 #include "util/error.h"
 
 #include <stdlib.h>
@@ -294,5 +296,205 @@ HOODIE_TEST(read_logscan__ranged_reads_give_whole_file_items)
     hoodie_buf_dispose(&f1);
     hoodie_buf_dispose(&f2);
     hoodie_buf_dispose(&f3);
+    ls_teardown(&fx);
+}
+
+/* ---- partial-update blocks (IS_PARTIAL) ---- */
+
+static const char *PU_FULL =
+    "{\"type\":\"record\",\"name\":\"r\",\"fields\":["
+    "{\"name\":\"_hoodie_record_key\",\"type\":[\"null\",\"string\"]},"
+    "{\"name\":\"ts\",\"type\":[\"null\",\"long\"]},"
+    "{\"name\":\"a\",\"type\":[\"null\",\"string\"]},"
+    "{\"name\":\"b\",\"type\":[\"null\",\"string\"]}]}";
+
+/* A data block of records (key, ts, value of column `col`: "a", "b", or NULL for a whole record with a and b
+ * both `v`), its schema the key, ts and that column; IS_PARTIAL "true" unless whole. */
+static void pu_block(hoodie_buf *out, const char *instant, const char *col, const char *const *keys, const int *ts,
+                     const char *const *vals, int n)
+{
+    char schema[512];
+    if (col)
+        snprintf(schema, sizeof schema, "{\"type\":\"record\",\"name\":\"r\",\"fields\":["
+                 "{\"name\":\"_hoodie_record_key\",\"type\":[\"null\",\"string\"]},"
+                 "{\"name\":\"ts\",\"type\":[\"null\",\"long\"]},"
+                 "{\"name\":\"%s\",\"type\":[\"null\",\"string\"]}]}", col);
+    else snprintf(schema, sizeof schema, "%s", PU_FULL);
+    hoodie_hlog_header_entry h[3];
+    size_t nh = 0;
+    h[nh++] = (hoodie_hlog_header_entry){ HOODIE_HLOG_INSTANT_TIME, instant, strlen(instant) };
+    if (col) h[nh++] = (hoodie_hlog_header_entry){ HOODIE_HLOG_IS_PARTIAL, "true", 4 };
+    h[nh++] = (hoodie_hlog_header_entry){ HOODIE_HLOG_SCHEMA, schema, strlen(schema) };
+    hoodie_hlog_header_sort(h, nh);
+    hoodie_hlog_block_mark m;
+    hoodie_hlog_avro_writer w;
+    hoodie_assert_ok(hoodie_hlog_block_begin(out, &m, HOODIE_HLOG_AVRO_DATA_BLOCK, h, nh));
+    hoodie_assert_ok(hoodie_hlog_avro_content_begin(out, &w));
+    for (int i = 0; i < n; i++) {
+        hoodie_assert_ok(hoodie_hlog_avro_record_begin(out, &w));
+        hoodie_assert_ok(hoodie_avro_write_long(out, 1));
+        hoodie_assert_ok(hoodie_avro_write_bytes(out, keys[i], strlen(keys[i])));
+        hoodie_assert_ok(hoodie_avro_write_long(out, 1));
+        hoodie_assert_ok(hoodie_avro_write_long(out, ts[i]));
+        for (int k = 0; k < (col ? 1 : 2); k++) {
+            hoodie_assert_ok(hoodie_avro_write_long(out, 1));
+            hoodie_assert_ok(hoodie_avro_write_bytes(out, vals[i], strlen(vals[i])));
+        }
+        hoodie_assert_ok(hoodie_hlog_avro_record_end(out, &w));
+    }
+    hoodie_assert_ok(hoodie_hlog_avro_content_end(out, &w));
+    hoodie_assert_ok(hoodie_hlog_block_end(out, &m));
+}
+
+/* pu_block's records as a PARQUET_DATA_BLOCK (the embedded file's columns: the key, ts and `col`). */
+static void pu_parquet_block(ls_fixture *fx, hoodie_buf *out, const char *instant, const char *col,
+                             const char *const *keys, const int *ts, const char *const *vals, int n)
+{
+    char json[512];
+    snprintf(json, sizeof json, "{\"type\":\"record\",\"name\":\"r\",\"fields\":["
+             "{\"name\":\"_hoodie_record_key\",\"type\":[\"null\",\"string\"]},"
+             "{\"name\":\"ts\",\"type\":[\"null\",\"long\"]},"
+             "{\"name\":\"%s\",\"type\":[\"null\",\"string\"]}]}", col);
+    hoodie_avro_schema *sch;
+    hoodie_field f;
+    hoodie_assert_ok(hoodie_avro_schema_parse(&sch, json, strlen(json), fx->a, "schema"));
+    hoodie_assert_ok(hoodie_avro_to_field(&f, sch, "root"));
+    hoodie_batch b;
+    hoodie_assert_ok(hoodie_batch_init(&b, &f));
+    for (int i = 0; i < n; i++) {
+        hoodie_assert_ok(hoodie_array_append_str(&b.root.children[0], &f.children[0], keys[i]));
+        hoodie_assert_ok(hoodie_array_append_int(&b.root.children[1], &f.children[1], ts[i]));
+        hoodie_assert_ok(hoodie_array_append_str(&b.root.children[2], &f.children[2], vals[i]));
+        b.root.length++;
+    }
+    hoodie_pqwrite *w;
+    hoodie_assert_ok(hoodie_pqwrite_open(&w, "/t/block.parquet", fx->s, &f, NULL));
+    hoodie_assert_ok(hoodie_pqwrite_write_batch(w, &b));
+    hoodie_assert_ok(hoodie_pqwrite_close(w));
+    hoodie_pqwrite_free(w);
+    hoodie_buf pq = HOODIE_BUF_INIT;
+    hoodie_assert_ok(hoodie_storage_read_all(fx->s, "/t/block.parquet", &pq));
+    hoodie_assert_ok(fx->s->remove(fx->s->ctx, "/t/block.parquet"));
+    hoodie_hlog_header_entry h[3] = { { HOODIE_HLOG_INSTANT_TIME, instant, strlen(instant) },
+                                      { HOODIE_HLOG_IS_PARTIAL, "true", 4 },
+                                      { HOODIE_HLOG_SCHEMA, json, strlen(json) } };
+    hoodie_hlog_header_sort(h, 3);
+    hoodie_assert_ok(hoodie_hlog_write_block(out, HOODIE_HLOG_PARQUET_DATA_BLOCK, h, 3, pq.data, pq.len));
+    hoodie_buf_dispose(&pq);
+    hoodie_batch_dispose(&b);
+    hoodie_field_dispose(&f);
+}
+
+/* The merged rows of `base` (rows "key,ts,a,b") with fx's logs as "key:ts:a:b" sorted, event-time ordering on ts;
+ * *refused: a log compaction of them was refused. */
+static void pu_merge(ls_fixture *fx, const char *const *base, int n_base, char *out, size_t cap, int *refused)
+{
+    hoodie_log_items items;
+    hoodie_assert_ok(ls_scan(fx, &items));
+    hoodie_batch b, merged, rest;
+    hoodie_assert_ok(hoodie_batch_init(&b, &fx->schema));
+    for (int i = 0; i < n_base; i++) {
+        char k[16], a[16], bb[16];
+        int ts;
+        hoodie_assert(sscanf(base[i], "%15[^,],%d,%15[^,],%15s", k, &ts, a, bb) == 4);
+        hoodie_assert_ok(hoodie_array_append_str(&b.root.children[0], &fx->schema.children[0], k));
+        hoodie_assert_ok(hoodie_array_append_int(&b.root.children[1], &fx->schema.children[1], ts));
+        hoodie_assert_ok(hoodie_array_append_str(&b.root.children[2], &fx->schema.children[2], a));
+        hoodie_assert_ok(hoodie_array_append_str(&b.root.children[3], &fx->schema.children[3], bb));
+        b.root.length++;
+    }
+    hoodie_slice_merge_cfg mc;
+    memset(&mc, 0, sizeof mc);
+    mc.schema = &fx->schema;
+    mc.key_col = 0;
+    mc.ordering_col = 1;
+    mc.deleted_col = -1;
+    mc.policy.log_fold = mc.policy.base = HOODIE_MERGE_EVENT_TIME_ORDERING;
+    hoodie_slice_merger *m;
+    hoodie_assert_ok(hoodie_slice_merger_new(&m, &mc, &items));
+    hoodie_assert_ok(hoodie_slice_merger_base(m, &b, &merged));
+    hoodie_assert_ok(hoodie_slice_merger_finish(m, &rest));
+    char lines[16][64];
+    int n = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        const hoodie_batch *x = pass ? &rest : &merged;
+        for (int64_t r = 0; r < x->root.length; r++) {
+            char cell[3][16];
+            for (int c = 0; c < 3; c++) {
+                const hoodie_array *arr = &x->root.children[c == 0 ? 0 : c + 1];
+                size_t l = 0;
+                const uint8_t *p = hoodie_array_is_valid(arr, r) ? hoodie_array_bytes_at(arr, r, &l) : NULL;
+                snprintf(cell[c], sizeof cell[c], "%.*s", (int)l, p ? (const char *)p : "");
+                if (!p) snprintf(cell[c], sizeof cell[c], "null");
+            }
+            snprintf(lines[n++], sizeof lines[0], "%s:%lld:%s:%s", cell[0],
+                     (long long)((const int64_t *)x->root.children[1].values)[r], cell[1], cell[2]);
+        }
+    }
+    qsort(lines, (size_t)n, sizeof lines[0], (int (*)(const void *, const void *))strcmp);
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < n; i++) used += (size_t)snprintf(out + used, cap - used, "%s%s", i ? " " : "", lines[i]);
+    /* a log compaction of partial blocks would write them whole: refused */
+    hoodie_batch recs;
+    hoodie_slice_log_deletes dels;
+    *refused = hoodie_slice_merger_log_records(m, &recs, &dels) == HOODIE_EUNSUPPORTED &&
+               strstr(hoodie_error__message(), "IS_PARTIAL") != NULL;
+    hoodie_slice_merger_free(m);
+    hoodie_batch_dispose(&b);
+    hoodie_batch_dispose(&merged);
+    hoodie_batch_dispose(&rest);
+    hoodie_log_items_dispose(&items);
+}
+
+HOODIE_TEST(read_logscan__partial_blocks_keep_the_values_they_leave_out)
+{
+    ls_fixture fx;
+    ls_setup(&fx);
+    hoodie_field_dispose(&fx.schema);
+    hoodie_avro_schema *sch;
+    hoodie_assert_ok(hoodie_avro_schema_parse(&sch, PU_FULL, strlen(PU_FULL), fx.a, "schema"));
+    hoodie_assert_ok(hoodie_avro_to_field(&fx.schema, sch, "root"));
+    /* Spark SQL's MERGE INTO of (ts, a), then of (ts, b): k1 goes high then low, k2 low then high; in both the
+     * column only the losing record carries survives (hudi-rs's table_partial_update_event_time). k3: a partial
+     * update older than its base record keeps the base record whole; k4: partial records alone (no base record)
+     * make one record of the two; k5: a whole record after a partial one takes nothing from it. Avro data blocks,
+     * then Parquet data blocks (their embedded file's columns are the block's) */
+    for (int parquet = 0; parquet < 2; parquet++) {
+        hoodie_buf f1 = HOODIE_BUF_INIT;
+        const char *k1[] = { "k1", "k2", "k3", "k4", "k5" }, *v1[] = { "a-high", "a-low", "a-old", "a4", "a5" };
+        const int t1[] = { 300, 200, 50, 10, 10 };
+        const char *k2[] = { "k1", "k2", "k4" }, *v2[] = { "b-low", "b-high", "b4" };
+        const int t2[] = { 200, 300, 5 };
+        if (parquet) {
+            pu_parquet_block(&fx, &f1, T(1), "a", k1, t1, v1, 5);
+            pu_parquet_block(&fx, &f1, T(2), "b", k2, t2, v2, 3);
+        } else {
+            pu_block(&f1, T(1), "a", k1, t1, v1, 5);
+            pu_block(&f1, T(2), "b", k2, t2, v2, 3);
+        }
+        const char *k3[] = { "k5" }, *v3[] = { "w5" };
+        const int t3[] = { 20 };
+        pu_block(&f1, T(3), NULL, k3, t3, v3, 1);
+        fx.n_logs = 0;
+        ls_add_file(&fx, parquet ? ".f2_" T(1) ".log.1_0-1-0" : ".f1_" T(1) ".log.1_0-1-0", &f1);
+
+        hoodie_log_items items;
+        hoodie_assert_ok(ls_scan(&fx, &items));
+        hoodie_assert(items.partial);
+        hoodie_assert(items.count == 3 && items.items[0].absent && items.items[1].absent && !items.items[2].absent);
+        hoodie_assert(!items.items[0].absent[2] && items.items[0].absent[3]); /* block 1 has a, not b */
+        hoodie_assert(items.items[1].absent[2] && !items.items[1].absent[3]);
+        hoodie_assert(!items.items[0].absent[0] && !items.items[0].absent[1]);
+        hoodie_log_items_dispose(&items);
+
+        const char *base[] = { "k1,100,a-init,b-init", "k2,100,a-init,b-init", "k3,100,a3,b3", "k5,1,a-b5,b-b5" };
+        char got[512];
+        int refused;
+        pu_merge(&fx, base, 4, got, sizeof got, &refused);
+        hoodie_assert_equal_s(got, "k1:300:a-high:b-low k2:300:a-low:b-high k3:100:a3:b3 k4:10:a4:b4 k5:20:w5:w5");
+        hoodie_assert(refused);
+        hoodie_buf_dispose(&f1);
+    }
     ls_teardown(&fx);
 }

@@ -69,7 +69,7 @@ typedef struct hoodie_precommit {
 /** A pre-commit check: HOODIE_OK lets the write complete; any other status refuses it (see pre_commit). */
 typedef hoodie_status (*hoodie_precommit_fn)(void *ctx, hoodie_precommit *pc);
 
-#define HOODIE_WRITE_OPTS_VERSION 7
+#define HOODIE_WRITE_OPTS_VERSION 8
 typedef struct hoodie_write_opts {
     unsigned version;                 /**< HOODIE_WRITE_OPTS_VERSION */
     const hoodie_storage *storage;    /**< NULL: local POSIX */
@@ -109,10 +109,17 @@ typedef struct hoodie_write_opts {
                                            rows of one key keep the one with the largest ordering value, the later
                                            on ties. A table column _hoodie_is_deleted, when there is one, also
                                            marks deletes, as in Hudi. NULL: none */
+    /* version 8 */
+    int set_null_for_missing_columns; /**< hoodie.write.set.null.for.missing.columns: an input without some of the
+                                           table's columns (a CSV header, a Parquet file, a stream's schema) is
+                                           refused, as Hudi refuses it by default (an upsert would put nulls in
+                                           place of the stored values); 1: those columns are written as nulls
+                                           (what callers of versions before 8 get). Deletes need only the key
+                                           fields either way */
 } hoodie_write_opts;
 #define HOODIE_WRITE_OPTS_INIT \
     { HOODIE_WRITE_OPTS_VERSION, NULL, HOODIE_WRITE_UPSERT, 0, 0, HOODIE_PARQUET_CODEC_SNAPPY, 0, 0, 0, \
-      HOODIE_LOG_BLOCK_AVRO, NULL, NULL, NULL, NULL }
+      HOODIE_LOG_BLOCK_AVRO, NULL, NULL, NULL, NULL, 0 }
 
 struct hoodie_write_result {
     char instant[24];                 /**< the completed instant's requested time */

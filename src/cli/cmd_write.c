@@ -16,12 +16,16 @@ static void write_usage(FILE *out)
             "usage: hoodie write TABLE --op OP --input FILE [--input FILE ...] [--input-format csv|jsonl|parquet]\n"
             "                    [--small-file-limit BYTES] [--max-file-size BYTES] [--codec snappy|zstd|gzip|lz4_raw|none]\n"
             "                    [--combine-before-insert] [--log-block-format avro|parquet] [--delete-column F]\n"
+            "                    [--set-null-for-missing-columns]\n"
             "                    [--validate-single-value 'QUERY#EXPECTED'] [--validate-equality QUERY]\n"
             "                    [--validate-inequality QUERY] [--validate-policy fail|warn_log] [--props FILE]\n"
             "\n"
             "  OP: insert, upsert, delete, bulk_insert, insert_overwrite, insert_overwrite_table, delete_partition\n"
             "  The input format is taken from the file name (.csv, .jsonl/.json, .parquet) unless given.\n"
             "  For delete, rows need the record key fields (and the partition fields).\n"
+            "  Other operations need every column of the table, as Hudi does (hoodie.write.set.null.for.missing.\n"
+            "  columns=false): an upsert would store nulls over the values it lacks. --set-null-for-missing-columns\n"
+            "  writes nulls there. JSON lines records may leave out what they have no value for (null).\n"
             "  --delete-column F (upsert): the rows whose boolean column F is true delete their keys, in the same\n"
             "  commit as the other rows' upserts (F is not stored). A delete row is a whole row: its ordering value\n"
             "  counts, as the other rows'.\n"
@@ -37,8 +41,8 @@ static void write_usage(FILE *out)
             CLI_VALIDATE_USAGE
             "  --props also sets hoodie.datasource.write.operation, hoodie.parquet.small.file.limit,\n"
             "  hoodie.parquet.max.file.size, hoodie.parquet.compression.codec, hoodie.logfile.data.block.format,\n"
-            "  hoodie.combine.before.insert and hoodie.index.bloom.num_entries (what comes later on the command\n"
-            "  line wins).\n");
+            "  hoodie.combine.before.insert, hoodie.index.bloom.num_entries and hoodie.write.set.null.for.missing.\n"
+            "  columns (what comes later on the command line wins).\n");
 }
 
 static int parse_op(const char *s, hoodie_write_operation *op)
@@ -100,6 +104,10 @@ static int write_prop(void *ctx, const char *key, const char *v, const char *whe
     } else if (!strcmp(key, "hoodie.logfile.data.block.format")) {
         if (!parse_block_format(v, &wo->log_block_format))
             return cli_usage("%s: %s: '%s' is not a log block format hoodie writes (avro, parquet)", where, key, v);
+    } else if (!strcmp(key, "hoodie.write.set.null.for.missing.columns")) {
+        if (!strcasecmp(v, "true")) wo->set_null_for_missing_columns = 1;
+        else if (!strcasecmp(v, "false")) wo->set_null_for_missing_columns = 0;
+        else return cli_usage("%s: %s is true or false, not '%s'", where, key, v);
     } else if (!strcmp(key, "hoodie.combine.before.insert")) {
         if (!strcasecmp(v, "true")) wo->combine_before_insert = 1;
         else if (!strcasecmp(v, "false")) wo->combine_before_insert = 0;
@@ -170,6 +178,7 @@ int cmd_write(int argc, char **argv)
             i++;
         } else if (!strcmp(a, "--clean")) inline_clean = 1;
         else if (!strcmp(a, "--combine-before-insert")) wo.combine_before_insert = 1;
+        else if (!strcmp(a, "--set-null-for-missing-columns")) wo.set_null_for_missing_columns = 1;
         else if (!strcmp(a, "--archive")) inline_archive = 1;
         else if (a[0] == '-' && a[1]) code = cli_usage("write: unknown option '%s'", a);
         else if (!table) table = a;

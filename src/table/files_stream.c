@@ -26,6 +26,8 @@ typedef struct files_stream {
     hoodie_field table_schema;   /* data columns of the table, or none */
     int have_table_schema;
     hoodie_field schema;         /* of the stream: the first file's */
+    hoodie_field cur;            /* the open file's columns: a CSV input's those of its header */
+    int have_cur;
     const void *buf;             /* hoodie_buffer_stream: the one input's bytes (borrowed), paths[0] its name */
     size_t buf_len;
     /* the open file */
@@ -43,6 +45,8 @@ static int is_parquet(const files_stream *fs, const char *path)
 
 static void close_current(files_stream *fs)
 {
+    if (fs->have_cur) hoodie_field_dispose(&fs->cur);
+    fs->have_cur = 0;
     hoodie_input_free(fs->text);
     fs->text = NULL;
     hoodie_pq_scan_free(fs->pq_scan);
@@ -50,6 +54,21 @@ static void close_current(files_stream *fs)
     hoodie_parquet_reader_free(fs->pq);
     fs->pq = NULL;
 }
+
+/* The open file's columns: a Parquet file's, a text input's typed by the table schema, but without the columns a
+ * CSV header lacks (a write can then tell them from columns of nulls: Hudi refuses a batch without a table column,
+ * hoodie_write_opts.set_null_for_missing_columns). */
+static hoodie_status file_columns(files_stream *fs)
+{
+    const hoodie_field *all = fs->text ? hoodie_input_schema(fs->text) : hoodie_pqfile__schema(fs->pq);
+    HOODIE_TRY(hoodie_field_init(&fs->cur, "root", hoodie_type_of(HOODIE_TYPE_STRUCT), 0));
+    fs->have_cur = 1;
+    for (size_t c = 0; c < all->n_children; c++)
+        if (!fs->text || !hoodie_input_lacks(fs->text, c)) HOODIE_TRY(hoodie_field_add_child(&fs->cur, &all->children[c]));
+    return HOODIE_OK;
+}
+
+static const hoodie_field *current_schema(const files_stream *fs) { return &fs->cur; }
 
 static hoodie_status open_file(files_stream *fs, const char *path)
 {
@@ -60,7 +79,8 @@ static hoodie_status open_file(files_stream *fs, const char *path)
         o.storage = fs->storage;
         o.batch_rows = fs->batch_rows;
         HOODIE_TRY(hoodie_parquet_reader_open(&fs->pq, path, &o));
-        return hoodie_pqfile__scan_open(fs->pq, &fs->pq_scan);
+        HOODIE_TRY(hoodie_pqfile__scan_open(fs->pq, &fs->pq_scan));
+        return file_columns(fs);
     }
     hoodie_input_opts o = HOODIE_INPUT_OPTS_INIT;
     if (fs->format && !strcasecmp(fs->format, "csv")) o.format = HOODIE_INPUT_CSV;
@@ -69,14 +89,11 @@ static hoodie_status open_file(files_stream *fs, const char *path)
     o.schema = fs->have_table_schema ? &fs->table_schema : NULL;
     o.add_new_columns = 1; /* columns the table lacks evolve its schema */
     o.batch_rows = fs->batch_rows;
-    if (fs->buf) return hoodie_input_open_buffer(&fs->text, fs->buf, fs->buf_len, path, &o);
-    return hoodie_input_open(&fs->text, fs->storage, path, &o);
+    if (fs->buf) HOODIE_TRY(hoodie_input_open_buffer(&fs->text, fs->buf, fs->buf_len, path, &o));
+    else HOODIE_TRY(hoodie_input_open(&fs->text, fs->storage, path, &o));
+    return file_columns(fs);
 }
 
-static const hoodie_field *current_schema(const files_stream *fs)
-{
-    return fs->text ? hoodie_input_schema(fs->text) : hoodie_pqfile__schema(fs->pq);
-}
 
 static hoodie_status files_next(hoodie_batch *out, void *payload)
 {

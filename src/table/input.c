@@ -1663,6 +1663,13 @@ hoodie_status hoodie_input_open_buffer(hoodie_input **out, const void *data, siz
 
 const hoodie_field *hoodie_input_schema(const hoodie_input *in) { return &in->schema; }
 
+int hoodie_input_lacks(const hoodie_input *in, size_t c)
+{
+    for (size_t k = 0; in->missing && k < in->n_missing; k++)
+        if ((size_t)in->missing[k] == c) return 1;
+    return 0;
+}
+
 int64_t hoodie_input_rows(const hoodie_input *in) { return in->rows; }
 
 hoodie_status hoodie_input_next(hoodie_input *in, hoodie_batch *out)

@@ -123,6 +123,9 @@ hoodie_status hoodie_input_open_buffer(hoodie_input **out, const void *data, siz
                                        const hoodie_input_opts *opts);
 /** The schema of the batches (the target schema, or the inferred one): owned by `in`. */
 const hoodie_field *hoodie_input_schema(const hoodie_input *in);
+/** 1 if column c of the schema is one a CSV input's header lacks (its values are all null); 0 otherwise, and for
+ *  JSON lines (a record leaves out what it has no value for). */
+int hoodie_input_lacks(const hoodie_input *in, size_t c);
 /**
  * The next batch (1..batch_rows rows), initialised here; the caller disposes it.
  * @return HOODIE_OK; HOODIE_ITEROVER at the end (out untouched); HOODIE_ECORRUPT on a bad record (the handle is

@@ -44,6 +44,21 @@ static hoodie_status table_schema_field(wctx *w, hoodie_field *out, int *found)
     return rc;
 }
 
+/* Hudi refuses a batch without some of the table's columns (hoodie.write.set.null.for.missing.columns=false):
+ * an upsert would put nulls in place of the stored values. The table's meta columns are the writer's. */
+static hoodie_status missing_columns(wctx *w, const hoodie_field *table, const hoodie_field *input)
+{
+    for (size_t i = 0; i < table->n_children; i++) {
+        const char *name = table->children[i].name;
+        if (hoodie_is_meta_field(name) || hoodie_field_find(input, name) >= 0) continue;
+        return HOODIE_FAIL(HOODIE_EINVAL, "%s: the input has no column '%s' of the table; Hudi refuses such a write "
+                           "(it would store nulls there: hoodie.write.set.null.for.missing.columns=false). Give the "
+                           "input every column, or write nulls with --set-null-for-missing-columns "
+                           "(hoodie_write_opts.set_null_for_missing_columns)", w->t->base_path, name);
+    }
+    return HOODIE_OK;
+}
+
 static hoodie_status prepare_schema(wctx *w, const hoodie_field *input)
 {
     hoodie_field table;
@@ -58,6 +73,8 @@ static hoodie_status prepare_schema(wctx *w, const hoodie_field *input)
         }
     } else {
         rc = hoodie_wschema_evolve(&w->data_schema, found ? &table : NULL, input);
+        if (rc == HOODIE_OK && found && !w->o.set_null_for_missing_columns && (rc = missing_columns(w, &table, input)) < 0)
+            hoodie_field_dispose(&w->data_schema); /* (a column of the wrong type is the first thing to say) */
     }
     if (found) hoodie_field_dispose(&table);
     if (rc < 0) return rc;
@@ -746,13 +763,15 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     memset(&w, 0, sizeof w);
     w.o = def;
     if (opts) /* an older caller's struct ends before the fields its version lacks */
-        memcpy(&w.o, opts, opts->version >= 7 ? sizeof *opts
+        memcpy(&w.o, opts, opts->version >= 8 ? sizeof *opts
+                           : opts->version == 7 ? offsetof(hoodie_write_opts, set_null_for_missing_columns)
                            : opts->version == 6 ? offsetof(hoodie_write_opts, delete_column)
                            : opts->version == 5 ? offsetof(hoodie_write_opts, pre_commit)
                            : opts->version == 4 ? offsetof(hoodie_write_opts, extra_metadata)
                            : opts->version == 3 ? offsetof(hoodie_write_opts, log_block_format)
                            : opts->version == 2 ? offsetof(hoodie_write_opts, combine_before_insert)
                                                 : offsetof(hoodie_write_opts, bloom_num_entries));
+    if (opts && opts->version < 8) w.o.set_null_for_missing_columns = 1; /* as they were written against */
     w.s = w.o.storage ? w.o.storage : hoodie_storage_default();
     size_t n_extra = 0;
     for (const char *const *kv = w.o.extra_metadata; kv && kv[0]; kv += 2, n_extra++) {

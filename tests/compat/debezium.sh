@@ -257,9 +257,13 @@ check_eq "postgres v9: two columns" "1,N1b 2,n2 4,n4 " "$(rows "$t" id,note)"
 check_eq "postgres v9: read-optimized" "1,a 2,b 3,c 4,d " "$(rows "$t" id,name --query read_optimized)"
 switch "$tmp/pg_v8b" 8 "$pg" # the v8 payload fills the winning log record from the base record alone
 check_eq "postgres v8 (the same logs)" "1,a,N1b,250 2,b,n2,100 4,d,n4,400 " "$(rows "$tmp/pg_v8b" id,name,note,_event_lsn)"
+# KEEP_VALUES keeps only what a record's log block leaves out (partial blocks): whole records fill nothing, the
+# marker is a value
 sed -i 's/^hoodie.table.partial.update.mode=.*/hoodie.table.partial.update.mode=KEEP_VALUES/' "$t/.hoodie/hoodie.properties"
-"$HOODIE" read "$t" > /dev/null 2> "$tmp/err" && bad "postgres v9 KEEP_VALUES: read succeeded" || ok
-grep -q "partial updates (hoodie.table.partial.update.mode=KEEP_VALUES)" "$tmp/err" && ok ||
-    bad "postgres v9 KEEP_VALUES: message: $(cat "$tmp/err")"
+check_eq "postgres v9 KEEP_VALUES" "1,$toast,N1b,250 2,b,n2,100 4,$toast,$toast,400 " "$(rows "$t" id,name,note,_event_lsn)"
+sed -i 's/^hoodie.table.partial.update.mode=.*/hoodie.table.partial.update.mode=SOME_LATER_MODE/' "$t/.hoodie/hoodie.properties"
+"$HOODIE" read "$t" > /dev/null 2> "$tmp/err" && bad "postgres v9 an unknown mode: read succeeded" || ok
+grep -q "partial updates (hoodie.table.partial.update.mode=SOME_LATER_MODE)" "$tmp/err" && ok ||
+    bad "postgres v9 an unknown mode: message: $(cat "$tmp/err")"
 
 finish debezium

@@ -10,6 +10,7 @@
  *                    schema, with write statistics that add up to what the table holds
  */
 #include "hoodie_test.h"
+#include "hoodie/input.h"
 #include "hoodie/read.h"
 #include "hoodie/lookup.h"
 #include "hoodie/table.h"
@@ -2847,3 +2848,55 @@ HOODIE_TEST(write_writer__delete_column_cow_v8) { delete_column_case(0, 8); }
 HOODIE_TEST(write_writer__delete_column_mor_v8) { delete_column_case(1, 8); }
 HOODIE_TEST(write_writer__delete_column_cow_v6) { delete_column_case(0, 6); }
 HOODIE_TEST(write_writer__delete_column_mor_v6) { delete_column_case(1, 6); }
+
+/* ---- inputs without some of the table's columns (hoodie_write_opts.set_null_for_missing_columns) ---- */
+
+/* An upsert of text rows (csv or jsonl) through hoodie_buffer_stream; opts version `version`. */
+static hoodie_status write_text(const hoodie_storage *s, const char *format, const char *rows, int set_null,
+                                unsigned version, hoodie_write_operation op)
+{
+    hoodie_files_opts fo = HOODIE_FILES_OPTS_INIT;
+    fo.storage = s;
+    fo.format = format;
+    struct ArrowArrayStream st;
+    hoodie_assert_ok(hoodie_buffer_stream(rows, strlen(rows), "rows", "/tbl", &fo, &st));
+    hoodie_write_opts o = HOODIE_WRITE_OPTS_INIT;
+    o.version = version;
+    o.storage = s;
+    o.op = op;
+    o.set_null_for_missing_columns = set_null;
+    return hoodie_table_write("/tbl", &st, &o, NULL);
+}
+
+HOODIE_TEST(write_writer__inputs_without_a_column_are_refused_unless_nulls_are_asked_for)
+{
+    for (int mor = 0; mor < 2; mor++) {
+        hoodie_storage *mem;
+        hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+        make_table("/tbl", mem, mor, 8);
+        rows_spec a = { 1, 6, 10, "a", NULL, 0 };
+        hoodie_assert_ok(write_rows("/tbl", mem, HOODIE_WRITE_BULK_INSERT, &a, NULL));
+        /* a CSV header without `name`: an upsert would null the stored names; refused, as Hudi refuses it */
+        static const char csv[] = "id,city,ts\n1,la,20\n3,sf,20\n";
+        hoodie_assert_status(HOODIE_EINVAL, write_text(mem, "csv", csv, 0, HOODIE_WRITE_OPTS_VERSION,
+                                                       HOODIE_WRITE_UPSERT));
+        hoodie_assert_contains(hoodie_error__message(), "no column 'name'");
+        hoodie_assert_contains(hoodie_error__message(), "set.null.for.missing.columns");
+        hoodie_assert_status(HOODIE_EINVAL, write_text(mem, "csv", csv, 0, HOODIE_WRITE_OPTS_VERSION,
+                                                       HOODIE_WRITE_INSERT));
+        char *got = snapshot("/tbl", mem, 0);
+        hoodie_assert(strstr(got, ",a1,") && strstr(got, ",a3,")); /* nothing written */
+        free(got);
+        /* asked for: nulls (and so for a caller of an older version of the options, as it was) */
+        hoodie_assert_ok(write_text(mem, "csv", csv, 1, HOODIE_WRITE_OPTS_VERSION, HOODIE_WRITE_UPSERT));
+        hoodie_assert_ok(write_text(mem, "csv", "id,city,ts\n2,ny,20\n", 0, 7, HOODIE_WRITE_UPSERT));
+        /* JSON lines records leave out what they have no value for; deletes need only the keys */
+        hoodie_assert_ok(write_text(mem, "jsonl", "{\"id\":4,\"city\":\"la\",\"ts\":20}\n", 0,
+                                    HOODIE_WRITE_OPTS_VERSION, HOODIE_WRITE_UPSERT));
+        hoodie_assert_ok(write_text(mem, "csv", "id,city\n5,ny\n", 0, HOODIE_WRITE_OPTS_VERSION, HOODIE_WRITE_DELETE));
+        got = snapshot("/tbl", mem, 0);
+        hoodie_assert_equal_s("1,la,1,,la,20\n2,ny,2,,ny,20\n3,sf,3,,sf,20\n4,la,4,,la,20\n6,sf,6,a6,sf,10\n", got);
+        free(got);
+        hoodie_storage_free(mem);
+    }
+}

@@ -10,6 +10,7 @@
 #include "format/avro/schema.h"
 #include "model/avro.h"
 #include "read/logscan.h"
+#include "read/slice_merge.h"
 #include "storage/storage.h"
 #include "table/instant.h"
 #include "util/error.h"
@@ -91,6 +92,55 @@ static uint64_t items_signature(const hoodie_log_items *l)
     return h;
 }
 
+/* The slice merge of the items (key _hoodie_record_key, event-time ordering on ts) over a base batch of the
+ * keys k0..k3 and uuid1..uuid3: it must not crash or leak, and give no more rows than it was given. */
+static void merge_items(const hoodie_field *schema, hoodie_log_items *items)
+{
+    hoodie_slice_merge_cfg mc;
+    memset(&mc, 0, sizeof mc);
+    mc.schema = schema;
+    mc.key_col = hoodie_field_find(schema, "_hoodie_record_key");
+    mc.ordering_col = hoodie_field_find(schema, "ts");
+    mc.deleted_col = -1;
+    mc.policy.log_fold = mc.policy.base = HOODIE_MERGE_EVENT_TIME_ORDERING;
+    hoodie_slice_merger *m;
+    hoodie_status rc = hoodie_slice_merger_new(&m, &mc, items);
+    if (rc < 0) { check(hoodie_error__message()[0] != '\0', "a merge failure without a message"); return; }
+    hoodie_batch base, merged, rest, recs;
+    check(hoodie_batch_init(&base, schema) == HOODIE_OK, "base batch");
+    static const char *const keys[] = { "k0", "k1", "k2", "k3", "uuid1", "uuid2", "uuid3" };
+    for (size_t i = 0; i < 7; i++) {
+        for (size_t c = 0; c < schema->n_children; c++) {
+            hoodie_array *a = &base.root.children[c];
+            const hoodie_field *f = &schema->children[c];
+            if ((int)c == mc.key_col || f->type.id == HOODIE_TYPE_STRING) rc = hoodie_array_append_str(a, f, keys[i]);
+            else if (f->type.id == HOODIE_TYPE_INT64) rc = hoodie_array_append_int(a, f, (int64_t)i);
+            else rc = hoodie_array_append_null(a, f);
+            check(rc == HOODIE_OK, "base row");
+        }
+        base.root.length++;
+    }
+    int64_t in = 0;
+    for (size_t i = 0; i < items->count; i++)
+        if (!items->items[i].removed && items->items[i].kind == HOODIE_LOG_DATA) in += items->items[i].batch.root.length;
+    rc = hoodie_slice_merger_base(m, &base, &merged);
+    check(rc == HOODIE_OK, "merging a base batch");
+    check(hoodie_slice_merger_finish(m, &rest) == HOODIE_OK, "the log-only rows");
+    check(merged.root.length <= base.root.length && rest.root.length <= in, "more rows than given");
+    hoodie_slice_log_deletes dels;
+    rc = hoodie_slice_merger_log_records(m, &recs, &dels);
+    check(rc == (items->partial ? HOODIE_EUNSUPPORTED : HOODIE_OK), "log records of partial blocks");
+    if (rc == HOODIE_OK) {
+        hoodie_batch_dispose(&recs);
+        hoodie_slice_log_deletes_dispose(&dels);
+    }
+    hoodie_error_clear();
+    hoodie_batch_dispose(&merged);
+    hoodie_batch_dispose(&rest);
+    hoodie_batch_dispose(&base);
+    hoodie_slice_merger_free(m);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     hoodie_storage *s = NULL;
@@ -140,6 +190,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (!it->removed) n += it->kind == HOODIE_LOG_DATA ? it->batch.root.length : (int64_t)it->delete_count;
         }
         if (mode == 0) whole = n;
+        if (mode == 0) merge_items(&schema, &items);
         if (parts) parts_sum += n;
         hoodie_log_items_dispose(&items);
     }

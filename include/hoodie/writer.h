@@ -116,10 +116,16 @@ typedef struct hoodie_write_opts {
                                            place of the stored values); 1: those columns are written as nulls
                                            (what callers of versions before 8 get). Deletes need only the key
                                            fields either way */
+    int partial_updates;              /**< HOODIE_WRITE_UPSERT: the input's columns update those columns only, the
+                                           others keep their stored values (Spark SQL's MERGE INTO ... UPDATE SET
+                                           of some columns): merge-on-read (table version 8) writes log blocks of
+                                           those columns marked IS_PARTIAL, as Spark does; copy-on-write merges take
+                                           the other values from the stored records. Inserts (new keys) get nulls
+                                           there. The input needs the key, partition and ordering fields */
 } hoodie_write_opts;
 #define HOODIE_WRITE_OPTS_INIT \
     { HOODIE_WRITE_OPTS_VERSION, NULL, HOODIE_WRITE_UPSERT, 0, 0, HOODIE_PARQUET_CODEC_SNAPPY, 0, 0, 0, \
-      HOODIE_LOG_BLOCK_AVRO, NULL, NULL, NULL, NULL, 0 }
+      HOODIE_LOG_BLOCK_AVRO, NULL, NULL, NULL, NULL, 0, 0 }
 
 struct hoodie_write_result {
     char instant[24];                 /**< the completed instant's requested time */

@@ -16,7 +16,7 @@ static void write_usage(FILE *out)
             "usage: hoodie write TABLE --op OP --input FILE [--input FILE ...] [--input-format csv|jsonl|parquet]\n"
             "                    [--small-file-limit BYTES] [--max-file-size BYTES] [--codec snappy|zstd|gzip|lz4_raw|none]\n"
             "                    [--combine-before-insert] [--log-block-format avro|parquet] [--delete-column F]\n"
-            "                    [--set-null-for-missing-columns]\n"
+            "                    [--set-null-for-missing-columns | --partial-updates]\n"
             "                    [--validate-single-value 'QUERY#EXPECTED'] [--validate-equality QUERY]\n"
             "                    [--validate-inequality QUERY] [--validate-policy fail|warn_log] [--props FILE]\n"
             "\n"
@@ -26,6 +26,10 @@ static void write_usage(FILE *out)
             "  Other operations need every column of the table, as Hudi does (hoodie.write.set.null.for.missing.\n"
             "  columns=false): an upsert would store nulls over the values it lacks. --set-null-for-missing-columns\n"
             "  writes nulls there. JSON lines records may leave out what they have no value for (null).\n"
+            "  --partial-updates (upsert): the input's columns update those columns only, the others keep their\n"
+            "  stored values, as Spark SQL's MERGE INTO ... UPDATE SET of some columns: MOR (version 8) writes log\n"
+            "  blocks of those columns marked IS_PARTIAL, as Spark does; COW merges with the stored records. New\n"
+            "  keys get nulls there. The input needs the key, partition and ordering fields.\n"
             "  --delete-column F (upsert): the rows whose boolean column F is true delete their keys, in the same\n"
             "  commit as the other rows' upserts (F is not stored). A delete row is a whole row: its ordering value\n"
             "  counts, as the other rows'.\n"
@@ -179,6 +183,7 @@ int cmd_write(int argc, char **argv)
         } else if (!strcmp(a, "--clean")) inline_clean = 1;
         else if (!strcmp(a, "--combine-before-insert")) wo.combine_before_insert = 1;
         else if (!strcmp(a, "--set-null-for-missing-columns")) wo.set_null_for_missing_columns = 1;
+        else if (!strcmp(a, "--partial-updates")) wo.partial_updates = 1;
         else if (!strcmp(a, "--archive")) inline_archive = 1;
         else if (a[0] == '-' && a[1]) code = cli_usage("write: unknown option '%s'", a);
         else if (!table) table = a;

@@ -715,10 +715,11 @@ hoodie_status hoodie_wr__merge_handle(wctx *w, wgroup *g)
     /* records that take values from the record they won over (fill_record) */
     hoodie_batch filled;
     int have_filled = 0;
-    if (rc == HOODIE_OK && w->fill_file.cols) {
+    if (rc == HOODIE_OK && (w->fill_file.cols || w->absent)) {
         rc = hoodie_batch_init(&filled, &w->file_schema);
         have_filled = rc == HOODIE_OK;
     }
+    w->fresh = have_fresh ? &fresh : NULL; /* partial updates: its records lack w->absent's columns */
 
     hoodie_merge_mode mode = w->cfg->merge_mode == HOODIE_MERGE_EVENT_TIME_ORDERING ? HOODIE_MERGE_EVENT_TIME_ORDERING
                                                                                      : HOODIE_MERGE_COMMIT_TIME_ORDERING;
@@ -875,6 +876,7 @@ hoodie_status hoodie_wr__merge_handle(wctx *w, wgroup *g)
     free(used);
     hoodie_pq_scan_free(sc);
     hoodie_parquet_reader_free(r);
+    w->fresh = NULL;
     if (have_fresh) hoodie_batch_dispose(&fresh);
     if (have_filled) hoodie_batch_dispose(&filled);
     free(newrows.v);
@@ -958,14 +960,17 @@ hoodie_status hoodie_wr__append_handle(wctx *w, wgroup *g)
     if (rc == HOODIE_OK && ups.n) {
         rc = make_meta(w, g, ups.v, ups.n, g->file_id, 0, 1, &meta);
         have = rc == HOODIE_OK;
-        size_t nc = w->file_schema.n_children;
+        /* partial updates: the columns the input has (partial_schema; partial_col: their file columns) */
+        size_t nc = w->absent ? w->partial_schema.n_children : w->file_schema.n_children;
         if (rc == HOODIE_OK && !(src = calloc(nc, sizeof *src))) rc = HOODIE_NOMEM();
-        for (size_t c = 0; rc == HOODIE_OK && c < nc; c++) {
-            if (c >= 5) src[c] = (hoodie_avro_col){ &w->in.root.children[c - 5], ups.v, 0 };
+        for (size_t k = 0; rc == HOODIE_OK && k < nc; k++) {
+            size_t c = w->absent ? (size_t)w->partial_col[k] : k;
+            if (c >= 5) src[k] = (hoodie_avro_col){ &w->in.root.children[c - 5], ups.v, 0 };
             else /* commit time, partition path and file name: one row each (make_meta's n_const) */
-                src[c] = (hoodie_avro_col){ &meta.root.children[c], NULL, c == 0 || c == 3 || c == 4 };
+                src[k] = (hoodie_avro_col){ &meta.root.children[c], NULL, c == 0 || c == 3 || c == 4 };
         }
-        recs = (hoodie_wlog_records){ src, nc, (int64_t)ups.n, w->o.log_block_format, w->o.codec, 0 };
+        recs = (hoodie_wlog_records){ src, nc, (int64_t)ups.n, w->o.log_block_format, w->o.codec, 0,
+                                      w->absent != NULL };
     }
     hoodie_wlog_deletes d = { 0 };
     if (rc == HOODIE_OK && dels.n) {
@@ -1010,8 +1015,10 @@ hoodie_status hoodie_wr__append_handle(wctx *w, wgroup *g)
         rc = hoodie_write__partition_metadata(w->s, w->t->base_path, partition, w->tx.inst.requested);
     if (rc == HOODIE_OK) {
         char *path = hoodie_arena_sprintf(w->arena, "%s/%s", w->t->base_path, rel);
-        rc = path ? hoodie_wlog_write(w->s, path, w->tx.inst.requested, w->avro_file_schema, &w->file_schema,
-                                      ups.n ? &recs : NULL, dels.n ? &d : NULL, w->cfg->version >= 8, &size)
+        rc = path ? hoodie_wlog_write(w->s, path, w->tx.inst.requested,
+                                      w->absent ? w->partial_avro : w->avro_file_schema,
+                                      w->absent ? &w->partial_schema : &w->file_schema, ups.n ? &recs : NULL,
+                                      dels.n ? &d : NULL, w->cfg->version >= 8, &size)
                   : HOODIE_ENOMEM;
         if (rc == HOODIE_EEXISTS) /* a v6 log name (base instant, version) another writer took since the view */
             rc = HOODIE_FAIL(HOODIE_ECONFLICT, "write conflict: file group %s was written by another writer since "

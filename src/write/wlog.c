@@ -243,15 +243,17 @@ static hoodie_status data_blocks(hoodie_buf *out, hoodie_arena *a, const char *s
 /* The blocks (data then deletes, or deletes first; none for nothing) appended to `out`, or written to `sink` as
  * they are encoded. */
 static hoodie_status blocks(hoodie_buf *out, const char *schema_json, const hoodie_field *file_schema,
-                            const hoodie_hlog_header_entry *hdr, size_t nh, const hoodie_wlog_records *recs,
-                            const hoodie_wlog_deletes *deletes, int deletes_first, hoodie_writer_file *sink)
+                            const hoodie_hlog_header_entry *hdr, size_t nh, const hoodie_hlog_header_entry *dhdr,
+                            size_t ndh, const hoodie_wlog_records *recs, const hoodie_wlog_deletes *deletes,
+                            int deletes_first, hoodie_writer_file *sink)
 {
+    if (!dhdr) dhdr = hdr, ndh = nh; /* the data blocks' headers: the same, or a partial block's */
     hoodie_arena *a = NULL;
     hoodie_status rc = hoodie_arena_new(&a, NULL, 16384);
     int has_recs = recs && recs->count, has_dels = deletes && deletes->count;
     if (rc == HOODIE_OK && has_dels && deletes_first) rc = delete_block(out, a, deletes, hdr, nh);
     if (rc == HOODIE_OK) rc = flush(out, sink);
-    if (rc == HOODIE_OK && has_recs) rc = data_blocks(out, a, schema_json, file_schema, recs, hdr, nh, sink);
+    if (rc == HOODIE_OK && has_recs) rc = data_blocks(out, a, schema_json, file_schema, recs, dhdr, ndh, sink);
     if (rc == HOODIE_OK && has_dels && !deletes_first) rc = delete_block(out, a, deletes, hdr, nh);
     if (rc == HOODIE_OK) rc = flush(out, sink);
     hoodie_arena_free(a);
@@ -260,7 +262,8 @@ static hoodie_status blocks(hoodie_buf *out, const char *schema_json, const hood
 
 /* The blocks into one new file, each written once it is encoded. */
 static hoodie_status write_log(const hoodie_storage *s, const char *path, const hoodie_hlog_header_entry *hdr,
-                               size_t nh, const char *schema_json, const hoodie_field *file_schema,
+                               size_t nh, const hoodie_hlog_header_entry *dhdr, size_t ndh, const char *schema_json,
+                               const hoodie_field *file_schema,
                                const hoodie_wlog_records *recs, const hoodie_wlog_deletes *deletes, int deletes_first,
                                unsigned flags, uint64_t *size_out)
 {
@@ -269,7 +272,7 @@ static hoodie_status write_log(const hoodie_storage *s, const char *path, const 
     *size_out = 0;
     hoodie_status rc = hoodie_wfile_open(&wf, s, path, HOODIE_CREATE_EXCLUSIVE | flags);
     if (rc < 0) return rc;
-    rc = blocks(&out, schema_json, file_schema, hdr, nh, recs, deletes, deletes_first, &wf);
+    rc = blocks(&out, schema_json, file_schema, hdr, nh, dhdr, ndh, recs, deletes, deletes_first, &wf);
     hoodie_buf_dispose(&out);
     if (rc < 0) { hoodie_wfile_abandon(&wf); return rc; }
     uint64_t size = wf.written;
@@ -286,7 +289,10 @@ hoodie_status hoodie_wlog_write(const hoodie_storage *s, const char *path, const
         { HOODIE_HLOG_INSTANT_TIME, instant, strlen(instant) },
         { HOODIE_HLOG_SCHEMA, schema_json, strlen(schema_json) },
     };
-    return write_log(s, path, hdr, 2, schema_json, file_schema, records, deletes, 0,
+    /* a partial data block: IS_PARTIAL too (where hoodie_hlog_header_sort puts it); the delete block is a delete */
+    hoodie_hlog_header_entry phdr[3] = { hdr[0], { HOODIE_HLOG_IS_PARTIAL, "true", 4 }, hdr[1] };
+    int partial = records && records->partial;
+    return write_log(s, path, hdr, 2, partial ? phdr : NULL, 3, schema_json, file_schema, records, deletes, 0,
                      HOODIE_CREATE_DEFER_SYNC | (unique_name ? HOODIE_CREATE_DEFER_VISIBLE : 0), size_out);
 }
 
@@ -340,9 +346,9 @@ hoodie_status hoodie_wlog_compacted_add(hoodie_wlog_compacted *w, const hoodie_b
     hoodie_avro_col *cols = calloc(nc + 1, sizeof *cols);
     if (!cols) return HOODIE_NOMEM();
     for (size_t c = 0; c < nc; c++) cols[c] = (hoodie_avro_col){ &records->root.children[c], NULL, 0 };
-    hoodie_wlog_records recs = { cols, nc, records ? records->root.length : 0, w->format, w->codec, 0 };
+    hoodie_wlog_records recs = { cols, nc, records ? records->root.length : 0, w->format, w->codec, 0, 0 };
     hoodie_buf out = HOODIE_BUF_INIT;
-    hoodie_status rc = blocks(&out, w->schema_json, w->file_schema, hdr, 3, &recs, deletes, 1, &w->f);
+    hoodie_status rc = blocks(&out, w->schema_json, w->file_schema, hdr, 3, NULL, 0, &recs, deletes, 1, &w->f);
     hoodie_buf_dispose(&out);
     free(cols);
     return rc;

@@ -36,6 +36,9 @@ typedef struct hoodie_wlog_records {
     hoodie_parquet_codec codec;     /* the Parquet block's codec */
     uint64_t max_block_bytes;       /* a data block's size, at most (about): more records go to further blocks, as
                                        Hudi's append handle flushes at hoodie.logfile.data.block.max.size; 0: 256 MB */
+    int partial;                    /* partial updates: the file schema leaves some of the table's columns out, and
+                                       the data blocks say so (IS_PARTIAL "true", as Spark SQL's MERGE INTO writes
+                                       them); readers keep the stored values there */
 } hoodie_wlog_records;
 
 /**

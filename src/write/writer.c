@@ -59,6 +59,56 @@ static hoodie_status missing_columns(wctx *w, const hoodie_field *table, const h
     return HOODIE_OK;
 }
 
+/* hoodie_fill_spec.absent_of of partial updates: the columns the merge handle's records of input rows lack. */
+static const uint8_t *input_absent(void *ctx, const hoodie_batch *b, int64_t r)
+{
+    const wctx *w = ctx;
+    (void)r;
+    return b == w->fresh ? w->absent : NULL;
+}
+
+/*
+ * Partial updates: which of the table's columns the input lacks (w->absent), the schema of MOR log blocks of the
+ * others, and the merge's fill from the stored records. An input with every column is a whole update. Refused
+ * where Hudi writes no partial blocks (table version 6 MOR, the LSM layout, change data capture, tables without
+ * meta fields) and for other operations than upsert; the ordering field must be there (it decides the merge).
+ */
+static hoodie_status partial_setup(wctx *w, const hoodie_field *input)
+{
+    size_t nc = w->file_schema.n_children, n_absent = 0;
+    for (size_t c = 5; c < nc; c++) n_absent += hoodie_field_find(input, w->file_schema.children[c].name) < 0;
+    if (!n_absent) return HOODIE_OK;
+    const char *why = w->o.op != HOODIE_WRITE_UPSERT ? "are for upserts"
+                      : w->cfg->lsm_tree ? "are not written to the LSM layout"
+                      : w->cfg->cdc ? "are not written to tables that log changes (hoodie.table.cdc.enabled)"
+                      : !w->cfg->populate_meta_fields ? "need meta fields"
+                      : w->cfg->type == HOODIE_TABLE_MERGE_ON_READ && w->cfg->version < 8
+                          ? "are written to merge-on-read tables from version 8 (IS_PARTIAL log blocks)" : NULL;
+    if (why) return HOODIE_FAIL(HOODIE_EINVAL, "%s: partial updates %s", w->t->base_path, why);
+    const char *ord = hoodie_table_ordering_field(w->cfg);
+    if (ord && hoodie_field_find(input, ord) < 0)
+        return HOODIE_FAIL(HOODIE_EINVAL, "%s: partial updates need the ordering field '%s' in the input",
+                           w->t->base_path, ord);
+    if (!(w->absent = calloc(nc + 1, 1)) || !(w->partial_col = calloc(nc + 1, sizeof *w->partial_col)))
+        return HOODIE_NOMEM();
+    hoodie_field data;
+    HOODIE_TRY(hoodie_field_init(&data, "root", hoodie_type_of(HOODIE_TYPE_STRUCT), 0));
+    hoodie_status rc = HOODIE_OK;
+    size_t k = 5;
+    for (size_t c = 0; c < 5; c++) w->partial_col[c] = (int)c;
+    for (size_t c = 5; c < nc && rc == HOODIE_OK; c++) {
+        w->absent[c] = (uint8_t)(hoodie_field_find(input, w->file_schema.children[c].name) < 0);
+        if (w->absent[c]) continue;
+        w->partial_col[k++] = (int)c;
+        rc = hoodie_field_add_child(&data, &w->file_schema.children[c]);
+    }
+    if (rc == HOODIE_OK) rc = hoodie_field_with_meta(&w->partial_schema, &data);
+    w->have_partial_schema = rc == HOODIE_OK;
+    if (rc == HOODIE_OK) rc = hoodie_wlog_avro_schema(&w->partial_avro, &data, w->cfg->name, 1);
+    hoodie_field_dispose(&data);
+    return rc;
+}
+
 static hoodie_status prepare_schema(wctx *w, const hoodie_field *input)
 {
     hoodie_field table;
@@ -73,7 +123,8 @@ static hoodie_status prepare_schema(wctx *w, const hoodie_field *input)
         }
     } else {
         rc = hoodie_wschema_evolve(&w->data_schema, found ? &table : NULL, input);
-        if (rc == HOODIE_OK && found && !w->o.set_null_for_missing_columns && (rc = missing_columns(w, &table, input)) < 0)
+        if (rc == HOODIE_OK && found && !w->o.set_null_for_missing_columns && !w->o.partial_updates &&
+            (rc = missing_columns(w, &table, input)) < 0)
             hoodie_field_dispose(&w->data_schema); /* (a column of the wrong type is the first thing to say) */
     }
     if (found) hoodie_field_dispose(&table);
@@ -84,7 +135,8 @@ static hoodie_status prepare_schema(wctx *w, const hoodie_field *input)
     const char *tn = w->cfg->name;
     HOODIE_TRY(hoodie_wlog_avro_schema(&w->avro_data_schema, &w->data_schema, tn, 0));
     HOODIE_TRY(hoodie_wlog_avro_schema(&w->avro_file_schema, &w->data_schema, tn, 1));
-    return HOODIE_OK;
+    return w->o.partial_updates && w->o.op != HOODIE_WRITE_DELETE && w->o.op != HOODIE_WRITE_DELETE_PARTITION
+               ? partial_setup(w, input) : HOODIE_OK;
 }
 
 /* ---- combine ---- */
@@ -559,6 +611,10 @@ static void wctx_dispose(wctx *w)
     free(w->del);
     hoodie_fill_spec_dispose(&w->fill_in);
     hoodie_fill_spec_dispose(&w->fill_file);
+    free(w->absent);
+    free(w->partial_col);
+    free(w->partial_avro);
+    if (w->have_partial_schema) hoodie_field_dispose(&w->partial_schema);
     hoodie_keygen_out_dispose(&w->keys);
     hoodie_keygen_out_dispose(&w->parts);
     if (w->have_kg) hoodie_keygen_dispose(&w->kg);
@@ -624,7 +680,12 @@ static hoodie_status ordering_and_fills(wctx *w)
                            "supported for writes; IGNORE_DEFAULTS and FILL_UNAVAILABLE are (reads merge KEEP_VALUES)",
                            w->t->base_path, c->partial_update);
     HOODIE_TRY(hoodie_fill_spec_init(&w->fill_in, &w->policy, &w->in.schema));
-    return hoodie_fill_spec_init(&w->fill_file, &w->policy, &w->file_schema);
+    HOODIE_TRY(hoodie_fill_spec_init(&w->fill_file, &w->policy, &w->file_schema));
+    if (w->absent) { /* partial updates (partial_setup) */
+        w->fill_file.absent_ctx = w;
+        w->fill_file.absent_of = input_absent;
+    }
+    return HOODIE_OK;
 }
 
 static hoodie_status drain(struct ArrowArrayStream *input, hoodie_batch *out)
@@ -763,7 +824,7 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     memset(&w, 0, sizeof w);
     w.o = def;
     if (opts) /* an older caller's struct ends before the fields its version lacks */
-        memcpy(&w.o, opts, opts->version >= 8 ? sizeof *opts
+        memcpy(&w.o, opts, opts->version >= 8 ? sizeof *opts /* (version 8 grew partial_updates before a release) */
                            : opts->version == 7 ? offsetof(hoodie_write_opts, set_null_for_missing_columns)
                            : opts->version == 6 ? offsetof(hoodie_write_opts, delete_column)
                            : opts->version == 5 ? offsetof(hoodie_write_opts, pre_commit)

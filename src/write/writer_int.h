@@ -95,6 +95,16 @@ typedef struct wctx {
     int more_ord_file[HOODIE_ORDERING_FIELDS_MAX];
     hoodie_fill_spec fill_in;       /* partial updates: what a combined input record takes from another */
     hoodie_fill_spec fill_file;     /* and a merged file record (also the Postgres payload's TOASTed values) */
+    /* partial updates (hoodie_write_opts.partial_updates, an input without some columns): absent[c], per column
+     * of file_schema, 1 where the input has none; the merge handle's records of input rows (fresh) take the stored
+     * values there (fill_file.absent_of); MOR log blocks hold the other columns only (partial_schema, its Avro
+     * JSON, and per column of it the file_schema column) */
+    uint8_t *absent;
+    const hoodie_batch *fresh;
+    hoodie_field partial_schema;
+    int have_partial_schema;
+    char *partial_avro;
+    int *partial_col;
     hoodie_merge_policy policy;     /* the Debezium payloads' sequence ordering and TOASTed values */
     char **part_names;              /* distinct partitions of the live rows */
     size_t n_parts;

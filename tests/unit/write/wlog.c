@@ -109,7 +109,7 @@ static void write_and_read_size(hoodie_log_block_format format, int64_t n, uint6
     }
     hoodie_avro_col cols[7];
     for (size_t c = 0; c < 7; c++) cols[c] = (hoodie_avro_col){ &b.root.children[c], NULL, 0 };
-    hoodie_wlog_records recs = { cols, 7, n, format, HOODIE_PARQUET_CODEC_SNAPPY, max_block };
+    hoodie_wlog_records recs = { cols, 7, n, format, HOODIE_PARQUET_CODEC_SNAPPY, max_block, 0 };
     uint64_t size = 0;
     hoodie_assert_ok(hoodie_wlog_write(s, LOG_PATH, INSTANT, schema_json, &file, &recs, NULL, 1, &size));
     hoodie_assert_ok(hoodie_storage_write_all(s, "/t/.hoodie/" INSTANT ".deltacommit", 0, "{}", 2));

@@ -2853,7 +2853,10 @@ HOODIE_TEST(write_writer__delete_column_mor_v6) { delete_column_case(1, 6); }
 
 /* ---- inputs without some of the table's columns (hoodie_write_opts.set_null_for_missing_columns) ---- */
 
-/* An upsert of text rows (csv or jsonl) through hoodie_buffer_stream; opts version `version`. */
+static int g_partial;                      /* write_text: hoodie_write_opts.partial_updates */
+static const char *g_text_table = "/tbl";  /* write_text's table */
+
+/* A write of text rows (csv or jsonl) through hoodie_buffer_stream; opts version `version`. */
 static hoodie_status write_text(const hoodie_storage *s, const char *format, const char *rows, int set_null,
                                 unsigned version, hoodie_write_operation op)
 {
@@ -2861,13 +2864,14 @@ static hoodie_status write_text(const hoodie_storage *s, const char *format, con
     fo.storage = s;
     fo.format = format;
     struct ArrowArrayStream st;
-    hoodie_assert_ok(hoodie_buffer_stream(rows, strlen(rows), "rows", "/tbl", &fo, &st));
+    hoodie_assert_ok(hoodie_buffer_stream(rows, strlen(rows), "rows", g_text_table, &fo, &st));
     hoodie_write_opts o = HOODIE_WRITE_OPTS_INIT;
     o.version = version;
     o.storage = s;
     o.op = op;
     o.set_null_for_missing_columns = set_null;
-    return hoodie_table_write("/tbl", &st, &o, NULL);
+    o.partial_updates = g_partial;
+    return hoodie_table_write(g_text_table, &st, &o, NULL);
 }
 
 HOODIE_TEST(write_writer__inputs_without_a_column_are_refused_unless_nulls_are_asked_for)
@@ -3013,4 +3017,77 @@ HOODIE_TEST(write_writer__partial_update_blocks_read_and_compact_with_the_stored
     hoodie_assert_equal_s(want, got);
     free(got);
     hoodie_storage_free(mem);
+}
+
+/* Partial updates written (hoodie_write_opts.partial_updates): the columns given, the others kept. */
+HOODIE_TEST(write_writer__partial_updates_keep_the_columns_the_input_lacks)
+{
+    for (int mor = 0; mor < 2; mor++) {
+        hoodie_storage *mem;
+        hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+        g_text_table = "/pw";
+        make_table("/pw", mem, mor, 8);
+        rows_spec a = { 1, 6, 10, "a", NULL, 0 };
+        hoodie_assert_ok(write_rows("/pw", mem, HOODIE_WRITE_BULK_INSERT, &a, NULL));
+        g_partial = 1;
+        /* ids 1, 2 get ts 20 and keep their names; id 7 is new (no name: null); then a whole record of id 1 at
+         * ts 15, older than its ts 20, loses: copy-on-write keeps the stored record (a1); merge-on-read folds the
+         * log records first, as Hudi does, and the partial one that wins takes the name it lacks from the record
+         * it beat (z1), whatever the base record holds */
+        hoodie_assert_ok(write_text(mem, "csv", "id,city,ts\n1,la,20\n2,ny,20\n", 0, HOODIE_WRITE_OPTS_VERSION,
+                                    HOODIE_WRITE_UPSERT));
+        hoodie_assert_ok(write_text(mem, "csv", "id,name,city\n", 0, HOODIE_WRITE_OPTS_VERSION, HOODIE_WRITE_UPSERT) ==
+                         HOODIE_OK ? HOODIE_EINVAL : HOODIE_OK); /* no ordering field: refused */
+        hoodie_assert_contains(hoodie_error__message(), "ordering field 'ts'");
+        hoodie_assert_ok(write_text(mem, "csv", "id,name,city,ts\n1,z1,la,15\n", 0, HOODIE_WRITE_OPTS_VERSION,
+                                    HOODIE_WRITE_UPSERT)); /* every column: a whole update (it loses on ts) */
+        hoodie_assert_ok(write_text(mem, "csv", "id,city,ts\n7,la,30\n", 0, HOODIE_WRITE_OPTS_VERSION,
+                                    HOODIE_WRITE_UPSERT));
+        char want[256];
+        snprintf(want, sizeof want, "1,la,1,%s,la,20\n2,ny,2,a2,ny,20\n3,sf,3,a3,sf,10\n4,la,4,a4,la,10\n"
+                 "5,ny,5,a5,ny,10\n6,sf,6,a6,sf,10\n7,la,7,,la,30\n", mor ? "z1" : "a1");
+        char *got = snapshot("/pw", mem, 0);
+        hoodie_assert_equal_s(want, got);
+        free(got);
+        if (mor) { /* the updates are log blocks of id, city, ts (and the meta fields), marked IS_PARTIAL */
+            plog p = { .n = 0 };
+            hoodie_assert_ok(mem->list(mem->ctx, "/pw/ny", plog_entry, &p));
+            hoodie_assert(p.n >= 1);
+            char path[512];
+            snprintf(path, sizeof path, "/pw/ny/%s", p.path[0]);
+            hoodie_buf lf = HOODIE_BUF_INIT;
+            hoodie_assert_ok(hoodie_storage_read_all(mem, path, &lf));
+            hoodie_hlog_iter it;
+            hoodie_hlog_block b;
+            hoodie_assert_ok(hoodie_hlog_iter_init(&it, lf.data, lf.len, path));
+            hoodie_assert_ok(hoodie_hlog_iter_next(&it, &b));
+            hoodie_assert(b.header[HOODIE_HLOG_IS_PARTIAL] && !strncmp(b.header[HOODIE_HLOG_IS_PARTIAL], "true", 4));
+            char sch[4096];
+            snprintf(sch, sizeof sch, "%.*s", (int)b.header_len[HOODIE_HLOG_SCHEMA], b.header[HOODIE_HLOG_SCHEMA]);
+            hoodie_assert(strstr(sch, "\"name\":\"city\"") && strstr(sch, "\"name\":\"ts\"") &&
+                          !strstr(sch, "\"name\":\"name\""));
+            hoodie_hlog_iter_dispose(&it);
+            hoodie_buf_dispose(&lf);
+            compact_all("/pw", mem); /* merged into base files with the stored names */
+            got = snapshot("/pw", mem, 0);
+            hoodie_assert_equal_s(want, got);
+            free(got);
+        }
+        /* refused: other operations, and version 6 merge-on-read (no partial blocks there) */
+        hoodie_assert_status(HOODIE_EINVAL, write_text(mem, "csv", "id,city,ts\n8,sf,1\n", 0, HOODIE_WRITE_OPTS_VERSION,
+                                                       HOODIE_WRITE_INSERT));
+        hoodie_assert_contains(hoodie_error__message(), "partial updates are for upserts");
+        hoodie_storage_free(mem);
+        if (mor) {
+            hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+            make_table("/pw", mem, 1, 6);
+            hoodie_assert_ok(write_rows("/pw", mem, HOODIE_WRITE_BULK_INSERT, &a, NULL));
+            hoodie_assert_status(HOODIE_EINVAL, write_text(mem, "csv", "id,city,ts\n1,la,20\n", 0,
+                                                           HOODIE_WRITE_OPTS_VERSION, HOODIE_WRITE_UPSERT));
+            hoodie_assert_contains(hoodie_error__message(), "version 8");
+            hoodie_storage_free(mem);
+        }
+        g_partial = 0;
+        g_text_table = "/tbl";
+    }
 }

@@ -301,11 +301,19 @@ static hoodie_status decoder_for(scan_state *st, const char *json, size_t len, c
 /* An applying Avro data block: its item now (apply order), its rows when the file ends (decode_pending). */
 /* A partial block's (IS_PARTIAL "true") absent columns onto `it`: the reader schema's columns the block's own
  * schema (`has`: 1 if it has the named column) leaves out. A whole-record block: nothing. */
+static int is_partial(const hoodie_hlog_block *b)
+{
+    const char *v = b->header[HOODIE_HLOG_IS_PARTIAL];
+    return v && b->header_len[HOODIE_HLOG_IS_PARTIAL] == 4 && !strncasecmp(v, "true", 4);
+}
+
+/* A headers-only scan's item of a partial block: marked, with no columns (hoodie_logscan_blocks). */
+static const uint8_t PARTIAL_MARK[1] = { 0 };
+
 static hoodie_status mark_partial(scan_state *st, const hoodie_hlog_block *b, hoodie_log_item *it,
                                   int (*has)(const void *schema, const char *name), const void *block_schema)
 {
-    const char *v = b->header[HOODIE_HLOG_IS_PARTIAL];
-    if (!v || b->header_len[HOODIE_HLOG_IS_PARTIAL] != 4 || strncasecmp(v, "true", 4)) return HOODIE_OK;
+    if (!is_partial(b)) return HOODIE_OK;
     const hoodie_field *r = st->ctx->schema;
     uint8_t *m = hoodie_arena_calloc(st->out->arena, r->n_children + 1, 1);
     if (!m) return HOODIE_NOMEM();
@@ -336,6 +344,7 @@ static hoodie_status avro_block(scan_state *st, const hoodie_hlog_block *b, cons
     if (st->ctx->headers_only) {
         hoodie_log_item *it = hoodie_log_items_push(st->out, HOODIE_LOG_DATA, instant);
         if (!it) return HOODIE_ENOMEM;
+        if (is_partial(b)) it->absent = PARTIAL_MARK;
         return hoodie_batch_init(&it->batch, st->ctx->schema);
     }
     hoodie_avro_decoder *dec = NULL;
@@ -554,6 +563,7 @@ static hoodie_status scan_block(scan_state *st, const hoodie_fs_file *f, const h
         if (rc == HOODIE_OK && ctx->headers_only) {
             hoodie_log_item *item = hoodie_log_items_push(st->out, HOODIE_LOG_DATA, instant);
             rc = item ? hoodie_batch_init(&item->batch, ctx->schema) : HOODIE_ENOMEM;
+            if (item && is_partial(&b)) item->absent = PARTIAL_MARK;
         } else if (rc == HOODIE_OK) {
             rc = parquet_block(st, &b, p, n, f->path, instant, b.total_len);
         }
@@ -709,7 +719,7 @@ int64_t hoodie_log_items_blocks(const hoodie_log_items *l)
 }
 
 hoodie_status hoodie_logscan_blocks(const hoodie_logscan_ctx *ctx, const hoodie_fs_file *const *logs, size_t n_logs,
-                                    int64_t *out)
+                                    int64_t *out, int *partial)
 {
     hoodie_logscan_ctx c = *ctx;
     hoodie_log_items items;
@@ -717,6 +727,10 @@ hoodie_status hoodie_logscan_blocks(const hoodie_logscan_ctx *ctx, const hoodie_
     *out = 0;
     HOODIE_TRY(hoodie_logscan(&items, &c, logs, n_logs));
     *out = hoodie_log_items_blocks(&items);
+    if (partial) { /* (headers only: an applying item of a partial block has its mark, no mask) */
+        *partial = 0;
+        for (size_t i = 0; i < items.count; i++) *partial |= !items.items[i].removed && items.items[i].absent;
+    }
     hoodie_log_items_dispose(&items);
     return HOODIE_OK;
 }

@@ -38,7 +38,8 @@ typedef struct hoodie_log_item {
     const uint8_t *absent;           /* DATA of a partial block (IS_PARTIAL "true", Spark SQL's MERGE INTO updating
                                       * some columns): per column of the reader's schema, 1 where the block's schema
                                       * leaves it out (its rows hold nulls there, which are not values: a merge keeps
-                                      * the other record's); arena. NULL: a whole-record block */
+                                      * the other record's); arena. NULL: a whole-record block. A headers-only
+                                      * scan marks such a block with a pointer to no columns */
 } hoodie_log_item;
 
 typedef struct hoodie_log_items {
@@ -105,9 +106,10 @@ hoodie_status hoodie_logscan_keep_part(hoodie_batch *b, int key_col, uint32_t pa
 hoodie_status hoodie_logscan(hoodie_log_items *out, const hoodie_logscan_ctx *ctx, const hoodie_fs_file *const *logs,
                              size_t n_logs);
 /** The number of log blocks that apply (data and delete blocks left after rollbacks and log compactions), as
- *  Hudi counts them to schedule a log compaction; headers are read, records are not decoded. */
+ *  Hudi counts them to schedule a log compaction; headers are read, records are not decoded. *partial (may be
+ *  NULL): 1 if one of them is a partial block (IS_PARTIAL "true"). */
 hoodie_status hoodie_logscan_blocks(const hoodie_logscan_ctx *ctx, const hoodie_fs_file *const *logs, size_t n_logs,
-                                    int64_t *out);
+                                    int64_t *out, int *partial);
 /** Applying blocks among scanned items (items of a block share its fate). */
 int64_t hoodie_log_items_blocks(const hoodie_log_items *l);
 /** 1 if items of instant `t` apply to the scan (completed, within as-of, not rolled back). */

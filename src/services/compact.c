@@ -20,6 +20,7 @@
 #include "table/file_name.h"
 #include "table/fsview.h"
 #include "util/error.h"
+#include "util/warn.h"
 #include "write/basefile_stream.h"
 #include "table/pqwrite.h"
 #include "table/pqfile.h"
@@ -81,12 +82,12 @@ static uint64_t slice_log_size(const hoodie_file_slice *sl)
 
 /* The log blocks of a slice that apply now, as HoodieLogCompactionPlanGenerator counts them (an unmerged scan's
  * current blocks: completed, not rolled back, not replaced by a log compaction). */
-static hoodie_status applying_blocks(hoodie_svc *sv, const hoodie_file_slice *sl, int64_t *out)
+static hoodie_status applying_blocks(hoodie_svc *sv, const hoodie_file_slice *sl, int64_t *out, int *partial)
 {
     HOODIE_TRY(hoodie_svc__load_schema(sv));
     hoodie_logscan_ctx lc = { sv->s, sv->t->tl, NULL, &sv->file_schema,
                               (const char *const *)sv->rolled_back_instants, sv->n_rolled_back_instants, 1, 0, 0, 0, 0 };
-    return hoodie_logscan_blocks(&lc, sl->logs, sl->log_count, out);
+    return hoodie_logscan_blocks(&lc, sl->logs, sl->log_count, out, partial);
 }
 
 /* Schedule a compaction, or with `log` a log compaction: slices in which at least log_blocks_threshold log blocks
@@ -131,8 +132,15 @@ static hoodie_status schedule(const char *base_path, const hoodie_service_opts *
         if (sv.o.strategy == HOODIE_COMPACT_BOUNDED_IO && budget <= 0) break;
         if (log) {
             int64_t blocks = 0;
-            if ((rc = applying_blocks(&sv, sl, &blocks)) < 0) break;
+            int partial = 0;
+            if ((rc = applying_blocks(&sv, sl, &blocks, &partial)) < 0) break;
             if (blocks < min_blocks) continue;
+            if (partial) { /* a whole-record block of them would lose the columns they leave out */
+                hoodie_warn("%s: file group %s of partition '%s' not log-compacted: it has partial-update log "
+                            "blocks (IS_PARTIAL), which compaction merges with the base file", sv.base_path,
+                            g->file_id, g->partition);
+                continue;
+            }
         }
         json_t *op = operation(g, sl);
         int lsm_skip = 0; /* LSM layout: FULL or LOG per group (services/lsm_compact.h) */

@@ -150,14 +150,14 @@ HOODIE_TEST(read_logscan__dropped_blocks_are_not_decoded)
     hoodie_log_items_dispose(&items);
     hoodie_logscan_ctx hc = { fx.s, fx.tl, NULL, &fx.schema, NULL, 0, 0, 0, 0, 0, 0 };
     int64_t blocks = -1;
-    hoodie_assert_ok(hoodie_logscan_blocks(&hc, fx.logs, fx.n_logs, &blocks));
+    hoodie_assert_ok(hoodie_logscan_blocks(&hc, fx.logs, fx.n_logs, &blocks, NULL));
     hoodie_assert_equal_i(3, blocks);
 
     /* a corrupt block that applies still fails the scan, naming the file and the record's offset */
     hoodie_buf f4 = HOODIE_BUF_INIT;
     data_block(&f4, T(6), NULL, 1, 60, 1);
     ls_add_file(&fx, ".f1_" T(1) ".log.4_0-1-0", &f4);
-    hoodie_assert_ok(hoodie_logscan_blocks(&hc, fx.logs, fx.n_logs, &blocks)); /* counting decodes no record */
+    hoodie_assert_ok(hoodie_logscan_blocks(&hc, fx.logs, fx.n_logs, &blocks, NULL)); /* counting decodes no record */
     hoodie_assert_equal_i(4, blocks);
     hoodie_assert_status(HOODIE_ECORRUPT, ls_scan(&fx, &items));
     hoodie_assert_contains(hoodie_error__message(), ".log.4_0-1-0");
@@ -278,7 +278,7 @@ HOODIE_TEST(read_logscan__ranged_reads_give_whole_file_items)
     int64_t blocks = -1;
     bytes_read = 0;
     max_read = 0;
-    hoodie_assert_ok(hoodie_logscan_blocks(&hc, fx.logs, 1, &blocks));
+    hoodie_assert_ok(hoodie_logscan_blocks(&hc, fx.logs, 1, &blocks, NULL));
     hoodie_assert_equal_i(4, blocks); /* T1, T2, deletes, T4 retry (T5 in file 2 not seen) */
     hoodie_assert(bytes_read < f1.len / 2);
     hoodie_assert(max_read <= 64 << 10);
@@ -479,6 +479,11 @@ HOODIE_TEST(read_logscan__partial_blocks_keep_the_values_they_leave_out)
         fx.n_logs = 0;
         ls_add_file(&fx, parquet ? ".f2_" T(1) ".log.1_0-1-0" : ".f1_" T(1) ".log.1_0-1-0", &f1);
 
+        hoodie_logscan_ctx hc = { fx.s, fx.tl, NULL, &fx.schema, NULL, 0, 1, 0, 0, 0, 0 };
+        int64_t blocks = 0;
+        int partial = 0;
+        hoodie_assert_ok(hoodie_logscan_blocks(&hc, fx.logs, 1, &blocks, &partial));
+        hoodie_assert(blocks == 3 && partial); /* (what log compaction scheduling passes over) */
         hoodie_log_items items;
         hoodie_assert_ok(ls_scan(&fx, &items));
         hoodie_assert(items.partial);

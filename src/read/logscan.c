@@ -298,9 +298,7 @@ static hoodie_status decoder_for(scan_state *st, const char *json, size_t len, c
     return HOODIE_OK;
 }
 
-/* An applying Avro data block: its item now (apply order), its rows when the file ends (decode_pending). */
-/* A partial block's (IS_PARTIAL "true") absent columns onto `it`: the reader schema's columns the block's own
- * schema (`has`: 1 if it has the named column) leaves out. A whole-record block: nothing. */
+/* 1 if the block says it holds partial updates (IS_PARTIAL "true"). */
 static int is_partial(const hoodie_hlog_block *b)
 {
     const char *v = b->header[HOODIE_HLOG_IS_PARTIAL];
@@ -310,9 +308,13 @@ static int is_partial(const hoodie_hlog_block *b)
 /* A headers-only scan's item of a partial block: marked, with no columns (hoodie_logscan_blocks). */
 static const uint8_t PARTIAL_MARK[1] = { 0 };
 
-static hoodie_status mark_partial(scan_state *st, const hoodie_hlog_block *b, hoodie_log_item *it,
-                                  int (*has)(const void *schema, const char *name), const void *block_schema)
+/* A partial block's absent columns (hoodie_log_item.absent) into *out: the reader schema's columns the block's own
+ * schema (`has`: 1 if it has the named column) leaves out. NULL for a whole-record block. */
+static hoodie_status partial_mask(scan_state *st, const hoodie_hlog_block *b,
+                                  int (*has)(const void *schema, const char *name), const void *block_schema,
+                                  const uint8_t **out)
 {
+    *out = NULL;
     if (!is_partial(b)) return HOODIE_OK;
     const hoodie_field *r = st->ctx->schema;
     uint8_t *m = hoodie_arena_calloc(st->out->arena, r->n_children + 1, 1);
@@ -320,7 +322,7 @@ static hoodie_status mark_partial(scan_state *st, const hoodie_hlog_block *b, ho
     int any = 0;
     for (size_t c = 0; c < r->n_children; c++) any |= m[c] = (uint8_t)!has(block_schema, r->children[c].name);
     if (!any) return HOODIE_OK; /* every column there: a whole record after all */
-    it->absent = m;
+    *out = m;
     st->out->partial = 1;
     return HOODIE_OK;
 }
@@ -335,6 +337,7 @@ static int field_has(const void *schema, const char *name)
     return hoodie_field_find(schema, name) >= 0;
 }
 
+/* An applying Avro data block: its item now (apply order), its rows when the file ends (decode_pending). */
 static hoodie_status avro_block(scan_state *st, const hoodie_hlog_block *b, const char *what, const char *instant)
 {
     const char *schema = b->header[HOODIE_HLOG_SCHEMA];
@@ -355,7 +358,7 @@ static hoodie_status avro_block(scan_state *st, const hoodie_hlog_block *b, cons
     hoodie_log_item *it = hoodie_log_items_push(st->out, HOODIE_LOG_DATA, instant);
     if (!it) return HOODIE_ENOMEM;
     HOODIE_TRY(hoodie_batch_init(&it->batch, st->ctx->schema));
-    if (writer && writer->kind == HOODIE_AVRO_RECORD) HOODIE_TRY(mark_partial(st, b, it, avro_has, writer));
+    if (writer && writer->kind == HOODIE_AVRO_RECORD) HOODIE_TRY(partial_mask(st, b, avro_has, writer, &it->absent));
     pending *p = &st->pending[st->n_pending++];
     p->item = st->out->count - 1;
     p->dec = dec;
@@ -470,6 +473,8 @@ static hoodie_status parquet_block(scan_state *st, const hoodie_hlog_block *blk,
     /* smaller batches under a memory limit (checked a batch at a time) and in passes (each keeps its part) */
     hoodie_pq_scan_opts so = { NULL, 0, NULL, 0, st->ctx->mem_limit || st->parts > 1 ? 8192 : 0, 0 };
     if (rc == HOODIE_OK) rc = hoodie_pq_scan_open(&sc, f, &so);
+    const uint8_t *absent = NULL; /* the embedded file's columns are the block's */
+    if (rc == HOODIE_OK) rc = partial_mask(st, blk, field_has, hoodie_pq_scan_schema(sc), &absent);
     int64_t rows = rc == HOODIE_OK ? hoodie_pq_file_metadata(f)->num_rows : 0, seen = 0;
     uint64_t counted = 0; /* the block's bytes counted scanned, in proportion to its rows read */
     while (rc == HOODIE_OK) {
@@ -482,9 +487,8 @@ static hoodie_status parquet_block(scan_state *st, const hoodie_hlog_block *blk,
         hoodie_log_item *it = hoodie_log_items_push(out, HOODIE_LOG_DATA, instant);
         if (!it) { hoodie_batch_dispose(&b); rc = HOODIE_ENOMEM; break; }
         it->kind = HOODIE_LOG_DATA;
-        rc = mark_partial(st, blk, it, field_has, &b.schema);
-        if (rc == HOODIE_OK) rc = hoodie_conform_batch(&it->batch, schema, &b);
-        else hoodie_batch_init(&it->batch, schema);
+        it->absent = absent;
+        rc = hoodie_conform_batch(&it->batch, schema, &b);
         hoodie_batch_dispose(&b);
         if (rc < 0) { hoodie_batch_init(&it->batch, schema); break; }
         rc = keep_part(st, it);

@@ -94,7 +94,6 @@ static hoodie_status open_file(files_stream *fs, const char *path)
     return file_columns(fs);
 }
 
-
 static hoodie_status files_next(hoodie_batch *out, void *payload)
 {
     files_stream *fs = payload;

@@ -75,9 +75,9 @@ static const uint8_t *input_absent(void *ctx, const hoodie_batch *b, int64_t r)
  */
 static hoodie_status partial_setup(wctx *w, const hoodie_field *input)
 {
-    size_t nc = w->file_schema.n_children, n_absent = 0;
-    for (size_t c = 5; c < nc; c++) n_absent += hoodie_field_find(input, w->file_schema.children[c].name) < 0;
-    if (!n_absent) return HOODIE_OK;
+    size_t nc = w->file_schema.n_children, c = 5;
+    while (c < nc && hoodie_field_find(input, w->file_schema.children[c].name) >= 0) c++;
+    if (c == nc) return HOODIE_OK;
     const char *why = w->o.op != HOODIE_WRITE_UPSERT ? "are for upserts"
                       : w->cfg->lsm_tree ? "are not written to the LSM layout"
                       : w->cfg->cdc ? "are not written to tables that log changes (hoodie.table.cdc.enabled)"
@@ -95,8 +95,8 @@ static hoodie_status partial_setup(wctx *w, const hoodie_field *input)
     HOODIE_TRY(hoodie_field_init(&data, "root", hoodie_type_of(HOODIE_TYPE_STRUCT), 0));
     hoodie_status rc = HOODIE_OK;
     size_t k = 5;
-    for (size_t c = 0; c < 5; c++) w->partial_col[c] = (int)c;
-    for (size_t c = 5; c < nc && rc == HOODIE_OK; c++) {
+    for (c = 0; c < 5; c++) w->partial_col[c] = (int)c;
+    for (c = 5; c < nc && rc == HOODIE_OK; c++) {
         w->absent[c] = (uint8_t)(hoodie_field_find(input, w->file_schema.children[c].name) < 0);
         if (w->absent[c]) continue;
         w->partial_col[k++] = (int)c;

@@ -19,6 +19,21 @@ static const char *LS_SCHEMA =
 
 #define T(n) "2025010100000000" #n
 
+/* An Avro data block begun with headers h (sorted here), its records to follow; then ended. */
+static void avro_block_begin(hoodie_buf *out, hoodie_hlog_header_entry *h, size_t nh, hoodie_hlog_block_mark *m,
+                             hoodie_hlog_avro_writer *w)
+{
+    hoodie_hlog_header_sort(h, nh);
+    hoodie_assert_ok(hoodie_hlog_block_begin(out, m, HOODIE_HLOG_AVRO_DATA_BLOCK, h, nh));
+    hoodie_assert_ok(hoodie_hlog_avro_content_begin(out, w));
+}
+
+static void avro_block_end(hoodie_buf *out, const hoodie_hlog_block_mark *m, hoodie_hlog_avro_writer *w)
+{
+    hoodie_assert_ok(hoodie_hlog_avro_content_end(out, w));
+    hoodie_assert_ok(hoodie_hlog_block_end(out, m));
+}
+
 /* An Avro data block of `n` records (key "k<i>", v = base + i); corrupt: the records' union branch is 7. With
  * `ident`, a BLOCK_IDENTIFIER header of that value. */
 static void data_block_id(hoodie_buf *out, const char *instant, const char *compacted, int n, int base, int corrupt,
@@ -30,11 +45,9 @@ static void data_block_id(hoodie_buf *out, const char *instant, const char *comp
     if (ident) h[nh++] = (hoodie_hlog_header_entry){ HOODIE_HLOG_BLOCK_IDENTIFIER, ident, strlen(ident) };
     if (compacted) h[nh++] = (hoodie_hlog_header_entry){ HOODIE_HLOG_COMPACTED_BLOCK_TIMES, compacted, strlen(compacted) };
     h[nh++] = (hoodie_hlog_header_entry){ HOODIE_HLOG_SCHEMA, LS_SCHEMA, strlen(LS_SCHEMA) };
-    hoodie_hlog_header_sort(h, nh);
     hoodie_hlog_block_mark m;
     hoodie_hlog_avro_writer w;
-    hoodie_assert_ok(hoodie_hlog_block_begin(out, &m, HOODIE_HLOG_AVRO_DATA_BLOCK, h, nh));
-    hoodie_assert_ok(hoodie_hlog_avro_content_begin(out, &w));
+    avro_block_begin(out, h, nh, &m, &w);
     for (int i = 0; i < n; i++) {
         char key[16];
         snprintf(key, sizeof key, "k%d", base + i);
@@ -45,8 +58,7 @@ static void data_block_id(hoodie_buf *out, const char *instant, const char *comp
         hoodie_assert_ok(hoodie_avro_write_long(out, base + i));
         hoodie_assert_ok(hoodie_hlog_avro_record_end(out, &w));
     }
-    hoodie_assert_ok(hoodie_hlog_avro_content_end(out, &w));
-    hoodie_assert_ok(hoodie_hlog_block_end(out, &m));
+    avro_block_end(out, &m, &w);
 }
 
 static void data_block(hoodie_buf *out, const char *instant, const char *compacted, int n, int base, int corrupt)
@@ -325,11 +337,9 @@ static void pu_block(hoodie_buf *out, const char *instant, const char *col, cons
     h[nh++] = (hoodie_hlog_header_entry){ HOODIE_HLOG_INSTANT_TIME, instant, strlen(instant) };
     if (col) h[nh++] = (hoodie_hlog_header_entry){ HOODIE_HLOG_IS_PARTIAL, "true", 4 };
     h[nh++] = (hoodie_hlog_header_entry){ HOODIE_HLOG_SCHEMA, schema, strlen(schema) };
-    hoodie_hlog_header_sort(h, nh);
     hoodie_hlog_block_mark m;
     hoodie_hlog_avro_writer w;
-    hoodie_assert_ok(hoodie_hlog_block_begin(out, &m, HOODIE_HLOG_AVRO_DATA_BLOCK, h, nh));
-    hoodie_assert_ok(hoodie_hlog_avro_content_begin(out, &w));
+    avro_block_begin(out, h, nh, &m, &w);
     for (int i = 0; i < n; i++) {
         hoodie_assert_ok(hoodie_hlog_avro_record_begin(out, &w));
         hoodie_assert_ok(hoodie_avro_write_long(out, 1));
@@ -342,8 +352,7 @@ static void pu_block(hoodie_buf *out, const char *instant, const char *col, cons
         }
         hoodie_assert_ok(hoodie_hlog_avro_record_end(out, &w));
     }
-    hoodie_assert_ok(hoodie_hlog_avro_content_end(out, &w));
-    hoodie_assert_ok(hoodie_hlog_block_end(out, &m));
+    avro_block_end(out, &m, &w);
 }
 
 /* pu_block's records as a PARQUET_DATA_BLOCK (the embedded file's columns: the key, ts and `col`). */

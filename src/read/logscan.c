@@ -19,6 +19,7 @@
 /* Writer schemas seen in SCHEMA headers, parsed once per scan. */
 typedef struct schema_cache_entry {
     const char *json;          /* arena */
+    const hoodie_renames *rn;  /* schema on read: the writer's columns as renamed for the reader (NULL: none) */
     hoodie_avro_schema *schema;
     hoodie_avro_decoder *decoder;
 } schema_cache_entry;
@@ -275,10 +276,12 @@ int hoodie_logscan__applies(const hoodie_logscan_ctx *c, const char *t)
 }
 
 static hoodie_status decoder_for(scan_state *st, const char *json, size_t len, const char *what,
-                                 hoodie_avro_decoder **out, const hoodie_avro_schema **writer)
+                                 const char *instant, hoodie_avro_decoder **out, const hoodie_avro_schema **writer)
 {
+    const hoodie_renames *rn;
+    HOODIE_TRY(hoodie_evo_renames(st->ctx->evo, st->ctx->as_of, instant, &rn));
     for (size_t i = 0; i < st->cache_count; i++)
-        if (!strcmp(st->cache[i].json, json)) {
+        if (st->cache[i].rn == rn && !strcmp(st->cache[i].json, json)) {
             *out = st->cache[i].decoder;
             *writer = st->cache[i].schema;
             return HOODIE_OK;
@@ -291,6 +294,17 @@ static hoodie_status decoder_for(scan_state *st, const char *json, size_t len, c
     e->json = hoodie_arena_strndup(st->out->arena, json, len);
     if (!e->json) return HOODIE_NOMEM();
     HOODIE_TRY(hoodie_avro_schema_parse(&e->schema, json, len, st->out->arena, what));
+    e->rn = rn;
+    if (rn && e->schema->kind == HOODIE_AVRO_RECORD) { /* all at once: a swap stays a swap */
+        const char **names = hoodie_arena_alloc(st->out->arena, (e->schema->count + 1) * sizeof *names);
+        if (!names) return HOODIE_NOMEM();
+        for (size_t f = 0; f < e->schema->count; f++) {
+            names[f] = e->schema->fields[f].name;
+            for (size_t r = 0; r < rn->n; r++)
+                if (!strcmp(names[f], rn->from[r])) { names[f] = rn->to[r]; break; }
+        }
+        for (size_t f = 0; f < e->schema->count; f++) e->schema->fields[f].name = names[f];
+    }
     HOODIE_TRY(hoodie_avro_decoder_new(&e->decoder, e->schema, st->ctx->schema));
     st->cache_count++;
     *out = e->decoder;
@@ -352,7 +366,7 @@ static hoodie_status avro_block(scan_state *st, const hoodie_hlog_block *b, cons
     }
     hoodie_avro_decoder *dec = NULL;
     const hoodie_avro_schema *writer = NULL;
-    hoodie_status rc = decoder_for(st, schema, b->header_len[HOODIE_HLOG_SCHEMA], what, &dec, &writer);
+    hoodie_status rc = decoder_for(st, schema, b->header_len[HOODIE_HLOG_SCHEMA], what, instant, &dec, &writer);
     if (rc < 0) { hoodie_error__prefix("%s: block at offset %llu: ", what, (unsigned long long)b->offset); return rc; }
     HOODIE_TRY(room_for_one((void **)&st->pending, &st->cap_pending, st->n_pending, sizeof *st->pending));
     hoodie_log_item *it = hoodie_log_items_push(st->out, HOODIE_LOG_DATA, instant);
@@ -470,6 +484,9 @@ static hoodie_status parquet_block(scan_state *st, const hoodie_hlog_block *blk,
     hoodie_pq_file *f = NULL;
     hoodie_pq_scan *sc = NULL;
     hoodie_status rc = hoodie_pq_file_open(&f, &src);
+    const hoodie_renames *rn = NULL;
+    if (rc == HOODIE_OK) rc = hoodie_evo_renames(st->ctx->evo, st->ctx->as_of, instant, &rn);
+    if (rc == HOODIE_OK && rn) rc = hoodie_pq_file_rename(f, rn->from, rn->to, rn->n);
     /* smaller batches under a memory limit (checked a batch at a time) and in passes (each keeps its part) */
     hoodie_pq_scan_opts so = { NULL, 0, NULL, 0, st->ctx->mem_limit || st->parts > 1 ? 8192 : 0, 0 };
     if (rc == HOODIE_OK) rc = hoodie_pq_scan_open(&sc, f, &so);

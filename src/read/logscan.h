@@ -21,6 +21,7 @@
 
 #include "format/hlog/hlog.h"
 #include "model/batch.h"
+#include "table/evo.h"
 #include "table/fsview.h"
 #include "table/timeline.h"
 
@@ -76,6 +77,8 @@ typedef struct hoodie_logscan_ctx {
      * partition 0 of those, dropping the others' rows from what it has; out.parts tells the merge how many passes
      * it then needs */
     uint64_t mem_limit;
+    /* schema on read: each block's columns renamed by id as of as_of (its own instant's version; NULL: by name) */
+    const hoodie_evo *evo;
 } hoodie_logscan_ctx;
 /** Log files from this size up are read a block at a time where they are not mapped (16 MB). */
 #define HOODIE_LOG_RANGED_MIN ((uint64_t)16 << 20)

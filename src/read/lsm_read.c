@@ -236,7 +236,9 @@ static hoodie_status nfile_open(nfile *n, const hoodie_logscan_ctx *ctx, const h
     hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
     o.storage = ctx->storage;
     if (batch_rows > 0) o.batch_rows = batch_rows;
-    HOODIE_TRY(hoodie_parquet_reader_open(&n->r, f->path, &o));
+    const hoodie_renames *rn;
+    HOODIE_TRY(hoodie_evo_renames(ctx->evo, ctx->as_of, f->instant, &rn));
+    HOODIE_TRY(hoodie_pqfile__open(&n->r, f->path, &o, rn));
     const char *meta = hoodie_parquet_reader_kv(n->r, HOODIE_NATIVE_LOG_FOOTER_KEY);
     char instant[HOODIE_INSTANT_TIME_MAX + 1];
     snprintf(instant, sizeof instant, "%s", f->instant);
@@ -523,7 +525,9 @@ hoodie_status hoodie_lsm_slice_open(hoodie_lsm_slice **out, const hoodie_lsm_sli
         o.storage = cfg->scan.storage;
         if (cfg->batch_rows > 0) o.batch_rows = cfg->batch_rows;
         if (cfg->n_keys) o.batch_rows = HOODIE_LSM_LOOKUP_BATCH;
-        rc = hoodie_parquet_reader_open(&n->r, sl->base->path, &o);
+        const hoodie_renames *rn = NULL;
+        rc = hoodie_evo_renames(cfg->scan.evo, cfg->scan.as_of, sl->base->instant, &rn);
+        if (rc == HOODIE_OK) rc = hoodie_pqfile__open(&n->r, sl->base->path, &o, rn);
         if (rc == HOODIE_OK) rc = nfile_scan_open(n);
         if (rc == HOODIE_OK) {
             s->srcs[s->n].next = src_next;

@@ -568,7 +568,7 @@ static hoodie_status start_pass(scan *s)
     hoodie_logscan_ctx lc = { hoodie_spill_storage(s->spill, s->t->storage), s->t->tl,
                               s->as_of[0] ? s->as_of : NULL, &s->full, (const char *const *)s->rolled_back,
                               s->n_rolled_back, 0, s->parts, s->part, 0,
-                              s->part == 0 ? hoodie_logscan_budget(s->merge_memory) : 0 };
+                              s->part == 0 ? hoodie_logscan_budget(s->merge_memory) : 0, s->t->evo };
     HOODIE_TRY(hoodie_logscan(&s->logs, &lc, s->slice->logs, s->slice->log_count));
     s->parts = s->logs.parts;
     s->have_logs = 1;
@@ -605,7 +605,7 @@ static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
                            s->t->base_path, g->file_id, g->partition, HOODIE_PARTIAL_ARGS(s->t->cfg));
     if ((use_logs || (lookup && sl->base)) && s->t->cfg->lsm_tree && s->key_col >= 0 && hoodie_lsm_slice_sortable(sl)) {
         hoodie_lsm_slice_cfg lc = { { s->t->storage, s->t->tl, s->as_of[0] ? s->as_of : NULL, &s->full,
-                                      (const char *const *)s->rolled_back, s->n_rolled_back, 0, 0, 0, 0, 0 },
+                                      (const char *const *)s->rolled_back, s->n_rolled_back, 0, 0, 0, 0, 0, s->t->evo },
                                     s->key_col, s->ord_col, s->del_col, s->policy, s->batch_rows, 0, 0,
                                     lookup ? (const char *const *)s->keys : NULL, lookup ? s->n_keys : 0,
                                     &s->marker };
@@ -629,7 +629,9 @@ static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
     }
     if (sl->base) {
         const hoodie_storage *bs = hoodie_spill_storage(s->spill, s->t->storage);
-        hoodie_status rc = hoodie_pqfile__open_columns(&s->base, sl->base->path, bs, s->batch_rows, &s->full);
+        const hoodie_renames *rn;
+        HOODIE_TRY(hoodie_evo_renames(s->t->evo, s->as_of[0] ? s->as_of : NULL, sl->base->instant, &rn));
+        hoodie_status rc = hoodie_pqfile__open_columns(&s->base, sl->base->path, bs, s->batch_rows, &s->full, rn);
         if (rc < 0) return rc;
         if (s->has_filter && !s->merger) {
             /* no log can change these rows: statistics may skip row groups */

@@ -86,7 +86,8 @@ static hoodie_status applying_blocks(hoodie_svc *sv, const hoodie_file_slice *sl
 {
     HOODIE_TRY(hoodie_svc__load_schema(sv));
     hoodie_logscan_ctx lc = { sv->s, sv->t->tl, NULL, &sv->file_schema,
-                              (const char *const *)sv->rolled_back_instants, sv->n_rolled_back_instants, 1, 0, 0, 0, 0 };
+                              (const char *const *)sv->rolled_back_instants, sv->n_rolled_back_instants, 1, 0, 0, 0, 0,
+                              sv->t->evo };
     return hoodie_logscan_blocks(&lc, sl->logs, sl->log_count, out, partial);
 }
 
@@ -321,7 +322,9 @@ static hoodie_status base_copies(hoodie_svc *sv, const char *part, const char *d
     po.codec = sv->o.codec;
     if (!path) return HOODIE_NOMEM();
     hoodie_status rc = hoodie_pqwrite_map_opts(&po, &fo);
-    if (rc == HOODIE_OK) rc = hoodie_parquet_reader_open(br, path, &ro);
+    const hoodie_renames *rn = NULL;
+    if (rc == HOODIE_OK) rc = hoodie_evo_file_renames(sv->t->evo, NULL, path, &rn);
+    if (rc == HOODIE_OK) rc = hoodie_pqfile__open(br, path, &ro, rn);
     free(path);
     const hoodie_field *in = NULL; /* the merge's batches: no _hoodie_file_name (the sink names the new file) */
     if (rc == HOODIE_OK) rc = hoodie_svc__merge_schema(sv, 1, &in);

@@ -412,7 +412,7 @@ static hoodie_status fold_logs(hoodie_svc *sv, const hoodie_fs_file *const *logs
      * later passes follow (grow_parts) */
     hoodie_logscan_ctx lc = { hoodie_spill_storage(spill, sv->s), sv->t->tl, as_of, sh->schema,
                               (const char *const *)sv->rolled_back_instants, sv->n_rolled_back_instants, 0,
-                              parts, part, 0, part == 0 ? hoodie_logscan_budget(sv->o.merge_memory) : 0 };
+                              parts, part, 0, part == 0 ? hoodie_logscan_budget(sv->o.merge_memory) : 0, sv->t->evo };
     hoodie_status rc = hoodie_logscan(items, &lc, logs, n_logs);
     if (rc < 0) return rc;
     for (size_t i = 0; i < items->count; i++) {
@@ -639,7 +639,10 @@ static hoodie_status merge_slice(hoodie_svc *sv, const char *partition, const ch
         }
         out->may_drop = parts > 1 || (m && hoodie_slice_merger_may_drop(m));
         if (rc == HOODIE_OK && path) {
-            if (!r) rc = hoodie_pqfile__open_columns(&r, path, hoodie_spill_storage(spill, sv->s), 0, sh.schema);
+            const hoodie_renames *rn = NULL;
+            if (!r) rc = hoodie_evo_file_renames(sv->t->evo, NULL, path, &rn);
+            if (!r && rc == HOODIE_OK)
+                rc = hoodie_pqfile__open_columns(&r, path, hoodie_spill_storage(spill, sv->s), 0, sh.schema, rn);
             if (rc == HOODIE_OK) rc = hoodie_pqfile__scan_open(r, &sc);
             while (rc == HOODIE_OK) {
                 hoodie_batch raw, conformed, merged;

@@ -57,6 +57,12 @@ static hoodie_status open_scan(hoodie_parquet_reader *r, const uint32_t *rgs, si
 hoodie_status hoodie_parquet_reader_open(hoodie_parquet_reader **out, const char *path,
                                          const hoodie_parquet_read_opts *opts)
 {
+    return hoodie_pqfile__open(out, path, opts, NULL);
+}
+
+hoodie_status hoodie_pqfile__open(hoodie_parquet_reader **out, const char *path, const hoodie_parquet_read_opts *opts,
+                                  const hoodie_renames *rn)
+{
     hoodie_status rc;
     hoodie_parquet_read_opts def = HOODIE_PARQUET_READ_OPTS_INIT;
     *out = NULL;
@@ -85,6 +91,7 @@ hoodie_status hoodie_parquet_reader_open(hoodie_parquet_reader **out, const char
     r->src.size = r->rd.size;
     r->src.name = r->path;
     HOODIE_TRY_GOTO(rc, hoodie_pq_file_open(&r->file, &r->src), fail);
+    if (rn) HOODIE_TRY_GOTO(rc, hoodie_pq_file_rename(r->file, rn->from, rn->to, rn->n), fail);
     HOODIE_TRY_GOTO(rc, open_scan(r, NULL, 0, &r->proto), fail);
     *out = r;
     return HOODIE_OK;
@@ -350,12 +357,12 @@ static hoodie_status project(hoodie_parquet_reader *r, const char *const *cols, 
 }
 
 hoodie_status hoodie_pqfile__open_columns(hoodie_parquet_reader **out, const char *path, const hoodie_storage *storage,
-                                          int64_t batch_rows, const hoodie_field *want)
+                                          int64_t batch_rows, const hoodie_field *want, const hoodie_renames *rn)
 {
     hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
     o.storage = storage;
     o.batch_rows = batch_rows;
-    HOODIE_TRY(hoodie_parquet_reader_open(out, path, &o));
+    HOODIE_TRY(hoodie_pqfile__open(out, path, &o, rn));
     const hoodie_field *fs = hoodie_pqfile__schema(*out);
     const char **cols = calloc(want->n_children + 1, sizeof *cols);
     if (!cols) return HOODIE_NOMEM();

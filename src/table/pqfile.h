@@ -14,6 +14,7 @@
 
 #include "hoodie/parquet.h"
 #include "format/parquet/reader.h"
+#include "table/evo.h"
 
 /** The projected schema (root STRUCT whose children are the columns), owned by r. */
 const hoodie_field *hoodie_pqfile__schema(const hoodie_parquet_reader *r);
@@ -26,10 +27,13 @@ hoodie_status hoodie_pqfile__scan_open_row_groups(hoodie_parquet_reader *r, cons
                                                   size_t n_row_groups, hoodie_pq_scan **out);
 /**
  * Open `path` reading only the top-level columns of `want` (a STRUCT) that the file has (the others are left to
- * hoodie_conform_batch, as nulls); all columns if it has none of them.
+ * hoodie_conform_batch, as nulls); all columns if it has none of them. `rn` renames the file's columns first.
  */
 hoodie_status hoodie_pqfile__open_columns(hoodie_parquet_reader **out, const char *path, const hoodie_storage *storage,
-                                          int64_t batch_rows, const hoodie_field *want);
+                                          int64_t batch_rows, const hoodie_field *want, const hoodie_renames *rn);
+/** hoodie_parquet_reader_open with the file's top-level columns renamed first (rn NULL: none; table/evo.h). */
+hoodie_status hoodie_pqfile__open(hoodie_parquet_reader **out, const char *path, const hoodie_parquet_read_opts *opts,
+                                  const hoodie_renames *rn);
 /** The format-level file (metadata, schema, statistics). */
 hoodie_pq_file *hoodie_pqfile__file(hoodie_parquet_reader *r);
 

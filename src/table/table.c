@@ -22,7 +22,8 @@ hoodie_status hoodie_table_open(hoodie_table **out, const char *base_path, const
     for (size_t n = strlen(t->base_path); n > 1 && t->base_path[n - 1] == '/'; n--) t->base_path[n - 1] = '\0';
     unsigned flags = opts && (opts->flags & HOODIE_OPEN_NO_CHECKSUM) ? HOODIE_CONFIG_NO_CHECKSUM : 0;
     if ((rc = hoodie_table_config_load(&t->cfg, t->storage, t->base_path, flags)) < 0 ||
-        (rc = hoodie_timeline_load(&t->tl, t->storage, t->base_path, t->cfg)) < 0) {
+        (rc = hoodie_timeline_load(&t->tl, t->storage, t->base_path, t->cfg)) < 0 ||
+        (rc = hoodie_evo_load(&t->evo, t->storage, t->base_path, t->tl)) < 0) {
         hoodie_table_free(t);
         return rc;
     }
@@ -33,6 +34,7 @@ hoodie_status hoodie_table_open(hoodie_table **out, const char *base_path, const
 void hoodie_table_free(hoodie_table *t)
 {
     if (!t) return;
+    hoodie_evo_free(t->evo);
     hoodie_timeline_free(t->tl);
     hoodie_table_config_free(t->cfg);
     free(t->base_path);

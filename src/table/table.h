@@ -8,6 +8,7 @@
 #include "hoodie/table.h"
 #include "table/commit_meta.h"
 #include "table/config.h"
+#include "table/evo.h"
 #include "table/fsview.h"
 #include "table/timeline.h"
 
@@ -16,6 +17,7 @@ struct hoodie_table {
     const hoodie_storage *storage;   /* borrowed (or the POSIX singleton) */
     hoodie_table_config *cfg;
     hoodie_timeline *tl;
+    hoodie_evo *evo;                 /* schema-on-read history (table/evo.h); NULL: columns read by name */
 };
 
 /** File groups replaced by completed replacecommits requested at or before as_of (NULL: all). */

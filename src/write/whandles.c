@@ -693,7 +693,9 @@ hoodie_status hoodie_wr__merge_handle(wctx *w, wgroup *g)
     hoodie_parquet_read_opts ro = HOODIE_PARQUET_READ_OPTS_INIT;
     hoodie_parquet_reader *r = NULL;
     ro.storage = w->s;
-    HOODIE_TRY(hoodie_parquet_reader_open(&r, g->slice->base->path, &ro));
+    const hoodie_renames *rn;
+    HOODIE_TRY(hoodie_evo_renames(w->t->evo, NULL, g->slice->base->instant, &rn));
+    HOODIE_TRY(hoodie_pqfile__open(&r, g->slice->base->path, &ro, rn));
     if (!g->updates.n && g->inserts.n) {
         int done;
         hoodie_status krc = keep_and_append(w, g, r, name, &done);

@@ -127,6 +127,19 @@ static hoodie_status prepare_schema(wctx *w, const hoodie_field *input)
             (rc = missing_columns(w, &table, input)) < 0)
             hoodie_field_dispose(&w->data_schema); /* (a column of the wrong type is the first thing to say) */
     }
+    if (rc == HOODIE_OK && found && w->t->evo && !hoodie_field_equal(&table, &w->data_schema)) {
+        /* schema on read (table/evo.h): a new column needs a new field id in a new InternalSchema version */
+        const char *what = "a column's type";
+        for (size_t c = 0; c < w->data_schema.n_children; c++)
+            if (hoodie_field_find(&table, w->data_schema.children[c].name) < 0) {
+                what = w->data_schema.children[c].name;
+                break;
+            }
+        rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: the table reads its schema by field id (schema on read): this "
+                         "write would change its schema (%s%s); change it with Spark SQL's ALTER TABLE first",
+                         w->t->base_path, strcmp(what, "a column's type") ? "new column " : "", what);
+        hoodie_field_dispose(&w->data_schema);
+    }
     if (found) hoodie_field_dispose(&table);
     if (rc < 0) return rc;
     rc = hoodie_field_with_meta(&w->file_schema, &w->data_schema);
@@ -1045,11 +1058,15 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
 
 commit: /* commit metadata */
     {
-        hoodie_kv *extra = malloc((n_extra + 1) * sizeof *extra);
+        hoodie_kv *extra = malloc((n_extra + 2) * sizeof *extra);
         if (!extra) { rc = HOODIE_NOMEM(); goto done; }
         extra[0] = (hoodie_kv){ "schema", w.avro_data_schema };
         for (size_t i = 0; i < n_extra; i++)
             extra[1 + i] = (hoodie_kv){ w.o.extra_metadata[2 * i], w.o.extra_metadata[2 * i + 1] };
+        /* schema on read: the version in effect goes on with the commit, as Hudi's writers carry it (a reader
+         * takes the newest commit's latest_schema as the table's; without it the table would read by name) */
+        const char *latest = hoodie_evo_latest_json(w.t->evo, NULL);
+        if (latest) extra[1 + n_extra++] = (hoodie_kv){ "latest_schema", latest };
         hoodie_commit_info ci = { 0 };
         ci.stats = w.stats;
         ci.stat_count = w.n_stats;

@@ -1339,6 +1339,42 @@ void hoodie_pq_file_free(hoodie_pq_file *f)
     free(f);
 }
 
+/* Index just past the subtree of schema element i (depth-first order), or m->schema_count when cut short. */
+static uint32_t subtree_end(const hoodie_pq_file_meta *m, uint32_t i)
+{
+    uint32_t left = 1;
+    while (left && i < m->schema_count) {
+        left--;
+        if (m->schema[i].num_children > 0) left += (uint32_t)m->schema[i].num_children;
+        i++;
+    }
+    return i;
+}
+
+hoodie_status hoodie_pq_file_rename(hoodie_pq_file *f, const char *const *from, const char *const *to, size_t n)
+{
+    if (!n) return HOODIE_OK;
+    hoodie_pq_file_meta *m = &f->meta;
+    char **names = calloc(m->schema_count + 1, sizeof *names);
+    if (!names) return HOODIE_NOMEM();
+    uint32_t k = 0;
+    for (uint32_t i = 1; i < m->schema_count; i = subtree_end(m, i), k++) { /* all at once: a swap stays a swap */
+        names[k] = m->schema[i].name;
+        for (size_t r = 0; r < n; r++)
+            if (m->schema[i].name && !strcmp(m->schema[i].name, from[r])) {
+                names[k] = hoodie_arena_strdup(f->arena, to[r]);
+                if (!names[k]) { free(names); return HOODIE_NOMEM(); }
+                break;
+            }
+    }
+    k = 0;
+    for (uint32_t i = 1; i < m->schema_count; i = subtree_end(m, i), k++) m->schema[i].name = names[k];
+    free(names);
+    hoodie_pq_schema_dispose(&f->schema);
+    memset(&f->schema, 0, sizeof f->schema);
+    return hoodie_pq_schema_build(&f->schema, m, f->src.name);
+}
+
 const hoodie_pq_file_meta *hoodie_pq_file_metadata(const hoodie_pq_file *f) { return &f->meta; }
 const hoodie_pq_schema *hoodie_pq_file_schema(const hoodie_pq_file *f) { return &f->schema; }
 const char *hoodie_pq_file_name(const hoodie_pq_file *f) { return f->src.name; }

@@ -58,6 +58,12 @@ typedef struct hoodie_pq_scan_opts {
                                        reading from the page that holds it when the chunk has an OffsetIndex */
 } hoodie_pq_scan_opts;
 
+/**
+ * Rename top-level columns of the open file: a column named from[i] is read as to[i] from now on (projections,
+ * statistics, scans opened later), all renames at once. Schema on read (table/evo.h) renames a file's columns to a
+ * later version's names by id. Scans already open keep their names.
+ */
+hoodie_status hoodie_pq_file_rename(hoodie_pq_file *f, const char *const *from, const char *const *to, size_t n);
 /** Start a scan. HOODIE_EINVAL: unknown column or row group. The scan borrows f. */
 hoodie_status hoodie_pq_scan_open(hoodie_pq_scan **out, hoodie_pq_file *f, const hoodie_pq_scan_opts *opts);
 /** Schema of the batches (root STRUCT; owned by the scan). */

@@ -64,3 +64,51 @@ HOODIE_TEST(table_pqfile__projection_and_errors)
     hoodie_assert_status(HOODIE_EINVAL, hoodie_parquet_reader_open(&r, hoodie_fixture(g_file), &o));
     hoodie_assert_status(HOODIE_ENOTFOUND, hoodie_parquet_reader_open(&r, "/nonexistent/x.parquet", NULL));
 }
+
+/* Schema on read: a file's top-level columns renamed at open (a swap stays a swap), projections by the new names. */
+HOODIE_TEST(table_pqfile__renamed_columns)
+{
+    hoodie_parquet_reader *plain, *r;
+    hoodie_assert_ok(hoodie_parquet_reader_open(&plain, hoodie_fixture(g_file), NULL));
+    const char *from[] = { "_hoodie_record_key", "_hoodie_partition_path", "_hoodie_file_name" };
+    const char *to[] = { "_hoodie_partition_path", "_hoodie_record_key", "gone" };
+    hoodie_renames rn = { 3, from, to };
+    hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
+    const char *cols[] = { "_hoodie_record_key", "gone" };
+    o.columns = cols;
+    o.n_columns = 2;
+    hoodie_assert_ok(hoodie_pqfile__open(&r, hoodie_fixture(g_file), &o, &rn));
+    const hoodie_field *f = hoodie_pqfile__schema(r);
+    hoodie_assert_equal_i(2, f->n_children);
+    hoodie_assert_equal_s("_hoodie_record_key", f->children[0].name);
+    hoodie_assert_equal_s("gone", f->children[1].name);
+    hoodie_pq_scan *a, *b;
+    hoodie_batch x, y;
+    hoodie_assert_ok(hoodie_pqfile__scan_open(plain, &a));
+    hoodie_assert_ok(hoodie_pqfile__scan_open(r, &b));
+    hoodie_assert_ok(hoodie_pq_scan_next(a, &x));
+    hoodie_assert_ok(hoodie_pq_scan_next(b, &y));
+    int pp = hoodie_field_find(&x.schema, "_hoodie_partition_path"), fn = hoodie_field_find(&x.schema, "_hoodie_file_name");
+    hoodie_assert(pp >= 0 && fn >= 0 && x.root.length == y.root.length && x.root.length > 0);
+    for (int64_t i = 0; i < x.root.length; i++) {
+        size_t l1, l2;
+        const uint8_t *v1 = hoodie_array_bytes_at(&x.root.children[pp], i, &l1), *v2 = hoodie_array_bytes_at(&y.root.children[0], i, &l2);
+        hoodie_assert(l1 == l2 && (!l1 || !memcmp(v1, v2, l1)));
+        v1 = hoodie_array_bytes_at(&x.root.children[fn], i, &l1);
+        v2 = hoodie_array_bytes_at(&y.root.children[1], i, &l2);
+        hoodie_assert(l1 == l2 && !memcmp(v1, v2, l1));
+    }
+    hoodie_batch_dispose(&x);
+    hoodie_batch_dispose(&y);
+    hoodie_pq_scan_free(a);
+    hoodie_pq_scan_free(b);
+    /* the old names are no longer there */
+    const char *old[] = { "_hoodie_file_name" };
+    o.columns = old;
+    o.n_columns = 1;
+    hoodie_parquet_reader *r2;
+    hoodie_assert_status(HOODIE_EINVAL, hoodie_pqfile__open(&r2, hoodie_fixture(g_file), &o, &rn));
+    hoodie_error_clear();
+    hoodie_parquet_reader_free(r);
+    hoodie_parquet_reader_free(plain);
+}

@@ -1,0 +1,357 @@
+#include "table/evo.h"
+
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "storage/storage.h"
+#include "table/file_name.h"
+#include "table/instant.h"
+#include "util/buf.h"
+#include "util/error.h"
+
+/* A type of an InternalSchema: primitives are leaves; records, arrays and maps carry the ids of what they hold. */
+typedef struct evo_type evo_type;
+typedef struct evo_field {
+    long id;
+    const char *name;   /* borrowed from the version's JSON */
+    evo_type *type;
+} evo_field;
+struct evo_type {
+    enum { EVO_PRIM, EVO_RECORD, EVO_ARRAY, EVO_MAP } kind;
+    size_t n;
+    evo_field *fields;  /* record: n fields; array: [element]; map: [key, value] */
+};
+
+typedef struct evo_version {
+    long long id;       /* version_id: the instant (yyyyMMddHHmmss[SSS]) that made it */
+    json_t *json;       /* this version's object (a reference into the parsed document) */
+    char *text;         /* json_dumps of it: latest_schema as Hudi writes it */
+    evo_type root;
+} evo_version;
+
+typedef struct evo_pair {
+    hoodie_status rc;   /* HOODIE_EUNSUPPORTED: a nested rename (msg says which) */
+    char *msg;
+    hoodie_renames r;
+    char **hidden;      /* the names given to dropped columns, malloc */
+} evo_pair;
+
+struct hoodie_evo {
+    json_t *doc;
+    size_t n;
+    evo_version *v;     /* ascending version_id */
+    evo_pair *pairs;    /* n * n: [query * n + file] */
+};
+
+static void type_free(evo_type *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (t->fields[i].type) { type_free(t->fields[i].type); free(t->fields[i].type); }
+    free(t->fields);
+    t->fields = NULL;
+    t->n = 0;
+}
+
+static hoodie_status type_parse(evo_type *out, json_t *j, const char *what, int depth);
+
+static hoodie_status field_at(evo_field *f, json_t *type, long id, const char *name, const char *what, int depth)
+{
+    f->id = id;
+    f->name = name;
+    f->type = calloc(1, sizeof *f->type);
+    if (!f->type) return HOODIE_NOMEM();
+    return type_parse(f->type, type, what, depth + 1);
+}
+
+static hoodie_status type_parse(evo_type *out, json_t *j, const char *what, int depth)
+{
+    memset(out, 0, sizeof *out);
+    if (depth > 64) return HOODIE_CORRUPT("%s: InternalSchema nested deeper than 64 levels", what);
+    if (json_is_string(j)) return HOODIE_OK;
+    const char *kind = json_is_object(j) ? json_string_value(json_object_get(j, "type")) : NULL;
+    if (!kind) return HOODIE_CORRUPT("%s: an InternalSchema type is neither a name nor an object with \"type\"", what);
+    if (!strcmp(kind, "record")) {
+        json_t *fs = json_object_get(j, "fields");
+        if (!json_is_array(fs)) return HOODIE_CORRUPT("%s: an InternalSchema record has no \"fields\" array", what);
+        out->kind = EVO_RECORD;
+        out->fields = calloc(json_array_size(fs) + 1, sizeof *out->fields);
+        if (!out->fields) return HOODIE_NOMEM();
+        for (size_t i = 0; i < json_array_size(fs); i++) {
+            json_t *f = json_array_get(fs, i);
+            json_t *id = json_object_get(f, "id");
+            const char *name = json_string_value(json_object_get(f, "name"));
+            if (!json_is_integer(id) || !name || !json_object_get(f, "type"))
+                return HOODIE_CORRUPT("%s: InternalSchema field %zu lacks an integer \"id\", a \"name\" or a \"type\"",
+                                      what, i);
+            out->n = i + 1;
+            HOODIE_TRY(field_at(&out->fields[i], json_object_get(f, "type"), (long)json_integer_value(id), name, what,
+                                depth));
+        }
+        return HOODIE_OK;
+    }
+    if (!strcmp(kind, "array")) {
+        json_t *id = json_object_get(j, "element-id");
+        if (!json_is_integer(id) || !json_object_get(j, "element"))
+            return HOODIE_CORRUPT("%s: an InternalSchema array lacks \"element-id\" or \"element\"", what);
+        out->kind = EVO_ARRAY;
+        if (!(out->fields = calloc(1, sizeof *out->fields))) return HOODIE_NOMEM();
+        out->n = 1;
+        return field_at(&out->fields[0], json_object_get(j, "element"), (long)json_integer_value(id), "element", what,
+                        depth);
+    }
+    if (!strcmp(kind, "map")) {
+        json_t *kid = json_object_get(j, "key-id"), *vid = json_object_get(j, "value-id");
+        if (!json_is_integer(kid) || !json_is_integer(vid) || !json_object_get(j, "key") || !json_object_get(j, "value"))
+            return HOODIE_CORRUPT("%s: an InternalSchema map lacks \"key-id\", \"key\", \"value-id\" or \"value\"", what);
+        out->kind = EVO_MAP;
+        if (!(out->fields = calloc(2, sizeof *out->fields))) return HOODIE_NOMEM();
+        out->n = 1;
+        HOODIE_TRY(field_at(&out->fields[0], json_object_get(j, "key"), (long)json_integer_value(kid), "key", what,
+                            depth));
+        out->n = 2;
+        return field_at(&out->fields[1], json_object_get(j, "value"), (long)json_integer_value(vid), "value", what,
+                        depth);
+    }
+    return HOODIE_CORRUPT("%s: unknown InternalSchema type \"%s\"", what, kind);
+}
+
+static const evo_field *by_id(const evo_type *t, long id)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (t->fields[i].id == id) return &t->fields[i];
+    return NULL;
+}
+
+static const evo_field *by_name(const evo_type *t, const char *name)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (!strcmp(t->fields[i].name, name)) return &t->fields[i];
+    return NULL;
+}
+
+/* Nested fields must read by name as they read by id: same id, same name; a name the query has is the same id. */
+static int nested_same(const evo_type *q, const evo_type *f, const char *path, char *msg, size_t cap)
+{
+    if (q->kind != EVO_RECORD || f->kind != EVO_RECORD) {
+        if (q->kind == f->kind && q->kind != EVO_PRIM)
+            for (size_t i = 0; i < f->n && i < q->n; i++) { /* an array's element, a map's key and value */
+                char sub[512];
+                snprintf(sub, sizeof sub, "%s.%s", path, f->fields[i].name);
+                if (!nested_same(q->fields[i].type, f->fields[i].type, sub, msg, cap)) return 0;
+            }
+        return 1;
+    }
+    for (size_t i = 0; i < f->n; i++) {
+        const evo_field *ff = &f->fields[i], *qf = by_id(q, ff->id), *qn = by_name(q, ff->name);
+        if ((qf && strcmp(qf->name, ff->name)) || (qn && qn->id != ff->id)) {
+            snprintf(msg, cap, "%s.%s (id %ld) reads as %s%s%s", path, ff->name, ff->id, qf ? path : "",
+                     qf ? "." : "another column of that name", qf ? qf->name : "");
+            return 0;
+        }
+        if (qf) {
+            char sub[512];
+            snprintf(sub, sizeof sub, "%s.%s", path, ff->name);
+            if (!nested_same(qf->type, ff->type, sub, msg, cap)) return 0;
+        }
+    }
+    return 1;
+}
+
+static hoodie_status pair_build(evo_pair *p, const evo_version *q, const evo_version *f)
+{
+    size_t n = f->root.n;
+    p->r.from = calloc(n + 1, sizeof *p->r.from);
+    p->r.to = calloc(n + 1, sizeof *p->r.to);
+    p->hidden = calloc(n + 1, sizeof *p->hidden);
+    if (!p->r.from || !p->r.to || !p->hidden) return HOODIE_NOMEM();
+    size_t nh = 0;
+    for (size_t i = 0; i < n; i++) {
+        const evo_field *ff = &f->root.fields[i], *qf = by_id(&q->root, ff->id);
+        if (qf) {
+            char msg[1024];
+            if (!nested_same(qf->type, ff->type, qf->name, msg, sizeof msg)) {
+                p->rc = HOODIE_EUNSUPPORTED;
+                char text[1400];
+                snprintf(text, sizeof text, "schema on read: a nested field renamed or dropped and added again is not "
+                         "supported (written in version %lld, read as of %lld: %s)", f->id, q->id, msg);
+                if (!(p->msg = strdup(text))) return HOODIE_NOMEM();
+                return HOODIE_OK;
+            }
+            if (!strcmp(qf->name, ff->name)) continue;
+            p->r.from[p->r.n] = ff->name;
+            p->r.to[p->r.n++] = qf->name;
+        } else {
+            char hidden[64];
+            snprintf(hidden, sizeof hidden, "_hoodie_evo_dropped_%ld", ff->id);
+            if (!(p->hidden[nh] = strdup(hidden))) return HOODIE_NOMEM();
+            p->r.from[p->r.n] = ff->name;
+            p->r.to[p->r.n++] = p->hidden[nh++];
+        }
+    }
+    return HOODIE_OK;
+}
+
+void hoodie_evo_free(hoodie_evo *e)
+{
+    if (!e) return;
+    for (size_t i = 0; e->pairs && i < e->n * e->n; i++) {
+        evo_pair *p = &e->pairs[i];
+        for (size_t k = 0; p->hidden && p->hidden[k]; k++) free(p->hidden[k]);
+        free(p->hidden);
+        free(p->r.from);
+        free(p->r.to);
+        free(p->msg);
+    }
+    free(e->pairs);
+    for (size_t i = 0; i < e->n; i++) {
+        type_free(&e->v[i].root);
+        free(e->v[i].text);
+    }
+    free(e->v);
+    json_decref(e->doc);
+    free(e);
+}
+
+static int version_cmp(const void *a, const void *b)
+{
+    const evo_version *x = a, *y = b;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+hoodie_status hoodie_evo_parse(hoodie_evo **out, const char *json, size_t len, const char *what)
+{
+    *out = NULL;
+    json_error_t err;
+    json_t *doc = json_loadb(json, len, 0, &err);
+    if (!doc) return HOODIE_CORRUPT("%s: not JSON at byte offset %d: %s", what, err.position, err.text);
+    hoodie_evo *e = calloc(1, sizeof *e);
+    if (!e) { json_decref(doc); return HOODIE_NOMEM(); }
+    e->doc = doc;
+    json_t *list = json_object_get(doc, "schemas");
+    size_t n = list ? json_array_size(list) : 1;
+    hoodie_status rc = HOODIE_OK;
+    if (list && !json_is_array(list)) rc = HOODIE_CORRUPT("%s: \"schemas\" is not an array", what);
+    else if (n == 0) rc = HOODIE_CORRUPT("%s: an InternalSchema history without versions", what);
+    else if (!(e->v = calloc(n, sizeof *e->v))) rc = HOODIE_NOMEM();
+    for (size_t i = 0; i < n && rc == HOODIE_OK; i++) {
+        evo_version *v = &e->v[i];
+        v->json = list ? json_array_get(list, i) : doc;
+        json_t *id = json_object_get(v->json, "version_id");
+        e->n = i + 1;
+        if (!json_is_integer(id)) {
+            rc = HOODIE_CORRUPT("%s: InternalSchema %zu has no integer \"version_id\"", what, i);
+            break;
+        }
+        v->id = (long long)json_integer_value(id);
+        if ((rc = type_parse(&v->root, v->json, what, 0)) < 0) break;
+        if (v->root.kind != EVO_RECORD) rc = HOODIE_CORRUPT("%s: InternalSchema %zu is not a record", what, i);
+        else if (!(v->text = json_dumps(v->json, JSON_COMPACT | JSON_PRESERVE_ORDER))) rc = HOODIE_NOMEM();
+    }
+    if (rc == HOODIE_OK) {
+        qsort(e->v, e->n, sizeof *e->v, version_cmp);
+        for (size_t i = 1; i < e->n && rc == HOODIE_OK; i++)
+            if (e->v[i].id == e->v[i - 1].id) rc = HOODIE_CORRUPT("%s: two InternalSchemas of version %lld", what, e->v[i].id);
+    }
+    if (rc == HOODIE_OK && !(e->pairs = calloc(e->n * e->n, sizeof *e->pairs))) rc = HOODIE_NOMEM();
+    for (size_t q = 0; q < e->n && rc == HOODIE_OK; q++)
+        for (size_t f = 0; f < e->n && rc == HOODIE_OK; f++)
+            if (f != q) rc = pair_build(&e->pairs[q * e->n + f], &e->v[q], &e->v[f]);
+    if (rc < 0) { hoodie_evo_free(e); return rc; }
+    *out = e;
+    return HOODIE_OK;
+}
+
+/* Index of the newest version made at or before instant t (digits; NULL: the newest); the oldest if none is. */
+static size_t version_at(const hoodie_evo *e, const char *t)
+{
+    if (!t) return e->n - 1;
+    long long v = strtoll(t, NULL, 10);
+    size_t k = 0;
+    for (size_t i = 0; i < e->n; i++)
+        if (e->v[i].id <= v) k = i;
+    return k;
+}
+
+hoodie_status hoodie_evo_renames(const hoodie_evo *e, const char *as_of, const char *instant, const hoodie_renames **out)
+{
+    *out = NULL;
+    if (!e || !instant) return HOODIE_OK;
+    size_t q = version_at(e, as_of), f = version_at(e, instant);
+    if (q == f) return HOODIE_OK;
+    const evo_pair *p = &e->pairs[q * e->n + f];
+    if (p->rc < 0) return HOODIE_FAIL(p->rc, "%s (a file of instant %s)", p->msg, instant);
+    if (p->r.n) *out = &p->r;
+    return HOODIE_OK;
+}
+
+const char *hoodie_evo_latest_json(const hoodie_evo *e, const char *as_of)
+{
+    return e ? e->v[version_at(e, as_of)].text : NULL;
+}
+
+size_t hoodie_evo_count(const hoodie_evo *e) { return e ? e->n : 0; }
+
+/* ---- .hoodie/.schema ---- */
+
+typedef struct hist_pick {
+    const hoodie_timeline *tl;
+    char best[64];
+} hist_pick;
+
+static int on_hist(const hoodie_dirent *d, void *payload)
+{
+    hist_pick *h = payload;
+    const char *dot = strchr(d->name, '.');
+    if (d->is_dir || !dot || strcmp(dot, ".schemacommit")) return 0;
+    size_t n = (size_t)(dot - d->name);
+    char t[64];
+    if (n == 0 || n >= sizeof t) return 0;
+    memcpy(t, d->name, n);
+    t[n] = '\0';
+    /* a write that did not complete (in flight, rolled back) left a history that may not hold; an archived one
+     * (older than the active timeline) did complete */
+    if (!hoodie_timeline_is_completed(h->tl, t, HOODIE_ACTIONS_WRITE) && !hoodie_timeline_before_start(h->tl, t))
+        return 0;
+    if (strcmp(t, h->best) > 0) snprintf(h->best, sizeof h->best, "%s", t);
+    return 0;
+}
+
+hoodie_status hoodie_evo_load(hoodie_evo **out, const hoodie_storage *s, const char *base_path,
+                              const hoodie_timeline *tl)
+{
+    *out = NULL;
+    s = hoodie_storage__or_default(s);
+    hoodie_buf dir = HOODIE_BUF_INIT, data = HOODIE_BUF_INIT;
+    hist_pick h = { tl, "" };
+    hoodie_status rc = hoodie_buf_printf(&dir, "%s/.hoodie/.schema", base_path) < 0 ? HOODIE_NOMEM() : HOODIE_OK;
+    if (rc == HOODIE_OK) {
+        rc = s->list(s->ctx, (const char *)dir.data, on_hist, &h);
+        if (rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); rc = HOODIE_OK; }
+    }
+    if (rc == HOODIE_OK && h.best[0]) {
+        if (hoodie_buf_printf(&dir, "/%s.schemacommit", h.best) < 0) rc = HOODIE_NOMEM();
+        if (rc == HOODIE_OK) rc = hoodie_storage_read_all(s, (const char *)dir.data, &data);
+        if (rc == HOODIE_OK) rc = hoodie_evo_parse(out, (const char *)data.data, data.len, (const char *)dir.data);
+    }
+    hoodie_buf_dispose(&dir);
+    hoodie_buf_dispose(&data);
+    return rc;
+}
+
+hoodie_status hoodie_evo_file_renames(const hoodie_evo *e, const char *as_of, const char *path, const hoodie_renames **out)
+{
+    *out = NULL;
+    if (!e || !path) return HOODIE_OK;
+    const char *name = strrchr(path, '/');
+    name = name ? name + 1 : path;
+    hoodie_file_name fn;
+    char t[64];
+    if (hoodie_file_name_parse(&fn, name) == HOODIE_FILE_OTHER || !fn.instant.len || fn.instant.len >= sizeof t)
+        return HOODIE_OK;
+    memcpy(t, fn.instant.p, fn.instant.len);
+    t[fn.instant.len] = '\0';
+    return hoodie_evo_renames(e, as_of, t, out);
+}

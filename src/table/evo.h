@@ -1,0 +1,55 @@
+/*
+ * Schema on read (Hudi's "comprehensive schema evolution", hoodie.schema.on.read.enable): a table whose columns were
+ * renamed or dropped by Spark SQL's ALTER TABLE keeps its files as written; columns are matched by field id, not by
+ * name. Every schema version is an InternalSchema: JSON {"max_column_id", "version_id" (the instant that made it),
+ * "type": "record", "fields": [{"id", "name", "optional", "type", "doc"}]} (nested records, arrays and maps carry
+ * ids too). Writers put the version in effect in each commit's extraMetadata "latest_schema" and the whole
+ * history, newest first, in .hoodie/.schema/<instant>.schemacommit as {"schemas": [...]}.
+ *
+ * A file (base file, log block) written at instant T has the columns of the newest version made at or before T
+ * (the oldest version for files older than the history). Reading it as of version Q renames its top-level columns
+ * to Q's names by id and hides the ones Q dropped (a column dropped and added again under its old name is a new
+ * id: the old values stay hidden). Renames inside nested records are refused (HOODIE_EUNSUPPORTED), not guessed.
+ */
+#ifndef HOODIE_TABLE_EVO_H
+#define HOODIE_TABLE_EVO_H
+
+#include <stddef.h>
+
+#include "hoodie/sys/storage.h"
+#include "table/timeline.h"
+
+typedef struct hoodie_evo hoodie_evo;
+
+/** Renames of a file's top-level columns: from[i] (its name) reads as to[i]. Owned by the hoodie_evo. */
+typedef struct hoodie_renames {
+    size_t n;
+    const char **from, **to;
+} hoodie_renames;
+
+/**
+ * Load the history of a table's schema versions from the newest .hoodie/.schema/<t>.schemacommit whose instant
+ * is a completed write of `tl`. *out is NULL when there is none (the table does not read schemas by id).
+ * @return HOODIE_OK; HOODIE_ECORRUPT (a history file that is not an InternalSchema history: message names it).
+ */
+hoodie_status hoodie_evo_load(hoodie_evo **out, const hoodie_storage *s, const char *base_path,
+                              const hoodie_timeline *tl);
+/** Parse a history ({"schemas": [...]}) or a single version (latest_schema); `what` names it in messages. */
+hoodie_status hoodie_evo_parse(hoodie_evo **out, const char *json, size_t len, const char *what);
+void hoodie_evo_free(hoodie_evo *e);
+
+/**
+ * The renames for what was written at `instant`, read as of `as_of` (NULL: the newest version). *out is NULL when
+ * nothing changes (same version, or no top-level column renamed or dropped between them).
+ * @return HOODIE_OK; HOODIE_EUNSUPPORTED when a nested field was renamed between the two versions.
+ */
+hoodie_status hoodie_evo_renames(const hoodie_evo *e, const char *as_of, const char *instant, const hoodie_renames **out);
+/** The same for a data file by its path or name (the instant in its name): base files. */
+hoodie_status hoodie_evo_file_renames(const hoodie_evo *e, const char *as_of, const char *path,
+                                      const hoodie_renames **out);
+/** The version in effect as of `as_of` (NULL: newest) as latest_schema JSON (owned by e), for commit metadata. */
+const char *hoodie_evo_latest_json(const hoodie_evo *e, const char *as_of);
+/** Number of versions. */
+size_t hoodie_evo_count(const hoodie_evo *e);
+
+#endif

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Schema on read (hoodie.schema.on.read.enable; table/evo.h): Spark SQL's ALTER TABLE ... RENAME COLUMN a TO c,
+# DROP COLUMN b, ADD COLUMNS (b) on a table of version 6 leaves the files as written and records each schema
+# version (an InternalSchema, columns by field id) in .hoodie/.schema/<instant>.schemacommit and in the commit's
+# extraMetadata latest_schema. The ALTER is made here as Spark's AlterTableCommand makes it: an empty commit of
+# operation ALTER_SCHEMA whose schema is the new one, the history file of both versions (the first of version 0).
+# Then, COW and MOR (Avro and Parquet log blocks):
+#  - snapshots read the old files' `a` as `c` and not the dropped `b` as the new `b` (a new field id);
+#  - time travel before the ALTER reads the columns as they were (a, b);
+#  - a hoodie upsert after it merges old base files (COW) with their renamed values, carries latest_schema on, and
+#    a write that would add a column is refused; MOR compaction keeps the renamed values;
+#  - a history renaming a nested field is refused with a message, not read by name.
+set -u
+HOODIE=${HOODIE:-build/hoodie}
+source "$(dirname "${BASH_SOURCE[0]}")/common/check.bash"
+
+rows() { # TABLE COLUMNS [READ-OPTION...]
+    "$HOODIE" read "$1" --columns "$2" --format csv "${@:3}" 2> "$tmp/err" | tail -n +2 | sort -n | tr '\n' ' '
+}
+write() {
+    "$HOODIE" write "$1" --op "$2" --input "$3" "${@:4}" > /dev/null 2> "$tmp/err" || bad "write $1 $2 $3: $(cat "$tmp/err")"
+}
+last_instant() { "$HOODIE" timeline "$1" | tail -1 | awk '{ print $1 }'; }
+
+# alter TABLE ACTION INSTANT: the ALTER TABLE commit and history, as Spark writes them
+alter() {
+    python3 - "$1" "$2" "$3" <<'EOF'
+import json, os, sys
+t, action, instant = sys.argv[1:]
+h = os.path.join(t, ".hoodie")
+last = sorted(f for f in os.listdir(h) if f.endswith("." + action))[-1]
+meta = json.load(open(os.path.join(h, last)))
+avro = json.loads(meta["extraMetadata"]["schema"])
+fields = [f for f in avro["fields"] if f["name"] != "b"]
+for f in fields:
+    if f["name"] == "a": f["name"] = "c"
+fields.append({"name": "b", "type": ["null", "string"], "default": None})
+avro["fields"] = fields
+def internal(version, names):
+    meta_cols = ["_hoodie_commit_time", "_hoodie_commit_seqno", "_hoodie_record_key", "_hoodie_partition_path",
+                 "_hoodie_file_name"]
+    types = {"id": "long", "ts": "long"}
+    cols = [(i, n) for i, n in enumerate(meta_cols)] + names
+    return {"max_column_id": max(i for i, _ in cols), "version_id": version, "type": "record",
+            "fields": [{"id": i, "name": n, "optional": True, "type": types.get(n, "string")} for i, n in cols]}
+v0 = internal(0, [(5, "id"), (6, "ts"), (7, "a"), (8, "b"), (9, "p")])
+v1 = internal(int(instant), [(5, "id"), (6, "ts"), (7, "c"), (9, "p"), (10, "b")])
+os.makedirs(os.path.join(h, ".schema"), exist_ok=True)
+with open(os.path.join(h, ".schema", instant + ".schemacommit"), "w") as f:
+    f.write(json.dumps({"schemas": [v1, v0]}, separators=(",", ":")))
+commit = {"partitionToWriteStats": {}, "compacted": False,
+          "extraMetadata": {"schema": json.dumps(avro, separators=(",", ":")),
+                            "latest_schema": json.dumps(v1, separators=(",", ":"))},
+          "operationType": "ALTER_SCHEMA"}
+open(os.path.join(h, instant + "." + action + ".requested"), "w").close()
+open(os.path.join(h, instant + ("." + action if action != "commit" else "") + ".inflight"), "w").close()
+with open(os.path.join(h, instant + "." + action), "w") as f:
+    json.dump(commit, f, indent=2)
+EOF
+}
+
+printf 'id,ts,a,b,p\n1,10,a1,b1,x\n2,10,a2,b2,x\n3,10,a3,b3,x\n' > "$tmp/in1.csv"
+printf 'id,ts,a,b,p\n2,20,a2u,b2u,x\n' > "$tmp/in2.csv"
+printf 'id,ts,c,p,b\n3,30,c3,x,b3n\n4,30,c4,y,b4\n' > "$tmp/in3.csv"
+printf 'id,ts,c,p,b,e\n5,40,c5,y,b5,e5\n' > "$tmp/in4.csv"
+before="1,10,a1,b1 2,20,a2u,b2u 3,10,a3,b3 "
+after="1,10,a1, 2,20,a2u, 3,10,a3, "
+final="1,10,a1, 2,20,a2u, 3,30,c3,b3n 4,30,c4,b4 "
+
+for case in cow mor mor_parquet; do
+    ty=${case%%_*}
+    t=$tmp/$case
+    action=commit; [ "$ty" = mor ] && action=deltacommit
+    extra=(); [ "$case" = mor_parquet ] && extra=(--log-block-format parquet)
+    "$HOODIE" create "$t" --type "$ty" --name sor --record-key id --partition-fields p --hive-style \
+        --ordering-field ts --table-version 6 > /dev/null || bad "create $t"
+    write "$t" bulk_insert "$tmp/in1.csv"
+    write "$t" upsert "$tmp/in2.csv" "${extra[@]}"
+    t2=$(last_instant "$t")
+    [ "$ty" = mor ] && check_eq "$case: the update went to a log file" 1 "$(find "$t" -name '.*.log.*' | wc -l)"
+    check_eq "$case: before the ALTER" "$before" "$(rows "$t" id,ts,a,b)"
+    sleep 1
+    alter "$t" "$action" "$(date -u +%Y%m%d%H%M%S)000"
+    check_eq "$case: renamed a reads as c, dropped b is not the new b" "$after" "$(rows "$t" id,ts,c,b)"
+    check_eq "$case: all columns" "_hoodie_commit_time,_hoodie_commit_seqno,_hoodie_record_key,_hoodie_partition_path,_hoodie_file_name,id,ts,c,p,b" \
+        "$("$HOODIE" read "$t" --format csv 2> "$tmp/err" | head -1)"
+    check_eq "$case: time travel before the ALTER" "$before" "$(rows "$t" id,ts,a,b --as-of "$t2")"
+    check_eq "$case: point lookup" "2,20,a2u," "$("$HOODIE" get "$t" 2 --columns id,ts,c,b --format csv 2> "$tmp/err" | tail -n +2)"
+    write "$t" upsert "$tmp/in3.csv" "${extra[@]}"
+    check_eq "$case: upsert after the ALTER" "$final" "$(rows "$t" id,ts,c,b)"
+    last=$(ls "$t/.hoodie" | grep -E "^[0-9]+\.$action\$" | sort | tail -1)
+    grep -q '"latest_schema" : "{\\"max_column_id\\":10,\\"version_id\\"' "$t/.hoodie/$last" && ok \
+        || bad "$case: the upsert's commit carries latest_schema: $(grep latest_schema "$t/.hoodie/$last")"
+    if "$HOODIE" write "$t" --op upsert --input "$tmp/in4.csv" > /dev/null 2> "$tmp/err"; then
+        bad "$case: a write adding a column was taken"
+    else
+        grep -q "schema on read" "$tmp/err" && ok || bad "$case: refusal message: $(cat "$tmp/err")"
+    fi
+    if [ "$ty" = mor ]; then
+        "$HOODIE" compact "$t" > /dev/null 2> "$tmp/err" || bad "$case compact: $(cat "$tmp/err")"
+        check_eq "$case: after compaction" "$final" "$(rows "$t" id,ts,c,b)"
+        check_eq "$case: time travel after compaction" "$before" "$(rows "$t" id,ts,a,b --as-of "$t2")"
+    fi
+done
+
+# a nested field renamed between versions: refused, not read by name
+t=$tmp/nested
+"$HOODIE" create "$t" --type cow --name sor --record-key id --partition-fields p --hive-style --ordering-field ts \
+    --table-version 6 > /dev/null || bad "create $t"
+write "$t" bulk_insert "$tmp/in1.csv"
+sleep 1
+alter "$t" commit "$(date -u +%Y%m%d%H%M%S)000"
+hist=$(ls "$t/.hoodie/.schema/"*.schemacommit | head -1)
+sed -i 's/"id":9,"name":"p","optional":true,"type":"string"/"id":9,"name":"p","optional":true,"type":{"type":"record","fields":[{"id":11,"name":"q","optional":true,"type":"string"}]}/; s/"id":9,"name":"p","optional":true,"type":"string"/"id":9,"name":"p","optional":true,"type":{"type":"record","fields":[{"id":11,"name":"r","optional":true,"type":"string"}]}/' "$hist"
+if "$HOODIE" read "$t" --format csv > /dev/null 2> "$tmp/err"; then
+    bad "nested rename: read"
+else
+    grep -q "nested field renamed" "$tmp/err" && ok || bad "nested rename message: $(cat "$tmp/err")"
+fi
+echo '{"schemas":[{"version_id":1,"type":"record","fields":[{"name":"x"}]}]}' > "$hist"
+if "$HOODIE" read "$t" --format csv > /dev/null 2> "$tmp/err"; then
+    bad "corrupt history: read"
+else
+    grep -q "schemacommit: InternalSchema field 0" "$tmp/err" && ok || bad "corrupt history message: $(cat "$tmp/err")"
+fi
+finish schema_on_read

@@ -20,6 +20,7 @@ int cmd_sql(int argc, char **argv);
 int cmd_ingest(int argc, char **argv);
 int cmd_write(int argc, char **argv);
 int cmd_create(int argc, char **argv);
+int cmd_alter(int argc, char **argv);
 int cmd_compact(int argc, char **argv);
 int cmd_logcompact(int argc, char **argv);
 int cmd_cluster(int argc, char **argv);

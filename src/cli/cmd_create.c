@@ -169,3 +169,59 @@ done:
     free(extra);
     return ret;
 }
+
+/* hoodie alter TABLE --rename OLD:NEW | --drop COL | --add NAME:TYPE ... (hoodie_table_alter) */
+int cmd_alter(int argc, char **argv)
+{
+    static const char *usage =
+        "usage: hoodie alter TABLE [--rename OLD:NEW]... [--drop COL]... [--add NAME:TYPE]...\n\n"
+        "  ALTER TABLE on a table that reads its columns by field id (Hudi's schema on read): top-level columns\n"
+        "  renamed, dropped or added (nullable, at the end) without rewriting a file, in one ALTER_SCHEMA commit.\n"
+        "  Older instants keep reading the columns as they were. TYPE: boolean, int, long, float, double, string,\n"
+        "  binary, date, timestamp, decimal(P,S). Record key, partition and ordering fields stay.\n";
+    if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) { fputs(usage, stdout); return CLI_OK; }
+    if (argc < 2 || argv[1][0] == '-') return cli_usage("alter: no table given");
+    size_t cap = (size_t)argc * 2 + 2, nr = 0, nd = 0, na = 0;
+    const char **ren = calloc(cap, sizeof *ren), **drop = calloc(cap, sizeof *drop), **add = calloc(cap, sizeof *add);
+    char **owned = calloc(cap, sizeof *owned);
+    size_t no = 0;
+    int ret = CLI_OK;
+    if (!ren || !drop || !add || !owned) { ret = (fputs("hoodie: alter: out of memory\n", stderr), CLI_ERROR); goto out; }
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (i + 1 >= argc || (strcmp(a, "--rename") && strcmp(a, "--drop") && strcmp(a, "--add"))) {
+            ret = cli_usage(i + 1 >= argc && a[0] == '-' ? "alter: %s needs a value" : "alter: unexpected argument '%s'", a);
+            goto out;
+        }
+        const char *v = argv[++i];
+        if (!strcmp(a, "--drop")) { drop[nd++] = v; continue; }
+        const char *colon = strchr(v, ':');
+        if (!colon || colon == v || !colon[1]) {
+            ret = cli_usage("alter: %s takes %s, not '%s'", a, !strcmp(a, "--rename") ? "OLD:NEW" : "NAME:TYPE", v);
+            goto out;
+        }
+        char *name = strndup(v, (size_t)(colon - v));
+        if (!name) { ret = (fputs("hoodie: alter: out of memory\n", stderr), CLI_ERROR); goto out; }
+        owned[no++] = name;
+        if (!strcmp(a, "--rename")) { ren[2 * nr] = name; ren[2 * nr + 1] = colon + 1; nr++; }
+        else { add[2 * na] = name; add[2 * na + 1] = colon + 1; na++; }
+    }
+    hoodie_table_alter_opts o = HOODIE_TABLE_ALTER_OPTS_INIT;
+    o.renames = ren;
+    o.n_renames = nr;
+    o.drops = drop;
+    o.n_drops = nd;
+    o.adds = add;
+    o.n_adds = na;
+    char instant[32];
+    hoodie_status rc = hoodie_table_alter(argv[1], &o, instant, sizeof instant);
+    if (rc < 0) ret = cli_fail(rc, "alter");
+    else printf("alter %s: %zu renamed, %zu dropped, %zu added\n", instant, nr, nd, na);
+out:
+    for (size_t i = 0; owned && i < no; i++) free(owned[i]);
+    free(owned);
+    free(ren);
+    free(drop);
+    free(add);
+    return ret;
+}

@@ -18,6 +18,7 @@ static const cli_cmd commands[] = {
     { "write", cmd_write, "Write rows into a table: insert, upsert, delete, bulk_insert, insert_overwrite, ..." },
     { "ingest", cmd_ingest, "Stream JSON lines or Debezium change events into a table, exactly once" },
     { "create", cmd_create, "Create an empty Hudi table (table version 8 or 6, COW or MOR)" },
+    { "alter", cmd_alter, "Rename, drop or add columns (ALTER TABLE, schema on read: files stay as written)" },
     { "compact", cmd_compact, "Schedule and/or run compaction of a MOR table's file slices" },
     { "logcompact", cmd_logcompact, "Merge the log files of each latest file slice into one" },
     { "cluster", cmd_cluster, "Rewrite small file groups into larger ones, sorted by columns" },

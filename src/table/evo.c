@@ -355,3 +355,176 @@ hoodie_status hoodie_evo_file_renames(const hoodie_evo *e, const char *as_of, co
     t[fn.instant.len] = '\0';
     return hoodie_evo_renames(e, as_of, t, out);
 }
+
+/* ---- new versions (ALTER TABLE) ---- */
+
+static json_t *type_json(const hoodie_field *f, long *next);
+
+/* A record as AvroInternalSchemaConverter numbers it: its own fields first, then what they hold, in order. */
+static json_t *record_json(const hoodie_field *st, long *next)
+{
+    long first = *next;
+    *next += (long)st->n_children;
+    json_t *rec = json_object(), *fields = json_array();
+    json_object_set_new(rec, "type", json_string("record"));
+    for (size_t i = 0; i < st->n_children; i++) {
+        const hoodie_field *c = &st->children[i];
+        json_t *f = json_object();
+        json_object_set_new(f, "id", json_integer(first + (long)i));
+        json_object_set_new(f, "name", json_string(c->name));
+        json_object_set_new(f, "optional", json_boolean(c->nullable));
+        json_object_set_new(f, "type", type_json(c, next));
+        json_array_append_new(fields, f);
+    }
+    json_object_set_new(rec, "fields", fields);
+    return rec;
+}
+
+static json_t *type_json(const hoodie_field *f, long *next)
+{
+    char buf[64];
+    const hoodie_type *t = &f->type;
+    switch (t->id) {
+    case HOODIE_TYPE_BOOL: return json_string("boolean");
+    case HOODIE_TYPE_INT8: case HOODIE_TYPE_INT16: case HOODIE_TYPE_INT32: case HOODIE_TYPE_UINT8:
+    case HOODIE_TYPE_UINT16: return json_string("int");
+    case HOODIE_TYPE_INT64: case HOODIE_TYPE_UINT32: case HOODIE_TYPE_UINT64: return json_string("long");
+    case HOODIE_TYPE_FLOAT16: case HOODIE_TYPE_FLOAT: return json_string("float");
+    case HOODIE_TYPE_DOUBLE: return json_string("double");
+    case HOODIE_TYPE_STRING: return json_string(t->ext == HOODIE_EXT_UUID ? "uuid" : "string");
+    case HOODIE_TYPE_BINARY: return json_string("binary");
+    case HOODIE_TYPE_FIXED_BINARY:
+        snprintf(buf, sizeof buf, "fixed[%d]", (int)t->width);
+        return json_string(buf);
+    case HOODIE_TYPE_DECIMAL: /* SerDeHelper reads "decimal\((\d+),\s+(\d+)\)": the space is required */
+        snprintf(buf, sizeof buf, "decimal(%d, %d)", (int)t->precision, (int)t->scale);
+        return json_string(buf);
+    case HOODIE_TYPE_DATE32: return json_string("date");
+    case HOODIE_TYPE_TIME32: case HOODIE_TYPE_TIME64: return json_string("time");
+    case HOODIE_TYPE_TIMESTAMP: return json_string("timestamp");
+    case HOODIE_TYPE_STRUCT: return record_json(f, next);
+    case HOODIE_TYPE_LIST: {
+        json_t *a = json_object();
+        const hoodie_field *e = &f->children[0];
+        json_object_set_new(a, "type", json_string("array"));
+        json_object_set_new(a, "element-id", json_integer((*next)++));
+        json_object_set_new(a, "element", type_json(e, next));
+        json_object_set_new(a, "element_optional", json_boolean(e->nullable));
+        return a;
+    }
+    case HOODIE_TYPE_MAP: {
+        json_t *m = json_object();
+        const hoodie_field *k = &f->children[0].children[0], *v = &f->children[0].children[1];
+        long kid = (*next)++, vid = (*next)++;
+        json_object_set_new(m, "type", json_string("map"));
+        json_object_set_new(m, "key-id", json_integer(kid));
+        json_object_set_new(m, "key", type_json(k, next));
+        json_object_set_new(m, "value-id", json_integer(vid));
+        json_object_set_new(m, "value", type_json(v, next));
+        json_object_set_new(m, "value_optional", json_boolean(v->nullable));
+        return m;
+    }
+    default: return json_string("string");
+    }
+}
+
+static int fields_find(json_t *fields, const char *name)
+{
+    for (size_t i = 0; i < json_array_size(fields); i++)
+        if (!strcmp(json_string_value(json_object_get(json_array_get(fields, i), "name")), name)) return (int)i;
+    return -1;
+}
+
+hoodie_status hoodie_evo_alter(const hoodie_evo *e, const hoodie_field *table, const hoodie_evo_change *ch, size_t n,
+                               const char *instant, char **latest_json, char **history_json)
+{
+    *latest_json = *history_json = NULL;
+    long long vid = strtoll(instant, NULL, 10);
+    json_t *v = NULL, *v0 = NULL;
+    long max;
+    if (e) {
+        v = json_deep_copy(e->v[e->n - 1].json);
+        max = (long)json_integer_value(json_object_get(v, "max_column_id"));
+        for (size_t i = 0; i < e->v[e->n - 1].root.n; i++) /* a version without max_column_id: its largest id */
+            if (e->v[e->n - 1].root.fields[i].id > max) max = e->v[e->n - 1].root.fields[i].id;
+    } else { /* evolution begins: the table's schema as version 0 */
+        long next = 0;
+        json_t *rec = record_json(table, &next);
+        max = next - 1;
+        v0 = json_object();
+        json_object_set_new(v0, "max_column_id", json_integer(max));
+        json_object_set_new(v0, "version_id", json_integer(0));
+        json_object_update(v0, rec);
+        json_decref(rec);
+        v = json_deep_copy(v0);
+    }
+    if (!v || (!e && !v0)) { json_decref(v); json_decref(v0); return HOODIE_NOMEM(); }
+    json_t *fields = json_object_get(v, "fields");
+    hoodie_status rc = HOODIE_OK;
+    for (size_t i = 0; i < n && rc == HOODIE_OK; i++) {
+        int at = fields_find(fields, ch[i].name), other = ch[i].arg ? fields_find(fields, ch[i].arg) : -1;
+        if (ch[i].kind != HOODIE_EVO_ADD && at < 0) {
+            rc = HOODIE_FAIL(HOODIE_EINVAL, "no column '%s' to %s", ch[i].name,
+                             ch[i].kind == HOODIE_EVO_RENAME ? "rename" : "drop");
+        } else if (ch[i].kind == HOODIE_EVO_RENAME) {
+            if (other >= 0) rc = HOODIE_FAIL(HOODIE_EINVAL, "cannot rename '%s' to '%s': a column of that name exists",
+                                             ch[i].name, ch[i].arg);
+            else json_object_set_new(json_array_get(fields, (size_t)at), "name", json_string(ch[i].arg));
+        } else if (ch[i].kind == HOODIE_EVO_DROP) {
+            json_array_remove(fields, (size_t)at);
+        } else if (at >= 0) {
+            rc = HOODIE_FAIL(HOODIE_EINVAL, "cannot add column '%s': it exists", ch[i].name);
+        } else {
+            json_t *f = json_object();
+            json_object_set_new(f, "id", json_integer(++max));
+            json_object_set_new(f, "name", json_string(ch[i].name));
+            json_object_set_new(f, "optional", json_true());
+            json_object_set_new(f, "type", json_string(ch[i].arg));
+            json_array_append_new(fields, f);
+        }
+    }
+    json_object_set_new(v, "max_column_id", json_integer(max));
+    json_object_set_new(v, "version_id", json_integer(vid));
+    json_t *hist = json_object(), *list = json_array();
+    json_array_append(list, v);
+    if (e)
+        for (size_t i = e->n; i-- > 0;) json_array_append(list, e->v[i].json);
+    else
+        json_array_append(list, v0);
+    json_object_set_new(hist, "schemas", list);
+    if (rc == HOODIE_OK) {
+        *latest_json = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        *history_json = json_dumps(hist, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        if (!*latest_json || !*history_json) {
+            free(*latest_json);
+            free(*history_json);
+            *latest_json = *history_json = NULL;
+            rc = HOODIE_NOMEM();
+        }
+    }
+    json_decref(hist);
+    json_decref(v);
+    json_decref(v0);
+    return rc;
+}
+
+long long hoodie_evo_newest(const hoodie_evo *e) { return e ? e->v[e->n - 1].id : -1; }
+
+static int on_any(const hoodie_dirent *d, void *payload)
+{
+    const char *dot = strchr(d->name, '.');
+    if (!d->is_dir && dot && !strcmp(dot, ".schemacommit")) { *(int *)payload = 1; return 1; }
+    return 0;
+}
+
+hoodie_status hoodie_evo_present(const hoodie_storage *s, const char *base_path, int *any)
+{
+    *any = 0;
+    s = hoodie_storage__or_default(s);
+    hoodie_buf dir = HOODIE_BUF_INIT;
+    hoodie_status rc = hoodie_buf_printf(&dir, "%s/.hoodie/.schema", base_path) < 0 ? HOODIE_NOMEM() : HOODIE_OK;
+    if (rc == HOODIE_OK) rc = s->list(s->ctx, (const char *)dir.data, on_any, any);
+    if (rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); rc = HOODIE_OK; }
+    hoodie_buf_dispose(&dir);
+    return rc;
+}

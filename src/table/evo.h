@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "hoodie/sys/storage.h"
+#include "model/batch.h"
 #include "table/timeline.h"
 
 typedef struct hoodie_evo hoodie_evo;
@@ -34,6 +35,8 @@ typedef struct hoodie_renames {
  */
 hoodie_status hoodie_evo_load(hoodie_evo **out, const hoodie_storage *s, const char *base_path,
                               const hoodie_timeline *tl);
+/** Whether the table has any history file (completed or not): one listing. */
+hoodie_status hoodie_evo_present(const hoodie_storage *s, const char *base_path, int *any);
 /** Parse a history ({"schemas": [...]}) or a single version (latest_schema); `what` names it in messages. */
 hoodie_status hoodie_evo_parse(hoodie_evo **out, const char *json, size_t len, const char *what);
 void hoodie_evo_free(hoodie_evo *e);
@@ -51,5 +54,24 @@ hoodie_status hoodie_evo_file_renames(const hoodie_evo *e, const char *as_of, co
 const char *hoodie_evo_latest_json(const hoodie_evo *e, const char *as_of);
 /** Number of versions. */
 size_t hoodie_evo_count(const hoodie_evo *e);
+/** The newest version's version_id; -1 for NULL. */
+long long hoodie_evo_newest(const hoodie_evo *e);
+
+/** A change of ALTER TABLE: rename `name` to `arg`, drop `name`, or add `name` of InternalSchema type `arg`. */
+typedef enum hoodie_evo_kind { HOODIE_EVO_RENAME, HOODIE_EVO_DROP, HOODIE_EVO_ADD } hoodie_evo_kind;
+typedef struct hoodie_evo_change {
+    hoodie_evo_kind kind;
+    const char *name, *arg;
+} hoodie_evo_change;
+
+/**
+ * The version `instant` makes by applying the changes, in order, to the newest version of `e` (NULL: evolution
+ * begins, and version 0 is the table's schema `table`, a STRUCT with the meta columns, numbered as Hudi's
+ * AvroInternalSchemaConverter numbers it): new columns take ids after max_column_id. *latest_json is the version
+ * (commit metadata's latest_schema), *history_json every version newest first (.schemacommit); both malloc'ed.
+ * @return HOODIE_OK; HOODIE_EINVAL naming a column that is not there to rename or drop, or already there.
+ */
+hoodie_status hoodie_evo_alter(const hoodie_evo *e, const hoodie_field *table, const hoodie_evo_change *ch, size_t n,
+                               const char *instant, char **latest_json, char **history_json);
 
 #endif

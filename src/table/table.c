@@ -325,6 +325,12 @@ hoodie_status hoodie_table_describe(hoodie_table *t, int json, char **out)
         }
         json_object_set_new(o, "layout", json_string(c->lsm_tree ? "lsm_tree" : "default"));
         json_object_set_new(o, "instants", json_integer((json_int_t)t->tl->count));
+        if (t->evo) { /* schema on read (table/evo.h) */
+            json_t *e = json_object();
+            json_object_set_new(e, "versions", json_integer((json_int_t)hoodie_evo_count(t->evo)));
+            json_object_set_new(e, "newest", json_integer((json_int_t)hoodie_evo_newest(t->evo)));
+            json_object_set_new(o, "schema_on_read", e);
+        }
         json_t *sj = schema ? json_loads(schema, 0, NULL) : NULL;
         json_object_set_new(o, "schema", sj ? sj : json_null());
         free(schema);
@@ -361,6 +367,9 @@ hoodie_status hoodie_table_describe(hoodie_table *t, int json, char **out)
     hoodie_buf_printf(&b, "\n");
     if (c->lsm_tree) hoodie_buf_printf(&b, "layout        lsm_tree\n");
     hoodie_buf_printf(&b, "instants      %zu\n", t->tl->count);
+    if (t->evo)
+        hoodie_buf_printf(&b, "columns       by field id (schema on read): %zu schema versions, the newest %lld\n",
+                          hoodie_evo_count(t->evo), hoodie_evo_newest(t->evo));
     if (schema) {
         hoodie_arena *a = NULL;
         hoodie_avro_schema *s = NULL;

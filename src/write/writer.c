@@ -136,7 +136,8 @@ static hoodie_status prepare_schema(wctx *w, const hoodie_field *input)
                 break;
             }
         rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: the table reads its schema by field id (schema on read): this "
-                         "write would change its schema (%s%s); change it with Spark SQL's ALTER TABLE first",
+                         "write would change its schema (%s%s); change it first with hoodie alter (hoodie_table_alter) or "
+                         "Spark SQL's ALTER TABLE",
                          w->t->base_path, strcmp(what, "a column's type") ? "new column " : "", what);
         hoodie_field_dispose(&w->data_schema);
     }
@@ -762,6 +763,26 @@ static void trace_phase(wctx *w, const char *phase)
  * since this write read the table may have changed a file group this write changed (write/conflict.h). On a
  * conflict the instant stays inflight without a heartbeat: the next writer rolls it back.
  */
+/* The table's schema history (table/evo.h) as it is now on storage, under the lock, against the one the write
+ * read: an ALTER TABLE that committed meanwhile renamed or dropped columns this write's files name as they were,
+ * and its latest_schema would go back a version (HOODIE_ECONFLICT: retry). One listing when there is none. */
+static hoodie_status schema_unchanged(wctx *w)
+{
+    hoodie_timeline *tl = NULL;
+    hoodie_evo *now = NULL;
+    int any = 0;
+    HOODIE_TRY(hoodie_evo_present(w->s, w->t->base_path, &any));
+    if (!any && !w->t->evo) return HOODIE_OK;
+    hoodie_status rc = hoodie_timeline_load(&tl, w->s, w->t->base_path, w->cfg);
+    if (rc == HOODIE_OK) rc = hoodie_evo_load(&now, w->s, w->t->base_path, tl);
+    if (rc == HOODIE_OK && hoodie_evo_newest(now) != hoodie_evo_newest(w->t->evo))
+        rc = HOODIE_FAIL(HOODIE_ECONFLICT, "%s: the table's schema was altered (ALTER TABLE, version %lld) while "
+                         "this write ran; retry it", w->t->base_path, hoodie_evo_newest(now));
+    hoodie_evo_free(now);
+    hoodie_timeline_free(tl);
+    return rc;
+}
+
 static hoodie_status commit_checked(wctx *w, const void *meta, size_t len)
 {
     size_t n = 0, cap = w->n_stats;
@@ -777,6 +798,7 @@ static hoodie_status commit_checked(wctx *w, const void *meta, size_t len)
     if (rc == HOODIE_OK) {
         rc = hoodie_write__conflicts(w->s, w->t->base_path, w->cfg, w->t->tl, w->tx.inst.requested,
                                      (const char *const *)ids, n);
+        if (rc == HOODIE_OK) rc = schema_unchanged(w);
         if (rc == HOODIE_OK) rc = hoodie_write__complete(&w->tx, meta, len);
         if (rc == HOODIE_OK) {
             if (hoodie_write__unlock(&lock) < 0) hoodie_error_clear(); /* committed; a leftover lock is broken */

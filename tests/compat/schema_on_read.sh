@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Schema on read (hoodie.schema.on.read.enable; table/evo.h): Spark SQL's ALTER TABLE ... RENAME COLUMN a TO c,
-# DROP COLUMN b, ADD COLUMNS (b) on a table of version 6 leaves the files as written and records each schema
+# DROP COLUMN b, ADD COLUMNS (b) on a table of version 6 or 8 leaves the files as written and records each schema
 # version (an InternalSchema, columns by field id) in .hoodie/.schema/<instant>.schemacommit and in the commit's
 # extraMetadata latest_schema. The ALTER is made here as Spark's AlterTableCommand makes it: an empty commit of
 # operation ALTER_SCHEMA whose schema is the new one, the history file of both versions (the first of version 0).
@@ -22,26 +22,23 @@ write() {
 }
 last_instant() { "$HOODIE" timeline "$1" | tail -1 | awk '{ print $1 }'; }
 
-# alter TABLE ACTION INSTANT: the ALTER TABLE commit and history, as Spark writes them
+# alter TABLE ACTION INSTANT VERSION: the ALTER TABLE commit and history, as Spark writes them (commit metadata as
+# JSON, which readers of version 8 also take)
 alter() {
-    python3 - "$1" "$2" "$3" <<'EOF'
+    python3 - "$1" "$2" "$3" "$4" <<'EOF'
 import json, os, sys
-t, action, instant = sys.argv[1:]
+t, action, instant, version = sys.argv[1:]
 h = os.path.join(t, ".hoodie")
-last = sorted(f for f in os.listdir(h) if f.endswith("." + action))[-1]
-meta = json.load(open(os.path.join(h, last)))
-avro = json.loads(meta["extraMetadata"]["schema"])
-fields = [f for f in avro["fields"] if f["name"] != "b"]
-for f in fields:
-    if f["name"] == "a": f["name"] = "c"
-fields.append({"name": "b", "type": ["null", "string"], "default": None})
-avro["fields"] = fields
-def internal(version, names):
+field = lambda n, ty: {"name": n, "type": ["null", ty], "default": None}
+avro = {"type": "record", "name": "sor_record", "namespace": "hoodie.sor",
+        "fields": [field("id", "long"), field("ts", "long"), field("c", "string"), field("p", "string"),
+                   field("b", "string")]}
+def internal(version_id, names):
     meta_cols = ["_hoodie_commit_time", "_hoodie_commit_seqno", "_hoodie_record_key", "_hoodie_partition_path",
                  "_hoodie_file_name"]
     types = {"id": "long", "ts": "long"}
     cols = [(i, n) for i, n in enumerate(meta_cols)] + names
-    return {"max_column_id": max(i for i, _ in cols), "version_id": version, "type": "record",
+    return {"max_column_id": max(i for i, _ in cols), "version_id": version_id, "type": "record",
             "fields": [{"id": i, "name": n, "optional": True, "type": types.get(n, "string")} for i, n in cols]}
 v0 = internal(0, [(5, "id"), (6, "ts"), (7, "a"), (8, "b"), (9, "p")])
 v1 = internal(int(instant), [(5, "id"), (6, "ts"), (7, "c"), (9, "p"), (10, "b")])
@@ -52,9 +49,11 @@ commit = {"partitionToWriteStats": {}, "compacted": False,
           "extraMetadata": {"schema": json.dumps(avro, separators=(",", ":")),
                             "latest_schema": json.dumps(v1, separators=(",", ":"))},
           "operationType": "ALTER_SCHEMA"}
-open(os.path.join(h, instant + "." + action + ".requested"), "w").close()
-open(os.path.join(h, instant + ("." + action if action != "commit" else "") + ".inflight"), "w").close()
-with open(os.path.join(h, instant + "." + action), "w") as f:
+tl = os.path.join(h, "timeline") if version == "8" else h
+completed = instant + "." + action if version == "6" else "%s_%d.%s" % (instant, int(instant) + 1, action)
+open(os.path.join(tl, instant + "." + action + ".requested"), "w").close()
+open(os.path.join(tl, instant + ("." + action if action != "commit" else "") + ".inflight"), "w").close()
+with open(os.path.join(tl, completed), "w") as f:
     json.dump(commit, f, indent=2)
 EOF
 }
@@ -67,30 +66,53 @@ before="1,10,a1,b1 2,20,a2u,b2u 3,10,a3,b3 "
 after="1,10,a1, 2,20,a2u, 3,10,a3, "
 final="1,10,a1, 2,20,a2u, 3,30,c3,b3n 4,30,c4,b4 "
 
-for case in cow mor mor_parquet; do
-    ty=${case%%_*}
+for case in cow_6 mor_6 mor_6_parquet cow_8 mor_8 mor_8_parquet; do
+    ty=${case%%_*} v=${case#*_}
+    v=${v%%_*}
     t=$tmp/$case
     action=commit; [ "$ty" = mor ] && action=deltacommit
-    extra=(); [ "$case" = mor_parquet ] && extra=(--log-block-format parquet)
+    extra=(); [ "${case%_parquet}" != "$case" ] && extra=(--log-block-format parquet)
     "$HOODIE" create "$t" --type "$ty" --name sor --record-key id --partition-fields p --hive-style \
-        --ordering-field ts --table-version 6 > /dev/null || bad "create $t"
+        --ordering-field ts --table-version "$v" > /dev/null || bad "create $t"
     write "$t" bulk_insert "$tmp/in1.csv"
     write "$t" upsert "$tmp/in2.csv" "${extra[@]}"
     t2=$(last_instant "$t")
     [ "$ty" = mor ] && check_eq "$case: the update went to a log file" 1 "$(find "$t" -name '.*.log.*' | wc -l)"
     check_eq "$case: before the ALTER" "$before" "$(rows "$t" id,ts,a,b)"
     sleep 1
-    alter "$t" "$action" "$(date -u +%Y%m%d%H%M%S)000"
+    if [ "$v" = 6 ]; then
+        alter "$t" "$action" "$(date -u +%Y%m%d%H%M%S)000" "$v"
+    else # hoodie's own ALTER TABLE
+        if [ "$ty" = mor ]; then # not while a compaction is pending
+            "$HOODIE" compact "$t" --schedule > /dev/null 2> "$tmp/err" || bad "$case schedule: $(cat "$tmp/err")"
+            if "$HOODIE" alter "$t" --rename a:c > /dev/null 2> "$tmp/err"; then bad "$case: alter with a pending compaction"
+            else grep -q "is pending: run it or roll it back" "$tmp/err" && ok || bad "$case pending: $(cat "$tmp/err")"; fi
+            "$HOODIE" compact "$t" --run > /dev/null 2> "$tmp/err" || bad "$case run: $(cat "$tmp/err")"
+            write "$t" upsert "$tmp/in2.csv" "${extra[@]}" # a log file again
+            t2=$(last_instant "$t")
+        fi
+        for bad_change in "--rename id:k" "--drop nope" "--add c:varchar" "--rename a:b"; do
+            if "$HOODIE" alter "$t" $bad_change > /dev/null 2> "$tmp/err"; then bad "$case: alter $bad_change taken"
+            else ok; fi
+        done
+        check_eq "$case: refused changes wrote nothing" "$t2" "$(last_instant "$t")"
+        "$HOODIE" alter "$t" --rename a:c --drop b --add b:string > /dev/null 2> "$tmp/err" || bad "$case alter: $(cat "$tmp/err")"
+        check_eq "$case: the history hoodie writes" "[(5, 'id'), (6, 'ts'), (7, 'c'), (9, 'p'), (10, 'b')] [(5, 'id'), (6, 'ts'), (7, 'a'), (8, 'b'), (9, 'p')] 10 0" \
+            "$(python3 -c 'import json,sys; h=json.load(open(sys.argv[1]))["schemas"]; print(*[[(f["id"], f["name"]) for f in v["fields"][5:]] for v in h], h[0]["max_column_id"], h[1]["version_id"])' "$t"/.hoodie/.schema/*.schemacommit)"
+    fi
     check_eq "$case: renamed a reads as c, dropped b is not the new b" "$after" "$(rows "$t" id,ts,c,b)"
+    "$HOODIE" describe "$t" 2>&1 | grep -q "by field id (schema on read): 2 schema versions" && ok \
+        || bad "$case describe: $("$HOODIE" describe "$t" 2>&1 | grep columns)"
     check_eq "$case: all columns" "_hoodie_commit_time,_hoodie_commit_seqno,_hoodie_record_key,_hoodie_partition_path,_hoodie_file_name,id,ts,c,p,b" \
         "$("$HOODIE" read "$t" --format csv 2> "$tmp/err" | head -1)"
     check_eq "$case: time travel before the ALTER" "$before" "$(rows "$t" id,ts,a,b --as-of "$t2")"
     check_eq "$case: point lookup" "2,20,a2u," "$("$HOODIE" get "$t" 2 --columns id,ts,c,b --format csv 2> "$tmp/err" | tail -n +2)"
     write "$t" upsert "$tmp/in3.csv" "${extra[@]}"
     check_eq "$case: upsert after the ALTER" "$final" "$(rows "$t" id,ts,c,b)"
-    last=$(ls "$t/.hoodie" | grep -E "^[0-9]+\.$action\$" | sort | tail -1)
-    grep -q '"latest_schema" : "{\\"max_column_id\\":10,\\"version_id\\"' "$t/.hoodie/$last" && ok \
-        || bad "$case: the upsert's commit carries latest_schema: $(grep latest_schema "$t/.hoodie/$last")"
+    tl=$t/.hoodie; [ "$v" = 8 ] && tl=$t/.hoodie/timeline
+    last=$(ls "$tl" | grep -E "^[0-9_]+\.$action\$" | sort | tail -1)
+    tr '\n' ' ' < "$tl/$last" | LC_ALL=C grep -aqE 'latest_schema.*max_column_id\\?":10,\\?"version_id' && ok \
+        || bad "$case: the upsert's commit carries latest_schema ($tl/$last)"
     if "$HOODIE" write "$t" --op upsert --input "$tmp/in4.csv" > /dev/null 2> "$tmp/err"; then
         bad "$case: a write adding a column was taken"
     else
@@ -109,7 +131,7 @@ t=$tmp/nested
     --table-version 6 > /dev/null || bad "create $t"
 write "$t" bulk_insert "$tmp/in1.csv"
 sleep 1
-alter "$t" commit "$(date -u +%Y%m%d%H%M%S)000"
+alter "$t" commit "$(date -u +%Y%m%d%H%M%S)000" 6
 hist=$(ls "$t/.hoodie/.schema/"*.schemacommit | head -1)
 sed -i 's/"id":9,"name":"p","optional":true,"type":"string"/"id":9,"name":"p","optional":true,"type":{"type":"record","fields":[{"id":11,"name":"q","optional":true,"type":"string"}]}/; s/"id":9,"name":"p","optional":true,"type":"string"/"id":9,"name":"p","optional":true,"type":{"type":"record","fields":[{"id":11,"name":"r","optional":true,"type":"string"}]}/' "$hist"
 if "$HOODIE" read "$t" --format csv > /dev/null 2> "$tmp/err"; then

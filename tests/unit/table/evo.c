@@ -2,6 +2,8 @@
 #include "table/evo.h"
 #include "util/error.h"
 
+#include <stdlib.h>
+
 /* Versions 0 (a, b, s{x}), 20240101000000000 (a and b swapped by name, c added), 20240201000000000 (b dropped,
  * b added again as id 5), as InternalSchema histories are written: newest first. */
 static const char *HISTORY =
@@ -117,4 +119,82 @@ HOODIE_TEST(table_evo__corrupt)
     hoodie_assert_ok(hoodie_evo_parse(&e, one, strlen(one), "latest_schema"));
     hoodie_assert_equal_i(1, hoodie_evo_count(e));
     hoodie_evo_free(e);
+}
+
+/* Version 0 numbered as AvroInternalSchemaConverter numbers it: a record's own fields first, then what they hold
+ * (an array's element id, a map's key and value ids, then their types), in order; changes on top of it. */
+HOODIE_TEST(table_evo__alter_numbering)
+{
+    hoodie_field root, f, s, x, l, e, m, ent, k, v;
+    hoodie_assert_ok(hoodie_field_init(&root, "root", hoodie_type_of(HOODIE_TYPE_STRUCT), 0));
+    hoodie_assert_ok(hoodie_field_init(&f, "id", hoodie_type_of(HOODIE_TYPE_INT64), 0));
+    hoodie_assert_ok(hoodie_field_add_child(&root, &f));
+    hoodie_field_dispose(&f);
+    hoodie_assert_ok(hoodie_field_init(&s, "s", hoodie_type_of(HOODIE_TYPE_STRUCT), 1));
+    hoodie_assert_ok(hoodie_field_init(&x, "x", hoodie_type_of(HOODIE_TYPE_INT32), 1));
+    hoodie_assert_ok(hoodie_field_add_child(&s, &x));
+    hoodie_field_dispose(&x);
+    hoodie_assert_ok(hoodie_field_add_child(&root, &s));
+    hoodie_field_dispose(&s);
+    hoodie_assert_ok(hoodie_field_init(&l, "l", hoodie_type_of(HOODIE_TYPE_LIST), 1));
+    hoodie_assert_ok(hoodie_field_init(&e, "element", hoodie_type_of(HOODIE_TYPE_STRING), 0));
+    hoodie_assert_ok(hoodie_field_add_child(&l, &e));
+    hoodie_field_dispose(&e);
+    hoodie_assert_ok(hoodie_field_add_child(&root, &l));
+    hoodie_field_dispose(&l);
+    hoodie_assert_ok(hoodie_field_init(&m, "m", hoodie_type_of(HOODIE_TYPE_MAP), 1));
+    hoodie_assert_ok(hoodie_field_init(&ent, "entries", hoodie_type_of(HOODIE_TYPE_STRUCT), 0));
+    hoodie_assert_ok(hoodie_field_init(&k, "key", hoodie_type_of(HOODIE_TYPE_STRING), 0));
+    hoodie_type dec = hoodie_type_of(HOODIE_TYPE_DECIMAL);
+    dec.precision = 12;
+    dec.scale = 3;
+    hoodie_assert_ok(hoodie_field_init(&v, "value", dec, 1));
+    hoodie_assert_ok(hoodie_field_add_child(&ent, &k));
+    hoodie_assert_ok(hoodie_field_add_child(&ent, &v));
+    hoodie_field_dispose(&k);
+    hoodie_field_dispose(&v);
+    hoodie_assert_ok(hoodie_field_add_child(&m, &ent));
+    hoodie_field_dispose(&ent);
+    hoodie_assert_ok(hoodie_field_add_child(&root, &m));
+    hoodie_field_dispose(&m);
+
+    char *latest, *history;
+    hoodie_evo_change ch[] = { { HOODIE_EVO_RENAME, "l", "tags" }, { HOODIE_EVO_DROP, "id", NULL },
+                               { HOODIE_EVO_ADD, "id", "string" } };
+    hoodie_assert_ok(hoodie_evo_alter(NULL, &root, ch, 3, "20240101000000000", &latest, &history));
+    hoodie_assert_equal_s(
+        "{\"max_column_id\":8,\"version_id\":20240101000000000,\"type\":\"record\",\"fields\":["
+        "{\"id\":1,\"name\":\"s\",\"optional\":true,\"type\":{\"type\":\"record\",\"fields\":["
+        "{\"id\":4,\"name\":\"x\",\"optional\":true,\"type\":\"int\"}]}},"
+        "{\"id\":2,\"name\":\"tags\",\"optional\":true,\"type\":{\"type\":\"array\",\"element-id\":5,"
+        "\"element\":\"string\",\"element_optional\":false}},"
+        "{\"id\":3,\"name\":\"m\",\"optional\":true,\"type\":{\"type\":\"map\",\"key-id\":6,\"key\":\"string\","
+        "\"value-id\":7,\"value\":\"decimal(12, 3)\",\"value_optional\":true}},"
+        "{\"id\":8,\"name\":\"id\",\"optional\":true,\"type\":\"string\"}]}",
+        latest);
+    /* the history: the new version, then version 0 (which still has id 0 "id" and "l") */
+    hoodie_evo *e2;
+    hoodie_assert_ok(hoodie_evo_parse(&e2, history, strlen(history), "history"));
+    hoodie_assert_equal_i(2, hoodie_evo_count(e2));
+    const hoodie_renames *r;
+    hoodie_assert_ok(hoodie_evo_renames(e2, NULL, "20231231000000000", &r));
+    hoodie_assert_equal_s("tags", to_of(r, "l"));
+    hoodie_assert_equal_s("_hoodie_evo_dropped_0", to_of(r, "id"));
+    /* on top of a history: the next id, the names taken and missing refused */
+    hoodie_evo_change more[] = { { HOODIE_EVO_ADD, "z", "long" } };
+    free(latest);
+    free(history);
+    hoodie_assert_ok(hoodie_evo_alter(e2, &root, more, 1, "20240102000000000", &latest, &history));
+    hoodie_assert_contains(latest, "\"max_column_id\":9,\"version_id\":20240102000000000");
+    hoodie_assert_contains(latest, "{\"id\":9,\"name\":\"z\",\"optional\":true,\"type\":\"long\"}");
+    hoodie_assert_contains(history, "\"version_id\":0,");
+    free(latest);
+    free(history);
+    hoodie_evo_change taken[] = { { HOODIE_EVO_RENAME, "tags", "m" } }, gone[] = { { HOODIE_EVO_DROP, "l", NULL } };
+    hoodie_assert_status(HOODIE_EINVAL, hoodie_evo_alter(e2, &root, taken, 1, "1", &latest, &history));
+    hoodie_assert(latest == NULL && history == NULL);
+    hoodie_assert_status(HOODIE_EINVAL, hoodie_evo_alter(e2, &root, gone, 1, "1", &latest, &history));
+    hoodie_error_clear();
+    hoodie_evo_free(e2);
+    hoodie_field_dispose(&root);
 }

@@ -139,36 +139,46 @@ static hoodie_status write_rows(const char *base, const hoodie_storage *s, hoodi
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* All columns (meta included) when `meta`, else the record key and data columns only; as of `as_of` (NULL: the
- * latest), with the scan's merge_memory (0: its default). */
-static char *snapshot_with(const char *base, const hoodie_storage *s, int meta, const char *as_of, int64_t merge_memory)
+/* Each batch of a scan of the table (options `so`, storage s) to `each`; the scan's status (HOODIE_OK at its end). */
+static hoodie_status scan_batches(const char *base, const hoodie_storage *s, const hoodie_scan_opts *so,
+                                  void (*each)(void *ctx, const hoodie_batch *b), void *ctx)
 {
-    static const char *const data_cols[] = { "_hoodie_record_key", "_hoodie_partition_path", "id", "name", "city", "ts" };
     hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
     to.storage = s;
     hoodie_table *t;
     hoodie_assert_ok(hoodie_table_open(&t, base, &to));
-    hoodie_scan_opts so = HOODIE_SCAN_OPTS_INIT;
-    if (!meta) { so.columns = data_cols; so.n_columns = 6; }
-    so.as_of = as_of;
-    so.merge_memory = merge_memory;
     struct ArrowArrayStream st;
-    hoodie_buf text = HOODIE_BUF_INIT;
-    hoodie_status rc = hoodie_table_scan(t, &so, &st);
+    hoodie_status rc = hoodie_table_scan(t, so, &st);
     if (rc == HOODIE_OK) {
         hoodie_arrow_reader r;
         hoodie_assert_ok(hoodie_arrow_reader_open(&r, &st));
         hoodie_batch b;
         while ((rc = hoodie_arrow_reader_next(&r, &b)) == HOODIE_OK) {
-            hoodie_assert_ok(hoodie_render_csv(&text, &b, 0));
+            each(ctx, &b);
             hoodie_batch_dispose(&b);
         }
         hoodie_arrow_reader_close(&r);
         if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
     }
+    hoodie_table_free(t);
+    return rc;
+}
+
+static void render_each(void *ctx, const hoodie_batch *b) { hoodie_assert_ok(hoodie_render_csv(ctx, b, 0)); }
+
+/* All columns (meta included) when `meta`, else the record key and data columns only; as of `as_of` (NULL: the
+ * latest), with the scan's merge_memory (0: its default). */
+static char *snapshot_with(const char *base, const hoodie_storage *s, int meta, const char *as_of, int64_t merge_memory)
+{
+    static const char *const data_cols[] = { "_hoodie_record_key", "_hoodie_partition_path", "id", "name", "city", "ts" };
+    hoodie_scan_opts so = HOODIE_SCAN_OPTS_INIT;
+    if (!meta) { so.columns = data_cols; so.n_columns = 6; }
+    so.as_of = as_of;
+    so.merge_memory = merge_memory;
+    hoodie_buf text = HOODIE_BUF_INIT;
+    hoodie_status rc = scan_batches(base, s, &so, render_each, &text);
     if (rc < 0) fprintf(stderr, "scan: %s\n", hoodie_error_last()->message);
     hoodie_assert_ok(rc);
-    hoodie_table_free(t);
     /* sort the lines */
     size_t n = 0, cap = 16;
     char **lines = malloc(cap * sizeof *lines);
@@ -3093,3 +3103,125 @@ HOODIE_TEST(write_writer__partial_updates_keep_the_columns_the_input_lacks)
         g_text_table = "/tbl";
     }
 }
+
+/* ---- schema on read: an ALTER TABLE (hoodie_table_alter) that commits while a write runs ---- */
+
+/* 1 when a scan of (id, col) gives 40 rows, every `col` set; 0 when the scan fails (no such column). */
+typedef struct col_count { int64_t rows, set; } col_count;
+
+static void count_each(void *ctx, const hoodie_batch *b)
+{
+    col_count *c = ctx;
+    for (int64_t i = 0; i < b->root.length; i++) c->set += hoodie_array_is_valid(&b->root.children[1], i);
+    c->rows += b->root.length;
+}
+
+static int reads_column(const hoodie_storage *s, const char *col)
+{
+    hoodie_scan_opts so = HOODIE_SCAN_OPTS_INIT;
+    const char *cols[] = { "id", col };
+    so.columns = cols;
+    so.n_columns = 2;
+    col_count c = { 0, 0 };
+    hoodie_status rc = scan_batches("/tbl", s, &so, count_each, &c);
+    hoodie_error_clear();
+    if (rc < 0) return 0;
+    hoodie_assert_equal_i(40, c.rows);
+    hoodie_assert_equal_i(40, c.set);
+    return 1;
+}
+
+typedef struct alter_ctx { const hoodie_storage *s; int calls; } alter_ctx;
+
+static hoodie_status alter_now(void *ctx, hoodie_precommit *pc)
+{
+    (void)pc;
+    alter_ctx *a = ctx;
+    a->calls++;
+    hoodie_table_alter_opts o = HOODIE_TABLE_ALTER_OPTS_INIT;
+    const char *ren[] = { "name", "label" };
+    o.storage = a->s;
+    o.renames = ren;
+    o.n_renames = 1;
+    return hoodie_table_alter("/tbl", &o, NULL, 0);
+}
+
+static void alter_during_write(int mor, int version)
+{
+    hoodie_storage *mem;
+    hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+    prepare("/tbl", mem, mor, version); /* ids 1..40 */
+    alter_ctx a = { mem, 0 };
+    g_pre = alter_now;
+    g_pre_ctx = &a;
+    g_step = 1;
+    rows_spec up = { 38, 45, 50, "u", NULL, 0 };
+    /* the write read the columns as (id, name, city, ts); the ALTER renamed name before it committed */
+    hoodie_assert_status(HOODIE_ECONFLICT, write_rows("/tbl", mem, HOODIE_WRITE_UPSERT, &up, NULL));
+    hoodie_assert_contains(hoodie_error__message(), "schema was altered");
+    hoodie_assert_equal_i(1, a.calls);
+    g_pre = NULL;
+    g_pre_ctx = NULL;
+    /* the table reads the renamed column with the old files' values; the same write again is refused (its input
+     * has no `label`) */
+    hoodie_assert(reads_column(mem, "label") && !reads_column(mem, "name"));
+    hoodie_error_clear();
+    hoodie_assert_status(HOODIE_EINVAL, write_rows("/tbl", mem, HOODIE_WRITE_UPSERT, &up, NULL));
+    hoodie_assert_contains(hoodie_error__message(), "no column 'label'");
+    hoodie_error_clear();
+    hoodie_storage_free(mem);
+}
+
+HOODIE_TEST(write_writer__alter_during_write_cow_v8) { alter_during_write(0, 8); }
+HOODIE_TEST(write_writer__alter_during_write_mor_v6) { alter_during_write(1, 6); }
+
+/* hoodie_table_alter with the k-th storage operation failing (or every one from the k-th), for every k: the
+ * table then reads as before (by the old name) or, if it reported success, as after; the next ALTER succeeds. */
+static void alter_faults(int mor, int version)
+{
+
+    hoodie_table_alter_opts o = HOODIE_TABLE_ALTER_OPTS_INIT;
+    const char *ren[] = { "name", "label" }, *add[] = { "score", "double" };
+    o.renames = ren;
+    o.n_renames = 1;
+    o.adds = add;
+    o.n_adds = 1;
+    hoodie_storage *mem, *fs;
+    hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+    hoodie_assert_ok(hoodie_storage_faulty_new(&fs, mem));
+    prepare("/tbl", mem, mor, version);
+    hoodie_storage_faulty_arm(fs, HOODIE_FAULT_NONE, 0);
+    o.storage = fs;
+    hoodie_assert_ok(hoodie_table_alter("/tbl", &o, NULL, 0));
+    uint64_t n_ops = hoodie_storage_faulty_count(fs);
+    hoodie_assert(reads_column(mem, "label") && !reads_column(mem, "name"));
+    hoodie_storage_free(fs);
+    hoodie_storage_free(mem);
+    for (int mode = HOODIE_FAULT_FAIL_NTH; mode <= HOODIE_FAULT_CRASH_AT; mode++)
+        for (uint64_t k = 1; k <= n_ops; k++) {
+            hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+            hoodie_assert_ok(hoodie_storage_faulty_new(&fs, mem));
+            prepare("/tbl", mem, mor, version);
+            hoodie_storage_faulty_arm(fs, (hoodie_fault_mode)mode, k);
+            o.storage = fs;
+            hoodie_status rc = hoodie_table_alter("/tbl", &o, NULL, 0);
+            hoodie_error_clear();
+            hoodie_assert(hoodie_storage_faulty_fired(fs));
+            if (rc < 0) {
+                if (!reads_column(mem, "name") || reads_column(mem, "label"))
+                    fprintf(stderr, "alter %s v%d fault %d at %llu/%llu: the table changed\n", mor ? "mor" : "cow",
+                            version, mode, (unsigned long long)k, (unsigned long long)n_ops);
+                hoodie_assert(reads_column(mem, "name") && !reads_column(mem, "label"));
+                o.storage = mem;
+                rc = hoodie_table_alter("/tbl", &o, NULL, 0);
+                if (rc < 0) fprintf(stderr, "alter after fault %llu: %s\n", (unsigned long long)k, hoodie_error_last()->message);
+                hoodie_assert_ok(rc);
+            }
+            hoodie_assert(reads_column(mem, "label") && !reads_column(mem, "name"));
+            hoodie_storage_free(fs);
+            hoodie_storage_free(mem);
+        }
+}
+
+HOODIE_TEST(write_writer__faults_alter_cow_v8) { alter_faults(0, 8); }
+HOODIE_TEST(write_writer__faults_alter_mor_v6) { alter_faults(1, 6); }

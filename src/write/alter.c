@@ -1,0 +1,269 @@
+/*
+ * ALTER TABLE as Spark SQL does it on a table read by field id (schema on read, table/evo.h; Hudi's
+ * AlterTableCommand): rename, drop and add top-level columns without rewriting a file. Under the table lock, so
+ * that no write commits between the version it reads and the one it makes (writers check the version at commit,
+ * writer.c schema_unchanged):
+ *
+ *   T.<commit|deltacommit>.requested, T...inflight      as any write instant (write/commit.h)
+ *   .hoodie/.schema/T.schemacommit                      every version, the new one (version_id T) first; the
+ *                                                       first ALTER adds version 0, the table's schema as it was
+ *   completed instant                                   no write statistics, operationType ALTER_SCHEMA,
+ *                                                       extraMetadata schema (the new Avro schema) and
+ *                                                       latest_schema (the new version)
+ *
+ * A crash before the completed file leaves a pending instant the next writer rolls back; its history file is
+ * ignored (its instant never completed).
+ */
+#include "hoodie/write.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/avro/schema.h"
+#include "model/avro.h"
+#include "model/avro_schema_gen.h"
+#include "storage/storage.h"
+#include "table/evo.h"
+#include "table/table.h"
+#include "util/arena.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "write/commit.h"
+#include "write/commit_encode.h"
+#include "write/lock.h"
+#include "write/mdt.h"
+#include "write/rollback.h"
+#include "write/wlog.h"
+
+/* A column type of ADD COLUMNS: its field type and InternalSchema name (into name[64]). */
+static hoodie_status add_type(const char *spec, hoodie_type *t, char name[64])
+{
+    static const struct { const char *s; hoodie_type_id id; } simple[] = {
+        { "boolean", HOODIE_TYPE_BOOL }, { "int", HOODIE_TYPE_INT32 }, { "long", HOODIE_TYPE_INT64 },
+        { "float", HOODIE_TYPE_FLOAT }, { "double", HOODIE_TYPE_DOUBLE }, { "string", HOODIE_TYPE_STRING },
+        { "binary", HOODIE_TYPE_BINARY }, { "date", HOODIE_TYPE_DATE32 }, { "timestamp", HOODIE_TYPE_TIMESTAMP },
+    };
+    for (size_t i = 0; i < sizeof simple / sizeof *simple; i++)
+        if (!strcmp(spec, simple[i].s)) {
+            *t = hoodie_type_of(simple[i].id);
+            if (simple[i].id == HOODIE_TYPE_TIMESTAMP) { t->unit = HOODIE_UNIT_MICRO; t->utc = 1; }
+            snprintf(name, 64, "%s", spec);
+            return HOODIE_OK;
+        }
+    int p, s, n = 0;
+    if (sscanf(spec, "decimal(%d,%d)%n", &p, &s, &n) == 2 && spec[n] == '\0' && p >= 1 && p <= 38 && s >= 0 &&
+        s <= p) {
+        *t = hoodie_type_of(HOODIE_TYPE_DECIMAL);
+        t->precision = p;
+        t->scale = s;
+        snprintf(name, 64, "decimal(%d, %d)", p, s);
+        return HOODIE_OK;
+    }
+    return HOODIE_FAIL(HOODIE_EINVAL, "unknown column type '%s' (boolean, int, long, float, double, string, "
+                       "binary, date, timestamp, decimal(P,S))", spec);
+}
+
+static int in_list(const hoodie_str_list *l, const char *name)
+{
+    for (size_t i = 0; i < l->count; i++)
+        if (!strcmp(l->items[i], name)) return 1;
+    return 0;
+}
+
+/* A column the table's keys, partitions or ordering are made of: Hudi refuses to rename or drop those. */
+static hoodie_status keep_column(const hoodie_table_config *c, const char *name, const char *what)
+{
+    const char *role = hoodie_is_meta_field(name) ? "a meta column"
+                       : in_list(&c->record_key_fields, name) ? "a record key field"
+                       : in_list(&c->partition_fields, name) ? "a partition field"
+                       : in_list(&c->ordering_fields, name) ? "the ordering field" : NULL;
+    return role ? HOODIE_FAIL(HOODIE_EINVAL, "cannot %s '%s': it is %s", what, name, role) : HOODIE_OK;
+}
+
+/* The table's data columns (no meta columns) from its newest schema. */
+static hoodie_status data_schema(const hoodie_table *t, hoodie_field *out)
+{
+    char *json = NULL;
+    HOODIE_TRY(hoodie_table__schema(t, NULL, &json));
+    hoodie_arena *a = NULL;
+    hoodie_avro_schema *s;
+    hoodie_field all;
+    hoodie_status rc = hoodie_arena_new(&a, NULL, 16384);
+    if (rc == HOODIE_OK) rc = hoodie_avro_schema_parse(&s, json, strlen(json), a, "table schema");
+    if (rc == HOODIE_OK) rc = hoodie_avro_to_field(&all, s, "root");
+    hoodie_arena_free(a);
+    free(json);
+    if (rc < 0) return rc;
+    rc = hoodie_field_init(out, "root", hoodie_type_of(HOODIE_TYPE_STRUCT), 0);
+    for (size_t i = 0; rc == HOODIE_OK && i < all.n_children; i++)
+        if (!hoodie_is_meta_field(all.children[i].name)) rc = hoodie_field_add_child(out, &all.children[i]);
+    hoodie_field_dispose(&all);
+    if (rc < 0) hoodie_field_dispose(out);
+    return rc;
+}
+
+/* The data columns after the changes (for the Avro schema of the commit). */
+static hoodie_status changed_schema(const hoodie_field *data, const hoodie_evo_change *ch, size_t n,
+                                    const hoodie_type *add_types, hoodie_field *out)
+{
+    HOODIE_TRY(hoodie_field_init(out, "root", hoodie_type_of(HOODIE_TYPE_STRUCT), 0));
+    hoodie_status rc = HOODIE_OK;
+    for (size_t i = 0; rc == HOODIE_OK && i < data->n_children; i++) {
+        const hoodie_field *c = &data->children[i];
+        const char *name = c->name;
+        int dropped = 0;
+        for (size_t k = 0; k < n; k++) {
+            if (strcmp(ch[k].name, name)) continue;
+            if (ch[k].kind == HOODIE_EVO_RENAME) name = ch[k].arg;
+            else if (ch[k].kind == HOODIE_EVO_DROP) dropped = 1;
+        }
+        if (dropped) continue;
+        hoodie_field f;
+        rc = hoodie_field_clone(&f, c);
+        if (rc == HOODIE_OK && name != c->name) {
+            char *nn = strdup(name);
+            if (!nn) rc = HOODIE_NOMEM();
+            else { free(f.name); f.name = nn; }
+        }
+        if (rc == HOODIE_OK) rc = hoodie_field_add_child(out, &f);
+        hoodie_field_dispose(&f);
+    }
+    for (size_t k = 0; rc == HOODIE_OK && k < n; k++) {
+        if (ch[k].kind != HOODIE_EVO_ADD) continue;
+        hoodie_field f;
+        rc = hoodie_field_init(&f, ch[k].name, add_types[k], 1);
+        if (rc == HOODIE_OK) rc = hoodie_field_add_child(out, &f);
+        if (rc == HOODIE_OK) hoodie_field_dispose(&f);
+    }
+    if (rc < 0) hoodie_field_dispose(out);
+    return rc;
+}
+
+/* Under the lock: the instant, the history file, the commit. */
+static hoodie_status alter_locked(const hoodie_storage *s, const char *base_path, const hoodie_evo_change *ch, size_t n,
+                                  hoodie_type *add_types, char *instant_out, size_t cap)
+{
+    hoodie_table *t = NULL;
+    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+    to.storage = s;
+    HOODIE_TRY(hoodie_table_open(&t, base_path, &to));
+    hoodie_field data = { 0 }, with_meta = { 0 }, after = { 0 };
+    char *latest = NULL, *history = NULL, *avro = NULL;
+    hoodie_write_txn tx = { 0 };
+    hoodie_buf path = HOODIE_BUF_INIT, meta = HOODIE_BUF_INIT;
+    int have_data = 0, have_meta = 0, have_after = 0;
+    hoodie_status rc = HOODIE_OK;
+    /* a pending service would write files named as it planned under an instant before the new version: let it
+     * finish (or roll it back) first */
+    for (size_t i = 0; i < t->tl->count && rc == HOODIE_OK; i++) {
+        const hoodie_instant *in = &t->tl->instants[i];
+        if (in->state == HOODIE_STATE_COMPLETED) continue;
+        if (in->plan_action == HOODIE_ACTION_COMPACTION || in->plan_action == HOODIE_ACTION_LOGCOMPACTION ||
+            in->plan_action == HOODIE_ACTION_CLUSTERING || in->plan_action == HOODIE_ACTION_REPLACECOMMIT ||
+            in->action == HOODIE_ACTION_COMPACTION || in->action == HOODIE_ACTION_LOGCOMPACTION ||
+            in->action == HOODIE_ACTION_CLUSTERING || in->action == HOODIE_ACTION_REPLACECOMMIT)
+            rc = HOODIE_FAIL(HOODIE_ECONFLICT, "%s: instant %s (%s) is pending: run it or roll it back before "
+                             "altering the table", base_path, in->requested, hoodie_action_name(in->plan_action));
+    }
+    if (rc == HOODIE_OK) rc = data_schema(t, &data);
+    if (rc == HOODIE_ENOTFOUND)
+        rc = HOODIE_FAIL(HOODIE_EINVAL, "%s: the table has no schema yet: write to it before altering it", base_path);
+    have_data = rc == HOODIE_OK;
+    for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
+        if (ch[i].kind != HOODIE_EVO_ADD) rc = keep_column(t->cfg, ch[i].name, ch[i].kind == HOODIE_EVO_RENAME ? "rename" : "drop");
+        if (rc == HOODIE_OK && ch[i].kind != HOODIE_EVO_DROP && hoodie_is_meta_field(ch[i].kind == HOODIE_EVO_ADD ? ch[i].name : ch[i].arg))
+            rc = HOODIE_FAIL(HOODIE_EINVAL, "'%s' is a meta column's name", ch[i].kind == HOODIE_EVO_ADD ? ch[i].name : ch[i].arg);
+    }
+    if (rc == HOODIE_OK) rc = hoodie_field_with_meta(&with_meta, &data);
+    have_meta = rc == HOODIE_OK;
+    if (rc == HOODIE_OK) rc = changed_schema(&data, ch, n, add_types, &after);
+    have_after = rc == HOODIE_OK;
+    if (rc == HOODIE_OK) rc = hoodie_wlog_avro_schema(&avro, &after, t->cfg->name, 0);
+    hoodie_action action = t->cfg->type == HOODIE_TABLE_MERGE_ON_READ ? HOODIE_ACTION_DELTACOMMIT : HOODIE_ACTION_COMMIT;
+    /* the changes checked against the newest version before the instant begins: a refused change leaves nothing */
+    if (rc == HOODIE_OK) rc = hoodie_evo_alter(t->evo, &with_meta, ch, n, "0", &latest, &history);
+    free(latest);
+    free(history);
+    latest = history = NULL;
+    if (rc == HOODIE_OK) rc = hoodie_write__begin(&tx, s, base_path, t->cfg, action, NULL, 0);
+    if (rc == HOODIE_OK) rc = hoodie_evo_alter(t->evo, &with_meta, ch, n, tx.inst.requested, &latest, &history);
+    if (rc == HOODIE_OK) {
+        hoodie_kv extra[2] = { { "schema", avro }, { "latest_schema", latest } };
+        hoodie_commit_info ci = { 0 };
+        ci.extra = extra;
+        ci.extra_count = 2;
+        ci.operation_type = "ALTER_SCHEMA";
+        rc = hoodie_commit_encode(&meta, &ci, t->cfg->version >= 8 ? 8 : 6);
+    }
+    if (rc == HOODIE_OK) rc = hoodie_write__inflight(&tx, meta.data, meta.len);
+    if (rc == HOODIE_OK && hoodie_buf_printf(&path, "%s/.hoodie/.schema/%s.schemacommit", base_path, tx.inst.requested) < 0)
+        rc = HOODIE_NOMEM();
+    if (rc == HOODIE_OK) rc = hoodie_storage_write_all(s, (const char *)path.data, 0, history, strlen(history));
+    if (rc == HOODIE_OK) rc = hoodie_write__complete(&tx, meta.data, meta.len);
+    if (rc == HOODIE_OK && instant_out && cap) snprintf(instant_out, cap, "%s", tx.inst.requested);
+    hoodie_write__txn_dispose(&tx);
+    hoodie_buf_dispose(&path);
+    hoodie_buf_dispose(&meta);
+    free(latest);
+    free(history);
+    free(avro);
+    if (have_after) hoodie_field_dispose(&after);
+    if (have_meta) hoodie_field_dispose(&with_meta);
+    if (have_data) hoodie_field_dispose(&data);
+    hoodie_table_free(t);
+    return rc;
+}
+
+hoodie_status hoodie_table_alter(const char *base_path, const hoodie_table_alter_opts *opts, char *instant_out,
+                                 size_t cap)
+{
+    if (instant_out && cap) instant_out[0] = '\0';
+    if (!base_path || !opts) return HOODIE_FAIL(HOODIE_EINVAL, "alter: no table or options");
+    if (opts->version != HOODIE_TABLE_ALTER_OPTS_VERSION)
+        return HOODIE_FAIL(HOODIE_EINVAL, "alter: options version %u, this library knows %u", opts->version,
+                           HOODIE_TABLE_ALTER_OPTS_VERSION);
+    size_t n = opts->n_renames + opts->n_drops + opts->n_adds;
+    if (!n) return HOODIE_FAIL(HOODIE_EINVAL, "alter: no change given (rename, drop or add a column)");
+    const hoodie_storage *s = opts->storage ? opts->storage : hoodie_storage_default();
+    hoodie_evo_change *ch = calloc(n, sizeof *ch);
+    hoodie_type *types = calloc(n, sizeof *types);
+    char (*names)[64] = calloc(n, sizeof *names);
+    hoodie_status rc = ch && types && names ? HOODIE_OK : HOODIE_NOMEM();
+    size_t k = 0;
+    for (size_t i = 0; rc == HOODIE_OK && i < opts->n_renames; i++, k++)
+        ch[k] = (hoodie_evo_change){ HOODIE_EVO_RENAME, opts->renames[2 * i], opts->renames[2 * i + 1] };
+    for (size_t i = 0; rc == HOODIE_OK && i < opts->n_drops; i++, k++)
+        ch[k] = (hoodie_evo_change){ HOODIE_EVO_DROP, opts->drops[i], NULL };
+    for (size_t i = 0; rc == HOODIE_OK && i < opts->n_adds; i++, k++) {
+        rc = opts->adds[2 * i + 1] ? add_type(opts->adds[2 * i + 1], &types[k], names[k])
+                                   : HOODIE_FAIL(HOODIE_EINVAL, "alter: column '%s' to add has no type", opts->adds[2 * i]);
+        ch[k] = (hoodie_evo_change){ HOODIE_EVO_ADD, opts->adds[2 * i], names[k] };
+    }
+    for (size_t i = 0; rc == HOODIE_OK && i < n; i++)
+        if (!ch[i].name || !*ch[i].name || (ch[i].kind == HOODIE_EVO_RENAME && (!ch[i].arg || !*ch[i].arg)) ||
+            strpbrk(ch[i].name, ".\"") || (ch[i].kind == HOODIE_EVO_RENAME && strpbrk(ch[i].arg, ".\"")))
+            rc = HOODIE_FAIL(HOODIE_EINVAL, "alter: change %zu names no column, or a nested one (top-level columns "
+                             "only)", i + 1);
+    /* as every writer: the metadata table hoodie does not maintain goes, dead writers' instants are rolled back */
+    hoodie_table *t = NULL;
+    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+    to.storage = s;
+    if (rc == HOODIE_OK) rc = hoodie_table_open(&t, base_path, &to);
+    int changed = 0;
+    if (rc == HOODIE_OK) rc = hoodie_write__drop_metadata_table(s, base_path, t->cfg, &changed);
+    if (rc == HOODIE_OK) rc = hoodie_write__recover(t, NULL);
+    hoodie_table_free(t);
+    hoodie_table_lock lock;
+    if (rc == HOODIE_OK) rc = hoodie_write__lock(&lock, s, base_path, -1);
+    if (rc == HOODIE_OK) {
+        rc = alter_locked(s, base_path, ch, n, types, instant_out, cap);
+        char *why = rc < 0 ? strdup(hoodie_error__message()) : NULL;
+        if (hoodie_write__unlock(&lock) < 0) hoodie_error_clear();
+        if (why) { hoodie_error__set(rc, __FILE__, __LINE__, "%s", why); free(why); }
+    }
+    free(ch);
+    free(types);
+    free(names);
+    return rc;
+}

@@ -145,6 +145,7 @@ static hoodie_status lsm_replaced_add(hoodie_svc *sv, clean_plan *p, const strse
     cfg.scan.schema = &sv->file_schema;
     cfg.scan.rolled_back = (const char *const *)sv->rolled_back_instants;
     cfg.scan.rolled_back_count = sv->n_rolled_back_instants;
+    cfg.scan.evo = sv->t->evo;
     uint8_t *replaced = malloc(sl->log_count);
     if (!replaced) return HOODIE_NOMEM();
     hoodie_status rc = hoodie_lsm_slice_replaced_logs(&cfg, sl, replaced);

@@ -31,6 +31,7 @@ static void slice_cfg(hoodie_svc *sv, hoodie_lsm_slice_cfg *c)
     c->scan.schema = &sv->file_schema;
     c->scan.rolled_back = (const char *const *)sv->rolled_back_instants;
     c->scan.rolled_back_count = sv->n_rolled_back_instants;
+    c->scan.evo = sv->t->evo; /* schema on read: files by their versions */
     c->key_col = sv->key_col;
     c->ordering_col = sv->ord_col;
     c->deleted_col = sv->del_col;

@@ -440,6 +440,9 @@ hoodie_status hoodie_evo_alter(const hoodie_evo *e, const hoodie_field *table, c
 {
     *latest_json = *history_json = NULL;
     long long vid = strtoll(instant, NULL, 10);
+    if (e && e->v[e->n - 1].id >= vid) /* a version must be newer than every one before it */
+        return HOODIE_FAIL(HOODIE_ECONFLICT, "schema version %s is not newer than the table's newest, %lld", instant,
+                           e->v[e->n - 1].id);
     json_t *v = NULL, *v0 = NULL;
     long max;
     if (e) {
@@ -465,7 +468,11 @@ hoodie_status hoodie_evo_alter(const hoodie_evo *e, const hoodie_field *table, c
         int at = fields_find(fields, ch[i].name), other = ch[i].arg ? fields_find(fields, ch[i].arg) : -1;
         if (ch[i].kind != HOODIE_EVO_ADD && at < 0) {
             rc = HOODIE_FAIL(HOODIE_EINVAL, "no column '%s' to %s", ch[i].name,
-                             ch[i].kind == HOODIE_EVO_RENAME ? "rename" : "drop");
+                             ch[i].kind == HOODIE_EVO_RENAME ? "rename" : ch[i].kind == HOODIE_EVO_DROP ? "drop"
+                                                                                                    : "change");
+        } else if (ch[i].kind == HOODIE_EVO_RETYPE) {
+            long unused = max + 1;
+            json_object_set_new(json_array_get(fields, (size_t)at), "type", type_json(ch[i].field, &unused));
         } else if (ch[i].kind == HOODIE_EVO_RENAME) {
             if (other >= 0) rc = HOODIE_FAIL(HOODIE_EINVAL, "cannot rename '%s' to '%s': a column of that name exists",
                                              ch[i].name, ch[i].arg);
@@ -479,7 +486,13 @@ hoodie_status hoodie_evo_alter(const hoodie_evo *e, const hoodie_field *table, c
             json_object_set_new(f, "id", json_integer(++max));
             json_object_set_new(f, "name", json_string(ch[i].name));
             json_object_set_new(f, "optional", json_true());
-            json_object_set_new(f, "type", json_string(ch[i].arg));
+            if (ch[i].field) {
+                long next = max + 1;
+                json_object_set_new(f, "type", type_json(ch[i].field, &next));
+                max = next - 1;
+            } else {
+                json_object_set_new(f, "type", json_string(ch[i].arg));
+            }
             json_array_append_new(fields, f);
         }
     }

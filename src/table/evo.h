@@ -57,11 +57,14 @@ size_t hoodie_evo_count(const hoodie_evo *e);
 /** The newest version's version_id; -1 for NULL. */
 long long hoodie_evo_newest(const hoodie_evo *e);
 
-/** A change of ALTER TABLE: rename `name` to `arg`, drop `name`, or add `name` of InternalSchema type `arg`. */
-typedef enum hoodie_evo_kind { HOODIE_EVO_RENAME, HOODIE_EVO_DROP, HOODIE_EVO_ADD } hoodie_evo_kind;
+/** A change of ALTER TABLE: rename `name` to `arg`, drop `name`, add `name` of InternalSchema type `arg` (or of
+ *  `field`'s type: a write's new column, nested ids numbered after it), or give `name` `field`'s type (a write's
+ *  widened column: int to long, float to double; same id). */
+typedef enum hoodie_evo_kind { HOODIE_EVO_RENAME, HOODIE_EVO_DROP, HOODIE_EVO_ADD, HOODIE_EVO_RETYPE } hoodie_evo_kind;
 typedef struct hoodie_evo_change {
     hoodie_evo_kind kind;
     const char *name, *arg;
+    const hoodie_field *field;
 } hoodie_evo_change;
 
 /**
@@ -69,7 +72,8 @@ typedef struct hoodie_evo_change {
  * begins, and version 0 is the table's schema `table`, a STRUCT with the meta columns, numbered as Hudi's
  * AvroInternalSchemaConverter numbers it): new columns take ids after max_column_id. *latest_json is the version
  * (commit metadata's latest_schema), *history_json every version newest first (.schemacommit); both malloc'ed.
- * @return HOODIE_OK; HOODIE_EINVAL naming a column that is not there to rename or drop, or already there.
+ * @return HOODIE_OK; HOODIE_EINVAL naming a column that is not there to rename or drop, or already there;
+ *         HOODIE_ECONFLICT when `instant` is not newer than the newest version.
  */
 hoodie_status hoodie_evo_alter(const hoodie_evo *e, const hoodie_field *table, const hoodie_evo_change *ch, size_t n,
                                const char *instant, char **latest_json, char **history_json);

@@ -182,7 +182,7 @@ static hoodie_status alter_locked(const hoodie_storage *s, const char *base_path
     if (rc == HOODIE_OK) rc = hoodie_wlog_avro_schema(&avro, &after, t->cfg->name, 0);
     hoodie_action action = t->cfg->type == HOODIE_TABLE_MERGE_ON_READ ? HOODIE_ACTION_DELTACOMMIT : HOODIE_ACTION_COMMIT;
     /* the changes checked against the newest version before the instant begins: a refused change leaves nothing */
-    if (rc == HOODIE_OK) rc = hoodie_evo_alter(t->evo, &with_meta, ch, n, "0", &latest, &history);
+    if (rc == HOODIE_OK) rc = hoodie_evo_alter(t->evo, &with_meta, ch, n, "99999999999999999", &latest, &history);
     free(latest);
     free(history);
     latest = history = NULL;
@@ -232,13 +232,13 @@ hoodie_status hoodie_table_alter(const char *base_path, const hoodie_table_alter
     hoodie_status rc = ch && types && names ? HOODIE_OK : HOODIE_NOMEM();
     size_t k = 0;
     for (size_t i = 0; rc == HOODIE_OK && i < opts->n_renames; i++, k++)
-        ch[k] = (hoodie_evo_change){ HOODIE_EVO_RENAME, opts->renames[2 * i], opts->renames[2 * i + 1] };
+        ch[k] = (hoodie_evo_change){ HOODIE_EVO_RENAME, opts->renames[2 * i], opts->renames[2 * i + 1], NULL };
     for (size_t i = 0; rc == HOODIE_OK && i < opts->n_drops; i++, k++)
-        ch[k] = (hoodie_evo_change){ HOODIE_EVO_DROP, opts->drops[i], NULL };
+        ch[k] = (hoodie_evo_change){ HOODIE_EVO_DROP, opts->drops[i], NULL, NULL };
     for (size_t i = 0; rc == HOODIE_OK && i < opts->n_adds; i++, k++) {
         rc = opts->adds[2 * i + 1] ? add_type(opts->adds[2 * i + 1], &types[k], names[k])
                                    : HOODIE_FAIL(HOODIE_EINVAL, "alter: column '%s' to add has no type", opts->adds[2 * i]);
-        ch[k] = (hoodie_evo_change){ HOODIE_EVO_ADD, opts->adds[2 * i], names[k] };
+        ch[k] = (hoodie_evo_change){ HOODIE_EVO_ADD, opts->adds[2 * i], names[k], NULL };
     }
     for (size_t i = 0; rc == HOODIE_OK && i < n; i++)
         if (!ch[i].name || !*ch[i].name || (ch[i].kind == HOODIE_EVO_RENAME && (!ch[i].arg || !*ch[i].arg)) ||

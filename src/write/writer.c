@@ -128,18 +128,25 @@ static hoodie_status prepare_schema(wctx *w, const hoodie_field *input)
             hoodie_field_dispose(&w->data_schema); /* (a column of the wrong type is the first thing to say) */
     }
     if (rc == HOODIE_OK && found && w->t->evo && !hoodie_field_equal(&table, &w->data_schema)) {
-        /* schema on read (table/evo.h): a new column needs a new field id in a new InternalSchema version */
-        const char *what = "a column's type";
-        for (size_t c = 0; c < w->data_schema.n_children; c++)
-            if (hoodie_field_find(&table, w->data_schema.children[c].name) < 0) {
-                what = w->data_schema.children[c].name;
+        /* schema on read (table/evo.h): new columns take new field ids, widened ones keep theirs, in a new schema
+         * version made at commit, as Hudi's writers reconcile it (AvroSchemaEvolutionUtils.reconcileSchema) */
+        const hoodie_field *d = &w->data_schema;
+        if (!(w->evo_ch = calloc(d->n_children + 1, sizeof *w->evo_ch))) rc = HOODIE_NOMEM();
+        for (size_t c = 0; rc == HOODIE_OK && c < d->n_children; c++) {
+            const hoodie_field *f = &d->children[c];
+            int at = hoodie_field_find(&table, f->name);
+            if (at >= 0 && hoodie_field_equal(&table.children[at], f)) continue;
+            hoodie_type_id was = at >= 0 ? table.children[at].type.id : HOODIE_TYPE_NULL;
+            if (was == HOODIE_TYPE_STRUCT || was == HOODIE_TYPE_LIST || was == HOODIE_TYPE_MAP) {
+                rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: the table reads its schema by field id (schema on read): "
+                                 "this write would change nested column '%s'; change it first with Spark SQL's "
+                                 "ALTER TABLE", w->t->base_path, f->name);
                 break;
             }
-        rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: the table reads its schema by field id (schema on read): this "
-                         "write would change its schema (%s%s); change it first with hoodie alter (hoodie_table_alter) or "
-                         "Spark SQL's ALTER TABLE",
-                         w->t->base_path, strcmp(what, "a column's type") ? "new column " : "", what);
-        hoodie_field_dispose(&w->data_schema);
+            w->evo_ch[w->n_evo_ch++] = (hoodie_evo_change){ at >= 0 ? HOODIE_EVO_RETYPE : HOODIE_EVO_ADD, f->name,
+                                                            NULL, f };
+        }
+        if (rc < 0) hoodie_field_dispose(&w->data_schema);
     }
     if (found) hoodie_field_dispose(&table);
     if (rc < 0) return rc;
@@ -607,6 +614,7 @@ static const char *op_name(hoodie_write_operation op)
 
 static void wctx_dispose(wctx *w)
 {
+    free(w->evo_ch);
     free(w->pending_ids);
     free(w->pending_instants);
     free(w->clus_ids);
@@ -783,6 +791,23 @@ static hoodie_status schema_unchanged(wctx *w)
     return rc;
 }
 
+/* The new schema version of a write that added or widened columns of a schema-on-read table: its history file
+ * written (every version, the new one first), its latest_schema into *latest (malloc). */
+static hoodie_status evolve_history(wctx *w, char **latest)
+{
+    char *history = NULL;
+    hoodie_buf path = HOODIE_BUF_INIT;
+    hoodie_status rc = hoodie_evo_alter(w->t->evo, &w->file_schema, w->evo_ch, w->n_evo_ch, w->tx.inst.requested,
+                                        latest, &history);
+    if (rc == HOODIE_OK && hoodie_buf_printf(&path, "%s/.hoodie/.schema/%s.schemacommit", w->t->base_path,
+                                             w->tx.inst.requested) < 0)
+        rc = HOODIE_NOMEM();
+    if (rc == HOODIE_OK) rc = hoodie_storage_write_all(w->s, (const char *)path.data, 0, history, strlen(history));
+    free(history);
+    hoodie_buf_dispose(&path);
+    return rc;
+}
+
 static hoodie_status commit_checked(wctx *w, const void *meta, size_t len)
 {
     size_t n = 0, cap = w->n_stats;
@@ -856,6 +881,7 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     int have_raw = 0;
     uint8_t *marks = NULL; /* delete_column: per input row, a delete */
     int32_t *row_group = NULL;
+    char *evo_latest = NULL; /* schema on read: the version this write makes (latest_schema) */
     memset(&w, 0, sizeof w);
     w.o = def;
     if (opts) /* an older caller's struct ends before the fields its version lacks */
@@ -1086,8 +1112,11 @@ commit: /* commit metadata */
         for (size_t i = 0; i < n_extra; i++)
             extra[1 + i] = (hoodie_kv){ w.o.extra_metadata[2 * i], w.o.extra_metadata[2 * i + 1] };
         /* schema on read: the version in effect goes on with the commit, as Hudi's writers carry it (a reader
-         * takes the newest commit's latest_schema as the table's; without it the table would read by name) */
+         * takes the newest commit's latest_schema as the table's; without it the table would read by name); a
+         * write that changed the schema makes a new version, the history file first */
         const char *latest = hoodie_evo_latest_json(w.t->evo, NULL);
+        if (w.n_evo_ch && (rc = evolve_history(&w, &evo_latest)) < 0) { free(extra); goto done; }
+        if (evo_latest) latest = evo_latest;
         if (latest) extra[1 + n_extra++] = (hoodie_kv){ "latest_schema", latest };
         hoodie_commit_info ci = { 0 };
         ci.stats = w.stats;
@@ -1120,6 +1149,7 @@ done:
     }
     free(row_group);
     free(marks);
+    free(evo_latest);
     if (have_raw) hoodie_batch_dispose(&raw);
     wctx_dispose(&w);
     return rc;

@@ -159,8 +159,8 @@ HOODIE_TEST(table_evo__alter_numbering)
     hoodie_field_dispose(&m);
 
     char *latest, *history;
-    hoodie_evo_change ch[] = { { HOODIE_EVO_RENAME, "l", "tags" }, { HOODIE_EVO_DROP, "id", NULL },
-                               { HOODIE_EVO_ADD, "id", "string" } };
+    hoodie_evo_change ch[] = { { HOODIE_EVO_RENAME, "l", "tags", NULL }, { HOODIE_EVO_DROP, "id", NULL, NULL },
+                               { HOODIE_EVO_ADD, "id", "string", NULL } };
     hoodie_assert_ok(hoodie_evo_alter(NULL, &root, ch, 3, "20240101000000000", &latest, &history));
     hoodie_assert_equal_s(
         "{\"max_column_id\":8,\"version_id\":20240101000000000,\"type\":\"record\",\"fields\":["
@@ -181,19 +181,34 @@ HOODIE_TEST(table_evo__alter_numbering)
     hoodie_assert_equal_s("tags", to_of(r, "l"));
     hoodie_assert_equal_s("_hoodie_evo_dropped_0", to_of(r, "id"));
     /* on top of a history: the next id, the names taken and missing refused */
-    hoodie_evo_change more[] = { { HOODIE_EVO_ADD, "z", "long" } };
+    /* a write's changes: a new column of a field's type (a struct: its own fields numbered after it), a widened one */
+    hoodie_field wide, ns, nx;
+    hoodie_assert_ok(hoodie_field_init(&wide, "id", hoodie_type_of(HOODIE_TYPE_INT64), 1));
+    hoodie_assert_ok(hoodie_field_init(&ns, "n", hoodie_type_of(HOODIE_TYPE_STRUCT), 1));
+    hoodie_assert_ok(hoodie_field_init(&nx, "q", hoodie_type_of(HOODIE_TYPE_FLOAT), 1));
+    hoodie_assert_ok(hoodie_field_add_child(&ns, &nx));
+    hoodie_field_dispose(&nx);
+    hoodie_evo_change more[] = { { HOODIE_EVO_ADD, "z", "long", NULL }, { HOODIE_EVO_ADD, "n", NULL, &ns },
+                                 { HOODIE_EVO_RETYPE, "id", NULL, &wide } };
     free(latest);
     free(history);
-    hoodie_assert_ok(hoodie_evo_alter(e2, &root, more, 1, "20240102000000000", &latest, &history));
-    hoodie_assert_contains(latest, "\"max_column_id\":9,\"version_id\":20240102000000000");
+    hoodie_assert_ok(hoodie_evo_alter(e2, &root, more, 3, "20240102000000000", &latest, &history));
+    hoodie_assert_contains(latest, "\"max_column_id\":11,\"version_id\":20240102000000000");
     hoodie_assert_contains(latest, "{\"id\":9,\"name\":\"z\",\"optional\":true,\"type\":\"long\"}");
+    hoodie_assert_contains(latest, "{\"id\":10,\"name\":\"n\",\"optional\":true,\"type\":{\"type\":\"record\","
+                                   "\"fields\":[{\"id\":11,\"name\":\"q\",\"optional\":true,\"type\":\"float\"}]}}");
+    hoodie_assert_contains(latest, "{\"id\":8,\"name\":\"id\",\"optional\":true,\"type\":\"long\"}");
+    hoodie_field_dispose(&wide);
+    hoodie_field_dispose(&ns);
     hoodie_assert_contains(history, "\"version_id\":0,");
     free(latest);
     free(history);
-    hoodie_evo_change taken[] = { { HOODIE_EVO_RENAME, "tags", "m" } }, gone[] = { { HOODIE_EVO_DROP, "l", NULL } };
-    hoodie_assert_status(HOODIE_EINVAL, hoodie_evo_alter(e2, &root, taken, 1, "1", &latest, &history));
+    hoodie_evo_change taken[] = { { HOODIE_EVO_RENAME, "tags", "m", NULL } }, gone[] = { { HOODIE_EVO_DROP, "l", NULL, NULL } };
+    hoodie_assert_status(HOODIE_EINVAL, hoodie_evo_alter(e2, &root, taken, 1, "20250101000000000", &latest, &history));
     hoodie_assert(latest == NULL && history == NULL);
-    hoodie_assert_status(HOODIE_EINVAL, hoodie_evo_alter(e2, &root, gone, 1, "1", &latest, &history));
+    hoodie_assert_status(HOODIE_EINVAL, hoodie_evo_alter(e2, &root, gone, 1, "20250101000000000", &latest, &history));
+    /* a version no newer than the newest one */
+    hoodie_assert_status(HOODIE_ECONFLICT, hoodie_evo_alter(e2, &root, more, 1, "20240101000000000", &latest, &history));
     hoodie_error_clear();
     hoodie_evo_free(e2);
     hoodie_field_dispose(&root);

@@ -1,0 +1,48 @@
+/*
+ * Fuzz the schema-on-read history parser (table/evo.h): a .schemacommit file or a latest_schema as read from
+ * storage. A history that parses answers the renames between every pair of its versions (as of each version, for
+ * files of each version and of instants around them) and takes an ALTER (a rename, a drop, an add) on top.
+ */
+#include "table/evo.h"
+#include "util/error.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    hoodie_evo *e = NULL;
+    if (hoodie_evo_parse(&e, (const char *)data, size, "fuzz.schemacommit") != HOODIE_OK) {
+        hoodie_error_clear();
+        return 0;
+    }
+    /* the instants: "0", and around each version's id as the parser ordered them (through latest_json) */
+    static const char *const probes[] = { "0", "1", "20240101000000000", "99999999999999999", NULL };
+    for (size_t a = 0; a < 5; a++)
+        for (size_t f = 0; f < 4; f++) {
+            const hoodie_renames *r;
+            if (hoodie_evo_renames(e, probes[a], probes[f], &r) == HOODIE_OK && r)
+                for (size_t i = 0; i < r->n; i++)
+                    if (!r->from[i] || !r->to[i]) abort();
+            hoodie_error_clear();
+        }
+    if (!hoodie_evo_latest_json(e, NULL)) abort();
+    char *latest = NULL, *history = NULL;
+    hoodie_evo_change ch[] = { { HOODIE_EVO_RENAME, "a", "zz", NULL }, { HOODIE_EVO_DROP, "b", NULL, NULL },
+                               { HOODIE_EVO_ADD, "new", "string", NULL } };
+    if (hoodie_evo_alter(e, NULL, ch, 3, "20250101000000000", &latest, &history) == HOODIE_OK) {
+        hoodie_evo *again = NULL;
+        if (hoodie_evo_parse(&again, history, strlen(history), "fuzz history") != HOODIE_OK) abort();
+        if (hoodie_evo_count(again) != hoodie_evo_count(e) + 1) abort();
+        hoodie_evo_free(again);
+    }
+    hoodie_error_clear();
+    free(latest);
+    free(history);
+    hoodie_evo_free(e);
+    return 0;
+}

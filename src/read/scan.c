@@ -886,6 +886,7 @@ void hoodie_read__scan_close(hoodie_read_scan *s) { scan_free(s); }
 
 hoodie_status hoodie_table_scan(hoodie_table *t, const hoodie_scan_opts *opts, struct ArrowArrayStream *out)
 {
+    HOODIE_TRY(hoodie_table__evo_ok(t));
     if (opts && opts->query == HOODIE_QUERY_CDC) return hoodie_read__cdc(t, opts, out);
     return scan_start(t, opts, NULL, 0, out);
 }
@@ -893,6 +894,7 @@ hoodie_status hoodie_table_scan(hoodie_table *t, const hoodie_scan_opts *opts, s
 hoodie_status hoodie_read__scan_keys(hoodie_table *t, const hoodie_scan_opts *opts, const char *const *keys,
                                      size_t n_keys, struct ArrowArrayStream *out)
 {
+    HOODIE_TRY(hoodie_table__evo_ok(t));
     return scan_start(t, opts, keys, n_keys, out);
 }
 

@@ -136,6 +136,7 @@ static hoodie_status load_rolled_back(hoodie_svc *sv)
 
 hoodie_status hoodie_svc__load_schema(hoodie_svc *sv)
 {
+    HOODIE_TRY(hoodie_table__evo_ok(sv->t)); /* services that read data need the schema history */
     char *json = NULL;
     hoodie_arena *a = NULL;
     hoodie_avro_schema *as;

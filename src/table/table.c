@@ -22,10 +22,18 @@ hoodie_status hoodie_table_open(hoodie_table **out, const char *base_path, const
     for (size_t n = strlen(t->base_path); n > 1 && t->base_path[n - 1] == '/'; n--) t->base_path[n - 1] = '\0';
     unsigned flags = opts && (opts->flags & HOODIE_OPEN_NO_CHECKSUM) ? HOODIE_CONFIG_NO_CHECKSUM : 0;
     if ((rc = hoodie_table_config_load(&t->cfg, t->storage, t->base_path, flags)) < 0 ||
-        (rc = hoodie_timeline_load(&t->tl, t->storage, t->base_path, t->cfg)) < 0 ||
-        (rc = hoodie_evo_load(&t->evo, t->storage, t->base_path, t->tl)) < 0) {
+        (rc = hoodie_timeline_load(&t->tl, t->storage, t->base_path, t->cfg)) < 0) {
         hoodie_table_free(t);
         return rc;
+    }
+    if ((rc = hoodie_evo_load(&t->evo, t->storage, t->base_path, t->tl)) < 0) {
+        t->evo_rc = rc;
+        t->evo_err = strdup(hoodie_error__message());
+        hoodie_error_clear();
+        if (rc == HOODIE_ENOMEM || !t->evo_err) {
+            hoodie_table_free(t);
+            return HOODIE_NOMEM();
+        }
     }
     *out = t;
     return HOODIE_OK;
@@ -35,6 +43,7 @@ void hoodie_table_free(hoodie_table *t)
 {
     if (!t) return;
     hoodie_evo_free(t->evo);
+    free(t->evo_err);
     hoodie_timeline_free(t->tl);
     hoodie_table_config_free(t->cfg);
     free(t->base_path);
@@ -61,6 +70,11 @@ hoodie_status hoodie_table_instant(const hoodie_table *t, size_t i, hoodie_insta
     out->action = hoodie_action_name(in->state == HOODIE_STATE_COMPLETED ? in->action : in->plan_action);
     out->state = hoodie_state_name(in->state);
     return HOODIE_OK;
+}
+
+hoodie_status hoodie_table__evo_ok(const hoodie_table *t)
+{
+    return t->evo_rc < 0 ? HOODIE_FAIL(t->evo_rc, "%s", t->evo_err) : HOODIE_OK;
 }
 
 hoodie_status hoodie_table__commit_meta(const hoodie_table *t, const hoodie_instant *in, hoodie_commit_meta **out)

@@ -18,7 +18,13 @@ struct hoodie_table {
     hoodie_table_config *cfg;
     hoodie_timeline *tl;
     hoodie_evo *evo;                 /* schema-on-read history (table/evo.h); NULL: columns read by name */
+    hoodie_status evo_rc;            /* why the history could not be loaded (0: it could), said by reads and writes */
+    char *evo_err;                   /* its message, malloc */
 };
+
+/** HOODIE_OK, or why the table's schema history could not be loaded (the table opens without it, so that its
+ *  timeline can still be listed and its instants rolled back; reading or writing its data fails with this). */
+hoodie_status hoodie_table__evo_ok(const hoodie_table *t);
 
 /** File groups replaced by completed replacecommits requested at or before as_of (NULL: all). */
 typedef struct hoodie_replaced_set {

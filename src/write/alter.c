@@ -148,6 +148,11 @@ static hoodie_status alter_locked(const hoodie_storage *s, const char *base_path
     hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
     to.storage = s;
     HOODIE_TRY(hoodie_table_open(&t, base_path, &to));
+    if (hoodie_table__evo_ok(t) < 0) {
+        hoodie_status erc = hoodie_table__evo_ok(t);
+        hoodie_table_free(t);
+        return erc;
+    }
     hoodie_field data = { 0 }, with_meta = { 0 }, after = { 0 };
     char *latest = NULL, *history = NULL, *avro = NULL;
     hoodie_write_txn tx = { 0 };

@@ -927,6 +927,7 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
         w.t = NULL;
         rc = hoodie_table_open(&w.t, base_path, &to);
     }
+    if (rc == HOODIE_OK) rc = hoodie_table__evo_ok(w.t); /* the files' columns by id, or no write */
     if (rc < 0) {
         if (input->release) input->release(input);
         goto done;

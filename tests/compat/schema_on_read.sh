@@ -148,4 +148,9 @@ if "$HOODIE" read "$t" --format csv > /dev/null 2> "$tmp/err"; then
 else
     grep -q "schemacommit: InternalSchema field 0" "$tmp/err" && ok || bad "corrupt history message: $(cat "$tmp/err")"
 fi
+# ... but the timeline still lists and the last write still rolls back
+"$HOODIE" timeline "$t" > /dev/null 2> "$tmp/err" && ok || bad "corrupt history: timeline: $(cat "$tmp/err")"
+if "$HOODIE" write "$t" --op upsert --input "$tmp/in2.csv" > /dev/null 2> "$tmp/err"; then bad "corrupt history: write"
+else grep -q "schemacommit: InternalSchema field 0" "$tmp/err" && ok || bad "corrupt history write: $(cat "$tmp/err")"; fi
+"$HOODIE" rollback "$t" "$(last_instant "$t")" > /dev/null 2> "$tmp/err" && ok || bad "corrupt history: rollback: $(cat "$tmp/err")"
 finish schema_on_read

@@ -275,6 +275,35 @@ int hoodie_logscan__applies(const hoodie_logscan_ctx *c, const char *t)
     return hoodie_timeline_before_start(c->tl, t);
 }
 
+/* Schema on read: the writer schema's fields renamed as `rn` says (dotted paths of the names as written, through
+ * records and nullable records), all of one record's at once (a swap stays a swap). */
+static hoodie_status rename_fields(hoodie_avro_schema *rec, const char *parent, const hoodie_renames *rn,
+                                   hoodie_arena *a, int depth)
+{
+    if (rec->kind != HOODIE_AVRO_RECORD || depth > 32) return HOODIE_OK;
+    const char **names = hoodie_arena_alloc(a, (rec->count + 1) * sizeof *names);
+    if (!names) return HOODIE_NOMEM();
+    for (size_t f = 0; f < rec->count; f++) {
+        const char *name = rec->fields[f].name, *path = name;
+        if (parent) {
+            size_t len = strlen(parent) + strlen(name) + 2;
+            char *p = hoodie_arena_alloc(a, len);
+            if (!p) return HOODIE_NOMEM();
+            snprintf(p, len, "%s.%s", parent, name);
+            path = p;
+        }
+        names[f] = name;
+        for (size_t r = 0; r < rn->n; r++)
+            if (!strcmp(path, rn->from[r])) { names[f] = rn->to[r]; break; }
+        hoodie_avro_schema *t = rec->fields[f].type;
+        for (size_t b = 0; t->kind == HOODIE_AVRO_UNION && b < t->count; b++)
+            if (t->branches[b]->kind == HOODIE_AVRO_RECORD) { t = t->branches[b]; break; }
+        if (t != rec) HOODIE_TRY(rename_fields(t, path, rn, a, depth + 1));
+    }
+    for (size_t f = 0; f < rec->count; f++) rec->fields[f].name = names[f];
+    return HOODIE_OK;
+}
+
 static hoodie_status decoder_for(scan_state *st, const char *json, size_t len, const char *what,
                                  const char *instant, hoodie_avro_decoder **out, const hoodie_avro_schema **writer)
 {
@@ -295,16 +324,7 @@ static hoodie_status decoder_for(scan_state *st, const char *json, size_t len, c
     if (!e->json) return HOODIE_NOMEM();
     HOODIE_TRY(hoodie_avro_schema_parse(&e->schema, json, len, st->out->arena, what));
     e->rn = rn;
-    if (rn && e->schema->kind == HOODIE_AVRO_RECORD) { /* all at once: a swap stays a swap */
-        const char **names = hoodie_arena_alloc(st->out->arena, (e->schema->count + 1) * sizeof *names);
-        if (!names) return HOODIE_NOMEM();
-        for (size_t f = 0; f < e->schema->count; f++) {
-            names[f] = e->schema->fields[f].name;
-            for (size_t r = 0; r < rn->n; r++)
-                if (!strcmp(names[f], rn->from[r])) { names[f] = rn->to[r]; break; }
-        }
-        for (size_t f = 0; f < e->schema->count; f++) e->schema->fields[f].name = names[f];
-    }
+    if (rn) HOODIE_TRY(rename_fields(e->schema, NULL, rn, st->out->arena, 0));
     HOODIE_TRY(hoodie_avro_decoder_new(&e->decoder, e->schema, st->ctx->schema));
     st->cache_count++;
     *out = e->decoder;

@@ -33,10 +33,12 @@ typedef struct evo_version {
 } evo_version;
 
 typedef struct evo_pair {
-    hoodie_status rc;   /* HOODIE_EUNSUPPORTED: a nested rename (msg says which) */
+    hoodie_status rc;   /* HOODIE_EUNSUPPORTED: a rename inside an array or map (msg says which) */
     char *msg;
-    hoodie_renames r;
-    char **hidden;      /* the names given to dropped columns, malloc */
+    hoodie_renames r;   /* from: dotted paths of the file's names; to: the new name of the last step */
+    size_t cap;
+    char **owned;       /* paths and hidden names, malloc */
+    size_t n_owned, cap_owned;
 } evo_pair;
 
 struct hoodie_evo {
@@ -160,37 +162,76 @@ static int nested_same(const evo_type *q, const evo_type *f, const char *path, c
     return 1;
 }
 
+static const char *pair_own(evo_pair *p, char *str)
+{
+    if (!str) return NULL;
+    if (p->n_owned == p->cap_owned) {
+        size_t nc = p->cap_owned ? p->cap_owned * 2 : 8;
+        char **no = realloc(p->owned, nc * sizeof *no);
+        if (!no) { free(str); return NULL; }
+        p->owned = no;
+        p->cap_owned = nc;
+    }
+    return p->owned[p->n_owned++] = str;
+}
+
+static hoodie_status pair_add(evo_pair *p, const char *from, const char *to)
+{
+    if (!from || !to) return HOODIE_NOMEM();
+    if (p->r.n == p->cap) {
+        size_t nc = p->cap ? p->cap * 2 : 8;
+        const char **nf = realloc(p->r.from, nc * sizeof *nf);
+        if (nf) p->r.from = nf;
+        const char **nt = realloc(p->r.to, nc * sizeof *nt);
+        if (nt) p->r.to = nt;
+        if (!nf || !nt) return HOODIE_NOMEM();
+        p->cap = nc;
+    }
+    p->r.from[p->r.n] = from;
+    p->r.to[p->r.n++] = to;
+    return HOODIE_OK;
+}
+
+/* The renames of file field `ff` (its path under `parent`, a dotted path of file names; NULL at the top) read as
+ * query field `qf` (NULL: the query has no field of its id): its own, then those of a record's fields, which are
+ * matched by id too. Inside arrays and maps a difference is refused (p->rc). */
+static hoodie_status pair_field(evo_pair *p, const evo_field *ff, const evo_field *qf, const char *parent,
+                                const evo_version *q, const evo_version *f)
+{
+    const char *path = ff->name;
+    if (parent) {
+        size_t len = strlen(parent) + strlen(ff->name) + 2;
+        char *s = malloc(len);
+        if (s) snprintf(s, len, "%s.%s", parent, ff->name);
+        if (!(path = pair_own(p, s))) return HOODIE_NOMEM();
+    }
+    if (!qf) {
+        char hidden[64];
+        snprintf(hidden, sizeof hidden, "_hoodie_evo_dropped_%ld", ff->id);
+        return pair_add(p, path, pair_own(p, strdup(hidden)));
+    }
+    if (strcmp(qf->name, ff->name)) HOODIE_TRY(pair_add(p, path, qf->name));
+    const evo_type *qt = qf->type, *ft = ff->type;
+    if (qt->kind == EVO_RECORD && ft->kind == EVO_RECORD) {
+        for (size_t i = 0; i < ft->n && p->rc == HOODIE_OK; i++)
+            HOODIE_TRY(pair_field(p, &ft->fields[i], by_id(qt, ft->fields[i].id), path, q, f));
+        return HOODIE_OK;
+    }
+    char msg[1024];
+    if (qt->kind == ft->kind && qt->kind != EVO_PRIM && !nested_same(qt, ft, path, msg, sizeof msg)) {
+        char text[1400];
+        snprintf(text, sizeof text, "schema on read: a field inside an array or a map renamed, or dropped and added "
+                 "again, is not supported (written in version %lld, read as of %lld: %s)", f->id, q->id, msg);
+        p->rc = HOODIE_EUNSUPPORTED;
+        if (!(p->msg = strdup(text))) return HOODIE_NOMEM();
+    }
+    return HOODIE_OK;
+}
+
 static hoodie_status pair_build(evo_pair *p, const evo_version *q, const evo_version *f)
 {
-    size_t n = f->root.n;
-    p->r.from = calloc(n + 1, sizeof *p->r.from);
-    p->r.to = calloc(n + 1, sizeof *p->r.to);
-    p->hidden = calloc(n + 1, sizeof *p->hidden);
-    if (!p->r.from || !p->r.to || !p->hidden) return HOODIE_NOMEM();
-    size_t nh = 0;
-    for (size_t i = 0; i < n; i++) {
-        const evo_field *ff = &f->root.fields[i], *qf = by_id(&q->root, ff->id);
-        if (qf) {
-            char msg[1024];
-            if (!nested_same(qf->type, ff->type, qf->name, msg, sizeof msg)) {
-                p->rc = HOODIE_EUNSUPPORTED;
-                char text[1400];
-                snprintf(text, sizeof text, "schema on read: a nested field renamed or dropped and added again is not "
-                         "supported (written in version %lld, read as of %lld: %s)", f->id, q->id, msg);
-                if (!(p->msg = strdup(text))) return HOODIE_NOMEM();
-                return HOODIE_OK;
-            }
-            if (!strcmp(qf->name, ff->name)) continue;
-            p->r.from[p->r.n] = ff->name;
-            p->r.to[p->r.n++] = qf->name;
-        } else {
-            char hidden[64];
-            snprintf(hidden, sizeof hidden, "_hoodie_evo_dropped_%ld", ff->id);
-            if (!(p->hidden[nh] = strdup(hidden))) return HOODIE_NOMEM();
-            p->r.from[p->r.n] = ff->name;
-            p->r.to[p->r.n++] = p->hidden[nh++];
-        }
-    }
+    for (size_t i = 0; i < f->root.n && p->rc == HOODIE_OK; i++)
+        HOODIE_TRY(pair_field(p, &f->root.fields[i], by_id(&q->root, f->root.fields[i].id), NULL, q, f));
     return HOODIE_OK;
 }
 
@@ -199,8 +240,8 @@ void hoodie_evo_free(hoodie_evo *e)
     if (!e) return;
     for (size_t i = 0; e->pairs && i < e->n * e->n; i++) {
         evo_pair *p = &e->pairs[i];
-        for (size_t k = 0; p->hidden && p->hidden[k]; k++) free(p->hidden[k]);
-        free(p->hidden);
+        for (size_t k = 0; k < p->n_owned; k++) free(p->owned[k]);
+        free(p->owned);
         free(p->r.from);
         free(p->r.to);
         free(p->msg);

@@ -7,9 +7,10 @@
  * history, newest first, in .hoodie/.schema/<instant>.schemacommit as {"schemas": [...]}.
  *
  * A file (base file, log block) written at instant T has the columns of the newest version made at or before T
- * (the oldest version for files older than the history). Reading it as of version Q renames its top-level columns
- * to Q's names by id and hides the ones Q dropped (a column dropped and added again under its old name is a new
- * id: the old values stay hidden). Renames inside nested records are refused (HOODIE_EUNSUPPORTED), not guessed.
+ * (the oldest version for files older than the history). Reading it as of version Q renames its columns to Q's
+ * names by id, top-level ones and the fields of records inside records (dotted paths of the file's names), and
+ * hides the ones Q dropped (a column dropped and added again under its old name is a new id: the old values stay
+ * hidden). A difference inside an array's or a map's records is refused (HOODIE_EUNSUPPORTED), not guessed.
  */
 #ifndef HOODIE_TABLE_EVO_H
 #define HOODIE_TABLE_EVO_H
@@ -22,7 +23,8 @@
 
 typedef struct hoodie_evo hoodie_evo;
 
-/** Renames of a file's top-level columns: from[i] (its name) reads as to[i]. Owned by the hoodie_evo. */
+/** Renames of a file's columns: the column at dotted path from[i] (of its names: "a", "s.x") is named to[i]. Owned
+ *  by the hoodie_evo. */
 typedef struct hoodie_renames {
     size_t n;
     const char **from, **to;
@@ -44,7 +46,7 @@ void hoodie_evo_free(hoodie_evo *e);
 /**
  * The renames for what was written at `instant`, read as of `as_of` (NULL: the newest version). *out is NULL when
  * nothing changes (same version, or no top-level column renamed or dropped between them).
- * @return HOODIE_OK; HOODIE_EUNSUPPORTED when a nested field was renamed between the two versions.
+ * @return HOODIE_OK; HOODIE_EUNSUPPORTED when a field inside an array or a map changed between the two versions.
  */
 hoodie_status hoodie_evo_renames(const hoodie_evo *e, const char *as_of, const char *instant, const hoodie_renames **out);
 /** The same for a data file by its path or name (the instant in its name): base files. */

@@ -9,7 +9,8 @@
 #  - time travel before the ALTER reads the columns as they were (a, b);
 #  - a hoodie upsert after it merges old base files (COW) with their renamed values, carries latest_schema on; a
 #    write that adds a column makes a new version (a new field id); MOR compaction keeps the renamed values;
-#  - a history renaming a nested field is refused with a message, not read by name.
+#  - a struct's field renamed, another dropped and added again (MOR v6: base files and Avro log blocks, compaction);
+#  - a history renaming a field inside an array's records is refused with a message, not read by name.
 set -u
 HOODIE=${HOODIE:-build/hoodie}
 source "$(dirname "${BASH_SOURCE[0]}")/common/check.bash"
@@ -128,7 +129,58 @@ for case in cow_6 mor_6 mor_6_parquet cow_8 mor_8 mor_8_parquet; do
     fi
 done
 
-# a nested field renamed between versions: refused, not read by name
+# a struct's field renamed (s.x to y), another dropped and added again (s.z), as Spark's ALTER TABLE does: by id
+# inside records too, in base files (Parquet) and Avro log blocks, before and after compaction
+alter_nested() {
+    python3 - "$1" "$2" "$3" <<'EOF'
+import json, os, sys
+t, action, instant = sys.argv[1:]
+h = os.path.join(t, ".hoodie")
+nf = lambda n, ty: {"name": n, "type": ["null", ty], "default": None}
+srec = {"type": "record", "name": "s", "namespace": "hoodie.nest.nest_record", "fields": [nf("y", "long"), nf("z", "long")]}
+avro = {"type": "record", "name": "nest_record", "namespace": "hoodie.nest",
+        "fields": [nf("id", "long"), nf("ts", "long"), nf("s", srec), nf("p", "string")]}
+meta_cols = ["_hoodie_commit_time", "_hoodie_commit_seqno", "_hoodie_record_key", "_hoodie_partition_path", "_hoodie_file_name"]
+def ver(vid, sfields, maxid):
+    fields = [{"id": i, "name": n, "optional": True, "type": "string"} for i, n in enumerate(meta_cols)]
+    fields += [{"id": 5, "name": "id", "optional": True, "type": "long"}, {"id": 6, "name": "ts", "optional": True, "type": "long"},
+               {"id": 7, "name": "s", "optional": True, "type": {"type": "record", "fields": [{"id": i, "name": n, "optional": True, "type": "long"} for i, n in sfields]}},
+               {"id": 8, "name": "p", "optional": True, "type": "string"}]
+    return {"max_column_id": maxid, "version_id": vid, "type": "record", "fields": fields}
+v0 = ver(0, [(9, "x"), (10, "z")], 10)
+v1 = ver(int(instant), [(9, "y"), (11, "z")], 11)
+with open(os.path.join(h, ".schema", instant + ".schemacommit"), "w") as f:
+    f.write(json.dumps({"schemas": [v1, v0]}, separators=(",", ":")))
+commit = {"partitionToWriteStats": {}, "compacted": False,
+          "extraMetadata": {"schema": json.dumps(avro, separators=(",", ":")), "latest_schema": json.dumps(v1, separators=(",", ":"))},
+          "operationType": "ALTER_SCHEMA"}
+open(os.path.join(h, instant + "." + action + ".requested"), "w").close()
+open(os.path.join(h, instant + "." + action + ".inflight"), "w").close()
+with open(os.path.join(h, instant + "." + action), "w") as f:
+    json.dump(commit, f, indent=2)
+EOF
+}
+for v in 6; do
+    t=$tmp/nest_$v
+    "$HOODIE" create "$t" --type mor --name nest --record-key id --partition-fields p --hive-style \
+        --ordering-field ts --table-version "$v" > /dev/null || bad "create $t"
+    printf '{"id":1,"ts":10,"s":{"x":1,"z":2},"p":"x"}\n{"id":2,"ts":10,"s":{"x":3,"z":4},"p":"x"}\n' > "$tmp/n1.jsonl"
+    printf '{"id":2,"ts":20,"s":{"x":5,"z":6},"p":"x"}\n' > "$tmp/n2.jsonl"
+    write "$t" bulk_insert "$tmp/n1.jsonl" --input-format jsonl
+    write "$t" upsert "$tmp/n2.jsonl" --input-format jsonl
+    check_eq "nested v$v: before" '{"id":1,"s":{"x":1,"z":2}} {"id":2,"s":{"x":5,"z":6}} ' \
+        "$("$HOODIE" read "$t" --format jsonl --columns id,s 2> "$tmp/err" | sort | tr '\n' ' ')"
+    sleep 1
+    alter_nested "$t" deltacommit "$(date -u +%Y%m%d%H%M%S)000"
+    nested_after='{"id":1,"s":{"y":1,"z":null}} {"id":2,"s":{"y":5,"z":null}} '
+    check_eq "nested v$v: s.x reads as s.y, the dropped s.z is not the new one" "$nested_after" \
+        "$("$HOODIE" read "$t" --format jsonl --columns id,s 2> "$tmp/err" | sort | tr '\n' ' ')"
+    "$HOODIE" compact "$t" > /dev/null 2> "$tmp/err" || bad "nested v$v compact: $(cat "$tmp/err")"
+    check_eq "nested v$v: after compaction" "$nested_after" \
+        "$("$HOODIE" read "$t" --format jsonl --columns id,s 2> "$tmp/err" | sort | tr '\n' ' ')"
+done
+
+# a field inside an array's records renamed between versions: refused, not read by name
 t=$tmp/nested
 "$HOODIE" create "$t" --type cow --name sor --record-key id --partition-fields p --hive-style --ordering-field ts \
     --table-version 6 > /dev/null || bad "create $t"
@@ -136,11 +188,12 @@ write "$t" bulk_insert "$tmp/in1.csv"
 sleep 1
 alter "$t" commit "$(date -u +%Y%m%d%H%M%S)000" 6
 hist=$(ls "$t/.hoodie/.schema/"*.schemacommit | head -1)
-sed -i 's/"id":9,"name":"p","optional":true,"type":"string"/"id":9,"name":"p","optional":true,"type":{"type":"record","fields":[{"id":11,"name":"q","optional":true,"type":"string"}]}/; s/"id":9,"name":"p","optional":true,"type":"string"/"id":9,"name":"p","optional":true,"type":{"type":"record","fields":[{"id":11,"name":"r","optional":true,"type":"string"}]}/' "$hist"
+arr='"type":{"type":"array","element-id":11,"element_optional":true,"element":{"type":"record","fields":[{"id":12,"name":"NAME","optional":true,"type":"string"}]}}'
+sed -i "s/\"id\":9,\"name\":\"p\",\"optional\":true,\"type\":\"string\"/\"id\":9,\"name\":\"p\",\"optional\":true,${arr/NAME/q}/; s/\"id\":9,\"name\":\"p\",\"optional\":true,\"type\":\"string\"/\"id\":9,\"name\":\"p\",\"optional\":true,${arr/NAME/r}/" "$hist"
 if "$HOODIE" read "$t" --format csv > /dev/null 2> "$tmp/err"; then
-    bad "nested rename: read"
+    bad "nested rename in an array: read"
 else
-    grep -q "nested field renamed" "$tmp/err" && ok || bad "nested rename message: $(cat "$tmp/err")"
+    grep -q "inside an array or a map renamed" "$tmp/err" && ok || bad "nested rename message: $(cat "$tmp/err")"
 fi
 echo '{"schemas":[{"version_id":1,"type":"record","fields":[{"name":"x"}]}]}' > "$hist"
 if "$HOODIE" read "$t" --format csv > /dev/null 2> "$tmp/err"; then

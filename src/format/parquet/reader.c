@@ -1339,37 +1339,48 @@ void hoodie_pq_file_free(hoodie_pq_file *f)
     free(f);
 }
 
-/* Index just past the subtree of schema element i (depth-first order), or m->schema_count when cut short. */
-static uint32_t subtree_end(const hoodie_pq_file_meta *m, uint32_t i)
-{
-    uint32_t left = 1;
-    while (left && i < m->schema_count) {
-        left--;
-        if (m->schema[i].num_children > 0) left += (uint32_t)m->schema[i].num_children;
-        i++;
-    }
-    return i;
-}
-
 hoodie_status hoodie_pq_file_rename(hoodie_pq_file *f, const char *const *from, const char *const *to, size_t n)
 {
     if (!n) return HOODIE_OK;
     hoodie_pq_file_meta *m = &f->meta;
     char **names = calloc(m->schema_count + 1, sizeof *names);
     if (!names) return HOODIE_NOMEM();
-    uint32_t k = 0;
-    for (uint32_t i = 1; i < m->schema_count; i = subtree_end(m, i), k++) { /* all at once: a swap stays a swap */
-        names[k] = m->schema[i].name;
-        for (size_t r = 0; r < n; r++)
-            if (m->schema[i].name && !strcmp(m->schema[i].name, from[r])) {
-                names[k] = hoodie_arena_strdup(f->arena, to[r]);
-                if (!names[k]) { free(names); return HOODIE_NOMEM(); }
+    /* depth-first: each element's dotted path of the names as stored; all renames at once (a swap stays a swap) */
+    enum { MAX_DEPTH = 64 };
+    int32_t left[MAX_DEPTH];
+    size_t plen[MAX_DEPTH];
+    char path[2048];
+    int depth = 0;
+    hoodie_status rc = HOODIE_OK;
+    left[0] = m->schema_count ? m->schema[0].num_children : 0;
+    plen[0] = 0;
+    for (uint32_t i = 1; i < m->schema_count && rc == HOODIE_OK; i++) {
+        while (depth > 0 && left[depth] <= 0) depth--;
+        left[depth]--;
+        const hoodie_pq_schema_element *el = &m->schema[i];
+        names[i] = el->name;
+        int len = snprintf(path + plen[depth], sizeof path - plen[depth], "%s%s", plen[depth] ? "." : "",
+                           el->name ? el->name : "");
+        int fits = len >= 0 && (size_t)len < sizeof path - plen[depth];
+        for (size_t r = 0; fits && r < n; r++)
+            if (!strcmp(path, from[r])) {
+                if (!(names[i] = hoodie_arena_strdup(f->arena, to[r]))) rc = HOODIE_NOMEM();
                 break;
             }
+        if (el->num_children > 0) {
+            if (depth + 1 >= MAX_DEPTH || !fits) {
+                rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: columns nested too deep to rename", f->src.name);
+                break;
+            }
+            depth++;
+            left[depth] = el->num_children;
+            plen[depth] = plen[depth - 1] + (size_t)len;
+        }
     }
-    k = 0;
-    for (uint32_t i = 1; i < m->schema_count; i = subtree_end(m, i), k++) m->schema[i].name = names[k];
+    if (rc == HOODIE_OK)
+        for (uint32_t i = 1; i < m->schema_count; i++) m->schema[i].name = names[i];
     free(names);
+    if (rc < 0) return rc;
     hoodie_pq_schema_dispose(&f->schema);
     memset(&f->schema, 0, sizeof f->schema);
     return hoodie_pq_schema_build(&f->schema, m, f->src.name);

@@ -59,9 +59,10 @@ typedef struct hoodie_pq_scan_opts {
 } hoodie_pq_scan_opts;
 
 /**
- * Rename top-level columns of the open file: a column named from[i] is read as to[i] from now on (projections,
- * statistics, scans opened later), all renames at once. Schema on read (table/evo.h) renames a file's columns to a
- * later version's names by id. Scans already open keep their names.
+ * Rename columns of the open file: the element at dotted path from[i] (of the names as stored: "a", or "s.x" for a
+ * struct's field) is named to[i] from now on (projections, statistics, scans opened later), all renames at once.
+ * Schema on read (table/evo.h) renames a file's columns to a later version's names by id. Scans already open keep
+ * their names.
  */
 hoodie_status hoodie_pq_file_rename(hoodie_pq_file *f, const char *const *from, const char *const *to, size_t n);
 /** Start a scan. HOODIE_EINVAL: unknown column or row group. The scan borrows f. */

@@ -92,6 +92,30 @@ HOODIE_TEST(table_evo__nested_rename_refused)
     hoodie_evo_free(e);
 }
 
+/* A struct's field renamed, another dropped: paths of the file's names, to the new name (records in records). */
+HOODIE_TEST(table_evo__struct_field_renames)
+{
+    const char *h =
+        "{\"schemas\":["
+        "{\"version_id\":2,\"type\":\"record\",\"fields\":[{\"id\":0,\"name\":\"t\",\"optional\":true,\"type\":"
+        "{\"type\":\"record\",\"fields\":[{\"id\":1,\"name\":\"in\",\"optional\":true,\"type\":{\"type\":\"record\","
+        "\"fields\":[{\"id\":2,\"name\":\"y\",\"optional\":true,\"type\":\"int\"}]}}]}}]},"
+        "{\"version_id\":1,\"type\":\"record\",\"fields\":[{\"id\":0,\"name\":\"s\",\"optional\":true,\"type\":"
+        "{\"type\":\"record\",\"fields\":[{\"id\":1,\"name\":\"in\",\"optional\":true,\"type\":{\"type\":\"record\","
+        "\"fields\":[{\"id\":2,\"name\":\"x\",\"optional\":true,\"type\":\"int\"},"
+        "{\"id\":3,\"name\":\"z\",\"optional\":true,\"type\":\"int\"}]}}]}}]}]}";
+    hoodie_evo *e;
+    hoodie_assert_ok(hoodie_evo_parse(&e, h, strlen(h), "history"));
+    const hoodie_renames *r;
+    hoodie_assert_ok(hoodie_evo_renames(e, NULL, "1", &r));
+    hoodie_assert(r != NULL);
+    hoodie_assert_equal_i(3, r->n);
+    hoodie_assert_equal_s("t", to_of(r, "s"));
+    hoodie_assert_equal_s("y", to_of(r, "s.in.x"));
+    hoodie_assert_equal_s("_hoodie_evo_dropped_3", to_of(r, "s.in.z"));
+    hoodie_evo_free(e);
+}
+
 HOODIE_TEST(table_evo__corrupt)
 {
     static const char *bad[] = {

@@ -23,10 +23,13 @@ data() { "$HOODIE" read "$1" --columns id,name,city,ts --format csv | sort; }
 mk() { "$HOODIE" create "$1" --type "$2" --table-version "$3" --name c --record-key id --partition-fields city \
          --ordering-field ts > /dev/null; }
 # wait (up to 60 s) until the write's heartbeat and inflight instant exist
-wait_inflight() {
+wait_inflight() { # TABLE PID: until the write of PID is inflight (its heartbeat's instant has an inflight file;
+    # earlier instants keep theirs, and the heartbeat starts before the requested file exists)
+    local hb
     for _ in $(seq 6000); do
-        if [ -n "$(ls "$1/.hoodie/.heartbeat" 2>/dev/null)" ] &&
-           [ -n "$(find "$1/.hoodie" -maxdepth 2 -name '*.inflight' 2>/dev/null)" ]; then return 0; fi
+        for hb in $(ls "$1/.hoodie/.heartbeat" 2>/dev/null); do
+            if [ -n "$(find "$1/.hoodie" -maxdepth 2 -name "$hb*.inflight" 2>/dev/null)" ]; then return 0; fi
+        done
         kill -0 "$2" 2>/dev/null || return 1
         sleep 0.01
     done

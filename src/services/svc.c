@@ -137,27 +137,17 @@ static hoodie_status load_rolled_back(hoodie_svc *sv)
 hoodie_status hoodie_svc__load_schema(hoodie_svc *sv)
 {
     HOODIE_TRY(hoodie_table__evo_ok(sv->t)); /* services that read data need the schema history */
-    char *json = NULL;
-    hoodie_arena *a = NULL;
-    hoodie_avro_schema *as;
     hoodie_field table;
-    int have_table = 0;
     if (sv->have_schema) return HOODIE_OK;
-    hoodie_status rc = hoodie_table__schema(sv->t, NULL, &json);
+    hoodie_status rc = hoodie_table__schema_field(sv->t, NULL, &table);
     if (rc == HOODIE_ENOTFOUND) {
         hoodie_error_clear();
         return HOODIE_FAIL(HOODIE_ENOTFOUND, "%s: the table has no schema yet (nothing written)", sv->base_path);
     }
     HOODIE_TRY(rc);
-    rc = hoodie_arena_new(&a, NULL, 16384);
-    if (rc == HOODIE_OK) rc = hoodie_avro_schema_parse(&as, json, strlen(json), a, "table schema");
-    if (rc == HOODIE_OK) rc = hoodie_avro_to_field(&table, as, "root");
-    have_table = rc == HOODIE_OK;
-    hoodie_arena_free(a);
-    free(json);
     /* evolve against itself: drops meta columns, keeps types */
-    if (rc == HOODIE_OK) rc = hoodie_wschema_evolve(&sv->data_schema, &table, &table);
-    if (have_table) hoodie_field_dispose(&table);
+    rc = hoodie_wschema_evolve(&sv->data_schema, &table, &table);
+    hoodie_field_dispose(&table);
     HOODIE_TRY(rc);
     rc = hoodie_field_with_meta(&sv->file_schema, &sv->data_schema);
     if (rc < 0) { hoodie_field_dispose(&sv->data_schema); return rc; }

@@ -337,6 +337,24 @@ size_t hoodie_evo_count(const hoodie_evo *e) { return e ? e->n : 0; }
 
 /* ---- .hoodie/.schema ---- */
 
+/* The history folder, .hoodie/.schema, into *dir (then NUL-terminated; appended to). */
+static hoodie_status schema_dir(hoodie_buf *dir, const char *base_path)
+{
+    return hoodie_buf_printf(dir, "%s/.hoodie/.schema", base_path) < 0 ? HOODIE_NOMEM() : HOODIE_OK;
+}
+
+/* 1 and the instant of a history file <instant>.schemacommit into t[64]; 0 for any other entry. */
+static int hist_instant(const hoodie_dirent *d, char t[64])
+{
+    const char *dot = strchr(d->name, '.');
+    if (d->is_dir || !dot || strcmp(dot, ".schemacommit")) return 0;
+    size_t n = (size_t)(dot - d->name);
+    if (n == 0 || n >= 64) return 0;
+    memcpy(t, d->name, n);
+    t[n] = '\0';
+    return 1;
+}
+
 typedef struct hist_pick {
     const hoodie_timeline *tl;
     char best[64];
@@ -345,13 +363,8 @@ typedef struct hist_pick {
 static int on_hist(const hoodie_dirent *d, void *payload)
 {
     hist_pick *h = payload;
-    const char *dot = strchr(d->name, '.');
-    if (d->is_dir || !dot || strcmp(dot, ".schemacommit")) return 0;
-    size_t n = (size_t)(dot - d->name);
     char t[64];
-    if (n == 0 || n >= sizeof t) return 0;
-    memcpy(t, d->name, n);
-    t[n] = '\0';
+    if (!hist_instant(d, t)) return 0;
     /* a write that did not complete (in flight, rolled back) left a history that may not hold; an archived one
      * (older than the active timeline) did complete */
     if (!hoodie_timeline_is_completed(h->tl, t, HOODIE_ACTIONS_WRITE) && !hoodie_timeline_before_start(h->tl, t))
@@ -367,7 +380,7 @@ hoodie_status hoodie_evo_load(hoodie_evo **out, const hoodie_storage *s, const c
     s = hoodie_storage__or_default(s);
     hoodie_buf dir = HOODIE_BUF_INIT, data = HOODIE_BUF_INIT;
     hist_pick h = { tl, "" };
-    hoodie_status rc = hoodie_buf_printf(&dir, "%s/.hoodie/.schema", base_path) < 0 ? HOODIE_NOMEM() : HOODIE_OK;
+    hoodie_status rc = schema_dir(&dir, base_path);
     if (rc == HOODIE_OK) {
         rc = s->list(s->ctx, (const char *)dir.data, on_hist, &h);
         if (rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); rc = HOODIE_OK; }
@@ -566,9 +579,8 @@ long long hoodie_evo_newest(const hoodie_evo *e) { return e ? e->v[e->n - 1].id 
 
 static int on_any(const hoodie_dirent *d, void *payload)
 {
-    const char *dot = strchr(d->name, '.');
-    if (!d->is_dir && dot && !strcmp(dot, ".schemacommit")) { *(int *)payload = 1; return 1; }
-    return 0;
+    char t[64];
+    return *(int *)payload = hist_instant(d, t); /* the first one stops the listing */
 }
 
 hoodie_status hoodie_evo_present(const hoodie_storage *s, const char *base_path, int *any)
@@ -576,9 +588,21 @@ hoodie_status hoodie_evo_present(const hoodie_storage *s, const char *base_path,
     *any = 0;
     s = hoodie_storage__or_default(s);
     hoodie_buf dir = HOODIE_BUF_INIT;
-    hoodie_status rc = hoodie_buf_printf(&dir, "%s/.hoodie/.schema", base_path) < 0 ? HOODIE_NOMEM() : HOODIE_OK;
+    hoodie_status rc = schema_dir(&dir, base_path);
     if (rc == HOODIE_OK) rc = s->list(s->ctx, (const char *)dir.data, on_any, any);
     if (rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); rc = HOODIE_OK; }
     hoodie_buf_dispose(&dir);
+    return rc;
+}
+
+hoodie_status hoodie_evo_write_history(const hoodie_storage *s, const char *base_path, const char *instant,
+                                       const char *history)
+{
+    hoodie_buf path = HOODIE_BUF_INIT;
+    hoodie_status rc = schema_dir(&path, base_path);
+    if (rc == HOODIE_OK && hoodie_buf_printf(&path, "/%s.schemacommit", instant) < 0) rc = HOODIE_NOMEM();
+    if (rc == HOODIE_OK)
+        rc = hoodie_storage_write_all(hoodie_storage__or_default(s), (const char *)path.data, 0, history, strlen(history));
+    hoodie_buf_dispose(&path);
     return rc;
 }

@@ -56,6 +56,10 @@ hoodie_status hoodie_evo_file_renames(const hoodie_evo *e, const char *as_of, co
 const char *hoodie_evo_latest_json(const hoodie_evo *e, const char *as_of);
 /** Number of versions. */
 size_t hoodie_evo_count(const hoodie_evo *e);
+/** Write the history `history` (hoodie_evo_alter's) as .hoodie/.schema/<instant>.schemacommit, before the instant
+ *  completes (a history of an instant that never completes is not loaded). */
+hoodie_status hoodie_evo_write_history(const hoodie_storage *s, const char *base_path, const char *instant,
+                                       const char *history);
 /** The newest version's version_id; -1 for NULL. */
 long long hoodie_evo_newest(const hoodie_evo *e);
 

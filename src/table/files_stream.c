@@ -143,19 +143,10 @@ static hoodie_status load_table_schema(files_stream *fs, const char *table_path)
     hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
     to.storage = fs->storage;
     HOODIE_TRY(hoodie_table_open(&t, table_path, &to));
-    char *json = NULL;
-    hoodie_status rc = hoodie_table__schema(t, NULL, &json);
+    hoodie_field all;
+    hoodie_status rc = hoodie_table__schema_field(t, NULL, &all);
     hoodie_table_free(t);
     if (rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); return HOODIE_OK; }
-    if (rc < 0) return rc;
-    hoodie_arena *a;
-    hoodie_avro_schema *s;
-    hoodie_field all;
-    rc = hoodie_arena_new(&a, NULL, 16384);
-    if (rc == HOODIE_OK) rc = hoodie_avro_schema_parse(&s, json, strlen(json), a, "table schema");
-    if (rc == HOODIE_OK) rc = hoodie_avro_to_field(&all, s, "root");
-    hoodie_arena_free(a);
-    free(json);
     if (rc < 0) return rc;
     rc = hoodie_field_init(&fs->table_schema, "root", hoodie_type_of(HOODIE_TYPE_STRUCT), 0);
     for (size_t i = 0; rc == HOODIE_OK && i < all.n_children; i++)

@@ -1,6 +1,7 @@
 #include "table/table.h"
 #include "table/archived.h"
 #include "format/avro/schema.h"
+#include "model/avro.h"
 #include "storage/storage.h"
 #include "util/error.h"
 
@@ -204,6 +205,20 @@ hoodie_status hoodie_table__schema(const hoodie_table *t, const char *as_of, cha
         return *out ? HOODIE_OK : HOODIE_NOMEM();
     }
     return HOODIE_FAIL(HOODIE_ENOTFOUND, "%s: no schema in the timeline or the table config", t->base_path);
+}
+
+hoodie_status hoodie_table__schema_field(const hoodie_table *t, const char *as_of, hoodie_field *out)
+{
+    char *json = NULL;
+    HOODIE_TRY(hoodie_table__schema(t, as_of, &json));
+    hoodie_arena *a;
+    hoodie_avro_schema *s;
+    hoodie_status rc = hoodie_arena_new(&a, NULL, 16384);
+    if (rc == HOODIE_OK) rc = hoodie_avro_schema_parse(&s, json, strlen(json), a, "table schema");
+    if (rc == HOODIE_OK) rc = hoodie_avro_to_field(out, s, "root");
+    hoodie_arena_free(a);
+    free(json);
+    return rc;
 }
 
 hoodie_status hoodie_table__fsview(const hoodie_table *t, const char *as_of,

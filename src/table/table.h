@@ -42,6 +42,12 @@ void hoodie_replaced_set_dispose(hoodie_replaced_set *r);
 hoodie_status hoodie_table__commit_meta(const hoodie_table *t, const hoodie_instant *in, hoodie_commit_meta **out);
 
 /**
+ * The table's schema as of an instant (NULL: the latest) as a STRUCT field (`out` initialised here), as written in
+ * the timeline: with the meta columns when the Avro schema has them. HOODIE_ENOTFOUND as hoodie_table__schema.
+ */
+hoodie_status hoodie_table__schema_field(const hoodie_table *t, const char *as_of, hoodie_field *out);
+
+/**
  * The table's Avro schema (JSON text, malloc'ed) as of an instant: the latest completed write instant's
  * extraMetadata.schema, else hoodie.table.create.schema. HOODIE_ENOTFOUND when neither exists (the caller may
  * then fall back to a base file's parquet.avro.schema).

@@ -20,13 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/avro/schema.h"
-#include "model/avro.h"
 #include "model/avro_schema_gen.h"
 #include "storage/storage.h"
 #include "table/evo.h"
 #include "table/table.h"
-#include "util/arena.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "write/commit.h"
@@ -84,18 +81,9 @@ static hoodie_status keep_column(const hoodie_table_config *c, const char *name,
 /* The table's data columns (no meta columns) from its newest schema. */
 static hoodie_status data_schema(const hoodie_table *t, hoodie_field *out)
 {
-    char *json = NULL;
-    HOODIE_TRY(hoodie_table__schema(t, NULL, &json));
-    hoodie_arena *a = NULL;
-    hoodie_avro_schema *s;
     hoodie_field all;
-    hoodie_status rc = hoodie_arena_new(&a, NULL, 16384);
-    if (rc == HOODIE_OK) rc = hoodie_avro_schema_parse(&s, json, strlen(json), a, "table schema");
-    if (rc == HOODIE_OK) rc = hoodie_avro_to_field(&all, s, "root");
-    hoodie_arena_free(a);
-    free(json);
-    if (rc < 0) return rc;
-    rc = hoodie_field_init(out, "root", hoodie_type_of(HOODIE_TYPE_STRUCT), 0);
+    HOODIE_TRY(hoodie_table__schema_field(t, NULL, &all));
+    hoodie_status rc = hoodie_field_init(out, "root", hoodie_type_of(HOODIE_TYPE_STRUCT), 0);
     for (size_t i = 0; rc == HOODIE_OK && i < all.n_children; i++)
         if (!hoodie_is_meta_field(all.children[i].name)) rc = hoodie_field_add_child(out, &all.children[i]);
     hoodie_field_dispose(&all);
@@ -133,8 +121,10 @@ static hoodie_status changed_schema(const hoodie_field *data, const hoodie_evo_c
         if (ch[k].kind != HOODIE_EVO_ADD) continue;
         hoodie_field f;
         rc = hoodie_field_init(&f, ch[k].name, add_types[k], 1);
-        if (rc == HOODIE_OK) rc = hoodie_field_add_child(out, &f);
-        if (rc == HOODIE_OK) hoodie_field_dispose(&f);
+        if (rc == HOODIE_OK) {
+            rc = hoodie_field_add_child(out, &f);
+            hoodie_field_dispose(&f);
+        }
     }
     if (rc < 0) hoodie_field_dispose(out);
     return rc;
@@ -148,26 +138,20 @@ static hoodie_status alter_locked(const hoodie_storage *s, const char *base_path
     hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
     to.storage = s;
     HOODIE_TRY(hoodie_table_open(&t, base_path, &to));
-    if (hoodie_table__evo_ok(t) < 0) {
-        hoodie_status erc = hoodie_table__evo_ok(t);
-        hoodie_table_free(t);
-        return erc;
-    }
     hoodie_field data = { 0 }, with_meta = { 0 }, after = { 0 };
     char *latest = NULL, *history = NULL, *avro = NULL;
     hoodie_write_txn tx = { 0 };
-    hoodie_buf path = HOODIE_BUF_INIT, meta = HOODIE_BUF_INIT;
+    hoodie_buf meta = HOODIE_BUF_INIT;
     int have_data = 0, have_meta = 0, have_after = 0;
-    hoodie_status rc = HOODIE_OK;
+    hoodie_status rc = hoodie_table__evo_ok(t);
     /* a pending service would write files named as it planned under an instant before the new version: let it
      * finish (or roll it back) first */
+    const unsigned services = HOODIE_ACTION_BIT(HOODIE_ACTION_COMPACTION) | HOODIE_ACTION_BIT(HOODIE_ACTION_LOGCOMPACTION) |
+                              HOODIE_ACTION_BIT(HOODIE_ACTION_CLUSTERING) | HOODIE_ACTION_BIT(HOODIE_ACTION_REPLACECOMMIT);
     for (size_t i = 0; i < t->tl->count && rc == HOODIE_OK; i++) {
         const hoodie_instant *in = &t->tl->instants[i];
-        if (in->state == HOODIE_STATE_COMPLETED) continue;
-        if (in->plan_action == HOODIE_ACTION_COMPACTION || in->plan_action == HOODIE_ACTION_LOGCOMPACTION ||
-            in->plan_action == HOODIE_ACTION_CLUSTERING || in->plan_action == HOODIE_ACTION_REPLACECOMMIT ||
-            in->action == HOODIE_ACTION_COMPACTION || in->action == HOODIE_ACTION_LOGCOMPACTION ||
-            in->action == HOODIE_ACTION_CLUSTERING || in->action == HOODIE_ACTION_REPLACECOMMIT)
+        if (in->state != HOODIE_STATE_COMPLETED &&
+            ((HOODIE_ACTION_BIT(in->action) | HOODIE_ACTION_BIT(in->plan_action)) & services))
             rc = HOODIE_FAIL(HOODIE_ECONFLICT, "%s: instant %s (%s) is pending: run it or roll it back before "
                              "altering the table", base_path, in->requested, hoodie_action_name(in->plan_action));
     }
@@ -176,9 +160,10 @@ static hoodie_status alter_locked(const hoodie_storage *s, const char *base_path
         rc = HOODIE_FAIL(HOODIE_EINVAL, "%s: the table has no schema yet: write to it before altering it", base_path);
     have_data = rc == HOODIE_OK;
     for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
+        const char *made = ch[i].kind == HOODIE_EVO_ADD ? ch[i].name : ch[i].arg; /* the name a change gives */
         if (ch[i].kind != HOODIE_EVO_ADD) rc = keep_column(t->cfg, ch[i].name, ch[i].kind == HOODIE_EVO_RENAME ? "rename" : "drop");
-        if (rc == HOODIE_OK && ch[i].kind != HOODIE_EVO_DROP && hoodie_is_meta_field(ch[i].kind == HOODIE_EVO_ADD ? ch[i].name : ch[i].arg))
-            rc = HOODIE_FAIL(HOODIE_EINVAL, "'%s' is a meta column's name", ch[i].kind == HOODIE_EVO_ADD ? ch[i].name : ch[i].arg);
+        if (rc == HOODIE_OK && made && hoodie_is_meta_field(made))
+            rc = HOODIE_FAIL(HOODIE_EINVAL, "'%s' is a meta column's name", made);
     }
     if (rc == HOODIE_OK) rc = hoodie_field_with_meta(&with_meta, &data);
     have_meta = rc == HOODIE_OK;
@@ -202,13 +187,10 @@ static hoodie_status alter_locked(const hoodie_storage *s, const char *base_path
         rc = hoodie_commit_encode(&meta, &ci, t->cfg->version >= 8 ? 8 : 6);
     }
     if (rc == HOODIE_OK) rc = hoodie_write__inflight(&tx, meta.data, meta.len);
-    if (rc == HOODIE_OK && hoodie_buf_printf(&path, "%s/.hoodie/.schema/%s.schemacommit", base_path, tx.inst.requested) < 0)
-        rc = HOODIE_NOMEM();
-    if (rc == HOODIE_OK) rc = hoodie_storage_write_all(s, (const char *)path.data, 0, history, strlen(history));
+    if (rc == HOODIE_OK) rc = hoodie_evo_write_history(s, base_path, tx.inst.requested, history);
     if (rc == HOODIE_OK) rc = hoodie_write__complete(&tx, meta.data, meta.len);
     if (rc == HOODIE_OK && instant_out && cap) snprintf(instant_out, cap, "%s", tx.inst.requested);
     hoodie_write__txn_dispose(&tx);
-    hoodie_buf_dispose(&path);
     hoodie_buf_dispose(&meta);
     free(latest);
     free(history);

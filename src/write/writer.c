@@ -28,19 +28,9 @@
 
 static hoodie_status table_schema_field(wctx *w, hoodie_field *out, int *found)
 {
-    char *json = NULL;
-    *found = 0;
-    hoodie_status rc = hoodie_table__schema(w->t, NULL, &json);
-    if (rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); return HOODIE_OK; }
-    if (rc < 0) return rc;
-    hoodie_arena *a;
-    hoodie_avro_schema *s;
-    rc = hoodie_arena_new(&a, NULL, 16384);
-    if (rc == HOODIE_OK) rc = hoodie_avro_schema_parse(&s, json, strlen(json), a, "table schema");
-    if (rc == HOODIE_OK) rc = hoodie_avro_to_field(out, s, "root");
-    hoodie_arena_free(a);
-    free(json);
-    if (rc == HOODIE_OK) *found = 1;
+    hoodie_status rc = hoodie_table__schema_field(w->t, NULL, out);
+    if (rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); rc = HOODIE_OK; *found = 0; }
+    else *found = rc == HOODIE_OK;
     return rc;
 }
 
@@ -766,21 +756,18 @@ static void trace_phase(wctx *w, const char *phase)
     w->trace_cpu = cpu;
 }
 
-/*
- * The commit point, under the table lock: no instant that completed (or a compaction or clustering plan scheduled)
- * since this write read the table may have changed a file group this write changed (write/conflict.h). On a
- * conflict the instant stays inflight without a heartbeat: the next writer rolls it back.
- */
 /* The table's schema history (table/evo.h) as it is now on storage, under the lock, against the one the write
  * read: an ALTER TABLE that committed meanwhile renamed or dropped columns this write's files name as they were,
  * and its latest_schema would go back a version (HOODIE_ECONFLICT: retry). One listing when there is none. */
 static hoodie_status schema_unchanged(wctx *w)
 {
+    if (!w->t->evo) { /* the common case: no history then, none now */
+        int any = 0;
+        HOODIE_TRY(hoodie_evo_present(w->s, w->t->base_path, &any));
+        if (!any) return HOODIE_OK;
+    }
     hoodie_timeline *tl = NULL;
     hoodie_evo *now = NULL;
-    int any = 0;
-    HOODIE_TRY(hoodie_evo_present(w->s, w->t->base_path, &any));
-    if (!any && !w->t->evo) return HOODIE_OK;
     hoodie_status rc = hoodie_timeline_load(&tl, w->s, w->t->base_path, w->cfg);
     if (rc == HOODIE_OK) rc = hoodie_evo_load(&now, w->s, w->t->base_path, tl);
     if (rc == HOODIE_OK && hoodie_evo_newest(now) != hoodie_evo_newest(w->t->evo))
@@ -796,18 +783,18 @@ static hoodie_status schema_unchanged(wctx *w)
 static hoodie_status evolve_history(wctx *w, char **latest)
 {
     char *history = NULL;
-    hoodie_buf path = HOODIE_BUF_INIT;
     hoodie_status rc = hoodie_evo_alter(w->t->evo, &w->file_schema, w->evo_ch, w->n_evo_ch, w->tx.inst.requested,
                                         latest, &history);
-    if (rc == HOODIE_OK && hoodie_buf_printf(&path, "%s/.hoodie/.schema/%s.schemacommit", w->t->base_path,
-                                             w->tx.inst.requested) < 0)
-        rc = HOODIE_NOMEM();
-    if (rc == HOODIE_OK) rc = hoodie_storage_write_all(w->s, (const char *)path.data, 0, history, strlen(history));
+    if (rc == HOODIE_OK) rc = hoodie_evo_write_history(w->s, w->t->base_path, w->tx.inst.requested, history);
     free(history);
-    hoodie_buf_dispose(&path);
     return rc;
 }
 
+/*
+ * The commit point, under the table lock: no instant that completed (or a compaction or clustering plan scheduled)
+ * since this write read the table may have changed a file group this write changed (write/conflict.h). On a
+ * conflict the instant stays inflight without a heartbeat: the next writer rolls it back.
+ */
 static hoodie_status commit_checked(wctx *w, const void *meta, size_t len)
 {
     size_t n = 0, cap = w->n_stats;

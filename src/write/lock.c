@@ -338,13 +338,14 @@ int hoodie_write__heartbeat_alive(const hoodie_heartbeats *h, const char *instan
 }
 
 void hoodie_write__heartbeats_prune(const hoodie_heartbeats *h, int (*pending)(void *ctx, const char *instant),
-                                    void *ctx)
+                                    void (*gone)(void *ctx, const char *instant), void *ctx)
 {
     for (size_t i = 0; h && i < h->n; i++) {
         if (pending(ctx, h->v[i].name) || beat_alive(h, &h->v[i])) continue;
         char *path = hoodie_write__path(h->dir, h->v[i].name);
         if (path && h->s->remove(h->s->ctx, path) < 0) hoodie_error_clear();
         free(path);
+        if (gone) gone(ctx, h->v[i].name);
     }
 }
 

@@ -54,9 +54,10 @@ hoodie_status hoodie_write__heartbeats_load(hoodie_heartbeats **out, const hoodi
 /* Whether a writer is alive on `instant`. */
 int hoodie_write__heartbeat_alive(const hoodie_heartbeats *h, const char *instant);
 
-/* Remove the dead heartbeats of instants not pending (pending(ctx, instant) == 0): leftovers of finished writes. */
+/* Remove the dead heartbeats of instants not pending (pending(ctx, instant) == 0): leftovers of finished writes,
+ * or of writers that died before their instant reached the timeline. gone (may be NULL) is called with each. */
 void hoodie_write__heartbeats_prune(const hoodie_heartbeats *h, int (*pending)(void *ctx, const char *instant),
-                                    void *ctx);
+                                    void (*gone)(void *ctx, const char *instant), void *ctx);
 
 void hoodie_write__heartbeats_free(hoodie_heartbeats *h);
 

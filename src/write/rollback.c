@@ -464,7 +464,7 @@ done:
     return rc;
 }
 
-typedef struct pending_ctx { const hoodie_timeline *tl; } pending_ctx;
+typedef struct pending_ctx { const hoodie_timeline *tl; const hoodie_storage *s; } pending_ctx;
 
 static int is_pending(void *ctx, const char *instant)
 {
@@ -472,6 +472,33 @@ static int is_pending(void *ctx, const char *instant)
     for (size_t i = 0; i < tl->count; i++)
         if (!strcmp(tl->instants[i].requested, instant) && tl->instants[i].state != HOODIE_STATE_COMPLETED) return 1;
     return 0;
+}
+
+/*
+ * A dead heartbeat whose instant is not on the timeline: a writer killed after starting its heartbeat and before its
+ * requested file was in place may have left that file's hidden temporary in the timeline folder. Asking the storage
+ * to remove the file it never finished removes such temporaries of dead processes (posix), whatever the action.
+ */
+static void heartbeat_gone(void *ctx, const char *instant)
+{
+    const pending_ctx *pc = ctx;
+    char name[128];
+    for (size_t i = 0; i < pc->tl->count; i++)
+        if (!strcmp(pc->tl->instants[i].requested, instant)) return;
+    hoodie_instant in;
+    memset(&in, 0, sizeof in);
+    if (strlen(instant) >= sizeof in.requested) return;
+    strcpy(in.requested, instant);
+    for (int a = 0; a < HOODIE_ACTION_COUNT; a++) {
+        in.action = in.plan_action = (hoodie_action)a;
+        in.state = HOODIE_STATE_REQUESTED;
+        if (hoodie_instant_file_name(&in, HOODIE_STATE_REQUESTED, pc->tl->layout_version, name, sizeof name) < 0)
+            continue;
+        char *p = hoodie_write__path(pc->tl->dir, name);
+        if (p && pc->s->exists(pc->s->ctx, p) == 0) (void)pc->s->remove(pc->s->ctx, p);
+        free(p);
+    }
+    hoodie_error_clear();
 }
 
 static hoodie_status recover_locked(const hoodie_table *t, size_t *n_out)
@@ -509,8 +536,8 @@ static hoodie_status recover_locked(const hoodie_table *t, size_t *n_out)
         }
     }
     if (rc == HOODIE_OK) {
-        pending_ctx pc = { tl };
-        hoodie_write__heartbeats_prune(hb, is_pending, &pc); /* heartbeats left by finished writes */
+        pending_ctx pc = { tl, hoodie_storage__or_default(t->storage) };
+        hoodie_write__heartbeats_prune(hb, is_pending, heartbeat_gone, &pc); /* left by finished or dead writes */
     }
     hoodie_write__heartbeats_free(hb);
     hoodie_timeline_free(tl);

@@ -3225,3 +3225,53 @@ static void alter_faults(int mor, int version)
 
 HOODIE_TEST(write_writer__faults_alter_cow_v8) { alter_faults(0, 8); }
 HOODIE_TEST(write_writer__faults_alter_mor_v6) { alter_faults(1, 6); }
+
+/* ---- a writer killed before its requested file was in place ----
+ *
+ * Its heartbeat was started and the requested file was still a hidden temporary in the timeline folder. The next
+ * writer's recovery drops the dead heartbeat and that temporary with it; a live process's temporary stays. */
+
+HOODIE_TEST(write_writer__dead_requested_temporary_swept)
+{
+    const hoodie_storage *px = hoodie_storage_posix();
+    char boot[64] = "?";
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    if (f) { if (!fgets(boot, sizeof boot, f)) boot[0] = '?'; fclose(f); }
+    boot[strcspn(boot, "\r\n")] = 0;
+    for (int version = 8; version >= 6; version -= 2) {
+        char table[512], tl[600], path[1024], text[256], dead_prefix[64], live_prefix[64];
+        snprintf(table, sizeof table, "%s/dead_requested_v%d", hoodie_test_tmpdir(), version);
+        prepare(table, NULL, version == 6, version);
+        rows_spec b = { 5, 12, 20, "b", NULL, 0 };
+        pid_t child = fork();
+        if (child == 0) _exit(0);
+        hoodie_assert(child > 0);
+        waitpid(child, NULL, 0);
+        const char *inst = "20200101000000000";
+        snprintf(tl, sizeof tl, "%s/.hoodie%s", table, version == 8 ? "/timeline" : "");
+        snprintf(path, sizeof path, "%s/.hoodie/.heartbeat/%s", table, inst);
+        snprintf(text, sizeof text, "hoodie-writer boot=%s pid=%ld start=1\n", boot, (long)child);
+        hoodie_assert_ok(hoodie_storage_write_all(px, path, 0, text, strlen(text)));
+        snprintf(dead_prefix, sizeof dead_prefix, ".hoodie_tmp_%ld_", (long)child);
+        snprintf(live_prefix, sizeof live_prefix, ".hoodie_tmp_%ld_", (long)getpid());
+        snprintf(path, sizeof path, "%s/%s1_%s.%s.requested", tl, dead_prefix, inst,
+                 version == 6 ? "deltacommit" : "commit");
+        hoodie_assert_ok(hoodie_storage_write_all(px, path, 0, "", 0));
+        char live[1024];
+        snprintf(live, sizeof live, "%s/%s1_%s.commit.requested", tl, live_prefix, inst);
+        hoodie_assert_ok(hoodie_storage_write_all(px, live, 0, "", 0));
+        hoodie_assert_equal_i(1, dir_entries(tl, dead_prefix));
+        hoodie_assert_ok(write_rows(table, NULL, HOODIE_WRITE_UPSERT, &b, NULL));
+        hoodie_assert_equal_i(0, dir_entries(tl, dead_prefix));
+        hoodie_assert_equal_i(1, dir_entries(tl, live_prefix));
+        snprintf(path, sizeof path, "%s/.hoodie/.heartbeat", table);
+        hoodie_assert_equal_i(0, dir_entries(path, inst));
+        hoodie_assert(unlink(live) == 0);
+        wstep steps[] = { { HOODIE_WRITE_UPSERT, b } };
+        char *want = in_turn(version == 6, version, steps, 1);
+        char *got = snapshot(table, NULL, 0);
+        hoodie_assert_equal_s(want, got);
+        free(want);
+        free(got);
+    }
+}

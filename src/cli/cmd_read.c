@@ -18,8 +18,10 @@ static void read_usage(FILE *out)
             "                after (the record's columns as JSON, or null), as Hudi's CDC query gives them\n"
             "  --filter      e.g. \"city = 'sao_paulo' AND fare > 20 AND rider IN ('a','b') AND x IS NULL\"\n"
             "  --merge-memory MB  memory a file slice's merge holds its decoded log records in (default 1024,\n"
-            "                as Hudi's hoodie.memory.merge.max.size); a slice whose records take more is merged\n"
-            "                in key-hash partitions, a pass over the base file each\n");
+            "                as Hudi's hoodie.memory.merge.max.size); past a quarter of it, Avro log records\n"
+            "                stay in the log files (keys and ordering values in memory, records decoded when\n"
+            "                merged); a slice whose records take more still is merged in key-hash partitions,\n"
+            "                a pass over the base file each\n");
 }
 
 int cmd_read(int argc, char **argv)

@@ -86,7 +86,9 @@ int cmd_compact(int argc, char **argv)
                    "                      [--merge-memory MB]\n"
                    "  Without --schedule or --run: schedule, then run every pending compaction.\n"
                    "  --merge-memory: memory a file group's merge holds its decoded log records in (default 1024);\n"
-                   "  a group whose records take more is merged in key-hash partitions, a pass over the base file each.\n");
+                   "  past a quarter of it, Avro log records stay in the log files (keys and ordering values in\n"
+                   "  memory, records decoded when merged); a group whose records take more still is merged in\n"
+                   "  key-hash partitions, a pass over the base file each.\n");
             return CLI_OK;
         }
         if (!strcmp(a, "--schedule")) schedule = 1;

@@ -22,6 +22,7 @@ typedef struct schema_cache_entry {
     const hoodie_renames *rn;  /* schema on read: the writer's columns as renamed for the reader (NULL: none) */
     hoodie_avro_schema *schema;
     hoodie_avro_decoder *decoder;
+    hoodie_avro_decoder *slim;  /* into the lazy columns only (scan_state.slim), made when first needed */
 } schema_cache_entry;
 
 typedef struct scan_state {
@@ -40,12 +41,16 @@ typedef struct scan_state {
                                   schema's record key column (-1: none, every row kept); else -1 */
     uint32_t parts;            /* the partitions rows are kept by: ctx.parts, more once the limit was passed */
     uint64_t log_bytes;        /* of all the scan's log files */
+    hoodie_field slim;         /* ctx.lazy_cols: a STRUCT of those columns of the reader's schema */
+    int have_slim;
+    size_t file_lazy;          /* lazy items made from the current file (it then stays mapped) */
 } scan_state;
 
 /* An Avro data block waiting for the end of its file: blocks a later block of the file drops (rollback command,
  * log compaction) are never decoded. Content pointers borrow scan_state.data. */
 typedef struct pending {
     size_t item;               /* index into out->items */
+    size_t cache;              /* its writer schema's scan_state.cache entry */
     hoodie_avro_decoder *dec;
     const hoodie_avro_schema *writer; /* the block's writer schema */
     hoodie_hlog_block b;       /* header pointers not used */
@@ -74,7 +79,17 @@ static uint64_t item_mem(const hoodie_log_item *it)
             m += it->deletes[i].record_key ? strlen(it->deletes[i].record_key) + 1 : 0;
         return m;
     }
-    return array_mem(&it->batch.root) + (uint64_t)it->batch.root.length * MERGE_ROW_BYTES;
+    uint64_t per_row = MERGE_ROW_BYTES + (it->lazy ? 2 * sizeof(uint32_t) : 0);
+    return array_mem(&it->batch.root) + (uint64_t)it->batch.root.length * per_row;
+}
+
+static void lazy_free(hoodie_log_item *it)
+{
+    if (!it->lazy) return;
+    free(it->lazy->off);
+    free(it->lazy->len);
+    free(it->lazy);
+    it->lazy = NULL;
 }
 
 static hoodie_status keep_part(const scan_state *st, hoodie_log_item *it);
@@ -113,6 +128,8 @@ static void drop_item(scan_state *st, hoodie_log_item *it)
     st->out->mem -= it->mem;
     it->mem = 0;
     if (it->kind != HOODIE_LOG_DATA || !it->batch.root.length) return;
+    if (it->lazy) st->out->lazy--;
+    lazy_free(it);
     hoodie_batch_dispose(&it->batch);
     if (hoodie_batch_init(&it->batch, st->ctx->schema) < 0) memset(&it->batch, 0, sizeof it->batch);
 }
@@ -194,6 +211,38 @@ hoodie_status hoodie_logscan_keep_part(hoodie_batch *b, int key_col, uint32_t pa
     return HOODIE_OK;
 }
 
+/* A lazy item's rows outside the pass's part dropped: its decoded columns and record positions. */
+static hoodie_status keep_part_lazy(const scan_state *st, hoodie_log_item *it)
+{
+    int64_t n = it->batch.root.length;
+    int64_t *rows = malloc((size_t)n * sizeof *rows);
+    if (!rows) return HOODIE_NOMEM();
+    const hoodie_array *keys = &it->batch.root.children[st->key_col];
+    size_t k = 0;
+    for (int64_t r = 0; r < n; r++)
+        if (hoodie_logscan_row_in_part(keys, r, st->parts, st->ctx->part)) rows[k++] = r;
+    hoodie_status rc = HOODIE_OK;
+    for (size_t j = 0; j < st->ctx->n_lazy_cols && rc == HOODIE_OK; j++) {
+        int c = st->ctx->lazy_cols[j];
+        const hoodie_field *f = &it->batch.schema.children[c];
+        hoodie_array kept;
+        if ((rc = hoodie_array_init(&kept, f)) < 0) break;
+        rc = hoodie_array_take(&kept, f, &it->batch.root.children[c], rows, k);
+        if (rc < 0) { hoodie_array_dispose(&kept); break; }
+        hoodie_array_dispose(&it->batch.root.children[c]);
+        it->batch.root.children[c] = kept;
+    }
+    if (rc == HOODIE_OK) {
+        for (size_t i = 0; i < k; i++) {
+            it->lazy->off[i] = it->lazy->off[rows[i]];
+            it->lazy->len[i] = it->lazy->len[rows[i]];
+        }
+        it->batch.root.length = (int64_t)k;
+    }
+    free(rows);
+    return rc;
+}
+
 /* An item's rows (or deletes) outside the pass's part dropped. */
 static hoodie_status keep_part(const scan_state *st, hoodie_log_item *it)
 {
@@ -209,6 +258,7 @@ static hoodie_status keep_part(const scan_state *st, hoodie_log_item *it)
         return HOODIE_OK;
     }
     if (st->key_col < 0 || !it->batch.root.length) return HOODIE_OK;
+    if (it->lazy) return keep_part_lazy(st, it);
     return hoodie_logscan_keep_part(&it->batch, st->key_col, st->parts, st->ctx->part);
 }
 
@@ -258,8 +308,14 @@ hoodie_log_item *hoodie_log_items_push(hoodie_log_items *l, hoodie_log_item_kind
 
 void hoodie_log_items_dispose(hoodie_log_items *l)
 {
-    for (size_t i = 0; i < l->count; i++)
+    for (size_t i = 0; i < l->count; i++) {
+        lazy_free(&l->items[i]);
         if (l->items[i].kind == HOODIE_LOG_DATA) hoodie_batch_dispose(&l->items[i].batch);
+    }
+    for (size_t i = 0; i < l->n_maps; i++) hoodie_file_bytes_done(&l->maps[i]);
+    free(l->maps);
+    for (size_t i = 0; i < l->n_decoders; i++) hoodie_avro_decoder_free(l->decoders[i]);
+    free(l->decoders);
     free(l->items);
     hoodie_arena_free(l->arena);
     memset(l, 0, sizeof *l);
@@ -305,7 +361,8 @@ static hoodie_status rename_fields(hoodie_avro_schema *rec, const char *parent, 
 }
 
 static hoodie_status decoder_for(scan_state *st, const char *json, size_t len, const char *what,
-                                 const char *instant, hoodie_avro_decoder **out, const hoodie_avro_schema **writer)
+                                 const char *instant, hoodie_avro_decoder **out, const hoodie_avro_schema **writer,
+                                 size_t *idx)
 {
     const hoodie_renames *rn;
     HOODIE_TRY(hoodie_evo_renames(st->ctx->evo, st->ctx->as_of, instant, &rn));
@@ -313,6 +370,7 @@ static hoodie_status decoder_for(scan_state *st, const char *json, size_t len, c
         if (st->cache[i].rn == rn && !strcmp(st->cache[i].json, json)) {
             *out = st->cache[i].decoder;
             *writer = st->cache[i].schema;
+            *idx = i;
             return HOODIE_OK;
         }
     schema_cache_entry *n = realloc(st->cache, (st->cache_count + 1) * sizeof *n);
@@ -326,7 +384,7 @@ static hoodie_status decoder_for(scan_state *st, const char *json, size_t len, c
     e->rn = rn;
     if (rn) HOODIE_TRY(rename_fields(e->schema, NULL, rn, st->out->arena, 0));
     HOODIE_TRY(hoodie_avro_decoder_new(&e->decoder, e->schema, st->ctx->schema));
-    st->cache_count++;
+    *idx = st->cache_count++;
     *out = e->decoder;
     *writer = e->schema;
     return HOODIE_OK;
@@ -386,7 +444,8 @@ static hoodie_status avro_block(scan_state *st, const hoodie_hlog_block *b, cons
     }
     hoodie_avro_decoder *dec = NULL;
     const hoodie_avro_schema *writer = NULL;
-    hoodie_status rc = decoder_for(st, schema, b->header_len[HOODIE_HLOG_SCHEMA], what, instant, &dec, &writer);
+    size_t cache = 0;
+    hoodie_status rc = decoder_for(st, schema, b->header_len[HOODIE_HLOG_SCHEMA], what, instant, &dec, &writer, &cache);
     if (rc < 0) { hoodie_error__prefix("%s: block at offset %llu: ", what, (unsigned long long)b->offset); return rc; }
     HOODIE_TRY(room_for_one((void **)&st->pending, &st->cap_pending, st->n_pending, sizeof *st->pending));
     hoodie_log_item *it = hoodie_log_items_push(st->out, HOODIE_LOG_DATA, instant);
@@ -395,6 +454,7 @@ static hoodie_status avro_block(scan_state *st, const hoodie_hlog_block *b, cons
     if (writer && writer->kind == HOODIE_AVRO_RECORD) HOODIE_TRY(partial_mask(st, b, avro_has, writer, &it->absent));
     pending *p = &st->pending[st->n_pending++];
     p->item = st->out->count - 1;
+    p->cache = cache;
     p->dec = dec;
     p->writer = writer;
     p->b = *b;
@@ -477,6 +537,103 @@ static hoodie_status avro_decode(scan_state *st, const hoodie_hlog_block *b, con
             counted = share;
         }
     }
+    if (rc != HOODIE_ITEROVER) return rc;
+    if (kf < 0) HOODIE_TRY(keep_part(st, it));
+    return count_item(st, it, b->total_len - counted);
+}
+
+/*
+ * A block's records decoded lazily into `it` (ctx.lazy_cols; its content is in a mapped file that stays mapped):
+ * the lazy columns decoded (through the cache entry's slim decoder, into those columns of the item's batch; the
+ * others keep no rows), each record's position noted. Parts and the memory limit as avro_decode.
+ */
+static hoodie_status avro_decode_lazy(scan_state *st, const hoodie_hlog_block *b, const char *what,
+                                      schema_cache_entry *ce, hoodie_log_item *it)
+{
+    const hoodie_logscan_ctx *ctx = st->ctx;
+    const size_t nl = ctx->n_lazy_cols;
+    hoodie_status rc;
+    hoodie_hlog_avro_records recs;
+    HOODIE_TRY(hoodie_hlog_avro_open(&recs, b, what));
+    if (!ce->slim) {
+        rc = hoodie_avro_decoder_new(&ce->slim, ce->schema, &st->slim);
+        if (rc < 0) { hoodie_error__prefix("%s: block at offset %llu: ", what, (unsigned long long)b->offset); return rc; }
+    }
+    hoodie_log_lazy *z = calloc(1, sizeof *z);
+    if (!z) return HOODIE_NOMEM();
+    it->lazy = z;
+    st->out->lazy++;
+    __atomic_add_fetch(&hoodie_logscan__lazy_blocks, 1, __ATOMIC_RELAXED);
+    z->content = b->content;
+    z->content_offset = b->content_offset;
+    z->dec = ce->decoder;
+    if (!(z->path = hoodie_arena_strndup(st->out->arena, what, strlen(what)))) return HOODIE_NOMEM();
+    size_t cap = recs.record_count > 0 ? (size_t)recs.record_count : 16;
+    z->off = malloc(cap * sizeof *z->off);
+    z->len = malloc(cap * sizeof *z->len);
+    if (!z->off || !z->len) return HOODIE_NOMEM();
+    int kf = st->key_col >= 0 ? peek_key_field(ce->schema) : -1;
+    /* the decoder appends to a STRUCT of the lazy columns: the item's own arrays, moved in and back out */
+    hoodie_array view;
+    memset(&view, 0, sizeof view);
+    hoodie_array *cols = calloc(nl, sizeof *cols);
+    if (!cols) return HOODIE_NOMEM();
+    view.children = cols;
+    view.n_children = nl;
+    hoodie_array *root = &it->batch.root;
+    const uint8_t *rec;
+    size_t len;
+    uint64_t counted = 0;
+    unsigned since = 0;
+    int in_view = 0;
+    while ((rc = hoodie_hlog_avro_next(&recs, &rec, &len)) == HOODIE_OK) {
+        const uint8_t *key;
+        size_t kl;
+        if (kf >= 0 && peek_key(ce->schema, kf, rec, len, &key, &kl) && !key_in_part(key, kl, st->parts, ctx->part))
+            continue;
+        if (!in_view) {
+            for (size_t j = 0; j < nl; j++) cols[j] = root->children[ctx->lazy_cols[j]];
+            view.length = root->length;
+            in_view = 1;
+        }
+        size_t r = (size_t)view.length;
+        if (r == cap) {
+            size_t nc = cap * 2;
+            uint32_t *o = realloc(z->off, nc * sizeof *o);
+            if (o) z->off = o;
+            uint32_t *l = o ? realloc(z->len, nc * sizeof *l) : NULL;
+            if (l) z->len = l;
+            if (!o || !l) { rc = HOODIE_NOMEM(); break; }
+            cap = nc;
+        }
+        z->off[r] = (uint32_t)(rec - b->content);
+        z->len[r] = (uint32_t)len;
+        hoodie_cursor c;
+        uint64_t off = b->content_offset + (uint64_t)(rec - b->content);
+        hoodie_cursor_init(&c, rec, len, off, what);
+        if ((rc = hoodie_avro_decode_row(ce->slim, &c, &view)) < 0) break;
+        if (hoodie_cursor_left(&c)) {
+            rc = HOODIE_CORRUPT("%s: Avro record at offset %llu has %zu trailing bytes", what,
+                                (unsigned long long)off, hoodie_cursor_left(&c));
+            break;
+        }
+        if (++since == 4096 && ctx->mem_limit) {
+            since = 0;
+            for (size_t j = 0; j < nl; j++) root->children[ctx->lazy_cols[j]] = cols[j];
+            root->length = view.length;
+            in_view = 0;
+            uint64_t share = b->content_len ? (uint64_t)((double)b->total_len * (double)(rec + len - b->content) /
+                                                         (double)b->content_len) : 0;
+            if (share > b->total_len) share = b->total_len;
+            if ((rc = count_item(st, it, share - counted)) < 0) break;
+            counted = share;
+        }
+    }
+    if (in_view) { /* the arrays back where they belong (also on failure: the item owns them) */
+        for (size_t j = 0; j < nl; j++) root->children[ctx->lazy_cols[j]] = cols[j];
+        root->length = view.length;
+    }
+    free(cols);
     if (rc != HOODIE_ITEROVER) return rc;
     if (kf < 0) HOODIE_TRY(keep_part(st, it));
     return count_item(st, it, b->total_len - counted);
@@ -708,13 +865,84 @@ static hoodie_status scan_file(scan_state *st, const hoodie_fs_file *f)
         hoodie_log_item *item = &st->out->items[p->item];
         if (item->removed) continue;
         rc = block_content(st, ranged ? &r : NULL, &p->b);
-        if (rc == HOODIE_OK) rc = avro_decode(st, &p->b, f->path, p->dec, p->writer, item);
+        /* lazily where the file is mapped (it stays so) and the block holds whole records */
+        int lazy = st->have_slim && fb.f && !item->absent && p->b.content_len <= UINT32_MAX &&
+                   p->writer && p->writer->kind == HOODIE_AVRO_RECORD;
+        if (rc == HOODIE_OK && lazy) rc = avro_decode_lazy(st, &p->b, f->path, &st->cache[p->cache], item);
+        else if (rc == HOODIE_OK) rc = avro_decode(st, &p->b, f->path, p->dec, p->writer, item);
+        st->file_lazy += lazy;
         if (!ranged) hoodie_file_bytes_drop(&fb, p->b.offset, p->b.total_len); /* decoded */
     }
     st->n_pending = 0;
     hoodie_reader_close(&r);
-    hoodie_file_bytes_done(&fb); /* nothing points into it any more: the items own their rows and deletes */
+    if (st->file_lazy) { /* lazy items' records are in it: the items keep it mapped */
+        hoodie_file_bytes *nm = realloc(st->out->maps, (st->out->n_maps + 1) * sizeof *nm);
+        if (nm) {
+            st->out->maps = nm;
+            nm[st->out->n_maps++] = fb;
+            memset(&fb, 0, sizeof fb);
+        } else if (rc == HOODIE_OK) {
+            rc = HOODIE_NOMEM();
+        }
+        st->file_lazy = 0;
+    }
+    hoodie_file_bytes_done(&fb); /* else nothing points into it any more: the items own their rows and deletes */
     return rc;
+}
+
+unsigned long hoodie_logscan__lazy_blocks;
+
+/* ctx.lazy_cols: the STRUCT of those columns lazy blocks are decoded into. */
+static hoodie_status slim_schema(scan_state *st)
+{
+    const hoodie_field *r = st->ctx->schema;
+    HOODIE_TRY(hoodie_field_init(&st->slim, "lazy", hoodie_type_of(HOODIE_TYPE_STRUCT), 0));
+    st->have_slim = 1;
+    for (size_t j = 0; j < st->ctx->n_lazy_cols; j++) {
+        int c = st->ctx->lazy_cols[j];
+        if (c < 0 || (size_t)c >= r->n_children)
+            return HOODIE_FAIL(HOODIE_EINVAL, "log scan: lazy column %d of a schema of %zu", c, r->n_children);
+        HOODIE_TRY(hoodie_field_add_child(&st->slim, &r->children[c]));
+    }
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_log_item_decode_row(const hoodie_log_item *it, int64_t row, hoodie_array *root)
+{
+    const hoodie_log_lazy *z = it->lazy;
+    hoodie_cursor c;
+    uint64_t off = z->content_offset + z->off[row];
+    hoodie_cursor_init(&c, z->content + z->off[row], z->len[row], off, z->path);
+    HOODIE_TRY(hoodie_avro_decode_row(z->dec, &c, root));
+    if (hoodie_cursor_left(&c))
+        return HOODIE_CORRUPT("%s: Avro record at offset %llu has %zu trailing bytes", z->path,
+                              (unsigned long long)off, hoodie_cursor_left(&c));
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_log_items_materialize(hoodie_log_items *l)
+{
+    for (size_t i = 0; i < l->count; i++) {
+        hoodie_log_item *it = &l->items[i];
+        if (!it->lazy) continue;
+        hoodie_batch whole;
+        HOODIE_TRY(hoodie_batch_init(&whole, &it->batch.schema));
+        hoodie_status rc = hoodie_avro_decoder_reserve(it->lazy->dec, &whole.root, it->batch.root.length);
+        for (int64_t r = 0; r < it->batch.root.length && rc == HOODIE_OK; r++)
+            rc = hoodie_log_item_decode_row(it, r, &whole.root);
+        if (rc < 0) { hoodie_batch_dispose(&whole); return rc; }
+        hoodie_batch_dispose(&it->batch);
+        it->batch = whole;
+        lazy_free(it);
+        l->lazy--;
+    }
+    hoodie_log_items_release(l);
+    return HOODIE_OK;
+}
+
+void hoodie_log_items_release(hoodie_log_items *l)
+{
+    for (size_t i = 0; i < l->n_maps; i++) hoodie_file_bytes_drop(&l->maps[i], 0, l->maps[i].len);
 }
 
 hoodie_status hoodie_logscan(hoodie_log_items *out, const hoodie_logscan_ctx *ctx, const hoodie_fs_file *const *logs,
@@ -729,6 +957,7 @@ hoodie_status hoodie_logscan(hoodie_log_items *out, const hoodie_logscan_ctx *ct
     for (size_t i = 0; i < n_logs; i++) st.log_bytes += logs[i]->size;
     memset(out, 0, sizeof *out);
     hoodie_status rc = hoodie_arena_new(&out->arena, NULL, 16384);
+    if (rc == HOODIE_OK && ctx->n_lazy_cols && !ctx->headers_only) rc = slim_schema(&st);
     for (size_t i = 0; i < n_logs && rc == HOODIE_OK; i++) {
         size_t first = out->count;
         rc = logs[i]->fn.kind == HOODIE_FILE_LOG ? scan_file(&st, logs[i]) : hoodie_lsm__native_items(ctx, logs[i], out);
@@ -738,7 +967,16 @@ hoodie_status hoodie_logscan(hoodie_log_items *out, const hoodie_logscan_ctx *ct
         }
     }
     if (rc == HOODIE_OK && st.n_replaced) drop_replaced(&st);
-    for (size_t i = 0; i < st.cache_count; i++) hoodie_avro_decoder_free(st.cache[i].decoder);
+    /* lazy items decode with their decoders later: the items keep them */
+    if (st.cache_count && out->lazy && rc == HOODIE_OK) {
+        if (!(out->decoders = malloc(st.cache_count * sizeof *out->decoders))) rc = HOODIE_NOMEM();
+    }
+    for (size_t i = 0; i < st.cache_count; i++) {
+        hoodie_avro_decoder_free(st.cache[i].slim);
+        if (out->decoders) out->decoders[out->n_decoders++] = st.cache[i].decoder;
+        else hoodie_avro_decoder_free(st.cache[i].decoder);
+    }
+    if (st.have_slim) hoodie_field_dispose(&st.slim);
     free(st.cache);
     free(st.replaced);
     free(st.pending);

@@ -27,6 +27,18 @@
 
 typedef enum hoodie_log_item_kind { HOODIE_LOG_DATA = 0, HOODIE_LOG_DELETES = 1 } hoodie_log_item_kind;
 
+typedef struct hoodie_avro_decoder hoodie_avro_decoder;
+
+/* Where the records of a lazy DATA item (ctx.lazy_cols) are: record r is the len[r] bytes at content + off[r], in
+ * a log file the items keep mapped; dec decodes them whole into the reader's schema (both owned by the items). */
+typedef struct hoodie_log_lazy {
+    const uint8_t *content;          /* the Avro data block's records */
+    uint64_t content_offset;         /* their offset in the file (for messages) */
+    const char *path;                /* arena */
+    hoodie_avro_decoder *dec;
+    uint32_t *off, *len;             /* malloc, a row each */
+} hoodie_log_lazy;
+
 typedef struct hoodie_log_item {
     hoodie_log_item_kind kind;
     char instant[HOODIE_INSTANT_TIME_MAX + 1];
@@ -41,6 +53,9 @@ typedef struct hoodie_log_item {
                                       * leaves it out (its rows hold nulls there, which are not values: a merge keeps
                                       * the other record's); arena. NULL: a whole-record block. A headers-only
                                       * scan marks such a block with a pointer to no columns */
+    hoodie_log_lazy *lazy;           /* DATA decoded lazily (ctx.lazy_cols): only those columns of batch have its
+                                      * rows (the others are empty); hoodie_log_item_decode_row decodes a whole row.
+                                      * NULL: every column decoded */
 } hoodie_log_item;
 
 typedef struct hoodie_log_items {
@@ -55,6 +70,11 @@ typedef struct hoodie_log_items {
     uint32_t parts;                   /* the key-hash partitions the scan kept rows by (ctx.parts, or more: see
                                          ctx.mem_limit) */
     int partial;                      /* some item is of a partial block (hoodie_log_item.absent) */
+    size_t lazy;                      /* items decoded lazily (hoodie_log_item.lazy) */
+    struct hoodie_file_bytes *maps;   /* the mapped log files lazy items' records are in (malloc) */
+    size_t n_maps;
+    hoodie_avro_decoder **decoders;   /* the decoders lazy items decode with (malloc) */
+    size_t n_decoders;
 } hoodie_log_items;
 
 typedef struct hoodie_logscan_ctx {
@@ -79,6 +99,13 @@ typedef struct hoodie_logscan_ctx {
     uint64_t mem_limit;
     /* schema on read: each block's columns renamed by id as of as_of (its own instant's version; NULL: by name) */
     const hoodie_evo *evo;
+    /* n_lazy_cols > 0: Avro data blocks of log files the storage maps are decoded lazily: only these columns of
+     * the reader's schema (the key, the ordering and delete columns a merge compares), each row's record left
+     * where it is in the mapped file until hoodie_log_item_decode_row decodes it whole. A merge then holds a few
+     * bytes a record instead of the record (most slices too large for memory merge in one pass). Partial blocks,
+     * Parquet blocks and files that are not mapped are decoded whole as always. */
+    const int *lazy_cols;
+    size_t n_lazy_cols;
 } hoodie_logscan_ctx;
 /** Log files from this size up are read a block at a time where they are not mapped (16 MB). */
 #define HOODIE_LOG_RANGED_MIN ((uint64_t)16 << 20)
@@ -117,6 +144,16 @@ hoodie_status hoodie_logscan_blocks(const hoodie_logscan_ctx *ctx, const hoodie_
 int64_t hoodie_log_items_blocks(const hoodie_log_items *l);
 /** 1 if items of instant `t` apply to the scan (completed, within as-of, not rolled back). */
 int hoodie_logscan__applies(const hoodie_logscan_ctx *ctx, const char *t);
+/** Avro data blocks decoded lazily so far, by every scan (for tests). */
+extern unsigned long hoodie_logscan__lazy_blocks;
+/** Decode row `row` of lazy item `it` whole, appended as a row of `root` (an array of the reader's STRUCT). On a
+ *  failure (a corrupt record: the message names the file and offset) root may hold a partial row. */
+hoodie_status hoodie_log_item_decode_row(const hoodie_log_item *it, int64_t row, hoodie_array *root);
+/** Every lazy item decoded whole (for merges that read every column of log records: partial updates, filled
+ *  records). */
+hoodie_status hoodie_log_items_materialize(hoodie_log_items *l);
+/** The mapped log files' pages out of the process's memory (lazy rows decoded since come from the page cache). */
+void hoodie_log_items_release(hoodie_log_items *l);
 /** Append an empty item (for block decoders); returns NULL on ENOMEM. */
 hoodie_log_item *hoodie_log_items_push(hoodie_log_items *l, hoodie_log_item_kind kind, const char *instant);
 void hoodie_log_items_dispose(hoodie_log_items *l);

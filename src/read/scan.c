@@ -78,6 +78,7 @@ typedef struct scan {
     int64_t merge_memory;                /* memory a slice's merge may hold its log records in
                                             (hoodie_scan_opts.merge_memory; <= 0: HOODIE_MERGE_MEMORY_DEFAULT) */
     uint32_t parts, part;                /* the open slice merged in key-hash partitions: how many, which one now */
+    int lazy;                            /* its log records read lazily (read/logscan.h lazy_cols) */
     hoodie_spill *spill;                 /* its files copied locally for the passes (read/spill.h), or NULL */
     hoodie_lsm_slice *lsm;               /* LSM layout: the slice's sorted merge (read/lsm_read.h) */
     int slice_done_base;
@@ -565,10 +566,19 @@ static hoodie_status start_pass(scan *s)
     s->have_logs = 0;
     /* the first pass takes more partitions when its records outgrow the budget (nothing was read from the slice
      * yet): the later passes follow */
+    int cols[HOODIE_ORDERING_FIELDS_MAX + 3];
+    size_t n_cols = 0;
+    const int want[3] = { s->key_col, s->ord_col, s->del_col };
+    for (int i = 0; s->lazy && i < 3 + 1 + s->n_more_ord; i++) { /* the columns the merge compares */
+        int c = i < 3 ? want[i] : i == 3 ? s->marker.col : s->more_ord[i - 4];
+        int seen = c < 0;
+        for (size_t j = 0; j < n_cols && !seen; j++) seen = cols[j] == c;
+        if (!seen) cols[n_cols++] = c;
+    }
     hoodie_logscan_ctx lc = { hoodie_spill_storage(s->spill, s->t->storage), s->t->tl,
                               s->as_of[0] ? s->as_of : NULL, &s->full, (const char *const *)s->rolled_back,
                               s->n_rolled_back, 0, s->parts, s->part, 0,
-                              s->part == 0 ? hoodie_logscan_budget(s->merge_memory) : 0, s->t->evo };
+                              s->part == 0 ? hoodie_logscan_budget(s->merge_memory) : 0, s->t->evo, cols, n_cols };
     HOODIE_TRY(hoodie_logscan(&s->logs, &lc, s->slice->logs, s->slice->log_count));
     s->parts = s->logs.parts;
     s->have_logs = 1;
@@ -605,7 +615,7 @@ static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
                            s->t->base_path, g->file_id, g->partition, HOODIE_PARTIAL_ARGS(s->t->cfg));
     if ((use_logs || (lookup && sl->base)) && s->t->cfg->lsm_tree && s->key_col >= 0 && hoodie_lsm_slice_sortable(sl)) {
         hoodie_lsm_slice_cfg lc = { { s->t->storage, s->t->tl, s->as_of[0] ? s->as_of : NULL, &s->full,
-                                      (const char *const *)s->rolled_back, s->n_rolled_back, 0, 0, 0, 0, 0, s->t->evo },
+                                      (const char *const *)s->rolled_back, s->n_rolled_back, 0, 0, 0, 0, 0, s->t->evo, NULL, 0 },
                                     s->key_col, s->ord_col, s->del_col, s->policy, s->batch_rows, 0, 0,
                                     lookup ? (const char *const *)s->keys : NULL, lookup ? s->n_keys : 0,
                                     &s->marker };
@@ -614,16 +624,21 @@ static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
     }
     s->parts = 1;
     s->part = 0;
+    s->lazy = 0;
     if (use_logs) {
         if (s->key_col < 0)
             return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "merging log files needs the _hoodie_record_key column");
-        /* log files larger than the merge may hold: that many key-hash partitions, each merged with a pass over
-         * the base file; decoded records take at least their log bytes, and the first pass takes more partitions
-         * when they take more than the budget (hoodie_logscan_ctx.mem_limit) */
+        /* log files past a quarter of what the merge may hold are read lazily (only the columns the merge
+         * compares decoded, the records left in the mapped log files; copied locally first where the storage
+         * does not map files and they are larger than the budget), and the first pass takes more key-hash
+         * partitions, each merged with a pass over the base file, when what it keeps takes more than the budget
+         * (hoodie_logscan_ctx.mem_limit; eager decoded records take at least their log bytes) */
         uint64_t log_bytes = 0;
         for (size_t i = 0; i < sl->log_count; i++) log_bytes += sl->logs[i]->size;
-        s->parts = hoodie_logscan_parts(log_bytes, s->merge_memory);
-        if (s->parts > 1) HOODIE_TRY(spill_slice(s, sl));
+        uint32_t parts = hoodie_logscan_parts(log_bytes, s->merge_memory);
+        s->lazy = parts > 1 || log_bytes > hoodie_logscan_budget(s->merge_memory) / 4;
+        if (parts > 1) HOODIE_TRY(spill_slice(s, sl));
+        s->parts = s->lazy ? 1 : parts;
         HOODIE_TRY(start_pass(s));
         if (s->parts > 1 && !s->spill) HOODIE_TRY(spill_slice(s, sl)); /* the first pass took more partitions */
     }

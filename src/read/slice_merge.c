@@ -63,6 +63,14 @@ struct hoodie_slice_merger {
     size_t n_cols;
     uint8_t *aux_abs, *fold_abs, *abs_tmp;
     size_t aux_abs_rows, fold_abs_rows;
+    /* lazy log items (read/logscan.h): their sources (lazy_item[src], NULL for the others) hold the key and
+     * ordering columns only; the rows a selection takes of them are decoded whole into lazy_rows
+     * (srcs[lazy_src]) first, and the selection points there */
+    const hoodie_log_item **lazy_item;
+    hoodie_batch lazy_rows;
+    int have_lazy_rows;
+    uint32_t lazy_src;
+    uint64_t lazy_bytes;         /* of records decoded since the mapped log files' pages were last let go */
 };
 
 /* The columns row r of b does not carry (hoodie_fill_spec.absent_of): a made record's own, a log item's its
@@ -333,8 +341,9 @@ hoodie_status hoodie_slice_merger_new(hoodie_slice_merger **out, const hoodie_sl
             n_data++;
             rows += (size_t)items->items[i].batch.root.length;
         } else if (!items->items[i].removed) rows += items->items[i].delete_count;
-    m->srcs = calloc(n_data + 3, sizeof *m->srcs);
-    if (!m->srcs) { rc = HOODIE_NOMEM(); goto done; }
+    m->srcs = calloc(n_data + 4, sizeof *m->srcs);
+    m->lazy_item = items->lazy ? calloc(n_data + 4, sizeof *m->lazy_item) : NULL;
+    if (!m->srcs || (items->lazy && !m->lazy_item)) { rc = HOODIE_NOMEM(); goto done; }
     m->n_srcs = 1;
     /* the columns whose values a merged record can take from the other record */
     if ((rc = hoodie_fill_spec_init(&m->fill, &cfg->policy, cfg->schema)) < 0) goto done;
@@ -346,6 +355,8 @@ hoodie_status hoodie_slice_merger_new(hoodie_slice_merger **out, const hoodie_sl
         m->fill.both = 1;
         if (!(m->abs_tmp = malloc(m->n_cols + 1))) { rc = HOODIE_NOMEM(); goto done; }
     }
+    /* records made of two read every column of both: lazy items decoded whole first */
+    if (items->lazy && (m->fill.cols || m->fill.both) && (rc = hoodie_log_items_materialize(items)) < 0) goto done;
     if (m->fill.both) { /* before the log batches' sources: folding makes records from the first */
         if ((rc = hoodie_batch_init(&m->fold_aux, cfg->schema)) < 0) goto done;
         m->have_fold_aux = 1;
@@ -362,6 +373,7 @@ hoodie_status hoodie_slice_merger_new(hoodie_slice_merger **out, const hoodie_sl
         if (it->kind == HOODIE_LOG_DATA) {
             uint32_t src = (uint32_t)m->n_srcs;
             m->srcs[m->n_srcs++] = &it->batch;
+            if (it->lazy) m->lazy_item[src] = it;
             const hoodie_array *keys = &it->batch.root.children[cfg->key_col];
             int64_t n = it->batch.root.length;
             rc = hash_keys(m, keys, n);
@@ -389,6 +401,12 @@ hoodie_status hoodie_slice_merger_new(hoodie_slice_merger **out, const hoodie_sl
             }
         }
     }
+    if (rc == HOODIE_OK && items->lazy) {
+        rc = hoodie_batch_init(&m->lazy_rows, cfg->schema);
+        m->have_lazy_rows = rc == HOODIE_OK;
+        m->lazy_src = (uint32_t)m->n_srcs;
+        m->srcs[m->n_srcs++] = &m->lazy_rows;
+    }
     if (rc == HOODIE_OK && (m->fill.cols || m->partial)) {
         rc = hoodie_batch_init(&m->aux, cfg->schema);
         m->have_aux = rc == HOODIE_OK;
@@ -411,6 +429,8 @@ void hoodie_slice_merger_free(hoodie_slice_merger *m)
     free(m->sel);
     free(m->hashes);
     if (m->have_aux) hoodie_batch_dispose(&m->aux);
+    if (m->have_lazy_rows) hoodie_batch_dispose(&m->lazy_rows);
+    free(m->lazy_item);
     hoodie_fill_spec_dispose(&m->fill);
     if (m->have_fold_aux) hoodie_batch_dispose(&m->fold_aux);
     free(m->aux_abs);
@@ -439,11 +459,38 @@ static hoodie_status sel_reserve(hoodie_slice_merger *m, size_t n)
     return HOODIE_OK;
 }
 
+/* The selected rows of lazy sources (m->sel[0..n)) decoded whole into m->lazy_rows, in selection order, and the
+ * selection pointed at them there. */
+static hoodie_status decode_lazy(hoodie_slice_merger *m, size_t n)
+{
+    if (!m->have_lazy_rows) return HOODIE_OK;
+    for (size_t i = 0; i < n; i++) {
+        hoodie_row_ref *r = &m->sel[i];
+        const hoodie_log_item *it = r->source < m->lazy_src ? m->lazy_item[r->source] : NULL;
+        if (!it) continue;
+        m->lazy_bytes += it->lazy->len[r->row];
+        HOODIE_TRY(hoodie_log_item_decode_row(it, r->row, &m->lazy_rows.root));
+        r->source = m->lazy_src;
+        r->row = m->lazy_rows.root.length - 1;
+    }
+    if (m->lazy_bytes > ((uint64_t)64 << 20)) { /* the log files' pages read so far leave the process's memory */
+        hoodie_log_items_release(m->items);
+        m->lazy_bytes = 0;
+    }
+    return HOODIE_OK;
+}
+
+void hoodie_slice_merger_rows_taken(hoodie_slice_merger *m)
+{
+    if (m->have_lazy_rows) hoodie_array_clear(&m->lazy_rows.root);
+}
+
 static hoodie_status gather(hoodie_slice_merger *m, size_t n, hoodie_batch *out)
 {
     HOODIE_TRY(hoodie_batch_init(out, m->cfg.schema));
     hoodie_status rc = n ? hoodie_batch_take(out, m->srcs, m->n_srcs, m->sel, n) : HOODIE_OK;
     if (rc < 0) hoodie_batch_dispose(out);
+    hoodie_slice_merger_rows_taken(m); /* gathered */
     return rc;
 }
 
@@ -500,7 +547,7 @@ static hoodie_status select_rows(hoodie_slice_merger *m, const hoodie_batch *bas
         n++;
     }
     *n_out = n;
-    return HOODIE_OK;
+    return decode_lazy(m, n);
 }
 
 hoodie_status hoodie_slice_merger_base(hoodie_slice_merger *m, const hoodie_batch *base, hoodie_batch *out)
@@ -540,6 +587,7 @@ hoodie_status hoodie_slice_merger_finish(hoodie_slice_merger *m, hoodie_batch *o
         n++;
     }
     if (n && !m->srcs[0]) m->srcs[0] = m->srcs[1]; /* never referenced; keeps every source non-NULL */
+    HOODIE_TRY(decode_lazy(m, n));
     return gather(m, n, out);
 }
 
@@ -586,6 +634,7 @@ hoodie_status hoodie_slice_merger_log_records(hoodie_slice_merger *m, hoodie_bat
         n++;
     }
     if (rc == HOODIE_OK && n) m->srcs[0] = m->srcs[1]; /* never referenced; keeps every source non-NULL */
+    if (rc == HOODIE_OK) rc = decode_lazy(m, n);
     if (rc == HOODIE_OK) rc = gather(m, n, out);
     if (rc < 0) hoodie_slice_log_deletes_dispose(dels);
     return rc;

@@ -44,11 +44,15 @@ void hoodie_slice_merger_free(hoodie_slice_merger *m);
 hoodie_status hoodie_slice_merger_base(hoodie_slice_merger *m, const hoodie_batch *base, hoodie_batch *out);
 /**
  * hoodie_slice_merger_base without the gather: the selection of the merged rows over the merger's sources
- * (*srcs[0] is `base`; the others are log batches shaped like it, valid as long as the merger). *sel is valid
- * until the next call.
+ * (*srcs[0] is `base`; the others are log batches shaped like it, valid as long as the merger; the rows of lazy
+ * log items a selection takes are decoded into a source that keeps them until hoodie_slice_merger_rows_taken).
+ * *sel is valid until the next call.
  */
 hoodie_status hoodie_slice_merger_select(hoodie_slice_merger *m, const hoodie_batch *base, const hoodie_row_ref **sel,
                                          size_t *n, const hoodie_batch *const **srcs, size_t *n_srcs);
+/** The selections hoodie_slice_merger_select gave are written (a caller that holds selections past the next call
+ *  says when it holds none): the log rows decoded for them (lazy log items) may go. */
+void hoodie_slice_merger_rows_taken(hoodie_slice_merger *m);
 /** Base rows merged so far that a log version replaced (updates); *deleted (may be NULL): those a log delete
  *  removed. */
 int64_t hoodie_slice_merger_replaced(const hoodie_slice_merger *m, int64_t *deleted);

@@ -87,7 +87,7 @@ static hoodie_status applying_blocks(hoodie_svc *sv, const hoodie_file_slice *sl
     HOODIE_TRY(hoodie_svc__load_schema(sv));
     hoodie_logscan_ctx lc = { sv->s, sv->t->tl, NULL, &sv->file_schema,
                               (const char *const *)sv->rolled_back_instants, sv->n_rolled_back_instants, 1, 0, 0, 0, 0,
-                              sv->t->evo };
+                              sv->t->evo, NULL, 0 };
     return hoodie_logscan_blocks(&lc, sl->logs, sl->log_count, out, partial);
 }
 
@@ -291,12 +291,13 @@ static hoodie_status sel_sink(void *ctx, hoodie_batch *base, const hoodie_batch 
 {
     stream_sink *ss = ctx;
     HOODIE_TRY(hoodie_rgcopy_push(ss->rcp, base, srcs, n_srcs, sel, n));
-    if (ss->rcp->left > 0) return HOODIE_OK;
+    if (ss->rcp->left > 0) return HOODIE_OK; /* held */
     hoodie_batch rows;
     const hoodie_pq_chunk_copy *const *copies;
     HOODIE_TRY(hoodie_rgcopy_take(ss->rcp, ss->rcp->left == 0, srcs, n_srcs, &rows, &copies));
-    if (rows.root.length == 0 && !copies) { hoodie_batch_dispose(&rows); return HOODIE_OK; } /* all deleted */
-    return put_rows(ss, &rows, copies);
+    if (rows.root.length == 0 && !copies) { hoodie_batch_dispose(&rows); return 1; } /* all deleted */
+    hoodie_status rc = put_rows(ss, &rows, copies);
+    return rc < 0 ? rc : 1; /* written: none held */
 }
 
 /* Merged rows (the log-only ones, or a slice without logs) into the new base file. */

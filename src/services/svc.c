@@ -393,17 +393,27 @@ hoodie_status hoodie_svc__to_file_shape(hoodie_svc *sv, hoodie_batch *in, hoodie
 }
 
 /* Scan the logs (blocks up to as_of, NULL: all; with parts > 1 only the records of key-hash partition `part`) and
- * fold them per key; counts into `stats` (log blocks only with part 0: every pass sees them all). On success the
- * caller frees *m and disposes *items. */
+ * fold them per key; counts into `stats` (log blocks only with part 0: every pass sees them all). lazy: records
+ * of mapped log files stay there, only the columns the merge compares decoded (read/logscan.h lazy_cols). On
+ * success the caller frees *m and disposes *items. */
 static hoodie_status fold_logs(hoodie_svc *sv, const hoodie_fs_file *const *logs, size_t n_logs,
                                const hoodie_spill *spill, const char *as_of, const merge_shape *sh, uint32_t parts,
-                               uint32_t part, hoodie_log_items *items, hoodie_slice_merger **m, hoodie_svc_rows *stats)
+                               uint32_t part, int lazy, hoodie_log_items *items, hoodie_slice_merger **m,
+                               hoodie_svc_rows *stats)
 {
+    int cols[4], n_cols = 0;
+    const int want[4] = { sh->key, sh->ord, sh->del, sh->marker ? sh->marker->col : -1 };
+    for (int i = 0; i < 4 && lazy; i++) {
+        int seen = want[i] < 0;
+        for (int j = 0; j < n_cols && !seen; j++) seen = cols[j] == want[i];
+        if (!seen) cols[n_cols++] = want[i];
+    }
     /* the first pass takes more partitions when its records outgrow the budget (items->parts): the caller's
      * later passes follow (grow_parts) */
     hoodie_logscan_ctx lc = { hoodie_spill_storage(spill, sv->s), sv->t->tl, as_of, sh->schema,
                               (const char *const *)sv->rolled_back_instants, sv->n_rolled_back_instants, 0,
-                              parts, part, 0, part == 0 ? hoodie_logscan_budget(sv->o.merge_memory) : 0, sv->t->evo };
+                              parts, part, 0, part == 0 ? hoodie_logscan_budget(sv->o.merge_memory) : 0, sv->t->evo,
+                              cols, (size_t)n_cols };
     hoodie_status rc = hoodie_logscan(items, &lc, logs, n_logs);
     if (rc < 0) return rc;
     for (size_t i = 0; i < items->count; i++) {
@@ -420,14 +430,14 @@ static hoodie_status fold_logs(hoodie_svc *sv, const hoodie_fs_file *const *logs
     return rc;
 }
 
-/* After pass 0's fold (`items`): the partitions it ended with (more when its records outgrew the budget), the
- * slice's files copied for the later passes if they were not. */
+/* After pass 0's fold (`items`): the partitions it ended with (more when its records outgrew the budget; lazy: what
+ * the lazy records needed, often 1), the slice's files copied for the later passes if they were not. */
 static hoodie_status grow_parts(hoodie_svc *sv, const hoodie_log_items *items, const hoodie_fs_file *const *logs,
-                                size_t n_logs, const char *base, uint32_t *parts, hoodie_spill **spill)
+                                size_t n_logs, const char *base, int lazy, uint32_t *parts, hoodie_spill **spill)
 {
-    if (items->parts <= *parts) return HOODIE_OK;
+    if (items->parts <= *parts && !lazy) return HOODIE_OK;
     *parts = items->parts;
-    return *spill ? HOODIE_OK : hoodie_spill_open_slice(spill, sv->s, logs, n_logs, base);
+    return *spill || *parts <= 1 ? HOODIE_OK : hoodie_spill_open_slice(spill, sv->s, logs, n_logs, base);
 }
 
 static uint64_t log_bytes(hoodie_svc *sv, const char *partition, const char *const *log_names, size_t n_logs);
@@ -493,9 +503,9 @@ hoodie_status hoodie_svc__compact_logs(hoodie_svc *sv, const char *partition, co
     for (uint32_t part = 0; part < parts && rc == HOODIE_OK; part++) {
         hoodie_log_items items;
         hoodie_slice_merger *m = NULL;
-        rc = fold_logs(sv, logs, n_logs, spill, instant, &sh, parts, part, &items, &m, &stats);
+        rc = fold_logs(sv, logs, n_logs, spill, instant, &sh, parts, part, 0, &items, &m, &stats);
         if (rc < 0) break;
-        if (part == 0) rc = grow_parts(sv, &items, logs, n_logs, NULL, &parts, &spill);
+        if (part == 0) rc = grow_parts(sv, &items, logs, n_logs, NULL, 0, &parts, &spill);
         /* the items' blocks and instants are the same in every pass (only their rows differ) */
         if (part == 0 && rc == HOODIE_OK) rc = valid_instants(&items, &times, &res->instants);
         hoodie_batch recs;
@@ -591,11 +601,16 @@ static uint64_t log_bytes(hoodie_svc *sv, const char *partition, const char *con
     return bytes;
 }
 
+int64_t hoodie_svc__batch_rows;
+
 /*
- * The merge of a slice. Log files larger than the merge may hold (hoodie_logscan_parts) are merged in key-hash partitions:
- * each pass folds one partition's log records and reads the base file again for that partition's rows, so rows
- * come out grouped by partition (may_drop is then set: base rows are not in base order) and selections are not
- * offered (sel_sink is passed over for `sink`).
+ * The merge of a slice. Log files larger than a quarter of what the merge may hold are read lazily: in memory
+ * only the key, ordering and delete columns of their records, which stay in the log files (mapped; where the
+ * storage does not map files, only logs larger than the budget, copied locally first), and are decoded whole when
+ * the merge takes them. When even those outgrow the budget the slice is merged in key-hash partitions: each pass
+ * folds one partition's log records and reads the base file again for that partition's rows, so rows come out
+ * grouped by partition (may_drop is then set: base rows are not in base order) and selections are not offered
+ * (sel_sink is passed over for `sink`).
  */
 static hoodie_status merge_slice(hoodie_svc *sv, const char *partition, const char *base_name,
                                  const char *const *log_names, size_t n_logs, int without_file_name,
@@ -615,25 +630,28 @@ static hoodie_status merge_slice(hoodie_svc *sv, const char *partition, const ch
     uint64_t lb = n_logs ? log_bytes(sv, partition, log_names, n_logs) : 0;
     out->log_bytes += lb;
     uint32_t parts = hoodie_logscan_parts(lb, sv->o.merge_memory);
-    if (parts > 1) sel_sink = NULL;
+    /* lazily when they may not fit: decoded records often take more than their log bytes */
+    int lazy = parts > 1 || lb > hoodie_logscan_budget(sv->o.merge_memory) / 4;
     char *path = base_name ? hoodie_svc__file_path(sv, partition, base_name) : NULL;
     hoodie_status rc = base_name && !path ? HOODIE_NOMEM() : hoodie_arena_new(&a, NULL, 4096);
     const hoodie_fs_file **logs = NULL;
     hoodie_spill *spill = NULL;
     if (rc == HOODIE_OK && n_logs) rc = slice_logs(sv, a, partition, log_names, n_logs, path, parts, &logs, &spill);
     for (uint32_t part = 0; part < parts && rc == HOODIE_OK; part++) {
-        if (n_logs) {
-            rc = fold_logs(sv, logs, n_logs, spill, NULL, &sh, parts, part, &items, &m, out);
+        if (n_logs) { /* lazily: pass 0 scans for one pass, and takes more if the budget needs them */
+            rc = fold_logs(sv, logs, n_logs, spill, NULL, &sh, lazy && part == 0 ? 1 : parts, part, lazy, &items, &m,
+                           out);
             have_items = rc == HOODIE_OK;
-            if (rc == HOODIE_OK && part == 0) rc = grow_parts(sv, &items, logs, n_logs, path, &parts, &spill);
-            if (parts > 1) sel_sink = NULL;
+            if (rc == HOODIE_OK && part == 0) rc = grow_parts(sv, &items, logs, n_logs, path, lazy, &parts, &spill);
         }
+        if (parts > 1) sel_sink = NULL;
         out->may_drop = parts > 1 || (m && hoodie_slice_merger_may_drop(m));
         if (rc == HOODIE_OK && path) {
             const hoodie_renames *rn = NULL;
             if (!r) rc = hoodie_evo_file_renames(sv->t->evo, NULL, path, &rn);
             if (!r && rc == HOODIE_OK)
-                rc = hoodie_pqfile__open_columns(&r, path, hoodie_spill_storage(spill, sv->s), 0, sh.schema, rn);
+                rc = hoodie_pqfile__open_columns(&r, path, hoodie_spill_storage(spill, sv->s), hoodie_svc__batch_rows,
+                                                 sh.schema, rn);
             if (rc == HOODIE_OK) rc = hoodie_pqfile__scan_open(r, &sc);
             while (rc == HOODIE_OK) {
                 hoodie_batch raw, conformed, merged;
@@ -651,6 +669,10 @@ static hoodie_status merge_slice(hoodie_svc *sv, const char *partition, const ch
                     if (rc < 0) { hoodie_batch_dispose(&conformed); break; }
                     out->rows += (int64_t)n;
                     rc = sel_sink(sink_ctx, &conformed, srcs, n_srcs, sel, n);
+                    if (rc > 0) { /* it holds no selection: the lazy rows decoded for them may go */
+                        hoodie_slice_merger_rows_taken(m);
+                        rc = HOODIE_OK;
+                    }
                     continue;
                 }
                 rc = hoodie_slice_merger_base(m, &conformed, &merged);

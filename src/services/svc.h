@@ -118,8 +118,11 @@ typedef hoodie_status (*hoodie_svc_sink)(void *ctx, hoodie_batch *b);
 hoodie_status hoodie_svc__merge_slice_each(hoodie_svc *sv, const char *partition, const char *base_name,
                                            const char *const *log_names, size_t n_logs, int without_file_name,
                                            hoodie_svc_rows *stats, hoodie_svc_sink sink, void *sink_ctx);
+/** Rows of the base file's batches a slice's merge reads (0: the reader's default; for tests). */
+extern int64_t hoodie_svc__batch_rows;
 /** Receives a base batch (`base`, ownership passes, also on failure) and the merge's selection over srcs (srcs[0]
- *  is the base batch; the others are the log batches, valid until the merge returns). */
+ *  is the base batch; the others are the log batches, valid until the merge returns, or until the sink returns 1:
+ *  it has written every selection it was given and holds none of them). */
 typedef hoodie_status (*hoodie_svc_sel_sink)(void *ctx, hoodie_batch *base, const hoodie_batch *const *srcs,
                                              size_t n_srcs, const hoodie_row_ref *sel, size_t n);
 /**

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Every fixture table reads back exactly as its expected CSVs (snapshot and as-of): hoodie writes the result as
 # Parquet and DuckDB renders it the way the CSVs were rendered (tests/oracle/render_expected.mjs). Each read is done
-# twice: as is, and with --merge-memory 0.0002 (about 200 bytes), which merges every slice with log files in key-hash
-# partitions, one pass over its base file each (Spark's log files: rollbacks, deletes, log-only slices, Parquet
-# blocks).
+# three times: as is; with --merge-memory 0.0002 (about 200 bytes), which merges every slice with log files in
+# key-hash partitions, one pass over its base file each (Spark's log files: rollbacks, deletes, log-only slices,
+# Parquet blocks), their Avro records read lazily (only keys and ordering values in memory, each record decoded when
+# merged); and with --merge-memory 0.003 (about 3 KB), under which the slices with more than a quarter of that in
+# log files read their Avro records lazily, in one pass.
 set -u
 HOODIE=${HOODIE:-build/hoodie}
 SRC=${HOODIE_SRC:-.}
@@ -11,7 +13,7 @@ FIX=${HOODIE_FIXTURES:-../shared/fixtures}/hudi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
-for mode in whole parts; do
+for mode in whole parts lazy; do
 for exp in "$FIX"/expected/*.csv; do
   base=$(basename "$exp" .csv)
   table=${base%%.*}
@@ -23,6 +25,7 @@ for exp in "$FIX"/expected/*.csv; do
     *) echo "skip $base (unknown kind)"; continue ;;
   esac
   [ "$mode" = parts ] && args+=(--merge-memory 0.0002) && base="$base (in key-hash partitions)"
+  [ "$mode" = lazy ] && args+=(--merge-memory 0.003) && base="$base (lazy log records)"
   out="$tmp/out.parquet"
   if ! "$HOODIE" read "$FIX/tables/$table" "${args[@]}" --format parquet -o "$out" 2> "$tmp/err"; then
     echo "FAIL $base: hoodie read failed: $(cat "$tmp/err")"

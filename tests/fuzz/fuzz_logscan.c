@@ -174,7 +174,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int mode = 0; mode < 5; mode++) {
         int headers_only = mode == 1;
         uint32_t parts = mode >= 2 ? 3 : 0, part = mode >= 2 ? (uint32_t)(mode - 2) : 0;
-        hoodie_logscan_ctx ctx = { s, tl, NULL, &schema, NULL, 0, headers_only, parts, part, 0, 0, NULL };
+        hoodie_logscan_ctx ctx = { s, tl, NULL, &schema, NULL, 0, headers_only, parts, part, 0, 0, NULL, NULL, 0 };
         hoodie_log_items items;
         hoodie_status rc = hoodie_logscan(&items, &ctx, logs, 1);
         if (rc < 0) {
@@ -201,7 +201,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint32_t parts = 1;
         int64_t sum = 0;
         for (uint32_t part = 0; part < parts && part < 64; part++) {
-            hoodie_logscan_ctx ctx = { s, tl, NULL, &schema, NULL, 0, 0, parts, part, 0, part ? 0 : 4096, NULL };
+            hoodie_logscan_ctx ctx = { s, tl, NULL, &schema, NULL, 0, 0, parts, part, 0, part ? 0 : 4096, NULL, NULL, 0 };
             hoodie_log_items items;
             hoodie_status rc = hoodie_logscan(&items, &ctx, logs, 1);
             check(rc == HOODIE_OK, "a pass fails where the whole scan did not");
@@ -222,7 +222,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint64_t sig[2];
         hoodie_status rcs[2];
         for (int ranged = 0; ranged < 2; ranged++) {
-            hoodie_logscan_ctx ctx = { s, tl, NULL, &schema, NULL, 0, headers_only, 0, 0, ranged ? 1 : UINT64_MAX, 0, NULL };
+            hoodie_logscan_ctx ctx = { s, tl, NULL, &schema, NULL, 0, headers_only, 0, 0, ranged ? 1 : UINT64_MAX, 0, NULL, NULL, 0 };
             hoodie_log_items items;
             rcs[ranged] = hoodie_logscan(&items, &ctx, logs, 1);
             sig[ranged] = rcs[ranged] < 0 ? 0 : items_signature(&items);

@@ -108,7 +108,7 @@ static void ls_add_file(ls_fixture *fx, const char *name, const hoodie_buf *cont
 
 static hoodie_status ls_scan_ranged(ls_fixture *fx, hoodie_log_items *items, uint64_t ranged_min)
 {
-    hoodie_logscan_ctx ctx = { fx->s, fx->tl, NULL, &fx->schema, NULL, 0, 0, 0, 0, ranged_min, 0, NULL };
+    hoodie_logscan_ctx ctx = { fx->s, fx->tl, NULL, &fx->schema, NULL, 0, 0, 0, 0, ranged_min, 0, NULL, NULL, 0 };
     return hoodie_logscan(items, &ctx, fx->logs, fx->n_logs);
 }
 
@@ -160,7 +160,7 @@ HOODIE_TEST(read_logscan__dropped_blocks_are_not_decoded)
     /* blocks that apply, as log compaction scheduling counts them: the retried T2, T5, T6 */
     hoodie_assert_equal_i(3, hoodie_log_items_blocks(&items));
     hoodie_log_items_dispose(&items);
-    hoodie_logscan_ctx hc = { fx.s, fx.tl, NULL, &fx.schema, NULL, 0, 0, 0, 0, 0, 0, NULL };
+    hoodie_logscan_ctx hc = { fx.s, fx.tl, NULL, &fx.schema, NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, 0 };
     int64_t blocks = -1;
     hoodie_assert_ok(hoodie_logscan_blocks(&hc, fx.logs, fx.n_logs, &blocks, NULL));
     hoodie_assert_equal_i(3, blocks);
@@ -286,7 +286,7 @@ HOODIE_TEST(read_logscan__ranged_reads_give_whole_file_items)
     hoodie_log_items_dispose(&ranged);
 
     /* headers only (log compaction scheduling): the same blocks counted from their first bytes */
-    hoodie_logscan_ctx hc = { fx.s, fx.tl, NULL, &fx.schema, NULL, 0, 1, 0, 0, 1, 0, NULL };
+    hoodie_logscan_ctx hc = { fx.s, fx.tl, NULL, &fx.schema, NULL, 0, 1, 0, 0, 1, 0, NULL, NULL, 0 };
     int64_t blocks = -1;
     bytes_read = 0;
     max_read = 0;
@@ -488,7 +488,7 @@ HOODIE_TEST(read_logscan__partial_blocks_keep_the_values_they_leave_out)
         fx.n_logs = 0;
         ls_add_file(&fx, parquet ? ".f2_" T(1) ".log.1_0-1-0" : ".f1_" T(1) ".log.1_0-1-0", &f1);
 
-        hoodie_logscan_ctx hc = { fx.s, fx.tl, NULL, &fx.schema, NULL, 0, 1, 0, 0, 0, 0, NULL };
+        hoodie_logscan_ctx hc = { fx.s, fx.tl, NULL, &fx.schema, NULL, 0, 1, 0, 0, 0, 0, NULL, NULL, 0 };
         int64_t blocks = 0;
         int partial = 0;
         hoodie_assert_ok(hoodie_logscan_blocks(&hc, fx.logs, 1, &blocks, &partial));

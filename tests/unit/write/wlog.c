@@ -146,7 +146,7 @@ static void write_and_read_size(hoodie_log_block_format format, int64_t n, uint6
     lf.size = size;
     strcpy(lf.instant, INSTANT);
     const hoodie_fs_file *logs[1] = { &lf };
-    hoodie_logscan_ctx ctx = { s, tl, NULL, &file, NULL, 0, 0, 0, 0, 0, 0, NULL };
+    hoodie_logscan_ctx ctx = { s, tl, NULL, &file, NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, 0 };
     hoodie_log_items items;
     hoodie_assert_ok(hoodie_logscan(&items, &ctx, logs, 1));
     int64_t next = 0;

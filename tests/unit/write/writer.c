@@ -33,12 +33,15 @@
 #include "util/error.h"
 #include "util/warn.h"
 #include "write/writer_int.h"
+#include "read/logscan.h"
+#include "services/svc.h"
 
 #include <avro.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -1468,6 +1471,22 @@ static void last_compaction_stats(const char *base, const hoodie_storage *s, int
     hoodie_table_free(t);
 }
 
+/* Tables ta and tb, compacted in two ways, hold the same rows (`before`, read before) and their compactions have
+ * the same statistics, updates among them; returns ta's rows. */
+static char *same_compactions(const char *ta, const char *tb, const hoodie_storage *s, const char *before)
+{
+    char *a = snapshot(ta, s, 0), *b = snapshot(tb, s, 0);
+    hoodie_assert_equal_s(before, a);
+    hoodie_assert_equal_s(a, b);
+    int64_t sa[4], sb[4];
+    last_compaction_stats(ta, s, sa);
+    last_compaction_stats(tb, s, sb);
+    for (int i = 0; i < 4; i++) hoodie_assert_equal_i(sa[i], sb[i]);
+    hoodie_assert(sa[1] > 0 && sa[3] > 0); /* updates were compacted */
+    free(b);
+    return a;
+}
+
 /*
  * Log files larger than the merge may hold (hoodie_scan_opts / hoodie_service_opts .merge_memory) are merged in
  * key-hash partitions, a pass over the base file each: every instant's snapshot reads as in one pass, and a
@@ -1517,24 +1536,27 @@ static int dir_entries(const char *dir, const char *prefix)
     return n;
 }
 
+/* The writes of a table whose slices have log files of every kind: a bulk insert, updates, deletes, updates with
+ * inserts, stale updates (event time: they lose), more updates. */
+static const struct { hoodie_write_operation op; rows_spec rows; } mixed_writes[] = {
+    { HOODIE_WRITE_BULK_INSERT, { 1, 300, 10, "a", NULL, 0 } },
+    { HOODIE_WRITE_UPSERT, { 1, 120, 20, "u", NULL, 0 } },
+    { HOODIE_WRITE_DELETE, { 50, 70, 0, "d", NULL, 0 } },
+    { HOODIE_WRITE_UPSERT, { 250, 400, 30, "v", NULL, 0 } },
+    { HOODIE_WRITE_UPSERT, { 1, 40, 5, "stale", NULL, 0 } },
+    { HOODIE_WRITE_UPSERT, { 60, 90, 40, "w", "la", 0 } },
+};
+
 static void merge_parts_case(int version, hoodie_log_block_format fmt)
 {
     hoodie_storage *mem;
     hoodie_assert_ok(hoodie_storage_mem_new(&mem));
     g_log_blocks = fmt;
     const char *tables[2] = { "/mpa", "/mpb" };
-    static const struct { hoodie_write_operation op; rows_spec rows; } steps[] = {
-        { HOODIE_WRITE_BULK_INSERT, { 1, 300, 10, "a", NULL, 0 } },
-        { HOODIE_WRITE_UPSERT, { 1, 120, 20, "u", NULL, 0 } },
-        { HOODIE_WRITE_DELETE, { 50, 70, 0, "d", NULL, 0 } },
-        { HOODIE_WRITE_UPSERT, { 250, 400, 30, "v", NULL, 0 } },
-        { HOODIE_WRITE_UPSERT, { 1, 40, 5, "stale", NULL, 0 } },
-        { HOODIE_WRITE_UPSERT, { 60, 90, 40, "w", "la", 0 } },
-    };
     for (int k = 0; k < 2; k++) {
         make_table(tables[k], mem, 1, version);
-        for (size_t i = 0; i < sizeof steps / sizeof *steps; i++)
-            hoodie_assert_ok(write_rows(tables[k], mem, steps[i].op, &steps[i].rows, NULL));
+        for (size_t i = 0; i < sizeof mixed_writes / sizeof *mixed_writes; i++)
+            hoodie_assert_ok(write_rows(tables[k], mem, mixed_writes[i].op, &mixed_writes[i].rows, NULL));
     }
     size_t n_ids, from_logs;
     file_ids(tables[1], mem, &n_ids, &from_logs);
@@ -1631,19 +1653,11 @@ static void merge_parts_case(int version, hoodie_log_block_format fmt)
     o.merge_memory = 64;
     hoodie_assert_ok(hoodie_compaction_schedule(tables[1], &o, NULL));
     hoodie_assert_ok(hoodie_compaction_run(tables[1], &o, NULL, NULL));
-    char *a = snapshot(tables[0], mem, 0), *b = snapshot(tables[1], mem, 0);
-    hoodie_assert_equal_s(before, a);
-    hoodie_assert_equal_s(a, b);
-    int64_t sa[4], sb[4];
-    last_compaction_stats(tables[0], mem, sa);
-    last_compaction_stats(tables[1], mem, sb);
-    for (int i = 0; i < 4; i++) hoodie_assert_equal_i(sa[i], sb[i]);
-    hoodie_assert(sa[1] > 0 && sa[3] > 0); /* updates were compacted */
+    char *a = same_compactions(tables[0], tables[1], mem, before);
     file_ids(tables[1], mem, &n_ids, &from_logs);
     hoodie_assert_equal_i(0, from_logs);
     free(before);
     free(a);
-    free(b);
     g_log_blocks = HOODIE_LOG_BLOCK_AVRO;
     hoodie_storage_free(mem);
 }
@@ -3275,3 +3289,109 @@ HOODIE_TEST(write_writer__dead_requested_temporary_swept)
         free(got);
     }
 }
+
+/* ---- log files merged lazily ----
+ *
+ * Log files past a quarter of the merge budget are read lazily (read/logscan.h lazy_cols): on a file system (files
+ * mapped) the compaction holds the records' keys and ordering values, each record decoded when the merge takes
+ * it. It writes what the eager merge writes, with the same statistics, keeping the same unchanged column chunks
+ * (one pass: the selections go to the row-group copier, which holds them across batches). */
+
+static uint64_t log_bytes_under(const char *dir)
+{
+    uint64_t n = 0;
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.' && (!e->d_name[1] || !strcmp(e->d_name, "..") || !strcmp(e->d_name, ".hoodie")))
+            continue;
+        char p[2048];
+        struct stat st;
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        if (stat(p, &st) < 0) continue;
+        if (S_ISDIR(st.st_mode)) n += log_bytes_under(p);
+        else if (strstr(e->d_name, ".log.")) n += (uint64_t)st.st_size;
+    }
+    closedir(d);
+    return n;
+}
+
+static void lazy_case(int version)
+{
+    char tables[2][512], tmp[400];
+    snprintf(tmp, sizeof tmp, "%s", hoodie_test_tmpdir()); /* (a new folder each call) */
+    for (int k = 0; k < 2; k++) {
+        snprintf(tables[k], sizeof tables[k], "%s/lazy_%c_v%d", tmp, 'a' + k, version);
+        make_table(tables[k], NULL, 1, version);
+        for (size_t i = 0; i < sizeof mixed_writes / sizeof *mixed_writes; i++) {
+            hoodie_assert_ok(write_rows(tables[k], NULL, mixed_writes[i].op, &mixed_writes[i].rows, NULL));
+            if (i == 0) recode_base_files(tables[k], NULL); /* row groups and chunks the compaction can keep */
+        }
+    }
+    char *before = snapshot(tables[0], NULL, 0);
+    uint64_t lb = log_bytes_under(tables[1]);
+    hoodie_assert(lb > 0);
+    unsigned long lazy0 = hoodie_logscan__lazy_blocks;
+    char *eager_read = snapshot_with(tables[1], NULL, 1, NULL, 0); /* the default budget: eager */
+    hoodie_assert_equal_i((int64_t)lazy0, (int64_t)hoodie_logscan__lazy_blocks);
+    char *lazy_read = snapshot_with(tables[1], NULL, 1, NULL, (int64_t)lb); /* a snapshot read lazily */
+    hoodie_assert(hoodie_logscan__lazy_blocks > lazy0);
+    hoodie_assert_equal_s(eager_read, lazy_read);
+    free(eager_read);
+    free(lazy_read);
+    lazy0 = hoodie_logscan__lazy_blocks;
+    compact_all(tables[0], NULL); /* the default budget: eager */
+    hoodie_assert_equal_i((int64_t)lazy0, (int64_t)hoodie_logscan__lazy_blocks);
+    hoodie_service_opts o = HOODIE_SERVICE_OPTS_INIT;
+    o.merge_memory = (int64_t)lb; /* past a quarter of it: lazy; what the lazy records take fits: one pass */
+    hoodie_assert_ok(hoodie_compaction_schedule(tables[1], &o, NULL));
+    hoodie_assert_ok(hoodie_compaction_run(tables[1], &o, NULL, NULL));
+    hoodie_assert(hoodie_logscan__lazy_blocks > lazy0);
+    char *a = same_compactions(tables[0], tables[1], NULL, before);
+    size_t same_a, same_b;
+    size_t na = chunk_kept(tables[0], NULL, "city", &same_a), nb = chunk_kept(tables[1], NULL, "city", &same_b);
+    hoodie_assert_equal_i((int64_t)na, (int64_t)nb);
+    hoodie_assert_equal_i((int64_t)same_a, (int64_t)same_b);
+    /* updates only (no delete moves rows): the unchanged chunks are kept, as the eager merge keeps them
+     * (write_writer__compaction_unchanged_columns_copied): the single pass gave its selections to the copier */
+    char k[512];
+    snprintf(k, sizeof k, "%s/lazy_k_v%d", tmp, version);
+    make_table(k, NULL, 1, version);
+    rows_spec ka = { 1, 300, 10, "a", NULL, 0 }, ku = { 1, 30, 20, "a", NULL, 0 };
+    hoodie_assert_ok(write_rows(k, NULL, HOODIE_WRITE_BULK_INSERT, &ka, NULL));
+    recode_base_files(k, NULL);
+    hoodie_assert_ok(write_rows(k, NULL, HOODIE_WRITE_UPSERT, &ku, NULL));
+    char *kb = snapshot(k, NULL, 0);
+    unsigned long lazy1 = hoodie_logscan__lazy_blocks;
+    o.merge_memory = (int64_t)log_bytes_under(k);
+    hoodie_svc__batch_rows = 16; /* row groups of many batches: the copier holds selections across them */
+    hoodie_assert_ok(hoodie_compaction_schedule(k, &o, NULL));
+    hoodie_assert_ok(hoodie_compaction_run(k, &o, NULL, NULL));
+    hoodie_svc__batch_rows = 0;
+    hoodie_assert(hoodie_logscan__lazy_blocks > lazy1);
+    char *ka_s = snapshot(k, NULL, 0);
+    hoodie_assert_equal_s(kb, ka_s);
+    free(kb);
+    free(ka_s);
+    hoodie_assert_equal_i(3, chunk_kept(k, NULL, "city", &same_b));
+    hoodie_assert_equal_i(3, same_b);
+    hoodie_assert_equal_i(3, chunk_kept(k, NULL, "name", &same_b));
+    hoodie_assert_equal_i(3, same_b);
+    /* and in passes, the lazy records of each partition (a budget far below them) */
+    char c[512];
+    snprintf(c, sizeof c, "%s/lazy_c_v%d", tmp, version);
+    make_table(c, NULL, 1, version);
+    for (size_t i = 0; i < sizeof mixed_writes / sizeof *mixed_writes; i++)
+        hoodie_assert_ok(write_rows(c, NULL, mixed_writes[i].op, &mixed_writes[i].rows, NULL));
+    o.merge_memory = (int64_t)(lb / 16);
+    hoodie_assert_ok(hoodie_compaction_schedule(c, &o, NULL));
+    hoodie_assert_ok(hoodie_compaction_run(c, &o, NULL, NULL));
+    char *cs = snapshot(c, NULL, 0);
+    hoodie_assert_equal_s(a, cs);
+    free(cs);
+    free(before);
+    free(a);
+}
+
+HOODIE_TEST(write_writer__lazy_log_records_v8) { lazy_case(8); }
+HOODIE_TEST(write_writer__lazy_log_records_v6) { lazy_case(6); }

@@ -4,13 +4,15 @@
  * blocks' instants are made completed instants of the timeline, except those ending in 9 (blocks that do not
  * apply), so every framing, header, Avro, delete, command and Parquet data block path is reached. The scan must
  * never crash or leak; a failure must say what is wrong; reading the file in ranges must give what reading it
- * whole gives. The corpus holds log files of the Spark fixtures.
+ * whole gives; read lazily from a file the storage maps (a local copy), it must give what it gives read eagerly,
+ * merged. The corpus holds log files of the Spark fixtures.
  */
 #include "format/hlog/hlog.h"
 #include "format/avro/schema.h"
 #include "model/avro.h"
 #include "read/logscan.h"
 #include "read/slice_merge.h"
+#include "model/render.h"
 #include "storage/storage.h"
 #include "table/instant.h"
 #include "util/error.h"
@@ -19,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -92,9 +95,20 @@ static uint64_t items_signature(const hoodie_log_items *l)
     return h;
 }
 
+/* A batch's rows, hashed. */
+static uint64_t rows_signature(const hoodie_batch *b)
+{
+    hoodie_buf text = HOODIE_BUF_INIT;
+    check(hoodie_render_csv(&text, b, 0) == HOODIE_OK, "rendering merged rows");
+    uint64_t h = mix_str(0xcbf29ce484222325ull, (const char *)text.data, text.len);
+    hoodie_buf_dispose(&text);
+    return h;
+}
+
 /* The slice merge of the items (key _hoodie_record_key, event-time ordering on ts) over a base batch of the
- * keys k0..k3 and uuid1..uuid3: it must not crash or leak, and give no more rows than it was given. */
-static void merge_items(const hoodie_field *schema, hoodie_log_items *items)
+ * keys k0..k3 and uuid1..uuid3: it must not crash or leak, and give no more rows than it was given. Returns a
+ * signature of the rows it gave (0: the merge failed). */
+static uint64_t merge_items(const hoodie_field *schema, hoodie_log_items *items)
 {
     hoodie_slice_merge_cfg mc;
     memset(&mc, 0, sizeof mc);
@@ -105,7 +119,7 @@ static void merge_items(const hoodie_field *schema, hoodie_log_items *items)
     mc.policy.log_fold = mc.policy.base = HOODIE_MERGE_EVENT_TIME_ORDERING;
     hoodie_slice_merger *m;
     hoodie_status rc = hoodie_slice_merger_new(&m, &mc, items);
-    if (rc < 0) { check(hoodie_error__message()[0] != '\0', "a merge failure without a message"); return; }
+    if (rc < 0) { check(hoodie_error__message()[0] != '\0', "a merge failure without a message"); return 0; }
     hoodie_batch base, merged, rest, recs;
     check(hoodie_batch_init(&base, schema) == HOODIE_OK, "base batch");
     static const char *const keys[] = { "k0", "k1", "k2", "k3", "uuid1", "uuid2", "uuid3" };
@@ -127,10 +141,13 @@ static void merge_items(const hoodie_field *schema, hoodie_log_items *items)
     check(rc == HOODIE_OK, "merging a base batch");
     check(hoodie_slice_merger_finish(m, &rest) == HOODIE_OK, "the log-only rows");
     check(merged.root.length <= base.root.length && rest.root.length <= in, "more rows than given");
+    uint64_t sig = mix(rows_signature(&merged), rows_signature(&rest)) | 1;
     hoodie_slice_log_deletes dels;
     rc = hoodie_slice_merger_log_records(m, &recs, &dels);
     check(rc == (items->partial ? HOODIE_EUNSUPPORTED : HOODIE_OK), "log records of partial blocks");
     if (rc == HOODIE_OK) {
+        sig = mix(sig, rows_signature(&recs));
+        for (size_t d = 0; d < dels.count; d++) sig = mix_str(sig, dels.keys[d], dels.key_lens[d]);
         hoodie_batch_dispose(&recs);
         hoodie_slice_log_deletes_dispose(&dels);
     }
@@ -139,6 +156,7 @@ static void merge_items(const hoodie_field *schema, hoodie_log_items *items)
     hoodie_batch_dispose(&rest);
     hoodie_batch_dispose(&base);
     hoodie_slice_merger_free(m);
+    return sig;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -171,6 +189,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * succeeds, so does each part, and the parts' rows and deletes add up to the whole scan's */
     int64_t whole = -1, parts_sum = 0;
     int parts_ok = 1;
+    uint64_t merged_sig = 0, items_sig = 0;
     for (int mode = 0; mode < 5; mode++) {
         int headers_only = mode == 1;
         uint32_t parts = mode >= 2 ? 3 : 0, part = mode >= 2 ? (uint32_t)(mode - 2) : 0;
@@ -190,7 +209,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (!it->removed) n += it->kind == HOODIE_LOG_DATA ? it->batch.root.length : (int64_t)it->delete_count;
         }
         if (mode == 0) whole = n;
-        if (mode == 0) merge_items(&schema, &items);
+        if (mode == 0) items_sig = items_signature(&items);
+        if (mode == 0) merged_sig = merge_items(&schema, &items);
         if (parts) parts_sum += n;
         hoodie_log_items_dispose(&items);
     }
@@ -230,6 +250,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         check(rcs[0] == rcs[1], "reading in ranges fails differently from reading whole");
         check(sig[0] == sig[1], "reading in ranges gives other items than reading whole");
+    }
+    /* lazily: the file where the storage maps it (a local copy), only the key and ordering columns decoded by the
+     * scan, each record decoded whole when the merge takes it; when the whole scan succeeds, so does the lazy one,
+     * with the same items, and the merge gives the same rows */
+    char local[128];
+    snprintf(local, sizeof local, "%s/fuzz_logscan_%ld.log", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+             (long)getpid());
+    const hoodie_storage *px = hoodie_storage_posix();
+    if (size && hoodie_storage_write_all(px, local, 0, data, size) == HOODIE_OK) {
+        hoodie_fs_file lf = f;
+        lf.path = local;
+        const hoodie_fs_file *llogs[1] = { &lf };
+        const int lazy_cols[2] = { hoodie_field_find(&schema, "_hoodie_record_key"), hoodie_field_find(&schema, "ts") };
+        hoodie_logscan_ctx ctx = { px, tl, NULL, &schema, NULL, 0, 0, 0, 0, 0, 0, NULL, lazy_cols, 2 };
+        hoodie_log_items items;
+        hoodie_status rc = hoodie_logscan(&items, &ctx, llogs, 1);
+        if (rc < 0) check(hoodie_error__message()[0] != '\0', "a lazy scan's failure without a message");
+        if (whole >= 0) check(rc == HOODIE_OK, "a lazy scan fails where the whole scan did not");
+        if (rc == HOODIE_OK) {
+            if (whole >= 0) check(items_signature(&items) == items_sig, "a lazy scan gives other items");
+            uint64_t sig = merge_items(&schema, &items);
+            if (whole >= 0 && merged_sig) check(sig == merged_sig, "a lazy merge gives other rows");
+            hoodie_log_items_dispose(&items);
+        }
+        hoodie_error_clear();
+        (void)unlink(local);
+    } else {
+        hoodie_error_clear();
     }
     hoodie_timeline_free(tl);
     hoodie_field_dispose(&schema);

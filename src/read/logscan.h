@@ -13,6 +13,8 @@
  * stays, removed, with no rows); rows of items dropped later are freed when they are dropped.
  *
  * Memory: items own their batches; delete keys live in the result's arena. hoodie_log_items_dispose frees all.
+ * A lazy scan (ctx.lazy_cols) keeps only the merge's columns of Avro records and where each record is: the log
+ * files stay mapped, owned by the result, until it is disposed.
  * A log file is mapped where the storage maps files, else read whole when it is small and a block at a time when
  * it is large (ctx.ranged_min), one file at a time; a pass of a hash-partitioned merge (ctx.parts) keeps one part's rows.
  */

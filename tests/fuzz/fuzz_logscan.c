@@ -274,6 +274,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (whole >= 0 && merged_sig) check(sig == merged_sig, "a lazy merge gives other rows");
             hoodie_log_items_dispose(&items);
         }
+        /* lazily under a small memory limit: the first pass takes more partitions as it goes (its lazy rows kept
+         * by part), and the passes add up to the whole scan */
+        if (whole >= 0) {
+            uint32_t parts = 1;
+            int64_t sum = 0;
+            for (uint32_t part = 0; part < parts && part < 64; part++) {
+                hoodie_logscan_ctx pc = { px, tl, NULL, &schema, NULL, 0, 0, parts, part, 0, part ? 0 : 2048, NULL,
+                                          lazy_cols, 2 };
+                rc = hoodie_logscan(&items, &pc, llogs, 1);
+                check(rc == HOODIE_OK, "a lazy pass fails where the whole scan did not");
+                if (part == 0) parts = items.parts;
+                for (size_t i = 0; i < items.count; i++)
+                    if (!items.items[i].removed)
+                        sum += items.items[i].kind == HOODIE_LOG_DATA ? items.items[i].batch.root.length
+                                                                      : (int64_t)items.items[i].delete_count;
+                if (part == 0) (void)merge_items(&schema, &items);
+                hoodie_log_items_dispose(&items);
+            }
+            if (parts <= 64) check(sum == whole, "the lazy passes do not add up to the whole scan");
+        }
         hoodie_error_clear();
         (void)unlink(local);
     } else {

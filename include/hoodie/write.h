@@ -117,13 +117,15 @@ HOODIE_API hoodie_status hoodie_table_create(const char *base_path, const hoodie
 
 /**
  * ALTER TABLE on a table that reads its columns by field id (Hudi's schema on read, as Spark SQL's ALTER TABLE
- * with hoodie.schema.on.read.enable): top-level columns renamed, dropped or added without rewriting any file. The
- * first ALTER starts the table's schema history (.hoodie/.schema). Pairs are flat arrays of 2 * count strings.
+ * with hoodie.schema.on.read.enable): top-level columns renamed, dropped or added, nested fields renamed by their
+ * dotted path ("s.x", "a.element.x", "m.value.x": through structs, a list's element, a map's key and value),
+ * without rewriting any file. The first ALTER starts the table's schema history (.hoodie/.schema). Pairs are flat
+ * arrays of 2 * count strings.
  */
 typedef struct hoodie_table_alter_opts {
     unsigned version;                  /**< HOODIE_TABLE_ALTER_OPTS_VERSION */
     const hoodie_storage *storage;     /**< NULL: local POSIX file system */
-    const char *const *renames;        /**< pairs: old name, new name */
+    const char *const *renames;        /**< pairs: old name (or nested path), new name */
     size_t n_renames;
     const char *const *drops;          /**< names */
     size_t n_drops;

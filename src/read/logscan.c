@@ -331,8 +331,29 @@ int hoodie_logscan__applies(const hoodie_logscan_ctx *c, const char *t)
     return hoodie_timeline_before_start(c->tl, t);
 }
 
+static hoodie_status rename_fields(hoodie_avro_schema *rec, const char *parent, const hoodie_renames *rn,
+                                   hoodie_arena *a, int depth);
+
+/* The records inside a field's type `t` (path `path`) renamed: itself when a record, through nullable unions, an
+ * array's items ("path.element") and a map's values ("path.value"). */
+static hoodie_status rename_inside(hoodie_avro_schema *t, const char *path, const hoodie_renames *rn, hoodie_arena *a,
+                                   int depth, const hoodie_avro_schema *self)
+{
+    if (depth > 32) return HOODIE_OK;
+    for (size_t b = 0; t->kind == HOODIE_AVRO_UNION && b < t->count; b++)
+        if (t->branches[b]->kind != HOODIE_AVRO_NULL) { t = t->branches[b]; break; }
+    if (t->kind == HOODIE_AVRO_RECORD) return t != self ? rename_fields(t, path, rn, a, depth + 1) : HOODIE_OK;
+    if ((t->kind != HOODIE_AVRO_ARRAY && t->kind != HOODIE_AVRO_MAP) || !t->items) return HOODIE_OK;
+    size_t len = strlen(path) + 9;
+    char *sub = hoodie_arena_alloc(a, len);
+    if (!sub) return HOODIE_NOMEM();
+    snprintf(sub, len, "%s.%s", path, t->kind == HOODIE_AVRO_ARRAY ? "element" : "value");
+    return rename_inside(t->items, sub, rn, a, depth + 1, self);
+}
+
 /* Schema on read: the writer schema's fields renamed as `rn` says (dotted paths of the names as written, through
- * records and nullable records), all of one record's at once (a swap stays a swap). */
+ * records, nullable records, arrays' elements and maps' values), all of one record's at once (a swap stays a
+ * swap). */
 static hoodie_status rename_fields(hoodie_avro_schema *rec, const char *parent, const hoodie_renames *rn,
                                    hoodie_arena *a, int depth)
 {
@@ -351,10 +372,7 @@ static hoodie_status rename_fields(hoodie_avro_schema *rec, const char *parent, 
         names[f] = name;
         for (size_t r = 0; r < rn->n; r++)
             if (!strcmp(path, rn->from[r])) { names[f] = rn->to[r]; break; }
-        hoodie_avro_schema *t = rec->fields[f].type;
-        for (size_t b = 0; t->kind == HOODIE_AVRO_UNION && b < t->count; b++)
-            if (t->branches[b]->kind == HOODIE_AVRO_RECORD) { t = t->branches[b]; break; }
-        if (t != rec) HOODIE_TRY(rename_fields(t, path, rn, a, depth + 1));
+        HOODIE_TRY(rename_inside(rec->fields[f].type, path, rn, a, depth, rec));
     }
     for (size_t f = 0; f < rec->count; f++) rec->fields[f].name = names[f];
     return HOODIE_OK;
@@ -589,7 +607,8 @@ static hoodie_status avro_decode_lazy(scan_state *st, const hoodie_hlog_block *b
     while ((rc = hoodie_hlog_avro_next(&recs, &rec, &len)) == HOODIE_OK) {
         const uint8_t *key;
         size_t kl;
-        if (kf >= 0 && peek_key(ce->schema, kf, rec, len, &key, &kl) && !key_in_part(key, kl, st->parts, ctx->part))
+        if (kf >= 0 && st->parts > 1 && peek_key(ce->schema, kf, rec, len, &key, &kl) &&
+            !key_in_part(key, kl, st->parts, ctx->part))
             continue;
         if (!in_view) {
             for (size_t j = 0; j < nl; j++) cols[j] = root->children[ctx->lazy_cols[j]];

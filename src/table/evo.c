@@ -33,7 +33,7 @@ typedef struct evo_version {
 } evo_version;
 
 typedef struct evo_pair {
-    hoodie_status rc;   /* HOODIE_EUNSUPPORTED: a rename inside an array or map (msg says which) */
+    hoodie_status rc;   /* HOODIE_EUNSUPPORTED: an element, key or value added again (msg says which) */
     char *msg;
     hoodie_renames r;   /* from: dotted paths of the file's names; to: the new name of the last step */
     size_t cap;
@@ -127,41 +127,6 @@ static const evo_field *by_id(const evo_type *t, long id)
     return NULL;
 }
 
-static const evo_field *by_name(const evo_type *t, const char *name)
-{
-    for (size_t i = 0; i < t->n; i++)
-        if (!strcmp(t->fields[i].name, name)) return &t->fields[i];
-    return NULL;
-}
-
-/* Nested fields must read by name as they read by id: same id, same name; a name the query has is the same id. */
-static int nested_same(const evo_type *q, const evo_type *f, const char *path, char *msg, size_t cap)
-{
-    if (q->kind != EVO_RECORD || f->kind != EVO_RECORD) {
-        if (q->kind == f->kind && q->kind != EVO_PRIM)
-            for (size_t i = 0; i < f->n && i < q->n; i++) { /* an array's element, a map's key and value */
-                char sub[512];
-                snprintf(sub, sizeof sub, "%s.%s", path, f->fields[i].name);
-                if (!nested_same(q->fields[i].type, f->fields[i].type, sub, msg, cap)) return 0;
-            }
-        return 1;
-    }
-    for (size_t i = 0; i < f->n; i++) {
-        const evo_field *ff = &f->fields[i], *qf = by_id(q, ff->id), *qn = by_name(q, ff->name);
-        if ((qf && strcmp(qf->name, ff->name)) || (qn && qn->id != ff->id)) {
-            snprintf(msg, cap, "%s.%s (id %ld) reads as %s%s%s", path, ff->name, ff->id, qf ? path : "",
-                     qf ? "." : "another column of that name", qf ? qf->name : "");
-            return 0;
-        }
-        if (qf) {
-            char sub[512];
-            snprintf(sub, sizeof sub, "%s.%s", path, ff->name);
-            if (!nested_same(qf->type, ff->type, sub, msg, cap)) return 0;
-        }
-    }
-    return 1;
-}
-
 static const char *pair_own(evo_pair *p, char *str)
 {
     if (!str) return NULL;
@@ -192,9 +157,43 @@ static hoodie_status pair_add(evo_pair *p, const char *from, const char *to)
     return HOODIE_OK;
 }
 
+static hoodie_status pair_field(evo_pair *p, const evo_field *ff, const evo_field *qf, const char *parent,
+                                const evo_version *q, const evo_version *f);
+
+/* The renames inside a field of type ft read as qt (the field's path `path`): a record's fields matched by id, an
+ * array's element ("path.element") and a map's key and value ("path.key", "path.value") by position, as Hudi
+ * names them in full names; an element, key or value whose id changed (dropped and added again) is refused. */
+static hoodie_status pair_type(evo_pair *p, const evo_type *ft, const evo_type *qt, const char *path,
+                               const evo_version *q, const evo_version *f)
+{
+    if (qt->kind == EVO_RECORD && ft->kind == EVO_RECORD) {
+        for (size_t i = 0; i < ft->n && p->rc == HOODIE_OK; i++)
+            HOODIE_TRY(pair_field(p, &ft->fields[i], by_id(qt, ft->fields[i].id), path, q, f));
+        return HOODIE_OK;
+    }
+    if (qt->kind != ft->kind || qt->kind == EVO_PRIM) return HOODIE_OK; /* a type change: the reader's to tell */
+    for (size_t i = 0; i < ft->n && i < qt->n && p->rc == HOODIE_OK; i++) {
+        const evo_field *fe = &ft->fields[i], *qe = &qt->fields[i];
+        if (fe->id != qe->id) {
+            char text[1400];
+            snprintf(text, sizeof text, "schema on read: %s.%s was dropped and added again (id %ld, then %ld), which "
+                     "is not supported (written in version %lld, read as of %lld)", path, fe->name, fe->id, qe->id,
+                     f->id, q->id);
+            p->rc = HOODIE_EUNSUPPORTED;
+            return (p->msg = strdup(text)) ? HOODIE_OK : HOODIE_NOMEM();
+        }
+        size_t len = strlen(path) + strlen(fe->name) + 2;
+        char *sub = malloc(len);
+        if (sub) snprintf(sub, len, "%s.%s", path, fe->name);
+        const char *owned = pair_own(p, sub);
+        if (!owned) return HOODIE_NOMEM();
+        HOODIE_TRY(pair_type(p, fe->type, qe->type, owned, q, f));
+    }
+    return HOODIE_OK;
+}
+
 /* The renames of file field `ff` (its path under `parent`, a dotted path of file names; NULL at the top) read as
- * query field `qf` (NULL: the query has no field of its id): its own, then those of a record's fields, which are
- * matched by id too. Inside arrays and maps a difference is refused (p->rc). */
+ * query field `qf` (NULL: the query has no field of its id): its own, then those of what it holds (pair_type). */
 static hoodie_status pair_field(evo_pair *p, const evo_field *ff, const evo_field *qf, const char *parent,
                                 const evo_version *q, const evo_version *f)
 {
@@ -211,21 +210,7 @@ static hoodie_status pair_field(evo_pair *p, const evo_field *ff, const evo_fiel
         return pair_add(p, path, pair_own(p, strdup(hidden)));
     }
     if (strcmp(qf->name, ff->name)) HOODIE_TRY(pair_add(p, path, qf->name));
-    const evo_type *qt = qf->type, *ft = ff->type;
-    if (qt->kind == EVO_RECORD && ft->kind == EVO_RECORD) {
-        for (size_t i = 0; i < ft->n && p->rc == HOODIE_OK; i++)
-            HOODIE_TRY(pair_field(p, &ft->fields[i], by_id(qt, ft->fields[i].id), path, q, f));
-        return HOODIE_OK;
-    }
-    char msg[1024];
-    if (qt->kind == ft->kind && qt->kind != EVO_PRIM && !nested_same(qt, ft, path, msg, sizeof msg)) {
-        char text[1400];
-        snprintf(text, sizeof text, "schema on read: a field inside an array or a map renamed, or dropped and added "
-                 "again, is not supported (written in version %lld, read as of %lld: %s)", f->id, q->id, msg);
-        p->rc = HOODIE_EUNSUPPORTED;
-        if (!(p->msg = strdup(text))) return HOODIE_NOMEM();
-    }
-    return HOODIE_OK;
+    return pair_type(p, ff->type, qf->type, path, q, f);
 }
 
 static hoodie_status pair_build(evo_pair *p, const evo_version *q, const evo_version *f)
@@ -489,6 +474,40 @@ static int fields_find(json_t *fields, const char *name)
     return -1;
 }
 
+/* The fields array of the record holding the field at dotted path `path` ("s.x", "a.element.x", "m.value.x") and,
+ * in *last, where the field's own name starts in path: through records' fields by name, an array's "element" and a
+ * map's "key" and "value". NULL when the path leads to no record's field. */
+static json_t *nested_fields(json_t *fields, const char *path, const char **last)
+{
+    const char *p = path;
+    for (;;) {
+        const char *dot = strchr(p, '.');
+        if (!dot) { *last = p; return fields; }
+        char name[256];
+        if ((size_t)(dot - p) >= sizeof name) return NULL;
+        memcpy(name, p, (size_t)(dot - p));
+        name[dot - p] = 0;
+        int at = fields_find(fields, name);
+        if (at < 0) return NULL;
+        json_t *type = json_object_get(json_array_get(fields, (size_t)at), "type");
+        p = dot + 1;
+        for (;;) { /* through arrays' elements and maps' keys and values to a record */
+            const char *kind = json_is_object(type) ? json_string_value(json_object_get(type, "type")) : NULL;
+            if (!kind) return NULL;
+            if (!strcmp(kind, "record")) break;
+            const char *next = strchr(p, '.');
+            size_t len = next ? (size_t)(next - p) : strlen(p);
+            const char *step = !strcmp(kind, "array") ? "element" : !strcmp(kind, "map") ? (len == 3 ? "key" : "value")
+                                                                                        : NULL;
+            if (!step || !next || len != strlen(step) || strncmp(p, step, len)) return NULL;
+            type = json_object_get(type, step);
+            p = next + 1;
+        }
+        fields = json_object_get(type, "fields");
+        if (!json_is_array(fields)) return NULL;
+    }
+}
+
 hoodie_status hoodie_evo_alter(const hoodie_evo *e, const hoodie_field *table, const hoodie_evo_change *ch, size_t n,
                                const char *instant, char **latest_json, char **history_json)
 {
@@ -519,6 +538,17 @@ hoodie_status hoodie_evo_alter(const hoodie_evo *e, const hoodie_field *table, c
     json_t *fields = json_object_get(v, "fields");
     hoodie_status rc = HOODIE_OK;
     for (size_t i = 0; i < n && rc == HOODIE_OK; i++) {
+        if (ch[i].kind == HOODIE_EVO_RENAME && strchr(ch[i].name, '.')) { /* a nested field: renamed in its record */
+            const char *last;
+            json_t *nf = nested_fields(fields, ch[i].name, &last);
+            int at = nf ? fields_find(nf, last) : -1;
+            if (at < 0) rc = HOODIE_FAIL(HOODIE_EINVAL, "no nested field '%s' to rename", ch[i].name);
+            else if (fields_find(nf, ch[i].arg) >= 0)
+                rc = HOODIE_FAIL(HOODIE_EINVAL, "cannot rename '%s' to '%s': a field of that name exists", ch[i].name,
+                                 ch[i].arg);
+            else json_object_set_new(json_array_get(nf, (size_t)at), "name", json_string(ch[i].arg));
+            continue;
+        }
         int at = fields_find(fields, ch[i].name), other = ch[i].arg ? fields_find(fields, ch[i].arg) : -1;
         if (ch[i].kind != HOODIE_EVO_ADD && at < 0) {
             rc = HOODIE_FAIL(HOODIE_EINVAL, "no column '%s' to %s", ch[i].name,

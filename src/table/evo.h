@@ -8,9 +8,10 @@
  *
  * A file (base file, log block) written at instant T has the columns of the newest version made at or before T
  * (the oldest version for files older than the history). Reading it as of version Q renames its columns to Q's
- * names by id, top-level ones and the fields of records inside records (dotted paths of the file's names), and
- * hides the ones Q dropped (a column dropped and added again under its old name is a new id: the old values stay
- * hidden). A difference inside an array's or a map's records is refused (HOODIE_EUNSUPPORTED), not guessed.
+ * names by id, top-level ones and the fields of records inside records, arrays and maps (dotted paths of the
+ * file's names, through "element", "key" and "value"), and hides the ones Q dropped (a column dropped and added
+ * again under its old name is a new id: the old values stay hidden). An array's element or a map's key or value
+ * dropped and added again is refused (HOODIE_EUNSUPPORTED), not guessed.
  */
 #ifndef HOODIE_TABLE_EVO_H
 #define HOODIE_TABLE_EVO_H
@@ -45,8 +46,11 @@ void hoodie_evo_free(hoodie_evo *e);
 
 /**
  * The renames for what was written at `instant`, read as of `as_of` (NULL: the newest version). *out is NULL when
- * nothing changes (same version, or no top-level column renamed or dropped between them).
- * @return HOODIE_OK; HOODIE_EUNSUPPORTED when a field inside an array or a map changed between the two versions.
+ * nothing changes (same version, or no column renamed or dropped between them). Paths go through structs by field
+ * name, through an array's element as "element" and a map's key and value as "key" and "value" ("a.element.x"),
+ * as Hudi's full names do.
+ * @return HOODIE_OK; HOODIE_EUNSUPPORTED when an array's element or a map's key or value was dropped and added
+ *         again between the two versions.
  */
 hoodie_status hoodie_evo_renames(const hoodie_evo *e, const char *as_of, const char *instant, const hoodie_renames **out);
 /** The same for a data file by its path or name (the instant in its name): base files. */

@@ -91,6 +91,39 @@ static hoodie_status data_schema(const hoodie_table *t, hoodie_field *out)
     return rc;
 }
 
+/* The field at dotted path `path` of `root` renamed `to` (hoodie_evo_alter checked that it is a record's field):
+ * through structs by name, a list's "element", a map's "key" and "value". */
+static hoodie_status rename_nested(hoodie_field *root, const char *path, const char *to)
+{
+    hoodie_field *f = root;
+    const char *p = path;
+    while (p) {
+        const char *dot = strchr(p, '.');
+        size_t len = dot ? (size_t)(dot - p) : strlen(p);
+        hoodie_field *next = NULL;
+        if (f->type.id == HOODIE_TYPE_STRUCT) {
+            for (size_t i = 0; i < f->n_children && !next; i++)
+                if (strlen(f->children[i].name) == len && !strncmp(f->children[i].name, p, len)) next = &f->children[i];
+        } else if (f->type.id == HOODIE_TYPE_LIST && f->n_children == 1 && len == 7 && !strncmp(p, "element", 7)) {
+            next = &f->children[0];
+        } else if (f->type.id == HOODIE_TYPE_MAP && f->n_children == 1 && f->children[0].n_children == 2 &&
+                   ((len == 3 && !strncmp(p, "key", 3)) || (len == 5 && !strncmp(p, "value", 5)))) {
+            next = &f->children[0].children[len == 3 ? 0 : 1];
+        }
+        if (!next) return HOODIE_FAIL(HOODIE_EINVAL, "no nested field '%s' to rename", path);
+        if (!dot) {
+            char *nn = strdup(to);
+            if (!nn) return HOODIE_NOMEM();
+            free(next->name);
+            next->name = nn;
+            return HOODIE_OK;
+        }
+        f = next;
+        p = dot + 1;
+    }
+    return HOODIE_OK;
+}
+
 /* The data columns after the changes (for the Avro schema of the commit). */
 static hoodie_status changed_schema(const hoodie_field *data, const hoodie_evo_change *ch, size_t n,
                                     const hoodie_type *add_types, hoodie_field *out)
@@ -126,6 +159,8 @@ static hoodie_status changed_schema(const hoodie_field *data, const hoodie_evo_c
             hoodie_field_dispose(&f);
         }
     }
+    for (size_t k = 0; rc == HOODIE_OK && k < n; k++)
+        if (ch[k].kind == HOODIE_EVO_RENAME && strchr(ch[k].name, '.')) rc = rename_nested(out, ch[k].name, ch[k].arg);
     if (rc < 0) hoodie_field_dispose(out);
     return rc;
 }
@@ -227,11 +262,13 @@ hoodie_status hoodie_table_alter(const char *base_path, const hoodie_table_alter
                                    : HOODIE_FAIL(HOODIE_EINVAL, "alter: column '%s' to add has no type", opts->adds[2 * i]);
         ch[k] = (hoodie_evo_change){ HOODIE_EVO_ADD, opts->adds[2 * i], names[k], NULL };
     }
-    for (size_t i = 0; rc == HOODIE_OK && i < n; i++)
+    for (size_t i = 0; rc == HOODIE_OK && i < n; i++) /* nested fields (dotted paths) are renamed, not dropped or added */
         if (!ch[i].name || !*ch[i].name || (ch[i].kind == HOODIE_EVO_RENAME && (!ch[i].arg || !*ch[i].arg)) ||
-            strpbrk(ch[i].name, ".\"") || (ch[i].kind == HOODIE_EVO_RENAME && strpbrk(ch[i].arg, ".\"")))
-            rc = HOODIE_FAIL(HOODIE_EINVAL, "alter: change %zu names no column, or a nested one (top-level columns "
-                             "only)", i + 1);
+            strchr(ch[i].name, '"') || (ch[i].kind != HOODIE_EVO_RENAME && strchr(ch[i].name, '.')) ||
+            (ch[i].kind == HOODIE_EVO_RENAME && (strpbrk(ch[i].arg, ".\"") || ch[i].name[0] == '.' ||
+                                                 ch[i].name[strlen(ch[i].name) - 1] == '.')))
+            rc = HOODIE_FAIL(HOODIE_EINVAL, "alter: change %zu names no column, or drops or adds a nested one (nested "
+                             "fields are renamed by their path: s.x, a.element.x, m.value.x)", i + 1);
     /* as every writer: the metadata table hoodie does not maintain goes, dead writers' instants are rolled back */
     hoodie_table *t = NULL;
     hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;

@@ -10,7 +10,9 @@
 #  - a hoodie upsert after it merges old base files (COW) with their renamed values, carries latest_schema on; a
 #    write that adds a column makes a new version (a new field id); MOR compaction keeps the renamed values;
 #  - a struct's field renamed, another dropped and added again (MOR v6: base files and Avro log blocks, compaction);
-#  - a history renaming a field inside an array's records is refused with a message, not read by name.
+#  - the same inside the records of an array and of a map ("a.element.x", "m.value.u" in Hudi's full names);
+#  - `hoodie alter --rename a.element.x:y` (nested paths) on a table of version 8;
+#  - a history where an array's element was dropped and added again (a new element id) is refused with a message.
 set -u
 HOODIE=${HOODIE:-build/hoodie}
 source "$(dirname "${BASH_SOURCE[0]}")/common/check.bash"
@@ -131,24 +133,41 @@ done
 
 # a struct's field renamed (s.x to y), another dropped and added again (s.z), as Spark's ALTER TABLE does: by id
 # inside records too, in base files (Parquet) and Avro log blocks, before and after compaction
-alter_nested() {
-    python3 - "$1" "$2" "$3" <<'EOF'
+# alter_struct KIND TABLE ACTION INSTANT: an ALTER of fields inside records, as Spark's ALTER TABLE makes it (v6 timeline,
+# commit metadata as JSON): KIND nested: s.x renamed y, s.z dropped and added again; KIND collections: a.element.x
+# renamed y, a.element.z dropped and added again, m.value.u renamed v
+alter_struct() {
+    python3 - "$1" "$2" "$3" "$4" <<'EOF'
 import json, os, sys
-t, action, instant = sys.argv[1:]
+kind, t, action, instant = sys.argv[1:]
 h = os.path.join(t, ".hoodie")
 nf = lambda n, ty: {"name": n, "type": ["null", ty], "default": None}
-srec = {"type": "record", "name": "s", "namespace": "hoodie.nest.nest_record", "fields": [nf("y", "long"), nf("z", "long")]}
-avro = {"type": "record", "name": "nest_record", "namespace": "hoodie.nest",
-        "fields": [nf("id", "long"), nf("ts", "long"), nf("s", srec), nf("p", "string")]}
 meta_cols = ["_hoodie_commit_time", "_hoodie_commit_seqno", "_hoodie_record_key", "_hoodie_partition_path", "_hoodie_file_name"]
-def ver(vid, sfields, maxid):
+def rec(fs):
+    return {"type": "record", "fields": [{"id": i, "name": n, "optional": True, "type": "long"} for i, n in fs]}
+def ver(vid, mid, maxid):
     fields = [{"id": i, "name": n, "optional": True, "type": "string"} for i, n in enumerate(meta_cols)]
-    fields += [{"id": 5, "name": "id", "optional": True, "type": "long"}, {"id": 6, "name": "ts", "optional": True, "type": "long"},
-               {"id": 7, "name": "s", "optional": True, "type": {"type": "record", "fields": [{"id": i, "name": n, "optional": True, "type": "long"} for i, n in sfields]}},
-               {"id": 8, "name": "p", "optional": True, "type": "string"}]
+    fields += [{"id": 5, "name": "id", "optional": True, "type": "long"}, {"id": 6, "name": "ts", "optional": True, "type": "long"}]
+    fields += mid + [{"id": len(mid) + 7, "name": "p", "optional": True, "type": "string"}]
     return {"max_column_id": maxid, "version_id": vid, "type": "record", "fields": fields}
-v0 = ver(0, [(9, "x"), (10, "z")], 10)
-v1 = ver(int(instant), [(9, "y"), (11, "z")], 11)
+if kind == "nested":
+    srec = {"type": "record", "name": "s", "namespace": "hoodie.nest.nest_record", "fields": [nf("y", "long"), nf("z", "long")]}
+    avro = {"type": "record", "name": "nest_record", "namespace": "hoodie.nest",
+            "fields": [nf("id", "long"), nf("ts", "long"), nf("s", srec), nf("p", "string")]}
+    s_of = lambda fs: [{"id": 7, "name": "s", "optional": True, "type": rec(fs)}]
+    v0 = ver(0, s_of([(9, "x"), (10, "z")]), 10)
+    v1 = ver(int(instant), s_of([(9, "y"), (11, "z")]), 11)
+else:
+    arec = {"type": "record", "name": "a", "namespace": "hoodie.arr.arr_record", "fields": [nf("y", "long"), nf("z", "long")]}
+    mrec = {"type": "record", "name": "m", "namespace": "hoodie.arr.arr_record", "fields": [nf("v", "long"), nf("w", "long")]}
+    avro = {"type": "record", "name": "arr_record", "namespace": "hoodie.arr",
+            "fields": [nf("id", "long"), nf("ts", "long"), nf("a", {"type": "array", "items": ["null", arec]}),
+                       nf("m", {"type": "map", "values": ["null", mrec]}), nf("p", "string")]}
+    am_of = lambda afs, mfs: [
+        {"id": 7, "name": "a", "optional": True, "type": {"type": "array", "element-id": 10, "element_optional": True, "element": rec(afs)}},
+        {"id": 8, "name": "m", "optional": True, "type": {"type": "map", "key-id": 13, "key": "string", "value-id": 14, "value_optional": True, "value": rec(mfs)}}]
+    v0 = ver(0, am_of([(11, "x"), (12, "z")], [(15, "u"), (16, "w")]), 16)
+    v1 = ver(int(instant), am_of([(11, "y"), (17, "z")], [(15, "v"), (16, "w")]), 17)
 with open(os.path.join(h, ".schema", instant + ".schemacommit"), "w") as f:
     f.write(json.dumps({"schemas": [v1, v0]}, separators=(",", ":")))
 commit = {"partitionToWriteStats": {}, "compacted": False,
@@ -160,27 +179,84 @@ with open(os.path.join(h, instant + "." + action), "w") as f:
     json.dump(commit, f, indent=2)
 EOF
 }
-for v in 6; do
-    t=$tmp/nest_$v
-    "$HOODIE" create "$t" --type mor --name nest --record-key id --partition-fields p --hive-style \
-        --ordering-field ts --table-version "$v" > /dev/null || bad "create $t"
-    printf '{"id":1,"ts":10,"s":{"x":1,"z":2},"p":"x"}\n{"id":2,"ts":10,"s":{"x":3,"z":4},"p":"x"}\n' > "$tmp/n1.jsonl"
-    printf '{"id":2,"ts":20,"s":{"x":5,"z":6},"p":"x"}\n' > "$tmp/n2.jsonl"
-    write "$t" bulk_insert "$tmp/n1.jsonl" --input-format jsonl
-    write "$t" upsert "$tmp/n2.jsonl" --input-format jsonl
-    check_eq "nested v$v: before" '{"id":1,"s":{"x":1,"z":2}} {"id":2,"s":{"x":5,"z":6}} ' \
-        "$("$HOODIE" read "$t" --format jsonl --columns id,s 2> "$tmp/err" | sort | tr '\n' ' ')"
+# struct_case LABEL TABLE KIND COLUMNS ROWS1 ROWS2 BEFORE AFTER [UPSERT-OPTION...]: MOR table TABLE written with the
+# JSON lines ROWS1 (bulk_insert) and ROWS2 (upsert: a log file), read (COLUMNS, sorted lines) before and after
+# alter_struct KIND, and after compaction
+jsonl_rows() { "$HOODIE" read "$1" --format jsonl --columns "$2" "${@:3}" 2> "$tmp/err" | sort | tr '\n' ' '; }
+struct_case() {
+    local label=$1 t=$2 kind=$3 cols=$4
+    printf '%b' "$5" > "$tmp/s1.jsonl"
+    printf '%b' "$6" > "$tmp/s2.jsonl"
+    write "$t" bulk_insert "$tmp/s1.jsonl" --input-format jsonl
+    write "$t" upsert "$tmp/s2.jsonl" --input-format jsonl "${@:9}"
+    check_eq "$label: before" "$7" "$(jsonl_rows "$t" "$cols")"
     sleep 1
-    alter_nested "$t" deltacommit "$(date -u +%Y%m%d%H%M%S)000"
-    nested_after='{"id":1,"s":{"y":1,"z":null}} {"id":2,"s":{"y":5,"z":null}} '
-    check_eq "nested v$v: s.x reads as s.y, the dropped s.z is not the new one" "$nested_after" \
-        "$("$HOODIE" read "$t" --format jsonl --columns id,s 2> "$tmp/err" | sort | tr '\n' ' ')"
-    "$HOODIE" compact "$t" > /dev/null 2> "$tmp/err" || bad "nested v$v compact: $(cat "$tmp/err")"
-    check_eq "nested v$v: after compaction" "$nested_after" \
-        "$("$HOODIE" read "$t" --format jsonl --columns id,s 2> "$tmp/err" | sort | tr '\n' ' ')"
+    alter_struct "$kind" "$t" deltacommit "$(date -u +%Y%m%d%H%M%S)000"
+    check_eq "$label: after the ALTER" "$8" "$(jsonl_rows "$t" "$cols")"
+    "$HOODIE" compact "$t" > /dev/null 2> "$tmp/err" || bad "$label compact: $(cat "$tmp/err")"
+    check_eq "$label: after compaction" "$8" "$(jsonl_rows "$t" "$cols")"
+}
+t=$tmp/nest
+"$HOODIE" create "$t" --type mor --name nest --record-key id --partition-fields p --hive-style --ordering-field ts \
+    --table-version 6 > /dev/null || bad "create $t"
+# s.x reads as s.y, the dropped s.z is not the new one
+struct_case "struct fields" "$t" nested id,s \
+    '{"id":1,"ts":10,"s":{"x":1,"z":2},"p":"x"}\n{"id":2,"ts":10,"s":{"x":3,"z":4},"p":"x"}\n' \
+    '{"id":2,"ts":20,"s":{"x":5,"z":6},"p":"x"}\n' \
+    '{"id":1,"s":{"x":1,"z":2}} {"id":2,"s":{"x":5,"z":6}} ' \
+    '{"id":1,"s":{"y":1,"z":null}} {"id":2,"s":{"y":5,"z":null}} '
+
+# inside the records of an array (a.element.x renamed y, a.element.z dropped and added again) and of a map's values
+# (m.value.u renamed v): by id through "element" and "value", in base files (3-level lists, maps) and Avro log
+# blocks, before and after compaction
+cat > "$tmp/coll.avsc" <<'EOF'
+{"type":"record","name":"arr_record","namespace":"hoodie.arr","fields":[
+ {"name":"id","type":["null","long"],"default":null},{"name":"ts","type":["null","long"],"default":null},
+ {"name":"a","type":["null",{"type":"array","items":["null",{"type":"record","name":"a","namespace":"hoodie.arr.arr_record","fields":[{"name":"x","type":["null","long"],"default":null},{"name":"z","type":["null","long"],"default":null}]}]}],"default":null},
+ {"name":"m","type":["null",{"type":"map","values":["null",{"type":"record","name":"m","namespace":"hoodie.arr.arr_record","fields":[{"name":"u","type":["null","long"],"default":null},{"name":"w","type":["null","long"],"default":null}]}]}],"default":null},
+ {"name":"p","type":["null","string"],"default":null}]}
+EOF
+for fmt in avro parquet; do
+    t=$tmp/coll_$fmt
+    "$HOODIE" create "$t" --type mor --name arr --record-key id --partition-fields p --hive-style --ordering-field ts \
+        --table-version 6 --schema "$tmp/coll.avsc" > /dev/null || bad "create $t"
+    # a.element.x reads as y, m.value.u as v, the dropped z is not the new one
+    struct_case "array and map ($fmt blocks)" "$t" collections id,a,m \
+        '{"id":1,"ts":10,"a":[{"x":1,"z":2},{"x":3,"z":4}],"m":{"k":{"u":5,"w":6}},"p":"x"}\n{"id":2,"ts":10,"a":[{"x":7,"z":8}],"m":{"k":{"u":9,"w":10}},"p":"x"}\n' \
+        '{"id":2,"ts":20,"a":[{"x":11,"z":12}],"m":{"q":{"u":13,"w":14}},"p":"x"}\n' \
+        '{"id":1,"a":[{"x":1,"z":2},{"x":3,"z":4}],"m":{"k":{"u":5,"w":6}}} {"id":2,"a":[{"x":11,"z":12}],"m":{"q":{"u":13,"w":14}}} ' \
+        '{"id":1,"a":[{"y":1,"z":null},{"y":3,"z":null}],"m":{"k":{"v":5,"w":6}}} {"id":2,"a":[{"y":11,"z":null}],"m":{"q":{"v":13,"w":14}}} ' \
+        --log-block-format "$fmt"
 done
 
-# a field inside an array's records renamed between versions: refused, not read by name
+# hoodie alter renames nested fields by path (a.element.x, m.value.u) on a table of version 8: read by id after it,
+# as before it by time travel, written by the new names after it, compacted; a path to no field or to a name taken,
+# and dropping a nested field, are refused and change nothing
+t=$tmp/alter_nested
+"$HOODIE" create "$t" --type mor --name arr --record-key id --partition-fields p --hive-style --ordering-field ts \
+    --schema "$tmp/coll.avsc" > /dev/null || bad "create $t"
+printf '{"id":1,"ts":10,"a":[{"x":1,"z":2}],"m":{"k":{"u":5,"w":6}},"p":"x"}\n{"id":2,"ts":10,"a":[{"x":7,"z":8}],"m":{"k":{"u":9,"w":10}},"p":"x"}\n' > "$tmp/an1.jsonl"
+printf '{"id":2,"ts":20,"a":[{"x":11,"z":12}],"m":{"q":{"u":13,"w":14}},"p":"x"}\n' > "$tmp/an2.jsonl"
+write "$t" bulk_insert "$tmp/an1.jsonl" --input-format jsonl
+write "$t" upsert "$tmp/an2.jsonl" --input-format jsonl
+t1=$(last_instant "$t")
+before='{"id":1,"a":[{"x":1,"z":2}],"m":{"k":{"u":5,"w":6}}} {"id":2,"a":[{"x":11,"z":12}],"m":{"q":{"u":13,"w":14}}} '
+"$HOODIE" alter "$t" --rename a.element.x:y --rename m.value.u:v > /dev/null 2> "$tmp/err" || bad "alter nested: $(cat "$tmp/err")"
+after='{"id":1,"a":[{"y":1,"z":2}],"m":{"k":{"v":5,"w":6}}} {"id":2,"a":[{"y":11,"z":12}],"m":{"q":{"v":13,"w":14}}} '
+check_eq "hoodie alter nested: renamed" "$after" "$(jsonl_rows "$t" id,a,m)"
+check_eq "hoodie alter nested: time travel before it" "$before" "$(jsonl_rows "$t" id,a,m --as-of "$t1")"
+for spec in a.element.nope:q a.element.z:y m.key.u:v; do
+    if "$HOODIE" alter "$t" --rename "$spec" > /dev/null 2> "$tmp/err"; then bad "alter --rename $spec: done"; else ok; fi
+done
+if "$HOODIE" alter "$t" --drop a.element.z > /dev/null 2> "$tmp/err"; then bad "alter --drop a.element.z: done"; else ok; fi
+printf '{"id":1,"ts":30,"a":[{"y":31,"z":32}],"m":{"k":{"v":35,"w":36}},"p":"x"}\n' > "$tmp/an3.jsonl"
+write "$t" upsert "$tmp/an3.jsonl" --input-format jsonl
+written='{"id":1,"a":[{"y":31,"z":32}],"m":{"k":{"v":35,"w":36}}} {"id":2,"a":[{"y":11,"z":12}],"m":{"q":{"v":13,"w":14}}} '
+check_eq "hoodie alter nested: a write by the new names" "$written" "$(jsonl_rows "$t" id,a,m)"
+"$HOODIE" compact "$t" > /dev/null 2> "$tmp/err" || bad "alter nested compact: $(cat "$tmp/err")"
+check_eq "hoodie alter nested: after compaction" "$written" "$(jsonl_rows "$t" id,a,m)"
+
+# an array's element dropped and added again between versions (a new element id): refused, not read by name
 t=$tmp/nested
 "$HOODIE" create "$t" --type cow --name sor --record-key id --partition-fields p --hive-style --ordering-field ts \
     --table-version 6 > /dev/null || bad "create $t"
@@ -188,12 +264,13 @@ write "$t" bulk_insert "$tmp/in1.csv"
 sleep 1
 alter "$t" commit "$(date -u +%Y%m%d%H%M%S)000" 6
 hist=$(ls "$t/.hoodie/.schema/"*.schemacommit | head -1)
-arr='"type":{"type":"array","element-id":11,"element_optional":true,"element":{"type":"record","fields":[{"id":12,"name":"NAME","optional":true,"type":"string"}]}}'
-sed -i "s/\"id\":9,\"name\":\"p\",\"optional\":true,\"type\":\"string\"/\"id\":9,\"name\":\"p\",\"optional\":true,${arr/NAME/q}/; s/\"id\":9,\"name\":\"p\",\"optional\":true,\"type\":\"string\"/\"id\":9,\"name\":\"p\",\"optional\":true,${arr/NAME/r}/" "$hist"
+arr='"type":{"type":"array","element-id":ELEM,"element_optional":true,"element":"string"}'
+a1=${arr/ELEM/11} a2=${arr/ELEM/12}
+sed -i "s/\"id\":9,\"name\":\"p\",\"optional\":true,\"type\":\"string\"/\"id\":9,\"name\":\"p\",\"optional\":true,${a1}/; s/\"id\":9,\"name\":\"p\",\"optional\":true,\"type\":\"string\"/\"id\":9,\"name\":\"p\",\"optional\":true,${a2}/" "$hist"
 if "$HOODIE" read "$t" --format csv > /dev/null 2> "$tmp/err"; then
-    bad "nested rename in an array: read"
+    bad "an array's element added again: read"
 else
-    grep -q "inside an array or a map renamed" "$tmp/err" && ok || bad "nested rename message: $(cat "$tmp/err")"
+    grep -q "p.element was dropped and added again" "$tmp/err" && ok || bad "element added again message: $(cat "$tmp/err")"
 fi
 echo '{"schemas":[{"version_id":1,"type":"record","fields":[{"name":"x"}]}]}' > "$hist"
 if "$HOODIE" read "$t" --format csv > /dev/null 2> "$tmp/err"; then

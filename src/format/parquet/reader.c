@@ -1339,30 +1339,64 @@ void hoodie_pq_file_free(hoodie_pq_file *f)
     free(f);
 }
 
+/* What a group holds, for the paths of hoodie_pq_file_rename: its fields, a list's repeated level, the element
+ * under a 3-level list's repeated level, a map's key-value level. */
+enum { RN_FIELDS, RN_LIST, RN_LIST_REPEATED, RN_MAP, RN_MAP_KV };
+
+static int rn_kind(const hoodie_pq_file_meta *m, uint32_t i)
+{
+    const hoodie_pq_schema_element *e = &m->schema[i];
+    if (e->num_children != 1) return RN_FIELDS;
+    if (e->logical.kind == HOODIE_PQ_LT_LIST || e->converted == HOODIE_PQ_CT_LIST) return RN_LIST;
+    if ((e->logical.kind == HOODIE_PQ_LT_MAP || e->converted == HOODIE_PQ_CT_MAP ||
+         e->converted == HOODIE_PQ_CT_MAP_KEY_VALUE) && i + 1 < m->schema_count && m->schema[i + 1].num_children == 2)
+        return RN_MAP;
+    return RN_FIELDS;
+}
+
 hoodie_status hoodie_pq_file_rename(hoodie_pq_file *f, const char *const *from, const char *const *to, size_t n)
 {
     if (!n) return HOODIE_OK;
     hoodie_pq_file_meta *m = &f->meta;
     char **names = calloc(m->schema_count + 1, sizeof *names);
     if (!names) return HOODIE_NOMEM();
-    /* depth-first: each element's dotted path of the names as stored; all renames at once (a swap stays a swap) */
+    /* depth-first: each element's dotted path of the names as stored, through a list's element as "element" and a
+     * map's key and value by their names, the levels that repeat them left out (Hudi's full names: "a.element.x");
+     * all renames at once (a swap stays a swap) */
     enum { MAX_DEPTH = 64 };
     int32_t left[MAX_DEPTH];
     size_t plen[MAX_DEPTH];
+    int kind[MAX_DEPTH];
+    const char *owner[MAX_DEPTH];
     char path[2048];
     int depth = 0;
     hoodie_status rc = HOODIE_OK;
     left[0] = m->schema_count ? m->schema[0].num_children : 0;
     plen[0] = 0;
+    kind[0] = RN_FIELDS;
+    owner[0] = "";
     for (uint32_t i = 1; i < m->schema_count && rc == HOODIE_OK; i++) {
         while (depth > 0 && left[depth] <= 0) depth--;
         left[depth]--;
         const hoodie_pq_schema_element *el = &m->schema[i];
         names[i] = el->name;
-        int len = snprintf(path + plen[depth], sizeof path - plen[depth], "%s%s", plen[depth] ? "." : "",
-                           el->name ? el->name : "");
+        const char *step = el->name ? el->name : "";
+        int own = rn_kind(m, i);
+        if (kind[depth] == RN_LIST) { /* the repeated level: the element (2-level), or what holds it (3-level) */
+            char tuple[512];
+            snprintf(tuple, sizeof tuple, "%s_tuple", owner[depth]);
+            int elem = el->num_children != 1 || !strcmp(step, "array") || !strcmp(step, tuple);
+            if (elem) step = "element";
+            else step = NULL, own = RN_LIST_REPEATED;
+        } else if (kind[depth] == RN_LIST_REPEATED) {
+            step = "element";
+        } else if (kind[depth] == RN_MAP) {
+            step = NULL, own = RN_MAP_KV;
+        }
+        int len = step ? snprintf(path + plen[depth], sizeof path - plen[depth], "%s%s", plen[depth] ? "." : "", step)
+                       : 0;
         int fits = len >= 0 && (size_t)len < sizeof path - plen[depth];
-        for (size_t r = 0; fits && r < n; r++)
+        for (size_t r = 0; step && fits && r < n; r++)
             if (!strcmp(path, from[r])) {
                 if (!(names[i] = hoodie_arena_strdup(f->arena, to[r]))) rc = HOODIE_NOMEM();
                 break;
@@ -1375,6 +1409,8 @@ hoodie_status hoodie_pq_file_rename(hoodie_pq_file *f, const char *const *from, 
             depth++;
             left[depth] = el->num_children;
             plen[depth] = plen[depth - 1] + (size_t)len;
+            kind[depth] = own;
+            owner[depth] = el->name ? el->name : "";
         }
     }
     if (rc == HOODIE_OK)

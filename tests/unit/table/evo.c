@@ -72,23 +72,54 @@ HOODIE_TEST(table_evo__renames_by_id)
     hoodie_evo_free(e);
 }
 
-HOODIE_TEST(table_evo__nested_rename_refused)
+/* History `h` parsed into *e: the renames of what was written at instant 1 read as of the newest version (n of
+ * them). */
+static const hoodie_renames *newest_renames(hoodie_evo **e, const char *h, size_t n)
+{
+    const hoodie_renames *r;
+    hoodie_assert_ok(hoodie_evo_parse(e, h, strlen(h), "history"));
+    hoodie_assert_ok(hoodie_evo_renames(*e, NULL, "1", &r));
+    hoodie_assert(r != NULL);
+    hoodie_assert_equal_i((int64_t)n, (int64_t)r->n);
+    return r;
+}
+
+/* Fields of the records an array and a map hold, renamed or dropped: paths through "element" and "value", as
+ * Hudi's full names go; an element dropped and added again (a new id) is refused. */
+HOODIE_TEST(table_evo__array_and_map_field_renames)
 {
     const char *h =
         "{\"schemas\":["
         "{\"version_id\":2,\"type\":\"record\",\"fields\":[{\"id\":0,\"name\":\"s\",\"optional\":true,\"type\":"
         "{\"type\":\"array\",\"element-id\":1,\"element_optional\":true,\"element\":{\"type\":\"record\",\"fields\":["
-        "{\"id\":2,\"name\":\"y\",\"optional\":true,\"type\":\"int\"}]}}}]},"
+        "{\"id\":2,\"name\":\"y\",\"optional\":true,\"type\":\"int\"}]}}},"
+        "{\"id\":3,\"name\":\"m\",\"optional\":true,\"type\":{\"type\":\"map\",\"key-id\":4,\"key\":\"string\","
+        "\"value-id\":5,\"value_optional\":true,\"value\":{\"type\":\"record\",\"fields\":["
+        "{\"id\":6,\"name\":\"b\",\"optional\":true,\"type\":\"int\"}]}}}]},"
         "{\"version_id\":1,\"type\":\"record\",\"fields\":[{\"id\":0,\"name\":\"s\",\"optional\":true,\"type\":"
         "{\"type\":\"array\",\"element-id\":1,\"element_optional\":true,\"element\":{\"type\":\"record\",\"fields\":["
-        "{\"id\":2,\"name\":\"x\",\"optional\":true,\"type\":\"int\"}]}}}]}]}";
+        "{\"id\":2,\"name\":\"x\",\"optional\":true,\"type\":\"int\"}]}}},"
+        "{\"id\":3,\"name\":\"m\",\"optional\":true,\"type\":{\"type\":\"map\",\"key-id\":4,\"key\":\"string\","
+        "\"value-id\":5,\"value_optional\":true,\"value\":{\"type\":\"record\",\"fields\":["
+        "{\"id\":6,\"name\":\"a\",\"optional\":true,\"type\":\"int\"},"
+        "{\"id\":7,\"name\":\"c\",\"optional\":true,\"type\":\"int\"}]}}}]}]}";
     hoodie_evo *e;
-    hoodie_assert_ok(hoodie_evo_parse(&e, h, strlen(h), "history"));
-    const hoodie_renames *r;
-    hoodie_assert_status(HOODIE_EUNSUPPORTED, hoodie_evo_renames(e, NULL, "1", &r));
-    hoodie_assert_contains(hoodie_error__message(), "s.element.x (id 2) reads as s.element.y");
-    hoodie_error_clear();
+    const hoodie_renames *r = newest_renames(&e, h, 3);
+    hoodie_assert_equal_s("y", to_of(r, "s.element.x"));
+    hoodie_assert_equal_s("b", to_of(r, "m.value.a"));
+    hoodie_assert_equal_s("_hoodie_evo_dropped_7", to_of(r, "m.value.c"));
     hoodie_assert_ok(hoodie_evo_renames(e, "1", "1", &r));
+    hoodie_evo_free(e);
+    const char *readded =
+        "{\"schemas\":["
+        "{\"version_id\":2,\"type\":\"record\",\"fields\":[{\"id\":0,\"name\":\"s\",\"optional\":true,\"type\":"
+        "{\"type\":\"array\",\"element-id\":3,\"element_optional\":true,\"element\":\"int\"}}]},"
+        "{\"version_id\":1,\"type\":\"record\",\"fields\":[{\"id\":0,\"name\":\"s\",\"optional\":true,\"type\":"
+        "{\"type\":\"array\",\"element-id\":1,\"element_optional\":true,\"element\":\"int\"}}]}]}";
+    hoodie_assert_ok(hoodie_evo_parse(&e, readded, strlen(readded), "history"));
+    hoodie_assert_status(HOODIE_EUNSUPPORTED, hoodie_evo_renames(e, NULL, "1", &r));
+    hoodie_assert_contains(hoodie_error__message(), "s.element was dropped and added again");
+    hoodie_error_clear();
     hoodie_evo_free(e);
 }
 
@@ -105,11 +136,7 @@ HOODIE_TEST(table_evo__struct_field_renames)
         "\"fields\":[{\"id\":2,\"name\":\"x\",\"optional\":true,\"type\":\"int\"},"
         "{\"id\":3,\"name\":\"z\",\"optional\":true,\"type\":\"int\"}]}}]}}]}]}";
     hoodie_evo *e;
-    hoodie_assert_ok(hoodie_evo_parse(&e, h, strlen(h), "history"));
-    const hoodie_renames *r;
-    hoodie_assert_ok(hoodie_evo_renames(e, NULL, "1", &r));
-    hoodie_assert(r != NULL);
-    hoodie_assert_equal_i(3, r->n);
+    const hoodie_renames *r = newest_renames(&e, h, 3);
     hoodie_assert_equal_s("t", to_of(r, "s"));
     hoodie_assert_equal_s("y", to_of(r, "s.in.x"));
     hoodie_assert_equal_s("_hoodie_evo_dropped_3", to_of(r, "s.in.z"));
@@ -233,6 +260,21 @@ HOODIE_TEST(table_evo__alter_numbering)
     hoodie_assert_status(HOODIE_EINVAL, hoodie_evo_alter(e2, &root, gone, 1, "20250101000000000", &latest, &history));
     /* a version no newer than the newest one */
     hoodie_assert_status(HOODIE_ECONFLICT, hoodie_evo_alter(e2, &root, more, 1, "20240101000000000", &latest, &history));
+    hoodie_error_clear();
+    /* a struct's field renamed by its path (the same id); paths through what is no record, or to no field, and a
+     * name taken are refused */
+    hoodie_evo_change nested[] = { { HOODIE_EVO_RENAME, "s.x", "y", NULL } };
+    hoodie_assert_ok(hoodie_evo_alter(e2, &root, nested, 1, "20250101000000000", &latest, &history));
+    hoodie_assert_contains(latest, "{\"id\":1,\"name\":\"s\",\"optional\":true,\"type\":{\"type\":\"record\",\"fields\":["
+                                   "{\"id\":4,\"name\":\"y\",\"optional\":true,\"type\":\"int\"}]}}");
+    free(latest);
+    free(history);
+    static const char *const bad_paths[] = { "s.nope", "tags.element.x", "m.value.x", "m.entries.key", "s.x.y" };
+    for (size_t i = 0; i < sizeof bad_paths / sizeof *bad_paths; i++) {
+        hoodie_evo_change c[] = { { HOODIE_EVO_RENAME, bad_paths[i], "q", NULL } };
+        hoodie_assert_status(HOODIE_EINVAL, hoodie_evo_alter(e2, &root, c, 1, "20250101000000000", &latest, &history));
+        hoodie_assert_contains(hoodie_error__message(), bad_paths[i]);
+    }
     hoodie_error_clear();
     hoodie_evo_free(e2);
     hoodie_field_dispose(&root);

@@ -1,9 +1,11 @@
 /* Public Parquet reader API: open through storage, kv, describe (text and JSON), schema text, projection. */
 #include "hoodie_test.h"
+#include "model/render.h"
 #include "table/pqfile.h"
 
 #include <jansson.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char *g_file =
     "hudi/tables/cow_v8_nonpartitioned/2746610d-ad02-4adb-a038-5cbb99cbd455-0_0-75-100_20250713010536861.parquet";
@@ -109,6 +111,67 @@ HOODIE_TEST(table_pqfile__renamed_columns)
     hoodie_parquet_reader *r2;
     hoodie_assert_status(HOODIE_EINVAL, hoodie_pqfile__open(&r2, hoodie_fixture(g_file), &o, &rn));
     hoodie_error_clear();
+    hoodie_parquet_reader_free(r);
+    hoodie_parquet_reader_free(plain);
+}
+
+/* Schema on read through a list's and a map's records, in a file Spark wrote (parquet-avro's 2-level list,
+ * "repeated group array" holding the struct's fields; a MAP_KEY_VALUE map): the paths leave the repeated levels out
+ * ("arrayField.element.arr_struct_f1", "mapField.value.map_field_value_struct_f1"), and the values stay where they
+ * were. */
+static char *rendered(hoodie_parquet_reader *r)
+{
+    hoodie_pq_scan *s;
+    hoodie_batch b;
+    hoodie_buf out = HOODIE_BUF_INIT;
+    hoodie_assert_ok(hoodie_pqfile__scan_open(r, &s));
+    while (hoodie_pq_scan_next(s, &b) == HOODIE_OK) {
+        hoodie_assert_ok(hoodie_render_jsonl(&out, &b));
+        hoodie_batch_dispose(&b);
+    }
+    hoodie_pq_scan_free(s);
+    hoodie_assert_ok(hoodie_buf_cstr(&out));
+    return (char *)out.data;
+}
+
+static void replace_all(char *s, const char *from, const char *to)
+{
+    size_t fl = strlen(from), tl = strlen(to);
+    for (char *p = strstr(s, from); p; p = strstr(p + tl, from)) {
+        memmove(p + tl, p + fl, strlen(p + fl) + 1);
+        memcpy(p, to, tl);
+    }
+}
+
+HOODIE_TEST(table_pqfile__renamed_list_and_map_fields)
+{
+    const char *file = "hudi/tables/cow_v6_nonpartitioned/"
+                       "a079bdb3-731c-4894-b855-abfcd6921007-0_0-203-274_20240418173551906.parquet";
+    const char *cols[] = { "arrayField", "mapField" };
+    hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
+    o.columns = cols;
+    o.n_columns = 2;
+    hoodie_parquet_reader *plain, *r;
+    hoodie_assert_ok(hoodie_parquet_reader_open(&plain, hoodie_fixture(file), &o));
+    const char *from[] = { "arrayField.element.arr_struct_f1", "mapField.value.map_field_value_struct_f1" };
+    const char *to[] = { "f1x", "v1" }; /* no longer than the old names: the text is rewritten in place below */
+    hoodie_renames rn = { 2, from, to };
+    hoodie_assert_ok(hoodie_pqfile__open(&r, hoodie_fixture(file), &o, &rn));
+    const hoodie_field *f = hoodie_pqfile__schema(r);
+    hoodie_assert_equal_i(2, f->n_children);
+    const hoodie_field *elem = &f->children[0].children[0];
+    hoodie_assert_equal_i(HOODIE_TYPE_STRUCT, elem->type.id);
+    hoodie_assert_equal_s("f1x", elem->children[0].name);
+    hoodie_assert_equal_s("arr_struct_f2", elem->children[1].name);
+    const hoodie_field *value = &f->children[1].children[0].children[1];
+    hoodie_assert_equal_s("v1", value->children[0].name);
+    char *a = rendered(plain), *b = rendered(r);
+    hoodie_assert(strstr(a, "\"arr_struct_f1\":") != NULL && strstr(a, "\"map_field_value_struct_f1\":") != NULL);
+    replace_all(a, "\"arr_struct_f1\":", "\"f1x\":");
+    replace_all(a, "\"map_field_value_struct_f1\":", "\"v1\":");
+    hoodie_assert_equal_s(a, b);
+    free(a);
+    free(b);
     hoodie_parquet_reader_free(r);
     hoodie_parquet_reader_free(plain);
 }

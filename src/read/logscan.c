@@ -514,6 +514,28 @@ static int peek_key(const hoodie_avro_schema *writer, int kf, const uint8_t *rec
     return 1;
 }
 
+/* Decode the record of `len` bytes at `rec` (file offset `off` of `what`) as one row of `root`: all its bytes. */
+static hoodie_status decode_record(hoodie_avro_decoder *dec, const uint8_t *rec, size_t len, uint64_t off,
+                                   const char *what, hoodie_array *root)
+{
+    hoodie_cursor c;
+    hoodie_cursor_init(&c, rec, len, off, what);
+    HOODIE_TRY(hoodie_avro_decode_row(dec, &c, root));
+    if (hoodie_cursor_left(&c))
+        return HOODIE_CORRUPT("%s: Avro record at offset %llu has %zu trailing bytes", what, (unsigned long long)off,
+                              hoodie_cursor_left(&c));
+    return HOODIE_OK;
+}
+
+/* The block's bytes (framing included) up to `end` in its content, in proportion: what the records decoded so far
+ * stand for in a memory count. */
+static uint64_t block_share(const hoodie_hlog_block *b, const uint8_t *end)
+{
+    uint64_t share = b->content_len ? (uint64_t)((double)b->total_len * (double)(end - b->content) /
+                                                 (double)b->content_len) : 0;
+    return share > b->total_len ? b->total_len : share;
+}
+
 /*
  * A block's records decoded into `it`. In a pass of a hash-partitioned merge (key_col >= 0) only the part's records
  * are kept: their keys are read from the encoded records where the writer schema allows (peek_key: the others are
@@ -539,18 +561,11 @@ static hoodie_status avro_decode(scan_state *st, const hoodie_hlog_block *b, con
         size_t kl;
         if (kf >= 0 && peek_key(writer, kf, rec, len, &key, &kl) && !key_in_part(key, kl, st->parts, ctx->part))
             continue;
-        hoodie_cursor c;
-        uint64_t off = b->content_offset + (uint64_t)(rec - b->content);
-        hoodie_cursor_init(&c, rec, len, off, what);
-        HOODIE_TRY(hoodie_avro_decode_row(dec, &c, &it->batch.root));
-        if (hoodie_cursor_left(&c))
-            return HOODIE_CORRUPT("%s: Avro record at offset %llu has %zu trailing bytes", what,
-                                  (unsigned long long)off, hoodie_cursor_left(&c));
+        HOODIE_TRY(decode_record(dec, rec, len, b->content_offset + (uint64_t)(rec - b->content), what,
+                                 &it->batch.root));
         if (++since == 4096 && ctx->mem_limit) {
             since = 0;
-            uint64_t share = b->content_len ? (uint64_t)((double)b->total_len * (double)(rec + len - b->content) /
-                                                         (double)b->content_len) : 0;
-            if (share > b->total_len) share = b->total_len;
+            uint64_t share = block_share(b, rec + len);
             HOODIE_TRY(count_item(st, it, share - counted));
             counted = share;
         }
@@ -627,23 +642,13 @@ static hoodie_status avro_decode_lazy(scan_state *st, const hoodie_hlog_block *b
         }
         z->off[r] = (uint32_t)(rec - b->content);
         z->len[r] = (uint32_t)len;
-        hoodie_cursor c;
-        uint64_t off = b->content_offset + (uint64_t)(rec - b->content);
-        hoodie_cursor_init(&c, rec, len, off, what);
-        if ((rc = hoodie_avro_decode_row(ce->slim, &c, &view)) < 0) break;
-        if (hoodie_cursor_left(&c)) {
-            rc = HOODIE_CORRUPT("%s: Avro record at offset %llu has %zu trailing bytes", what,
-                                (unsigned long long)off, hoodie_cursor_left(&c));
-            break;
-        }
+        if ((rc = decode_record(ce->slim, rec, len, b->content_offset + z->off[r], what, &view)) < 0) break;
         if (++since == 4096 && ctx->mem_limit) {
             since = 0;
             for (size_t j = 0; j < nl; j++) root->children[ctx->lazy_cols[j]] = cols[j];
             root->length = view.length;
             in_view = 0;
-            uint64_t share = b->content_len ? (uint64_t)((double)b->total_len * (double)(rec + len - b->content) /
-                                                         (double)b->content_len) : 0;
-            if (share > b->total_len) share = b->total_len;
+            uint64_t share = block_share(b, rec + len);
             if ((rc = count_item(st, it, share - counted)) < 0) break;
             counted = share;
         }
@@ -929,14 +934,24 @@ static hoodie_status slim_schema(scan_state *st)
 hoodie_status hoodie_log_item_decode_row(const hoodie_log_item *it, int64_t row, hoodie_array *root)
 {
     const hoodie_log_lazy *z = it->lazy;
-    hoodie_cursor c;
-    uint64_t off = z->content_offset + z->off[row];
-    hoodie_cursor_init(&c, z->content + z->off[row], z->len[row], off, z->path);
-    HOODIE_TRY(hoodie_avro_decode_row(z->dec, &c, root));
-    if (hoodie_cursor_left(&c))
-        return HOODIE_CORRUPT("%s: Avro record at offset %llu has %zu trailing bytes", z->path,
-                              (unsigned long long)off, hoodie_cursor_left(&c));
-    return HOODIE_OK;
+    return decode_record(z->dec, z->content + z->off[row], z->len[row], z->content_offset + z->off[row], z->path,
+                         root);
+}
+
+int hoodie_logscan_lazy(uint64_t log_bytes, int64_t budget)
+{
+    return hoodie_logscan_parts(log_bytes, budget) > 1 || log_bytes > hoodie_logscan_budget(budget) / 4;
+}
+
+size_t hoodie_logscan_lazy_cols(int *out, const int *cols, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        int seen = cols[i] < 0;
+        for (size_t j = 0; j < k && !seen; j++) seen = out[j] == cols[i];
+        if (!seen) out[k++] = cols[i];
+    }
+    return k;
 }
 
 hoodie_status hoodie_log_items_materialize(hoodie_log_items *l)

@@ -128,6 +128,12 @@ uint32_t hoodie_logscan_parts(uint64_t log_bytes, int64_t budget);
  *  kept (`over`: their mem, of the scanned bytes) took more: from what they took per log byte, with a margin; at
  *  least twice `parts`, at most 4096. */
 uint32_t hoodie_logscan_parts_over(const hoodie_log_items *over, uint64_t log_bytes, int64_t budget, uint32_t parts);
+/** 1 if a slice with `log_bytes` of log files is merged with lazy log records (ctx.lazy_cols) under `budget`:
+ *  when they pass a quarter of it (decoded records often take more than their log bytes). */
+int hoodie_logscan_lazy(uint64_t log_bytes, int64_t budget);
+/** The columns of `cols` (n; -1: none) without the absent and repeated ones into out (room for n): the lazy columns
+ *  a merge compares (key, ordering, delete marks). Returns how many. */
+size_t hoodie_logscan_lazy_cols(int *out, const int *cols, size_t n);
 /** The key-hash partition of a record key among `parts` (> 0), as hash-partitioned merges split a slice. */
 uint32_t hoodie_logscan_key_part(const void *key, size_t len, uint32_t parts);
 /** 1 if row r's key in `keys` (a STRING column; a null key: partition 0) is in partition `part` of `parts`. */

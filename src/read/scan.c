@@ -566,15 +566,11 @@ static hoodie_status start_pass(scan *s)
     s->have_logs = 0;
     /* the first pass takes more partitions when its records outgrow the budget (nothing was read from the slice
      * yet): the later passes follow */
+    /* the columns the merge compares: key, ordering, delete marks, further ordering fields */
+    int want[HOODIE_ORDERING_FIELDS_MAX + 3] = { s->key_col, s->ord_col, s->del_col, s->marker.col };
     int cols[HOODIE_ORDERING_FIELDS_MAX + 3];
-    size_t n_cols = 0;
-    const int want[3] = { s->key_col, s->ord_col, s->del_col };
-    for (int i = 0; s->lazy && i < 3 + 1 + s->n_more_ord; i++) { /* the columns the merge compares */
-        int c = i < 3 ? want[i] : i == 3 ? s->marker.col : s->more_ord[i - 4];
-        int seen = c < 0;
-        for (size_t j = 0; j < n_cols && !seen; j++) seen = cols[j] == c;
-        if (!seen) cols[n_cols++] = c;
-    }
+    for (int i = 0; i < s->n_more_ord; i++) want[4 + i] = s->more_ord[i];
+    size_t n_cols = s->lazy ? hoodie_logscan_lazy_cols(cols, want, 4 + (size_t)s->n_more_ord) : 0;
     hoodie_logscan_ctx lc = { hoodie_spill_storage(s->spill, s->t->storage), s->t->tl,
                               s->as_of[0] ? s->as_of : NULL, &s->full, (const char *const *)s->rolled_back,
                               s->n_rolled_back, 0, s->parts, s->part, 0,
@@ -636,7 +632,7 @@ static hoodie_status open_slice(scan *s, const hoodie_file_group *g)
         uint64_t log_bytes = 0;
         for (size_t i = 0; i < sl->log_count; i++) log_bytes += sl->logs[i]->size;
         uint32_t parts = hoodie_logscan_parts(log_bytes, s->merge_memory);
-        s->lazy = parts > 1 || log_bytes > hoodie_logscan_budget(s->merge_memory) / 4;
+        s->lazy = hoodie_logscan_lazy(log_bytes, s->merge_memory);
         if (parts > 1) HOODIE_TRY(spill_slice(s, sl));
         s->parts = s->lazy ? 1 : parts;
         HOODIE_TRY(start_pass(s));

@@ -401,19 +401,15 @@ static hoodie_status fold_logs(hoodie_svc *sv, const hoodie_fs_file *const *logs
                                uint32_t part, int lazy, hoodie_log_items *items, hoodie_slice_merger **m,
                                hoodie_svc_rows *stats)
 {
-    int cols[4], n_cols = 0;
+    int cols[4];
     const int want[4] = { sh->key, sh->ord, sh->del, sh->marker ? sh->marker->col : -1 };
-    for (int i = 0; i < 4 && lazy; i++) {
-        int seen = want[i] < 0;
-        for (int j = 0; j < n_cols && !seen; j++) seen = cols[j] == want[i];
-        if (!seen) cols[n_cols++] = want[i];
-    }
+    size_t n_cols = lazy ? hoodie_logscan_lazy_cols(cols, want, 4) : 0;
     /* the first pass takes more partitions when its records outgrow the budget (items->parts): the caller's
      * later passes follow (grow_parts) */
     hoodie_logscan_ctx lc = { hoodie_spill_storage(spill, sv->s), sv->t->tl, as_of, sh->schema,
                               (const char *const *)sv->rolled_back_instants, sv->n_rolled_back_instants, 0,
                               parts, part, 0, part == 0 ? hoodie_logscan_budget(sv->o.merge_memory) : 0, sv->t->evo,
-                              cols, (size_t)n_cols };
+                              cols, n_cols };
     hoodie_status rc = hoodie_logscan(items, &lc, logs, n_logs);
     if (rc < 0) return rc;
     for (size_t i = 0; i < items->count; i++) {
@@ -630,8 +626,7 @@ static hoodie_status merge_slice(hoodie_svc *sv, const char *partition, const ch
     uint64_t lb = n_logs ? log_bytes(sv, partition, log_names, n_logs) : 0;
     out->log_bytes += lb;
     uint32_t parts = hoodie_logscan_parts(lb, sv->o.merge_memory);
-    /* lazily when they may not fit: decoded records often take more than their log bytes */
-    int lazy = parts > 1 || lb > hoodie_logscan_budget(sv->o.merge_memory) / 4;
+    int lazy = hoodie_logscan_lazy(lb, sv->o.merge_memory);
     char *path = base_name ? hoodie_svc__file_path(sv, partition, base_name) : NULL;
     hoodie_status rc = base_name && !path ? HOODIE_NOMEM() : hoodie_arena_new(&a, NULL, 4096);
     const hoodie_fs_file **logs = NULL;

@@ -160,6 +160,15 @@ static hoodie_status pair_add(evo_pair *p, const char *from, const char *to)
 static hoodie_status pair_field(evo_pair *p, const evo_field *ff, const evo_field *qf, const char *parent,
                                 const evo_version *q, const evo_version *f);
 
+/* "parent.name", owned by the pair (NULL: out of memory). */
+static const char *pair_path(evo_pair *p, const char *parent, const char *name)
+{
+    size_t len = strlen(parent) + strlen(name) + 2;
+    char *s = malloc(len);
+    if (s) snprintf(s, len, "%s.%s", parent, name);
+    return pair_own(p, s);
+}
+
 /* The renames inside a field of type ft read as qt (the field's path `path`): a record's fields matched by id, an
  * array's element ("path.element") and a map's key and value ("path.key", "path.value") by position, as Hudi
  * names them in full names; an element, key or value whose id changed (dropped and added again) is refused. */
@@ -182,12 +191,9 @@ static hoodie_status pair_type(evo_pair *p, const evo_type *ft, const evo_type *
             p->rc = HOODIE_EUNSUPPORTED;
             return (p->msg = strdup(text)) ? HOODIE_OK : HOODIE_NOMEM();
         }
-        size_t len = strlen(path) + strlen(fe->name) + 2;
-        char *sub = malloc(len);
-        if (sub) snprintf(sub, len, "%s.%s", path, fe->name);
-        const char *owned = pair_own(p, sub);
-        if (!owned) return HOODIE_NOMEM();
-        HOODIE_TRY(pair_type(p, fe->type, qe->type, owned, q, f));
+        const char *sub = pair_path(p, path, fe->name);
+        if (!sub) return HOODIE_NOMEM();
+        HOODIE_TRY(pair_type(p, fe->type, qe->type, sub, q, f));
     }
     return HOODIE_OK;
 }
@@ -197,13 +203,8 @@ static hoodie_status pair_type(evo_pair *p, const evo_type *ft, const evo_type *
 static hoodie_status pair_field(evo_pair *p, const evo_field *ff, const evo_field *qf, const char *parent,
                                 const evo_version *q, const evo_version *f)
 {
-    const char *path = ff->name;
-    if (parent) {
-        size_t len = strlen(parent) + strlen(ff->name) + 2;
-        char *s = malloc(len);
-        if (s) snprintf(s, len, "%s.%s", parent, ff->name);
-        if (!(path = pair_own(p, s))) return HOODIE_NOMEM();
-    }
+    const char *path = parent ? pair_path(p, parent, ff->name) : ff->name;
+    if (!path) return HOODIE_NOMEM();
     if (!qf) {
         char hidden[64];
         snprintf(hidden, sizeof hidden, "_hoodie_evo_dropped_%ld", ff->id);

@@ -117,8 +117,8 @@ HOODIE_API hoodie_status hoodie_table_create(const char *base_path, const hoodie
 
 /**
  * ALTER TABLE on a table that reads its columns by field id (Hudi's schema on read, as Spark SQL's ALTER TABLE
- * with hoodie.schema.on.read.enable): top-level columns renamed, dropped or added, nested fields renamed by their
- * dotted path ("s.x", "a.element.x", "m.value.x": through structs, a list's element, a map's key and value),
+ * with hoodie.schema.on.read.enable): columns, and fields of nested records by their dotted paths ("s.x",
+ * "a.element.x", "m.value.x": through structs, a list's element, a map's key and value), renamed, dropped or added,
  * without rewriting any file. The first ALTER starts the table's schema history (.hoodie/.schema). Pairs are flat
  * arrays of 2 * count strings.
  */
@@ -127,19 +127,19 @@ typedef struct hoodie_table_alter_opts {
     const hoodie_storage *storage;     /**< NULL: local POSIX file system */
     const char *const *renames;        /**< pairs: old name (or nested path), new name */
     size_t n_renames;
-    const char *const *drops;          /**< names */
+    const char *const *drops;          /**< names or nested paths (a record keeps at least one field) */
     size_t n_drops;
-    const char *const *adds;           /**< pairs: name, type: boolean, int, long, float, double, string, binary,
-                                            date, timestamp (microseconds, UTC) or decimal(P,S); added nullable,
-                                            at the end */
+    const char *const *adds;           /**< pairs: name (or nested path), type: boolean, int, long, float, double,
+                                            string, binary, date, timestamp (microseconds, UTC) or decimal(P,S);
+                                            added nullable, at the end (of its record) */
     size_t n_adds;
 } hoodie_table_alter_opts;
 #define HOODIE_TABLE_ALTER_OPTS_INIT { HOODIE_TABLE_ALTER_OPTS_VERSION, NULL, NULL, 0, NULL, 0, NULL, 0 }
 
 /**
  * Apply the changes (renames, then drops, then adds) as one commit of operation ALTER_SCHEMA; its instant time
- * into instant_out (cap bytes; may be NULL). Record key, partition and ordering fields and meta columns cannot be
- * renamed or dropped. Readers of older instants (time travel) see the columns as they were then.
+ * into instant_out (cap bytes; may be NULL). Record key, partition and ordering fields, the records holding them
+ * and meta columns cannot be renamed or dropped. Readers of older instants (time travel) see the columns as they were then.
  * @return HOODIE_OK; HOODIE_EINVAL (a column not there, a name taken, a protected column, an unknown type: the
  *         message says which; nothing is written); HOODIE_ECONFLICT (the table lock is held too long); storage
  *         errors (a pending instant is left for the next writer to roll back).

@@ -175,11 +175,11 @@ int cmd_alter(int argc, char **argv)
 {
     static const char *usage =
         "usage: hoodie alter TABLE [--rename OLD:NEW]... [--drop COL]... [--add NAME:TYPE]...\n\n"
-        "  ALTER TABLE on a table that reads its columns by field id (Hudi's schema on read): top-level columns\n"
-        "  renamed, dropped or added (nullable, at the end), nested fields renamed by their path (s.x, a.element.x,\n"
-        "  m.value.x), without rewriting a file, in one ALTER_SCHEMA commit. Older instants keep reading the\n"
-        "  columns as they were. TYPE: boolean, int, long, float, double, string, binary, date, timestamp,\n"
-        "  decimal(P,S). Record key, partition and ordering fields stay.\n";
+        "  ALTER TABLE on a table that reads its columns by field id (Hudi's schema on read): columns, and fields\n"
+        "  of nested records by their path (s.x, a.element.x, m.value.x), renamed, dropped or added (nullable, at\n"
+        "  the end of their record), without rewriting a file, in one ALTER_SCHEMA commit. Older instants keep\n"
+        "  reading the columns as they were. TYPE: boolean, int, long, float, double, string, binary, date,\n"
+        "  timestamp, decimal(P,S). Record key, partition and ordering fields (and records holding them) stay.\n";
     if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) { fputs(usage, stdout); return CLI_OK; }
     if (argc < 2 || argv[1][0] == '-') return cli_usage("alter: no table given");
     size_t cap = (size_t)argc * 2 + 2, nr = 0, nd = 0, na = 0;

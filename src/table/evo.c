@@ -509,6 +509,25 @@ static json_t *nested_fields(json_t *fields, const char *path, const char **last
     }
 }
 
+/* A new optional field `name` at the end of record fields `fields`: its id after *max (and its nested ids after it),
+ * of the change's InternalSchema type (ch->arg) or its field's type (ch->field). */
+static hoodie_status add_field(json_t *fields, const char *name, const hoodie_evo_change *ch, long *max)
+{
+    json_t *f = json_object();
+    if (!f) return HOODIE_NOMEM();
+    json_object_set_new(f, "id", json_integer(++*max));
+    json_object_set_new(f, "name", json_string(name));
+    json_object_set_new(f, "optional", json_true());
+    if (ch->field) {
+        long next = *max + 1;
+        json_object_set_new(f, "type", type_json(ch->field, &next));
+        *max = next - 1;
+    } else {
+        json_object_set_new(f, "type", json_string(ch->arg));
+    }
+    return json_array_append_new(fields, f) ? HOODIE_NOMEM() : HOODIE_OK;
+}
+
 hoodie_status hoodie_evo_alter(const hoodie_evo *e, const hoodie_field *table, const hoodie_evo_change *ch, size_t n,
                                const char *instant, char **latest_json, char **history_json)
 {
@@ -539,18 +558,41 @@ hoodie_status hoodie_evo_alter(const hoodie_evo *e, const hoodie_field *table, c
     json_t *fields = json_object_get(v, "fields");
     hoodie_status rc = HOODIE_OK;
     for (size_t i = 0; i < n && rc == HOODIE_OK; i++) {
-        if (ch[i].kind == HOODIE_EVO_RENAME && strchr(ch[i].name, '.')) { /* a nested field: renamed in its record */
-            const char *last;
-            json_t *nf = nested_fields(fields, ch[i].name, &last);
-            int at = nf ? fields_find(nf, last) : -1;
-            if (at < 0) rc = HOODIE_FAIL(HOODIE_EINVAL, "no nested field '%s' to rename", ch[i].name);
-            else if (fields_find(nf, ch[i].arg) >= 0)
+        const char *name = ch[i].name;
+        json_t *in = fields; /* the record the change is in: a nested field's (dotted path) or the top level */
+        if (strchr(ch[i].name, '.')) {
+            in = nested_fields(fields, ch[i].name, &name);
+            if (!in) {
+                rc = HOODIE_FAIL(HOODIE_EINVAL, "no record holds '%s' (a nested field's path goes through records' "
+                                 "fields, an array's element, a map's key or value)", ch[i].name);
+                break;
+            }
+        }
+        int at = fields_find(in, name), other = ch[i].arg && ch[i].kind == HOODIE_EVO_RENAME ? fields_find(in, ch[i].arg) : -1;
+        if (in != fields) { /* a nested field: renamed, dropped or added in its record */
+            if (ch[i].kind != HOODIE_EVO_ADD && at < 0)
+                rc = HOODIE_FAIL(HOODIE_EINVAL, "no nested field '%s' to %s", ch[i].name,
+                                 ch[i].kind == HOODIE_EVO_RENAME ? "rename" : ch[i].kind == HOODIE_EVO_DROP ? "drop"
+                                                                                                        : "change");
+            else if (ch[i].kind == HOODIE_EVO_RETYPE) {
+                long unused = max + 1;
+                json_object_set_new(json_array_get(in, (size_t)at), "type", type_json(ch[i].field, &unused));
+            }
+            else if (ch[i].kind == HOODIE_EVO_RENAME && other >= 0)
                 rc = HOODIE_FAIL(HOODIE_EINVAL, "cannot rename '%s' to '%s': a field of that name exists", ch[i].name,
                                  ch[i].arg);
-            else json_object_set_new(json_array_get(nf, (size_t)at), "name", json_string(ch[i].arg));
+            else if (ch[i].kind == HOODIE_EVO_RENAME)
+                json_object_set_new(json_array_get(in, (size_t)at), "name", json_string(ch[i].arg));
+            else if (ch[i].kind == HOODIE_EVO_DROP && json_array_size(in) < 2)
+                rc = HOODIE_FAIL(HOODIE_EINVAL, "cannot drop '%s': it is the only field of its record", ch[i].name);
+            else if (ch[i].kind == HOODIE_EVO_DROP)
+                json_array_remove(in, (size_t)at);
+            else if (at >= 0)
+                rc = HOODIE_FAIL(HOODIE_EINVAL, "cannot add field '%s': it exists", ch[i].name);
+            else
+                rc = add_field(in, name, &ch[i], &max);
             continue;
         }
-        int at = fields_find(fields, ch[i].name), other = ch[i].arg ? fields_find(fields, ch[i].arg) : -1;
         if (ch[i].kind != HOODIE_EVO_ADD && at < 0) {
             rc = HOODIE_FAIL(HOODIE_EINVAL, "no column '%s' to %s", ch[i].name,
                              ch[i].kind == HOODIE_EVO_RENAME ? "rename" : ch[i].kind == HOODIE_EVO_DROP ? "drop"
@@ -567,18 +609,7 @@ hoodie_status hoodie_evo_alter(const hoodie_evo *e, const hoodie_field *table, c
         } else if (at >= 0) {
             rc = HOODIE_FAIL(HOODIE_EINVAL, "cannot add column '%s': it exists", ch[i].name);
         } else {
-            json_t *f = json_object();
-            json_object_set_new(f, "id", json_integer(++max));
-            json_object_set_new(f, "name", json_string(ch[i].name));
-            json_object_set_new(f, "optional", json_true());
-            if (ch[i].field) {
-                long next = max + 1;
-                json_object_set_new(f, "type", type_json(ch[i].field, &next));
-                max = next - 1;
-            } else {
-                json_object_set_new(f, "type", json_string(ch[i].arg));
-            }
-            json_array_append_new(fields, f);
+            rc = add_field(fields, ch[i].name, &ch[i], &max);
         }
     }
     json_object_set_new(v, "max_column_id", json_integer(max));
@@ -623,6 +654,62 @@ hoodie_status hoodie_evo_present(const hoodie_storage *s, const char *base_path,
     if (rc == HOODIE_OK) rc = s->list(s->ctx, (const char *)dir.data, on_any, any);
     if (rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); rc = HOODIE_OK; }
     hoodie_buf_dispose(&dir);
+    return rc;
+}
+
+char *hoodie_evo_history_json(const hoodie_evo *e)
+{
+    json_t *hist = json_object(), *list = json_array();
+    for (size_t i = e->n; i-- > 0;) json_array_append(list, e->v[i].json);
+    json_object_set_new(hist, "schemas", list);
+    char *out = json_dumps(hist, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(hist);
+    return out;
+}
+
+typedef struct hist_prune {
+    const hoodie_timeline *tl;
+    const char *keep;
+    char (*old)[64];
+    size_t n, cap;
+    int nomem;
+} hist_prune;
+
+static int on_prune(const hoodie_dirent *d, void *payload)
+{
+    hist_prune *p = payload;
+    char t[64];
+    if (!hist_instant(d, t) || !hoodie_timeline_before_start(p->tl, t) || strcmp(t, p->keep) >= 0) return 0;
+    if (p->n == p->cap) {
+        size_t nc = p->cap ? 2 * p->cap : 16;
+        char (*o)[64] = realloc(p->old, nc * sizeof *o);
+        if (!o) { p->nomem = 1; return 1; }
+        p->old = o;
+        p->cap = nc;
+    }
+    memcpy(p->old[p->n++], t, 64);
+    return 0;
+}
+
+hoodie_status hoodie_evo_prune_history(const hoodie_storage *s, const char *base_path, const hoodie_timeline *tl,
+                                       const char *keep)
+{
+    s = hoodie_storage__or_default(s);
+    hoodie_buf dir = HOODIE_BUF_INIT, path = HOODIE_BUF_INIT;
+    hist_prune p = { tl, keep, NULL, 0, 0, 0 };
+    hoodie_status rc = schema_dir(&dir, base_path);
+    if (rc == HOODIE_OK) rc = s->list(s->ctx, (const char *)dir.data, on_prune, &p);
+    if (rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); rc = HOODIE_OK; }
+    if (rc == HOODIE_OK && p.nomem) rc = HOODIE_NOMEM();
+    for (size_t i = 0; rc == HOODIE_OK && i < p.n; i++) {
+        hoodie_buf_clear(&path);
+        if (hoodie_buf_printf(&path, "%s/%s.schemacommit", (const char *)dir.data, p.old[i]) < 0) rc = HOODIE_NOMEM();
+        if (rc == HOODIE_OK) rc = s->remove(s->ctx, (const char *)path.data);
+        if (rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); rc = HOODIE_OK; } /* another writer's prune */
+    }
+    free(p.old);
+    hoodie_buf_dispose(&dir);
+    hoodie_buf_dispose(&path);
     return rc;
 }
 

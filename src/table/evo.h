@@ -64,6 +64,14 @@ size_t hoodie_evo_count(const hoodie_evo *e);
  *  completes (a history of an instant that never completes is not loaded). */
 hoodie_status hoodie_evo_write_history(const hoodie_storage *s, const char *base_path, const char *instant,
                                        const char *history);
+/** Every version, newest first, as a history file holds them ({"schemas": [...]}; malloc, NULL when out of memory):
+ *  what a write that keeps the schema persists under its own instant, as Hudi's writers do (Java readers take the
+ *  newest history of a completed instant of the active timeline, and Java writers delete the others). */
+char *hoodie_evo_history_json(const hoodie_evo *e);
+/** Remove the history files of instants before the active timeline of `tl` (archived) older than `keep`, the
+ *  instant of a history that completed since and holds them all. */
+hoodie_status hoodie_evo_prune_history(const hoodie_storage *s, const char *base_path, const hoodie_timeline *tl,
+                                       const char *keep);
 /** The newest version's version_id; -1 for NULL. */
 long long hoodie_evo_newest(const hoodie_evo *e);
 

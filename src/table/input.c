@@ -1552,10 +1552,35 @@ static int has_suffix(const char *s, const char *suf)
     return n >= m && strcasecmp(s + n - m, suf) == 0;
 }
 
+/* The fields of inferred JSON field `c` that table field `t` lacks appended to t's records, nullable: through
+ * records' fields, lists' elements and maps' values (a JSON object read as a map: each of its values). */
+static hoodie_status add_new_fields(hoodie_field *t, const hoodie_field *c)
+{
+    hoodie_type_id tt = t->type.id, ct = c->type.id;
+    if (tt == HOODIE_TYPE_STRUCT && ct == HOODIE_TYPE_STRUCT) {
+        for (size_t i = 0; i < c->n_children; i++) {
+            const hoodie_field *cc = &c->children[i];
+            int k = hoodie_field_find(t, cc->name);
+            if (k >= 0) {
+                HOODIE_TRY(add_new_fields(&t->children[k], cc));
+                continue;
+            }
+            HOODIE_TRY(hoodie_field_add_child(t, cc));
+            t->children[t->n_children - 1].nullable = 1;
+        }
+    } else if (tt == HOODIE_TYPE_LIST && ct == HOODIE_TYPE_LIST && t->n_children == 1 && c->n_children == 1) {
+        HOODIE_TRY(add_new_fields(&t->children[0], &c->children[0]));
+    } else if (tt == HOODIE_TYPE_MAP && ct == HOODIE_TYPE_STRUCT && t->n_children == 1 && t->children[0].n_children == 2) {
+        for (size_t i = 0; i < c->n_children; i++) HOODIE_TRY(add_new_fields(&t->children[0].children[1], &c->children[i]));
+    }
+    return HOODIE_OK;
+}
+
 /*
- * Schema evolution through text inputs: columns (CSV) or fields (JSON lines) the table schema in in->schema lacks
- * are inferred from the first rows, as on a table's first write, and appended to the schema as nullable columns;
- * the writer then evolves the table schema with them. The table's own columns keep the table's types.
+ * Schema evolution through text inputs: columns (CSV) or fields (JSON lines, nested ones too) the table schema in
+ * in->schema lacks are inferred from the first rows, as on a table's first write, and appended to the schema (to
+ * their records) as nullable; the writer then evolves the table schema with them. The table's own columns keep the
+ * table's types.
  */
 static hoodie_status add_new_columns(hoodie_input *in)
 {
@@ -1572,7 +1597,11 @@ static hoodie_status add_new_columns(hoodie_input *in)
     source_rewind(&in->src);
     for (size_t i = 0; rc == HOODIE_OK && i < in->schema.n_children; i++) {
         hoodie_field *c = &in->schema.children[i];
-        if (hoodie_field_find(&table, c->name) >= 0) continue;
+        int k = hoodie_field_find(&table, c->name);
+        if (k >= 0) {
+            if (in->format == HOODIE_INPUT_JSONL) rc = add_new_fields(&table.children[k], c);
+            continue;
+        }
         c->nullable = 1;
         rc = hoodie_field_add_child(&table, c);
     }

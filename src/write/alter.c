@@ -1,8 +1,8 @@
 /*
  * ALTER TABLE as Spark SQL does it on a table read by field id (schema on read, table/evo.h; Hudi's
- * AlterTableCommand): rename, drop and add top-level columns without rewriting a file. Under the table lock, so
- * that no write commits between the version it reads and the one it makes (writers check the version at commit,
- * writer.c schema_unchanged):
+ * AlterTableCommand): rename, drop and add columns, and fields of nested records by their paths (s.x, a.element.x,
+ * m.value.x), without rewriting a file. Under the table lock, so that no write commits between the version it reads
+ * and the one it makes (writers check the version at commit, writer.c schema_unchanged):
  *
  *   T.<commit|deltacommit>.requested, T...inflight      as any write instant (write/commit.h)
  *   .hoodie/.schema/T.schemacommit                      every version, the new one (version_id T) first; the
@@ -61,14 +61,17 @@ static hoodie_status add_type(const char *spec, hoodie_type *t, char name[64])
                        "binary, date, timestamp, decimal(P,S))", spec);
 }
 
+/* 1 if `name` is in the list, or holds a field that is (a key field "s.id" is in record "s"). */
 static int in_list(const hoodie_str_list *l, const char *name)
 {
+    size_t n = strlen(name);
     for (size_t i = 0; i < l->count; i++)
-        if (!strcmp(l->items[i], name)) return 1;
+        if (!strncmp(l->items[i], name, n) && (l->items[i][n] == '\0' || l->items[i][n] == '.')) return 1;
     return 0;
 }
 
-/* A column the table's keys, partitions or ordering are made of: Hudi refuses to rename or drop those. */
+/* A column the table's keys, partitions or ordering are made of, or one that holds such a field: Hudi refuses to
+ * rename or drop those. */
 static hoodie_status keep_column(const hoodie_table_config *c, const char *name, const char *what)
 {
     const char *role = hoodie_is_meta_field(name) ? "a meta column"
@@ -91,15 +94,15 @@ static hoodie_status data_schema(const hoodie_table *t, hoodie_field *out)
     return rc;
 }
 
-/* The field at dotted path `path` of `root` renamed `to` (hoodie_evo_alter checked that it is a record's field):
- * through structs by name, a list's "element", a map's "key" and "value". */
-static hoodie_status rename_nested(hoodie_field *root, const char *path, const char *to)
+/* The record holding the field at dotted path `path` of `root` (hoodie_evo_alter checked the path), through structs
+ * by name, a list's "element", a map's "key" and "value": into *rec, and the field's index there into *at (-1: no
+ * field of that name, a field to add); *last: where its name starts in path. */
+static hoodie_status nested_at(hoodie_field *root, const char *path, hoodie_field **rec, int *at, const char **last)
 {
     hoodie_field *f = root;
-    const char *p = path;
-    while (p) {
-        const char *dot = strchr(p, '.');
-        size_t len = dot ? (size_t)(dot - p) : strlen(p);
+    const char *p = path, *dot;
+    while ((dot = strchr(p, '.'))) {
+        size_t len = (size_t)(dot - p);
         hoodie_field *next = NULL;
         if (f->type.id == HOODIE_TYPE_STRUCT) {
             for (size_t i = 0; i < f->n_children && !next; i++)
@@ -110,16 +113,40 @@ static hoodie_status rename_nested(hoodie_field *root, const char *path, const c
                    ((len == 3 && !strncmp(p, "key", 3)) || (len == 5 && !strncmp(p, "value", 5)))) {
             next = &f->children[0].children[len == 3 ? 0 : 1];
         }
-        if (!next) return HOODIE_FAIL(HOODIE_EINVAL, "no nested field '%s' to rename", path);
-        if (!dot) {
-            char *nn = strdup(to);
-            if (!nn) return HOODIE_NOMEM();
-            free(next->name);
-            next->name = nn;
-            return HOODIE_OK;
-        }
+        if (!next) return HOODIE_FAIL(HOODIE_EINVAL, "no record holds '%s'", path);
         f = next;
         p = dot + 1;
+    }
+    if (f->type.id != HOODIE_TYPE_STRUCT) return HOODIE_FAIL(HOODIE_EINVAL, "no record holds '%s'", path);
+    *rec = f;
+    *at = hoodie_field_find(f, p);
+    *last = p;
+    return HOODIE_OK;
+}
+
+/* A nested change (dotted path) made to the data columns `root`: a field renamed, dropped or added (nullable, last). */
+static hoodie_status nested_change(hoodie_field *root, const hoodie_evo_change *ch, const hoodie_type *add_type)
+{
+    hoodie_field *rec = NULL;
+    int at = -1;
+    const char *last = NULL;
+    HOODIE_TRY(nested_at(root, ch->name, &rec, &at, &last));
+    if (ch->kind != HOODIE_EVO_ADD && at < 0) return HOODIE_FAIL(HOODIE_EINVAL, "no nested field '%s'", ch->name);
+    if (ch->kind == HOODIE_EVO_RENAME) {
+        char *nn = strdup(ch->arg);
+        if (!nn) return HOODIE_NOMEM();
+        free(rec->children[at].name);
+        rec->children[at].name = nn;
+    } else if (ch->kind == HOODIE_EVO_DROP) {
+        hoodie_field_dispose(&rec->children[at]);
+        memmove(&rec->children[at], &rec->children[at + 1], (rec->n_children - (size_t)at - 1) * sizeof *rec->children);
+        rec->n_children--;
+    } else {
+        hoodie_field f;
+        HOODIE_TRY(hoodie_field_init(&f, last, *add_type, 1));
+        hoodie_status rc = hoodie_field_add_child(rec, &f);
+        hoodie_field_dispose(&f);
+        return rc;
     }
     return HOODIE_OK;
 }
@@ -151,7 +178,7 @@ static hoodie_status changed_schema(const hoodie_field *data, const hoodie_evo_c
         hoodie_field_dispose(&f);
     }
     for (size_t k = 0; rc == HOODIE_OK && k < n; k++) {
-        if (ch[k].kind != HOODIE_EVO_ADD) continue;
+        if (ch[k].kind != HOODIE_EVO_ADD || strchr(ch[k].name, '.')) continue;
         hoodie_field f;
         rc = hoodie_field_init(&f, ch[k].name, add_types[k], 1);
         if (rc == HOODIE_OK) {
@@ -160,7 +187,7 @@ static hoodie_status changed_schema(const hoodie_field *data, const hoodie_evo_c
         }
     }
     for (size_t k = 0; rc == HOODIE_OK && k < n; k++)
-        if (ch[k].kind == HOODIE_EVO_RENAME && strchr(ch[k].name, '.')) rc = rename_nested(out, ch[k].name, ch[k].arg);
+        if (strchr(ch[k].name, '.')) rc = nested_change(out, &ch[k], &add_types[k]);
     if (rc < 0) hoodie_field_dispose(out);
     return rc;
 }
@@ -262,13 +289,12 @@ hoodie_status hoodie_table_alter(const char *base_path, const hoodie_table_alter
                                    : HOODIE_FAIL(HOODIE_EINVAL, "alter: column '%s' to add has no type", opts->adds[2 * i]);
         ch[k] = (hoodie_evo_change){ HOODIE_EVO_ADD, opts->adds[2 * i], names[k], NULL };
     }
-    for (size_t i = 0; rc == HOODIE_OK && i < n; i++) /* nested fields (dotted paths) are renamed, not dropped or added */
+    for (size_t i = 0; rc == HOODIE_OK && i < n; i++) /* names, or nested fields' paths: s.x, a.element.x, m.value.x */
         if (!ch[i].name || !*ch[i].name || (ch[i].kind == HOODIE_EVO_RENAME && (!ch[i].arg || !*ch[i].arg)) ||
-            strchr(ch[i].name, '"') || (ch[i].kind != HOODIE_EVO_RENAME && strchr(ch[i].name, '.')) ||
-            (ch[i].kind == HOODIE_EVO_RENAME && (strpbrk(ch[i].arg, ".\"") || ch[i].name[0] == '.' ||
-                                                 ch[i].name[strlen(ch[i].name) - 1] == '.')))
-            rc = HOODIE_FAIL(HOODIE_EINVAL, "alter: change %zu names no column, or drops or adds a nested one (nested "
-                             "fields are renamed by their path: s.x, a.element.x, m.value.x)", i + 1);
+            strchr(ch[i].name, '"') || ch[i].name[0] == '.' || ch[i].name[strlen(ch[i].name) - 1] == '.' ||
+            strstr(ch[i].name, "..") || (ch[i].kind == HOODIE_EVO_RENAME && strpbrk(ch[i].arg, ".\"")))
+            rc = HOODIE_FAIL(HOODIE_EINVAL, "change %zu names no column or nested field (a name, or a nested "
+                             "field's path: s.x, a.element.x, m.value.x; a rename's new name is a name)", i + 1);
     /* as every writer: the metadata table hoodie does not maintain goes, dead writers' instants are rolled back */
     hoodie_table *t = NULL;
     hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;

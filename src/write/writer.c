@@ -99,6 +99,79 @@ static hoodie_status partial_setup(wctx *w, const hoodie_field *input)
     return rc;
 }
 
+/* One change of a write to a schema-on-read table: `path` (malloc; NULL: a top-level column, named by f) taken. */
+static hoodie_status evo_change(wctx *w, hoodie_evo_kind kind, char *path, const hoodie_field *f)
+{
+    if (w->n_evo_ch == w->cap_evo_ch) {
+        size_t nc = w->cap_evo_ch ? 2 * w->cap_evo_ch : 8;
+        hoodie_evo_change *ch = realloc(w->evo_ch, nc * sizeof *ch);
+        if (ch) w->evo_ch = ch;
+        char **ps = ch ? realloc(w->evo_paths, nc * sizeof *ps) : NULL;
+        if (ps) w->evo_paths = ps;
+        if (!ps) { free(path); return HOODIE_NOMEM(); }
+        w->cap_evo_ch = nc;
+    }
+    w->evo_paths[w->n_evo_ch] = path;
+    w->evo_ch[w->n_evo_ch++] = (hoodie_evo_change){ kind, path ? path : f->name, NULL, f };
+    return HOODIE_OK;
+}
+
+/* "parent.name" (malloc; name alone at the top), NULL when out of memory. */
+static char *evo_path(const char *parent, const char *name)
+{
+    size_t n = (parent ? strlen(parent) + 1 : 0) + strlen(name) + 1;
+    char *p = malloc(n);
+    if (p) snprintf(p, n, "%s%s%s", parent ? parent : "", parent ? "." : "", name);
+    return p;
+}
+
+/* The schema-version changes that make column or nested field `t` (NULL: new) the write's `d` (its evolved type:
+ * t's fields and more, or t widened), at `path` (NULL: a top-level column): a new field added, a widened one
+ * retyped, through records' fields, a list's element and a map's value. An element or a value whose type
+ * changed otherwise than by new record fields is left to ALTER TABLE. */
+static hoodie_status evo_changes(wctx *w, const hoodie_field *t, const hoodie_field *d, const char *parent)
+{
+    if (t && hoodie_field_equal(t, d)) return HOODIE_OK;
+    char *path = NULL;
+    if (parent && !(path = evo_path(parent, d->name))) return HOODIE_NOMEM();
+    const char *at = path ? path : d->name;
+    if (!t) return evo_change(w, HOODIE_EVO_ADD, path, d);
+    hoodie_type_id id = t->type.id;
+    hoodie_status rc = HOODIE_OK;
+    if (id == HOODIE_TYPE_STRUCT && d->type.id == id) {
+        for (size_t c = 0; c < d->n_children && rc == HOODIE_OK; c++) {
+            int k = hoodie_field_find(t, d->children[c].name);
+            rc = evo_changes(w, k >= 0 ? &t->children[k] : NULL, &d->children[c], at);
+        }
+    } else if ((id == HOODIE_TYPE_LIST || id == HOODIE_TYPE_MAP) && d->type.id == id) {
+        /* a list's element, a map's value: only their records' fields may change here */
+        const hoodie_field *te = id == HOODIE_TYPE_LIST ? &t->children[0] : &t->children[0].children[1];
+        const hoodie_field *de = id == HOODIE_TYPE_LIST ? &d->children[0] : &d->children[0].children[1];
+        const char *step = id == HOODIE_TYPE_LIST ? "element" : "value";
+        char *sub = evo_path(at, step);
+        if (!sub) rc = HOODIE_NOMEM();
+        else if (te->type.id == HOODIE_TYPE_STRUCT && de->type.id == HOODIE_TYPE_STRUCT)
+            for (size_t c = 0; c < de->n_children && rc == HOODIE_OK; c++) {
+                int k = hoodie_field_find(te, de->children[c].name);
+                rc = evo_changes(w, k >= 0 ? &te->children[k] : NULL, &de->children[c], sub);
+            }
+        else if (!hoodie_field_equal(te, de) || (id == HOODIE_TYPE_MAP && !hoodie_field_equal(&t->children[0].children[0],
+                                                                                              &d->children[0].children[0])))
+            rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: the table reads its schema by field id (schema on read): this "
+                             "write would change the type of '%s', which hoodie does not reconcile (Spark SQL's ALTER "
+                             "TABLE ... ALTER COLUMN does)", w->t->base_path, sub);
+        free(sub);
+    } else if (id == HOODIE_TYPE_STRUCT || id == HOODIE_TYPE_LIST || id == HOODIE_TYPE_MAP) {
+        rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: the table reads its schema by field id (schema on read): this write "
+                         "would change the type of nested column '%s', which hoodie does not reconcile", w->t->base_path,
+                         at);
+    } else {
+        return evo_change(w, HOODIE_EVO_RETYPE, path, d); /* widened (hoodie_wschema_evolve checked it) */
+    }
+    free(path);
+    return rc;
+}
+
 static hoodie_status prepare_schema(wctx *w, const hoodie_field *input)
 {
     hoodie_field table;
@@ -118,23 +191,13 @@ static hoodie_status prepare_schema(wctx *w, const hoodie_field *input)
             hoodie_field_dispose(&w->data_schema); /* (a column of the wrong type is the first thing to say) */
     }
     if (rc == HOODIE_OK && found && w->t->evo && !hoodie_field_equal(&table, &w->data_schema)) {
-        /* schema on read (table/evo.h): new columns take new field ids, widened ones keep theirs, in a new schema
-         * version made at commit, as Hudi's writers reconcile it (AvroSchemaEvolutionUtils.reconcileSchema) */
+        /* schema on read (table/evo.h): new columns and nested fields take new field ids, widened ones keep theirs,
+         * in a new schema version made at commit, as Hudi's writers reconcile it
+         * (AvroSchemaEvolutionUtils.reconcileSchema) */
         const hoodie_field *d = &w->data_schema;
-        if (!(w->evo_ch = calloc(d->n_children + 1, sizeof *w->evo_ch))) rc = HOODIE_NOMEM();
-        for (size_t c = 0; rc == HOODIE_OK && c < d->n_children; c++) {
-            const hoodie_field *f = &d->children[c];
-            int at = hoodie_field_find(&table, f->name);
-            if (at >= 0 && hoodie_field_equal(&table.children[at], f)) continue;
-            hoodie_type_id was = at >= 0 ? table.children[at].type.id : HOODIE_TYPE_NULL;
-            if (was == HOODIE_TYPE_STRUCT || was == HOODIE_TYPE_LIST || was == HOODIE_TYPE_MAP) {
-                rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: the table reads its schema by field id (schema on read): "
-                                 "this write would change nested column '%s'; change it first with Spark SQL's "
-                                 "ALTER TABLE", w->t->base_path, f->name);
-                break;
-            }
-            w->evo_ch[w->n_evo_ch++] = (hoodie_evo_change){ at >= 0 ? HOODIE_EVO_RETYPE : HOODIE_EVO_ADD, f->name,
-                                                            NULL, f };
+        for (size_t c = 0; c < d->n_children && rc == HOODIE_OK; c++) {
+            int at = hoodie_field_find(&table, d->children[c].name);
+            rc = evo_changes(w, at >= 0 ? &table.children[at] : NULL, &d->children[c], NULL);
         }
         if (rc < 0) hoodie_field_dispose(&w->data_schema);
     }
@@ -604,6 +667,8 @@ static const char *op_name(hoodie_write_operation op)
 
 static void wctx_dispose(wctx *w)
 {
+    for (size_t i = 0; w->evo_paths && i < w->n_evo_ch; i++) free(w->evo_paths[i]);
+    free(w->evo_paths);
     free(w->evo_ch);
     free(w->pending_ids);
     free(w->pending_instants);
@@ -778,13 +843,18 @@ static hoodie_status schema_unchanged(wctx *w)
     return rc;
 }
 
-/* The new schema version of a write that added or widened columns of a schema-on-read table: its history file
- * written (every version, the new one first), its latest_schema into *latest (malloc). */
-static hoodie_status evolve_history(wctx *w, char **latest)
+/* The history file of a write to a schema-on-read table, under its instant (every version, newest first), as
+ * Hudi's writers persist it on every commit (BaseHoodieWriteClient.saveInternalSchema): a write that added or
+ * widened columns makes a new version first, its latest_schema into *latest (malloc). */
+static hoodie_status persist_history(wctx *w, char **latest)
 {
     char *history = NULL;
-    hoodie_status rc = hoodie_evo_alter(w->t->evo, &w->file_schema, w->evo_ch, w->n_evo_ch, w->tx.inst.requested,
-                                        latest, &history);
+    hoodie_status rc = HOODIE_OK;
+    if (w->n_evo_ch)
+        rc = hoodie_evo_alter(w->t->evo, &w->file_schema, w->evo_ch, w->n_evo_ch, w->tx.inst.requested, latest,
+                              &history);
+    else if (!(history = hoodie_evo_history_json(w->t->evo)))
+        rc = HOODIE_NOMEM();
     if (rc == HOODIE_OK) rc = hoodie_evo_write_history(w->s, w->t->base_path, w->tx.inst.requested, history);
     free(history);
     return rc;
@@ -1100,10 +1170,10 @@ commit: /* commit metadata */
         for (size_t i = 0; i < n_extra; i++)
             extra[1 + i] = (hoodie_kv){ w.o.extra_metadata[2 * i], w.o.extra_metadata[2 * i + 1] };
         /* schema on read: the version in effect goes on with the commit, as Hudi's writers carry it (a reader
-         * takes the newest commit's latest_schema as the table's; without it the table would read by name); a
-         * write that changed the schema makes a new version, the history file first */
+         * takes the newest commit's latest_schema as the table's; without it the table would read by name), and
+         * the history under the commit's instant; a write that changed the schema makes a new version */
         const char *latest = hoodie_evo_latest_json(w.t->evo, NULL);
-        if (w.n_evo_ch && (rc = evolve_history(&w, &evo_latest)) < 0) { free(extra); goto done; }
+        if ((w.n_evo_ch || w.t->evo) && (rc = persist_history(&w, &evo_latest)) < 0) { free(extra); goto done; }
         if (evo_latest) latest = evo_latest;
         if (latest) extra[1 + n_extra++] = (hoodie_kv){ "latest_schema", latest };
         hoodie_commit_info ci = { 0 };
@@ -1125,6 +1195,10 @@ commit: /* commit metadata */
         hoodie_buf_dispose(&meta);
         free(extra);
         if (rc < 0) goto done;
+        /* the histories of archived instants, which this commit's holds: gone, as Hudi's writers remove them (a
+         * failure leaves files that are no longer read) */
+        if ((w.n_evo_ch || w.t->evo) && hoodie_evo_prune_history(w.s, base_path, w.t->tl, w.tx.inst.requested) < 0)
+            hoodie_error_clear();
         trace_phase(&w, "commit");
     }
     snprintf(w.res.instant, sizeof w.res.instant, "%s", w.tx.inst.requested);

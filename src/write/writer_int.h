@@ -74,9 +74,11 @@ typedef struct wctx {
     hoodie_field data_schema;       /* table columns (no meta) */
     hoodie_field file_schema;       /* meta + table columns */
     int have_schemas;
-    /* schema on read (table/evo.h): the write's new columns and widened ones, a new schema version at commit */
+    /* schema on read (table/evo.h): the write's new columns and widened ones (nested fields by their paths), a new
+     * schema version at commit */
     hoodie_evo_change *evo_ch;
-    size_t n_evo_ch;
+    size_t n_evo_ch, cap_evo_ch;
+    char **evo_paths;               /* the nested changes' paths (malloc), n_evo_ch of them at most */
     hoodie_batch in;                /* input, conformed to data_schema (deletes: as given) */
     int have_in;
     hoodie_keygen_plan kg;

@@ -11,10 +11,14 @@
 #    write that adds a column makes a new version (a new field id); MOR compaction keeps the renamed values;
 #  - a struct's field renamed, another dropped and added again (MOR v6: base files and Avro log blocks, compaction);
 #  - the same inside the records of an array and of a map ("a.element.x", "m.value.u" in Hudi's full names);
-#  - `hoodie alter --rename a.element.x:y` (nested paths) on a table of version 8;
+#  - `hoodie alter --rename a.element.x:y`, `--drop a.element.z`, `--add m.value.w:string` (nested paths) on a table
+#    of version 8; writes that add fields to an array's records and a map's values (JSON lines) or widen one
+#    (Parquet), reconciled into a new version as Hudi's writers do;
+#  - every write persists the history under its instant and drops those of archived instants;
 #  - a history where an array's element was dropped and added again (a new element id) is refused with a message.
 set -u
 HOODIE=${HOODIE:-build/hoodie}
+SRC=${HOODIE_SRC:-.}
 source "$(dirname "${BASH_SOURCE[0]}")/common/check.bash"
 
 rows() { # TABLE COLUMNS [READ-OPTION...]
@@ -248,13 +252,104 @@ check_eq "hoodie alter nested: time travel before it" "$before" "$(jsonl_rows "$
 for spec in a.element.nope:q a.element.z:y m.key.u:v; do
     if "$HOODIE" alter "$t" --rename "$spec" > /dev/null 2> "$tmp/err"; then bad "alter --rename $spec: done"; else ok; fi
 done
-if "$HOODIE" alter "$t" --drop a.element.z > /dev/null 2> "$tmp/err"; then bad "alter --drop a.element.z: done"; else ok; fi
+for spec in a.element.nope a.element.y.q s.x; do
+    if "$HOODIE" alter "$t" --drop "$spec" > /dev/null 2> "$tmp/err"; then bad "alter --drop $spec: done"; else ok; fi
+done
 printf '{"id":1,"ts":30,"a":[{"y":31,"z":32}],"m":{"k":{"v":35,"w":36}},"p":"x"}\n' > "$tmp/an3.jsonl"
 write "$t" upsert "$tmp/an3.jsonl" --input-format jsonl
 written='{"id":1,"a":[{"y":31,"z":32}],"m":{"k":{"v":35,"w":36}}} {"id":2,"a":[{"y":11,"z":12}],"m":{"q":{"v":13,"w":14}}} '
 check_eq "hoodie alter nested: a write by the new names" "$written" "$(jsonl_rows "$t" id,a,m)"
 "$HOODIE" compact "$t" > /dev/null 2> "$tmp/err" || bad "alter nested compact: $(cat "$tmp/err")"
 check_eq "hoodie alter nested: after compaction" "$written" "$(jsonl_rows "$t" id,a,m)"
+
+# hoodie alter drops and adds nested fields (a.element.z dropped, a.element.n added; m.value.w dropped and added
+# again as a string: a new id, so the old values stay hidden), in one commit; time travel reads as before; written
+# by the new fields (Avro log blocks), compacted; the only field of a record is not dropped, a field there is not
+# added, nothing changes when a change is refused
+t2=$(last_instant "$t")
+"$HOODIE" alter "$t" --drop a.element.z --drop m.value.w --add a.element.n:long --add m.value.w:string \
+    > /dev/null 2> "$tmp/err" || bad "alter nested drop/add: $(cat "$tmp/err")"
+dropped='{"id":1,"a":[{"y":31,"n":null}],"m":{"k":{"v":35,"w":null}}} {"id":2,"a":[{"y":11,"n":null}],"m":{"q":{"v":13,"w":null}}} '
+check_eq "hoodie alter nested drop/add" "$dropped" "$(jsonl_rows "$t" id,a,m)"
+check_eq "hoodie alter nested drop/add: time travel before it" "$written" "$(jsonl_rows "$t" id,a,m --as-of "$t2")"
+for spec in "--drop a.element.y --drop a.element.n" "--add m.value.v:int" "--add p.x:int" "--add a.element.y.q:int" \
+            "--drop id.x" "--add a..b:int"; do
+    if "$HOODIE" alter "$t" $spec > /dev/null 2> "$tmp/err"; then bad "alter $spec: done"; else ok; fi
+done
+check_eq "hoodie alter nested: refused changes change nothing" "$dropped" "$(jsonl_rows "$t" id,a,m)"
+printf '{"id":2,"ts":40,"a":[{"y":41,"n":42}],"m":{"q":{"v":43,"w":"w44"}},"p":"x"}\n' > "$tmp/an4.jsonl"
+write "$t" upsert "$tmp/an4.jsonl" --input-format jsonl
+added='{"id":1,"a":[{"y":31,"n":null}],"m":{"k":{"v":35,"w":null}}} {"id":2,"a":[{"y":41,"n":42}],"m":{"q":{"v":43,"w":"w44"}}} '
+check_eq "hoodie alter nested drop/add: a write of the new fields" "$added" "$(jsonl_rows "$t" id,a,m)"
+"$HOODIE" compact "$t" > /dev/null 2> "$tmp/err" || bad "alter nested drop/add compact: $(cat "$tmp/err")"
+check_eq "hoodie alter nested drop/add: after compaction" "$added" "$(jsonl_rows "$t" id,a,m)"
+check_eq "hoodie alter nested drop/add: time travel after compaction" "$written" "$(jsonl_rows "$t" id,a,m --as-of "$t2")"
+
+# writes reconcile nested fields as Hudi's writers do: new fields of an array's records and a map's values (JSON
+# lines) take new ids, a nested field widened (a Parquet input's long for m.value.f, added as an int) keeps its id;
+# older instants read as before; compacted
+"$HOODIE" alter "$t" --add m.value.f:int > /dev/null 2> "$tmp/err" || bad "alter --add m.value.f: $(cat "$tmp/err")"
+t3=$(last_instant "$t")
+printf '{"id":1,"ts":50,"a":[{"y":51,"n":52,"g":"gee"}],"m":{"k":{"v":55,"w":"w56","f":57,"h":true}},"p":"x"}\n' > "$tmp/an5.jsonl"
+write "$t" upsert "$tmp/an5.jsonl" --input-format jsonl
+node "$SRC/tests/oracle/duck.mjs" --csv "COPY (SELECT 2::BIGINT AS id, 60::BIGINT AS ts,
+    [{'y': 61::BIGINT, 'n': NULL::BIGINT, 'g': 'g62'}] AS a,
+    MAP {'q': {'v': 63::BIGINT, 'w': NULL::VARCHAR, 'f': 5000000000::BIGINT, 'h': false}} AS m, 'x' AS p)
+    TO '$tmp/an6.parquet' (FORMAT PARQUET)" > /dev/null 2> "$tmp/err" || bad "duckdb an6.parquet: $(cat "$tmp/err")"
+write "$t" upsert "$tmp/an6.parquet" --input-format parquet
+reconciled='{"id":1,"a":[{"y":51,"n":52,"g":"gee"}],"m":{"k":{"v":55,"w":"w56","f":57,"h":true}}} {"id":2,"a":[{"y":61,"n":null,"g":"g62"}],"m":{"q":{"v":63,"w":null,"f":5000000000,"h":false}}} '
+check_eq "writes add and widen nested fields" "$reconciled" "$(jsonl_rows "$t" id,a,m)"
+check_eq "writes add and widen nested fields: time travel before them" \
+    '{"id":1,"a":[{"y":31,"n":null}],"m":{"k":{"v":35,"w":null,"f":null}}} {"id":2,"a":[{"y":41,"n":42}],"m":{"q":{"v":43,"w":"w44","f":null}}} ' \
+    "$(jsonl_rows "$t" id,a,m --as-of "$t3")"
+ids=$(python3 - "$t" <<'EOF2'
+import glob, json, sys
+v = json.load(open(sorted(glob.glob(sys.argv[1] + "/.hoodie/.schema/*.schemacommit"))[-1]))["schemas"][0]
+def walk(t, path, out):
+    if isinstance(t, dict) and t.get("type") == "record":
+        for f in t["fields"]:
+            out[path + f["name"]] = (f["id"], f["type"] if isinstance(f["type"], str) else f["type"]["type"])
+            walk(f["type"], path + f["name"] + ".", out)
+    elif isinstance(t, dict) and t.get("type") == "array": walk(t["element"], path + "element.", out)
+    elif isinstance(t, dict) and t.get("type") == "map": walk(t["value"], path + "value.", out)
+out = {}
+walk(v, "", out)
+f, g, h = out["m.value.f"], out["a.element.g"], out["m.value.h"]
+print(f[1], g[1], h[1], "new" if min(g[0], h[0]) > f[0] and v["max_column_id"] == max(g[0], h[0]) else "old")
+EOF2
+)
+check_eq "writes add and widen nested fields: ids" "long string boolean new" "$ids"
+"$HOODIE" compact "$t" > /dev/null 2> "$tmp/err" || bad "reconciled compact: $(cat "$tmp/err")"
+check_eq "writes add and widen nested fields: after compaction" "$reconciled" "$(jsonl_rows "$t" id,a,m)"
+
+# every write to a table read by field id persists the history under its own instant, as Hudi's writers do: once
+# the ALTER's instant is archived, the newest history of a completed instant of the active timeline (the one Java
+# readers take) still holds the rename, the histories of archived instants are gone, and the table reads by id
+t=$tmp/hist
+"$HOODIE" create "$t" --type cow --name hist --record-key id --ordering-field ts > /dev/null || bad "create $t"
+printf '{"id":1,"ts":1,"a":"x","b":1}\n' > "$tmp/h0.jsonl"
+write "$t" upsert "$tmp/h0.jsonl" --input-format jsonl
+"$HOODIE" alter "$t" --rename a:c > /dev/null 2> "$tmp/err" || bad "alter hist: $(cat "$tmp/err")"
+for i in 2 3 4 5; do
+    printf '{"id":%d,"ts":1,"c":"v%d","b":%d}\n' "$i" "$i" "$i" > "$tmp/h$i.jsonl"
+    write "$t" upsert "$tmp/h$i.jsonl" --input-format jsonl
+done
+"$HOODIE" archive "$t" --min-commits 2 --max-commits 3 > /dev/null 2> "$tmp/err" || bad "archive hist: $(cat "$tmp/err")"
+printf '{"id":6,"ts":1,"c":"v6","b":6}\n' > "$tmp/h6.jsonl"
+write "$t" upsert "$tmp/h6.jsonl" --input-format jsonl
+"$HOODIE" timeline "$t" | awk 'NR > 1 && $3 == "completed" { print $1 }' > "$tmp/active"
+java_view=$(python3 - "$t" "$tmp/active" <<'EOF2'
+import glob, json, os, sys
+active = set(open(sys.argv[2]).read().split())
+files = sorted(os.path.basename(f).split(".")[0] for f in glob.glob(sys.argv[1] + "/.hoodie/.schema/*.schemacommit"))
+valid = [f for f in files if f in active]
+h = json.load(open(sys.argv[1] + "/.hoodie/.schema/" + valid[-1] + ".schemacommit"))["schemas"] if valid else []
+names = [sorted(f["name"] for f in v["fields"] if not f["name"].startswith("_")) for v in h]
+print(len(files) == len(valid), len(valid) == len(active), names)
+EOF2
+)
+check_eq "histories persisted by every write, archived ones gone" "True True [['b', 'c', 'id', 'ts'], ['a', 'b', 'id', 'ts']]" "$java_view"
+check_eq "after the ALTER's instant is archived: read by id" "1,x,1 2,v2,2 3,v3,3 4,v4,4 5,v5,5 6,v6,6 " "$(rows "$t" id,c,b)"
 
 # an array's element dropped and added again between versions (a new element id): refused, not read by name
 t=$tmp/nested

@@ -276,6 +276,41 @@ HOODIE_TEST(table_evo__alter_numbering)
         hoodie_assert_contains(hoodie_error__message(), bad_paths[i]);
     }
     hoodie_error_clear();
+    /* a nested field added (the next id, at the end of its record, of a type or of a field's type) and dropped; the
+     * only field of a record is not dropped, a field there is not added again, a path to no record is refused */
+    hoodie_field nn;
+    hoodie_assert_ok(hoodie_field_init(&nn, "w", hoodie_type_of(HOODIE_TYPE_INT64), 1));
+    hoodie_evo_change add_drop[] = { { HOODIE_EVO_ADD, "s.q", "string", NULL }, { HOODIE_EVO_ADD, "s.r", NULL, &nn },
+                                     { HOODIE_EVO_DROP, "s.x", NULL, NULL } };
+    hoodie_assert_ok(hoodie_evo_alter(e2, &root, add_drop, 3, "20250101000000000", &latest, &history));
+    hoodie_field_dispose(&nn);
+    hoodie_assert_contains(latest, "\"max_column_id\":10,");
+    hoodie_assert_contains(latest, "{\"id\":1,\"name\":\"s\",\"optional\":true,\"type\":{\"type\":\"record\",\"fields\":["
+                                   "{\"id\":9,\"name\":\"q\",\"optional\":true,\"type\":\"string\"},"
+                                   "{\"id\":10,\"name\":\"r\",\"optional\":true,\"type\":\"long\"}]}}");
+    hoodie_evo *e3;
+    hoodie_assert_ok(hoodie_evo_parse(&e3, history, strlen(history), "history"));
+    free(latest);
+    free(history);
+    /* a file of version 20240101 read as of the new version: s.x (id 4) hidden */
+    hoodie_assert_ok(hoodie_evo_renames(e3, NULL, "20240101000000000", &r));
+    hoodie_assert(r != NULL);
+    hoodie_assert_equal_s("_hoodie_evo_dropped_4", to_of(r, "s.x"));
+    hoodie_evo_change only[] = { { HOODIE_EVO_DROP, "s.q", NULL, NULL }, { HOODIE_EVO_DROP, "s.r", NULL, NULL } },
+                      again[] = { { HOODIE_EVO_ADD, "s.q", "int", NULL } },
+                      nowhere[] = { { HOODIE_EVO_ADD, "z.q", "int", NULL } },
+                      missing[] = { { HOODIE_EVO_DROP, "s.nope", NULL, NULL } };
+    hoodie_assert_status(HOODIE_EINVAL, hoodie_evo_alter(e3, &root, only, 2, "20260101000000000", &latest, &history));
+    hoodie_assert_contains(hoodie_error__message(), "only field of its record");
+    hoodie_assert_status(HOODIE_EINVAL, hoodie_evo_alter(e3, &root, again, 1, "20260101000000000", &latest, &history));
+    hoodie_assert_contains(hoodie_error__message(), "'s.q': it exists");
+    hoodie_assert_status(HOODIE_EINVAL, hoodie_evo_alter(e3, &root, nowhere, 1, "20260101000000000", &latest, &history));
+    hoodie_assert_contains(hoodie_error__message(), "no record holds 'z.q'");
+    hoodie_assert_status(HOODIE_EINVAL, hoodie_evo_alter(e3, &root, missing, 1, "20260101000000000", &latest, &history));
+    hoodie_assert_contains(hoodie_error__message(), "no nested field 's.nope' to drop");
+    hoodie_assert(latest == NULL && history == NULL);
+    hoodie_error_clear();
+    hoodie_evo_free(e3);
     hoodie_evo_free(e2);
     hoodie_field_dispose(&root);
 }

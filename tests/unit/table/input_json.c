@@ -65,6 +65,30 @@ HOODIE_TEST(table_input__json_nested)
                       "field 's': field 'a': null for non-nullable field 'a'");
 }
 
+/* add_new_columns: keys the schema lacks, in its records too (a struct's, a list's elements', a map's values'),
+ * inferred and appended nullable; the schema's own fields keep their types */
+HOODIE_TEST(table_input__json_new_nested_fields)
+{
+    hoodie_input_opts o = HOODIE_INPUT_OPTS_INIT;
+    o.add_new_columns = 1;
+    char *got;
+    const char *t = "{\"s\":{\"a\":1,\"b\":\"x\"},\"l\":[{\"k\":2,\"q\":true}],\"m\":{\"e\":{\"v\":3,\"w\":1.5}},\"n\":7}\n"
+                    "{\"s\":{\"a\":4},\"l\":null,\"m\":{\"f\":{\"v\":5}}}\n";
+    hoodie_assert_ok(read_text_opts(t, strlen(t), "n.jsonl", "s:struct<a:int32!>, l:list<struct<k:int16>>, "
+                                    "m:map<string,struct<v:int64>>", &o, &got));
+    hoodie_assert_equal_s("{\"s\":{\"a\":1,\"b\":\"x\"},\"l\":[{\"k\":2,\"q\":true}],\"m\":{\"e\":{\"v\":3,\"w\":1.5}},\"n\":7}\n"
+                          "{\"s\":{\"a\":4,\"b\":null},\"l\":null,\"m\":{\"f\":{\"v\":5,\"w\":null}},\"n\":null}\n",
+                          got);
+    free(got);
+    /* without add_new_columns a nested key the schema lacks is refused */
+    o.add_new_columns = 0;
+    hoodie_assert_status(HOODIE_ECORRUPT, read_text_opts(t, strlen(t), "n.jsonl", "s:struct<a:int32!>, "
+                                                         "l:list<struct<k:int16>>, m:map<string,struct<v:int64>>",
+                                                         &o, &got));
+    free(got);
+    hoodie_error_clear();
+}
+
 HOODIE_TEST(table_input__json_errors)
 {
     assert_read_fails("{\"a\":1}\n{\"a\":2,}\n", "e.jsonl", "a:int32", HOODIE_ECORRUPT, "e.jsonl: line 2: bad JSON at character");

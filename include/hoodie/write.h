@@ -113,12 +113,13 @@ typedef struct hoodie_table_create_opts {
  */
 HOODIE_API hoodie_status hoodie_table_create(const char *base_path, const hoodie_table_create_opts *opts);
 
-#define HOODIE_TABLE_ALTER_OPTS_VERSION 1
+#define HOODIE_TABLE_ALTER_OPTS_VERSION 2
 
 /**
  * ALTER TABLE on a table that reads its columns by field id (Hudi's schema on read, as Spark SQL's ALTER TABLE
  * with hoodie.schema.on.read.enable): columns, and fields of nested records by their dotted paths ("s.x",
- * "a.element.x", "m.value.x": through structs, a list's element, a map's key and value), renamed, dropped or added,
+ * "a.element.x", "m.value.x": through structs, a list's element, a map's key and value), renamed, dropped, added or
+ * widened (int to long: "a.element" and "m.value" name an array's element and a map's value),
  * without rewriting any file. The first ALTER starts the table's schema history (.hoodie/.schema). Pairs are flat
  * arrays of 2 * count strings.
  */
@@ -133,13 +134,19 @@ typedef struct hoodie_table_alter_opts {
                                             string, binary, date, timestamp (microseconds, UTC) or decimal(P,S);
                                             added nullable, at the end (of its record) */
     size_t n_adds;
+    /* version 2 */
+    const char *const *retypes;        /**< pairs: name (or nested path: "s.x", an array's "a.element", a map's
+                                            "m.value"), new type, wider: int to long, float or double; long to
+                                            float or double; float to double (files keep their types; readers
+                                            widen their values) */
+    size_t n_retypes;
 } hoodie_table_alter_opts;
-#define HOODIE_TABLE_ALTER_OPTS_INIT { HOODIE_TABLE_ALTER_OPTS_VERSION, NULL, NULL, 0, NULL, 0, NULL, 0 }
+#define HOODIE_TABLE_ALTER_OPTS_INIT { HOODIE_TABLE_ALTER_OPTS_VERSION, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0 }
 
 /**
- * Apply the changes (renames, then drops, then adds) as one commit of operation ALTER_SCHEMA; its instant time
+ * Apply the changes (renames, then drops, then adds, then type changes) as one commit of operation ALTER_SCHEMA; its instant time
  * into instant_out (cap bytes; may be NULL). Record key, partition and ordering fields, the records holding them
- * and meta columns cannot be renamed or dropped. Readers of older instants (time travel) see the columns as they were then.
+ * and meta columns cannot be renamed, dropped or retyped. Readers of older instants (time travel) see the columns as they were then.
  * @return HOODIE_OK; HOODIE_EINVAL (a column not there, a name taken, a protected column, an unknown type: the
  *         message says which; nothing is written); HOODIE_ECONFLICT (the table lock is held too long); storage
  *         errors (a pending instant is left for the next writer to roll back).

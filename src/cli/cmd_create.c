@@ -170,27 +170,30 @@ done:
     return ret;
 }
 
-/* hoodie alter TABLE --rename OLD:NEW | --drop COL | --add NAME:TYPE ... (hoodie_table_alter) */
+/* hoodie alter TABLE --rename OLD:NEW | --drop COL | --add NAME:TYPE | --type NAME:TYPE ... (hoodie_table_alter) */
 int cmd_alter(int argc, char **argv)
 {
     static const char *usage =
-        "usage: hoodie alter TABLE [--rename OLD:NEW]... [--drop COL]... [--add NAME:TYPE]...\n\n"
+        "usage: hoodie alter TABLE [--rename OLD:NEW]... [--drop COL]... [--add NAME:TYPE]... [--type NAME:TYPE]...\n\n"
         "  ALTER TABLE on a table that reads its columns by field id (Hudi's schema on read): columns, and fields\n"
-        "  of nested records by their path (s.x, a.element.x, m.value.x), renamed, dropped or added (nullable, at\n"
-        "  the end of their record), without rewriting a file, in one ALTER_SCHEMA commit. Older instants keep\n"
-        "  reading the columns as they were. TYPE: boolean, int, long, float, double, string, binary, date,\n"
-        "  timestamp, decimal(P,S). Record key, partition and ordering fields (and records holding them) stay.\n";
+        "  of nested records by their path (s.x, a.element.x, m.value.x), renamed, dropped, added (nullable, at\n"
+        "  the end of their record) or widened (--type: int to long, float or double; long to float or double;\n"
+        "  float to double; a.element and m.value name an array's element and a map's value), without rewriting\n"
+        "  a file, in one ALTER_SCHEMA commit. Older instants keep reading the columns as they were. TYPE: boolean,\n"
+        "  int, long, float, double, string, binary, date, timestamp, decimal(P,S). Record key, partition and\n"
+        "  ordering fields (and records holding them) stay as they are.\n";
     if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) { fputs(usage, stdout); return CLI_OK; }
     if (argc < 2 || argv[1][0] == '-') return cli_usage("alter: no table given");
-    size_t cap = (size_t)argc * 2 + 2, nr = 0, nd = 0, na = 0;
-    const char **ren = calloc(cap, sizeof *ren), **drop = calloc(cap, sizeof *drop), **add = calloc(cap, sizeof *add);
+    size_t cap = (size_t)argc * 2 + 2, nr = 0, nd = 0, na = 0, nt = 0;
+    const char **ren = calloc(cap, sizeof *ren), **drop = calloc(cap, sizeof *drop), **add = calloc(cap, sizeof *add),
+               **rty = calloc(cap, sizeof *rty);
     char **owned = calloc(cap, sizeof *owned);
     size_t no = 0;
     int ret = CLI_OK;
-    if (!ren || !drop || !add || !owned) { ret = (fputs("hoodie: alter: out of memory\n", stderr), CLI_ERROR); goto out; }
+    if (!ren || !drop || !add || !rty || !owned) { ret = (fputs("hoodie: alter: out of memory\n", stderr), CLI_ERROR); goto out; }
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
-        if (i + 1 >= argc || (strcmp(a, "--rename") && strcmp(a, "--drop") && strcmp(a, "--add"))) {
+        if (i + 1 >= argc || (strcmp(a, "--rename") && strcmp(a, "--drop") && strcmp(a, "--add") && strcmp(a, "--type"))) {
             ret = cli_usage(i + 1 >= argc && a[0] == '-' ? "alter: %s needs a value" : "alter: unexpected argument '%s'", a);
             goto out;
         }
@@ -205,6 +208,7 @@ int cmd_alter(int argc, char **argv)
         if (!name) { ret = (fputs("hoodie: alter: out of memory\n", stderr), CLI_ERROR); goto out; }
         owned[no++] = name;
         if (!strcmp(a, "--rename")) { ren[2 * nr] = name; ren[2 * nr + 1] = colon + 1; nr++; }
+        else if (!strcmp(a, "--type")) { rty[2 * nt] = name; rty[2 * nt + 1] = colon + 1; nt++; }
         else { add[2 * na] = name; add[2 * na + 1] = colon + 1; na++; }
     }
     hoodie_table_alter_opts o = HOODIE_TABLE_ALTER_OPTS_INIT;
@@ -214,14 +218,17 @@ int cmd_alter(int argc, char **argv)
     o.n_drops = nd;
     o.adds = add;
     o.n_adds = na;
+    o.retypes = rty;
+    o.n_retypes = nt;
     char instant[32];
     hoodie_status rc = hoodie_table_alter(argv[1], &o, instant, sizeof instant);
     if (rc < 0) ret = cli_fail(rc, "alter");
-    else printf("alter %s: %zu renamed, %zu dropped, %zu added\n", instant, nr, nd, na);
+    else printf("alter %s: %zu renamed, %zu dropped, %zu added, %zu retyped\n", instant, nr, nd, na, nt);
 out:
     for (size_t i = 0; owned && i < no; i++) free(owned[i]);
     free(owned);
     free(ren);
+    free(rty);
     free(drop);
     free(add);
     return ret;

@@ -528,6 +528,28 @@ static hoodie_status add_field(json_t *fields, const char *name, const hoodie_ev
     return json_array_append_new(fields, f) ? HOODIE_NOMEM() : HOODIE_OK;
 }
 
+/* A RETYPE of an array's element or a map's value ("a.element", "s.m.value": a write widened it, int to long):
+ * its type in the array or map replaced (ids stay). 1 when the path ends otherwise (a record's field). */
+static hoodie_status retype_item(json_t *fields, const hoodie_evo_change *ch)
+{
+    const char *dot = strrchr(ch->name, '.'), *step = dot + 1;
+    if (strcmp(step, "element") && strcmp(step, "value")) return 1;
+    char parent[512];
+    if ((size_t)(dot - ch->name) >= sizeof parent) return HOODIE_FAIL(HOODIE_EINVAL, "no column '%s'", ch->name);
+    memcpy(parent, ch->name, (size_t)(dot - ch->name));
+    parent[dot - ch->name] = '\0';
+    const char *last = parent;
+    json_t *in = strchr(parent, '.') ? nested_fields(fields, parent, &last) : fields;
+    int at = in ? fields_find(in, last) : -1;
+    json_t *type = at >= 0 ? json_object_get(json_array_get(in, (size_t)at), "type") : NULL;
+    const char *kind = json_is_object(type) ? json_string_value(json_object_get(type, "type")) : NULL;
+    if (!kind || strcmp(kind, !strcmp(step, "element") ? "array" : "map"))
+        return HOODIE_FAIL(HOODIE_EINVAL, "no column '%s' to change", ch->name);
+    long unused = 0;
+    json_object_set_new(type, step, type_json(ch->field, &unused));
+    return HOODIE_OK;
+}
+
 hoodie_status hoodie_evo_alter(const hoodie_evo *e, const hoodie_field *table, const hoodie_evo_change *ch, size_t n,
                                const char *instant, char **latest_json, char **history_json)
 {
@@ -560,6 +582,9 @@ hoodie_status hoodie_evo_alter(const hoodie_evo *e, const hoodie_field *table, c
     for (size_t i = 0; i < n && rc == HOODIE_OK; i++) {
         const char *name = ch[i].name;
         json_t *in = fields; /* the record the change is in: a nested field's (dotted path) or the top level */
+        if (ch[i].kind == HOODIE_EVO_RETYPE && strchr(ch[i].name, '.') && (rc = retype_item(fields, &ch[i])) != 1)
+            continue; /* an array's element or a map's value widened (1: the path ends at a record's field) */
+        rc = HOODIE_OK;
         if (strchr(ch[i].name, '.')) {
             in = nested_fields(fields, ch[i].name, &name);
             if (!in) {

@@ -16,6 +16,7 @@
  */
 #include "hoodie/write.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,24 +62,28 @@ static hoodie_status add_type(const char *spec, hoodie_type *t, char name[64])
                        "binary, date, timestamp, decimal(P,S))", spec);
 }
 
-/* 1 if `name` is in the list, or holds a field that is (a key field "s.id" is in record "s"). */
-static int in_list(const hoodie_str_list *l, const char *name)
+/* The field of the list that `name` is or holds (a key field "s.id" is in record "s"), NULL if none. */
+static const char *in_list(const hoodie_str_list *l, const char *name)
 {
     size_t n = strlen(name);
     for (size_t i = 0; i < l->count; i++)
-        if (!strncmp(l->items[i], name, n) && (l->items[i][n] == '\0' || l->items[i][n] == '.')) return 1;
-    return 0;
+        if (!strncmp(l->items[i], name, n) && (l->items[i][n] == '\0' || l->items[i][n] == '.')) return l->items[i];
+    return NULL;
 }
 
 /* A column the table's keys, partitions or ordering are made of, or one that holds such a field: Hudi refuses to
  * rename or drop those. */
 static hoodie_status keep_column(const hoodie_table_config *c, const char *name, const char *what)
 {
-    const char *role = hoodie_is_meta_field(name) ? "a meta column"
-                       : in_list(&c->record_key_fields, name) ? "a record key field"
-                       : in_list(&c->partition_fields, name) ? "a partition field"
-                       : in_list(&c->ordering_fields, name) ? "the ordering field" : NULL;
-    return role ? HOODIE_FAIL(HOODIE_EINVAL, "cannot %s '%s': it is %s", what, name, role) : HOODIE_OK;
+    if (hoodie_is_meta_field(name)) return HOODIE_FAIL(HOODIE_EINVAL, "cannot %s '%s': it is a meta column", what, name);
+    static const char *const roles[] = { "a record key field", "a partition field", "an ordering field" };
+    const hoodie_str_list *lists[] = { &c->record_key_fields, &c->partition_fields, &c->ordering_fields };
+    for (size_t i = 0; i < 3; i++) {
+        const char *f = in_list(lists[i], name);
+        if (f && !strcmp(f, name)) return HOODIE_FAIL(HOODIE_EINVAL, "cannot %s '%s': it is %s", what, name, roles[i]);
+        if (f) return HOODIE_FAIL(HOODIE_EINVAL, "cannot %s '%s': it holds %s '%s'", what, name, roles[i], f);
+    }
+    return HOODIE_OK;
 }
 
 /* The table's data columns (no meta columns) from its newest schema. */
@@ -94,6 +99,21 @@ static hoodie_status data_schema(const hoodie_table *t, hoodie_field *out)
     return rc;
 }
 
+/* The field `len` bytes at p name inside f: a struct's field, a list's "element", a map's "key" or "value". */
+static hoodie_field *step_into(hoodie_field *f, const char *p, size_t len)
+{
+    if (f->type.id == HOODIE_TYPE_STRUCT) {
+        for (size_t i = 0; i < f->n_children; i++)
+            if (strlen(f->children[i].name) == len && !strncmp(f->children[i].name, p, len)) return &f->children[i];
+    } else if (f->type.id == HOODIE_TYPE_LIST && f->n_children == 1 && len == 7 && !strncmp(p, "element", 7)) {
+        return &f->children[0];
+    } else if (f->type.id == HOODIE_TYPE_MAP && f->n_children == 1 && f->children[0].n_children == 2 &&
+               ((len == 3 && !strncmp(p, "key", 3)) || (len == 5 && !strncmp(p, "value", 5)))) {
+        return &f->children[0].children[len == 3 ? 0 : 1];
+    }
+    return NULL;
+}
+
 /* The record holding the field at dotted path `path` of `root` (hoodie_evo_alter checked the path), through structs
  * by name, a list's "element", a map's "key" and "value": into *rec, and the field's index there into *at (-1: no
  * field of that name, a field to add); *last: where its name starts in path. */
@@ -102,19 +122,7 @@ static hoodie_status nested_at(hoodie_field *root, const char *path, hoodie_fiel
     hoodie_field *f = root;
     const char *p = path, *dot;
     while ((dot = strchr(p, '.'))) {
-        size_t len = (size_t)(dot - p);
-        hoodie_field *next = NULL;
-        if (f->type.id == HOODIE_TYPE_STRUCT) {
-            for (size_t i = 0; i < f->n_children && !next; i++)
-                if (strlen(f->children[i].name) == len && !strncmp(f->children[i].name, p, len)) next = &f->children[i];
-        } else if (f->type.id == HOODIE_TYPE_LIST && f->n_children == 1 && len == 7 && !strncmp(p, "element", 7)) {
-            next = &f->children[0];
-        } else if (f->type.id == HOODIE_TYPE_MAP && f->n_children == 1 && f->children[0].n_children == 2 &&
-                   ((len == 3 && !strncmp(p, "key", 3)) || (len == 5 && !strncmp(p, "value", 5)))) {
-            next = &f->children[0].children[len == 3 ? 0 : 1];
-        }
-        if (!next) return HOODIE_FAIL(HOODIE_EINVAL, "no record holds '%s'", path);
-        f = next;
+        if (!(f = step_into(f, p, (size_t)(dot - p)))) return HOODIE_FAIL(HOODIE_EINVAL, "no record holds '%s'", path);
         p = dot + 1;
     }
     if (f->type.id != HOODIE_TYPE_STRUCT) return HOODIE_FAIL(HOODIE_EINVAL, "no record holds '%s'", path);
@@ -122,6 +130,29 @@ static hoodie_status nested_at(hoodie_field *root, const char *path, hoodie_fiel
     *at = hoodie_field_find(f, p);
     *last = p;
     return HOODIE_OK;
+}
+
+/* The column or nested field at dotted path `path` (an array's element and a map's key or value too), NULL if none. */
+static hoodie_field *field_at(hoodie_field *root, const char *path)
+{
+    hoodie_field *f = root;
+    const char *p = path;
+    for (;;) {
+        const char *dot = strchr(p, '.');
+        if (!(f = step_into(f, p, dot ? (size_t)(dot - p) : strlen(p))) || !dot) return f;
+        p = dot + 1;
+    }
+}
+
+/* 1 if a column of type `from` may be read as `to`: int to long, float or double, long to float or double, float
+ * to double (what Avro's schema resolution promotes, and hoodie's readers with it). */
+static int widens(const hoodie_type *from, const hoodie_type *to)
+{
+    hoodie_type_id a = from->id, b = to->id;
+    int a_int = a == HOODIE_TYPE_INT8 || a == HOODIE_TYPE_INT16 || a == HOODIE_TYPE_INT32;
+    return (a_int && (b == HOODIE_TYPE_INT64 || b == HOODIE_TYPE_FLOAT || b == HOODIE_TYPE_DOUBLE)) ||
+           (a == HOODIE_TYPE_INT64 && (b == HOODIE_TYPE_FLOAT || b == HOODIE_TYPE_DOUBLE)) ||
+           (a == HOODIE_TYPE_FLOAT && b == HOODIE_TYPE_DOUBLE);
 }
 
 /* A nested change (dotted path) made to the data columns `root`: a field renamed, dropped or added (nullable, last). */
@@ -187,7 +218,18 @@ static hoodie_status changed_schema(const hoodie_field *data, const hoodie_evo_c
         }
     }
     for (size_t k = 0; rc == HOODIE_OK && k < n; k++)
-        if (strchr(ch[k].name, '.')) rc = nested_change(out, &ch[k], &add_types[k]);
+        if (ch[k].kind != HOODIE_EVO_RETYPE && strchr(ch[k].name, '.')) rc = nested_change(out, &ch[k], &add_types[k]);
+    for (size_t k = 0; rc == HOODIE_OK && k < n; k++) { /* type changes, by the names after the other changes */
+        if (ch[k].kind != HOODIE_EVO_RETYPE) continue;
+        hoodie_field *f = field_at(out, ch[k].name);
+        char a[64], b[64];
+        if (!f) rc = HOODIE_FAIL(HOODIE_EINVAL, "no column '%s' to change the type of", ch[k].name);
+        else if (!widens(&f->type, &add_types[k]))
+            rc = HOODIE_FAIL(HOODIE_EINVAL, "cannot change the type of '%s' from %s to %s (int to long, float or double; "
+                             "long to float or double; float to double)", ch[k].name,
+                             hoodie_type_name(&f->type, a, sizeof a), hoodie_type_name(&add_types[k], b, sizeof b));
+        else f->type = add_types[k];
+    }
     if (rc < 0) hoodie_field_dispose(out);
     return rc;
 }
@@ -222,8 +264,11 @@ static hoodie_status alter_locked(const hoodie_storage *s, const char *base_path
         rc = HOODIE_FAIL(HOODIE_EINVAL, "%s: the table has no schema yet: write to it before altering it", base_path);
     have_data = rc == HOODIE_OK;
     for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
-        const char *made = ch[i].kind == HOODIE_EVO_ADD ? ch[i].name : ch[i].arg; /* the name a change gives */
-        if (ch[i].kind != HOODIE_EVO_ADD) rc = keep_column(t->cfg, ch[i].name, ch[i].kind == HOODIE_EVO_RENAME ? "rename" : "drop");
+        const char *made = ch[i].kind == HOODIE_EVO_ADD ? ch[i].name : ch[i].kind == HOODIE_EVO_RENAME ? ch[i].arg
+                                                                                                      : NULL;
+        if (ch[i].kind != HOODIE_EVO_ADD)
+            rc = keep_column(t->cfg, ch[i].name, ch[i].kind == HOODIE_EVO_RENAME ? "rename"
+                                                 : ch[i].kind == HOODIE_EVO_DROP ? "drop" : "change the type of");
         if (rc == HOODIE_OK && made && hoodie_is_meta_field(made))
             rc = HOODIE_FAIL(HOODIE_EINVAL, "'%s' is a meta column's name", made);
     }
@@ -269,16 +314,21 @@ hoodie_status hoodie_table_alter(const char *base_path, const hoodie_table_alter
 {
     if (instant_out && cap) instant_out[0] = '\0';
     if (!base_path || !opts) return HOODIE_FAIL(HOODIE_EINVAL, "alter: no table or options");
-    if (opts->version != HOODIE_TABLE_ALTER_OPTS_VERSION)
-        return HOODIE_FAIL(HOODIE_EINVAL, "alter: options version %u, this library knows %u", opts->version,
+    if (opts->version < 1 || opts->version > HOODIE_TABLE_ALTER_OPTS_VERSION)
+        return HOODIE_FAIL(HOODIE_EINVAL, "alter: options version %u, this library knows 1 to %u", opts->version,
                            HOODIE_TABLE_ALTER_OPTS_VERSION);
-    size_t n = opts->n_renames + opts->n_drops + opts->n_adds;
-    if (!n) return HOODIE_FAIL(HOODIE_EINVAL, "alter: no change given (rename, drop or add a column)");
+    hoodie_table_alter_opts o = HOODIE_TABLE_ALTER_OPTS_INIT; /* version 1 ends before the type changes */
+    memcpy(&o, opts, opts->version >= 2 ? sizeof o : offsetof(hoodie_table_alter_opts, retypes));
+    opts = &o;
+    size_t n = opts->n_renames + opts->n_drops + opts->n_adds + opts->n_retypes;
+    if (!n) return HOODIE_FAIL(HOODIE_EINVAL, "alter: no change given (rename, drop, add or retype a column)");
     const hoodie_storage *s = opts->storage ? opts->storage : hoodie_storage_default();
     hoodie_evo_change *ch = calloc(n, sizeof *ch);
     hoodie_type *types = calloc(n, sizeof *types);
     char (*names)[64] = calloc(n, sizeof *names);
-    hoodie_status rc = ch && types && names ? HOODIE_OK : HOODIE_NOMEM();
+    hoodie_field *fields = calloc(n, sizeof *fields); /* the type changes' new types as fields (hoodie_evo_alter's) */
+    size_t n_fields = 0;
+    hoodie_status rc = ch && types && names && fields ? HOODIE_OK : HOODIE_NOMEM();
     size_t k = 0;
     for (size_t i = 0; rc == HOODIE_OK && i < opts->n_renames; i++, k++)
         ch[k] = (hoodie_evo_change){ HOODIE_EVO_RENAME, opts->renames[2 * i], opts->renames[2 * i + 1], NULL };
@@ -288,6 +338,13 @@ hoodie_status hoodie_table_alter(const char *base_path, const hoodie_table_alter
         rc = opts->adds[2 * i + 1] ? add_type(opts->adds[2 * i + 1], &types[k], names[k])
                                    : HOODIE_FAIL(HOODIE_EINVAL, "alter: column '%s' to add has no type", opts->adds[2 * i]);
         ch[k] = (hoodie_evo_change){ HOODIE_EVO_ADD, opts->adds[2 * i], names[k], NULL };
+    }
+    for (size_t i = 0; rc == HOODIE_OK && i < opts->n_retypes; i++, k++) {
+        rc = opts->retypes[2 * i + 1] ? add_type(opts->retypes[2 * i + 1], &types[k], names[k])
+                                      : HOODIE_FAIL(HOODIE_EINVAL, "alter: column '%s' has no new type", opts->retypes[2 * i]);
+        if (rc == HOODIE_OK) rc = hoodie_field_init(&fields[n_fields], "retyped", types[k], 1);
+        if (rc == HOODIE_OK)
+            ch[k] = (hoodie_evo_change){ HOODIE_EVO_RETYPE, opts->retypes[2 * i], names[k], &fields[n_fields++] };
     }
     for (size_t i = 0; rc == HOODIE_OK && i < n; i++) /* names, or nested fields' paths: s.x, a.element.x, m.value.x */
         if (!ch[i].name || !*ch[i].name || (ch[i].kind == HOODIE_EVO_RENAME && (!ch[i].arg || !*ch[i].arg)) ||
@@ -312,6 +369,8 @@ hoodie_status hoodie_table_alter(const char *base_path, const hoodie_table_alter
         if (hoodie_write__unlock(&lock) < 0) hoodie_error_clear();
         if (why) { hoodie_error__set(rc, __FILE__, __LINE__, "%s", why); free(why); }
     }
+    for (size_t i = 0; i < n_fields; i++) hoodie_field_dispose(&fields[i]);
+    free(fields);
     free(ch);
     free(types);
     free(names);

@@ -155,7 +155,11 @@ static hoodie_status evo_changes(wctx *w, const hoodie_field *t, const hoodie_fi
                 int k = hoodie_field_find(te, de->children[c].name);
                 rc = evo_changes(w, k >= 0 ? &te->children[k] : NULL, &de->children[c], sub);
             }
-        else if (!hoodie_field_equal(te, de) || (id == HOODIE_TYPE_MAP && !hoodie_field_equal(&t->children[0].children[0],
+        else if (te->type.id != de->type.id && te->type.id != HOODIE_TYPE_STRUCT && te->type.id != HOODIE_TYPE_LIST &&
+                 te->type.id != HOODIE_TYPE_MAP) { /* widened (int to long: hoodie_wschema_evolve checked it) */
+            rc = evo_change(w, HOODIE_EVO_RETYPE, sub, de);
+            sub = NULL; /* the change's */
+        } else if (!hoodie_field_equal(te, de) || (id == HOODIE_TYPE_MAP && !hoodie_field_equal(&t->children[0].children[0],
                                                                                               &d->children[0].children[0])))
             rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: the table reads its schema by field id (schema on read): this "
                              "write would change the type of '%s', which hoodie does not reconcile (Spark SQL's ALTER "

@@ -2,6 +2,7 @@
 #include "model/avro_schema_gen.h"
 #include "util/error.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static int is_int(hoodie_type_id id)
@@ -46,9 +47,10 @@ static int widen(const hoodie_field *t, const hoodie_field *in, hoodie_type *out
     return 0;
 }
 
-static hoodie_status evolve_field(hoodie_field *out, const hoodie_field *t, const hoodie_field *in)
+/* `path`: t's full name ("s.x", "a.element", "m.value"), for messages. */
+static hoodie_status evolve_field(hoodie_field *out, const hoodie_field *t, const hoodie_field *in, const char *path)
 {
-    char ta[64], tb[64];
+    char ta[64], tb[64], sub[512];
     if (t->type.id == HOODIE_TYPE_STRUCT && in->type.id == HOODIE_TYPE_STRUCT) {
         HOODIE_TRY(hoodie_field_init(out, t->name, t->type, t->nullable || in->nullable));
         hoodie_status rc = HOODIE_OK;
@@ -59,7 +61,8 @@ static hoodie_status evolve_field(hoodie_field *out, const hoodie_field *t, cons
                 rc = hoodie_field_clone(&c, &t->children[i]);
                 if (rc == HOODIE_OK) c.nullable = 1;
             } else {
-                rc = evolve_field(&c, &t->children[i], &in->children[j]);
+                snprintf(sub, sizeof sub, "%s%s%s", path, *path ? "." : "", t->children[i].name);
+                rc = evolve_field(&c, &t->children[i], &in->children[j], sub);
             }
             if (rc == HOODIE_OK) { rc = hoodie_field_add_child(out, &c); hoodie_field_dispose(&c); }
         }
@@ -75,7 +78,10 @@ static hoodie_status evolve_field(hoodie_field *out, const hoodie_field *t, cons
     if ((t->type.id == HOODIE_TYPE_LIST || t->type.id == HOODIE_TYPE_MAP) && t->type.id == in->type.id) {
         HOODIE_TRY(hoodie_field_init(out, t->name, t->type, t->nullable || in->nullable));
         hoodie_field c;
-        hoodie_status rc = evolve_field(&c, &t->children[0], &in->children[0]);
+        /* a list's element is "path.element"; a map's entries are the map (their key and value: "path.key") */
+        if (t->type.id == HOODIE_TYPE_LIST) snprintf(sub, sizeof sub, "%s.element", path);
+        else snprintf(sub, sizeof sub, "%s", path);
+        hoodie_status rc = evolve_field(&c, &t->children[0], &in->children[0], sub);
         if (rc == HOODIE_OK) { rc = hoodie_field_add_child(out, &c); hoodie_field_dispose(&c); }
         if (rc < 0) hoodie_field_dispose(out);
         return rc;
@@ -83,7 +89,7 @@ static hoodie_status evolve_field(hoodie_field *out, const hoodie_field *t, cons
     hoodie_type w;
     if (!widen(t, in, &w))
         return HOODIE_FAIL(HOODIE_EINVAL, "column '%s': the input's %s cannot be written to the table's %s "
-                           "(allowed: new nullable columns, int to long, float to double)", t->name,
+                           "(allowed: new nullable columns, int to long, float to double)", path,
                            hoodie_type_name(&in->type, tb, sizeof tb), hoodie_type_name(&t->type, ta, sizeof ta));
     HOODIE_TRY(hoodie_field_init(out, t->name, w, t->nullable || in->nullable));
     out->field_id = t->field_id;
@@ -106,7 +112,7 @@ hoodie_status hoodie_wschema_evolve(hoodie_field *out, const hoodie_field *table
             rc = hoodie_field_clone(out, &in0);
             for (size_t i = 0; rc == HOODIE_OK && i < out->n_children; i++) out->children[i].nullable = 1;
         } else {
-            rc = evolve_field(out, &t0, &in0);
+            rc = evolve_field(out, &t0, &in0, "");
             if (rc == HOODIE_OK) out->nullable = 0;
         }
     }

@@ -15,6 +15,7 @@
 #    of version 8; writes that add fields to an array's records and a map's values (JSON lines) or widen one
 #    (Parquet), reconciled into a new version as Hudi's writers do;
 #  - every write persists the history under its instant and drops those of archived instants;
+#  - `hoodie alter --type` widens columns, nested fields, arrays' elements and maps' values;
 #  - a history where an array's element was dropped and added again (a new element id) is refused with a message.
 set -u
 HOODIE=${HOODIE:-build/hoodie}
@@ -350,6 +351,80 @@ EOF2
 )
 check_eq "histories persisted by every write, archived ones gone" "True True [['b', 'c', 'id', 'ts'], ['a', 'b', 'id', 'ts']]" "$java_view"
 check_eq "after the ALTER's instant is archived: read by id" "1,x,1 2,v2,2 3,v3,3 4,v4,4 5,v5,5 6,v6,6 " "$(rows "$t" id,c,b)"
+
+# a write that widens an array's element and a map's value (int to long, from Parquet) on a table read by field id:
+# the new version keeps their ids, old files read widened; an element of another type is refused
+t=$tmp/widen_items
+cat > "$tmp/wi.avsc" <<'EOF2'
+{"type":"record","name":"wi","fields":[{"name":"id","type":"long"},{"name":"ts","type":"long"},
+ {"name":"l","type":["null",{"type":"array","items":["null","int"]}]},
+ {"name":"m","type":["null",{"type":"map","values":["null","int"]}]}]}
+EOF2
+"$HOODIE" create "$t" --type mor --name wi --record-key id --ordering-field ts --schema "$tmp/wi.avsc" > /dev/null || bad "create $t"
+printf '{"id":1,"ts":1,"l":[1,2],"m":{"a":3}}\n' > "$tmp/wi1.jsonl"
+write "$t" upsert "$tmp/wi1.jsonl" --input-format jsonl
+"$HOODIE" alter "$t" --add x:int > /dev/null 2> "$tmp/err" || bad "alter wi: $(cat "$tmp/err")"
+node "$SRC/tests/oracle/duck.mjs" --csv "COPY (SELECT 2::BIGINT AS id, 2::BIGINT AS ts, [5000000000::BIGINT] AS l,
+    MAP {'b': 6000000000::BIGINT} AS m, 7::INT AS x) TO '$tmp/wi2.parquet' (FORMAT PARQUET)" > /dev/null 2> "$tmp/err" ||
+    bad "duckdb wi2.parquet: $(cat "$tmp/err")"
+write "$t" upsert "$tmp/wi2.parquet" --input-format parquet
+check_eq "array element and map value widened" '{"id":1,"l":[1,2],"m":{"a":3},"x":null} {"id":2,"l":[5000000000],"m":{"b":6000000000},"x":7} ' \
+    "$(jsonl_rows "$t" id,l,m,x)"
+ids=$(python3 -c "
+import glob, json
+v = json.load(open(sorted(glob.glob('$t/.hoodie/.schema/*.schemacommit'))[-1]))['schemas'][0]
+f = {x['name']: x['type'] for x in v['fields']}
+print(f['l']['element-id'], f['l']['element'], f['m']['value-id'], f['m']['value'])")
+check_eq "array element and map value widened: same ids" "9 long 11 long" "$ids"
+node "$SRC/tests/oracle/duck.mjs" --csv "COPY (SELECT 3::BIGINT AS id, 3::BIGINT AS ts, ['x'] AS l,
+    MAP {'c': 1::BIGINT} AS m, 1::INT AS x) TO '$tmp/wi3.parquet' (FORMAT PARQUET)" > /dev/null 2> "$tmp/err" ||
+    bad "duckdb wi3.parquet: $(cat "$tmp/err")"
+if "$HOODIE" write "$t" --op upsert --input "$tmp/wi3.parquet" > /dev/null 2> "$tmp/err"; then bad "l.element long to string: written"
+else grep -q "'l.element'" "$tmp/err" && ok || bad "l.element long to string: $(cat "$tmp/err")"; fi
+
+# hoodie alter --type widens columns, nested fields, an array's element and a map's value (int to long, int to
+# double) without rewriting a file: Parquet base files and Avro log blocks written before it read widened, time
+# travel reads the old types, later writes take the new range, compaction keeps the values; narrowing, other types
+# and key fields are refused
+for fmt in avro parquet; do
+    t=$tmp/retype_$fmt
+    "$HOODIE" create "$t" --type mor --name rt --record-key id --ordering-field ts --schema "$tmp/wi.avsc" > /dev/null ||
+        bad "create $t"
+    printf '{"id":1,"ts":1,"l":[1,2],"m":{"a":3}}\n{"id":2,"ts":1,"l":[4],"m":{"b":5}}\n' > "$tmp/rt1.jsonl"
+    printf '{"id":1,"ts":2,"l":[6],"m":{"c":7}}\n' > "$tmp/rt2.jsonl"
+    write "$t" bulk_insert "$tmp/rt1.jsonl" --input-format jsonl
+    "$HOODIE" alter "$t" --add n:int > /dev/null 2> "$tmp/err" || bad "alter rt add: $(cat "$tmp/err")"
+    write "$t" upsert "$tmp/rt2.jsonl" --input-format jsonl --set-null-for-missing-columns --log-block-format "$fmt"
+    t1=$(last_instant "$t")
+    "$HOODIE" alter "$t" --type l.element:long --type m.value:double --type n:long > /dev/null 2> "$tmp/err" ||
+        bad "alter --type ($fmt): $(cat "$tmp/err")"
+    check_eq "alter --type ($fmt): read widened" '{"id":1,"l":[6],"m":{"c":7.0},"n":null} {"id":2,"l":[4],"m":{"b":5.0},"n":null} ' \
+        "$(jsonl_rows "$t" id,l,m,n)"
+    check_eq "alter --type ($fmt): time travel before it" '{"id":1,"l":[6],"m":{"c":7},"n":null} {"id":2,"l":[4],"m":{"b":5},"n":null} ' \
+        "$(jsonl_rows "$t" id,l,m,n --as-of "$t1")"
+    printf '{"id":2,"ts":3,"l":[5000000000],"m":{"d":2.5},"n":6000000000}\n' > "$tmp/rt3.jsonl"
+    write "$t" upsert "$tmp/rt3.jsonl" --input-format jsonl --log-block-format "$fmt"
+    widened='{"id":1,"l":[6],"m":{"c":7.0},"n":null} {"id":2,"l":[5000000000],"m":{"d":2.5},"n":6000000000} '
+    check_eq "alter --type ($fmt): a write of the wider values" "$widened" "$(jsonl_rows "$t" id,l,m,n)"
+    "$HOODIE" compact "$t" > /dev/null 2> "$tmp/err" || bad "alter --type ($fmt) compact: $(cat "$tmp/err")"
+    check_eq "alter --type ($fmt): after compaction" "$widened" "$(jsonl_rows "$t" id,l,m,n)"
+    for spec in n:int n:string l.element:int l:long id:long ts:double nope:long; do
+        if "$HOODIE" alter "$t" --type "$spec" > /dev/null 2> "$tmp/err"; then bad "alter --type $spec: done"; else ok; fi
+    done
+done
+
+# a record that holds the record key field (s.k) is neither dropped nor renamed, nor is the key field; its other
+# fields are
+t=$tmp/nested_key
+"$HOODIE" create "$t" --type cow --name nk --record-key s.k --ordering-field ts > /dev/null || bad "create $t"
+printf '{"s":{"k":"a","v":1},"ts":1,"x":2}\n' > "$tmp/nk.jsonl"
+write "$t" upsert "$tmp/nk.jsonl" --input-format jsonl
+for spec in "--drop s" "--rename s:t" "--drop s.k" "--rename s.k:j" "--drop ts"; do
+    if "$HOODIE" alter "$t" $spec > /dev/null 2> "$tmp/err"; then bad "alter $spec of a key's record: done"
+    else grep -q "record key field\|ordering field" "$tmp/err" && ok || bad "alter $spec: $(cat "$tmp/err")"; fi
+done
+"$HOODIE" alter "$t" --drop s.v --add s.w:string > /dev/null 2> "$tmp/err" || bad "alter s.v of a key's record: $(cat "$tmp/err")"
+check_eq "a key's record: other fields dropped and added" '{"s":{"k":"a","w":null},"x":2} ' "$(jsonl_rows "$t" s,x)"
 
 # an array's element dropped and added again between versions (a new element id): refused, not read by name
 t=$tmp/nested

@@ -310,6 +310,22 @@ HOODIE_TEST(table_evo__alter_numbering)
     hoodie_assert_contains(hoodie_error__message(), "no nested field 's.nope' to drop");
     hoodie_assert(latest == NULL && history == NULL);
     hoodie_error_clear();
+    /* a map's value and an array's element retyped in place (their ids stay); a path to neither is refused */
+    hoodie_field dbl;
+    hoodie_assert_ok(hoodie_field_init(&dbl, "retyped", hoodie_type_of(HOODIE_TYPE_DOUBLE), 1));
+    hoodie_evo_change items[] = { { HOODIE_EVO_RETYPE, "m.value", "double", &dbl },
+                                  { HOODIE_EVO_RETYPE, "tags.element", "double", &dbl } };
+    hoodie_assert_ok(hoodie_evo_alter(e3, &root, items, 2, "20260101000000000", &latest, &history));
+    hoodie_assert_contains(latest, "\"value-id\":7,\"value\":\"double\"");
+    hoodie_assert_contains(latest, "\"element-id\":5,\"element\":\"double\"");
+    hoodie_assert_contains(latest, "\"max_column_id\":10,");
+    free(latest);
+    free(history);
+    hoodie_evo_change not_items[] = { { HOODIE_EVO_RETYPE, "s.element", "double", &dbl } };
+    hoodie_assert_status(HOODIE_EINVAL, hoodie_evo_alter(e3, &root, not_items, 1, "20260101000000000", &latest, &history));
+    hoodie_assert_contains(hoodie_error__message(), "s.element");
+    hoodie_field_dispose(&dbl);
+    hoodie_error_clear();
     hoodie_evo_free(e3);
     hoodie_evo_free(e2);
     hoodie_field_dispose(&root);

@@ -9,6 +9,7 @@
  *   commit files     the v8 completed instants the writer leaves decode with libavro against their embedded
  *                    schema, with write statistics that add up to what the table holds
  */
+#include <stddef.h>
 #include "hoodie_test.h"
 #include "hoodie/input.h"
 #include "hoodie/read.h"
@@ -3235,6 +3236,41 @@ static void alter_faults(int mor, int version)
             hoodie_storage_free(fs);
             hoodie_storage_free(mem);
         }
+}
+
+/* A caller built against options version 1 (no type changes): its struct ends before `retypes`, which the library
+ * does not read; a version it does not know is refused. */
+typedef struct alter_opts_v1 { /* hoodie_table_alter_opts as version 1 laid it out */
+    unsigned version;
+    const hoodie_storage *storage;
+    const char *const *renames;
+    size_t n_renames;
+    const char *const *drops;
+    size_t n_drops;
+    const char *const *adds;
+    size_t n_adds;
+} alter_opts_v1;
+
+HOODIE_TEST(write_writer__alter_opts_version_1)
+{
+    hoodie_assert_equal_i((long long)offsetof(hoodie_table_alter_opts, retypes), (long long)sizeof(alter_opts_v1));
+    hoodie_storage *mem;
+    hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+    prepare("/tbl", mem, 0, 8);
+    alter_opts_v1 *o = calloc(1, sizeof *o); /* on the heap: ASan sees a read past it */
+    hoodie_assert(o != NULL);
+    const char *ren[] = { "name", "label" };
+    o->version = 1;
+    o->storage = mem;
+    o->renames = ren;
+    o->n_renames = 1;
+    hoodie_assert_ok(hoodie_table_alter("/tbl", (const hoodie_table_alter_opts *)(void *)o, NULL, 0));
+    hoodie_assert(reads_column(mem, "label") && !reads_column(mem, "name"));
+    o->version = HOODIE_TABLE_ALTER_OPTS_VERSION + 1;
+    hoodie_assert_status(HOODIE_EINVAL, hoodie_table_alter("/tbl", (const hoodie_table_alter_opts *)(void *)o, NULL, 0));
+    hoodie_error_clear();
+    free(o);
+    hoodie_storage_free(mem);
 }
 
 HOODIE_TEST(write_writer__faults_alter_cow_v8) { alter_faults(0, 8); }

@@ -57,6 +57,24 @@ static hoodie_status put_timestamp(hoodie_buf *out, int64_t v, hoodie_time_unit 
     return HOODIE_OK;
 }
 
+/* An integer in decimal (no printf: CSV and JSON lines of large tables are mostly numbers). */
+static hoodie_status put_u64(hoodie_buf *out, uint64_t v, int neg)
+{
+    char d[24];
+    size_t i = sizeof d;
+    do {
+        d[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    if (neg) d[--i] = '-';
+    return hoodie_buf_append(out, d + i, sizeof d - i);
+}
+
+static hoodie_status put_i64(hoodie_buf *out, int64_t v)
+{
+    return put_u64(out, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
+}
+
 static hoodie_status put_hex(hoodie_buf *out, const uint8_t *p, size_t n)
 {
     HOODIE_TRY(hoodie_buf_reserve(out, n * 2));
@@ -126,6 +144,22 @@ static size_t utf8_len(const uint8_t *p, size_t n)
     return len;
 }
 
+/* How many bytes of p[0..n), in whole 8-byte words, need no escaping in a JSON string (printable ASCII but '"' and
+ * '\\'): a word is clean when no byte has its high bit, none is below 0x20 (x - 0x20.. borrows into the high bit
+ * only there, given no high bits) and none is '"' or '\\' (a zero byte of the word XOR the byte repeated). */
+static size_t json_clean_words(const uint8_t *p, size_t n)
+{
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+        if ((w & highs) | ((w - ones * 0x20) & highs) | ((q - ones) & ~q & highs) | ((b - ones) & ~b & highs)) break;
+    }
+    return i;
+}
+
 static hoodie_status put_json_string(hoodie_buf *out, const uint8_t *p, size_t n)
 {
     /* one reserve per 4 KiB of input and a copy per run of bytes that need no escaping (printable ASCII but the
@@ -139,7 +173,7 @@ static hoodie_status put_json_string(hoodie_buf *out, const uint8_t *p, size_t n
         HOODIE_TRY(hoodie_buf_reserve(out, (CHUNK + 3) * 6 + 1));
         uint8_t *d = out->data + out->len;
         while (i < end) {
-            size_t run = i;
+            size_t run = i + json_clean_words(p + i, end - i);
             while (run < end && p[run] >= 0x20 && p[run] < 0x80 && p[run] != '"' && p[run] != '\\') run++;
             memcpy(d, p + i, run - i);
             d += run - i;
@@ -259,9 +293,9 @@ static hoodie_status render(hoodie_buf *out, const hoodie_field *f, const hoodie
     switch (t->id) {
     case HOODIE_TYPE_BOOL: return hoodie_buf_append_str(out, hoodie_bit_get(a->values, row) ? "true" : "false");
     case HOODIE_TYPE_INT8: case HOODIE_TYPE_INT16: case HOODIE_TYPE_INT32: case HOODIE_TYPE_INT64:
-        return hoodie_buf_printf(out, "%lld", (long long)hoodie_array_get_i(a, row, hoodie_type_fixed_width(t)));
+        return put_i64(out, hoodie_array_get_i(a, row, hoodie_type_fixed_width(t)));
     case HOODIE_TYPE_UINT8: case HOODIE_TYPE_UINT16: case HOODIE_TYPE_UINT32: case HOODIE_TYPE_UINT64:
-        return hoodie_buf_printf(out, "%llu", (unsigned long long)hoodie_array_get_u(a, row, hoodie_type_fixed_width(t)));
+        return put_u64(out, hoodie_array_get_u(a, row, hoodie_type_fixed_width(t)), 0);
     case HOODIE_TYPE_FLOAT16: case HOODIE_TYPE_FLOAT: case HOODIE_TYPE_DOUBLE: {
         double v;
         if (t->id == HOODIE_TYPE_DOUBLE) memcpy(&v, a->values + (size_t)row * 8, 8);
@@ -353,16 +387,38 @@ hoodie_status hoodie_render_cell(hoodie_buf *out, const hoodie_field *f, const h
 
 /* ---- CSV ---- */
 
+/* 1 if p[0..n) holds a byte that makes a CSV field quoted: '"', ',', '\n', '\r'. Eight bytes at a time: a byte
+ * of x is zero where (x - 0x01..) & ~x & 0x80.. has its high bit (the word XOR each special byte repeated). */
+static int csv_special(const uint8_t *p, size_t n)
+{
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        uint64_t a = w ^ (ones * '"'), b = w ^ (ones * ','), c = w ^ (ones * '\n'), d = w ^ (ones * '\r');
+        if (((a - ones) & ~a & highs) | ((b - ones) & ~b & highs) | ((c - ones) & ~c & highs) |
+            ((d - ones) & ~d & highs))
+            return 1;
+    }
+    for (; i < n; i++)
+        if (p[i] == '"' || p[i] == ',' || p[i] == '\n' || p[i] == '\r') return 1;
+    return 0;
+}
+
+/* 1 if a value of type t may render with a byte CSV quotes (text, and nested values: "{'a': 1, 'b': 2}"). */
+static int csv_may_quote(const hoodie_type *t)
+{
+    return t->id == HOODIE_TYPE_STRING || t->id == HOODIE_TYPE_STRUCT || t->id == HOODIE_TYPE_LIST ||
+           t->id == HOODIE_TYPE_MAP;
+}
+
 static hoodie_status csv_field(hoodie_buf *out, size_t mark)
 {
     size_t n = out->len - mark, quotes = 0;
-    int need = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint8_t c = out->data[mark + i];
-        if (c == '"') { quotes++; need = 1; }
-        else if (c == ',' || c == '\n' || c == '\r') need = 1;
-    }
-    if (!need) return HOODIE_OK;
+    const uint8_t *p = out->data + mark;
+    if (!csv_special(p, n)) return HOODIE_OK;
+    for (size_t i = 0; i < n; i++) quotes += p[i] == '"';
     size_t extra = quotes + 2;
     HOODIE_TRY(hoodie_buf_reserve(out, extra));
     uint8_t *s = out->data + mark;
@@ -394,7 +450,7 @@ hoodie_status hoodie_render_csv(hoodie_buf *out, const hoodie_batch *b, int head
             if (c) HOODIE_TRY(hoodie_buf_putc(out, ','));
             size_t mark = out->len;
             HOODIE_TRY(render(out, &s->children[c], &b->root.children[c], r, HOODIE_RENDER_CSV));
-            HOODIE_TRY(csv_field(out, mark));
+            if (csv_may_quote(&s->children[c].type)) HOODIE_TRY(csv_field(out, mark));
         }
         HOODIE_TRY(hoodie_buf_putc(out, '\n'));
     }
@@ -406,17 +462,28 @@ hoodie_status hoodie_render_csv(hoodie_buf *out, const hoodie_batch *b, int head
 hoodie_status hoodie_render_jsonl(hoodie_buf *out, const hoodie_batch *b)
 {
     const hoodie_field *s = &b->schema;
-    for (int64_t r = 0; r < b->root.length; r++) {
-        HOODIE_TRY(hoodie_buf_putc(out, '{'));
-        for (size_t c = 0; c < s->n_children; c++) {
-            if (c) HOODIE_TRY(hoodie_buf_putc(out, ','));
-            HOODIE_TRY(put_json_string(out, (const uint8_t *)s->children[c].name, strlen(s->children[c].name)));
-            HOODIE_TRY(hoodie_buf_putc(out, ':'));
-            HOODIE_TRY(render(out, &s->children[c], &b->root.children[c], r, HOODIE_RENDER_JSON));
-        }
-        HOODIE_TRY(hoodie_buf_append(out, "}\n", 2));
+    /* each column's key as it goes before the value ({"name": / ,"name":), escaped once for the batch */
+    hoodie_buf keys = HOODIE_BUF_INIT;
+    size_t *at = malloc((s->n_children + 1) * sizeof *at);
+    hoodie_status rc = at ? HOODIE_OK : HOODIE_NOMEM();
+    for (size_t c = 0; rc == HOODIE_OK && c < s->n_children; c++) {
+        at[c] = keys.len;
+        rc = hoodie_buf_putc(&keys, c ? ',' : '{');
+        if (rc == HOODIE_OK) rc = put_json_string(&keys, (const uint8_t *)s->children[c].name, strlen(s->children[c].name));
+        if (rc == HOODIE_OK) rc = hoodie_buf_putc(&keys, ':');
     }
-    return HOODIE_OK;
+    if (at) at[s->n_children] = keys.len;
+    for (int64_t r = 0; rc == HOODIE_OK && r < b->root.length; r++) {
+        if (!s->n_children) rc = hoodie_buf_putc(out, '{');
+        for (size_t c = 0; rc == HOODIE_OK && c < s->n_children; c++) {
+            rc = hoodie_buf_append(out, keys.data + at[c], at[c + 1] - at[c]);
+            if (rc == HOODIE_OK) rc = render(out, &s->children[c], &b->root.children[c], r, HOODIE_RENDER_JSON);
+        }
+        if (rc == HOODIE_OK) rc = hoodie_buf_append(out, "}\n", 2);
+    }
+    free(at);
+    hoodie_buf_dispose(&keys);
+    return rc;
 }
 
 /* ---- table ---- */

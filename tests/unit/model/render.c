@@ -358,3 +358,83 @@ HOODIE_TEST(model_render__json_string_escaping)
     }
     hoodie_field_dispose(&s);
 }
+
+/* CSV quoting and JSON escaping look at eight bytes at a time: a byte that needs quoting or escaping at every
+ * position of strings of 0 to 40 bytes, against a byte-at-a-time rendering of the same string; integers at their
+ * extremes. */
+static void ref_csv(hoodie_buf *b, const char *s, size_t n)
+{
+    int q = 0;
+    for (size_t i = 0; i < n; i++) q |= s[i] == '"' || s[i] == ',' || s[i] == '\n' || s[i] == '\r';
+    if (q) hoodie_assert_ok(hoodie_buf_putc(b, '"'));
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"') hoodie_assert_ok(hoodie_buf_putc(b, '"'));
+        hoodie_assert_ok(hoodie_buf_putc(b, (uint8_t)s[i]));
+    }
+    if (q) hoodie_assert_ok(hoodie_buf_putc(b, '"'));
+}
+
+static void ref_json(hoodie_buf *b, const char *s, size_t n)
+{
+    hoodie_assert_ok(hoodie_buf_putc(b, '"'));
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = (uint8_t)s[i];
+        if (c == '"' || c == '\\') { hoodie_assert_ok(hoodie_buf_putc(b, '\\')); hoodie_assert_ok(hoodie_buf_putc(b, c)); }
+        else if (c == '\n') hoodie_assert_ok(hoodie_buf_append_str(b, "\\n"));
+        else if (c == '\r') hoodie_assert_ok(hoodie_buf_append_str(b, "\\r"));
+        else if (c < 0x20) hoodie_assert_ok(hoodie_buf_printf(b, "\\u%04x", c));
+        else hoodie_assert_ok(hoodie_buf_putc(b, c)); /* ASCII, and whole UTF-8 sequences below */
+    }
+    hoodie_assert_ok(hoodie_buf_putc(b, '"'));
+}
+
+HOODIE_TEST(model_render__special_bytes_at_every_position)
+{
+    static const char *const specials[] = { "\"", ",", "\n", "\r", "\\", "\x01", "\x1f", "\x7f", "\xc3\xa9", " " };
+    hoodie_field s;
+    hoodie_assert_ok(hoodie_field_init(&s, "", hoodie_type_of(HOODIE_TYPE_STRUCT), 0));
+    gen_add(&s, gen_leaf("s", HOODIE_TYPE_STRING, 1));
+    gen_add(&s, gen_leaf("i", HOODIE_TYPE_INT64, 1));
+    gen_add(&s, gen_leaf("u", HOODIE_TYPE_UINT64, 1));
+    for (size_t k = 0; k < sizeof specials / sizeof *specials; k++)
+        for (size_t len = 0; len <= 40; len++)
+            for (size_t at = 0; at <= len; at++) {
+                char str[64];
+                size_t n = 0;
+                for (size_t i = 0; i < len; i++) {
+                    if (i == at) { memcpy(str + n, specials[k], strlen(specials[k])); n += strlen(specials[k]); }
+                    else str[n++] = (char)('a' + i % 26);
+                }
+                if (at == len && len) continue;
+                hoodie_batch b;
+                hoodie_assert_ok(hoodie_batch_init(&b, &s));
+                hoodie_assert_ok(hoodie_array_append_bytes(&b.root.children[0], &b.schema.children[0], str, n));
+                hoodie_assert_ok(hoodie_array_append_int(&b.root.children[1], &b.schema.children[1],
+                                                         at & 1 ? INT64_MIN : INT64_MAX));
+                hoodie_assert_ok(hoodie_array_append_int(&b.root.children[2], &b.schema.children[2], (int64_t)at - 1));
+                b.root.length = 1;
+                hoodie_buf got = HOODIE_BUF_INIT, want = HOODIE_BUF_INIT;
+                hoodie_assert_ok(hoodie_render_csv(&got, &b, 0));
+                ref_csv(&want, str, n);
+                const char *i64 = at & 1 ? "-9223372036854775808" : "9223372036854775807";
+                if (at) hoodie_assert_ok(hoodie_buf_printf(&want, ",%s,%zu\n", i64, at - 1));
+                else hoodie_assert_ok(hoodie_buf_printf(&want, ",%s,18446744073709551615\n", i64));
+                hoodie_assert_ok(hoodie_buf_cstr(&got));
+                hoodie_assert_ok(hoodie_buf_cstr(&want));
+                hoodie_assert_equal_s((const char *)want.data, (const char *)got.data);
+                got.len = want.len = 0;
+                hoodie_assert_ok(hoodie_render_jsonl(&got, &b));
+                hoodie_assert_ok(hoodie_buf_append_str(&want, "{\"s\":"));
+                ref_json(&want, str, n);
+                hoodie_assert_ok(hoodie_buf_printf(&want, ",\"i\":%s,\"u\":", i64));
+                if (at) hoodie_assert_ok(hoodie_buf_printf(&want, "%zu}\n", at - 1));
+                else hoodie_assert_ok(hoodie_buf_append_str(&want, "18446744073709551615}\n"));
+                hoodie_assert_ok(hoodie_buf_cstr(&got));
+                hoodie_assert_ok(hoodie_buf_cstr(&want));
+                hoodie_assert_equal_s((const char *)want.data, (const char *)got.data);
+                hoodie_buf_dispose(&got);
+                hoodie_buf_dispose(&want);
+                hoodie_batch_dispose(&b);
+            }
+    hoodie_field_dispose(&s);
+}

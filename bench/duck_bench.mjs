@@ -18,7 +18,8 @@
 //        the batch, COPY partitioned again).
 //        lsm_compaction DIR (merge the files of bench_lsm build: UNION ALL, the newest version per key by
 //        row_number(), sorted by key, COPY to snappy Parquet), point_lookup FILE KEY (best of 5, in process),
-//        mor_snapshot_read DIR and compaction DIR (the MOR case directory of run.sh: base file + update batches,
+//        mor_snapshot_read DIR, compaction DIR and csv_export DIR (the MOR case directory of run.sh: base file +
+//        update batches; csv_export writes the merged rows as CSV with a header,
 //        the newest version per key by ts; aggregated / written to snappy Parquet).
 //   node duck_bench.mjs mor-data DATA.parquet DIR  the MOR cases' update batches (see below), prints their paths
 // RSS is process.resourceUsage().maxRSS: the whole node process, peak over its life (one process per case).
@@ -123,6 +124,11 @@ if (cmd === 'data') {
     renameSync(out + '.tmp', out);
   }
   for (let j = 1; j <= MOR_LOGS; j++) process.stdout.write(join(dir, `upd_${j}.parquet`) + '\n');
+} else if (cmd === 'checksum-csv') {
+  // a CSV of the dataset's six columns with a header (hoodie read --format csv, DuckDB's COPY)
+  process.stdout.write(`check=${await scalar(con, CHECK_SQL(`read_csv(${lit(args[0])}, header = true, columns = {
+    'id': 'VARCHAR', 'name': 'VARCHAR', 'age': 'INTEGER', 'address': 'VARCHAR', 'partition_path': 'VARCHAR',
+    'ts': 'BIGINT'})`))}\n`);
 } else if (cmd === 'checksum-dir') {
   process.stdout.write(`check=${await scalar(con, CHECK_SQL(`read_parquet(${lit(args[0] + '/**/*.parquet')}, hive_partitioning = false)`))}\n`);
 } else if (cmd === 'run') {
@@ -176,7 +182,7 @@ if (cmd === 'data') {
     t1 = process.hrtime.bigint();
     check = await scalar(con, CHECK_SQL(`read_parquet(${lit(out)})`));
     rmSync(out, { force: true });
-  } else if (name === 'mor_snapshot_read' || name === 'compaction') {
+  } else if (name === 'mor_snapshot_read' || name === 'compaction' || name === 'csv_export') {
     // DATA is the MOR case directory (bench/run.sh): table/ with one file group (its base file) and the update
     // batches upd_<j>.parquet that hoodie wrote to the table as log files. The newest version of each key is the
     // one with the highest ts (event-time ordering); mor_snapshot_read aggregates it as parquet_scan does,
@@ -191,6 +197,14 @@ if (cmd === 'data') {
       t0 = process.hrtime.bigint();
       check = await scalar(con, CHECK_SQL(merged));
       t1 = process.hrtime.bigint();
+    } else if (name === 'csv_export') {
+      const out = join(data, `duck_export_${process.pid}.csv`);
+      t0 = process.hrtime.bigint();
+      await con.run(`COPY ${merged} TO ${lit(out)} (FORMAT csv, HEADER true)`);
+      t1 = process.hrtime.bigint();
+      check = await scalar(con, CHECK_SQL(`read_csv(${lit(out)}, header = true, columns = {'id': 'VARCHAR',
+        'name': 'VARCHAR', 'age': 'INTEGER', 'address': 'VARCHAR', 'partition_path': 'VARCHAR', 'ts': 'BIGINT'})`));
+      rmSync(out, { force: true });
     } else {
       const out = join(data, `duck_compact_${process.pid}.parquet`);
       t0 = process.hrtime.bigint();

@@ -144,18 +144,32 @@ static size_t utf8_len(const uint8_t *p, size_t n)
     return len;
 }
 
+/* Eight bytes at a time (SWAR): a word's bytes repeated, and the high bit of each byte of w that equals c (and
+ * maybe of bytes after it: a test for "any", exact for that). (x - 0x01..) & ~x & 0x80.. marks x's zero bytes. */
+#define SWAR_ONES 0x0101010101010101u
+#define SWAR_HIGHS 0x8080808080808080u
+static inline uint64_t swar_eq(uint64_t w, uint8_t c)
+{
+    uint64_t x = w ^ (SWAR_ONES * c);
+    return (x - SWAR_ONES) & ~x & SWAR_HIGHS;
+}
+
+static inline uint64_t swar_load(const uint8_t *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return w;
+}
+
 /* How many bytes of p[0..n), in whole 8-byte words, need no escaping in a JSON string (printable ASCII but '"' and
- * '\\'): a word is clean when no byte has its high bit, none is below 0x20 (x - 0x20.. borrows into the high bit
- * only there, given no high bits) and none is '"' or '\\' (a zero byte of the word XOR the byte repeated). */
+ * '\\'): a word is clean when no byte has its high bit, none is below 0x20 (w - 0x20.. borrows into the high bit
+ * only there, given no high bits) and none is '"' or '\\'. */
 static size_t json_clean_words(const uint8_t *p, size_t n)
 {
-    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
-        if ((w & highs) | ((w - ones * 0x20) & highs) | ((q - ones) & ~q & highs) | ((b - ones) & ~b & highs)) break;
+        uint64_t w = swar_load(p + i);
+        if ((w & SWAR_HIGHS) | ((w - SWAR_ONES * 0x20) & SWAR_HIGHS) | swar_eq(w, '"') | swar_eq(w, '\\')) break;
     }
     return i;
 }
@@ -387,19 +401,13 @@ hoodie_status hoodie_render_cell(hoodie_buf *out, const hoodie_field *f, const h
 
 /* ---- CSV ---- */
 
-/* 1 if p[0..n) holds a byte that makes a CSV field quoted: '"', ',', '\n', '\r'. Eight bytes at a time: a byte
- * of x is zero where (x - 0x01..) & ~x & 0x80.. has its high bit (the word XOR each special byte repeated). */
+/* 1 if p[0..n) holds a byte that makes a CSV field quoted: '"', ',', '\n', '\r' (eight at a time: swar_eq). */
 static int csv_special(const uint8_t *p, size_t n)
 {
-    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        uint64_t a = w ^ (ones * '"'), b = w ^ (ones * ','), c = w ^ (ones * '\n'), d = w ^ (ones * '\r');
-        if (((a - ones) & ~a & highs) | ((b - ones) & ~b & highs) | ((c - ones) & ~c & highs) |
-            ((d - ones) & ~d & highs))
-            return 1;
+        uint64_t w = swar_load(p + i);
+        if (swar_eq(w, '"') | swar_eq(w, ',') | swar_eq(w, '\n') | swar_eq(w, '\r')) return 1;
     }
     for (; i < n; i++)
         if (p[i] == '"' || p[i] == ',' || p[i] == '\n' || p[i] == '\r') return 1;

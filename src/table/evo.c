@@ -529,13 +529,14 @@ static hoodie_status add_field(json_t *fields, const char *name, const hoodie_ev
 }
 
 /* A RETYPE of an array's element or a map's value ("a.element", "s.m.value": a write widened it, int to long):
- * its type in the array or map replaced (ids stay). 1 when the path ends otherwise (a record's field). */
+ * its type in the array or map replaced (ids stay). 1 when the path names something else (a record's field, one
+ * named "value" too). */
 static hoodie_status retype_item(json_t *fields, const hoodie_evo_change *ch)
 {
     const char *dot = strrchr(ch->name, '.'), *step = dot + 1;
     if (strcmp(step, "element") && strcmp(step, "value")) return 1;
     char parent[512];
-    if ((size_t)(dot - ch->name) >= sizeof parent) return HOODIE_FAIL(HOODIE_EINVAL, "no column '%s'", ch->name);
+    if ((size_t)(dot - ch->name) >= sizeof parent) return 1;
     memcpy(parent, ch->name, (size_t)(dot - ch->name));
     parent[dot - ch->name] = '\0';
     const char *last = parent;
@@ -543,8 +544,7 @@ static hoodie_status retype_item(json_t *fields, const hoodie_evo_change *ch)
     int at = in ? fields_find(in, last) : -1;
     json_t *type = at >= 0 ? json_object_get(json_array_get(in, (size_t)at), "type") : NULL;
     const char *kind = json_is_object(type) ? json_string_value(json_object_get(type, "type")) : NULL;
-    if (!kind || strcmp(kind, !strcmp(step, "element") ? "array" : "map"))
-        return HOODIE_FAIL(HOODIE_EINVAL, "no column '%s' to change", ch->name);
+    if (!kind || strcmp(kind, !strcmp(step, "element") ? "array" : "map")) return 1;
     long unused = 0;
     json_object_set_new(type, step, type_json(ch->field, &unused));
     return HOODIE_OK;

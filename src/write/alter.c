@@ -1,8 +1,8 @@
 /*
  * ALTER TABLE as Spark SQL does it on a table read by field id (schema on read, table/evo.h; Hudi's
- * AlterTableCommand): rename, drop and add columns, and fields of nested records by their paths (s.x, a.element.x,
- * m.value.x), without rewriting a file. Under the table lock, so that no write commits between the version it reads
- * and the one it makes (writers check the version at commit, writer.c schema_unchanged):
+ * AlterTableCommand): rename, drop, add and widen columns, and fields of nested records by their paths (s.x,
+ * a.element.x, m.value.x), without rewriting a file. Under the table lock, so that no write commits between the
+ * version it reads and the one it makes (writers check the version at commit, writer.c schema_unchanged):
  *
  *   T.<commit|deltacommit>.requested, T...inflight      as any write instant (write/commit.h)
  *   .hoodie/.schema/T.schemacommit                      every version, the new one (version_id T) first; the
@@ -72,7 +72,7 @@ static const char *in_list(const hoodie_str_list *l, const char *name)
 }
 
 /* A column the table's keys, partitions or ordering are made of, or one that holds such a field: Hudi refuses to
- * rename or drop those. */
+ * rename, drop or retype those. */
 static hoodie_status keep_column(const hoodie_table_config *c, const char *name, const char *what)
 {
     if (hoodie_is_meta_field(name)) return HOODIE_FAIL(HOODIE_EINVAL, "cannot %s '%s': it is a meta column", what, name);

@@ -324,6 +324,19 @@ HOODIE_TEST(table_evo__alter_numbering)
     hoodie_evo_change not_items[] = { { HOODIE_EVO_RETYPE, "s.element", "double", &dbl } };
     hoodie_assert_status(HOODIE_EINVAL, hoodie_evo_alter(e3, &root, not_items, 1, "20260101000000000", &latest, &history));
     hoodie_assert_contains(hoodie_error__message(), "s.element");
+    /* a record's field named "value" is a field (not a map's value) */
+    hoodie_evo_change add_value[] = { { HOODIE_EVO_ADD, "s.value", "int", NULL } },
+                      widen_value[] = { { HOODIE_EVO_RETYPE, "s.value", "double", &dbl } };
+    hoodie_assert_ok(hoodie_evo_alter(e3, &root, add_value, 1, "20260101000000000", &latest, &history));
+    hoodie_evo *e4;
+    hoodie_assert_ok(hoodie_evo_parse(&e4, history, strlen(history), "history"));
+    free(latest);
+    free(history);
+    hoodie_assert_ok(hoodie_evo_alter(e4, &root, widen_value, 1, "20260102000000000", &latest, &history));
+    hoodie_assert_contains(latest, "{\"id\":11,\"name\":\"value\",\"optional\":true,\"type\":\"double\"}");
+    free(latest);
+    free(history);
+    hoodie_evo_free(e4);
     hoodie_field_dispose(&dbl);
     hoodie_error_clear();
     hoodie_evo_free(e3);

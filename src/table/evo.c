@@ -550,6 +550,18 @@ static hoodie_status retype_item(json_t *fields, const hoodie_evo_change *ch)
     return HOODIE_OK;
 }
 
+/* A history file's document {"schemas": [...]}: `newest` (NULL: none), then e's versions newest first, then
+ * `oldest` (NULL: none). */
+static json_t *history_doc(const hoodie_evo *e, json_t *newest, json_t *oldest)
+{
+    json_t *hist = json_object(), *list = json_array();
+    if (newest) json_array_append(list, newest);
+    for (size_t i = e ? e->n : 0; i-- > 0;) json_array_append(list, e->v[i].json);
+    if (oldest) json_array_append(list, oldest);
+    json_object_set_new(hist, "schemas", list);
+    return hist;
+}
+
 hoodie_status hoodie_evo_alter(const hoodie_evo *e, const hoodie_field *table, const hoodie_evo_change *ch, size_t n,
                                const char *instant, char **latest_json, char **history_json)
 {
@@ -593,59 +605,34 @@ hoodie_status hoodie_evo_alter(const hoodie_evo *e, const hoodie_field *table, c
                 break;
             }
         }
-        int at = fields_find(in, name), other = ch[i].arg && ch[i].kind == HOODIE_EVO_RENAME ? fields_find(in, ch[i].arg) : -1;
-        if (in != fields) { /* a nested field: renamed, dropped or added in its record */
-            if (ch[i].kind != HOODIE_EVO_ADD && at < 0)
-                rc = HOODIE_FAIL(HOODIE_EINVAL, "no nested field '%s' to %s", ch[i].name,
-                                 ch[i].kind == HOODIE_EVO_RENAME ? "rename" : ch[i].kind == HOODIE_EVO_DROP ? "drop"
-                                                                                                        : "change");
-            else if (ch[i].kind == HOODIE_EVO_RETYPE) {
-                long unused = max + 1;
-                json_object_set_new(json_array_get(in, (size_t)at), "type", type_json(ch[i].field, &unused));
-            }
-            else if (ch[i].kind == HOODIE_EVO_RENAME && other >= 0)
-                rc = HOODIE_FAIL(HOODIE_EINVAL, "cannot rename '%s' to '%s': a field of that name exists", ch[i].name,
-                                 ch[i].arg);
-            else if (ch[i].kind == HOODIE_EVO_RENAME)
-                json_object_set_new(json_array_get(in, (size_t)at), "name", json_string(ch[i].arg));
-            else if (ch[i].kind == HOODIE_EVO_DROP && json_array_size(in) < 2)
-                rc = HOODIE_FAIL(HOODIE_EINVAL, "cannot drop '%s': it is the only field of its record", ch[i].name);
-            else if (ch[i].kind == HOODIE_EVO_DROP)
-                json_array_remove(in, (size_t)at);
-            else if (at >= 0)
-                rc = HOODIE_FAIL(HOODIE_EINVAL, "cannot add field '%s': it exists", ch[i].name);
-            else
-                rc = add_field(in, name, &ch[i], &max);
-            continue;
-        }
+        /* in its record: a nested field, or a top-level column */
+        int nested = in != fields, at = fields_find(in, name);
+        const char *noun = nested ? "field" : "column";
         if (ch[i].kind != HOODIE_EVO_ADD && at < 0) {
-            rc = HOODIE_FAIL(HOODIE_EINVAL, "no column '%s' to %s", ch[i].name,
+            rc = HOODIE_FAIL(HOODIE_EINVAL, "no %s '%s' to %s", nested ? "nested field" : "column", ch[i].name,
                              ch[i].kind == HOODIE_EVO_RENAME ? "rename" : ch[i].kind == HOODIE_EVO_DROP ? "drop"
                                                                                                     : "change");
         } else if (ch[i].kind == HOODIE_EVO_RETYPE) {
             long unused = max + 1;
-            json_object_set_new(json_array_get(fields, (size_t)at), "type", type_json(ch[i].field, &unused));
+            json_object_set_new(json_array_get(in, (size_t)at), "type", type_json(ch[i].field, &unused));
         } else if (ch[i].kind == HOODIE_EVO_RENAME) {
-            if (other >= 0) rc = HOODIE_FAIL(HOODIE_EINVAL, "cannot rename '%s' to '%s': a column of that name exists",
-                                             ch[i].name, ch[i].arg);
-            else json_object_set_new(json_array_get(fields, (size_t)at), "name", json_string(ch[i].arg));
+            if (fields_find(in, ch[i].arg) >= 0)
+                rc = HOODIE_FAIL(HOODIE_EINVAL, "cannot rename '%s' to '%s': a %s of that name exists", ch[i].name,
+                                 ch[i].arg, noun);
+            else json_object_set_new(json_array_get(in, (size_t)at), "name", json_string(ch[i].arg));
         } else if (ch[i].kind == HOODIE_EVO_DROP) {
-            json_array_remove(fields, (size_t)at);
+            if (nested && json_array_size(in) < 2)
+                rc = HOODIE_FAIL(HOODIE_EINVAL, "cannot drop '%s': it is the only field of its record", ch[i].name);
+            else json_array_remove(in, (size_t)at);
         } else if (at >= 0) {
-            rc = HOODIE_FAIL(HOODIE_EINVAL, "cannot add column '%s': it exists", ch[i].name);
+            rc = HOODIE_FAIL(HOODIE_EINVAL, "cannot add %s '%s': it exists", noun, ch[i].name);
         } else {
-            rc = add_field(fields, ch[i].name, &ch[i], &max);
+            rc = add_field(in, name, &ch[i], &max);
         }
     }
     json_object_set_new(v, "max_column_id", json_integer(max));
     json_object_set_new(v, "version_id", json_integer(vid));
-    json_t *hist = json_object(), *list = json_array();
-    json_array_append(list, v);
-    if (e)
-        for (size_t i = e->n; i-- > 0;) json_array_append(list, e->v[i].json);
-    else
-        json_array_append(list, v0);
-    json_object_set_new(hist, "schemas", list);
+    json_t *hist = history_doc(e, v, v0);
     if (rc == HOODIE_OK) {
         *latest_json = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER);
         *history_json = json_dumps(hist, JSON_COMPACT | JSON_PRESERVE_ORDER);
@@ -684,9 +671,7 @@ hoodie_status hoodie_evo_present(const hoodie_storage *s, const char *base_path,
 
 char *hoodie_evo_history_json(const hoodie_evo *e)
 {
-    json_t *hist = json_object(), *list = json_array();
-    for (size_t i = e->n; i-- > 0;) json_array_append(list, e->v[i].json);
-    json_object_set_new(hist, "schemas", list);
+    json_t *hist = history_doc(e, NULL, NULL);
     char *out = json_dumps(hist, JSON_COMPACT | JSON_PRESERVE_ORDER);
     json_decref(hist);
     return out;

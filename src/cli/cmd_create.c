@@ -177,11 +177,13 @@ int cmd_alter(int argc, char **argv)
         "usage: hoodie alter TABLE [--rename OLD:NEW]... [--drop COL]... [--add NAME:TYPE]... [--type NAME:TYPE]...\n\n"
         "  ALTER TABLE on a table that reads its columns by field id (Hudi's schema on read): columns, and fields\n"
         "  of nested records by their path (s.x, a.element.x, m.value.x), renamed, dropped, added (nullable, at\n"
-        "  the end of their record) or widened (--type: int to long, float or double; long to float or double;\n"
-        "  float to double; a.element and m.value name an array's element and a map's value), without rewriting\n"
-        "  a file, in one ALTER_SCHEMA commit. Older instants keep reading the columns as they were. TYPE: boolean,\n"
-        "  int, long, float, double, string, binary, date, timestamp, decimal(P,S). Record key, partition and\n"
-        "  ordering fields (and records holding them) stay as they are.\n";
+        "  the end of their record) or given another type (--type, as Hudi allows: int to long, float, double,\n"
+        "  string or decimal; long to float, double, string or decimal; float to double, string or decimal; double\n"
+        "  to string or decimal; decimal to a wider decimal or string; date to string; string to date or decimal;\n"
+        "  readers convert old values as Hudi does; a.element and m.value name an array's element and a map's\n"
+        "  value), without rewriting a file, in one ALTER_SCHEMA commit. Older instants keep reading the columns as\n"
+        "  they were. TYPE: boolean, int, long, float, double, string, binary, date, timestamp, decimal(P,S).\n"
+        "  Record key, partition and ordering fields (and records holding them) stay as they are.\n";
     if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) { fputs(usage, stdout); return CLI_OK; }
     if (argc < 2 || argv[1][0] == '-') return cli_usage("alter: no table given");
     size_t cap = (size_t)argc * 2 + 2, nr = 0, nd = 0, na = 0, nt = 0;

@@ -1,6 +1,7 @@
 #include "model/avro.h"
 #include "format/avro/binary.h"
 #include "model/build.h"
+#include "model/conform.h"
 #include "util/error.h"
 
 #include <stdlib.h>
@@ -21,6 +22,11 @@ struct plan {
     int *target;                   /* record: reader child index per writer field, -1 skip */
     unsigned char *fed;            /* record: reader children fed by some writer field */
     size_t n_reader_children;
+    /* a schema change's conversion (hoodie_conform_is_retype): children[0] reads the writer's value as conv_from
+     * into conv_one (one value at a time), hoodie_conform_append converts it into r */
+    hoodie_field *conv_from;
+    hoodie_array *conv_one;
+    hoodie_buf *conv_text;
 };
 
 /*
@@ -148,13 +154,33 @@ static void plan_dispose(plan *p)
 {
     for (size_t i = 0; i < p->n_children; i++) plan_dispose(&p->children[i]);
     free(p->children);
+    if (p->conv_from) hoodie_field_dispose(p->conv_from);
+    free(p->conv_from);
+    if (p->conv_one) hoodie_array_dispose(p->conv_one);
+    free(p->conv_one);
+    if (p->conv_text) hoodie_buf_dispose(p->conv_text);
+    free(p->conv_text);
     free(p->target);
     free(p->fed);
+}
+
+/* The writer type's own field (*wf, to dispose) when reading it as r takes a schema change's conversion. */
+static int retype_of(const hoodie_avro_schema *w, const hoodie_field *r, hoodie_field *wf)
+{
+    if (w->kind == HOODIE_AVRO_NULL || w->kind == HOODIE_AVRO_UNION || w->kind == HOODIE_AVRO_RECORD ||
+        w->kind == HOODIE_AVRO_ARRAY || w->kind == HOODIE_AVRO_MAP || w->kind == HOODIE_AVRO_ENUM)
+        return 0;
+    if (hoodie_avro_to_field(wf, w, r->name) != HOODIE_OK) { hoodie_error_clear(); return 0; }
+    if (hoodie_conform_is_retype(wf, r)) return 1;
+    hoodie_field_dispose(wf);
+    return 0;
 }
 
 static int readable_as(const hoodie_avro_schema *w, const hoodie_field *r)
 {
     hoodie_type_id id = r->type.id;
+    hoodie_field wf;
+    if (retype_of(w, r, &wf)) { hoodie_field_dispose(&wf); return 1; }
     switch (w->kind) {
     case HOODIE_AVRO_NULL: return 1;
     case HOODIE_AVRO_BOOLEAN: return id == HOODIE_TYPE_BOOL;
@@ -194,6 +220,22 @@ static hoodie_status plan_build(plan *p, const hoodie_avro_schema *w, const hood
         char tb[64];
         return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "field '%s': Avro type %d cannot be read as %s", r->name, (int)w->kind,
                            hoodie_type_name(&r->type, tb, sizeof tb));
+    }
+    hoodie_field wf;
+    if (retype_of(w, r, &wf)) {
+        p->conv_from = malloc(sizeof *p->conv_from);
+        p->conv_one = calloc(1, sizeof *p->conv_one);
+        p->conv_text = malloc(sizeof *p->conv_text);
+        p->children = calloc(1, sizeof *p->children);
+        if (!p->conv_from || !p->conv_one || !p->conv_text || !p->children) {
+            hoodie_field_dispose(&wf);
+            return HOODIE_NOMEM();
+        }
+        p->n_children = 1;
+        *p->conv_from = wf;
+        *p->conv_text = (hoodie_buf)HOODIE_BUF_INIT;
+        HOODIE_TRY(hoodie_array_init(p->conv_one, p->conv_from));
+        return plan_build(&p->children[0], w, p->conv_from);
     }
     switch (w->kind) {
     case HOODIE_AVRO_UNION:
@@ -384,6 +426,11 @@ static hoodie_status decode(const plan *p, hoodie_cursor *c, hoodie_array *a)
     size_t len;
     const uint8_t *bytes;
     if (!f) { hoodie_avro_skip(c, w); return c->status; }
+    if (p->conv_from) { /* the writer's value, then converted: a schema change's type (hoodie_conform_append) */
+        p->conv_one->length = 0;
+        HOODIE_TRY(decode(&p->children[0], c, p->conv_one));
+        return hoodie_conform_append(a, f, p->conv_one, p->conv_from, 0, p->conv_text);
+    }
     switch (w->kind) {
     case HOODIE_AVRO_NULL:
         return hoodie_array_append_null(a, f);

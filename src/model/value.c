@@ -175,6 +175,17 @@ int hoodie_batch_equal(const hoodie_batch *a, const hoodie_batch *b)
 
 /* ---- text helpers ---- */
 
+int64_t hoodie_days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+    /* Howard Hinnant's days_from_civil. */
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t doy = (153 * (int64_t)(m > 2 ? m - 3 : m + 9) + 2) / 5 + (int64_t)d - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
 void hoodie_days_to_civil(int64_t z, int64_t *y, unsigned *m, unsigned *d)
 {
     /* Howard Hinnant's days_from_civil inverse. */

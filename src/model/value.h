@@ -42,6 +42,8 @@ hoodie_status hoodie_value_to_key(hoodie_buf *out, const hoodie_field *f, const 
 
 /** Civil date of a day count since 1970-01-01 (proleptic Gregorian). */
 void hoodie_days_to_civil(int64_t days, int64_t *y, unsigned *m, unsigned *d);
+/** Days since 1970-01-01 of a civil date (proleptic Gregorian; m 1-12, d 1-31). */
+int64_t hoodie_days_from_civil(int64_t y, unsigned m, unsigned d);
 /** Unscaled 128-bit decimal (16 bytes LE) as plain text with `scale` digits after the point ("-1.50"). */
 hoodie_status hoodie_decimal_to_text(hoodie_buf *out, const uint8_t le16[16], int32_t scale);
 /** Shortest round-trip text of a double in the style of Python's repr / DuckDB ("1.0", "1e+20", "nan"). */

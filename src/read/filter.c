@@ -209,12 +209,7 @@ static int date_days(const char *text, int64_t *days)
 {
     int y, m, d;
     if (sscanf(text, "%d-%d-%d", &y, &m, &d) != 3) return 0;
-    y -= m <= 2;
-    int era = (y >= 0 ? y : y - 399) / 400;
-    unsigned yoe = (unsigned)(y - era * 400);
-    unsigned doy = (unsigned)((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1);
-    unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    *days = (int64_t)era * 146097 + (int64_t)doe - 719468;
+    *days = hoodie_days_from_civil(y, (unsigned)m, (unsigned)d);
     return 1;
 }
 
@@ -484,4 +479,20 @@ int hoodie_pred_to_pq(const hoodie_pred *p, const hoodie_type *t, hoodie_pq_valu
         if (!literal_to_pq(&p->values[v], t, &vals[v])) return 0;
     out->n_values = p->n_values;
     return 1;
+}
+
+static int int_type(hoodie_type_id id)
+{
+    return id == HOODIE_TYPE_INT8 || id == HOODIE_TYPE_INT16 || id == HOODIE_TYPE_INT32 || id == HOODIE_TYPE_INT64;
+}
+
+int hoodie_pred_stats_usable(const hoodie_field *root, const char *column, const hoodie_type *file_type)
+{
+    const hoodie_field *f;
+    if (!find_path(root, NULL, column, &f, NULL)) return 1;
+    hoodie_type_id t = f->type.id, s = file_type->id;
+    if (t == s) return t != HOODIE_TYPE_DECIMAL || f->type.scale >= file_type->scale; /* a smaller scale rounds */
+    int t_num = int_type(t) || t == HOODIE_TYPE_FLOAT || t == HOODIE_TYPE_DOUBLE;
+    int s_num = int_type(s) || s == HOODIE_TYPE_FLOAT || s == HOODIE_TYPE_DOUBLE;
+    return (t_num && s_num) || (t == HOODIE_TYPE_DECIMAL && int_type(s));
 }

@@ -76,4 +76,12 @@ int hoodie_pred_may_match_partition(const hoodie_pred *p, const hoodie_field *ro
  */
 int hoodie_pred_to_pq(const hoodie_pred *p, const hoodie_type *t, hoodie_pq_value *vals, hoodie_pq_pred *out);
 
+/**
+ * 1 if the statistics of a file's column of type `file_type` may prune for predicates on column `column` of the
+ * table schema `root`: its type is the file's, or both are numbers a reader converts exactly (int to long or to a
+ * decimal, int or float to double). 0 when a schema change made the column a string, a date or a decimal of a
+ * float (the file's order, or its values, are not the table's: 10 < 9 as text, 0.125 read as 0.13).
+ */
+int hoodie_pred_stats_usable(const hoodie_field *root, const char *column, const hoodie_type *file_type);
+
 #endif

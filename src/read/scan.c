@@ -513,6 +513,7 @@ static hoodie_status prune_row_groups(scan *s, uint32_t **rgs, size_t *n_rgs)
             if (!s->t->cfg->populate_meta_fields && hoodie_is_meta_field(p->column)) continue;
             int leaf = hoodie_pq_schema_find_leaf(sch, p->column);
             if (leaf < 0 || sch->leaves[leaf].max_rep > 0) continue;
+            if (!hoodie_pred_stats_usable(&s->full, p->column, &sch->leaves[leaf].type)) continue; /* retyped */
             hoodie_pq_value vals[HOODIE_PRED_PQ_MAX];
             hoodie_pq_pred pp;
             int expressible = hoodie_pred_to_pq(p, &sch->leaves[leaf].type, vals, &pp);

@@ -9,6 +9,7 @@
  */
 #include "table/input.h"
 #include "model/build.h"
+#include "model/value.h"
 #include "storage/storage.h"
 #include "util/base64.h"
 #include "util/buf.h"
@@ -209,16 +210,6 @@ static hoodie_status parse_decimal(const hoodie_field *f, const char *p, size_t 
     return HOODIE_OK;
 }
 
-static int64_t days_from_civil(int64_t y, int m, int d)
-{
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;
-    int64_t doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
 static int num2(const char *p, int *out)
 {
     if (!is_digit(p[0]) || !is_digit(p[1])) return -1;
@@ -239,7 +230,7 @@ static int parse_date10(const char *p, int64_t *days)
     if (m < 1 || m > 12 || d < 1) return -1;
     int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
     if (d > mdays[m - 1] + (m == 2 && leap)) return -1;
-    *days = days_from_civil(y, m, d);
+    *days = hoodie_days_from_civil(y, (unsigned)m, (unsigned)d);
     return 0;
 }
 

@@ -144,15 +144,24 @@ static hoodie_field *field_at(hoodie_field *root, const char *path)
     }
 }
 
-/* 1 if a column of type `from` may be read as `to`: int to long, float or double, long to float or double, float
- * to double (what Avro's schema resolution promotes, and hoodie's readers with it). */
+/* 1 if a column of type `from` may be changed to `to` (SchemaChangeUtils.isTypeUpdateAllow): int to long, float,
+ * double, string or decimal; long to float, double, string or decimal; float to double, string or decimal; double to
+ * string or decimal; decimal to a decimal with as many digits before and after the point at least, or to string;
+ * date to string; string to date or decimal. Readers convert what files hold (model/conform.c). */
 static int widens(const hoodie_type *from, const hoodie_type *to)
 {
     hoodie_type_id a = from->id, b = to->id;
     int a_int = a == HOODIE_TYPE_INT8 || a == HOODIE_TYPE_INT16 || a == HOODIE_TYPE_INT32;
-    return (a_int && (b == HOODIE_TYPE_INT64 || b == HOODIE_TYPE_FLOAT || b == HOODIE_TYPE_DOUBLE)) ||
-           (a == HOODIE_TYPE_INT64 && (b == HOODIE_TYPE_FLOAT || b == HOODIE_TYPE_DOUBLE)) ||
-           (a == HOODIE_TYPE_FLOAT && b == HOODIE_TYPE_DOUBLE);
+    int to_text_or_dec = b == HOODIE_TYPE_STRING || b == HOODIE_TYPE_DECIMAL;
+    if (a == HOODIE_TYPE_DECIMAL && b == HOODIE_TYPE_DECIMAL)
+        return (to->scale > from->scale && to->precision - to->scale >= from->precision - from->scale) ||
+               (to->scale == from->scale && to->precision > from->precision);
+    return (a_int && (b == HOODIE_TYPE_INT64 || b == HOODIE_TYPE_FLOAT || b == HOODIE_TYPE_DOUBLE || to_text_or_dec)) ||
+           (a == HOODIE_TYPE_INT64 && (b == HOODIE_TYPE_FLOAT || b == HOODIE_TYPE_DOUBLE || to_text_or_dec)) ||
+           (a == HOODIE_TYPE_FLOAT && (b == HOODIE_TYPE_DOUBLE || to_text_or_dec)) ||
+           (a == HOODIE_TYPE_DOUBLE && to_text_or_dec) || (a == HOODIE_TYPE_DECIMAL && b == HOODIE_TYPE_STRING) ||
+           (a == HOODIE_TYPE_DATE32 && b == HOODIE_TYPE_STRING) ||
+           (a == HOODIE_TYPE_STRING && (b == HOODIE_TYPE_DATE32 || b == HOODIE_TYPE_DECIMAL));
 }
 
 /* A nested change (dotted path) made to the data columns `root`: a field renamed, dropped or added (nullable, last). */
@@ -225,8 +234,10 @@ static hoodie_status changed_schema(const hoodie_field *data, const hoodie_evo_c
         char a[64], b[64];
         if (!f) rc = HOODIE_FAIL(HOODIE_EINVAL, "no column '%s' to change the type of", ch[k].name);
         else if (!widens(&f->type, &add_types[k]))
-            rc = HOODIE_FAIL(HOODIE_EINVAL, "cannot change the type of '%s' from %s to %s (int to long, float or double; "
-                             "long to float or double; float to double)", ch[k].name,
+            rc = HOODIE_FAIL(HOODIE_EINVAL, "cannot change the type of '%s' from %s to %s (int to long, float, double, string or "
+                             "decimal; long to float, double, string or decimal; float to double, string or decimal; "
+                             "double to string or decimal; decimal to a wider decimal or string; date to string; "
+                             "string to date or decimal)", ch[k].name,
                              hoodie_type_name(&f->type, a, sizeof a), hoodie_type_name(&add_types[k], b, sizeof b));
         else f->type = add_types[k];
     }

@@ -15,7 +15,8 @@
 #    of version 8; writes that add fields to an array's records and a map's values (JSON lines) or widen one
 #    (Parquet), reconciled into a new version as Hudi's writers do;
 #  - every write persists the history under its instant and drops those of archived instants;
-#  - `hoodie alter --type` widens columns, nested fields, arrays' elements and maps' values;
+#  - `hoodie alter --type` widens columns, nested fields, arrays' elements and maps' values, and changes columns to
+#    text, decimals and dates (old files' values converted as Hudi converts them);
 #  - a history where an array's element was dropped and added again (a new element id) is refused with a message.
 set -u
 HOODIE=${HOODIE:-build/hoodie}
@@ -410,9 +411,85 @@ for fmt in avro parquet; do
     check_eq "alter --type ($fmt): a write of the wider values" "$widened" "$(jsonl_rows "$t" id,l,m,n)"
     "$HOODIE" compact "$t" > /dev/null 2> "$tmp/err" || bad "alter --type ($fmt) compact: $(cat "$tmp/err")"
     check_eq "alter --type ($fmt): after compaction" "$widened" "$(jsonl_rows "$t" id,l,m,n)"
-    alter_refused "$t" "--type n:int" "--type n:string" "--type l.element:int" "--type l:long" "--type id:long" \
+    alter_refused "$t" "--type n:int" "--type n:date" "--type l.element:int" "--type l:long" "--type id:long" \
         "--type ts:double" "--type nope:long"
 done
+
+# hoodie alter --type to text, decimals and dates (the rest of SchemaChangeUtils.isTypeUpdateAllow): files stay
+# as written, readers convert old values as Hudi does (numbers as Java's String.valueOf writes them, 0.1f as "0.1";
+# decimals rescaled; doubles and text to a decimal half up, a value that does not fit or does not parse a null, as
+# Spark's cast; text to a date as Spark reads it). COW (old base files merged by a later write), MOR with Avro and
+# Parquet log blocks (old log blocks converted, then compaction); statistics of old files do not prune the converted
+# columns (10 < 9 as text); time travel reads the old types
+cat > "$tmp/tc.avsc" <<'AVSC'
+{"type":"record","name":"tc","namespace":"hoodie.tc","fields":[{"name":"id","type":"long"},{"name":"ts","type":"long"},
+{"name":"i","type":["null","int"],"default":null},{"name":"l","type":["null","long"],"default":null},
+{"name":"f","type":["null","float"],"default":null},{"name":"d","type":["null","double"],"default":null},
+{"name":"dec","type":["null",{"type":"fixed","name":"fx","size":3,"logicalType":"decimal","precision":5,"scale":2}],"default":null},
+{"name":"dt","type":["null",{"type":"int","logicalType":"date"}],"default":null},
+{"name":"s","type":["null","string"],"default":null},{"name":"s2","type":["null","string"],"default":null}]}
+AVSC
+printf '%s\n' '{"id":1,"ts":1,"i":12,"l":123456789,"f":0.1,"d":1e10,"dec":"123.45","dt":"2024-02-29","s":" 1.005 ","s2":"2024-1-5"}' \
+    '{"id":2,"ts":1,"i":9,"l":-5,"f":1e-5,"d":0.125,"dec":"-0.01","dt":"1969-12-31","s":"abc","s2":"2024-13-01"}' \
+    '{"id":3,"ts":1}' > "$tmp/tc1.jsonl"
+printf '%s\n' '{"id":2,"ts":2,"i":10,"l":99999999999999999,"f":3.5,"d":-2.5e-7,"dec":"0.50","dt":"2000-01-01","s":"1e2","s2":"2023-06-07T10:00"}' > "$tmp/tc2.jsonl"
+printf '%s\n' '{"id":3,"ts":3,"i":"x3","l":"1.5","f":"f3","d":"2.25","dec":"9.999","dt":"d3","s":"7.5","s2":"2020-02-02"}' > "$tmp/tc3.jsonl"
+tc_cols=id,i,l,f,d,dec,dt,s,s2
+tc_old='{"id":1,"i":12,"l":123456789,"f":0.1,"d":10000000000.0,"dec":123.45,"dt":"2024-02-29","s":" 1.005 ","s2":"2024-1-5"} {"id":2,"i":10,"l":99999999999999999,"f":3.5,"d":-2.5e-07,"dec":0.50,"dt":"2000-01-01","s":"1e2","s2":"2023-06-07T10:00"} {"id":3,"i":null,"l":null,"f":null,"d":null,"dec":null,"dt":null,"s":null,"s2":null} '
+tc_new='{"id":1,"i":"12","l":123456789.00,"f":"0.1","d":null,"dec":123.450,"dt":"2024-02-29","s":1.01,"s2":"2024-01-05"} {"id":2,"i":"10","l":99999999999999999.00,"f":"3.5","d":0.000,"dec":0.500,"dt":"2000-01-01","s":100.00,"s2":"2023-06-07"} {"id":3,"i":null,"l":null,"f":null,"d":null,"dec":null,"dt":null,"s":null,"s2":null} '
+tc_after='{"id":1,"i":"12","l":123456789.00,"f":"0.1","d":null,"dec":123.450,"dt":"2024-02-29","s":1.01,"s2":"2024-01-05"} {"id":2,"i":"10","l":99999999999999999.00,"f":"3.5","d":0.000,"dec":0.500,"dt":"2000-01-01","s":100.00,"s2":"2023-06-07"} {"id":3,"i":"x3","l":1.50,"f":"f3","d":2.250,"dec":9.999,"dt":"d3","s":7.50,"s2":"2020-02-02"} '
+for kind in cow avro parquet; do
+    t=$tmp/tc_$kind
+    [ "$kind" = cow ] && tt=cow || tt=mor
+    "$HOODIE" create "$t" --type $tt --name tc --record-key id --ordering-field ts --schema "$tmp/tc.avsc" > /dev/null ||
+        bad "create $t"
+    lf=()
+    [ "$kind" = cow ] || lf=(--log-block-format "$kind")
+    write "$t" bulk_insert "$tmp/tc1.jsonl" --input-format jsonl
+    write "$t" upsert "$tmp/tc2.jsonl" --input-format jsonl "${lf[@]}"
+    t1=$(last_instant "$t")
+    "$HOODIE" alter "$t" --type i:string --type "l:decimal(20,2)" --type f:string --type "d:decimal(10,3)" \
+        --type "dec:decimal(8,3)" --type dt:string --type "s:decimal(6,2)" --type s2:date > /dev/null 2> "$tmp/err" ||
+        bad "alter --type to text ($kind): $(cat "$tmp/err")"
+    check_eq "alter --type to text ($kind): read converted" "$tc_new" "$(jsonl_rows "$t" $tc_cols)"
+    check_eq "alter --type to text ($kind): time travel before it" "$tc_old" "$(jsonl_rows "$t" $tc_cols --as-of "$t1")"
+    check_eq "alter --type to text ($kind): a text filter on old numbers" '{"id":2,"i":"10"} ' \
+        "$(jsonl_rows "$t" id,i --filter "i = '10'")"
+    check_eq "alter --type to text ($kind): text order, not numbers" '{"id":1,"i":"12"} ' \
+        "$(jsonl_rows "$t" id,i --filter "i > '11'")"
+    check_eq "alter --type to text ($kind): a date filter on old text" '{"id":1,"s2":"2024-01-05"} ' \
+        "$(jsonl_rows "$t" id,s2 --filter "s2 > '2024-01-01'")"
+    write "$t" upsert "$tmp/tc3.jsonl" --input-format jsonl "${lf[@]}"
+    check_eq "alter --type to text ($kind): a write of the new types" "$tc_after" "$(jsonl_rows "$t" $tc_cols)"
+    if [ "$kind" != cow ]; then
+        "$HOODIE" compact "$t" > /dev/null 2> "$tmp/err" || bad "alter --type to text ($kind) compact: $(cat "$tmp/err")"
+        check_eq "alter --type to text ($kind): after compaction" "$tc_after" "$(jsonl_rows "$t" $tc_cols)"
+    fi
+    # the newest base file holds every row in the new types, as DuckDB reads it
+    newest=$(ls -t "$t"/*.parquet | head -1)
+    check_eq "alter --type to text ($kind): the rewritten base file" \
+        "1,12,123456789.00,0.1,,123.450,2024-02-29,1.01,2024-01-05 2,10,99999999999999999.00,3.5,0.000,0.500,2000-01-01,100.00,2023-06-07 3,x3,1.50,f3,2.250,9.999,d3,7.50,2020-02-02 " \
+        "$(node "$SRC/tests/oracle/duck.mjs" --csv "SELECT id, i, l::VARCHAR, f, d::VARCHAR, dec::VARCHAR, dt, s::VARCHAR,
+            s2::VARCHAR FROM read_parquet('$newest') ORDER BY id" 2> "$tmp/err" | tail -n +2 | tr '\n' ' ')"
+    alter_refused "$t" "--type i:int" "--type l:long" "--type dec:decimal(9,2)" "--type dec:decimal(8,4)" \
+        "--type s2:long" "--type f:boolean" "--type s:date"
+done
+
+# a base file no log changes: its statistics (text "2024-1-5" and "2024-1-7", doubles 0.125 and 0.126) would prune
+# the rows the converted values match (2024-01-05, 0.13); they are not used for converted columns
+t=$tmp/tc_stats
+"$HOODIE" create "$t" --type cow --name tc --record-key id --ordering-field ts --schema "$tmp/tc.avsc" > /dev/null ||
+    bad "create $t"
+printf '%s\n' '{"id":1,"ts":1,"i":12,"s2":"2024-1-5","d":0.125}' '{"id":2,"ts":1,"i":9,"s2":"2024-1-7","d":0.126}' > "$tmp/tcs.jsonl"
+write "$t" bulk_insert "$tmp/tcs.jsonl" --input-format jsonl
+"$HOODIE" alter "$t" --type i:string --type s2:date --type "d:decimal(3,2)" > /dev/null 2> "$tmp/err" ||
+    bad "alter tc_stats: $(cat "$tmp/err")"
+check_eq "converted columns: a date filter over text statistics" '{"id":1,"s2":"2024-01-05"} ' \
+    "$(jsonl_rows "$t" id,s2 --filter "s2 = '2024-01-05'")"
+check_eq "converted columns: a decimal filter over double statistics" '{"id":1,"d":0.13} {"id":2,"d":0.13} ' \
+    "$(jsonl_rows "$t" id,d --filter "d = 0.13")"
+check_eq "converted columns: text order over integer statistics" '{"id":1,"i":"12"} {"id":2,"i":"9"} ' \
+    "$(jsonl_rows "$t" id,i --filter "i > '10'")"
 
 # a record that holds the record key field (s.k) is neither dropped nor renamed, nor is the key field; its other
 # fields are

@@ -2,7 +2,8 @@
  * Fuzz the schema-on-read history parser (table/evo.h): a .schemacommit file or a latest_schema as read from
  * storage. A history that parses answers the renames between every pair of its versions (as of each version, for
  * files of each version and of instants around them) and takes an ALTER (a rename, a drop, an add) on top, and
- * nested ones (fields of records by path, an array's element and a map's value widened), and writes itself out
+ * nested ones (fields of records by path, an array's element and a map's value widened, retyped to decimals and
+ * text), and writes itself out
  * again whole (what a write that keeps the schema persists).
  */
 #include "table/evo.h"
@@ -52,16 +53,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                { HOODIE_EVO_ADD, "new", "string", NULL } };
     check_alter(e, ch, 3);
     /* nested changes (records' fields by path, an array's element and a map's value retyped), each on its own */
-    hoodie_field dbl;
-    if (hoodie_field_init(&dbl, "retyped", hoodie_type_of(HOODIE_TYPE_DOUBLE), 1) != HOODIE_OK) abort();
+    hoodie_field dbl, dec, str;
+    hoodie_type dt = hoodie_type_of(HOODIE_TYPE_DECIMAL);
+    dt.precision = 12;
+    dt.scale = 3;
+    if (hoodie_field_init(&dbl, "retyped", hoodie_type_of(HOODIE_TYPE_DOUBLE), 1) != HOODIE_OK ||
+        hoodie_field_init(&dec, "retyped", dt, 1) != HOODIE_OK ||
+        hoodie_field_init(&str, "retyped", hoodie_type_of(HOODIE_TYPE_STRING), 1) != HOODIE_OK)
+        abort();
     hoodie_evo_change nested[] = { { HOODIE_EVO_RENAME, "s.x", "y", NULL }, { HOODIE_EVO_DROP, "s.y", NULL, NULL },
                                    { HOODIE_EVO_ADD, "s.n", "int", NULL }, { HOODIE_EVO_ADD, "a.element.q", "long", NULL },
                                    { HOODIE_EVO_DROP, "m.value.v", NULL, NULL },
                                    { HOODIE_EVO_RETYPE, "a.element", NULL, &dbl },
                                    { HOODIE_EVO_RETYPE, "m.value", NULL, &dbl }, { HOODIE_EVO_RETYPE, "s.x", NULL, &dbl },
-                                   { HOODIE_EVO_RETYPE, "a", NULL, &dbl } };
+                                   { HOODIE_EVO_RETYPE, "a", NULL, &dbl }, { HOODIE_EVO_RETYPE, "s.x", NULL, &dec },
+                                   { HOODIE_EVO_RETYPE, "a.element", NULL, &str }, { HOODIE_EVO_RETYPE, "b", NULL, &dec } };
     for (size_t i = 0; i < sizeof nested / sizeof *nested; i++) check_alter(e, &nested[i], 1);
     hoodie_field_dispose(&dbl);
+    hoodie_field_dispose(&dec);
+    hoodie_field_dispose(&str);
     /* the history a write that keeps the schema persists: every version, parsed back as they were */
     char *same = hoodie_evo_history_json(e);
     if (!same) abort();

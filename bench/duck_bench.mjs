@@ -18,9 +18,9 @@
 //        the batch, COPY partitioned again).
 //        lsm_compaction DIR (merge the files of bench_lsm build: UNION ALL, the newest version per key by
 //        row_number(), sorted by key, COPY to snappy Parquet), point_lookup FILE KEY (best of 5, in process),
-//        mor_snapshot_read DIR, compaction DIR and csv_export DIR (the MOR case directory of run.sh: base file +
-//        update batches; csv_export writes the merged rows as CSV with a header,
-//        the newest version per key by ts; aggregated / written to snappy Parquet).
+//        mor_snapshot_read DIR, compaction DIR, csv_export DIR and jsonl_export DIR (the MOR case directory of
+//        run.sh: base file + update batches; the newest version per key by ts; aggregated / written to snappy
+//        Parquet / written as CSV with a header / as JSON lines).
 //   node duck_bench.mjs mor-data DATA.parquet DIR  the MOR cases' update batches (see below), prints their paths
 // RSS is process.resourceUsage().maxRSS: the whole node process, peak over its life (one process per case).
 import { mkdirSync, existsSync, renameSync, rmSync, readdirSync } from 'node:fs';
@@ -61,6 +61,11 @@ export function datasetSql(start, rows) {
 }
 
 const MOR_LOGS = 5, MOR_TS = [2, 5, -1, 3, 4];
+// An export of the dataset's six columns (csv with a header, or JSON lines) as a relation of their types.
+const EXPORT_COLS = "{'id': 'VARCHAR', 'name': 'VARCHAR', 'age': 'INTEGER', 'address': 'VARCHAR', " +
+                    "'partition_path': 'VARCHAR', 'ts': 'BIGINT'}";
+const EXPORT_READ = (fmt, path) => fmt === 'csv' ? `read_csv(${lit(path)}, header = true, columns = ${EXPORT_COLS})`
+  : `read_json(${lit(path)}, format = 'newline_delimited', columns = ${EXPORT_COLS})`;
 const CHECK_SQL = (rel) => `SELECT count(*) || ',' || sum(length(id)) || ',' || sum(length(name)) || ',' ||
   sum(age) || ',' || sum(length(address)) || ',' || sum(length(partition_path)) || ',' || sum(ts) FROM ${rel}`;
 const lit = (s) => "'" + String(s).replace(/'/g, "''") + "'";
@@ -124,18 +129,15 @@ if (cmd === 'data') {
     renameSync(out + '.tmp', out);
   }
   for (let j = 1; j <= MOR_LOGS; j++) process.stdout.write(join(dir, `upd_${j}.parquet`) + '\n');
-} else if (cmd === 'checksum-csv') {
-  // a CSV of the dataset's six columns with a header (hoodie read --format csv, DuckDB's COPY)
-  process.stdout.write(`check=${await scalar(con, CHECK_SQL(`read_csv(${lit(args[0])}, header = true, columns = {
-    'id': 'VARCHAR', 'name': 'VARCHAR', 'age': 'INTEGER', 'address': 'VARCHAR', 'partition_path': 'VARCHAR',
-    'ts': 'BIGINT'})`))}\n`);
+} else if (cmd === 'checksum-csv' || cmd === 'checksum-jsonl') {
+  // a CSV (with a header) or JSON lines of the dataset's six columns (hoodie read --format csv|jsonl, DuckDB's COPY)
+  process.stdout.write(`check=${await scalar(con, CHECK_SQL(EXPORT_READ(cmd === 'checksum-csv' ? 'csv' : 'jsonl', args[0])))}\n`);
 } else if (cmd === 'checksum-dir') {
   process.stdout.write(`check=${await scalar(con, CHECK_SQL(`read_parquet(${lit(args[0] + '/**/*.parquet')}, hive_partitioning = false)`))}\n`);
 } else if (cmd === 'run') {
   const [name, data] = args;
   let t0, t1, check = '';
-  const CSV_COLS = "columns = {'id': 'VARCHAR', 'name': 'VARCHAR', 'age': 'INTEGER', 'address': 'VARCHAR', " +
-                   "'partition_path': 'VARCHAR', 'ts': 'BIGINT'}";
+  const CSV_COLS = `columns = ${EXPORT_COLS}`;
   if (name === 'bulk_insert') {
     const out = args[2];
     rmSync(out, { recursive: true, force: true });
@@ -182,7 +184,8 @@ if (cmd === 'data') {
     t1 = process.hrtime.bigint();
     check = await scalar(con, CHECK_SQL(`read_parquet(${lit(out)})`));
     rmSync(out, { force: true });
-  } else if (name === 'mor_snapshot_read' || name === 'compaction' || name === 'csv_export') {
+  } else if (name === 'mor_snapshot_read' || name === 'compaction' || name === 'csv_export' ||
+             name === 'jsonl_export') {
     // DATA is the MOR case directory (bench/run.sh): table/ with one file group (its base file) and the update
     // batches upd_<j>.parquet that hoodie wrote to the table as log files. The newest version of each key is the
     // one with the highest ts (event-time ordering); mor_snapshot_read aggregates it as parquet_scan does,
@@ -197,13 +200,13 @@ if (cmd === 'data') {
       t0 = process.hrtime.bigint();
       check = await scalar(con, CHECK_SQL(merged));
       t1 = process.hrtime.bigint();
-    } else if (name === 'csv_export') {
-      const out = join(data, `duck_export_${process.pid}.csv`);
+    } else if (name === 'csv_export' || name === 'jsonl_export') {
+      const fmt = name === 'csv_export' ? 'csv' : 'jsonl';
+      const out = join(data, `duck_export_${process.pid}.${fmt}`);
       t0 = process.hrtime.bigint();
-      await con.run(`COPY ${merged} TO ${lit(out)} (FORMAT csv, HEADER true)`);
+      await con.run(`COPY ${merged} TO ${lit(out)} (${fmt === 'csv' ? 'FORMAT csv, HEADER true' : 'FORMAT json'})`);
       t1 = process.hrtime.bigint();
-      check = await scalar(con, CHECK_SQL(`read_csv(${lit(out)}, header = true, columns = {'id': 'VARCHAR',
-        'name': 'VARCHAR', 'age': 'INTEGER', 'address': 'VARCHAR', 'partition_path': 'VARCHAR', 'ts': 'BIGINT'})`));
+      check = await scalar(con, CHECK_SQL(EXPORT_READ(fmt, out)));
       rmSync(out, { force: true });
     } else {
       const out = join(data, `duck_compact_${process.pid}.parquet`);

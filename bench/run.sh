@@ -25,7 +25,7 @@ ref=$(field check "$(duck checksum "$data")")
 [ -x "$hoodie_bench" ] || echo "bench: no $hoodie_bench (the Parquet reader/writer are not built yet): hoodie_s=NA"
 
 status=0
-cases=${BENCH_CASES:-parquet_write parquet_scan bulk_insert cow_upsert mor_upsert lsm_compaction point_lookup mor_snapshot_read sql_aggregate csv_export compaction}
+cases=${BENCH_CASES:-parquet_write parquet_scan bulk_insert cow_upsert mor_upsert lsm_compaction point_lookup mor_snapshot_read sql_aggregate csv_export jsonl_export compaction}
 for case in parquet_write parquet_scan; do
     [[ " $cases " == *" $case "* ]] || continue
     best_d="" d_rss="" d_check=""
@@ -210,11 +210,12 @@ fi
 #                      whole process) / DuckDB's mor_snapshot_read: SQLite executes row at a time
 #   csv_export         hoodie read of the table to CSV (the whole process; checked through DuckDB's read_csv) /
 #                      DuckDB: the same merge COPY'd to CSV
+#   jsonl_export       the same to JSON lines (checked through DuckDB's read_json) / DuckDB: COPY ... (FORMAT json)
 #   compaction         schedule + run on a copy of the table (bench_parquet compaction) / DuckDB: the same merge
 #                      written to Parquet; the new base file is checked through DuckDB
 mor_dir=$data_dir/mor_v1_$rows
 if ! [[ " $cases " == *" mor_snapshot_read "* || " $cases " == *" compaction "* || " $cases " == *" sql_aggregate "* ||
-        " $cases " == *" csv_export "* ]]; then
+        " $cases " == *" csv_export "* || " $cases " == *" jsonl_export "* ]]; then
     :
 elif [ -x "$hoodie" ] && [ -x "$hoodie_bench" ]; then
     if [ ! -f "$mor_dir/built" ]; then
@@ -279,21 +280,23 @@ elif [ -x "$hoodie" ] && [ -x "$hoodie_bench" ]; then
         d=$(best duckdb_s duck run mor_snapshot_read "$mor_dir")
         mor_line sql_aggregate "$h" "$(field check "$h")" "$d"
     fi
-    if [[ " $cases " == *" csv_export "* ]]; then
-        csv_once() { # hoodie read of the table (the MOR merge) to CSV: wall time, peak RSS, DuckDB's checksum of it
-            local out=$data_dir/hoodie_export_$$.csv t0 t1 rss=NA
-            t0=$(date +%s.%N)
-            /usr/bin/time -f 'rss_kb=%M' -o "$data_dir/csv_time_$$" "$hoodie" read "$mor_dir/table" \
-                --columns id,name,age,address,partition_path,ts --format csv -o "$out" || return 1
-            t1=$(date +%s.%N)
-            rss=$(awk -F= '/rss_kb/ { printf "%.1f", $2 / 1024 }' "$data_dir/csv_time_$$")
-            echo "hoodie_s=$(awk "BEGIN{printf \"%.3f\", $t1 - $t0}") hoodie_rss_mb=$rss $(duck checksum-csv "$out")"
-            rm -f "$out" "$data_dir/csv_time_$$"
-        }
-        h=$(best hoodie_s csv_once) || { h=""; status=1; }
-        d=$(best duckdb_s duck run csv_export "$mor_dir")
-        mor_line csv_export "$h" "$(field check "$h")" "$d"
-    fi
+    export_once() { # FORMAT: hoodie read of the table (the MOR merge) to csv or jsonl: wall time, peak RSS, DuckDB's checksum of it
+        local out=$data_dir/hoodie_export_$$.$1 t0 t1 rss=NA
+        t0=$(date +%s.%N)
+        /usr/bin/time -f 'rss_kb=%M' -o "$data_dir/export_time_$$" "$hoodie" read "$mor_dir/table" \
+            --columns id,name,age,address,partition_path,ts --format "$1" -o "$out" || return 1
+        t1=$(date +%s.%N)
+        rss=$(awk -F= '/rss_kb/ { printf "%.1f", $2 / 1024 }' "$data_dir/export_time_$$")
+        echo "hoodie_s=$(awk "BEGIN{printf \"%.3f\", $t1 - $t0}") hoodie_rss_mb=$rss $(duck "checksum-$1" "$out")"
+        rm -f "$out" "$data_dir/export_time_$$"
+    }
+    for fmt in csv jsonl; do
+        if [[ " $cases " == *" ${fmt}_export "* ]]; then
+            h=$(best hoodie_s export_once "$fmt") || { h=""; status=1; }
+            d=$(best duckdb_s duck run "${fmt}_export" "$mor_dir")
+            mor_line "${fmt}_export" "$h" "$(field check "$h")" "$d"
+        fi
+    done
     if [[ " $cases " == *" compaction "* ]]; then
         d=$(best duckdb_s duck run compaction "$mor_dir")
         h=$(best hoodie_s compact_once) || { h=""; status=1; }

@@ -475,6 +475,27 @@ for kind in cow avro parquet; do
         "--type s2:long" "--type f:boolean" "--type s:date"
 done
 
+# nested fields converted: an array's element to text, a map's value and a record's field to decimals (base file
+# and Avro log block, then compaction)
+cat > "$tmp/tn.avsc" <<'AVSC'
+{"type":"record","name":"tn","namespace":"hoodie.tn","fields":[{"name":"id","type":"long"},{"name":"ts","type":"long"},
+{"name":"l","type":["null",{"type":"array","items":["null","int"]}],"default":null},
+{"name":"m","type":["null",{"type":"map","values":["null","double"]}],"default":null},
+{"name":"s","type":["null",{"type":"record","name":"sr","fields":[{"name":"x","type":["null","long"],"default":null}]}],"default":null}]}
+AVSC
+t=$tmp/tc_nested
+"$HOODIE" create "$t" --type mor --name tn --record-key id --ordering-field ts --schema "$tmp/tn.avsc" > /dev/null || bad "create $t"
+printf '%s\n' '{"id":1,"ts":1,"l":[1,22],"m":{"a":0.125},"s":{"x":7}}' > "$tmp/tn1.jsonl"
+printf '%s\n' '{"id":2,"ts":1,"l":[3],"m":{"b":1e10},"s":{"x":-8}}' > "$tmp/tn2.jsonl"
+write "$t" bulk_insert "$tmp/tn1.jsonl" --input-format jsonl
+write "$t" upsert "$tmp/tn2.jsonl" --input-format jsonl
+"$HOODIE" alter "$t" --type l.element:string --type "m.value:decimal(5,2)" --type "s.x:decimal(4,1)" > /dev/null \
+    2> "$tmp/err" || bad "alter nested --type: $(cat "$tmp/err")"
+tn_rows='{"id":1,"l":["1","22"],"m":{"a":0.13},"s":{"x":7.0}} {"id":2,"l":["3"],"m":{"b":null},"s":{"x":-8.0}} '
+check_eq "nested fields converted" "$tn_rows" "$(jsonl_rows "$t" id,l,m,s)"
+"$HOODIE" compact "$t" > /dev/null 2> "$tmp/err" || bad "nested --type compact: $(cat "$tmp/err")"
+check_eq "nested fields converted: after compaction" "$tn_rows" "$(jsonl_rows "$t" id,l,m,s)"
+
 # a base file no log changes: its statistics (text "2024-1-5" and "2024-1-7", doubles 0.125 and 0.126) would prune
 # the rows the converted values match (2024-01-05, 0.13); they are not used for converted columns
 t=$tmp/tc_stats

@@ -136,9 +136,12 @@ typedef struct hoodie_table_alter_opts {
     size_t n_adds;
     /* version 2 */
     const char *const *retypes;        /**< pairs: name (or nested path: "s.x", an array's "a.element", a map's
-                                            "m.value"), new type, wider: int to long, float or double; long to
-                                            float or double; float to double (files keep their types; readers
-                                            widen their values) */
+                                            "m.value"), new type, as Hudi allows: int to long, float, double,
+                                            string or decimal; long to float, double, string or decimal; float to
+                                            double, string or decimal; double to string or decimal; decimal to a
+                                            wider decimal or string; date to string; string to date or decimal
+                                            (files keep their types; readers convert their values as Hudi does:
+                                            see README, schema on read) */
     size_t n_retypes;
 } hoodie_table_alter_opts;
 #define HOODIE_TABLE_ALTER_OPTS_INIT { HOODIE_TABLE_ALTER_OPTS_VERSION, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0 }

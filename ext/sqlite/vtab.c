@@ -18,6 +18,7 @@
 SQLITE_EXTENSION_INIT1
 #endif
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -833,7 +834,9 @@ static void put_decimal(sqlite3_str *s, const uint8_t *p, int scale)
 /* The shortest decimal text of d that reads back as d (as a float when `single`). */
 static void fmt_shortest(char *buf, size_t n, double d, int single)
 {
-    for (int prec = single ? 6 : 15; prec <= 17; prec++) {
+    /* below 15 digits (6) one decimal at most reads back; not so for subnormals, whose ulp is wider */
+    int sub = single ? fabs(d) < FLT_MIN : fabs(d) < DBL_MIN;
+    for (int prec = sub ? 1 : single ? 6 : 15; prec <= 17; prec++) {
         snprintf(buf, n, "%.*g", prec, d);
         double back = strtod(buf, NULL);
         if (single ? (float)back == (float)d : back == d) break;

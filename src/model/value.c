@@ -4,6 +4,7 @@
 #include "util/error.h"
 #include "util/hash.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -251,17 +252,62 @@ hoodie_status hoodie_decimal_to_text(hoodie_buf *out, const uint8_t le16[16], in
     return hoodie_buf_append(out, dg + n - scale, (size_t)scale);
 }
 
-/* Shortest digits that round-trip: fills digits (no point) and the decimal exponent of the first digit. */
+/*
+ * The fast path of shortest() (v > 0, finite): the decimal of 15 significant digits (6 for a float) v rounds to,
+ * from v scaled by a power of ten in long double (one rounding of a 64-bit mantissa: off the correctly rounded
+ * decimal only when v * 10^s lies within 2^-10 of a half, and then neither reads back) and read back exactly
+ * (Clinger: an integer below 2^53 divided or multiplied by an exact power of ten, 10^22 at most, is correctly
+ * rounded, as strtod rounds). 1 with the digits (trailing zeros stripped) when it reads back as v, else 0.
+ */
+static int shortest_fast(double v, int is_float, char *digits, int *exp10)
+{
+    static const double p10[] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                  1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+    const int sig = is_float ? 6 : 15;
+    int k = (int)floor(log10(v));
+    for (int tries = 0; tries < 2; tries++) {
+        int sh = sig - 1 - k; /* m = v * 10^sh, sig digits */
+        if (sh > 22 || sh < -22) return 0;
+        long double scaled = sh >= 0 ? (long double)v * (long double)p10[sh] : (long double)v / (long double)p10[-sh];
+        long long m = llroundl(scaled);
+        long long lo = (long long)p10[sig - 1], hi = (long long)p10[sig];
+        if (m >= hi) { k++; continue; } /* log10 was low by one, or v rounds up to 10^(k+1) */
+        if (m < lo) { k--; continue; }
+        double back = sh >= 0 ? (double)m / p10[sh] : (double)m * p10[-sh];
+        if (is_float ? (float)back != (float)v : back != v) return 0;
+        int n = sig;
+        for (int i = sig - 1; i >= 0; i--, m /= 10) digits[i] = (char)('0' + m % 10);
+        while (n > 1 && digits[n - 1] == '0') n--;
+        digits[n] = 0;
+        *exp10 = k;
+        return n;
+    }
+    return 0;
+}
+
+/*
+ * Shortest digits that round-trip: fills digits (no point) and the decimal exponent of the first digit. The search
+ * starts at 15 significant digits (6 for a float), the correctly rounded ones with trailing zeros stripped: decimals
+ * of 15 digits are spaced wider than the double's ulp (10^(k-14) against less than 0.23 * 10^(k-14) for v below
+ * 10^(k+1); for floats 10^(k-5) against 0.12 * 10^(k-5)), so at most one lies in v's rounding interval, and a
+ * shorter decimal that reads back as v, padded with zeros, is that one, the nearest. Then 16 and 17 digits (7 to 9).
+ * (Subnormal numbers, whose ulp is wider, from one digit up.)
+ */
 static int shortest(double v, int is_float, char *digits, int *exp10)
 {
+    int n = shortest_fast(v, is_float, digits, exp10);
+    if (n) return n;
     char buf[40];
-    for (int p = 0; p < 17; p++) {
+    /* subnormals have fewer digits of precision: several short decimals may read back, search them all */
+    int sub = is_float ? v < FLT_MIN : v < DBL_MIN;
+    for (int p = sub ? 0 : is_float ? 5 : 14, last = is_float ? 8 : 16; p <= last; p++) {
         snprintf(buf, sizeof buf, "%.*e", p, v);
+        if (p == last) break; /* 17 digits (9 for a float) always read back */
         double back = strtod(buf, NULL);
         if (is_float ? (float)back == (float)v : back == v) break;
     }
     /* buf: d[.ddd]e[+-]XX */
-    int n = 0;
+    n = 0;
     const char *s = buf;
     for (; *s && *s != 'e'; s++)
         if (*s >= '0' && *s <= '9') digits[n++] = *s;

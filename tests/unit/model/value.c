@@ -148,3 +148,83 @@ HOODIE_TEST(model_value__record_key_text)
     hoodie_batch_dispose(&b);
     hoodie_buf_dispose(&out);
 }
+
+/* The shortest round-trip text of doubles and floats (CSV and JSON output, record keys) is the one the plain search
+ * finds: every precision from one digit up, the first that reads back. Random bits, short decimals at every scale,
+ * powers of two (the asymmetric rounding intervals), and the extremes. */
+static void reference_text(hoodie_buf *out, double v, int is_float)
+{
+    char buf[40], dg[40];
+    if (isnan(v) || isinf(v) || v == 0) { hoodie_assert_ok(hoodie_double_to_text(out, v, is_float)); return; }
+    for (int p = 0; p < 17; p++) {
+        snprintf(buf, sizeof buf, "%.*e", p, fabs(v));
+        double back = strtod(buf, NULL);
+        if (is_float ? (float)back == (float)fabs(v) : back == fabs(v)) break;
+    }
+    int n = 0;
+    const char *s = buf;
+    for (; *s != 'e'; s++)
+        if (*s >= '0' && *s <= '9') dg[n++] = *s;
+    int e = atoi(s + 1);
+    while (n > 1 && dg[n - 1] == '0') n--;
+    if (v < 0) hoodie_assert_ok(hoodie_buf_putc(out, '-'));
+    /* hoodie_double_to_text's layouts */
+    if (e < -4 || e >= 16) {
+        hoodie_assert_ok(hoodie_buf_putc(out, (uint8_t)dg[0]));
+        if (n > 1) { hoodie_assert_ok(hoodie_buf_putc(out, '.')); hoodie_assert_ok(hoodie_buf_append(out, dg + 1, (size_t)n - 1)); }
+        hoodie_assert_ok(hoodie_buf_printf(out, "e%c%02d", e < 0 ? '-' : '+', e < 0 ? -e : e));
+    } else if (e < 0) {
+        hoodie_assert_ok(hoodie_buf_append(out, "0.", 2));
+        for (int i = 0; i < -e - 1; i++) hoodie_assert_ok(hoodie_buf_putc(out, '0'));
+        hoodie_assert_ok(hoodie_buf_append(out, dg, (size_t)n));
+    } else if (n <= e + 1) {
+        hoodie_assert_ok(hoodie_buf_append(out, dg, (size_t)n));
+        for (int i = n; i < e + 1; i++) hoodie_assert_ok(hoodie_buf_putc(out, '0'));
+        hoodie_assert_ok(hoodie_buf_append(out, ".0", 2));
+    } else {
+        hoodie_assert_ok(hoodie_buf_append(out, dg, (size_t)e + 1));
+        hoodie_assert_ok(hoodie_buf_putc(out, '.'));
+        hoodie_assert_ok(hoodie_buf_append(out, dg + e + 1, (size_t)(n - e - 1)));
+    }
+}
+
+static void same_text(double v, int is_float)
+{
+    hoodie_buf a = HOODIE_BUF_INIT, b = HOODIE_BUF_INIT;
+    hoodie_assert_ok(hoodie_double_to_text(&a, v, is_float));
+    reference_text(&b, v, is_float);
+    hoodie_assert_ok(hoodie_buf_cstr(&a));
+    hoodie_assert_ok(hoodie_buf_cstr(&b));
+    hoodie_assert_equal_s((const char *)b.data, (const char *)a.data);
+    hoodie_buf_dispose(&a);
+    hoodie_buf_dispose(&b);
+}
+
+HOODIE_TEST(model_value__shortest_double_text)
+{
+    uint64_t rng = 77;
+    for (int i = 0; i < 40000; i++) {
+        uint64_t bits = gen_rng(&rng);
+        double d;
+        memcpy(&d, &bits, 8);
+        if (isfinite(d)) same_text(d, 0);
+        uint32_t fb = (uint32_t)(bits >> 17);
+        float f;
+        memcpy(&f, &fb, 4);
+        if (isfinite(f)) same_text(f, 1);
+        /* short decimals: k / 10^j, scaled */
+        double k = (double)(gen_rng(&rng) % 1000000000), sc = pow(10, (int)(gen_rng(&rng) % 60) - 30);
+        int j = (int)(gen_rng(&rng) % 12);
+        double v = k / pow(10, j) * sc;
+        if (isfinite(v)) same_text(v, 0);
+        same_text((float)((double)(gen_rng(&rng) % 100000) / pow(10, j % 6)), 1);
+    }
+    for (int e = -1074; e <= 1023; e++) same_text(ldexp(1, e), 0);
+    for (int e = -149; e <= 127; e++) same_text((float)ldexp(1, e), 1);
+    const double edge[] = { 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, 1e23, 9.999999999999999e22,
+                            1e22, 1e21, 1e16, 9007199254740993.0, 0.1, 0.3, 1e-5, 123456789012345678.0, -2.5e-7,
+                            1e15, 999999999999999.9, 0.000123, 100.0 };
+    for (size_t i = 0; i < sizeof edge / sizeof *edge; i++) { same_text(edge[i], 0); same_text(-edge[i], 0); }
+    const float fedge[] = { 1e-45f, 1.17549435e-38f, 3.40282347e38f, 0.1f, 16777217.0f, 1e10f, 123456.7f, 1e-5f };
+    for (size_t i = 0; i < sizeof fedge / sizeof *fedge; i++) same_text(fedge[i], 1);
+}

@@ -253,28 +253,67 @@ hoodie_status hoodie_decimal_to_text(hoodie_buf *out, const uint8_t le16[16], in
 }
 
 /*
- * The fast path of shortest() (v > 0, finite): the decimal of 15 significant digits (6 for a float) v rounds to,
- * from v scaled by a power of ten in long double (one rounding of a 64-bit mantissa: off the correctly rounded
- * decimal only when v * 10^s lies within 2^-10 of a half, and then neither reads back) and read back exactly
- * (Clinger: an integer below 2^53 divided or multiplied by an exact power of ten, 10^22 at most, is correctly
- * rounded, as strtod rounds). 1 with the digits (trailing zeros stripped) when it reads back as v, else 0.
+ * The decimal of `sig` significant digits v (> 0, finite, normal) rounds to, from v scaled by a power of ten in
+ * long double: exact powers (10^22 at most), one rounding of a 64-bit mantissa, so v * 10^s is off by less than
+ * 0.006 for 17 digits and the rounding is the correct one unless the fraction is near a half (then 0: printf decides,
+ * and it rounds exact halves to even). 1 with *m (sig digits) and *k (the exponent of its first digit).
  */
-static int shortest_fast(double v, int is_float, char *digits, int *exp10)
+static int scaled_digits(double v, int sig, int k, long long *m, int *k_out)
+{
+    static const long double p10[] = { 1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,  1e7L,  1e8L,
+                                       1e9L,  1e10L, 1e11L, 1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L,
+                                       1e18L, 1e19L, 1e20L, 1e21L, 1e22L };
+    for (int tries = 0; tries < 2; tries++) {
+        int sh = sig - 1 - k; /* v * 10^sh has sig digits */
+        if (sh > 22 || sh < -22) return 0;
+        long double x = sh >= 0 ? (long double)v * p10[sh] : (long double)v / p10[-sh];
+        long double fl = floorl(x), fr = x - fl;
+        if (fr > 0.49L && fr < 0.51L) return 0;
+        long long r = (long long)fl + (fr > 0.5L);
+        if (r >= (long long)p10[sig]) { k++; continue; } /* log10 was low by one, or v rounds up to 10^(k+1) */
+        if (r < (long long)p10[sig - 1]) { k--; continue; }
+        *m = r;
+        *k_out = k;
+        return 1;
+    }
+    return 0;
+}
+
+/* m (sig digits, exponent of the first k) times 10^(k-sig+1) read back as a double as strtod reads it: exactly by
+ * Clinger's rule (an integer below 2^53 divided or multiplied by an exact power of ten, 10^22 at most, rounds
+ * once), else through strtod. */
+static double read_back(long long m, int sig, int k)
 {
     static const double p10[] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
-    const int sig = is_float ? 6 : 15;
-    int k = (int)floor(log10(v));
-    for (int tries = 0; tries < 2; tries++) {
-        int sh = sig - 1 - k; /* m = v * 10^sh, sig digits */
-        if (sh > 22 || sh < -22) return 0;
-        long double scaled = sh >= 0 ? (long double)v * (long double)p10[sh] : (long double)v / (long double)p10[-sh];
-        long long m = llroundl(scaled);
-        long long lo = (long long)p10[sig - 1], hi = (long long)p10[sig];
-        if (m >= hi) { k++; continue; } /* log10 was low by one, or v rounds up to 10^(k+1) */
-        if (m < lo) { k--; continue; }
-        double back = sh >= 0 ? (double)m / p10[sh] : (double)m * p10[-sh];
-        if (is_float ? (float)back != (float)v : back != v) return 0;
+    int sh = sig - 1 - k;
+    if (m < (1LL << 53) && sh >= -22 && sh <= 22) return sh >= 0 ? (double)m / p10[sh] : (double)m * p10[-sh];
+    char buf[48];
+    snprintf(buf, sizeof buf, "%llde%d", m, -sh);
+    return strtod(buf, NULL);
+}
+
+/*
+ * The fast path of shortest() (v > 0, finite, normal): the correctly rounded decimals of 15, 16, then 17
+ * significant digits (6 to 9 for a float) by scaled_digits, each read back; the first that reads back as v, its
+ * trailing zeros stripped. 0 when the scaling is out of reach or a rounding is too close to call (printf then).
+ */
+static int shortest_fast(double v, int is_float, char *digits, int *exp10)
+{
+#if LDBL_MANT_DIG >= 64
+    const int last = is_float ? 9 : 17;
+#else
+    const int last = is_float ? 6 : 15; /* long double no wider than double: the first step only */
+#endif
+    int k0 = (int)floor(log10(v));
+    for (int sig = is_float ? 6 : 15; sig <= last; sig++) {
+        long long m;
+        int k;
+        if (!scaled_digits(v, sig, k0, &m, &k)) return 0;
+        if (sig < (is_float ? 9 : 17)) {
+            double back = read_back(m, sig, k);
+            if (is_float ? (float)back != (float)v : back != v) continue;
+        }
         int n = sig;
         for (int i = sig - 1; i >= 0; i--, m /= 10) digits[i] = (char)('0' + m % 10);
         while (n > 1 && digits[n - 1] == '0') n--;
@@ -295,11 +334,10 @@ static int shortest_fast(double v, int is_float, char *digits, int *exp10)
  */
 static int shortest(double v, int is_float, char *digits, int *exp10)
 {
-    int n = shortest_fast(v, is_float, digits, exp10);
-    if (n) return n;
-    char buf[40];
     /* subnormals have fewer digits of precision: several short decimals may read back, search them all */
-    int sub = is_float ? v < FLT_MIN : v < DBL_MIN;
+    int sub = is_float ? v < FLT_MIN : v < DBL_MIN, n;
+    if (!sub && (n = shortest_fast(v, is_float, digits, exp10))) return n;
+    char buf[40];
     for (int p = sub ? 0 : is_float ? 5 : 14, last = is_float ? 8 : 16; p <= last; p++) {
         snprintf(buf, sizeof buf, "%.*e", p, v);
         if (p == last) break; /* 17 digits (9 for a float) always read back */

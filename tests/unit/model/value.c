@@ -218,6 +218,9 @@ HOODIE_TEST(model_value__shortest_double_text)
         double v = k / pow(10, j) * sc;
         if (isfinite(v)) same_text(v, 0);
         same_text((float)((double)(gen_rng(&rng) % 100000) / pow(10, j % 6)), 1);
+        /* 16 and 17 digits where values usually are: uniform in [0, 1) times 10^-12 to 10^44 */
+        double u = (double)(gen_rng(&rng) >> 11) * 0x1p-53 * pow(10, (int)(gen_rng(&rng) % 57) - 12);
+        if (u > 0) { same_text(u, 0); same_text((float)u, 1); }
     }
     for (int e = -1074; e <= 1023; e++) same_text(ldexp(1, e), 0);
     for (int e = -149; e <= 127; e++) same_text((float)ldexp(1, e), 1);

@@ -58,23 +58,6 @@ static hoodie_status put_timestamp(hoodie_buf *out, int64_t v, hoodie_time_unit 
 }
 
 /* An integer in decimal (no printf: CSV and JSON lines of large tables are mostly numbers). */
-static hoodie_status put_u64(hoodie_buf *out, uint64_t v, int neg)
-{
-    char d[24];
-    size_t i = sizeof d;
-    do {
-        d[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    if (neg) d[--i] = '-';
-    return hoodie_buf_append(out, d + i, sizeof d - i);
-}
-
-static hoodie_status put_i64(hoodie_buf *out, int64_t v)
-{
-    return put_u64(out, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
-}
-
 static hoodie_status put_hex(hoodie_buf *out, const uint8_t *p, size_t n)
 {
     HOODIE_TRY(hoodie_buf_reserve(out, n * 2));
@@ -307,9 +290,9 @@ static hoodie_status render(hoodie_buf *out, const hoodie_field *f, const hoodie
     switch (t->id) {
     case HOODIE_TYPE_BOOL: return hoodie_buf_append_str(out, hoodie_bit_get(a->values, row) ? "true" : "false");
     case HOODIE_TYPE_INT8: case HOODIE_TYPE_INT16: case HOODIE_TYPE_INT32: case HOODIE_TYPE_INT64:
-        return put_i64(out, hoodie_array_get_i(a, row, hoodie_type_fixed_width(t)));
+        return hoodie_buf_put_dec_i64(out, hoodie_array_get_i(a, row, hoodie_type_fixed_width(t)));
     case HOODIE_TYPE_UINT8: case HOODIE_TYPE_UINT16: case HOODIE_TYPE_UINT32: case HOODIE_TYPE_UINT64:
-        return put_u64(out, hoodie_array_get_u(a, row, hoodie_type_fixed_width(t)), 0);
+        return hoodie_buf_put_dec_u64(out, hoodie_array_get_u(a, row, hoodie_type_fixed_width(t)), 0);
     case HOODIE_TYPE_FLOAT16: case HOODIE_TYPE_FLOAT: case HOODIE_TYPE_DOUBLE: {
         double v;
         if (t->id == HOODIE_TYPE_DOUBLE) memcpy(&v, a->values + (size_t)row * 8, 8);

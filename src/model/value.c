@@ -442,11 +442,11 @@ hoodie_status hoodie_value_to_key(hoodie_buf *out, const hoodie_field *f, const 
     hoodie_type_id id = f->type.id;
     if (id == HOODIE_TYPE_NULL || !hoodie_array_is_valid(a, row)) return hoodie_buf_append_str(out, "__null__");
     if (is_signed_int(id) && id != HOODIE_TYPE_DATE32)
-        return hoodie_buf_printf(out, "%lld", (long long)hoodie_array_get_i(a, row, hoodie_type_fixed_width(&f->type)));
+        return hoodie_buf_put_dec_i64(out, hoodie_array_get_i(a, row, hoodie_type_fixed_width(&f->type)));
     switch (id) {
     case HOODIE_TYPE_BOOL: return hoodie_buf_append_str(out, hoodie_bit_get(a->values, row) ? "true" : "false");
     case HOODIE_TYPE_UINT8: case HOODIE_TYPE_UINT16: case HOODIE_TYPE_UINT32: case HOODIE_TYPE_UINT64:
-        return hoodie_buf_printf(out, "%llu", (unsigned long long)hoodie_array_get_u(a, row, hoodie_type_fixed_width(&f->type)));
+        return hoodie_buf_put_dec_u64(out, hoodie_array_get_u(a, row, hoodie_type_fixed_width(&f->type)), 0);
     case HOODIE_TYPE_FLOAT16: case HOODIE_TYPE_FLOAT: return java_double(out, get_f(f, a, row), 1);
     case HOODIE_TYPE_DOUBLE: return java_double(out, get_f(f, a, row), 0);
     case HOODIE_TYPE_STRING: case HOODIE_TYPE_BINARY: {

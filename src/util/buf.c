@@ -101,6 +101,23 @@ hoodie_status hoodie_buf_put_uvarint(hoodie_buf *b, uint64_t v)
     return hoodie_buf_append(b, x, n);
 }
 
+hoodie_status hoodie_buf_put_dec_u64(hoodie_buf *b, uint64_t v, int neg)
+{
+    char d[24];
+    size_t i = sizeof d;
+    do {
+        d[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    if (neg) d[--i] = '-';
+    return hoodie_buf_append(b, d + i, sizeof d - i);
+}
+
+hoodie_status hoodie_buf_put_dec_i64(hoodie_buf *b, int64_t v)
+{
+    return hoodie_buf_put_dec_u64(b, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
+}
+
 hoodie_status hoodie_buf_cstr(hoodie_buf *b)
 {
     HOODIE_TRY(hoodie_buf_reserve(b, 1));

@@ -32,6 +32,9 @@ hoodie_status hoodie_buf_put_be64(hoodie_buf *b, uint64_t v);
 /** Unsigned LEB128 varint (Thrift compact, Avro after zig-zag). */
 hoodie_status hoodie_buf_put_uvarint(hoodie_buf *b, uint64_t v);
 /** NUL-terminate without counting the NUL in len (so data can be used as a C string). */
+/** v in decimal digits ("-" first when neg: the magnitude of a negative number), as printf's %llu / %lld. */
+hoodie_status hoodie_buf_put_dec_u64(hoodie_buf *b, uint64_t v, int neg);
+hoodie_status hoodie_buf_put_dec_i64(hoodie_buf *b, int64_t v);
 hoodie_status hoodie_buf_cstr(hoodie_buf *b);
 static inline void hoodie_buf_clear(hoodie_buf *b) { b->len = 0; }
 /** Hand the bytes to the caller (free with free()); the buffer becomes empty. */

@@ -93,6 +93,12 @@ typedef struct hoodie_batch {
 /** Bytes per value of a fixed-width type (BOOL: 0, it is bit-packed; var-width and nested: 0). */
 size_t hoodie_type_fixed_width(const hoodie_type *t);
 /** A hoodie_type with just an id (everything else zero). */
+/** 1 for the signed integer types INT8 to INT64. */
+static inline int hoodie_type_is_int(hoodie_type_id id)
+{
+    return id == HOODIE_TYPE_INT8 || id == HOODIE_TYPE_INT16 || id == HOODIE_TYPE_INT32 || id == HOODIE_TYPE_INT64;
+}
+
 static inline hoodie_type hoodie_type_of(hoodie_type_id id)
 {
     hoodie_type t = { id, 0, 0, 0, HOODIE_UNIT_SECOND, 0, HOODIE_EXT_NONE };

@@ -8,11 +8,6 @@
 
 __extension__ typedef __int128 i128;
 
-static int is_int(hoodie_type_id id)
-{
-    return id == HOODIE_TYPE_INT8 || id == HOODIE_TYPE_INT16 || id == HOODIE_TYPE_INT32 || id == HOODIE_TYPE_INT64;
-}
-
 static int is_real(hoodie_type_id id) { return id == HOODIE_TYPE_FLOAT || id == HOODIE_TYPE_DOUBLE; }
 
 static i128 pow10_i128(int k)
@@ -122,9 +117,7 @@ static int text_to_date(const uint8_t *p, size_t n, int64_t *days)
         return 0;
     }
     int64_t y = neg ? -seg[0] : seg[0], m = seg[1], d = seg[2];
-    static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    if (m < 1 || m > 12 || d < 1 || d > mdays[m - 1] + (m == 2 && leap)) return 0;
+    if (!hoodie_civil_date_valid(y, m, d)) return 0;
     *days = hoodie_days_from_civil(y, (unsigned)m, (unsigned)d);
     return 1;
 }
@@ -137,25 +130,18 @@ static i128 decimal_at(const hoodie_array *a, int64_t r)
     return v;
 }
 
-/*
- * 1 if a column of type s (sf) may be read as t (tf): the widenings Avro's schema resolution promotes, and the type
- * changes Hudi's schema evolution allows (SchemaChangeUtils.isTypeUpdateAllow): numbers to wider numbers, to
- * decimal and to string; decimal to decimal and to string; date to string; string to date and to decimal.
- */
+/* 1 if a column of type s (sf) may be read as t (tf): the widenings Avro's schema resolution promotes, or a
+ * conversion of a type change Hudi's schema evolution allows (hoodie_conform_is_retype). */
 static int convertible(const hoodie_field *sf, const hoodie_field *tf)
 {
     hoodie_type_id s = sf->type.id, t = tf->type.id;
-    if (is_int(s) && (t == HOODIE_TYPE_INT64 || (is_int(t) && hoodie_type_fixed_width(&tf->type) >=
-                                                 hoodie_type_fixed_width(&sf->type))))
+    if (hoodie_type_is_int(s) && hoodie_type_is_int(t) &&
+        (t == HOODIE_TYPE_INT64 || hoodie_type_fixed_width(&tf->type) >= hoodie_type_fixed_width(&sf->type)))
         return 1;
-    if ((is_int(s) || s == HOODIE_TYPE_FLOAT) && is_real(t)) return 1;
+    if ((hoodie_type_is_int(s) || s == HOODIE_TYPE_FLOAT) && is_real(t)) return 1;
     if ((s == HOODIE_TYPE_STRING && t == HOODIE_TYPE_BINARY) || (s == HOODIE_TYPE_BINARY && t == HOODIE_TYPE_STRING))
         return 1;
-    if ((is_int(s) || is_real(s) || s == HOODIE_TYPE_DECIMAL || s == HOODIE_TYPE_STRING) && t == HOODIE_TYPE_DECIMAL)
-        return 1;
-    if ((is_int(s) || is_real(s) || s == HOODIE_TYPE_DECIMAL || s == HOODIE_TYPE_DATE32) && t == HOODIE_TYPE_STRING)
-        return 1;
-    return s == HOODIE_TYPE_STRING && t == HOODIE_TYPE_DATE32;
+    return hoodie_conform_is_retype(sf, tf);
 }
 
 /*
@@ -215,9 +201,9 @@ int hoodie_conform_is_retype(const hoodie_field *from, const hoodie_field *to)
 {
     hoodie_type_id s = from->type.id, t = to->type.id;
     if (t == HOODIE_TYPE_STRING)
-        return is_int(s) || is_real(s) || s == HOODIE_TYPE_DECIMAL || s == HOODIE_TYPE_DATE32;
+        return hoodie_type_is_int(s) || is_real(s) || s == HOODIE_TYPE_DECIMAL || s == HOODIE_TYPE_DATE32;
     if (t == HOODIE_TYPE_DECIMAL)
-        return is_int(s) || is_real(s) || s == HOODIE_TYPE_STRING ||
+        return hoodie_type_is_int(s) || is_real(s) || s == HOODIE_TYPE_STRING ||
                (s == HOODIE_TYPE_DECIMAL && from->type.scale != to->type.scale);
     return t == HOODIE_TYPE_DATE32 && s == HOODIE_TYPE_STRING;
 }

@@ -176,6 +176,13 @@ int hoodie_batch_equal(const hoodie_batch *a, const hoodie_batch *b)
 
 /* ---- text helpers ---- */
 
+int hoodie_civil_date_valid(int64_t y, int64_t m, int64_t d)
+{
+    static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return m >= 1 && m <= 12 && d >= 1 && d <= mdays[m - 1] + (m == 2 && leap);
+}
+
 int64_t hoodie_days_from_civil(int64_t y, unsigned m, unsigned d)
 {
     /* Howard Hinnant's days_from_civil. */
@@ -252,6 +259,10 @@ hoodie_status hoodie_decimal_to_text(hoodie_buf *out, const uint8_t le16[16], in
     return hoodie_buf_append(out, dg + n - scale, (size_t)scale);
 }
 
+/* 10^0 to 10^22: every one exact as a double (5^22 < 2^53), and so as a long double. */
+static const double p10[] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                              1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+
 /*
  * The decimal of `sig` significant digits v (> 0, finite, normal) rounds to, from v scaled by a power of ten in
  * long double: exact powers (10^22 at most), one rounding of a 64-bit mantissa, so v * 10^s is off by less than
@@ -260,13 +271,10 @@ hoodie_status hoodie_decimal_to_text(hoodie_buf *out, const uint8_t le16[16], in
  */
 static int scaled_digits(double v, int sig, int k, long long *m, int *k_out)
 {
-    static const long double p10[] = { 1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,  1e7L,  1e8L,
-                                       1e9L,  1e10L, 1e11L, 1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L,
-                                       1e18L, 1e19L, 1e20L, 1e21L, 1e22L };
     for (int tries = 0; tries < 2; tries++) {
         int sh = sig - 1 - k; /* v * 10^sh has sig digits */
         if (sh > 22 || sh < -22) return 0;
-        long double x = sh >= 0 ? (long double)v * p10[sh] : (long double)v / p10[-sh];
+        long double x = sh >= 0 ? (long double)v * (long double)p10[sh] : (long double)v / (long double)p10[-sh];
         long double fl = floorl(x), fr = x - fl;
         if (fr > 0.49L && fr < 0.51L) return 0;
         long long r = (long long)fl + (fr > 0.5L);
@@ -284,8 +292,6 @@ static int scaled_digits(double v, int sig, int k, long long *m, int *k_out)
  * once), else through strtod. */
 static double read_back(long long m, int sig, int k)
 {
-    static const double p10[] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                                  1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
     int sh = sig - 1 - k;
     if (m < (1LL << 53) && sh >= -22 && sh <= 22) return sh >= 0 ? (double)m / p10[sh] : (double)m * p10[-sh];
     char buf[48];

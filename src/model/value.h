@@ -42,6 +42,8 @@ hoodie_status hoodie_value_to_key(hoodie_buf *out, const hoodie_field *f, const 
 
 /** Civil date of a day count since 1970-01-01 (proleptic Gregorian). */
 void hoodie_days_to_civil(int64_t days, int64_t *y, unsigned *m, unsigned *d);
+/** 1 if month m (1-12) of year y has a day d (proleptic Gregorian: February 29 in leap years). */
+int hoodie_civil_date_valid(int64_t y, int64_t m, int64_t d);
 /** Days since 1970-01-01 of a civil date (proleptic Gregorian; m 1-12, d 1-31). */
 int64_t hoodie_days_from_civil(int64_t y, unsigned m, unsigned d);
 /** Unscaled 128-bit decimal (16 bytes LE) as plain text with `scale` digits after the point ("-1.50"). */

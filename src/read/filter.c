@@ -481,18 +481,13 @@ int hoodie_pred_to_pq(const hoodie_pred *p, const hoodie_type *t, hoodie_pq_valu
     return 1;
 }
 
-static int int_type(hoodie_type_id id)
-{
-    return id == HOODIE_TYPE_INT8 || id == HOODIE_TYPE_INT16 || id == HOODIE_TYPE_INT32 || id == HOODIE_TYPE_INT64;
-}
-
 int hoodie_pred_stats_usable(const hoodie_field *root, const char *column, const hoodie_type *file_type)
 {
     const hoodie_field *f;
     if (!find_path(root, NULL, column, &f, NULL)) return 1;
     hoodie_type_id t = f->type.id, s = file_type->id;
     if (t == s) return t != HOODIE_TYPE_DECIMAL || f->type.scale >= file_type->scale; /* a smaller scale rounds */
-    int t_num = int_type(t) || t == HOODIE_TYPE_FLOAT || t == HOODIE_TYPE_DOUBLE;
-    int s_num = int_type(s) || s == HOODIE_TYPE_FLOAT || s == HOODIE_TYPE_DOUBLE;
-    return (t_num && s_num) || (t == HOODIE_TYPE_DECIMAL && int_type(s));
+    int t_num = hoodie_type_is_int(t) || t == HOODIE_TYPE_FLOAT || t == HOODIE_TYPE_DOUBLE;
+    int s_num = hoodie_type_is_int(s) || s == HOODIE_TYPE_FLOAT || s == HOODIE_TYPE_DOUBLE;
+    return (t_num && s_num) || (t == HOODIE_TYPE_DECIMAL && hoodie_type_is_int(s));
 }

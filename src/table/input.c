@@ -226,10 +226,7 @@ static int parse_date10(const char *p, int64_t *days)
         y = y * 10 + (p[i] - '0');
     }
     if (p[4] != '-' || p[7] != '-' || num2(p + 5, &m) || num2(p + 8, &d)) return -1;
-    static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-    if (m < 1 || m > 12 || d < 1) return -1;
-    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    if (d > mdays[m - 1] + (m == 2 && leap)) return -1;
+    if (!hoodie_civil_date_valid(y, m, d)) return -1;
     *days = hoodie_days_from_civil(y, (unsigned)m, (unsigned)d);
     return 0;
 }

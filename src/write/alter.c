@@ -1,6 +1,6 @@
 /*
  * ALTER TABLE as Spark SQL does it on a table read by field id (schema on read, table/evo.h; Hudi's
- * AlterTableCommand): rename, drop, add and widen columns, and fields of nested records by their paths (s.x,
+ * AlterTableCommand): rename, drop, add and retype columns, and fields of nested records by their paths (s.x,
  * a.element.x, m.value.x), without rewriting a file. Under the table lock, so that no write commits between the
  * version it reads and the one it makes (writers check the version at commit, writer.c schema_unchanged):
  *
@@ -148,7 +148,7 @@ static hoodie_field *field_at(hoodie_field *root, const char *path)
  * double, string or decimal; long to float, double, string or decimal; float to double, string or decimal; double to
  * string or decimal; decimal to a decimal with as many digits before and after the point at least, or to string;
  * date to string; string to date or decimal. Readers convert what files hold (model/conform.c). */
-static int widens(const hoodie_type *from, const hoodie_type *to)
+static int type_change_allowed(const hoodie_type *from, const hoodie_type *to)
 {
     hoodie_type_id a = from->id, b = to->id;
     int a_int = a == HOODIE_TYPE_INT8 || a == HOODIE_TYPE_INT16 || a == HOODIE_TYPE_INT32;
@@ -233,7 +233,7 @@ static hoodie_status changed_schema(const hoodie_field *data, const hoodie_evo_c
         hoodie_field *f = field_at(out, ch[k].name);
         char a[64], b[64];
         if (!f) rc = HOODIE_FAIL(HOODIE_EINVAL, "no column '%s' to change the type of", ch[k].name);
-        else if (!widens(&f->type, &add_types[k]))
+        else if (!type_change_allowed(&f->type, &add_types[k]))
             rc = HOODIE_FAIL(HOODIE_EINVAL, "cannot change the type of '%s' from %s to %s (int to long, float, double, string or "
                              "decimal; long to float, double, string or decimal; float to double, string or decimal; "
                              "double to string or decimal; decimal to a wider decimal or string; date to string; "

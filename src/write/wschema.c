@@ -5,11 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static int is_int(hoodie_type_id id)
-{
-    return id == HOODIE_TYPE_INT8 || id == HOODIE_TYPE_INT16 || id == HOODIE_TYPE_INT32 || id == HOODIE_TYPE_INT64;
-}
-
 /* The wider of two column types, or 0 if they do not evolve into each other. */
 static int widen(const hoodie_field *t, const hoodie_field *in, hoodie_type *out)
 {
@@ -28,15 +23,15 @@ static int widen(const hoodie_field *t, const hoodie_field *in, hoodie_type *out
         *out = t->type;
         return 1;
     }
-    if (is_int(a) && is_int(b)) {
+    if (hoodie_type_is_int(a) && hoodie_type_is_int(b)) {
         *out = hoodie_type_fixed_width(&t->type) >= hoodie_type_fixed_width(&in->type) ? t->type : in->type;
         return 1;
     }
-    if ((is_int(a) || a == HOODIE_TYPE_FLOAT) && (b == HOODIE_TYPE_DOUBLE || (b == HOODIE_TYPE_FLOAT && is_int(a)))) {
+    if ((hoodie_type_is_int(a) || a == HOODIE_TYPE_FLOAT) && (b == HOODIE_TYPE_DOUBLE || (b == HOODIE_TYPE_FLOAT && hoodie_type_is_int(a)))) {
         *out = in->type;
         return 1;
     }
-    if ((a == HOODIE_TYPE_DOUBLE && (is_int(b) || b == HOODIE_TYPE_FLOAT)) || (a == HOODIE_TYPE_FLOAT && is_int(b))) {
+    if ((a == HOODIE_TYPE_DOUBLE && (hoodie_type_is_int(b) || b == HOODIE_TYPE_FLOAT)) || (a == HOODIE_TYPE_FLOAT && hoodie_type_is_int(b))) {
         *out = t->type;
         return 1;
     }

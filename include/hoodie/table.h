@@ -26,6 +26,11 @@ typedef struct hoodie_table_open_opts {
 
 /** Do not verify hoodie.table.checksum. */
 #define HOODIE_OPEN_NO_CHECKSUM 1u
+/** Take the table's partitions and files from its metadata table (the "files" partition of .hoodie/metadata)
+ *  instead of listing storage, when hoodie.table.metadata.partitions lists "files" and .hoodie/metadata is there;
+ *  otherwise list storage. A metadata table that does not read is an error of the open (the message names the
+ *  file and offset). */
+#define HOODIE_OPEN_METADATA_TABLE 2u
 
 /**
  * Open the table rooted at `base_path`: reads .hoodie/hoodie.properties and the active timeline.

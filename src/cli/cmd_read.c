@@ -11,6 +11,7 @@ static void read_usage(FILE *out)
             "usage: hoodie read TABLE [--query snapshot|read_optimized|incremental|cdc] [--as-of T]\n"
             "                   [--from T] [--to T] [--columns a,b.c] [--filter EXPR]\n"
             "                   [--format csv|jsonl|parquet|table] [--limit N] [-o FILE] [--merge-memory MB]\n"
+            "                   [--metadata-table]\n"
             "\n"
             "  --as-of T     time travel to instant T (yyyyMMddHHmmssSSS)\n"
             "  --from/--to   incremental window (from, to]; completion times on table version 8+\n"
@@ -21,7 +22,9 @@ static void read_usage(FILE *out)
             "                as Hudi's hoodie.memory.merge.max.size); past a quarter of it, Avro log records\n"
             "                stay in the log files (keys and ordering values in memory, records decoded when\n"
             "                merged); a slice whose records take more still is merged in key-hash partitions,\n"
-            "                a pass over the base file each\n");
+            "                a pass over the base file each\n"
+            "  --metadata-table  the partitions and files as the table's metadata table records them (its files\n"
+            "                partition), not a listing of storage; tables without one are listed\n");
 }
 
 int cmd_read(int argc, char **argv)
@@ -30,6 +33,7 @@ int cmd_read(int argc, char **argv)
     hoodie_scan_opts so = HOODIE_SCAN_OPTS_INIT;
     hoodie_output_opts oo = HOODIE_OUTPUT_OPTS_INIT;
     hoodie_parquet_write_opts wo = HOODIE_PARQUET_WRITE_OPTS_INIT;
+    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
     oo.format = HOODIE_OUTPUT_CSV;
     oo.parquet = &wo;
     for (int i = 1; i < argc; i++) {
@@ -65,6 +69,8 @@ int cmd_read(int argc, char **argv)
                 else if (!strcmp(v, "table")) oo.format = HOODIE_OUTPUT_TABLE;
                 else return cli_usage("read: unknown format '%s' (csv, jsonl, parquet, table)", v);
             } else out_path = v;
+        } else if (!strcmp(a, "--metadata-table")) {
+            to.flags |= HOODIE_OPEN_METADATA_TABLE;
         } else if (a[0] == '-' && a[1]) return cli_usage("read: unknown option '%s'", a);
         else if (!table) table = a;
         else return cli_usage("read: unexpected argument '%s'", a);
@@ -85,7 +91,7 @@ int cmd_read(int argc, char **argv)
     }
     hoodie_table *t = NULL;
     struct ArrowArrayStream stream;
-    hoodie_status rc = hoodie_table_open(&t, table, NULL);
+    hoodie_status rc = hoodie_table_open(&t, table, &to);
     if (rc == HOODIE_OK) rc = hoodie_table_scan(t, &so, &stream);
     if (rc == HOODIE_OK) rc = hoodie_output_stream(&stream, out_path, stdout, &oo, NULL);
     int code = rc < 0 ? cli_fail(rc, NULL) : CLI_OK;

@@ -68,7 +68,10 @@ static hoodie_status add_file(build_ctx *b, const char *dir, const char *partiti
     hoodie_file_name fn;
     hoodie_file_kind k = hoodie_file_name_parse(&fn, e->name);
     if (k == HOODIE_FILE_OTHER) return HOODIE_OK;
-    if (k == HOODIE_FILE_BASE && (fn.ext.len != 7 || memcmp(fn.ext.p, "parquet", 7))) return HOODIE_OK;
+    /* base files in the table's format: Parquet, or HFile for the metadata table (read by table/mdt.c) */
+    const char *base_ext = b->cfg && b->cfg->base_file_format == HOODIE_BASE_HFILE ? "hfile" : "parquet";
+    if (k == HOODIE_FILE_BASE && (fn.ext.len != strlen(base_ext) || memcmp(fn.ext.p, base_ext, fn.ext.len)))
+        return HOODIE_OK;
     if (k == HOODIE_FILE_LOG && (fn.cdc || fn.ext.len != 3)) return HOODIE_OK; /* CDC and archive logs: not data */
     if (fn.instant.len > HOODIE_INSTANT_TIME_MAX) return HOODIE_OK;
     hoodie_fs_file *f = hoodie_arena_calloc(b->v->arena, 1, sizeof *f);
@@ -115,6 +118,26 @@ static hoodie_status walk(build_ctx *b, const char *dir, const char *partition, 
 done:
     dir_list_dispose(&l);
     return rc;
+}
+
+/* The files the metadata table records (table/mdt.h) instead of a listing of storage. */
+static hoodie_status from_listing(build_ctx *b, const hoodie_mdt_listing *l)
+{
+    for (size_t i = 0; i < l->count; i++) {
+        const hoodie_mdt_partition *mp = &l->partitions[i];
+        if (b->opts->partition_filter && !b->opts->partition_filter(b->opts->partition_filter_ctx, mp->path))
+            continue;
+        const char *p = hoodie_arena_strdup(b->v->arena, mp->path);
+        const char *dir = *mp->path ? hoodie_arena_sprintf(b->v->arena, "%s/%s", b->base_path, mp->path)
+                                    : b->base_path;
+        if (!p || !dir) return HOODIE_NOMEM();
+        HOODIE_TRY(push((void ***)&b->partitions.items, &b->partitions.count, &b->partitions.cap, (void *)p));
+        for (size_t f = 0; f < mp->count; f++) {
+            dir_entry e = { (char *)mp->files[f].name, 0, mp->files[f].size };
+            HOODIE_TRY(add_file(b, dir, p, &e));
+        }
+    }
+    return HOODIE_OK;
 }
 
 static const hoodie_instant *completed_instant(const hoodie_timeline *tl, const char *t)
@@ -306,7 +329,8 @@ hoodie_status hoodie_fsview_build(hoodie_fsview **out, const hoodie_storage *s, 
     if (!b.v) return HOODIE_NOMEM();
     b.v->layout_version = tl->layout_version;
     if ((rc = hoodie_arena_new(&b.v->arena, NULL, 64 * 1024)) < 0) goto fail;
-    if ((rc = walk(&b, base_path, "", 0)) < 0) goto fail;
+    rc = opts && opts->listing ? from_listing(&b, opts->listing) : walk(&b, base_path, "", 0);
+    if (rc < 0) goto fail;
 
     size_t w = 0;
     for (size_t i = 0; i < b.files.count; i++)

@@ -27,6 +27,7 @@
 
 #include "hoodie/sys/storage.h"
 #include "table/config.h"
+#include "table/mdt.h"
 #include "table/file_name.h"
 #include "table/timeline.h"
 #include "util/arena.h"
@@ -63,6 +64,9 @@ typedef struct hoodie_fsview_opts {
     /* Partition filter: return 0 to skip a partition (its files are not listed). NULL: all. */
     int (*partition_filter)(void *ctx, const char *partition);
     void *partition_filter_ctx;
+    /* The partitions and files as the metadata table records them (table/mdt.h), instead of listing storage.
+     * NULL: list storage. */
+    const struct hoodie_mdt_listing *listing;
 } hoodie_fsview_opts;
 
 typedef struct hoodie_fsview {

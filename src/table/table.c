@@ -10,6 +10,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* hoodie.table.metadata.partitions lists "files" (a comma-separated list) */
+static int mdt_has_files(const hoodie_table_config *cfg)
+{
+    const char *v = hoodie_table_config_get(cfg, "hoodie.table.metadata.partitions");
+    for (const char *p = v; p && *p;) {
+        const char *e = strchr(p, ',');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        while (n && *p == ' ') p++, n--;
+        while (n && p[n - 1] == ' ') n--;
+        if (n == 5 && !memcmp(p, "files", 5)) return 1;
+        p = e ? e + 1 : p + n;
+        if (!e) break;
+    }
+    return 0;
+}
+
 hoodie_status hoodie_table_open(hoodie_table **out, const char *base_path, const hoodie_table_open_opts *opts)
 {
     hoodie_status rc;
@@ -26,6 +42,15 @@ hoodie_status hoodie_table_open(hoodie_table **out, const char *base_path, const
         (rc = hoodie_timeline_load(&t->tl, t->storage, t->base_path, t->cfg)) < 0) {
         hoodie_table_free(t);
         return rc;
+    }
+    /* a metadata table that is listed but not there (removed with its folder): storage is listed instead */
+    if (opts && (opts->flags & HOODIE_OPEN_METADATA_TABLE) && mdt_has_files(t->cfg) &&
+        (rc = hoodie_mdt_files(&t->mdt, t->storage, t->base_path, t->tl)) < 0) {
+        if (rc != HOODIE_ENOTFOUND) {
+            hoodie_table_free(t);
+            return rc;
+        }
+        hoodie_error_clear();
     }
     if ((rc = hoodie_evo_load(&t->evo, t->storage, t->base_path, t->tl)) < 0) {
         t->evo_rc = rc;
@@ -44,6 +69,7 @@ void hoodie_table_free(hoodie_table *t)
 {
     if (!t) return;
     hoodie_evo_free(t->evo);
+    hoodie_mdt_listing_free(t->mdt);
     free(t->evo_err);
     hoodie_timeline_free(t->tl);
     hoodie_table_config_free(t->cfg);
@@ -227,7 +253,7 @@ hoodie_status hoodie_table__fsview(const hoodie_table *t, const char *as_of,
 {
     hoodie_replaced_set r;
     HOODIE_TRY(hoodie_table__replaced(t, as_of, &r));
-    hoodie_fsview_opts o = { as_of, r.partitions, r.file_ids, r.count, partition_filter, filter_ctx };
+    hoodie_fsview_opts o = { as_of, r.partitions, r.file_ids, r.count, partition_filter, filter_ctx, t->mdt };
     hoodie_status rc = hoodie_fsview_build(out, t->storage, t->base_path, t->cfg, t->tl, &o);
     hoodie_replaced_set_dispose(&r);
     return rc;

@@ -20,6 +20,7 @@ struct hoodie_table {
     hoodie_evo *evo;                 /* schema-on-read history (table/evo.h); NULL: columns read by name */
     hoodie_status evo_rc;            /* why the history could not be loaded (0: it could), said by reads and writes */
     char *evo_err;                   /* its message, malloc */
+    hoodie_mdt_listing *mdt;         /* HOODIE_OPEN_METADATA_TABLE: the files the metadata table records */
 };
 
 /** HOODIE_OK, or why the table's schema history could not be loaded (the table opens without it, so that its

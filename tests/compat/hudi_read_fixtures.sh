@@ -5,7 +5,8 @@
 # key-hash partitions, one pass over its base file each (Spark's log files: rollbacks, deletes, log-only slices,
 # Parquet blocks), their Avro records read lazily (only keys and ordering values in memory, each record decoded when
 # merged); and with --merge-memory 0.003 (about 3 KB), under which the slices with more than a quarter of that in
-# log files read their Avro records lazily, in one pass.
+# log files read their Avro records lazily, in one pass. A fourth time with --metadata-table: the table whose
+# metadata table is on (mdt_basic_*) takes its files from that table's files partition, the others are listed.
 set -u
 HOODIE=${HOODIE:-build/hoodie}
 SRC=${HOODIE_SRC:-.}
@@ -13,7 +14,7 @@ FIX=${HOODIE_FIXTURES:-../shared/fixtures}/hudi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
-for mode in whole parts lazy; do
+for mode in whole parts lazy mdt; do
 for exp in "$FIX"/expected/*.csv; do
   base=$(basename "$exp" .csv)
   table=${base%%.*}
@@ -26,6 +27,7 @@ for exp in "$FIX"/expected/*.csv; do
   esac
   [ "$mode" = parts ] && args+=(--merge-memory 0.0002) && base="$base (in key-hash partitions)"
   [ "$mode" = lazy ] && args+=(--merge-memory 0.003) && base="$base (lazy log records)"
+  [ "$mode" = mdt ] && args+=(--metadata-table) && base="$base (files from the metadata table)"
   out="$tmp/out.parquet"
   if ! "$HOODIE" read "$FIX/tables/$table" "${args[@]}" --format parquet -o "$out" 2> "$tmp/err"; then
     echo "FAIL $base: hoodie read failed: $(cat "$tmp/err")"

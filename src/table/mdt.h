@@ -1,0 +1,47 @@
+/*
+ * The metadata table's files partition (hudi-format.md section 11): the partitions of a table and the files in
+ * each, as Hudi's writers record them, read instead of listing storage.
+ *
+ * The metadata table (<base>/.hoodie/metadata) is a merge-on-read table of its own: HFile base files and log files
+ * of HFILE_DATA_BLOCKs in its partition "files", holding HoodieMetadataRecords (Avro, the schema in the HFile's
+ * file info "schema" or the block header): key "__all_partitions__" (type 1) lists the partitions, and a record
+ * per partition (type 2, key the partition path, "." for a table without partitions) maps file names to
+ * {size, isDeleted}. Records of one key combine as HoodieMetadataPayload does: a newer entry replaces an older
+ * one with the larger size, a tombstone removes a live entry (and is kept when there is none), a deleted record
+ * (a DELETE_BLOCK's key) drops the record. Blocks count when their instant is a completed instant of the metadata
+ * table that the table's own timeline does not hold as pending; rolled-back blocks do not.
+ */
+#ifndef HOODIE_TABLE_MDT_H
+#define HOODIE_TABLE_MDT_H
+
+#include "hoodie/sys/storage.h"
+#include "table/timeline.h"
+#include "util/arena.h"
+
+typedef struct hoodie_mdt_file {
+    const char *name;
+    uint64_t size;
+} hoodie_mdt_file;
+
+typedef struct hoodie_mdt_partition {
+    const char *path;          /* relative; "" for the base path */
+    hoodie_mdt_file *files;    /* sorted by name */
+    size_t count;
+} hoodie_mdt_partition;
+
+typedef struct hoodie_mdt_listing {
+    hoodie_arena *arena;
+    hoodie_mdt_partition *partitions; /* sorted by path */
+    size_t count;
+} hoodie_mdt_listing;
+
+/**
+ * Read the files partition of the metadata table of the table at base_path, whose timeline is `data_tl`.
+ * @return HOODIE_OK; HOODIE_ENOTFOUND (no metadata table, or no files partition in it); HOODIE_ECORRUPT (a file
+ *         of it does not parse: the message names it and the offset); HOODIE_EIO; HOODIE_ENOMEM.
+ */
+hoodie_status hoodie_mdt_files(hoodie_mdt_listing **out, const hoodie_storage *s, const char *base_path,
+                               const hoodie_timeline *data_tl);
+void hoodie_mdt_listing_free(hoodie_mdt_listing *l);
+
+#endif

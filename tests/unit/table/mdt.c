@@ -1,0 +1,143 @@
+#include "hoodie_test.h"
+#include "hoodie/table.h"
+#include "storage/storage.h"
+#include "table/fsview.h"
+#include "table/mdt.h"
+#include "table/table.h"
+#include "util/error.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#define MDT_TABLE "mdt_basic_mor_avro_v8_nonpartitioned"
+
+/* A writable copy of a fixture table. */
+static const char *copy_table(const char *table)
+{
+    static char dst[1024];
+    char cmd[4096];
+    snprintf(dst, sizeof dst, "%s/%s", hoodie_test_tmpdir(), table);
+    snprintf(cmd, sizeof cmd, "cp -r '%s' '%s' && chmod -R u+w '%s'", hoodie_fixture("hudi/tables/" MDT_TABLE), dst,
+             dst);
+    hoodie_assert(system(cmd) == 0);
+    return dst;
+}
+
+static hoodie_mdt_listing *listing_of(const char *path)
+{
+    hoodie_table *t;
+    hoodie_assert_ok(hoodie_table_open(&t, path, NULL));
+    hoodie_mdt_listing *l;
+    hoodie_assert_ok(hoodie_mdt_files(&l, NULL, path, t->tl));
+    hoodie_table_free(t);
+    return l;
+}
+
+HOODIE_TEST(table_mdt__files_partition_is_the_listing_of_storage)
+{
+    /* Spark wrote this table with its metadata table on (files, column_stats, record_index, a secondary index):
+     * the files partition is an HFile base file from a compaction and a log of HFILE_DATA_BLOCKs after it */
+    const char *path = hoodie_fixture("hudi/tables/" MDT_TABLE);
+    hoodie_mdt_listing *l = listing_of(path);
+    hoodie_assert_equal_i(1, l->count);
+    hoodie_assert_equal_s("", l->partitions[0].path); /* "." in the metadata table */
+    /* every data file in the base path, with its size, and nothing else */
+    DIR *d = opendir(path);
+    hoodie_assert(d != NULL);
+    size_t seen = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (!strncmp(e->d_name, ".hoodie", 7) || !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        char p[2048];
+        struct stat st;
+        snprintf(p, sizeof p, "%s/%s", path, e->d_name);
+        hoodie_assert(stat(p, &st) == 0);
+        size_t i = 0;
+        while (i < l->partitions[0].count && strcmp(l->partitions[0].files[i].name, e->d_name)) i++;
+        if (i == l->partitions[0].count) hoodie_test__fail(__FILE__, __LINE__, "%s is not in the listing", e->d_name);
+        hoodie_assert_equal_i(st.st_size, l->partitions[0].files[i].size);
+        seen++;
+    }
+    closedir(d);
+    hoodie_assert_equal_i(7, seen); /* 2 base files, 5 log files */
+    hoodie_assert_equal_i(seen, l->partitions[0].count);
+    for (size_t i = 1; i < l->partitions[0].count; i++) /* sorted */
+        hoodie_assert(strcmp(l->partitions[0].files[i - 1].name, l->partitions[0].files[i].name) < 0);
+    hoodie_mdt_listing_free(l);
+}
+
+/* The file groups the table's view shows, opened with or without the metadata table. */
+static size_t groups_of(const char *path, uint32_t flags, char *first_log_of_last_slice, size_t n)
+{
+    hoodie_table_open_opts o = HOODIE_TABLE_OPEN_OPTS_INIT;
+    o.flags = flags;
+    hoodie_table *t;
+    hoodie_assert_ok(hoodie_table_open(&t, path, &o));
+    hoodie_fsview *v;
+    hoodie_assert_ok(hoodie_table__fsview(t, NULL, NULL, NULL, &v));
+    size_t g = v->group_count;
+    if (first_log_of_last_slice && g) {
+        const hoodie_file_slice *s = hoodie_file_group_latest(&v->groups[g - 1]);
+        snprintf(first_log_of_last_slice, n, "%s", s && s->log_count ? s->logs[s->log_count - 1]->name : "");
+    }
+    hoodie_fsview_free(v);
+    hoodie_table_free(t);
+    return g;
+}
+
+HOODIE_TEST(table_mdt__the_view_takes_the_files_the_metadata_table_records)
+{
+    const char *path = copy_table(MDT_TABLE);
+    char cmd[4096];
+    /* a file in storage that no commit recorded in the metadata table (a copy of a base file as another file
+     * group, at a completed instant): a listing of storage sees it, the metadata table does not */
+    snprintf(cmd, sizeof cmd,
+             "cp '%s/ccfdc9b6-b2d0-438f-a236-40b797bf07ea-0_0-61-225_20260101054316354.parquet' "
+             "'%s/0ddba11c-0000-4000-8000-000000000000-0_0-61-225_20260101054316354.parquet'", path, path);
+    hoodie_assert(system(cmd) == 0);
+    hoodie_assert_equal_i(2, groups_of(path, 0, NULL, 0));
+    hoodie_assert_equal_i(1, groups_of(path, HOODIE_OPEN_METADATA_TABLE, NULL, 0));
+
+    /* the metadata table's last deltacommit not completed: its block (the table's last log file) does not count */
+    char last[256];
+    groups_of(path, HOODIE_OPEN_METADATA_TABLE, last, sizeof last);
+    hoodie_assert_contains(last, "20260101054337037");
+    snprintf(cmd, sizeof cmd, "rm '%s/.hoodie/metadata/.hoodie/timeline/20260101054337037_20260101054337824.deltacommit'",
+             path);
+    hoodie_assert(system(cmd) == 0);
+    groups_of(path, HOODIE_OPEN_METADATA_TABLE, last, sizeof last);
+    hoodie_assert_equal_s("", last); /* the latest slice (the compaction's base file) without 337037's log */
+    groups_of(path, 0, last, sizeof last);
+    hoodie_assert_contains(last, "20260101054337037"); /* storage has it (the data timeline completes it) */
+}
+
+HOODIE_TEST(table_mdt__a_table_without_one_is_listed)
+{
+    /* the flag on a table whose metadata table is off: storage is listed */
+    const char *path = hoodie_fixture("hudi/tables/trips_mor_avro_v8_trips_8i1u");
+    size_t plain = groups_of(path, 0, NULL, 0);
+    hoodie_assert(plain > 0);
+    hoodie_assert_equal_i(plain, groups_of(path, HOODIE_OPEN_METADATA_TABLE, NULL, 0));
+}
+
+HOODIE_TEST(table_mdt__a_corrupt_metadata_table_is_an_error_naming_the_file)
+{
+    const char *path = copy_table(MDT_TABLE);
+    char f[2048];
+    snprintf(f, sizeof f, "%s/.hoodie/metadata/files/files-0000-0_22-161-506_20260101054337083.hfile", path);
+    FILE *fp = fopen(f, "r+b");
+    hoodie_assert(fp != NULL);
+    fseek(fp, 200, SEEK_SET);
+    fputc(0x55, fp);
+    fclose(fp);
+    hoodie_table_open_opts o = HOODIE_TABLE_OPEN_OPTS_INIT;
+    o.flags = HOODIE_OPEN_METADATA_TABLE;
+    hoodie_table *t = NULL;
+    hoodie_assert_status(HOODIE_ECORRUPT, hoodie_table_open(&t, path, &o));
+    hoodie_assert_contains(hoodie_error_last()->message, "files-0000-0_22-161-506_20260101054337083.hfile");
+    hoodie_assert_contains(hoodie_error_last()->message, "checksum mismatch");
+    hoodie_assert(t == NULL);
+    /* without the flag the table reads by listing */
+    hoodie_assert_equal_i(1, groups_of(path, 0, NULL, 0));
+}

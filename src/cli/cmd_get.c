@@ -10,12 +10,14 @@ static void get_usage(FILE *out)
 {
     fprintf(out,
             "usage: hoodie get TABLE KEY... [--as-of T] [--columns a,b.c] [--format csv|jsonl|table]\n"
-            "                  [--time] [-o FILE]\n"
+            "                  [--time] [-o FILE] [--metadata-table]\n"
             "\n"
             "  The latest (or as-of) version of each record key, with the columns of 'hoodie read'. On LSM tree\n"
             "  tables with the bucket index only the keys' file groups are read, and in them only the row groups\n"
             "  whose key statistics may hold a key. Elsewhere a base file that no log file follows is skipped\n"
             "  when its bloom filter holds none of the keys, and its row groups by their key statistics.\n"
+            "  --metadata-table: files from the table's metadata table, and with its record index (the latest\n"
+            "  snapshot) only the file groups it puts the keys in are read.\n"
             "  --time prints the lookup's time to stderr.\n");
 }
 
@@ -30,6 +32,7 @@ int cmd_get(int argc, char **argv)
 {
     const char *table = NULL, *columns = NULL, *out_path = NULL;
     int timing = 0;
+    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
     hoodie_scan_opts so = HOODIE_SCAN_OPTS_INIT;
     hoodie_output_opts oo = HOODIE_OUTPUT_OPTS_INIT;
     oo.format = HOODIE_OUTPUT_CSV;
@@ -41,6 +44,7 @@ int cmd_get(int argc, char **argv)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { get_usage(stdout); code = CLI_OK; break; }
         if (!strcmp(a, "--time")) { timing = 1; continue; }
+        if (!strcmp(a, "--metadata-table")) { to.flags |= HOODIE_OPEN_METADATA_TABLE; continue; }
         if (!strcmp(a, "--")) { for (i++; i < argc; i++) keys[n_keys++] = argv[i]; break; }
         int takes = !strcmp(a, "--as-of") || !strcmp(a, "--columns") || !strcmp(a, "--format") || !strcmp(a, "-o") ||
                     !strcmp(a, "--output");
@@ -73,7 +77,7 @@ int cmd_get(int argc, char **argv)
     }
     hoodie_table *t = NULL;
     struct ArrowArrayStream stream;
-    hoodie_status rc = hoodie_table_open(&t, table, NULL);
+    hoodie_status rc = hoodie_table_open(&t, table, &to);
     double t0 = now_ms();
     if (rc == HOODIE_OK) rc = hoodie_table_get_opts(t, &so, keys, n_keys, &stream);
     if (rc == HOODIE_OK) rc = hoodie_output_stream(&stream, out_path, stdout, &oo, NULL);

@@ -22,6 +22,7 @@
 #include "model/conform.h"
 #include "read/cdc.h"
 #include "read/scan.h"
+#include "table/mdt.h"
 #include "read/filter.h"
 #include "read/logscan.h"
 #include "read/spill.h"
@@ -89,6 +90,8 @@ typedef struct scan {
     int *key_buckets;
     /* hoodie_read__scan_only: the file groups to read ("partition\x01file id"), NULL: all */
     const hoodie_hmap *only;
+    hoodie_hmap *rli_only;  /* point lookup through the record index: the file groups it puts the keys in */
+    hoodie_arena *rli_arena; /* their ids */
 } scan;
 
 /* ---- schema ---- */
@@ -817,6 +820,11 @@ static hoodie_status scan_next(hoodie_batch *out, void *payload)
                 int n = snprintf(id, sizeof id, "%s\x01%s", g->partition, g->file_id);
                 if (n < 0 || (size_t)n >= sizeof id || !hoodie_hmap_get(s->only, id, (size_t)n)) continue;
             }
+            if (s->rli_only) {
+                char id[512];
+                int n = snprintf(id, sizeof id, "%s\x01%s", g->partition, g->file_id);
+                if (n < 0 || (size_t)n >= sizeof id || !hoodie_hmap_get(s->rli_only, id, (size_t)n)) continue;
+            }
             if (s->key_buckets) { /* point lookup with the bucket index: only the keys' buckets */
                 int b = hoodie_bucket_of_file_id(g->file_id), hit = 0;
                 for (size_t i = 0; i < s->n_keys && !hit; i++) hit = s->key_buckets[i] == b;
@@ -859,7 +867,43 @@ static void scan_free(void *payload)
     for (size_t i = 0; i < s->n_keys; i++) free(s->keys[i]);
     free(s->keys);
     free(s->key_buckets);
+    if (s->rli_only) hoodie_hmap_dispose(s->rli_only);
+    free(s->rli_only);
+    hoodie_arena_free(s->rli_arena);
     free(s);
+}
+
+/* A point lookup of the latest snapshot on a table whose metadata table has a record index (opened with
+ * HOODIE_OPEN_METADATA_TABLE): only the file groups the index puts the keys in are read (none when it holds none
+ * of them), instead of every group's bloom filter. A metadata table that is listed but gone: the usual way. */
+static hoodie_status rli_groups(scan *s)
+{
+    hoodie_table *t = s->t;
+    if (!(t->open_flags & HOODIE_OPEN_METADATA_TABLE) || !s->n_keys || s->query != HOODIE_QUERY_SNAPSHOT ||
+        s->as_of[0] || t->cfg->lsm_tree || !hoodie_mdt_listed(t->cfg, "record_index"))
+        return HOODIE_OK;
+    hoodie_mdt_location *locs = calloc(s->n_keys, sizeof *locs);
+    if (!locs) return HOODIE_NOMEM();
+    hoodie_status rc = hoodie_arena_new(&s->rli_arena, NULL, 4096);
+    if (rc == HOODIE_OK)
+        rc = hoodie_mdt_record_index(t->storage, t->base_path, t->tl, (const char *const *)s->keys, s->n_keys,
+                                     s->rli_arena, locs);
+    if (rc == HOODIE_ENOTFOUND) {
+        hoodie_error_clear();
+        free(locs);
+        return HOODIE_OK;
+    }
+    if (rc == HOODIE_OK && !(s->rli_only = calloc(1, sizeof *s->rli_only))) rc = HOODIE_NOMEM();
+    if (rc == HOODIE_OK) rc = hoodie_hmap_init(s->rli_only, s->n_keys);
+    for (size_t i = 0; rc == HOODIE_OK && i < s->n_keys; i++) {
+        if (!locs[i].found) continue;
+        char *id = hoodie_arena_sprintf(s->rli_arena, "%s\x01%s", locs[i].partition, locs[i].file_id);
+        uint64_t *slot;
+        int existed;
+        rc = id ? hoodie_hmap_upsert(s->rli_only, id, strlen(id), &slot, &existed) : HOODIE_NOMEM();
+    }
+    free(locs);
+    return rc;
 }
 
 static hoodie_status scan_open(hoodie_table *t, const hoodie_scan_opts *opts, const char *const *keys, size_t n_keys,
@@ -959,6 +1003,7 @@ static hoodie_status scan_open(hoodie_table *t, const hoodie_scan_opts *opts, co
                                                      t->cfg->bucket_hash_fields.count, t->cfg->bucket_count);
         }
     }
+    if (rc == HOODIE_OK) rc = rli_groups(s);
     if (rc == HOODIE_OK) rc = load_rollbacks(s);
     if (rc == HOODIE_OK && s->has_filter) rc = load_partition_schema(s);
     if (rc == HOODIE_OK)

@@ -6,6 +6,7 @@
 #include "format/hlog/hlog.h"
 #include "storage/storage.h"
 #include "table/config.h"
+#include "table/bucket.h"
 #include "table/fsview.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -45,6 +46,11 @@ typedef struct ctx {
     hoodie_hmap rec_idx;  /* key -> index into recs */
     const char **rolled_back; /* instants of rollback command blocks */
     size_t n_rb;
+    /* record index lookups: these keys are looked up in each HFile (instead of every cell merged) and their
+     * locations set, or cleared by a delete */
+    const char *const *keys;
+    size_t n_keys;
+    hoodie_mdt_location **locs;
 } ctx;
 
 static mrec *record_of(ctx *c, const uint8_t *key, size_t len)
@@ -187,6 +193,9 @@ static hoodie_status apply_value(ctx *c, const hoodie_avro_schema *schema, const
     return HOODIE_OK;
 }
 
+static hoodie_status decode_location(ctx *c, const hoodie_avro_schema *schema, const uint8_t *v, size_t vlen,
+                                     hoodie_mdt_location *loc, const char *what);
+
 /* Every cell of an HFile (a base file, or a block's content), its values decoded by `schema_json` (NULL: the
  * HFile's file info "schema"). */
 static hoodie_status apply_hfile(ctx *c, const uint8_t *data, size_t len, const char *schema_json, size_t schema_len,
@@ -209,9 +218,17 @@ static hoodie_status apply_hfile(ctx *c, const uint8_t *data, size_t len, const 
     hoodie_hfile_iter it;
     hoodie_hfile_iter_init(&it, f);
     hoodie_hfile_kv kv;
-    while (rc == HOODIE_OK && (rc = hoodie_hfile_next(&it, &kv)) == HOODIE_OK)
-        rc = apply_value(c, schema, kv.key, kv.key_len, kv.value, kv.value_len, what);
-    if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
+    if (c->keys) { /* record index: the keys looked up, the latest location of each kept */
+        for (size_t i = 0; rc == HOODIE_OK && i < c->n_keys; i++) {
+            rc = hoodie_hfile_get(&it, (const uint8_t *)c->keys[i], strlen(c->keys[i]), &kv);
+            if (rc == HOODIE_OK) rc = decode_location(c, schema, kv.value, kv.value_len, c->locs[i], what);
+            else if (rc == HOODIE_ENOTFOUND) rc = HOODIE_OK;
+        }
+    } else {
+        while (rc == HOODIE_OK && (rc = hoodie_hfile_next(&it, &kv)) == HOODIE_OK)
+            rc = apply_value(c, schema, kv.key, kv.key_len, kv.value, kv.value_len, what);
+        if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
+    }
     hoodie_hfile_iter_dispose(&it);
     hoodie_arena_free(sa);
     hoodie_hfile_free(f);
@@ -266,7 +283,10 @@ static hoodie_status apply_log(ctx *c, const hoodie_buf *bytes, const char *path
             hoodie_hlog_delete *d;
             size_t n;
             rc = hoodie_hlog_delete_decode(&b, c->a, path, &d, &n);
-            for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
+            for (size_t i = 0; rc == HOODIE_OK && c->keys && i < n; i++)
+                for (size_t k = 0; d[i].record_key && k < c->n_keys; k++)
+                    if (!strcmp(d[i].record_key, c->keys[k])) c->locs[k]->found = 0;
+            for (size_t i = 0; rc == HOODIE_OK && !c->keys && i < n; i++) {
                 if (!d[i].record_key) continue;
                 mrec *r = record_of(c, (const uint8_t *)d[i].record_key, strlen(d[i].record_key));
                 if (!r) rc = HOODIE_NOMEM();
@@ -285,8 +305,6 @@ static hoodie_status apply_log(ctx *c, const hoodie_buf *bytes, const char *path
     hoodie_hlog_iter_dispose(&it);
     return rc;
 }
-
-static int only_files(void *unused, const char *partition) { (void)unused; return !strcmp(partition, "files"); }
 
 static int cmp_file(const void *a, const void *b)
 {
@@ -332,73 +350,263 @@ static hoodie_status build_listing(ctx *c, hoodie_mdt_listing *l)
     return HOODIE_OK;
 }
 
+/* One partition of the metadata table, open: its config, timeline and view (that partition only). */
+typedef struct mdt_part {
+    char *path; /* <base>/.hoodie/metadata */
+    hoodie_table_config *cfg;
+    hoodie_timeline *tl;
+    hoodie_fsview *v;
+} mdt_part;
+
+static int only_partition(void *want, const char *partition) { return !strcmp(partition, (const char *)want); }
+
+static void part_close(mdt_part *m)
+{
+    hoodie_fsview_free(m->v);
+    hoodie_timeline_free(m->tl);
+    hoodie_table_config_free(m->cfg);
+    free(m->path);
+    memset(m, 0, sizeof *m);
+}
+
+static hoodie_status part_open(mdt_part *m, const hoodie_storage *s, const char *base_path, const char *partition)
+{
+    memset(m, 0, sizeof *m);
+    size_t n = strlen(base_path) + sizeof "/.hoodie/metadata";
+    if (!(m->path = malloc(n))) return HOODIE_NOMEM();
+    snprintf(m->path, n, "%s/.hoodie/metadata", base_path);
+    hoodie_status rc = hoodie_table_config_load(&m->cfg, s, m->path, 0);
+    if (rc == HOODIE_OK) rc = hoodie_timeline_load(&m->tl, s, m->path, m->cfg);
+    if (rc == HOODIE_OK) {
+        hoodie_fsview_opts o = { NULL, NULL, NULL, 0, only_partition, (void *)partition, NULL };
+        rc = hoodie_fsview_build(&m->v, s, m->path, m->cfg, m->tl, &o);
+    }
+    size_t groups = 0;
+    for (size_t g = 0; rc == HOODIE_OK && g < m->v->group_count; g++)
+        groups += !strcmp(m->v->groups[g].partition, partition) && hoodie_file_group_latest(&m->v->groups[g]);
+    if (rc == HOODIE_OK && !groups)
+        rc = HOODIE_FAIL(HOODIE_ENOTFOUND, "%s: the metadata table has no %s partition", m->path, partition);
+    if (rc < 0) part_close(m);
+    return rc;
+}
+
+/* The latest slice of a file group of the metadata table: its base file, then its logs (rollbacks first). */
+static hoodie_status read_slice(ctx *c, const hoodie_file_slice *sl, hoodie_buf *bytes)
+{
+    hoodie_status rc = HOODIE_OK;
+    if (sl->base) {
+        bytes->len = 0;
+        rc = hoodie_storage_read_all(c->s, sl->base->path, bytes);
+        if (rc == HOODIE_OK) rc = apply_hfile(c, bytes->data, bytes->len, NULL, 0, sl->base->path);
+    }
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; rc == HOODIE_OK && i < sl->log_count; i++) {
+            bytes->len = 0;
+            rc = hoodie_storage_read_all(c->s, sl->logs[i]->path, bytes);
+            if (rc == HOODIE_OK) rc = apply_log(c, bytes, sl->logs[i]->path, pass);
+        }
+    return rc;
+}
+
+static void ctx_dispose(ctx *c)
+{
+    for (size_t i = 0; i < c->n_recs; i++) {
+        free(c->recs[i].e);
+        hoodie_hmap_dispose(&c->recs[i].idx);
+    }
+    free(c->recs);
+    free(c->rolled_back);
+    hoodie_hmap_dispose(&c->rec_idx);
+    hoodie_arena_free(c->a);
+}
+
+static hoodie_status ctx_init(ctx *c, const hoodie_storage *s, const hoodie_timeline *data_tl)
+{
+    memset(c, 0, sizeof *c);
+    c->s = s;
+    c->data_tl = data_tl;
+    HOODIE_TRY(hoodie_arena_new(&c->a, NULL, 65536));
+    return hoodie_hmap_init(&c->rec_idx, 64);
+}
+
 hoodie_status hoodie_mdt_files(hoodie_mdt_listing **out, const hoodie_storage *s, const char *base_path,
                                const hoodie_timeline *data_tl)
 {
     *out = NULL;
     if (!s) s = hoodie_storage_default();
     ctx c;
-    memset(&c, 0, sizeof c);
-    c.s = s;
-    c.data_tl = data_tl;
-    hoodie_table_config *cfg = NULL;
-    hoodie_timeline *tl = NULL;
-    hoodie_fsview *v = NULL;
+    mdt_part m = { 0 };
     hoodie_mdt_listing *l = NULL;
-    char *mdt = NULL;
     hoodie_buf bytes = HOODIE_BUF_INIT;
-    hoodie_status rc = hoodie_arena_new(&c.a, NULL, 65536);
-    if (rc == HOODIE_OK) rc = hoodie_hmap_init(&c.rec_idx, 64);
-    if (rc == HOODIE_OK) {
-        size_t n = strlen(base_path) + sizeof "/.hoodie/metadata";
-        if (!(mdt = malloc(n))) rc = HOODIE_NOMEM();
-        else snprintf(mdt, n, "%s/.hoodie/metadata", base_path);
+    hoodie_status rc = ctx_init(&c, s, data_tl);
+    if (rc == HOODIE_OK) rc = part_open(&m, s, base_path, "files");
+    c.mdt_tl = m.tl;
+    for (size_t g = 0; rc == HOODIE_OK && g < m.v->group_count; g++) {
+        const hoodie_file_slice *sl = hoodie_file_group_latest(&m.v->groups[g]);
+        if (sl && !strcmp(m.v->groups[g].partition, "files")) rc = read_slice(&c, sl, &bytes);
     }
-    if (rc == HOODIE_OK) rc = hoodie_table_config_load(&cfg, s, mdt, 0);
-    if (rc == HOODIE_OK) rc = hoodie_timeline_load(&tl, s, mdt, cfg);
-    if (rc == HOODIE_OK) {
-        c.mdt_tl = tl;
-        hoodie_fsview_opts o = { NULL, NULL, NULL, 0, only_files, NULL, NULL };
-        rc = hoodie_fsview_build(&v, s, mdt, cfg, tl, &o);
-    }
-    size_t groups = 0;
-    for (size_t g = 0; rc == HOODIE_OK && v && g < v->group_count; g++) {
-        const hoodie_file_group *grp = &v->groups[g];
-        const hoodie_file_slice *sl = hoodie_file_group_latest(grp);
-        if (strcmp(grp->partition, "files") || !sl) continue;
-        groups++;
-        if (sl->base) {
-            bytes.len = 0;
-            rc = hoodie_storage_read_all(s, sl->base->path, &bytes);
-            if (rc == HOODIE_OK) rc = apply_hfile(&c, bytes.data, bytes.len, NULL, 0, sl->base->path);
-        }
-        for (int pass = 0; pass < 2; pass++)
-            for (size_t i = 0; rc == HOODIE_OK && i < sl->log_count; i++) {
-                bytes.len = 0;
-                rc = hoodie_storage_read_all(s, sl->logs[i]->path, &bytes);
-                if (rc == HOODIE_OK) rc = apply_log(&c, &bytes, sl->logs[i]->path, pass);
-            }
-    }
-    if (rc == HOODIE_OK && !groups)
-        rc = HOODIE_FAIL(HOODIE_ENOTFOUND, "%s: the metadata table has no files partition", mdt);
     if (rc == HOODIE_OK && !(l = calloc(1, sizeof *l))) rc = HOODIE_NOMEM();
     if (rc == HOODIE_OK) rc = hoodie_arena_new(&l->arena, NULL, 65536);
     if (rc == HOODIE_OK) rc = build_listing(&c, l);
     if (rc == HOODIE_OK) *out = l, l = NULL;
     hoodie_mdt_listing_free(l);
     hoodie_buf_dispose(&bytes);
-    for (size_t i = 0; i < c.n_recs; i++) {
-        free(c.recs[i].e);
-        hoodie_hmap_dispose(&c.recs[i].idx);
+    ctx_dispose(&c);
+    part_close(&m);
+    return rc;
+}
+
+int hoodie_mdt_listed(const hoodie_table_config *cfg, const char *partition)
+{
+    const char *v = hoodie_table_config_get(cfg, "hoodie.table.metadata.partitions");
+    size_t want = strlen(partition);
+    for (const char *p = v; p && *p;) {
+        const char *e = strchr(p, ',');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        while (n && *p == ' ') p++, n--;
+        while (n && p[n - 1] == ' ') n--;
+        if (n == want && !memcmp(p, partition, n)) return 1;
+        if (!e) break;
+        p = e + 1;
     }
-    free(c.recs);
-    free(c.rolled_back);
-    hoodie_hmap_dispose(&c.rec_idx);
-    hoodie_arena_free(c.a);
-    hoodie_fsview_free(v);
-    hoodie_timeline_free(tl);
-    hoodie_table_config_free(cfg);
-    free(mdt);
+    return 0;
+}
+
+/* ---- the record index ---- */
+
+/* Hudi's HoodieTableMetadataUtil.mapRecordKeyToFileGroupIndex: String.hashCode, then |h| mod n (|INT_MIN|
+ * stays negative in Java; its remainder is then made positive) */
+static size_t key_group(const char *key, size_t n)
+{
+    int32_t h = hoodie_java_string_hash((const uint8_t *)key, strlen(key));
+    int64_t a = h == INT32_MIN ? (int64_t)INT32_MIN : (h < 0 ? -(int64_t)h : h);
+    int64_t r = a % (int64_t)n;
+    return (size_t)(r < 0 ? -r : r);
+}
+
+static void uuid_text(char *out, size_t n, uint64_t hi, uint64_t lo)
+{
+    snprintf(out, n, "%08x-%04x-%04x-%04x-%012llx", (unsigned)(hi >> 32), (unsigned)((hi >> 16) & 0xffff),
+             (unsigned)(hi & 0xffff), (unsigned)(lo >> 48), (unsigned long long)(lo & 0xffffffffffffULL));
+}
+
+/* The union branch of a nullable field value: its schema, or NULL for null. */
+static const hoodie_avro_schema *branch(hoodie_cursor *cur, const hoodie_avro_schema *t)
+{
+    if (t->kind != HOODIE_AVRO_UNION) return t;
+    int64_t br = hoodie_avro_read_long(cur);
+    if (cur->status != HOODIE_OK || br < 0 || (size_t)br >= t->count) {
+        if (cur->status == HOODIE_OK) hoodie_cursor__fail(cur, "union branch %lld out of range", (long long)br);
+        return NULL;
+    }
+    return t->branches[br]->kind == HOODIE_AVRO_NULL ? NULL : t->branches[br];
+}
+
+/* A record index value (HoodieMetadataRecord.recordIndexMetadata) into *loc. */
+static hoodie_status decode_location(ctx *c, const hoodie_avro_schema *schema, const uint8_t *v, size_t vlen,
+                                     hoodie_mdt_location *loc, const char *what)
+{
+    hoodie_cursor cur;
+    hoodie_cursor_init(&cur, v, vlen, 0, what);
+    int f_ri = field(schema, "recordIndexMetadata");
+    if (f_ri < 0) return HOODIE_CORRUPT("%s: the schema has no recordIndexMetadata", what);
+    for (size_t i = 0; i < schema->count && cur.status == HOODIE_OK; i++) {
+        const hoodie_avro_schema *t = schema->fields[i].type;
+        if ((int)i != f_ri) { hoodie_avro_skip(&cur, t); continue; }
+        const hoodie_avro_schema *r = branch(&cur, t);
+        if (!r) break; /* null: no location */
+        if (r->kind != HOODIE_AVRO_RECORD) return HOODIE_CORRUPT("%s: recordIndexMetadata is not a record", what);
+        const char *part = NULL, *raw_id = NULL;
+        size_t part_len = 0, raw_len = 0;
+        uint64_t hi = 0, lo = 0;
+        int have_hi = 0, have_lo = 0, have_index = 0;
+        int32_t index = -1, encoding = 0;
+        int64_t instant = -1;
+        for (size_t k = 0; k < r->count && cur.status == HOODIE_OK; k++) {
+            const char *name = r->fields[k].name;
+            const hoodie_avro_schema *ft = branch(&cur, r->fields[k].type);
+            if (!ft) continue;
+            if (!strcmp(name, "partitionName") && ft->kind == HOODIE_AVRO_STRING)
+                part = (const char *)hoodie_avro_read_bytes(&cur, &part_len);
+            else if (!strcmp(name, "fileId") && ft->kind == HOODIE_AVRO_STRING)
+                raw_id = (const char *)hoodie_avro_read_bytes(&cur, &raw_len);
+            else if (!strcmp(name, "fileIdHighBits") && ft->kind == HOODIE_AVRO_LONG)
+                hi = (uint64_t)hoodie_avro_read_long(&cur), have_hi = 1;
+            else if (!strcmp(name, "fileIdLowBits") && ft->kind == HOODIE_AVRO_LONG)
+                lo = (uint64_t)hoodie_avro_read_long(&cur), have_lo = 1;
+            else if (!strcmp(name, "fileIndex") && ft->kind == HOODIE_AVRO_INT)
+                index = hoodie_avro_read_int(&cur), have_index = 1;
+            else if (!strcmp(name, "fileIdEncoding") && ft->kind == HOODIE_AVRO_INT)
+                encoding = hoodie_avro_read_int(&cur);
+            else if (!strcmp(name, "instantTime") && ft->kind == HOODIE_AVRO_LONG)
+                instant = hoodie_avro_read_long(&cur);
+            else hoodie_avro_skip(&cur, ft);
+        }
+        if (cur.status != HOODIE_OK) break;
+        char id[96];
+        if (encoding == 1 && raw_id && raw_len < sizeof id) {
+            memcpy(id, raw_id, raw_len);
+            id[raw_len] = '\0';
+        } else if (encoding == 0 && have_hi && have_lo) {
+            uuid_text(id, sizeof id, hi, lo);
+            /* HoodieRecordIndexInfo's fileIndex -1: a UUID file id without the "-<index>" suffix */
+            if (have_index && index >= 0) snprintf(id + strlen(id), sizeof id - strlen(id), "-%d", (int)index);
+        } else {
+            return HOODIE_CORRUPT("%s: record index entry without a file id (encoding %d)", what, (int)encoding);
+        }
+        int root = part && part_len == 1 && part[0] == '.';
+        loc->partition = root || !part ? "" : hoodie_arena_strndup(c->a, part, part_len);
+        loc->file_id = hoodie_arena_strdup(c->a, id);
+        if (!loc->partition || !loc->file_id) return HOODIE_NOMEM();
+        loc->instant_ms = instant;
+        loc->found = 1;
+        return HOODIE_OK;
+    }
+    return cur.status;
+}
+
+hoodie_status hoodie_mdt_record_index(const hoodie_storage *s, const char *base_path, const hoodie_timeline *data_tl,
+                                      const char *const *keys, size_t n_keys, hoodie_arena *a,
+                                      hoodie_mdt_location *locs)
+{
+    if (!s) s = hoodie_storage_default();
+    for (size_t i = 0; i < n_keys; i++) memset(&locs[i], 0, sizeof locs[i]);
+    ctx c;
+    mdt_part m = { 0 };
+    hoodie_buf bytes = HOODIE_BUF_INIT;
+    const char **keys_of = NULL;
+    hoodie_mdt_location **locs_of = NULL;
+    hoodie_status rc = ctx_init(&c, s, data_tl);
+    if (rc == HOODIE_OK) rc = part_open(&m, s, base_path, "record_index");
+    c.mdt_tl = m.tl;
+    if (rc == HOODIE_OK) {
+        hoodie_arena_free(c.a); /* the locations' strings go to the caller's arena */
+        c.a = a;
+        keys_of = malloc((n_keys + 1) * sizeof *keys_of);
+        locs_of = malloc((n_keys + 1) * sizeof *locs_of);
+        if (!keys_of || !locs_of) rc = HOODIE_NOMEM();
+    }
+    /* the record index's file groups in file id order (record-index-0000-0, ...); a key's is its hash mod n */
+    size_t n_groups = 0;
+    for (size_t g = 0; rc == HOODIE_OK && g < m.v->group_count; g++)
+        n_groups += !strcmp(m.v->groups[g].partition, "record_index");
+    for (size_t g = 0, gi = 0; rc == HOODIE_OK && g < m.v->group_count; g++) {
+        const hoodie_file_group *grp = &m.v->groups[g];
+        if (strcmp(grp->partition, "record_index")) continue;
+        size_t idx = gi++, n = 0;
+        for (size_t i = 0; i < n_keys; i++)
+            if (key_group(keys[i], n_groups) == idx) keys_of[n] = keys[i], locs_of[n] = &locs[i], n++;
+        const hoodie_file_slice *sl = hoodie_file_group_latest(grp);
+        if (!n || !sl) continue;
+        c.keys = keys_of, c.n_keys = n, c.locs = locs_of;
+        rc = read_slice(&c, sl, &bytes);
+    }
+    if (c.a == a) c.a = NULL;
+    hoodie_buf_dispose(&bytes);
+    free(keys_of);
+    free(locs_of);
+    ctx_dispose(&c);
+    part_close(&m);
     return rc;
 }
 

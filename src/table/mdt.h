@@ -15,6 +15,7 @@
 #define HOODIE_TABLE_MDT_H
 
 #include "hoodie/sys/storage.h"
+#include "table/config.h"
 #include "table/timeline.h"
 #include "util/arena.h"
 
@@ -40,8 +41,30 @@ typedef struct hoodie_mdt_listing {
  * @return HOODIE_OK; HOODIE_ENOTFOUND (no metadata table, or no files partition in it); HOODIE_ECORRUPT (a file
  *         of it does not parse: the message names it and the offset); HOODIE_EIO; HOODIE_ENOMEM.
  */
+/** hoodie.table.metadata.partitions (a comma-separated list) lists `partition` ("files", "record_index", ...). */
+int hoodie_mdt_listed(const hoodie_table_config *cfg, const char *partition);
+
+/** Where the record index (partition "record_index") puts a record key. */
+typedef struct hoodie_mdt_location {
+    int found;                 /* 0: the index does not hold the key (or holds its delete) */
+    const char *partition;     /* relative partition path ("" for the base path) */
+    const char *file_id;
+    int64_t instant_ms;        /* the commit that added it (epoch ms), -1 if absent */
+} hoodie_mdt_location;
+
 hoodie_status hoodie_mdt_files(hoodie_mdt_listing **out, const hoodie_storage *s, const char *base_path,
                                const hoodie_timeline *data_tl);
 void hoodie_mdt_listing_free(hoodie_mdt_listing *l);
+
+/**
+ * Look record keys up in the record index: key i's file group is String.hashCode(key) mod the number of the
+ * index's file groups (Hudi's mapRecordKeyToFileGroupIndex); its latest slice's HFiles are looked up (the base
+ * file, then the log blocks that count, a later one replacing an earlier; a DELETE_BLOCK removes the key).
+ * locs[i] (n_keys of them) receive the locations; strings in `a`.
+ * @return HOODIE_OK; HOODIE_ENOTFOUND (no metadata table or no record_index partition); HOODIE_ECORRUPT; ...
+ */
+hoodie_status hoodie_mdt_record_index(const hoodie_storage *s, const char *base_path, const hoodie_timeline *data_tl,
+                                      const char *const *keys, size_t n_keys, hoodie_arena *a,
+                                      hoodie_mdt_location *locs);
 
 #endif

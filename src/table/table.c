@@ -10,22 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* hoodie.table.metadata.partitions lists "files" (a comma-separated list) */
-static int mdt_has_files(const hoodie_table_config *cfg)
-{
-    const char *v = hoodie_table_config_get(cfg, "hoodie.table.metadata.partitions");
-    for (const char *p = v; p && *p;) {
-        const char *e = strchr(p, ',');
-        size_t n = e ? (size_t)(e - p) : strlen(p);
-        while (n && *p == ' ') p++, n--;
-        while (n && p[n - 1] == ' ') n--;
-        if (n == 5 && !memcmp(p, "files", 5)) return 1;
-        p = e ? e + 1 : p + n;
-        if (!e) break;
-    }
-    return 0;
-}
-
 hoodie_status hoodie_table_open(hoodie_table **out, const char *base_path, const hoodie_table_open_opts *opts)
 {
     hoodie_status rc;
@@ -34,6 +18,7 @@ hoodie_status hoodie_table_open(hoodie_table **out, const char *base_path, const
     hoodie_table *t = calloc(1, sizeof *t);
     if (!t) return HOODIE_NOMEM();
     t->storage = opts && opts->storage ? opts->storage : hoodie_storage_default();
+    t->open_flags = opts ? opts->flags : 0;
     t->base_path = strdup(base_path);
     if (!t->base_path) { free(t); return HOODIE_NOMEM(); }
     for (size_t n = strlen(t->base_path); n > 1 && t->base_path[n - 1] == '/'; n--) t->base_path[n - 1] = '\0';
@@ -44,7 +29,7 @@ hoodie_status hoodie_table_open(hoodie_table **out, const char *base_path, const
         return rc;
     }
     /* a metadata table that is listed but not there (removed with its folder): storage is listed instead */
-    if (opts && (opts->flags & HOODIE_OPEN_METADATA_TABLE) && mdt_has_files(t->cfg) &&
+    if (opts && (opts->flags & HOODIE_OPEN_METADATA_TABLE) && hoodie_mdt_listed(t->cfg, "files") &&
         (rc = hoodie_mdt_files(&t->mdt, t->storage, t->base_path, t->tl)) < 0) {
         if (rc != HOODIE_ENOTFOUND) {
             hoodie_table_free(t);

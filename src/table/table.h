@@ -21,6 +21,7 @@ struct hoodie_table {
     hoodie_status evo_rc;            /* why the history could not be loaded (0: it could), said by reads and writes */
     char *evo_err;                   /* its message, malloc */
     hoodie_mdt_listing *mdt;         /* HOODIE_OPEN_METADATA_TABLE: the files the metadata table records */
+    uint32_t open_flags;             /* hoodie_table_open_opts.flags */
 };
 
 /** HOODIE_OK, or why the table's schema history could not be loaded (the table opens without it, so that its

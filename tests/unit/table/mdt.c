@@ -1,6 +1,7 @@
 #include "hoodie_test.h"
 #include "hoodie/table.h"
 #include "storage/storage.h"
+#include "hoodie/lookup.h"
 #include "table/fsview.h"
 #include "table/mdt.h"
 #include "table/table.h"
@@ -140,4 +141,63 @@ HOODIE_TEST(table_mdt__a_corrupt_metadata_table_is_an_error_naming_the_file)
     hoodie_assert(t == NULL);
     /* without the flag the table reads by listing */
     hoodie_assert_equal_i(1, groups_of(path, 0, NULL, 0));
+}
+
+HOODIE_TEST(table_mdt__record_index_locations)
+{
+    /* keys 1, 4, 5 live in the one file group; 2 and 3 were deleted (delete blocks, then the compaction's
+     * HFiles without them); 6 never was */
+    const char *path = hoodie_fixture("hudi/tables/" MDT_TABLE);
+    hoodie_table *t;
+    hoodie_assert_ok(hoodie_table_open(&t, path, NULL));
+    hoodie_assert(hoodie_mdt_listed(t->cfg, "record_index") && hoodie_mdt_listed(t->cfg, "files"));
+    hoodie_assert(!hoodie_mdt_listed(t->cfg, "bloom_filters") && !hoodie_mdt_listed(t->cfg, "file"));
+    static const char *const keys[] = { "1", "2", "3", "4", "5", "6", "" };
+    hoodie_mdt_location locs[7];
+    hoodie_arena *a;
+    hoodie_assert_ok(hoodie_arena_new(&a, NULL, 4096));
+    hoodie_assert_ok(hoodie_mdt_record_index(NULL, path, t->tl, keys, 7, a, locs));
+    static const int found[] = { 1, 0, 0, 1, 1, 0, 0 };
+    for (int i = 0; i < 7; i++) {
+        hoodie_assert_equal_i(found[i], locs[i].found);
+        if (!found[i]) continue;
+        hoodie_assert_equal_s("", locs[i].partition); /* "." */
+        hoodie_assert_equal_s("ccfdc9b6-b2d0-438f-a236-40b797bf07ea-0", locs[i].file_id); /* from the UUID's bits */
+        hoodie_assert_equal_i(1767246196354LL, locs[i].instant_ms); /* 2026-01-01 05:43:16.354, the first commit */
+    }
+    hoodie_arena_free(a);
+    hoodie_table_free(t);
+}
+
+HOODIE_TEST(table_mdt__point_lookups_read_the_groups_the_record_index_names)
+{
+    /* a stray copy of the first base file as another file group; the metadata table lists only its record
+     * index, so files are listed from storage (the stray one too) and the lookup alone decides */
+    const char *path = copy_table(MDT_TABLE);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "cp '%s/ccfdc9b6-b2d0-438f-a236-40b797bf07ea-0_0-61-225_20260101054316354.parquet' "
+             "'%s/0ddba11c-0000-4000-8000-000000000000-0_0-61-225_20260101054316354.parquet' && "
+             "sed -i 's/^hoodie.table.metadata.partitions=.*/hoodie.table.metadata.partitions=record_index/' "
+             "'%s/.hoodie/hoodie.properties'", path, path, path);
+    hoodie_assert(system(cmd) == 0);
+    for (int use = 0; use < 2; use++) {
+        hoodie_table_open_opts o = HOODIE_TABLE_OPEN_OPTS_INIT;
+        o.flags = use ? HOODIE_OPEN_METADATA_TABLE : 0;
+        hoodie_table *t;
+        hoodie_assert_ok(hoodie_table_open(&t, path, &o));
+        static const char *const keys[] = { "4" };
+        struct ArrowArrayStream st;
+        hoodie_assert_ok(hoodie_table_get(t, keys, 1, &st));
+        struct ArrowArray arr;
+        int64_t rows = 0;
+        while (st.get_next(&st, &arr) == 0 && arr.release) {
+            rows += arr.length;
+            arr.release(&arr);
+        }
+        st.release(&st);
+        /* listed: the stray group's Diana and the real group's Diana Updated; through the index: the latter */
+        hoodie_assert_equal_i(use ? 1 : 2, rows);
+        hoodie_table_free(t);
+    }
 }

@@ -87,6 +87,10 @@ for t in "$FIX"/*/; do
     # file groups: the same, under the other base path
     check_eq "$name fsview" "$("$HOODIE" fsview "$t" 2>&1 | sed "s#$t#BASE#g")" \
         "$("$HOODIE" fsview "$s3t" 2>&1 | sed "s#$s3t#BASE#g")"
+    # the files from the metadata table (mdt_basic_*: its HFiles and logs read from S3; the others listed)
+    check_eq "$name fsview from the metadata table" "$("$HOODIE" fsview "$t" 2>&1 | sed "s#$t#BASE#g")" \
+        "$("$HOODIE" fsview "$s3t" --metadata-table 2>&1 | sed "s#$s3t#BASE#g")"
+    check_eq "$name snapshot from the metadata table" "$(rows "$t")" "$(rows "$s3t" --metadata-table)"
 done
 [ "$tables" -ge 20 ] && ok || bad "only $tables fixture tables were read from S3"
 

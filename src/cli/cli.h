@@ -13,6 +13,7 @@ typedef int (*cli_cmd_fn)(int argc, char **argv);
 int cmd_parquet(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
 int cmd_fsview(int argc, char **argv);
+int cmd_metadata(int argc, char **argv);
 int cmd_describe(int argc, char **argv);
 int cmd_read(int argc, char **argv);
 int cmd_get(int argc, char **argv);

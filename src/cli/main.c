@@ -15,6 +15,7 @@ static const cli_cmd commands[] = {
     { "describe", cmd_describe, "Show a table's type, version, keys, merge mode and schema" },
     { "timeline", cmd_timeline, "List the instants of a table's active timeline" },
     { "fsview", cmd_fsview, "Show partitions, file groups and file slices (--as-of T)" },
+    { "metadata", cmd_metadata, "What the metadata table records: partitions, files, validate, lookup" },
     { "write", cmd_write, "Write rows into a table: insert, upsert, delete, bulk_insert, insert_overwrite, ..." },
     { "ingest", cmd_ingest, "Stream JSON lines or Debezium change events into a table, exactly once" },
     { "create", cmd_create, "Create an empty Hudi table (table version 8 or 6, COW or MOR)" },

@@ -10,14 +10,6 @@ FIX=${HOODIE_FIXTURES:-../shared/fixtures}/hudi/tables
 source "$(dirname "${BASH_SOURCE[0]}")/common/check.bash"
 
 rows() { "$HOODIE" read "$1" --columns id,name,age,city,ts --format csv 2> /dev/null | tail -n +2 | sort; }
-# run NAME WANT_EXIT CMD...: the command's exit status is WANT_EXIT; its stderr is left in $tmp/err
-run() {
-    local name=$1 want=$2
-    shift 2
-    "$@" > "$tmp/out" 2> "$tmp/err"
-    local rc=$?
-    if [ "$rc" -eq "$want" ]; then ok; else bad "$name: exit $rc, wanted $want: $(cat "$tmp/err")"; fi
-}
 # refused NAME TABLE WRITE-ARGS...: exit 5, the table reads as before, a completed rollback, nothing pending or left
 refused() {
     local name=$1 t=$2

@@ -1,0 +1,196 @@
+/* hoodie metadata: what a table's metadata table records (Hudi's CLI `metadata list-partitions`, `list-files`,
+ * `validate-files`), and record index lookups. */
+#include "cli.h"
+#include "storage/storage.h"
+#include "table/fsview.h"
+#include "table/mdt.h"
+#include "table/table.h"
+#include "util/arena.h"
+#include "util/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void metadata_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: hoodie metadata TABLE partitions\n"
+            "       hoodie metadata TABLE files [--partition P]\n"
+            "       hoodie metadata TABLE validate\n"
+            "       hoodie metadata TABLE lookup KEY...\n"
+            "\n"
+            "  What the table's metadata table (.hoodie/metadata) records, read by hoodie:\n"
+            "  partitions  the partitions of its files partition (\"\" is printed as '.')\n"
+            "  files       the files of each partition (or of P) with their sizes\n"
+            "  validate    its files against a listing of storage: partitions and files on one side only, sizes\n"
+            "              that differ; exit status 1 when they differ (files of writes that did not commit are\n"
+            "              in storage only until rolled back)\n"
+            "  lookup      where its record index puts each key (partition, file id, instant in epoch ms)\n");
+}
+
+typedef struct raw_list { char **names; uint64_t *sizes; size_t n, cap; int oom; } raw_list;
+
+static int collect(const hoodie_dirent *e, void *payload)
+{
+    raw_list *l = payload;
+    if (e->is_dir || !strcmp(e->name, ".hoodie_partition_metadata")) return 0;
+    if (l->n == l->cap) {
+        size_t nc = l->cap ? l->cap * 2 : 64;
+        char **nn = realloc(l->names, nc * sizeof *nn);
+        if (nn) l->names = nn;
+        uint64_t *ns = realloc(l->sizes, nc * sizeof *ns);
+        if (ns) l->sizes = ns;
+        if (!nn || !ns) { l->oom = 1; return 1; }
+        l->cap = nc;
+    }
+    if (!(l->names[l->n] = strdup(e->name))) { l->oom = 1; return 1; }
+    l->sizes[l->n++] = e->size;
+    return 0;
+}
+
+static void raw_dispose(raw_list *l)
+{
+    for (size_t i = 0; i < l->n; i++) free(l->names[i]);
+    free(l->names);
+    free(l->sizes);
+}
+
+static const char *shown(const char *partition) { return *partition ? partition : "."; }
+
+/* The files of one partition, by storage and by the metadata table: differences printed, their count returned. */
+static long validate_partition(const hoodie_table *t, const char *partition, const hoodie_mdt_partition *mp,
+                               hoodie_status *rc)
+{
+    raw_list l = { 0 };
+    char *dir = NULL;
+    size_t n = strlen(t->base_path) + strlen(partition) + 2;
+    if (!(dir = malloc(n))) { *rc = HOODIE_NOMEM(); return 0; }
+    snprintf(dir, n, *partition ? "%s/%s" : "%s", t->base_path, partition);
+    *rc = t->storage->list(t->storage->ctx, dir, collect, &l);
+    if (*rc == HOODIE_OK && l.oom) *rc = HOODIE_NOMEM();
+    long diffs = 0;
+    for (size_t i = 0; *rc == HOODIE_OK && i < l.n; i++) {
+        hoodie_file_name fn;
+        if (hoodie_file_name_parse(&fn, l.names[i]) == HOODIE_FILE_OTHER) continue; /* not a Hudi data file */
+        const hoodie_mdt_file *m = NULL;
+        for (size_t j = 0; mp && j < mp->count && !m; j++)
+            if (!strcmp(mp->files[j].name, l.names[i])) m = &mp->files[j];
+        if (!m) printf("only in storage: %s/%s (%llu bytes)\n", shown(partition), l.names[i],
+                       (unsigned long long)l.sizes[i]), diffs++;
+        else if (m->size != l.sizes[i])
+            printf("size differs: %s/%s: %llu bytes in storage, %llu in the metadata table\n", shown(partition),
+                   l.names[i], (unsigned long long)l.sizes[i], (unsigned long long)m->size), diffs++;
+    }
+    for (size_t j = 0; *rc == HOODIE_OK && mp && j < mp->count; j++) {
+        size_t i = 0;
+        while (i < l.n && strcmp(l.names[i], mp->files[j].name)) i++;
+        if (i == l.n) printf("only in the metadata table: %s/%s (%llu bytes)\n", shown(partition),
+                             mp->files[j].name, (unsigned long long)mp->files[j].size), diffs++;
+    }
+    raw_dispose(&l);
+    free(dir);
+    return diffs;
+}
+
+static int validate(const hoodie_table *t, const hoodie_mdt_listing *l)
+{
+    /* the partitions storage has (folders holding .hoodie_partition_metadata) */
+    hoodie_fsview *v = NULL;
+    hoodie_fsview_opts o = { NULL, NULL, NULL, 0, NULL, NULL, NULL };
+    hoodie_status rc = hoodie_fsview_build(&v, t->storage, t->base_path, t->cfg, t->tl, &o);
+    if (rc < 0) return cli_fail(rc, NULL);
+    long diffs = 0, files = 0;
+    for (size_t p = 0; rc == HOODIE_OK && p < v->partition_count; p++) {
+        const hoodie_mdt_partition *mp = NULL;
+        for (size_t i = 0; i < l->count && !mp; i++)
+            if (!strcmp(l->partitions[i].path, v->partitions[p])) mp = &l->partitions[i];
+        if (!mp) printf("partition only in storage: %s\n", shown(v->partitions[p])), diffs++;
+        diffs += validate_partition(t, v->partitions[p], mp, &rc);
+    }
+    for (size_t i = 0; rc == HOODIE_OK && i < l->count; i++) {
+        files += (long)l->partitions[i].count;
+        size_t p = 0;
+        while (p < v->partition_count && strcmp(v->partitions[p], l->partitions[i].path)) p++;
+        if (p < v->partition_count) continue;
+        printf("partition only in the metadata table: %s\n", shown(l->partitions[i].path)), diffs++;
+        diffs += validate_partition(t, l->partitions[i].path, &l->partitions[i], &rc);
+    }
+    hoodie_fsview_free(v);
+    if (rc < 0) return cli_fail(rc, NULL);
+    printf("%zu partition(s), %ld file(s) in the metadata table; %ld difference(s) from storage\n", l->count, files,
+           diffs);
+    return diffs ? 1 : CLI_OK;
+}
+
+int cmd_metadata(int argc, char **argv)
+{
+    const char *table = NULL, *what = NULL, *only = NULL;
+    const char **keys = calloc((size_t)argc + 1, sizeof *keys);
+    size_t n_keys = 0;
+    if (!keys) return cli_fail(HOODIE_ENOMEM, NULL);
+    int code = -1;
+    for (int i = 1; i < argc && code < 0; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { metadata_usage(stdout); code = CLI_OK; }
+        else if (!strcmp(a, "--partition")) {
+            if (i + 1 >= argc) code = cli_usage("metadata: --partition needs a partition path");
+            else only = argv[++i];
+        } else if (a[0] == '-' && a[1] == '-') code = cli_usage("metadata: unknown option '%s'", a);
+        else if (!table) table = a;
+        else if (!what) what = a;
+        else if (!strcmp(what, "lookup")) keys[n_keys++] = a;
+        else code = cli_usage("metadata: unexpected argument '%s'", a);
+    }
+    if (code < 0 && (!table || !what)) { metadata_usage(stderr); code = CLI_USAGE; }
+    if (code < 0 && strcmp(what, "partitions") && strcmp(what, "files") && strcmp(what, "validate") &&
+        strcmp(what, "lookup"))
+        code = cli_usage("metadata: unknown request '%s' (partitions, files, validate, lookup)", what);
+    if (code < 0 && !strcmp(what, "lookup") && !n_keys) code = cli_usage("metadata: lookup needs keys");
+    if (code < 0 && only && strcmp(what, "files")) code = cli_usage("metadata: --partition goes with files");
+    if (code >= 0) { free(keys); return code; }
+
+    hoodie_table *t = NULL;
+    hoodie_status rc = hoodie_table_open(&t, table, NULL);
+    if (rc == HOODIE_OK && !hoodie_mdt_listed(t->cfg, !strcmp(what, "lookup") ? "record_index" : "files"))
+        rc = HOODIE_FAIL(HOODIE_ENOTFOUND, "%s: hoodie.table.metadata.partitions does not list %s", table,
+                         !strcmp(what, "lookup") ? "record_index" : "files");
+    if (rc == HOODIE_OK && !strcmp(what, "lookup")) {
+        hoodie_arena *a = NULL;
+        hoodie_mdt_location *locs = calloc(n_keys, sizeof *locs);
+        rc = locs ? hoodie_arena_new(&a, NULL, 4096) : HOODIE_NOMEM();
+        if (rc == HOODIE_OK) rc = hoodie_mdt_record_index(t->storage, t->base_path, t->tl, keys, n_keys, a, locs);
+        for (size_t i = 0; rc == HOODIE_OK && i < n_keys; i++) {
+            if (locs[i].found)
+                printf("%s\t%s\t%s\t%lld\n", keys[i], shown(locs[i].partition), locs[i].file_id,
+                       (long long)locs[i].instant_ms);
+            else printf("%s\t-\n", keys[i]);
+        }
+        hoodie_arena_free(a);
+        free(locs);
+        code = rc < 0 ? cli_fail(rc, NULL) : CLI_OK;
+    } else if (rc == HOODIE_OK) {
+        hoodie_mdt_listing *l = NULL;
+        rc = hoodie_mdt_files(&l, t->storage, t->base_path, t->tl);
+        if (rc < 0) code = cli_fail(rc, NULL);
+        else if (!strcmp(what, "validate")) code = validate(t, l);
+        else {
+            int found = !only;
+            for (size_t i = 0; i < l->count; i++) {
+                const hoodie_mdt_partition *p = &l->partitions[i];
+                if (!strcmp(what, "partitions")) { printf("%s\n", shown(p->path)); continue; }
+                if (only && strcmp(only, p->path) && strcmp(only, shown(p->path))) continue;
+                found = 1;
+                for (size_t j = 0; j < p->count; j++)
+                    printf("%s\t%s\t%llu\n", shown(p->path), p->files[j].name, (unsigned long long)p->files[j].size);
+            }
+            code = found ? CLI_OK : cli_usage("metadata: the metadata table has no partition '%s'", only);
+        }
+        hoodie_mdt_listing_free(l);
+    } else {
+        code = cli_fail(rc, NULL);
+    }
+    hoodie_table_free(t);
+    free(keys);
+    return code;
+}

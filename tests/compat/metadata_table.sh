@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# hoodie metadata over the Spark-written table whose metadata table is on (mdt_basic_mor_avro_v8_nonpartitioned):
+# its partitions and files (with sizes) equal a listing of storage; validate finds nothing, then finds each kind of
+# difference in a copy (a file storage has and the metadata table does not, one it lists that storage lost, a size
+# that differs); record index lookups; the reads and lookups that take the metadata table (--metadata-table) return
+# what listing returns; usage errors.
+set -u
+HOODIE=${HOODIE:-build/hoodie}
+FIX=${HOODIE_FIXTURES:-../shared/fixtures}/hudi/tables
+source "$(dirname "${BASH_SOURCE[0]}")/common/check.bash"
+
+T=$FIX/mdt_basic_mor_avro_v8_nonpartitioned
+
+run "partitions" 0 "$HOODIE" metadata "$T" partitions
+check_eq "partitions: the base path" "." "$(cat "$tmp/out")"
+run "files" 0 "$HOODIE" metadata "$T" files
+# the data files in the base path (base files and logs), with their sizes, as storage has them
+want=$(cd "$T" && for f in * .??*; do [ -f "$f" ] && [ "$f" != .hoodie_partition_metadata ] && printf '.\t%s\t%s\n' "$f" "$(stat -c %s "$f")"; done | sort)
+check_eq "files: the listing of storage, with sizes" "$want" "$(sort "$tmp/out")"
+check_eq "files: 2 base files and 5 log files" "7" "$(wc -l < "$tmp/out")"
+run "files --partition ." 0 "$HOODIE" metadata "$T" files --partition .
+check_eq "files --partition ." "$want" "$(sort "$tmp/out")"
+run "validate" 0 "$HOODIE" metadata "$T" validate
+grep -q "1 partition(s), 7 file(s) in the metadata table; 0 difference(s) from storage" "$tmp/out" && ok ||
+    bad "validate: $(cat "$tmp/out")"
+
+# record index: keys 1, 4 and 5 are in the one file group (added by the first commit); 2 and 3 were deleted
+run "lookup" 0 "$HOODIE" metadata "$T" lookup 1 2 3 4 5 6
+check_eq "lookup" "$(printf '1\t.\tccfdc9b6-b2d0-438f-a236-40b797bf07ea-0\t1767246196354\n2\t-\n3\t-\n4\t.\tccfdc9b6-b2d0-438f-a236-40b797bf07ea-0\t1767246196354\n5\t.\tccfdc9b6-b2d0-438f-a236-40b797bf07ea-0\t1767246196354\n6\t-')" "$(cat "$tmp/out")"
+
+# reads through the metadata table return what listing returns
+for q in "" "--as-of 20260101054332333" "--query read_optimized"; do
+    # shellcheck disable=SC2086
+    check_eq "read $q" "$("$HOODIE" read "$T" $q --format csv 2>&1)" "$("$HOODIE" read "$T" $q --format csv --metadata-table 2>&1)"
+done
+check_eq "get" "$("$HOODIE" get "$T" 1 2 3 4 5 6 2>&1)" "$("$HOODIE" get "$T" 1 2 3 4 5 6 --metadata-table 2>&1)"
+check_eq "get finds 1, 4, 5" "3" "$("$HOODIE" get "$T" 1 2 3 4 5 6 --metadata-table --format csv | tail -n +2 | wc -l)"
+
+# validate finds each kind of difference
+c=$tmp/copy
+cp -r "$T" "$c" && chmod -R u+w "$c"
+cp "$c/ccfdc9b6-b2d0-438f-a236-40b797bf07ea-0_0-61-225_20260101054316354.parquet" \
+   "$c/0ddba11c-0000-4000-8000-000000000000-0_0-61-225_20260101054316354.parquet"
+rm "$c/.ccfdc9b6-b2d0-438f-a236-40b797bf07ea-0_20260101054333805.log.1_0-120-380"
+printf 'x' >> "$c/.ccfdc9b6-b2d0-438f-a236-40b797bf07ea-0_20260101054337037.log.1_0-167-518"
+run "validate a changed copy" 1 "$HOODIE" metadata "$c" validate
+grep -q "^only in storage: ./0ddba11c-0000-4000-8000-000000000000-0_0-61-225_20260101054316354.parquet (437945 bytes)" "$tmp/out" && ok || bad "stray file: $(cat "$tmp/out")"
+grep -q "^only in the metadata table: ./.ccfdc9b6-b2d0-438f-a236-40b797bf07ea-0_20260101054333805.log.1_0-120-380 (1765 bytes)" "$tmp/out" && ok || bad "lost file: $(cat "$tmp/out")"
+grep -q "^size differs: ./.ccfdc9b6-b2d0-438f-a236-40b797bf07ea-0_20260101054337037.log.1_0-167-518: 1768 bytes in storage, 1767 in the metadata table" "$tmp/out" && ok || bad "size: $(cat "$tmp/out")"
+grep -q "3 difference(s) from storage" "$tmp/out" && ok || bad "count: $(cat "$tmp/out")"
+# the stray file group (the 5 rows of the first commit): listing reads it, the metadata table does not
+check_eq "stray group read by listing only" "8 3" \
+    "$("$HOODIE" read "$c" --format csv 2>/dev/null | tail -n +2 | wc -l) $("$HOODIE" read "$c" --format csv --metadata-table 2>/dev/null | tail -n +2 | wc -l)"
+
+# a corrupt metadata table is an error that names the file; a table without one is refused by the command
+printf 'garbage' | dd of="$c/.hoodie/metadata/files/files-0000-0_22-161-506_20260101054337083.hfile" bs=1 seek=300 conv=notrunc 2> /dev/null
+run "corrupt" 3 "$HOODIE" metadata "$c" files
+grep -q "files-0000-0_22-161-506_20260101054337083.hfile: HFile block at offset 0: checksum mismatch" "$tmp/err" && ok || bad "corrupt: $(cat "$tmp/err")"
+run "without one" 1 "$HOODIE" metadata "$FIX/cow_v8_nonpartitioned" files
+grep -q "does not list files" "$tmp/err" && ok || bad "without one: $(cat "$tmp/err")"
+run "unknown request" 2 "$HOODIE" metadata "$T" bogus
+run "lookup without keys" 2 "$HOODIE" metadata "$T" lookup
+run "--partition with validate" 2 "$HOODIE" metadata "$T" validate --partition .
+run "no such partition" 2 "$HOODIE" metadata "$T" files --partition nope
+finish metadata_table

@@ -29,7 +29,8 @@ typedef struct hoodie_table_open_opts {
 /** Take the table's partitions and files from its metadata table (the "files" partition of .hoodie/metadata)
  *  instead of listing storage, when hoodie.table.metadata.partitions lists "files" and .hoodie/metadata is there;
  *  otherwise list storage. Point lookups (hoodie_table_get) of the latest snapshot then read only the file groups
- *  its record index (partition "record_index") puts the keys in, when it has one. A metadata table that does not read is an error of the open (the message names the
+ *  its record index (partition "record_index") puts the keys in, when it has one; filtered scans skip the file
+ *  slices its column statistics (partition "column_stats") rule out. A metadata table that does not read is an error of the open (the message names the
  *  file and offset). */
 #define HOODIE_OPEN_METADATA_TABLE 2u
 

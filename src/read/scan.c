@@ -92,6 +92,8 @@ typedef struct scan {
     const hoodie_hmap *only;
     hoodie_hmap *rli_only;  /* point lookup through the record index: the file groups it puts the keys in */
     hoodie_arena *rli_arena; /* their ids */
+    hoodie_mdt_colstats *colstats; /* a filter on a table whose metadata table has column_stats: file slices */
+    size_t skipped_by_colstats;    /* slices they skipped */
 } scan;
 
 /* ---- schema ---- */
@@ -807,6 +809,8 @@ static hoodie_status slice_next(scan *s, hoodie_batch *out)
     return HOODIE_ITEROVER;
 }
 
+static int slice_may_match(const scan *s, const hoodie_file_slice *sl);
+
 static hoodie_status scan_next(hoodie_batch *out, void *payload)
 {
     scan *s = payload;
@@ -824,6 +828,10 @@ static hoodie_status scan_next(hoodie_batch *out, void *payload)
                 char id[512];
                 int n = snprintf(id, sizeof id, "%s\x01%s", g->partition, g->file_id);
                 if (n < 0 || (size_t)n >= sizeof id || !hoodie_hmap_get(s->rli_only, id, (size_t)n)) continue;
+            }
+            if (s->colstats && !slice_may_match(s, hoodie_file_group_latest(g))) {
+                s->skipped_by_colstats++;
+                continue;
             }
             if (s->key_buckets) { /* point lookup with the bucket index: only the keys' buckets */
                 int b = hoodie_bucket_of_file_id(g->file_id), hit = 0;
@@ -867,10 +875,66 @@ static void scan_free(void *payload)
     for (size_t i = 0; i < s->n_keys; i++) free(s->keys[i]);
     free(s->keys);
     free(s->key_buckets);
+    hoodie_mdt_colstats_free(s->colstats);
     if (s->rli_only) hoodie_hmap_dispose(s->rli_only);
     free(s->rli_only);
     hoodie_arena_free(s->rli_arena);
     free(s);
+}
+
+/* A filtered scan of a table whose metadata table has column statistics (opened with HOODIE_OPEN_METADATA_TABLE):
+ * they are loaded once, and file slices none of whose files can hold a row passing the filter are not read (Hudi's
+ * data skipping). */
+static hoodie_status load_colstats(scan *s)
+{
+    hoodie_table *t = s->t;
+    if (!(t->open_flags & HOODIE_OPEN_METADATA_TABLE) || !s->has_filter || !s->filter.count ||
+        (s->query != HOODIE_QUERY_SNAPSHOT && s->query != HOODIE_QUERY_READ_OPTIMIZED) ||
+        !hoodie_mdt_listed(t->cfg, "column_stats"))
+        return HOODIE_OK;
+    hoodie_status rc = hoodie_mdt_column_stats(&s->colstats, t->storage, t->base_path, t->tl);
+    if (rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); return HOODIE_OK; }
+    return rc;
+}
+
+/* 0 when no file of the slice (its base file; its logs too unless read-optimized) can hold a row that passes the
+ * filter by their column statistics; 1 when one may, or when a file has none for a filtered column. A file's
+ * statistics cover every record it holds (a log's updates and inserts; its deletes add no row), and a merged row's
+ * value of a column comes from one of the files, so a slice none of whose files can match yields no row. */
+static int slice_may_match(const scan *s, const hoodie_file_slice *sl)
+{
+    int with_logs = s->query != HOODIE_QUERY_READ_OPTIMIZED;
+    size_t n_files = (sl->base ? 1 : 0) + (with_logs ? sl->log_count : 0);
+    if (!n_files) return 1;
+    for (size_t k = 0; k < s->filter.count; k++) {
+        const hoodie_pred *p = &s->filter.preds[k];
+        if (!s->t->cfg->populate_meta_fields && hoodie_is_meta_field(p->column)) continue;
+        int c = hoodie_field_find(&s->full, p->column);
+        if (c < 0) continue;
+        hoodie_pq_value vals[HOODIE_PRED_PQ_MAX];
+        hoodie_pq_pred pp;
+        if (!hoodie_pred_to_pq(p, &s->full.children[c].type, vals, &pp)) continue;
+        int may = 0;
+        for (size_t f = 0; f < n_files && !may; f++) {
+            const hoodie_fs_file *file = sl->base ? (f == 0 ? sl->base : sl->logs[f - 1]) : sl->logs[f];
+            const hoodie_mdt_stat *st = hoodie_mdt_stat_of(s->colstats, file->name, p->column);
+            if (!st) { may = 1; break; }
+            if (st->has_counts && st->value_count == 0) continue; /* no record (a log of deletes) */
+            hoodie_pq_column_stats cs;
+            memset(&cs, 0, sizeof cs);
+            /* bounds of another kind than the filter's values (a type change since): not compared */
+            int kind_ok = pp.n_values == 0 || (st->has_min && st->has_max && st->min.kind == pp.values[0].kind &&
+                                               st->max.kind == pp.values[0].kind);
+            cs.has_min = cs.has_max = kind_ok && st->has_min && st->has_max;
+            cs.min = st->min, cs.max = st->max;
+            cs.has_null_count = st->has_counts;
+            cs.null_count = st->null_count;
+            cs.num_values = cs.num_rows = st->value_count;
+            may = hoodie_pq_stats_may_match(&cs, &pp);
+        }
+        if (!may) return 0;
+    }
+    return 1;
 }
 
 /* A point lookup of the latest snapshot on a table whose metadata table has a record index (opened with
@@ -1004,6 +1068,7 @@ static hoodie_status scan_open(hoodie_table *t, const hoodie_scan_opts *opts, co
         }
     }
     if (rc == HOODIE_OK) rc = rli_groups(s);
+    if (rc == HOODIE_OK) rc = load_colstats(s);
     if (rc == HOODIE_OK) rc = load_rollbacks(s);
     if (rc == HOODIE_OK && s->has_filter) rc = load_partition_schema(s);
     if (rc == HOODIE_OK)

@@ -51,6 +51,8 @@ typedef struct ctx {
     const char *const *keys;
     size_t n_keys;
     hoodie_mdt_location **locs;
+    /* column stats: every record merged into this map of "file\x01column" to an index of stats */
+    hoodie_mdt_colstats *cs;
 } ctx;
 
 static mrec *record_of(ctx *c, const uint8_t *key, size_t len)
@@ -195,6 +197,8 @@ static hoodie_status apply_value(ctx *c, const hoodie_avro_schema *schema, const
 
 static hoodie_status decode_location(ctx *c, const hoodie_avro_schema *schema, const uint8_t *v, size_t vlen,
                                      hoodie_mdt_location *loc, const char *what);
+static hoodie_status apply_colstats(ctx *c, const hoodie_avro_schema *schema, const uint8_t *v, size_t vlen,
+                                    const char *what);
 
 /* Every cell of an HFile (a base file, or a block's content), its values decoded by `schema_json` (NULL: the
  * HFile's file info "schema"). */
@@ -226,7 +230,8 @@ static hoodie_status apply_hfile(ctx *c, const uint8_t *data, size_t len, const 
         }
     } else {
         while (rc == HOODIE_OK && (rc = hoodie_hfile_next(&it, &kv)) == HOODIE_OK)
-            rc = apply_value(c, schema, kv.key, kv.key_len, kv.value, kv.value_len, what);
+            rc = c->cs ? apply_colstats(c, schema, kv.value, kv.value_len, what)
+                       : apply_value(c, schema, kv.key, kv.key_len, kv.value, kv.value_len, what);
         if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
     }
     hoodie_hfile_iter_dispose(&it);
@@ -608,6 +613,163 @@ hoodie_status hoodie_mdt_record_index(const hoodie_storage *s, const char *base_
     ctx_dispose(&c);
     part_close(&m);
     return rc;
+}
+
+/* ---- column statistics ---- */
+
+/* A min or max value: a union of null and wrapper records of one field `value` (HoodieMetadata.avsc), into *out;
+ * 0 when null or of a wrapper hoodie does not compare (decimals, times, timestamps, bytes). */
+static int read_wrapped(hoodie_cursor *cur, const hoodie_avro_schema *t, hoodie_arena *a, hoodie_pq_value *out)
+{
+    const hoodie_avro_schema *w = branch(cur, t);
+    if (!w) return 0;
+    if (w->kind != HOODIE_AVRO_RECORD || w->count != 1) { hoodie_avro_skip(cur, w); return 0; }
+    const char *name = w->name ? strrchr(w->name, '.') : NULL;
+    name = name ? name + 1 : w->name ? w->name : "";
+    const hoodie_avro_schema *vt = w->fields[0].type;
+    memset(out, 0, sizeof *out);
+    if (!strcmp(name, "BooleanWrapper") && vt->kind == HOODIE_AVRO_BOOLEAN) {
+        out->kind = HOODIE_PQ_VAL_BOOL, out->i = hoodie_cursor_u8(cur) != 0;
+    } else if ((!strcmp(name, "IntWrapper") || !strcmp(name, "DateWrapper")) && vt->kind == HOODIE_AVRO_INT) {
+        out->kind = HOODIE_PQ_VAL_I64, out->i = hoodie_avro_read_int(cur);
+    } else if (!strcmp(name, "LongWrapper") && vt->kind == HOODIE_AVRO_LONG) {
+        out->kind = HOODIE_PQ_VAL_I64, out->i = hoodie_avro_read_long(cur);
+    } else if (!strcmp(name, "FloatWrapper") && vt->kind == HOODIE_AVRO_FLOAT) {
+        out->kind = HOODIE_PQ_VAL_F64, out->d = hoodie_avro_read_float(cur);
+    } else if (!strcmp(name, "DoubleWrapper") && vt->kind == HOODIE_AVRO_DOUBLE) {
+        out->kind = HOODIE_PQ_VAL_F64, out->d = hoodie_avro_read_double(cur);
+    } else if (!strcmp(name, "StringWrapper") && vt->kind == HOODIE_AVRO_STRING) {
+        size_t n;
+        const uint8_t *p = hoodie_avro_read_bytes(cur, &n);
+        if (!p) return 0;
+        /* Java orders strings by UTF-16 units, Parquet and hoodie by bytes: they agree below U+E000 */
+        for (size_t i = 0; i < n; i++)
+            if (p[i] >= 0xEE) return 0;
+        out->kind = HOODIE_PQ_VAL_BYTES, out->bytes = hoodie_arena_memdup(a, p, n ? n : 1), out->len = n;
+        if (!out->bytes) return 0;
+    } else {
+        hoodie_avro_skip(cur, vt);
+        return 0;
+    }
+    if (out->kind == HOODIE_PQ_VAL_F64 && out->d != out->d) return 0; /* NaN: no bound */
+    return cur->status == HOODIE_OK;
+}
+
+/* One HoodieMetadataColumnStats record merged into the map (HoodieMetadataPayload.mergeColumnStatsRecords: a
+ * tombstone on either side, the newer record; else the wider range and the counts added). */
+static hoodie_status apply_colstats(ctx *c, const hoodie_avro_schema *schema, const uint8_t *v, size_t vlen,
+                                    const char *what)
+{
+    hoodie_cursor cur;
+    hoodie_cursor_init(&cur, v, vlen, 0, what);
+    int f_cs = field(schema, "ColumnStatsMetadata");
+    if (f_cs < 0) return HOODIE_CORRUPT("%s: the schema has no ColumnStatsMetadata", what);
+    hoodie_mdt_colstats *cs = c->cs;
+    for (size_t i = 0; i < schema->count && cur.status == HOODIE_OK; i++) {
+        const hoodie_avro_schema *t = schema->fields[i].type;
+        if ((int)i != f_cs) { hoodie_avro_skip(&cur, t); continue; }
+        const hoodie_avro_schema *r = branch(&cur, t);
+        if (!r) return cur.status;
+        if (r->kind != HOODIE_AVRO_RECORD) return HOODIE_CORRUPT("%s: ColumnStatsMetadata is not a record", what);
+        hoodie_mdt_stat st;
+        memset(&st, 0, sizeof st);
+        const uint8_t *file = NULL, *col = NULL;
+        size_t file_len = 0, col_len = 0;
+        int have_vc = 0, have_nc = 0;
+        for (size_t k = 0; k < r->count && cur.status == HOODIE_OK; k++) {
+            const char *name = r->fields[k].name;
+            const hoodie_avro_schema *ft = r->fields[k].type;
+            if (!strcmp(name, "minValue")) { st.has_min = read_wrapped(&cur, ft, cs->arena, &st.min); continue; }
+            if (!strcmp(name, "maxValue")) { st.has_max = read_wrapped(&cur, ft, cs->arena, &st.max); continue; }
+            const hoodie_avro_schema *b = branch(&cur, ft);
+            if (!b) continue;
+            if (!strcmp(name, "fileName") && b->kind == HOODIE_AVRO_STRING) file = hoodie_avro_read_bytes(&cur, &file_len);
+            else if (!strcmp(name, "columnName") && b->kind == HOODIE_AVRO_STRING) col = hoodie_avro_read_bytes(&cur, &col_len);
+            else if (!strcmp(name, "valueCount") && b->kind == HOODIE_AVRO_LONG) st.value_count = hoodie_avro_read_long(&cur), have_vc = 1;
+            else if (!strcmp(name, "nullCount") && b->kind == HOODIE_AVRO_LONG) st.null_count = hoodie_avro_read_long(&cur), have_nc = 1;
+            else if (!strcmp(name, "isDeleted") && b->kind == HOODIE_AVRO_BOOLEAN) st.deleted = hoodie_cursor_u8(&cur) != 0;
+            else hoodie_avro_skip(&cur, b);
+        }
+        if (cur.status != HOODIE_OK) return cur.status;
+        if (!file || !col) return HOODIE_CORRUPT("%s: column statistics without a file or column name", what);
+        st.has_counts = have_vc && have_nc;
+        char *key = hoodie_arena_sprintf(cs->arena, "%.*s\x01%.*s", (int)file_len, file, (int)col_len, col);
+        if (!key) return HOODIE_NOMEM();
+        uint64_t *slot;
+        int existed;
+        HOODIE_TRY(hoodie_hmap_upsert(&cs->map, key, strlen(key), &slot, &existed));
+        if (!existed) {
+            if (cs->n == cs->cap) {
+                size_t nc = cs->cap ? cs->cap * 2 : 256;
+                hoodie_mdt_stat *p = realloc(cs->stats, nc * sizeof *p);
+                if (!p) return HOODIE_NOMEM();
+                cs->stats = p, cs->cap = nc;
+            }
+            *slot = cs->n;
+            cs->stats[cs->n++] = st;
+            return HOODIE_OK;
+        }
+        hoodie_mdt_stat *o = &cs->stats[*slot];
+        if (st.deleted || o->deleted) { *o = st; return HOODIE_OK; }
+        /* the wider range: a side without a bound (nulls only, or a wrapper not compared) leaves none only if it
+         * had values; its null and value counts say */
+        if (!o->has_min || !st.has_min || o->min.kind != st.min.kind) o->has_min = 0;
+        else if (hoodie_pq_value_cmp(&st.min, &o->min) < 0) o->min = st.min;
+        if (!o->has_max || !st.has_max || o->max.kind != st.max.kind) o->has_max = 0;
+        else if (hoodie_pq_value_cmp(&st.max, &o->max) > 0) o->max = st.max;
+        o->has_counts = o->has_counts && st.has_counts;
+        o->value_count += st.value_count;
+        o->null_count += st.null_count;
+        return HOODIE_OK;
+    }
+    return cur.status;
+}
+
+hoodie_status hoodie_mdt_column_stats(hoodie_mdt_colstats **out, const hoodie_storage *s, const char *base_path,
+                                      const hoodie_timeline *data_tl)
+{
+    *out = NULL;
+    if (!s) s = hoodie_storage_default();
+    ctx c;
+    mdt_part m = { 0 };
+    hoodie_buf bytes = HOODIE_BUF_INIT;
+    hoodie_mdt_colstats *cs = calloc(1, sizeof *cs);
+    hoodie_status rc = cs ? ctx_init(&c, s, data_tl) : HOODIE_NOMEM();
+    if (!cs) return rc;
+    if (rc == HOODIE_OK) rc = hoodie_arena_new(&cs->arena, NULL, 65536);
+    if (rc == HOODIE_OK) rc = hoodie_hmap_init(&cs->map, 1024);
+    if (rc == HOODIE_OK) rc = part_open(&m, s, base_path, "column_stats");
+    c.mdt_tl = m.tl;
+    c.cs = cs;
+    for (size_t g = 0; rc == HOODIE_OK && g < m.v->group_count; g++) {
+        const hoodie_file_slice *sl = hoodie_file_group_latest(&m.v->groups[g]);
+        if (sl && !strcmp(m.v->groups[g].partition, "column_stats")) rc = read_slice(&c, sl, &bytes);
+    }
+    hoodie_buf_dispose(&bytes);
+    ctx_dispose(&c);
+    part_close(&m);
+    if (rc < 0) { hoodie_mdt_colstats_free(cs); return rc; }
+    *out = cs;
+    return HOODIE_OK;
+}
+
+const hoodie_mdt_stat *hoodie_mdt_stat_of(const hoodie_mdt_colstats *cs, const char *file, const char *column)
+{
+    char key[1024];
+    int n = snprintf(key, sizeof key, "%s\x01%s", file, column);
+    if (n < 0 || (size_t)n >= sizeof key) return NULL;
+    uint64_t *slot = hoodie_hmap_get(&cs->map, key, (size_t)n);
+    if (!slot || cs->stats[*slot].deleted) return NULL;
+    return &cs->stats[*slot];
+}
+
+void hoodie_mdt_colstats_free(hoodie_mdt_colstats *cs)
+{
+    if (!cs) return;
+    hoodie_hmap_dispose(&cs->map);
+    free(cs->stats);
+    hoodie_arena_free(cs->arena);
+    free(cs);
 }
 
 void hoodie_mdt_listing_free(hoodie_mdt_listing *l)

@@ -15,9 +15,11 @@
 #define HOODIE_TABLE_MDT_H
 
 #include "hoodie/sys/storage.h"
+#include "format/parquet/reader.h"
 #include "table/config.h"
 #include "table/timeline.h"
 #include "util/arena.h"
+#include "util/hash.h"
 
 typedef struct hoodie_mdt_file {
     const char *name;
@@ -41,6 +43,33 @@ typedef struct hoodie_mdt_listing {
  * @return HOODIE_OK; HOODIE_ENOTFOUND (no metadata table, or no files partition in it); HOODIE_ECORRUPT (a file
  *         of it does not parse: the message names it and the offset); HOODIE_EIO; HOODIE_ENOMEM.
  */
+/** The statistics of one column of one file (HoodieMetadataColumnStats), merged over its records. */
+typedef struct hoodie_mdt_stat {
+    int has_min, has_max;     /* bounds hoodie compares: booleans, integers, dates, floating point (no NaN),
+                               * strings below U+E000 (where Java's order is the bytes'); else none */
+    hoodie_pq_value min, max; /* strings in the map's arena */
+    int has_counts;
+    int64_t value_count, null_count;
+    int deleted;
+} hoodie_mdt_stat;
+
+typedef struct hoodie_mdt_colstats {
+    hoodie_arena *arena;
+    hoodie_hmap map;          /* "file\x01column" -> index into stats */
+    hoodie_mdt_stat *stats;
+    size_t n, cap;
+} hoodie_mdt_colstats;
+
+/**
+ * Read the column_stats partition of the metadata table (every file group's latest slice, the blocks that count).
+ * @return HOODIE_OK; HOODIE_ENOTFOUND (none); HOODIE_ECORRUPT; ...
+ */
+hoodie_status hoodie_mdt_column_stats(hoodie_mdt_colstats **out, const hoodie_storage *s, const char *base_path,
+                                      const hoodie_timeline *data_tl);
+/** The statistics of `column` in the file named `file` (a name, not a path), or NULL when there are none. */
+const hoodie_mdt_stat *hoodie_mdt_stat_of(const hoodie_mdt_colstats *cs, const char *file, const char *column);
+void hoodie_mdt_colstats_free(hoodie_mdt_colstats *cs);
+
 /** hoodie.table.metadata.partitions (a comma-separated list) lists `partition` ("files", "record_index", ...). */
 int hoodie_mdt_listed(const hoodie_table_config *cfg, const char *partition);
 

@@ -201,3 +201,43 @@ HOODIE_TEST(table_mdt__point_lookups_read_the_groups_the_record_index_names)
         hoodie_table_free(t);
     }
 }
+
+HOODIE_TEST(table_mdt__column_stats)
+{
+    const char *path = hoodie_fixture("hudi/tables/" MDT_TABLE);
+    hoodie_table *t;
+    hoodie_assert_ok(hoodie_table_open(&t, path, NULL));
+    hoodie_mdt_colstats *cs;
+    hoodie_assert_ok(hoodie_mdt_column_stats(&cs, NULL, path, t->tl));
+    /* the log of 20260101054333805: one record, Carol's update (id 3) */
+    const char *log = ".ccfdc9b6-b2d0-438f-a236-40b797bf07ea-0_20260101054333805.log.1_0-120-380";
+    const hoodie_mdt_stat *st = hoodie_mdt_stat_of(cs, log, "id");
+    hoodie_assert(st != NULL && st->has_min && st->has_max && st->has_counts);
+    hoodie_assert_equal_i(HOODIE_PQ_VAL_I64, st->min.kind);
+    hoodie_assert_equal_i(3, st->min.i);
+    hoodie_assert_equal_i(3, st->max.i);
+    hoodie_assert_equal_i(1, st->value_count);
+    hoodie_assert_equal_i(0, st->null_count);
+    st = hoodie_mdt_stat_of(cs, log, "name");
+    hoodie_assert(st != NULL && st->has_min && st->min.kind == HOODIE_PQ_VAL_BYTES);
+    hoodie_assert(st->min.len == 5 && !memcmp(st->min.bytes, "Carol", 5));
+    st = hoodie_mdt_stat_of(cs, log, "dateField");
+    hoodie_assert(st != NULL && st->has_min && st->min.i == 19450); /* 2023-04-03 as days */
+    st = hoodie_mdt_stat_of(cs, log, "isActive");
+    hoodie_assert(st != NULL && st->min.kind == HOODIE_PQ_VAL_BOOL && st->min.i == 1);
+    st = hoodie_mdt_stat_of(cs, log, "decimalField"); /* decimals are not compared: no bounds */
+    hoodie_assert(st != NULL && !st->has_min && !st->has_max);
+    /* a log of deletes: no values */
+    st = hoodie_mdt_stat_of(cs, ".ccfdc9b6-b2d0-438f-a236-40b797bf07ea-0_20260101054332333.log.1_0-104-337", "id");
+    hoodie_assert(st != NULL && st->has_counts && st->value_count == 0);
+    /* the compaction's base file holds ids 1, 4 and 5 */
+    st = hoodie_mdt_stat_of(cs, "ccfdc9b6-b2d0-438f-a236-40b797bf07ea-0_0-149-448_20260101054335805.parquet", "id");
+    hoodie_assert(st != NULL && st->has_min && st->has_max);
+    hoodie_assert_equal_i(1, st->min.i);
+    hoodie_assert_equal_i(5, st->max.i);
+    hoodie_assert_equal_i(3, st->value_count);
+    hoodie_assert(hoodie_mdt_stat_of(cs, "no-such-file.parquet", "id") == NULL);
+    hoodie_assert(hoodie_mdt_stat_of(cs, log, "no_such_column") == NULL);
+    hoodie_mdt_colstats_free(cs);
+    hoodie_table_free(t);
+}

@@ -892,6 +892,9 @@ static hoodie_status load_colstats(scan *s)
         (s->query != HOODIE_QUERY_SNAPSHOT && s->query != HOODIE_QUERY_READ_OPTIMIZED) ||
         !hoodie_mdt_listed(t->cfg, "column_stats"))
         return HOODIE_OK;
+    /* with a schema-on-read history, a file's statistics are under the names its columns had then (a column
+     * dropped and added again under its name would be judged by the old one's values): not used */
+    if (t->evo) return HOODIE_OK;
     hoodie_status rc = hoodie_mdt_column_stats(&s->colstats, t->storage, t->base_path, t->tl);
     if (rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); return HOODIE_OK; }
     return rc;

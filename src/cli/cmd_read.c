@@ -24,7 +24,8 @@ static void read_usage(FILE *out)
             "                merged); a slice whose records take more still is merged in key-hash partitions,\n"
             "                a pass over the base file each\n"
             "  --metadata-table  the partitions and files as the table's metadata table records them (its files\n"
-            "                partition), not a listing of storage; tables without one are listed\n");
+            "                partition), not a listing of storage; with --filter, file slices its column statistics\n"
+            "                rule out are not read; tables without one are listed\n");
 }
 
 int cmd_read(int argc, char **argv)

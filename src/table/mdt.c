@@ -11,6 +11,7 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/hash.h"
+#include "util/warn.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -280,6 +281,11 @@ static hoodie_status apply_log(ctx *c, const hoodie_buf *bytes, const char *path
             }
             continue;
         }
+        if (b.type == HOODIE_HLOG_CORRUPT_BLOCK) { /* as Hudi's log reader: a failed append's bytes */
+            hoodie_warn("%s: corrupt log block at offset %llu skipped (%s)", path, (unsigned long long)b.offset,
+                        b.corrupt_reason ? b.corrupt_reason : "unreadable");
+            continue;
+        }
         if (!instant_valid(c, inst) || rolled_back(c, inst)) continue;
         if (b.type == HOODIE_HLOG_HFILE_DATA_BLOCK) {
             rc = apply_hfile(c, b.content, (size_t)b.content_len, b.header[HOODIE_HLOG_SCHEMA],
@@ -297,9 +303,6 @@ static hoodie_status apply_log(ctx *c, const hoodie_buf *bytes, const char *path
                 if (!r) rc = HOODIE_NOMEM();
                 else { r->deleted = 1; record_clear(r); }
             }
-        } else if (b.type == HOODIE_HLOG_CORRUPT_BLOCK) {
-            rc = HOODIE_CORRUPT("%s: corrupt block at offset %llu: %s", path, (unsigned long long)b.offset,
-                                b.corrupt_reason ? b.corrupt_reason : "unreadable");
         } else if (b.type != HOODIE_HLOG_COMMAND_BLOCK) {
             rc = HOODIE_CORRUPT("%s: block at offset %llu of type %d in the metadata table", path,
                                 (unsigned long long)b.offset, (int)b.type);

@@ -68,6 +68,7 @@ typedef struct vtab {
     size_t n_segs;
     int past_read;        /* the last xFilter read another version (t('T'), t(NULL, 'FROM')): no UPDATE or DELETE */
     const hoodie_storage *storage; /* the module's (hoodie_sqlite_register_storage): read-only; NULL: local files */
+    int metadata;         /* 'metadata=on': files, record index and column statistics from the metadata table */
 } vtab;
 
 /* The table at v->path, through the module's storage. */
@@ -75,6 +76,7 @@ static hoodie_status open_table(const vtab *v, hoodie_table **t)
 {
     hoodie_table_open_opts o = HOODIE_TABLE_OPEN_OPTS_INIT;
     o.storage = v->storage;
+    if (v->metadata) o.flags |= HOODIE_OPEN_METADATA_TABLE;
     return hoodie_table_open(t, v->path, &o);
 }
 
@@ -265,7 +267,7 @@ static int x_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, 
     if (argc < 4) {
         *err = sqlite3_mprintf("hoodie: usage: CREATE VIRTUAL TABLE name USING hoodie('/path/to/table' "
                                "[, 'query=snapshot|read_optimized|incremental'] [, 'as_of=T'] [, 'from=T'] "
-                               "[, 'to=T'])");
+                               "[, 'to=T'] [, 'metadata=on'])");
         return SQLITE_ERROR;
     }
     vtab *v = sqlite3_malloc64(sizeof *v);
@@ -286,6 +288,10 @@ static int x_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, 
             if (h >= 0) {
                 sqlite3_free(v->opt[h]);
                 v->opt[h] = sqlite3_mprintf("%s", val);
+            } else if (!strcmp(a, "metadata")) {
+                if (!strcmp(val, "on")) v->metadata = 1;
+                else if (!strcmp(val, "off")) v->metadata = 0;
+                else bad = 3;
             } else if (!strcmp(a, "query")) {
                 if (!strcmp(val, "snapshot")) v->query = HOODIE_QUERY_SNAPSHOT;
                 else if (!strcmp(val, "read_optimized")) v->query = HOODIE_QUERY_READ_OPTIMIZED;
@@ -297,8 +303,9 @@ static int x_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, 
         if (bad) {
             *err = bad == 2 ? sqlite3_mprintf("hoodie: unknown query type '%s' (snapshot, read_optimized, "
                                               "incremental, cdc)", eq + 1)
-                            : sqlite3_mprintf("hoodie: unknown argument '%s' (query=, as_of=, from=, to=)",
-                                              argv[i]);
+                 : bad == 3 ? sqlite3_mprintf("hoodie: metadata=%s: on or off", eq + 1)
+                            : sqlite3_mprintf("hoodie: unknown argument '%s' (query=, as_of=, from=, to=, "
+                                              "metadata=)", argv[i]);
             sqlite3_free(a);
             vtab_free(v);
             return SQLITE_ERROR;

@@ -11,7 +11,7 @@
 static void sql_usage(FILE *out)
 {
     fprintf(out,
-            "usage: hoodie sql [NAME=]TABLE... QUERY [--format csv|jsonl|table] [--db FILE]\n"
+            "usage: hoodie sql [NAME=]TABLE... QUERY [--format csv|jsonl|table] [--db FILE] [--metadata-table]\n"
             "\n"
             "  Run QUERY (SQLite SQL; several statements separated by ';') with each TABLE as a virtual table\n"
             "  named NAME, by default its hoodie.table.name. Columns are typed INTEGER, REAL, TEXT (dates,\n"
@@ -22,7 +22,8 @@ static void sql_usage(FILE *out)
             "  (partition pruning, column statistics); _hoodie_record_key = / IN becomes a key lookup.\n"
             "  INSERT (an upsert), UPDATE (not of key or partition fields) and DELETE are written as Hudi\n"
             "  commits at COMMIT. --db FILE opens a SQLite database as main (default: in memory); the tables\n"
-            "  are temporary.\n");
+            "  are temporary. --metadata-table reads the tables' files, record index and column statistics\n"
+            "  from their metadata tables (USING hoodie('/path', 'metadata=on')).\n");
 }
 
 typedef enum { FMT_CSV, FMT_JSONL, FMT_TABLE } sql_format;
@@ -199,7 +200,7 @@ static const char *unprefixed(const char *msg)
     return strncmp(msg, "hoodie: ", 8) ? msg : msg + 8;
 }
 
-static int attach_table(sqlite3 *db, const char *arg)
+static int attach_table(sqlite3 *db, const char *arg, int metadata)
 {
     size_t nl = 0;
     const char *path = split_name(arg, &nl);
@@ -214,7 +215,8 @@ static int attach_table(sqlite3 *db, const char *arg)
         hoodie_table_free(t);
     }
     if (!name) return cli_fail(HOODIE_ENOMEM, NULL);
-    char *ddl = sqlite3_mprintf("CREATE VIRTUAL TABLE temp.\"%w\" USING hoodie(%Q)", name, path);
+    char *ddl = sqlite3_mprintf("CREATE VIRTUAL TABLE temp.\"%w\" USING hoodie(%Q%s)", name, path,
+                                metadata ? ", 'metadata=on'" : "");
     char *err = NULL;
     int rc = ddl ? sqlite3_exec(db, ddl, NULL, NULL, &err) : SQLITE_NOMEM;
     if (rc != SQLITE_OK)
@@ -271,6 +273,7 @@ int cmd_sql(int argc, char **argv)
 {
     const char *db_path = ":memory:";
     sql_format fmt = FMT_CSV;
+    int metadata = 0;
     const char **pos = calloc((size_t)argc + 1, sizeof *pos);
     int n_pos = 0;
     if (!pos) return cli_fail(HOODIE_ENOMEM, NULL);
@@ -285,6 +288,8 @@ int cmd_sql(int argc, char **argv)
             else if (!strcmp(v, "jsonl") || !strcmp(v, "json")) fmt = FMT_JSONL;
             else if (!strcmp(v, "table")) fmt = FMT_TABLE;
             else { free(pos); return cli_usage("sql: unknown format '%s' (csv, jsonl, table)", v); }
+        } else if (!strcmp(a, "--metadata-table")) {
+            metadata = 1;
         } else if (a[0] == '-' && a[1] == '-' && a[2]) {
             free(pos);
             return cli_usage("sql: unknown option '%s'", a);
@@ -304,7 +309,7 @@ int cmd_sql(int argc, char **argv)
         fprintf(stderr, "hoodie: sql: %s\n", sqlite3_errmsg(db));
         code = CLI_ERROR;
     }
-    for (int i = 0; code == CLI_OK && i < n_pos - 1; i++) code = attach_table(db, pos[i]);
+    for (int i = 0; code == CLI_OK && i < n_pos - 1; i++) code = attach_table(db, pos[i], metadata);
     if (code == CLI_OK) code = run(db, pos[n_pos - 1], fmt);
     fflush(stdout);
     if (code == CLI_OK && ferror(stdout)) {

@@ -56,6 +56,14 @@ run "cut base file, statistics rule the slice out" 0 "$HOODIE" read "$p" --filte
 check_eq "no rows" "1" "$(wc -l < "$tmp/out")"
 run "cut base file, statistics rule it in" 1 "$HOODIE" read "$p" --filter "id = 1" --format csv --metadata-table
 grep -q "no PAR1 magic" "$tmp/err" && ok || bad "cut base file: $(cat "$tmp/err")"
+# the same through SQL (the vtab pushes the comparison into the scan): metadata=on / hoodie sql --metadata-table
+run "sql, listing" 1 "$HOODIE" sql t="$p" "SELECT count(*) FROM t WHERE id = 99"
+run "sql, statistics rule the slice out" 0 "$HOODIE" sql t="$p" "SELECT count(*) FROM t WHERE id = 99" --metadata-table
+check_eq "sql count" "$(printf 'count(*)\n0')" "$(cat "$tmp/out")"
+check_eq "sql key lookup" "$("$HOODIE" sql t="$T" "SELECT id, name FROM t WHERE _hoodie_record_key IN ('4', '2', '5') ORDER BY id" 2>&1)" \
+    "$("$HOODIE" sql t="$T" "SELECT id, name FROM t WHERE _hoodie_record_key IN ('4', '2', '5') ORDER BY id" --metadata-table 2>&1)"
+run "vtab metadata=maybe" 1 "$HOODIE" sql "CREATE VIRTUAL TABLE x USING hoodie('$T', 'metadata=maybe')"
+grep -q "metadata=maybe: on or off" "$tmp/err" && ok || bad "vtab metadata=maybe: $(cat "$tmp/err")"
 
 # validate finds each kind of difference
 c=$tmp/copy

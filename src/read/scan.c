@@ -93,7 +93,6 @@ typedef struct scan {
     hoodie_hmap *rli_only;  /* point lookup through the record index: the file groups it puts the keys in */
     hoodie_arena *rli_arena; /* their ids */
     hoodie_mdt_colstats *colstats; /* a filter on a table whose metadata table has column_stats: file slices */
-    size_t skipped_by_colstats;    /* slices they skipped */
 } scan;
 
 /* ---- schema ---- */
@@ -829,10 +828,7 @@ static hoodie_status scan_next(hoodie_batch *out, void *payload)
                 int n = snprintf(id, sizeof id, "%s\x01%s", g->partition, g->file_id);
                 if (n < 0 || (size_t)n >= sizeof id || !hoodie_hmap_get(s->rli_only, id, (size_t)n)) continue;
             }
-            if (s->colstats && !slice_may_match(s, hoodie_file_group_latest(g))) {
-                s->skipped_by_colstats++;
-                continue;
-            }
+            if (s->colstats && !slice_may_match(s, hoodie_file_group_latest(g))) continue;
             if (s->key_buckets) { /* point lookup with the bucket index: only the keys' buckets */
                 int b = hoodie_bucket_of_file_id(g->file_id), hit = 0;
                 for (size_t i = 0; i < s->n_keys && !hit; i++) hit = s->key_buckets[i] == b;

@@ -121,6 +121,18 @@ static hoodie_status merge_entry(ctx *c, mrec *r, const uint8_t *name, size_t le
     return HOODIE_OK;
 }
 
+/* The union branch of a nullable field value: its schema, or NULL for null. */
+static const hoodie_avro_schema *branch(hoodie_cursor *cur, const hoodie_avro_schema *t)
+{
+    if (t->kind != HOODIE_AVRO_UNION) return t;
+    int64_t br = hoodie_avro_read_long(cur);
+    if (cur->status != HOODIE_OK || br < 0 || (size_t)br >= t->count) {
+        if (cur->status == HOODIE_OK) hoodie_cursor__fail(cur, "union branch %lld out of range", (long long)br);
+        return NULL;
+    }
+    return t->branches[br]->kind == HOODIE_AVRO_NULL ? NULL : t->branches[br];
+}
+
 /* The field of `rec` named `name`, or -1. */
 static int field(const hoodie_avro_schema *rec, const char *name) { return hoodie_avro_field_index(rec, name); }
 
@@ -141,30 +153,20 @@ static hoodie_status apply_value(ctx *c, const hoodie_avro_schema *schema, const
     for (size_t i = 0; i < schema->count && cur.status == HOODIE_OK; i++) {
         const hoodie_avro_schema *t = schema->fields[i].type;
         if ((int)i == f_key) {
-            const hoodie_avro_schema *b = t->kind == HOODIE_AVRO_UNION ? NULL : t;
-            if (!b) { /* a nullable key: its branch */
-                int64_t br = hoodie_avro_read_long(&cur);
-                if (br < 0 || (size_t)br >= t->count) return HOODIE_CORRUPT("%s: bad union branch of key", what);
-                b = t->branches[br];
-            }
-            if (b->kind == HOODIE_AVRO_STRING) key = hoodie_avro_read_bytes(&cur, &key_len);
-            else if (b->kind != HOODIE_AVRO_NULL) hoodie_avro_skip(&cur, b);
+            const hoodie_avro_schema *b = branch(&cur, t);
+            if (b && b->kind == HOODIE_AVRO_STRING) key = hoodie_avro_read_bytes(&cur, &key_len);
+            else if (b) hoodie_avro_skip(&cur, b);
         } else if ((int)i == f_type) {
             type = t->kind == HOODIE_AVRO_INT ? hoodie_avro_read_int(&cur) : (hoodie_avro_skip(&cur, t), 0);
         } else if ((int)i == f_fs) {
-            const hoodie_avro_schema *b = t;
-            if (t->kind == HOODIE_AVRO_UNION) {
-                int64_t br = hoodie_avro_read_long(&cur);
-                if (cur.status != HOODIE_OK || br < 0 || (size_t)br >= t->count)
-                    return HOODIE_CORRUPT("%s: bad union branch of filesystemMetadata", what);
-                b = t->branches[br];
-            }
+            const hoodie_avro_schema *b = branch(&cur, t); /* NULL: a null map */
+            if (cur.status != HOODIE_OK) return cur.status;
             /* the key is known by now (it comes first), or is the HFile's: Hudi writes it as "" and readers
              * take the HFile key */
             if (!key_len) key = hkey, key_len = hkey_len;
             if (!(r = record_of(c, key, key_len))) return HOODIE_NOMEM();
             if (r->deleted) { r->deleted = 0; record_clear(r); } /* re-added after a delete */
-            if (b->kind == HOODIE_AVRO_NULL) continue;
+            if (!b) continue;
             if (b->kind != HOODIE_AVRO_MAP || b->items->kind != HOODIE_AVRO_RECORD)
                 return HOODIE_CORRUPT("%s: filesystemMetadata is not a map of records", what);
             const hoodie_avro_schema *fi = b->items;
@@ -496,18 +498,6 @@ static void uuid_text(char *out, size_t n, uint64_t hi, uint64_t lo)
 {
     snprintf(out, n, "%08x-%04x-%04x-%04x-%012llx", (unsigned)(hi >> 32), (unsigned)((hi >> 16) & 0xffff),
              (unsigned)(hi & 0xffff), (unsigned)(lo >> 48), (unsigned long long)(lo & 0xffffffffffffULL));
-}
-
-/* The union branch of a nullable field value: its schema, or NULL for null. */
-static const hoodie_avro_schema *branch(hoodie_cursor *cur, const hoodie_avro_schema *t)
-{
-    if (t->kind != HOODIE_AVRO_UNION) return t;
-    int64_t br = hoodie_avro_read_long(cur);
-    if (cur->status != HOODIE_OK || br < 0 || (size_t)br >= t->count) {
-        if (cur->status == HOODIE_OK) hoodie_cursor__fail(cur, "union branch %lld out of range", (long long)br);
-        return NULL;
-    }
-    return t->branches[br]->kind == HOODIE_AVRO_NULL ? NULL : t->branches[br];
 }
 
 /* A record index value (HoodieMetadataRecord.recordIndexMetadata) into *loc. */

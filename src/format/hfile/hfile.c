@@ -34,6 +34,8 @@ struct hoodie_hfile {
     char *what;
     int codec;
     uint32_t major, minor;
+    const uint8_t *comparator; /* the trailer's comparator class name */
+    size_t comparator_len;
     uint64_t entry_count, load_on_open, first_data, last_data;
     uint32_t data_index_count, meta_index_count, index_levels;
     idx_entry *blocks;   /* data blocks in key order */
@@ -331,7 +333,8 @@ static hoodie_status parse_trailer(hoodie_hfile *f)
     f->index_levels = 1;
     pb_field fl;
     while (pb_next(&m, &fl)) {
-        if (fl.wire != 0) continue; /* the comparator's class name, an encryption key */
+        if (fl.wire == 2 && fl.num == 11) f->comparator = fl.p, f->comparator_len = fl.n;
+        if (fl.wire != 0) continue; /* an encryption key */
         switch (fl.num) {
         case 2: f->load_on_open = fl.u; break;
         case 5: f->data_index_count = (uint32_t)fl.u; break;
@@ -488,7 +491,22 @@ void hoodie_hfile_free(hoodie_hfile *f)
 
 uint64_t hoodie_hfile_entry_count(const hoodie_hfile *f) { return f->entry_count; }
 size_t hoodie_hfile_block_count(const hoodie_hfile *f) { return f->n_blocks; }
+unsigned hoodie_hfile_index_levels(const hoodie_hfile *f) { return f->index_levels; }
 const char *hoodie_hfile_codec_name(const hoodie_hfile *f) { return f->codec < 7 ? codec_names[f->codec] : "?"; }
+
+size_t hoodie_hfile_meta_count(const hoodie_hfile *f) { return f->n_metas; }
+
+void hoodie_hfile_meta_name(const hoodie_hfile *f, size_t i, const uint8_t **name, size_t *len)
+{
+    *name = f->metas[i].key;
+    *len = f->metas[i].key_len;
+}
+
+void hoodie_hfile_comparator(const hoodie_hfile *f, const uint8_t **name, size_t *len)
+{
+    *name = f->comparator ? f->comparator : (const uint8_t *)"";
+    *len = f->comparator_len;
+}
 
 hoodie_status hoodie_hfile_meta_block(const hoodie_hfile *f, const char *name, hoodie_buf *out)
 {

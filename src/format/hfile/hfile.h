@@ -48,6 +48,8 @@ void hoodie_hfile_free(hoodie_hfile *f);
 uint64_t hoodie_hfile_entry_count(const hoodie_hfile *f);
 /** Data blocks in the file. */
 size_t hoodie_hfile_block_count(const hoodie_hfile *f);
+/** Levels of the data block index (1: the root only). */
+unsigned hoodie_hfile_index_levels(const hoodie_hfile *f);
 /** The codec's name ("NONE", "GZ", ...). */
 const char *hoodie_hfile_codec_name(const hoodie_hfile *f);
 
@@ -57,6 +59,12 @@ int hoodie_hfile_info(const hoodie_hfile *f, const char *key, const uint8_t **va
 size_t hoodie_hfile_info_count(const hoodie_hfile *f);
 void hoodie_hfile_info_at(const hoodie_hfile *f, size_t i, const uint8_t **key, size_t *key_len,
                           const uint8_t **value, size_t *value_len);
+
+/** Meta blocks: their number and the i-th one's name. */
+size_t hoodie_hfile_meta_count(const hoodie_hfile *f);
+void hoodie_hfile_meta_name(const hoodie_hfile *f, size_t i, const uint8_t **name, size_t *len);
+/** The trailer's comparator class name (empty when it has none). */
+void hoodie_hfile_comparator(const hoodie_hfile *f, const uint8_t **name, size_t *len);
 
 /** The content of the meta block named `name` (e.g. Hudi's "bloomFilter"), appended to `out`.
  *  @return HOODIE_OK; HOODIE_ENOTFOUND; HOODIE_ECORRUPT. */

@@ -19,6 +19,7 @@
 #include "format/hlog/hlog_write.h"
 #include "model/build.h"
 #include "storage/storage.h"
+#include "table/mdt.h"
 #include "table/pqwrite.h"
 #include "util/error.h"
 #include "write/avro_enc.h"
@@ -60,6 +61,15 @@ static hoodie_status select_instants(hoodie_svc *sv, hoodie_instant **out, size_
         const char *e = json_string_value(json_object_get(m, "earliestCommitToRetain"));
         if (rc == HOODIE_OK && e && *e && min_time(e, cut)) snprintf(cut, sizeof cut, "%s", e);
         json_decref(m);
+        HOODIE_TRY(rc);
+    }
+    /* a metadata table's latest compaction: its log blocks of later instants count while they are active */
+    if (hoodie_mdt_listed(sv->t->cfg, "files")) {
+        char mc[HOODIE_INSTANT_TIME_MAX + 1];
+        rc = hoodie_mdt_latest_compaction(sv->s, sv->base_path, mc);
+        if (rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); rc = HOODIE_OK; }
+        else if (rc == HOODIE_OK && !*mc) return HOODIE_OK; /* not compacted yet: nothing can go */
+        else if (rc == HOODIE_OK && min_time(mc, cut)) snprintf(cut, sizeof cut, "%s", mc);
         HOODIE_TRY(rc);
     }
     *out = calloc(tl->count + 1, sizeof **out);

@@ -400,6 +400,28 @@ static hoodie_status part_open(mdt_part *m, const hoodie_storage *s, const char 
     return rc;
 }
 
+hoodie_status hoodie_mdt_latest_compaction(const hoodie_storage *s, const char *base_path,
+                                          char out[HOODIE_INSTANT_TIME_MAX + 1])
+{
+    out[0] = '\0';
+    size_t n = strlen(base_path) + sizeof "/.hoodie/metadata";
+    char *path = malloc(n);
+    if (!path) return HOODIE_NOMEM();
+    snprintf(path, n, "%s/.hoodie/metadata", base_path);
+    hoodie_table_config *cfg = NULL;
+    hoodie_timeline *tl = NULL;
+    hoodie_status rc = hoodie_table_config_load(&cfg, s, path, 0);
+    if (rc == HOODIE_OK) rc = hoodie_timeline_load(&tl, s, path, cfg);
+    if (rc == HOODIE_OK) {
+        const hoodie_instant *c = hoodie_timeline_last_completed(tl, HOODIE_ACTION_BIT(HOODIE_ACTION_COMMIT));
+        if (c) snprintf(out, HOODIE_INSTANT_TIME_MAX + 1, "%s", c->requested);
+    }
+    hoodie_timeline_free(tl);
+    hoodie_table_config_free(cfg);
+    free(path);
+    return rc;
+}
+
 /* The latest slice of a file group of the metadata table: its base file, then its logs (rollbacks first). */
 static hoodie_status read_slice(ctx *c, const hoodie_file_slice *sl, hoodie_buf *bytes)
 {

@@ -73,6 +73,15 @@ void hoodie_mdt_colstats_free(hoodie_mdt_colstats *cs);
 /** hoodie.table.metadata.partitions (a comma-separated list) lists `partition` ("files", "record_index", ...). */
 int hoodie_mdt_listed(const hoodie_table_config *cfg, const char *partition);
 
+/**
+ * The latest completed compaction (a commit) on the metadata table's timeline into out ("" when it has none).
+ * Hudi archives no instant of the table from that time on: the metadata table's log blocks of a later instant
+ * count only while the instant is on the table's active timeline.
+ * @return HOODIE_OK; HOODIE_ENOTFOUND (no metadata table); storage and parse errors.
+ */
+hoodie_status hoodie_mdt_latest_compaction(const hoodie_storage *s, const char *base_path,
+                                          char out[HOODIE_INSTANT_TIME_MAX + 1]);
+
 /** Where the record index (partition "record_index") puts a record key. */
 typedef struct hoodie_mdt_location {
     int found;                 /* 0: the index does not hold the key (or holds its delete) */

@@ -3,8 +3,8 @@
 # its partitions and files (with sizes) equal a listing of storage; validate finds nothing, then finds each kind of
 # difference in a copy (a file storage has and the metadata table does not, one it lists that storage lost, a size
 # that differs); record index lookups; the reads and lookups that take the metadata table (--metadata-table) return
-# what listing returns, filters through its column statistics too (a slice they rule out is not read); usage
-# errors.
+# what listing returns, filters through its column statistics too (a slice they rule out is not read); archival
+# stops at the metadata table's latest compaction; usage errors.
 set -u
 HOODIE=${HOODIE:-build/hoodie}
 FIX=${HOODIE_FIXTURES:-../shared/fixtures}/hudi/tables
@@ -89,6 +89,29 @@ printf '#HUDI#garbage' >> "$w/.hoodie/metadata/files/.files-0000-0_2026010105433
 run "torn log" 0 "$HOODIE" metadata "$w" validate
 grep -q "0 difference(s) from storage" "$tmp/out" && ok || bad "torn log: $(cat "$tmp/out")"
 grep -q "corrupt log block at offset 14343 skipped" "$tmp/err" && ok || bad "torn log warning: $(cat "$tmp/err")"
+
+# archival stops at the metadata table's latest compaction, as Hudi's does (its log blocks of later instants count
+# only while the instant is active): with it, down to one write; without one, nothing; with an earlier one, only
+# the instants before it
+timeline_first() { "$HOODIE" timeline "$1" | sed -n 2p | awk '{print $1}'; }
+a=$tmp/arch
+cp -r "$T" "$a" && chmod -R u+w "$a"
+run "archive" 0 "$HOODIE" archive "$a" --min-commits 1 --max-commits 2
+check_eq "archive: 7 instants" "1" "$(grep -c ' 7 instant(s)' "$tmp/out")"
+check_eq "archive: the last write stays" "20260101054337037" "$(timeline_first "$a")"
+run "archive, reads" 0 "$HOODIE" read "$a" --format csv --metadata-table
+check_eq "archive: reads through the metadata table" "$("$HOODIE" read "$T" --format csv)" "$(cat "$tmp/out")"
+a=$tmp/arch2
+cp -r "$T" "$a" && chmod -R u+w "$a"
+rm "$a"/.hoodie/metadata/.hoodie/timeline/20260101054337083*
+run "archive, no compaction" 0 "$HOODIE" archive "$a" --min-commits 1 --max-commits 2
+check_eq "archive, no compaction: nothing" "archive: nothing to do" "$(cat "$tmp/out")"
+a=$tmp/arch3
+cp -r "$T" "$a" && chmod -R u+w "$a"
+for f in "$a"/.hoodie/metadata/.hoodie/timeline/20260101054337083*; do mv "$f" "${f/20260101054337083/20260101054330000}"; done
+run "archive, earlier compaction" 0 "$HOODIE" archive "$a" --min-commits 1 --max-commits 2
+check_eq "archive, earlier compaction: 2 instants" "1" "$(grep -c ' 2 instant(s)' "$tmp/out")"
+check_eq "archive, earlier compaction: from it on" "20260101054330718" "$(timeline_first "$a")"
 
 # a corrupt metadata table is an error that names the file; a table without one is refused by the command
 printf 'garbage' | dd of="$c/.hoodie/metadata/files/files-0000-0_22-161-506_20260101054337083.hfile" bs=1 seek=300 conv=notrunc 2> /dev/null

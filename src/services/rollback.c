@@ -345,7 +345,7 @@ hoodie_status hoodie_restore(const char *base_path, const hoodie_service_opts *o
     int64_t start = hoodie_write__now_us();
     memset(&res, 0, sizeof res);
     if (!instant) return HOODIE_FAIL(HOODIE_EINVAL, "restore: no savepoint given");
-    hoodie_status rc = hoodie_svc__open(&sv, base_path, opts, HOODIE_SVC_FILES);
+    hoodie_status rc = hoodie_svc__open(&sv, base_path, opts, HOODIE_SVC_FILES | HOODIE_SVC_DROP_MDT);
     hoodie_table_lock lock = { 0 };
     if (rc == HOODIE_OK) rc = hoodie_svc__lock_fresh(&sv, &lock); /* the whole restore: no commit in between */
     if (rc == HOODIE_OK) {

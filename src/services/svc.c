@@ -67,7 +67,8 @@ hoodie_status hoodie_svc__open(hoodie_svc *sv, const char *base_path, const hood
                            sv->base_path, sv->t->cfg->version);
     if (flags & HOODIE_SVC_FILES) { /* first: rolling back dead writers' files changes the table too */
         int changed = 0;
-        HOODIE_TRY(hoodie_write__drop_metadata_table(sv->s, sv->base_path, sv->t->cfg, &changed));
+        HOODIE_TRY(flags & HOODIE_SVC_DROP_MDT ? hoodie_write__drop_metadata_table(sv->s, sv->base_path, sv->t->cfg, &changed)
+                                               : hoodie_write__mdt_prepare(sv->s, sv->base_path, sv->t->cfg, &changed));
         if (changed) HOODIE_TRY(hoodie_svc__reload(sv));
     }
     if (flags & HOODIE_SVC_RECOVER) {
@@ -178,6 +179,7 @@ static hoodie_status txn_init(hoodie_svc *sv, hoodie_write_txn *tx)
     memset(tx, 0, sizeof *tx);
     tx->s = sv->s;
     tx->table_version = cfg->version;
+    tx->mdt = hoodie_write__mdt_mode(cfg);
     tx->layout = cfg->timeline_layout_version;
     tx->utc = cfg->timeline_timezone_utc;
     tx->base_path = hoodie_write__path(sv->base_path, "");

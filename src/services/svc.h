@@ -54,7 +54,9 @@ typedef struct hoodie_svc {
 
 /** hoodie_svc__open flags. */
 #define HOODIE_SVC_RECOVER 1   /* first roll back pending writes of dead writers (write/rollback.h) */
-#define HOODIE_SVC_FILES   2   /* the service adds or removes data files: a metadata table is disabled (write/mdt.h) */
+#define HOODIE_SVC_FILES   2   /* the service adds or removes data files: a metadata table keeps only its files
+                                  partition, which the service's commit updates, or is disabled (write/mdt.h) */
+#define HOODIE_SVC_DROP_MDT 4  /* with HOODIE_SVC_FILES: the metadata table is disabled (a restore) */
 /** Open the table (flags: HOODIE_SVC_*). */
 hoodie_status hoodie_svc__open(hoodie_svc *sv, const char *base_path, const hoodie_service_opts *o, unsigned flags);
 /** Re-read the table (timeline and config) after the service changed it. */

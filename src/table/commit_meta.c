@@ -108,9 +108,12 @@ static hoodie_status cm_stat(cm_ctx *x, const char *partition, json_t *s, hoodie
         json_t *size;
         if (!json_is_object(cdc)) return HOODIE_CORRUPT("%s: 'cdcStats' is not a map", x->what);
         w->cdc_files = hoodie_arena_calloc(x->a, json_object_size(cdc) + 1, sizeof *w->cdc_files);
-        if (!w->cdc_files) return HOODIE_NOMEM();
+        int64_t *sizes = hoodie_arena_calloc(x->a, json_object_size(cdc) + 1, sizeof *sizes);
+        w->cdc_sizes = sizes;
+        if (!w->cdc_files || !sizes) return HOODIE_NOMEM();
         json_object_foreach(cdc, path, size) {
             if (!json_is_integer(size)) return HOODIE_CORRUPT("%s: 'cdcStats' size of '%s' is not an integer", x->what, path);
+            sizes[w->cdc_file_count] = (int64_t)json_integer_value(size);
             if (!(w->cdc_files[w->cdc_file_count++] = hoodie_arena_strdup(x->a, path))) return HOODIE_NOMEM();
         }
     }

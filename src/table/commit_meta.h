@@ -29,6 +29,7 @@ typedef struct hoodie_write_stat {
     int64_t total_write_bytes, file_size_in_bytes;
     int64_t log_version;         /* -1 if absent */
     const char **cdc_files;      /* cdcStats: the CDC log files the write left (paths relative to the base path) */
+    const int64_t *cdc_sizes;    /* and their sizes */
     size_t cdc_file_count;
 } hoodie_write_stat;
 

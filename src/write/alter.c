@@ -369,7 +369,7 @@ hoodie_status hoodie_table_alter(const char *base_path, const hoodie_table_alter
     to.storage = s;
     if (rc == HOODIE_OK) rc = hoodie_table_open(&t, base_path, &to);
     int changed = 0;
-    if (rc == HOODIE_OK) rc = hoodie_write__drop_metadata_table(s, base_path, t->cfg, &changed);
+    if (rc == HOODIE_OK) rc = hoodie_write__mdt_prepare(s, base_path, t->cfg, &changed);
     if (rc == HOODIE_OK) rc = hoodie_write__recover(t, NULL);
     hoodie_table_free(t);
     hoodie_table_lock lock;

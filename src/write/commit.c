@@ -1,5 +1,6 @@
 /* Commit protocol of write instants (see commit.h). */
 #include "write/commit.h"
+#include "write/mdt.h"
 #include "write/create.h"
 #include "write/lock.h"
 #include "storage/storage.h"
@@ -128,6 +129,7 @@ hoodie_status hoodie_write__begin(hoodie_write_txn *tx, const hoodie_storage *s,
                            cfg->version);
     tx->s = hoodie_storage__or_default(s);
     tx->table_version = cfg->version;
+    tx->mdt = hoodie_write__mdt_mode(cfg);
     tx->layout = cfg->timeline_layout_version;
     tx->utc = cfg->timeline_timezone_utc;
     tx->base_path = hoodie_write__path(base_path, "");
@@ -215,6 +217,8 @@ hoodie_status hoodie_write__complete(hoodie_write_txn *tx, const void *content, 
     hoodie_status rc;
     if (tx->inst.state != HOODIE_STATE_INFLIGHT)
         return HOODIE_FAIL(HOODIE_ESTATE, "instant %s is not inflight", tx->inst.requested);
+    /* the metadata table first: readers count its deltacommit once this instant completes */
+    HOODIE_TRY_GOTO(rc, hoodie_write__mdt_apply(tx, content, len), done);
     if (tx->layout == 2) {
         HOODIE_TRY_GOTO(rc, load_max(tx, max), done);
         HOODIE_TRY_GOTO(rc, hoodie_write__new_time(c, tx->utc, max), done);

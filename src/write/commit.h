@@ -33,6 +33,7 @@ typedef struct hoodie_write_txn {
     int utc;                   /* instant times in UTC (else local time) */
     hoodie_instant inst;       /* requested time, action, state */
     int beating;               /* its heartbeat runs (write/lock.h): stopped by hoodie_write__txn_dispose */
+    int mdt;                   /* hoodie_write__mdt_mode of the table (write/mdt.h): applied at completion */
 } hoodie_write_txn;
 
 /** Marker IO types. */
@@ -66,8 +67,8 @@ hoodie_status hoodie_write__marker(hoodie_write_txn *tx, const char *partition, 
 hoodie_status hoodie_write__inflight(hoodie_write_txn *tx, const void *content, size_t len);
 
 /**
- * Complete the instant with `content` (encoded commit metadata): the completed file is created exclusively;
- * it is the commit point. Then the marker folder is removed (a failure there is ignored: the write is
+ * Complete the instant with `content` (encoded commit metadata): first its changes go to the metadata table
+ * (write/mdt.h), then the completed file is created exclusively; it is the commit point. Then the marker folder is removed (a failure there is ignored: the write is
  * committed). On success tx->inst is the completed instant (completion time set for v8).
  * @return HOODIE_OK; HOODIE_ESTATE if the instant is not inflight; storage errors (the write is then not
  *         committed).

@@ -19,8 +19,10 @@ static int listed(const hoodie_table_config *cfg, const char *key)
     return v && *v;
 }
 
-/* hoodie.properties with the MDT partitions emptied, by Hudi's update protocol (HoodieTableConfig.modify). */
-static hoodie_status clear_partitions(const hoodie_storage *s, const char *base_path, const hoodie_table_config *cfg)
+/* hoodie.properties with the MDT partitions set to `value` (the inflight ones emptied), by Hudi's update protocol
+ * (HoodieTableConfig.modify). */
+hoodie_status hoodie_write__set_mdt_partitions(const hoodie_storage *s, const char *base_path,
+                                               const hoodie_table_config *cfg, const char *value)
 {
     char *path = hoodie_write__path(base_path, ".hoodie/hoodie.properties");
     char *backup = hoodie_write__path(base_path, ".hoodie/hoodie.properties.backup");
@@ -34,7 +36,7 @@ static hoodie_status clear_partitions(const hoodie_storage *s, const char *base_
         rc = hoodie_props_set(&p, cfg->props.entries[i].key, cfg->props.entries[i].value);
     if (rc == HOODIE_OK) rc = hoodie_props_store(&p, &old, NULL, now / 1000);
     /* both set, present or not, as setMetadataPartitionState does */
-    if (rc == HOODIE_OK) rc = hoodie_props_set(&p, K_MDT_PARTITIONS, "");
+    if (rc == HOODIE_OK) rc = hoodie_props_set(&p, K_MDT_PARTITIONS, value);
     if (rc == HOODIE_OK) rc = hoodie_props_set(&p, K_MDT_INFLIGHT, "");
     hoodie_props_store_comment(comment, sizeof comment, "Updated at ", now);
     if (rc == HOODIE_OK) rc = hoodie_props_store(&p, &text, comment, now / 1000);
@@ -45,7 +47,8 @@ static hoodie_status clear_partitions(const hoodie_storage *s, const char *base_
     }
     if (rc == HOODIE_OK) rc = hoodie_storage_write_all(s, path, 0, text.data, text.len);
     if (rc == HOODIE_OK) rc = s->remove(s->ctx, backup);
-    if (rc < 0) hoodie_error__prefix("%s: disabling the metadata table: ", path ? path : base_path);
+    if (rc < 0) hoodie_error__prefix("%s: %s: ", path ? path : base_path,
+                                     *value ? "updating the metadata table's partitions" : "disabling the metadata table");
     hoodie_props_dispose(&p);
     hoodie_buf_dispose(&old);
     hoodie_buf_dispose(&text);
@@ -70,7 +73,7 @@ hoodie_status hoodie_write__drop_metadata_table(const hoodie_storage *s, const c
     int from_backup = lp > 7 && !strcmp(cfg->path + lp - 7, ".backup");
     hoodie_status rc = HOODIE_OK;
     if (props || from_backup) {
-        rc = clear_partitions(s, base_path, cfg);
+        rc = hoodie_write__set_mdt_partitions(s, base_path, cfg, "");
         if (rc == HOODIE_OK && changed) *changed = 1;
     } else if (s->exists && s->exists(s->ctx, backup) == 1) {
         /* an update died after writing hoodie.properties anew: the backup is stale (Hudi removes it too) */

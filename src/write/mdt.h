@@ -1,10 +1,26 @@
 /*
  * The metadata table (MDT, <base>/.hoodie/metadata) of a table hoodie writes to.
  *
- * hoodie does not maintain the MDT. A table whose hoodie.properties lists MDT partitions tells readers (Spark,
- * Trino) to list its files from the MDT, which would then miss every file hoodie writes and still list files
- * hoodie's cleaner removed. So before its first change to such a table, hoodie disables the MDT as a Hudi writer
- * running with hoodie.metadata.enable=false does (HoodieTableMetadataUtil.deleteMetadataTable): first
+ * A table whose hoodie.properties lists MDT partitions tells readers (Spark, Trino) to list its files from the MDT
+ * (and to look keys up in its record index, prune by its column statistics, ...). Whatever hoodie changes must
+ * then be in the MDT too, or those readers miss files hoodie wrote and still list files its cleaner removed.
+ *
+ * Kept: the "files" partition of a version 8 table (hoodie_write__mdt_prepare keeps it when the MDT is as Hudi 1.x
+ * lays it out: hoodie.properties of version 8, HFILE base files, one file group files-0000-0). Every instant that
+ * adds or removes files applies the same change to it before its own commit point, as Hudi's
+ * HoodieBackedTableMetadataWriter does (hoodie_write__mdt_apply, from write/commit.c): a deltacommit of the same
+ * instant time on the MDT's timeline whose log file .files-0000-0_<T>.log.1_0-1-0 holds one HFILE_DATA_BLOCK of
+ * HoodieMetadataRecords (the partitions touched, each partition's files with their sizes; a clean's deleted files
+ * as tombstones). A rolled-back instant is rolled back on the MDT too (its deltacommit and log file removed,
+ * hoodie_write__mdt_rollback); when it can no longer be (an MDT compaction after it), and for a restore, the MDT
+ * is disabled as below. Other MDT partitions (column_stats, record_index, secondary and expression indexes,
+ * partition_stats, bloom_filters) are dropped from hoodie.table.metadata.partitions and their folders removed, as
+ * Hudi drops an index: hoodie does not maintain them, and a stale record index would make Spark's next upsert
+ * write duplicates. Readers see an MDT deltacommit only once the table's own instant completed (table/mdt.h), so a
+ * crash between the two leaves the table as it was; the recovery that rolls the instant back rolls the MDT's back.
+ *
+ * Disabled (table version 6, an MDT in another layout, partitions being built, hoodie_write__mdt_drop): as a Hudi
+ * writer running with hoodie.metadata.enable=false does (HoodieTableMetadataUtil.deleteMetadataTable): first
  * hoodie.table.metadata.partitions and hoodie.table.metadata.partitions.inflight are emptied
  * (HoodieTableConfig.clearMetadataPartitions), through Hudi's update protocol (hoodie.properties.backup written,
  * hoodie.properties removed and written anew, the backup removed), then the .hoodie/metadata folder is removed.
@@ -26,5 +42,42 @@
  */
 hoodie_status hoodie_write__drop_metadata_table(const hoodie_storage *s, const char *base_path,
                                                 const hoodie_table_config *cfg, int *changed);
+
+/** hoodie.properties with hoodie.table.metadata.partitions set to `value` and the inflight ones emptied (Hudi's
+ *  update protocol: backup, remove, write, remove the backup). */
+hoodie_status hoodie_write__set_mdt_partitions(const hoodie_storage *s, const char *base_path,
+                                               const hoodie_table_config *cfg, const char *value);
+
+/**
+ * Before a change to the table's files: keep the MDT's files partition (dropping the other partitions), or
+ * disable the MDT (see above). *changed as for hoodie_write__drop_metadata_table.
+ */
+hoodie_status hoodie_write__mdt_prepare(const hoodie_storage *s, const char *base_path,
+                                        const hoodie_table_config *cfg, int *changed);
+
+/** What commits on a table with config `cfg` do to its MDT: 0 nothing, 1 apply their changes to the files
+ *  partition, 2 disable the MDT (it lists partitions hoodie does not keep: hoodie_write__mdt_prepare did not run). */
+int hoodie_write__mdt_mode(const hoodie_table_config *cfg);
+
+struct hoodie_write_txn;
+/**
+ * Apply what the instant of `tx` (about to complete with `content`, its completed file) changes to the MDT's files
+ * partition: a commit's, deltacommit's or replacecommit's written files, a clean's deleted files, a rollback's
+ * rolled-back instants (hoodie_write__mdt_rollback). Other actions change nothing.
+ */
+hoodie_status hoodie_write__mdt_apply(const struct hoodie_write_txn *tx, const void *content, size_t len);
+
+/**
+ * Roll back the MDT's deltacommit of `instant` (any state), before the table's rollback of it completes: its
+ * completed file, then its log files, markers, inflight and requested files are removed. When an MDT compaction
+ * came after it, the MDT is disabled instead. Nothing to do without a kept MDT or without such a deltacommit.
+ */
+hoodie_status hoodie_write__mdt_rollback(const hoodie_storage *s, const char *base_path,
+                                         const hoodie_table_config *cfg, const char *instant);
+
+/* The MDT's record schema without the meta fields (deltacommits' extraMetadata) and the meta fields its HFiles
+ * and log blocks put first (mdt_schema.c). */
+extern const char hoodie_write__mdt_schema[];
+extern const char hoodie_write__mdt_meta_fields[];
 
 #endif

@@ -3,6 +3,7 @@
 #include "write/lock.h"
 #include "write/avro_enc.h"
 #include "write/commit.h"
+#include "write/mdt.h"
 #include "write/create.h"
 #include "storage/storage.h"
 #include "table/commit_meta.h"
@@ -426,7 +427,8 @@ hoodie_status hoodie_write__rollback(const hoodie_storage *s, const char *base_p
         c.files[i].deleted = 1;
     }
 
-    /* 4. completed rollback: the commit point */
+    /* 4. the metadata table's deltacommit of the instant goes too, then the completed rollback: the commit point */
+    HOODIE_TRY_GOTO(rc, hoodie_write__mdt_rollback(s, base_path, cfg, c.t), done);
     if (layout == 2) {
         hoodie_write__timeline_max(tl, max);
         if (strcmp(max, rollback_time) < 0) memcpy(max, rollback_time, 18);

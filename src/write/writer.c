@@ -981,7 +981,7 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     rc = hoodie_table_open(&w.t, base_path, &to);
     int changed = 0;
     if (rc == HOODIE_OK && (w.t->cfg->populate_meta_fields || w.t->cfg->type == HOODIE_TABLE_COPY_ON_WRITE))
-        rc = hoodie_write__drop_metadata_table(w.s, base_path, w.t->cfg, &changed);
+        rc = hoodie_write__mdt_prepare(w.s, base_path, w.t->cfg, &changed);
     if (rc == HOODIE_OK) rc = hoodie_write__recover(w.t, &w.res.rolled_back);
     if (rc == HOODIE_OK && (w.res.rolled_back || changed)) {
         hoodie_table_free(w.t);

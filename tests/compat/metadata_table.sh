@@ -4,7 +4,8 @@
 # difference in a copy (a file storage has and the metadata table does not, one it lists that storage lost, a size
 # that differs); record index lookups; the reads and lookups that take the metadata table (--metadata-table) return
 # what listing returns, filters through its column statistics too (a slice they rule out is not read); archival
-# stops at the metadata table's latest compaction; usage errors.
+# stops at the metadata table's latest compaction; writes keep its files partition in step, a rollback takes its
+# deltacommit back (or disables it when compacted since), a restore disables it; usage errors.
 set -u
 HOODIE=${HOODIE:-build/hoodie}
 FIX=${HOODIE_FIXTURES:-../shared/fixtures}/hudi/tables
@@ -112,6 +113,48 @@ for f in "$a"/.hoodie/metadata/.hoodie/timeline/20260101054337083*; do mv "$f" "
 run "archive, earlier compaction" 0 "$HOODIE" archive "$a" --min-commits 1 --max-commits 2
 check_eq "archive, earlier compaction: 2 instants" "1" "$(grep -c ' 2 instant(s)' "$tmp/out")"
 check_eq "archive, earlier compaction: from it on" "20260101054330718" "$(timeline_first "$a")"
+
+# writes keep the files partition in step (the other partitions dropped): after an upsert, a delete, a rollback
+# of the last write, validate finds nothing and reads through it equal listing's
+wr=$tmp/write
+cp -r "$T" "$wr" && chmod -R u+w "$wr"
+printf '%s\n%s\n%s\n' 'id,name,isActive,byteField,shortField,intField,longField,floatField,doubleField,decimalField,dateField,timestampField,binaryField' \
+    '4,Diana Again,true,1,500,45000,987654399,4.0,2.468,65432.12345,2023-04-04,2023-04-04 15:04:00+00,' \
+    '7,Grace,true,1,2,3,4,5.0,6.0,7.00000,2023-05-05,2023-05-05 10:00:00+00,' > "$tmp/up.csv"
+in_step() {
+    run "$1: validate" 0 "$HOODIE" metadata "$wr" validate
+    grep -q " 0 difference(s) from storage" "$tmp/out" && ok || bad "$1: $(cat "$tmp/out")"
+    check_eq "$1: reads through it" "$("$HOODIE" read "$wr" --format csv 2>&1)" "$("$HOODIE" read "$wr" --format csv --metadata-table 2>&1)"
+}
+run "write: upsert" 0 "$HOODIE" write "$wr" --op upsert --input "$tmp/up.csv"
+in_step "write: upsert"
+check_eq "write: only files listed" "hoodie.table.metadata.partitions=files" "$(grep '^hoodie.table.metadata.partitions=' "$wr/.hoodie/hoodie.properties")"
+check_eq "write: other partitions removed" "files" "$(ls "$wr/.hoodie/metadata" | tr '\n' ' ' | sed 's/ $//')"
+last=$("$HOODIE" timeline "$wr" | tail -1 | awk '{print $1}')
+check_eq "write: a deltacommit of the same instant" "1" "$(ls "$wr/.hoodie/metadata/.hoodie/timeline" | grep -c "^${last}_.*\.deltacommit$")"
+check_eq "write: its log file" "1" "$(ls -a "$wr/.hoodie/metadata/files" | grep -c "^\.files-0000-0_${last}\.log\.1_0-1-0$")"
+run "write: delete" 0 "$HOODIE" write "$wr" --op delete --input "$tmp/up.csv"
+in_step "write: delete"
+last=$("$HOODIE" timeline "$wr" | tail -1 | awk '{print $1}')
+run "write: rollback" 0 "$HOODIE" rollback "$wr" "$last"
+in_step "write: rollback"
+check_eq "write: rollback took the deltacommit" "0" "$(ls "$wr/.hoodie/metadata/.hoodie/timeline" | grep -c "^${last}")"
+check_eq "write: rollback, rows" "$(printf '1,Alice\n4,Diana Again\n5,Eve\n7,Grace')" \
+    "$("$HOODIE" read "$wr" --format csv --columns id,name --metadata-table | tail -n +2 | sort)"
+# rolling back an instant the metadata table compacted since: it can only be disabled
+rb=$tmp/rbc
+cp -r "$T" "$rb" && chmod -R u+w "$rb"
+run "rollback before its compaction" 0 "$HOODIE" rollback "$rb" 20260101054337037
+check_eq "rollback before its compaction: disabled" "hoodie.table.metadata.partitions=" "$(grep '^hoodie.table.metadata.partitions=' "$rb/.hoodie/hoodie.properties")"
+[ ! -e "$rb/.hoodie/metadata" ] && ok || bad "rollback before its compaction: folder left"
+# a restore disables it
+rs=$tmp/rst
+cp -r "$T" "$rs" && chmod -R u+w "$rs"
+run "savepoint" 0 "$HOODIE" savepoint "$rs" create 20260101054332333
+run "restore" 0 "$HOODIE" restore "$rs" 20260101054332333
+check_eq "restore: disabled" "hoodie.table.metadata.partitions=" "$(grep '^hoodie.table.metadata.partitions=' "$rs/.hoodie/hoodie.properties")"
+check_eq "restore: rows" "$("$HOODIE" read "$T" --as-of 20260101054332333 --format csv --columns id,name | sort)" \
+    "$("$HOODIE" read "$rs" --format csv --columns id,name | sort)"
 
 # a corrupt metadata table is an error that names the file; a table without one is refused by the command
 printf 'garbage' | dd of="$c/.hoodie/metadata/files/files-0000-0_22-161-506_20260101054337083.hfile" bs=1 seek=300 conv=notrunc 2> /dev/null

@@ -1,11 +1,18 @@
 /*
- * A table with a metadata table (hoodie.properties listing MDT partitions, a .hoodie/metadata tree): hoodie's first
- * write disables it (partitions emptied, every other key kept, the folder removed) and reads are unchanged; a write
- * that dies at any storage operation leaves a table that reads as before, and the next write finishes the job.
+ * A table with a metadata table (hoodie.properties listing MDT partitions, a .hoodie/metadata tree) that hoodie
+ * cannot keep: hoodie's first write disables it (partitions emptied, every other key kept, the folder removed) and
+ * reads are unchanged; a write that dies at any storage operation leaves a table that reads as before, and the next
+ * write finishes the job.
+ *
+ * A Spark-written one (mdt_basic_mor_avro_v8_nonpartitioned): its files partition is kept in step by writes and
+ * services, the other partitions dropped; after any crash the table reads as before through it and through a
+ * listing, and after the next write its listing equals storage's.
  */
 #include "hoodie_test.h"
 #include "hoodie/hoodie.h"
 #include "storage/storage.h"
+#include "table/mdt.h"
+#include "table/table.h"
 #include "util/buf.h"
 
 #include <stdio.h>
@@ -14,7 +21,7 @@
 
 #define TBL "/m"
 
-static hoodie_status write_csv(const hoodie_storage *s, const char *text)
+static hoodie_status write_op(const hoodie_storage *s, const char *text, hoodie_write_operation op)
 {
     struct ArrowArrayStream in;
     const char *paths[1] = { "/in.csv" };
@@ -25,21 +32,26 @@ static hoodie_status write_csv(const hoodie_storage *s, const char *text)
     fo.storage = s;
     if ((rc = hoodie_files_stream(paths, 1, TBL, &fo, &in)) < 0) return rc;
     wo.storage = s;
-    wo.op = HOODIE_WRITE_UPSERT;
+    wo.op = op;
     return hoodie_table_write(TBL, &in, &wo, NULL);
 }
 
-/* The snapshot's keys and data columns as sorted CSV (NULL if the table cannot be read). */
-static char *rows(const hoodie_storage *s)
+static hoodie_status write_csv(const hoodie_storage *s, const char *text)
 {
-    static const char *const cols[] = { "_hoodie_record_key", "p", "ts", "v" };
+    return write_op(s, text, HOODIE_WRITE_UPSERT);
+}
+
+/* A snapshot of `cols` as CSV (NULL if the table cannot be read), listed or through the metadata table. */
+static char *scan_csv(const hoodie_storage *s, const char *const *cols, size_t n_cols, uint32_t flags)
+{
     hoodie_table *t;
     hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
     to.storage = s;
+    to.flags = flags;
     if (hoodie_table_open(&t, TBL, &to) < 0) return NULL;
     hoodie_scan_opts so = HOODIE_SCAN_OPTS_INIT;
     so.columns = cols;
-    so.n_columns = 4;
+    so.n_columns = n_cols;
     struct ArrowArrayStream st;
     char *buf = NULL;
     size_t len = 0;
@@ -50,7 +62,14 @@ static char *rows(const hoodie_storage *s)
     fclose(f);
     hoodie_table_free(t);
     if (rc < 0) { free(buf); return NULL; }
-    return buf; /* one file group per partition, rows in key order: stable */
+    return buf;
+}
+
+/* The snapshot's keys and data columns (one file group per partition, rows in key order: stable). */
+static char *rows(const hoodie_storage *s)
+{
+    static const char *const cols[] = { "_hoodie_record_key", "p", "ts", "v" };
+    return scan_csv(s, cols, 4, 0);
 }
 
 static char *props_text(const hoodie_storage *s, const char *name)
@@ -202,6 +221,218 @@ HOODIE_TEST(write_mdt__crash_at_every_operation)
     }
     hoodie_assert(checked > 10);
     free(orig);
+    free(before);
+    free(after);
+}
+
+/* ---- a Spark-written metadata table, kept ---- */
+
+#define SPARK_MDT "hudi/tables/mdt_basic_mor_avro_v8_nonpartitioned"
+
+typedef struct copy_ctx { const hoodie_storage *to; const char *from_dir, *to_dir; hoodie_status rc; } copy_ctx;
+
+static void copy_tree(const hoodie_storage *to, const char *from, const char *dest);
+
+static int copy_cb(const hoodie_dirent *e, void *payload)
+{
+    copy_ctx *c = payload;
+    char f[1024], t[1024];
+    snprintf(f, sizeof f, "%s/%s", c->from_dir, e->name);
+    snprintf(t, sizeof t, "%s/%s", c->to_dir, e->name);
+    if (e->is_dir) { copy_tree(c->to, f, t); return 0; }
+    hoodie_buf b = HOODIE_BUF_INIT;
+    hoodie_assert_ok(hoodie_storage_read_all(hoodie_storage_posix(), f, &b));
+    hoodie_assert_ok(hoodie_storage_write_all(c->to, t, 0, b.data ? (const void *)b.data : "", b.len));
+    hoodie_buf_dispose(&b);
+    return 0;
+}
+
+static void copy_tree(const hoodie_storage *to, const char *from, const char *dest)
+{
+    copy_ctx c = { to, from, dest, HOODIE_OK };
+    hoodie_assert_ok(to->mkdirs(to->ctx, dest));
+    const hoodie_storage *posix = hoodie_storage_posix();
+    hoodie_assert_ok(posix->list(posix->ctx, from, copy_cb, &c));
+}
+
+static hoodie_storage *spark_table(void)
+{
+    hoodie_storage *mem;
+    hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+    char from[1024];
+    snprintf(from, sizeof from, "%s", hoodie_fixture(SPARK_MDT));
+    copy_tree(mem, from, TBL);
+    return mem;
+}
+
+#define SPARK_HEAD "id,name,isActive,byteField,shortField,intField,longField,floatField,doubleField,decimalField," \
+                   "dateField,timestampField,binaryField\n"
+static const char *SPARK_UPSERT = SPARK_HEAD
+    "4,Diana Again,true,1,500,45000,987654399,4.0,2.468,65432.12345,2023-04-04,2023-04-04 15:04:00+00,\n"
+    "7,Grace,true,1,2,3,4,5.0,6.0,7.00000,2023-05-05,2023-05-05 10:00:00+00,\n";
+
+static int line_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Sorted "name size" lines. */
+static char *sorted_lines(hoodie_buf *b)
+{
+    hoodie_assert_ok(hoodie_buf_cstr(b));
+    char **v = calloc(b->len + 1, sizeof *v);
+    size_t n = 0;
+    for (char *p = strtok((char *)b->data, "\n"); p; p = strtok(NULL, "\n")) v[n++] = p;
+    qsort(v, n, sizeof *v, line_cmp);
+    hoodie_buf o = HOODIE_BUF_INIT;
+    for (size_t i = 0; i < n; i++) hoodie_assert_ok(hoodie_buf_printf(&o, "%s\n", v[i]));
+    hoodie_assert_ok(hoodie_buf_cstr(&o));
+    free(v);
+    return (char *)o.data;
+}
+
+/* The snapshot (id, name, longField) as CSV, listed from storage or through the metadata table. */
+static char *spark_rows(const hoodie_storage *s, int through_mdt)
+{
+    static const char *const cols[] = { "id", "name", "longField" };
+    char *buf = scan_csv(s, cols, 3, through_mdt ? HOODIE_OPEN_METADATA_TABLE : 0);
+    if (!buf) return NULL;
+    /* the header, then the rows sorted (a new file group may come first) */
+    char *nl = strchr(buf, '\n');
+    if (!nl) return buf;
+    hoodie_buf body = HOODIE_BUF_INIT;
+    hoodie_assert_ok(hoodie_buf_append_str(&body, nl + 1));
+    char *sorted = sorted_lines(&body);
+    nl[1] = '\0';
+    hoodie_buf out = HOODIE_BUF_INIT;
+    hoodie_assert_ok(hoodie_buf_printf(&out, "%s%s", buf, sorted));
+    hoodie_assert_ok(hoodie_buf_cstr(&out));
+    free(sorted);
+    free(buf);
+    hoodie_buf_dispose(&body);
+    return (char *)out.data;
+}
+
+typedef struct list_ctx { hoodie_buf *b; } list_ctx;
+
+static int list_cb(const hoodie_dirent *e, void *payload)
+{
+    list_ctx *c = payload;
+    if (!e->is_dir && strcmp(e->name, ".hoodie_partition_metadata"))
+        hoodie_buf_printf(c->b, "%s %llu\n", e->name, (unsigned long long)e->size);
+    return 0;
+}
+
+/* The metadata table lists exactly the files storage has, with their sizes; it keeps only its files partition. */
+static void assert_mdt_in_step(const hoodie_storage *s)
+{
+    hoodie_buf stor = HOODIE_BUF_INIT, md = HOODIE_BUF_INIT;
+    list_ctx lc = { &stor };
+    hoodie_assert_ok(s->list(s->ctx, TBL, list_cb, &lc));
+    hoodie_table *t;
+    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+    to.storage = s;
+    hoodie_assert_ok(hoodie_table_open(&t, TBL, &to));
+    hoodie_assert_equal_s("files", hoodie_table_config_get(t->cfg, "hoodie.table.metadata.partitions"));
+    hoodie_mdt_listing *l;
+    hoodie_assert_ok(hoodie_mdt_files(&l, s, TBL, t->tl));
+    hoodie_assert_equal_i(1, l->count);
+    for (size_t i = 0; i < l->partitions[0].count; i++)
+        hoodie_assert_ok(hoodie_buf_printf(&md, "%s %llu\n", l->partitions[0].files[i].name,
+                                           (unsigned long long)l->partitions[0].files[i].size));
+    char *a = sorted_lines(&stor), *b = sorted_lines(&md);
+    hoodie_assert_equal_s(a, b);
+    free(a), free(b);
+    hoodie_mdt_listing_free(l);
+    hoodie_table_free(t);
+    hoodie_buf_dispose(&stor);
+    hoodie_buf_dispose(&md);
+    hoodie_assert(s->exists(s->ctx, TBL "/.hoodie/metadata/column_stats") == 0);
+    hoodie_assert(s->exists(s->ctx, TBL "/.hoodie/metadata/record_index") == 0);
+    hoodie_assert(s->exists(s->ctx, TBL "/.hoodie/metadata/secondary_index_name_idx") == 0);
+    char *r1 = spark_rows(s, 0), *r2 = spark_rows(s, 1);
+    hoodie_assert(r1 && r2);
+    hoodie_assert_equal_s(r1, r2);
+    free(r1), free(r2);
+}
+
+HOODIE_TEST(write_mdt__spark_files_partition_kept_in_step)
+{
+    hoodie_storage *mem = spark_table();
+    char *before = spark_rows(mem, 0);
+    hoodie_assert_equal_s("id,name,longField\n1,Alice,1234567891\n4,Diana Updated,987654322\n5,Eve,1122334455\n",
+                          before);
+    hoodie_assert_ok(write_op(mem, SPARK_UPSERT, HOODIE_WRITE_UPSERT));
+    assert_mdt_in_step(mem);
+    char *r = spark_rows(mem, 1);
+    hoodie_assert_equal_s("id,name,longField\n1,Alice,1234567891\n4,Diana Again,987654399\n5,Eve,1122334455\n"
+                          "7,Grace,4\n", r);
+    free(r);
+    hoodie_service_opts o = HOODIE_SERVICE_OPTS_INIT;
+    o.storage = mem;
+    hoodie_assert_ok(hoodie_compaction_schedule(TBL, &o, NULL));
+    hoodie_assert_ok(hoodie_compaction_run(TBL, &o, NULL, NULL));
+    assert_mdt_in_step(mem);
+    hoodie_assert_ok(hoodie_clustering(TBL, &o, NULL));
+    assert_mdt_in_step(mem);
+    hoodie_assert_ok(write_op(mem, SPARK_HEAD "1,,,,,,,,,,,,\n", HOODIE_WRITE_DELETE));
+    assert_mdt_in_step(mem);
+    o.clean_policy = HOODIE_CLEAN_KEEP_LATEST_FILE_VERSIONS;
+    o.retain = 1;
+    hoodie_assert_ok(hoodie_clean(TBL, &o, NULL));
+    assert_mdt_in_step(mem);
+    /* the last write rolled back: its metadata table deltacommit goes too */
+    hoodie_assert_ok(write_op(mem, SPARK_HEAD "5,Eve Later,true,1,1,1,1,1.0,1.0,1.00000,2023-01-01,2023-01-01 00:00:00+00,\n",
+                                 HOODIE_WRITE_UPSERT));
+    assert_mdt_in_step(mem);
+    hoodie_table *t;
+    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+    to.storage = mem;
+    hoodie_assert_ok(hoodie_table_open(&t, TBL, &to));
+    char last[24];
+    snprintf(last, sizeof last, "%s", t->tl->instants[t->tl->count - 1].requested);
+    hoodie_table_free(t);
+    hoodie_assert_ok(hoodie_rollback(TBL, &o, last, NULL));
+    assert_mdt_in_step(mem);
+    r = spark_rows(mem, 1);
+    hoodie_assert_equal_s("id,name,longField\n4,Diana Again,987654399\n5,Eve,1122334455\n7,Grace,4\n", r);
+    free(r);
+    free(before);
+    hoodie_storage_free(mem);
+}
+
+/* A write into the Spark table that dies at its k-th storage operation, for every k. */
+HOODIE_TEST(write_mdt__spark_crash_at_every_operation)
+{
+    hoodie_storage *mem = spark_table(), *fs;
+    hoodie_assert_ok(hoodie_storage_faulty_new(&fs, mem));
+    char *before = spark_rows(mem, 0);
+    hoodie_assert(before != NULL);
+    hoodie_assert_ok(write_op(fs, SPARK_UPSERT, HOODIE_WRITE_UPSERT));
+    uint64_t n_ops = hoodie_storage_faulty_count(fs);
+    char *after = spark_rows(mem, 0);
+    hoodie_storage_free(fs);
+    hoodie_storage_free(mem);
+    int checked = 0;
+    for (uint64_t k = 1; k <= n_ops; k++) {
+        mem = spark_table();
+        hoodie_assert_ok(hoodie_storage_faulty_new(&fs, mem));
+        hoodie_storage_faulty_arm(fs, HOODIE_FAULT_CRASH_AT, k);
+        hoodie_status rc = write_op(fs, SPARK_UPSERT, HOODIE_WRITE_UPSERT);
+        hoodie_error_clear();
+        /* as of the last completed commit, by listing and through the metadata table alike */
+        char *now = spark_rows(mem, 0), *via = spark_rows(mem, 1);
+        hoodie_assert(now != NULL && via != NULL);
+        hoodie_assert_equal_s(rc == HOODIE_OK ? after : before, now);
+        hoodie_assert_equal_s(now, via);
+        free(now), free(via);
+        hoodie_assert_ok(write_op(mem, SPARK_UPSERT, HOODIE_WRITE_UPSERT)); /* the next writer repairs */
+        assert_mdt_in_step(mem);
+        now = spark_rows(mem, 0);
+        hoodie_assert_equal_s(after, now);
+        free(now);
+        hoodie_storage_free(fs);
+        hoodie_storage_free(mem);
+        checked++;
+    }
+    hoodie_assert(checked > 20);
     free(before);
     free(after);
 }

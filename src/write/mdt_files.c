@@ -1,0 +1,584 @@
+/* Keeping the metadata table's files partition in step with the table's commits (see mdt.h). */
+#include "write/mdt.h"
+#include "format/avro/binary.h"
+#include "format/hfile/hfile_write.h"
+#include "format/hlog/hlog_write.h"
+#include "storage/storage.h"
+#include "table/commit_meta.h"
+#include "table/file_name.h"
+#include "table/mdt.h"
+#include "table/timeline.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "write/commit.h"
+#include "write/commit_encode.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MDT_DIR "/.hoodie/metadata"
+#define FILES_GROUP "files-0000-0"
+#define ALL_PARTITIONS "__all_partitions__"
+#define LOG_TOKEN "0-1-0"
+
+/* ---- the MDT as hoodie keeps it ---- */
+
+static int only_files(const hoodie_table_config *cfg)
+{
+    const char *v = hoodie_table_config_get(cfg, "hoodie.table.metadata.partitions");
+    return v && !strcmp(v, "files");
+}
+
+int hoodie_write__mdt_mode(const hoodie_table_config *cfg)
+{
+    const char *inflight = hoodie_table_config_get(cfg, "hoodie.table.metadata.partitions.inflight");
+    if (cfg->version != 8 || !hoodie_mdt_listed(cfg, "files")) return 0;
+    return only_files(cfg) && !(inflight && *inflight) ? 1 : 2;
+}
+
+static char *mdt_path(const char *base_path)
+{
+    size_t n = strlen(base_path) + sizeof MDT_DIR;
+    char *p = malloc(n);
+    if (p) snprintf(p, n, "%s%s", base_path, MDT_DIR);
+    return p;
+}
+
+/* Append a copy of name to names[0..*n); 1 when out of memory (a listing callback's stop). */
+static int push_name(char ***names, size_t *n, const char *name)
+{
+    char **v = realloc(*names, (*n + 1) * sizeof *v);
+    if (!v) return 1;
+    *names = v;
+    if (!(v[*n] = strdup(name))) return 1;
+    (*n)++;
+    return 0;
+}
+
+typedef struct scan_ctx {
+    int bad;              /* a file of another file group, or of a kind the files partition does not have */
+    char base_instant[24]; /* the latest base file's instant ("" without one) */
+    const char *instant;   /* for rollback: log files of this instant are collected */
+    char **names;
+    size_t n;
+    int oom;
+} scan_ctx;
+
+static int scan_cb(const hoodie_dirent *e, void *payload)
+{
+    scan_ctx *c = payload;
+    if (e->is_dir || !strcmp(e->name, ".hoodie_partition_metadata")) return 0;
+    hoodie_file_name fn;
+    hoodie_file_kind k = hoodie_file_name_parse(&fn, e->name);
+    if ((k != HOODIE_FILE_BASE && k != HOODIE_FILE_LOG) || fn.file_id.len != strlen(FILES_GROUP) ||
+        memcmp(fn.file_id.p, FILES_GROUP, fn.file_id.len)) {
+        c->bad = 1;
+        return 0;
+    }
+    if (k == HOODIE_FILE_BASE && fn.instant.len < sizeof c->base_instant) {
+        char t[24];
+        memcpy(t, fn.instant.p, fn.instant.len);
+        t[fn.instant.len] = '\0';
+        if (strcmp(t, c->base_instant) > 0) memcpy(c->base_instant, t, fn.instant.len + 1);
+    }
+    if (k == HOODIE_FILE_LOG && c->instant && fn.instant.len == strlen(c->instant) &&
+        !memcmp(fn.instant.p, c->instant, fn.instant.len))
+        return c->oom = push_name(&c->names, &c->n, e->name);
+    return 0;
+}
+
+static void scan_dispose(scan_ctx *c)
+{
+    for (size_t i = 0; i < c->n; i++) free(c->names[i]);
+    free(c->names);
+}
+
+/* The files partition's folder: every file one of files-0000-0 (`instant`: its log files of that instant into c). */
+static hoodie_status scan_files(const hoodie_storage *s, const char *mdt, const char *instant, scan_ctx *c)
+{
+    memset(c, 0, sizeof *c);
+    c->instant = instant;
+    hoodie_buf dir = HOODIE_BUF_INIT;
+    hoodie_status rc = hoodie_buf_printf(&dir, "%s/files", mdt);
+    if (rc == HOODIE_OK) rc = s->list(s->ctx, (const char *)dir.data, scan_cb, c);
+    if (rc == HOODIE_OK && c->oom) rc = HOODIE_NOMEM();
+    hoodie_buf_dispose(&dir);
+    return rc;
+}
+
+/* The MDT has the layout hoodie keeps: Hudi 1.x's (version 8, timeline layout 2, HFile base files) and one file
+ * group in its files partition. */
+static int keepable(const hoodie_storage *s, const char *base_path)
+{
+    char *mdt = mdt_path(base_path);
+    if (!mdt) return 0;
+    hoodie_table_config *mc = NULL;
+    int ok = hoodie_table_config_load(&mc, s, mdt, 0) == HOODIE_OK && mc->version == 8 &&
+             mc->timeline_layout_version == 2 && mc->base_file_format == HOODIE_BASE_HFILE;
+    scan_ctx c;
+    if (ok) ok = scan_files(s, mdt, NULL, &c) == HOODIE_OK && !c.bad;
+    if (ok) scan_dispose(&c);
+    hoodie_error_clear();
+    hoodie_table_config_free(mc);
+    free(mdt);
+    return ok;
+}
+
+typedef struct dirs_ctx { char **names; size_t n; int oom; } dirs_ctx;
+
+static int dirs_cb(const hoodie_dirent *e, void *payload)
+{
+    dirs_ctx *c = payload;
+    if (!e->is_dir || !strcmp(e->name, ".hoodie") || !strcmp(e->name, "files")) return 0;
+    return c->oom = push_name(&c->names, &c->n, e->name);
+}
+
+hoodie_status hoodie_write__mdt_prepare(const hoodie_storage *s, const char *base_path,
+                                        const hoodie_table_config *cfg, int *changed)
+{
+    if (changed) *changed = 0;
+    s = hoodie_storage__or_default(s);
+    if (hoodie_write__mdt_mode(cfg) == 0 || !keepable(s, base_path))
+        return hoodie_write__drop_metadata_table(s, base_path, cfg, changed);
+    /* the partitions hoodie does not keep: out of hoodie.properties first (readers stop using them), then gone */
+    hoodie_status rc = HOODIE_OK;
+    if (hoodie_write__mdt_mode(cfg) == 2) {
+        rc = hoodie_write__set_mdt_partitions(s, base_path, cfg, "files");
+        if (rc == HOODIE_OK && changed) *changed = 1;
+    }
+    char *mdt = mdt_path(base_path);
+    if (!mdt) return HOODIE_NOMEM();
+    dirs_ctx d = { NULL, 0, 0 };
+    if (rc == HOODIE_OK) rc = s->list(s->ctx, mdt, dirs_cb, &d);
+    if (rc == HOODIE_OK && d.oom) rc = HOODIE_NOMEM();
+    for (size_t i = 0; rc == HOODIE_OK && i < d.n; i++) {
+        char *p = hoodie_write__path(mdt, d.names[i]);
+        rc = p ? hoodie_storage_remove_tree(s, p) : HOODIE_NOMEM();
+        if (rc < 0) hoodie_error__prefix("%s: removing a metadata table partition: ", p ? p : mdt);
+        free(p);
+    }
+    for (size_t i = 0; i < d.n; i++) free(d.names[i]);
+    free(d.names);
+    free(mdt);
+    return rc;
+}
+
+/* ---- the records of an instant ---- */
+
+typedef struct fchange {
+    char *partition; /* "." for the base path */
+    char *name;
+    int64_t size;
+    int deleted;
+} fchange;
+
+typedef struct changes {
+    fchange *v;
+    size_t n, cap;
+    char **parts;    /* partitions for __all_partitions__ */
+    size_t n_parts;
+    int all_record;  /* write the __all_partitions__ record */
+} changes;
+
+static void changes_dispose(changes *c)
+{
+    for (size_t i = 0; i < c->n; i++) free(c->v[i].partition), free(c->v[i].name);
+    free(c->v);
+    for (size_t i = 0; i < c->n_parts; i++) free(c->parts[i]);
+    free(c->parts);
+}
+
+static const char *mdt_partition(const char *p) { return p && *p ? p : "."; }
+
+static hoodie_status add_part(changes *c, const char *partition)
+{
+    const char *p = mdt_partition(partition);
+    for (size_t i = 0; i < c->n_parts; i++)
+        if (!strcmp(c->parts[i], p)) return HOODIE_OK;
+    char **v = realloc(c->parts, (c->n_parts + 1) * sizeof *v);
+    if (!v) return HOODIE_NOMEM();
+    c->parts = v;
+    if (!(v[c->n_parts] = strdup(p))) return HOODIE_NOMEM();
+    c->n_parts++;
+    return HOODIE_OK;
+}
+
+/* The file name of `path` (relative to the base path). */
+static const char *base_name(const char *path)
+{
+    const char *sl = strrchr(path, '/');
+    return sl ? sl + 1 : path;
+}
+
+static hoodie_status add_file(changes *c, const char *partition, const char *name, int64_t size, int deleted)
+{
+    if (c->n == c->cap) {
+        size_t nc = c->cap ? c->cap * 2 : 32;
+        fchange *v = realloc(c->v, nc * sizeof *v);
+        if (!v) return HOODIE_NOMEM();
+        c->v = v, c->cap = nc;
+    }
+    fchange *f = &c->v[c->n];
+    f->partition = strdup(mdt_partition(partition));
+    f->name = strdup(name);
+    if (!f->partition || !f->name) { free(f->partition), free(f->name); return HOODIE_NOMEM(); }
+    f->size = size;
+    f->deleted = deleted;
+    c->n++;
+    return add_part(c, partition);
+}
+
+static int fchange_cmp(const void *a, const void *b)
+{
+    const fchange *x = a, *y = b;
+    int r = strcmp(x->partition, y->partition);
+    return r ? r : strcmp(x->name, y->name);
+}
+
+/* A written file's entry: the largest size reported for it (HoodieTableMetadataUtil keeps the max). */
+static hoodie_status from_commit(changes *c, const void *content, size_t len, const char *what)
+{
+    hoodie_commit_meta *m = NULL;
+    HOODIE_TRY(hoodie_commit_meta_decode(&m, content, len, what));
+    hoodie_status rc = HOODIE_OK;
+    c->all_record = 1;
+    for (size_t i = 0; rc == HOODIE_OK && i < m->stat_count; i++) {
+        const hoodie_write_stat *st = &m->stats[i];
+        rc = add_part(c, st->partition_path);
+        if (rc == HOODIE_OK && st->path && *st->path && st->file_size_in_bytes > 0)
+            rc = add_file(c, st->partition_path, base_name(st->path), st->file_size_in_bytes, 0);
+        for (size_t k = 0; rc == HOODIE_OK && k < st->cdc_file_count; k++)
+            if (st->cdc_sizes[k] > 0) rc = add_file(c, st->partition_path, base_name(st->cdc_files[k]), st->cdc_sizes[k], 0);
+    }
+    hoodie_commit_meta_free(m);
+    return rc;
+}
+
+static hoodie_status from_clean(changes *c, const void *content, size_t len, const char *what)
+{
+    hoodie_clean_meta *m = NULL;
+    HOODIE_TRY(hoodie_clean_meta_decode(&m, content, len, what));
+    hoodie_status rc = HOODIE_OK;
+    for (size_t i = 0; rc == HOODIE_OK && i < m->partition_count; i++) {
+        const hoodie_partition_files *p = &m->partitions[i];
+        rc = add_part(c, p->partition_path);
+        for (size_t k = 0; rc == HOODIE_OK && k < p->count; k++)
+            rc = add_file(c, p->partition_path, base_name(p->files[k]), 0, 1);
+    }
+    hoodie_clean_meta_free(m);
+    return rc;
+}
+
+/* HoodieMetadataRecord, Avro binary: five null meta fields, key "" (the HFile row is the key), type,
+ * filesystemMetadata {name: {size, isDeleted}}, and null bloom filter, column stats, record index and secondary
+ * index entries. */
+static hoodie_status encode_record(hoodie_buf *b, int type, const fchange *files, size_t n, char *const *names,
+                                   size_t n_names)
+{
+    static const uint8_t nulls5[6] = { 0, 0, 0, 0, 0, 0 }; /* meta fields, then key "" */
+    HOODIE_TRY(hoodie_buf_append(b, nulls5, 6));
+    HOODIE_TRY(hoodie_avro_write_long(b, type));
+    HOODIE_TRY(hoodie_avro_write_long(b, 1)); /* the map branch */
+    size_t count = files ? n : n_names;
+    if (count) {
+        HOODIE_TRY(hoodie_avro_write_long(b, (int64_t)count));
+        for (size_t i = 0; i < count; i++) {
+            const char *name = files ? files[i].name : names[i];
+            HOODIE_TRY(hoodie_avro_write_bytes(b, name, strlen(name)));
+            HOODIE_TRY(hoodie_avro_write_long(b, files ? files[i].size : 0));
+            HOODIE_TRY(hoodie_buf_putc(b, files ? (uint8_t)files[i].deleted : 0));
+        }
+    }
+    HOODIE_TRY(hoodie_buf_putc(b, 0)); /* end of the map */
+    static const uint8_t tail[4] = { 0, 0, 0, 0 };
+    return hoodie_buf_append(b, tail, 4);
+}
+
+static int str_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static hoodie_status to_buf(void *ctx, const uint8_t *p, size_t n) { return hoodie_buf_append(ctx, p, n); }
+
+/* The schema the MDT's HFiles and log blocks carry: the record with the meta fields first. */
+static hoodie_status schema_with_meta(hoodie_buf *out)
+{
+    const char *s = hoodie_write__mdt_schema, *at = strstr(s, "\"fields\":[");
+    if (!at) return HOODIE_FAIL(HOODIE_EINVAL, "metadata table schema without fields");
+    at += strlen("\"fields\":[");
+    HOODIE_TRY(hoodie_buf_append(out, s, (size_t)(at - s)));
+    HOODIE_TRY(hoodie_buf_append_str(out, hoodie_write__mdt_meta_fields));
+    return hoodie_buf_append_str(out, at);
+}
+
+/* The HFile of the records (sorted by key: the partitions' records and __all_partitions__). */
+static hoodie_status build_hfile(changes *c, const hoodie_buf *schema, hoodie_buf *out, int64_t *records)
+{
+    qsort(c->v, c->n, sizeof *c->v, fchange_cmp);
+    /* one entry per file: the largest size; a deletion wins over an addition in one instant */
+    size_t w = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        if (w && !fchange_cmp(&c->v[w - 1], &c->v[i])) {
+            fchange *p = &c->v[w - 1];
+            if (c->v[i].size > p->size) p->size = c->v[i].size;
+            p->deleted |= c->v[i].deleted;
+            free(c->v[i].partition), free(c->v[i].name);
+            continue;
+        }
+        c->v[w++] = c->v[i];
+    }
+    c->n = w;
+    qsort(c->parts, c->n_parts, sizeof *c->parts, str_cmp);
+    hoodie_hfile_writer *hw;
+    hoodie_hfile_writer_opts o = { 0, 0, 1, NULL, 0 };
+    HOODIE_TRY(hoodie_hfile_writer_new(&hw, &o, to_buf, out));
+    hoodie_buf val = HOODIE_BUF_INIT;
+    hoodie_status rc = HOODIE_OK;
+    *records = 0;
+    /* keys in byte order: partition paths and "__all_partitions__" interleave */
+    size_t f = 0;
+    int all_done = !c->all_record;
+    for (size_t p = 0; rc == HOODIE_OK && (p < c->n_parts || !all_done); ) {
+        const char *key = p < c->n_parts ? c->parts[p] : NULL;
+        if (!all_done && (!key || strcmp(ALL_PARTITIONS, key) < 0)) {
+            val.len = 0;
+            rc = encode_record(&val, 1, NULL, 0, c->parts, c->n_parts);
+            if (rc == HOODIE_OK) rc = hoodie_hfile_writer_add(hw, (const uint8_t *)ALL_PARTITIONS,
+                                                              strlen(ALL_PARTITIONS), val.data, val.len);
+            all_done = 1;
+            (*records)++;
+            continue;
+        }
+        size_t start = f;
+        while (f < c->n && !strcmp(c->v[f].partition, key)) f++;
+        val.len = 0;
+        rc = encode_record(&val, 2, c->v + start, f - start, NULL, 0);
+        if (rc == HOODIE_OK) rc = hoodie_hfile_writer_add(hw, (const uint8_t *)key, strlen(key), val.data, val.len);
+        (*records)++;
+        p++;
+    }
+    if (rc == HOODIE_OK) rc = hoodie_hfile_writer_info(hw, "schema", schema->data, schema->len);
+    if (rc == HOODIE_OK) rc = hoodie_hfile_writer_finish(hw);
+    hoodie_hfile_writer_free(hw);
+    hoodie_buf_dispose(&val);
+    return rc;
+}
+
+/* ---- the MDT deltacommit ---- */
+
+static hoodie_status write_deltacommit(const hoodie_write_txn *dtx, changes *c)
+{
+    hoodie_status rc;
+    char *mdt = mdt_path(dtx->base_path);
+    if (!mdt) return HOODIE_NOMEM();
+    const char *t = dtx->inst.requested;
+    hoodie_table_config *mc = NULL;
+    hoodie_write_txn tx;
+    memset(&tx, 0, sizeof tx);
+    hoodie_buf schema = HOODIE_BUF_INIT, hfile = HOODIE_BUF_INIT, log = HOODIE_BUF_INIT, name = HOODIE_BUF_INIT;
+    hoodie_buf rel = HOODIE_BUF_INIT, meta = HOODIE_BUF_INIT;
+    char *path = NULL;
+    int64_t records = 0;
+    scan_ctx sc;
+    int scanned = 0;
+    HOODIE_TRY_GOTO(rc, hoodie_table_config_load(&mc, dtx->s, mdt, 0), done);
+    HOODIE_TRY_GOTO(rc, scan_files(dtx->s, mdt, NULL, &sc), done);
+    scanned = 1;
+    HOODIE_TRY_GOTO(rc, schema_with_meta(&schema), done);
+    HOODIE_TRY_GOTO(rc, build_hfile(c, &schema, &hfile, &records), done);
+    hoodie_hlog_header_entry h[2] = { { HOODIE_HLOG_INSTANT_TIME, t, strlen(t) },
+                                      { HOODIE_HLOG_SCHEMA, (const char *)schema.data, schema.len } };
+    HOODIE_TRY_GOTO(rc, hoodie_hlog_write_block(&log, HOODIE_HLOG_HFILE_DATA_BLOCK, h, 2, hfile.data, hfile.len), done);
+    HOODIE_TRY_GOTO(rc, hoodie_file_name_log(&name, FILES_GROUP, t, 1, LOG_TOKEN), done);
+
+    /* the instant, as a write instant of the MDT with the table's instant time */
+    tx.s = dtx->s;
+    tx.table_version = 8;
+    tx.layout = mc->timeline_layout_version;
+    tx.utc = mc->timeline_timezone_utc;
+    tx.base_path = hoodie_write__path(mdt, "");
+    tx.timeline_dir = hoodie_write__path(mdt, mc->timeline_dir);
+    if (!tx.base_path || !tx.timeline_dir) { rc = HOODIE_NOMEM(); goto done; }
+    snprintf(tx.inst.requested, sizeof tx.inst.requested, "%s", t);
+    tx.inst.action = tx.inst.plan_action = HOODIE_ACTION_DELTACOMMIT;
+    char fname[128];
+    HOODIE_TRY_GOTO(rc, hoodie_instant_file_name(&tx.inst, HOODIE_STATE_REQUESTED, tx.layout, fname, sizeof fname), done);
+    if (!(path = hoodie_write__path(tx.timeline_dir, fname))) { rc = HOODIE_NOMEM(); goto done; }
+    HOODIE_TRY_GOTO(rc, hoodie_storage_write_all(tx.s, path, HOODIE_CREATE_EXCLUSIVE, "", 0), done);
+    tx.inst.state = HOODIE_STATE_REQUESTED;
+    /* inflight: the workload (an empty insert bucket, the update of files-0000-0), as Hudi writes it */
+    hoodie_wstat ws[2];
+    memset(ws, 0, sizeof ws);
+    ws[0].partition_path = "files", ws[0].file_id = "", ws[0].workload = 1;
+    ws[1].partition_path = "files", ws[1].file_id = FILES_GROUP, ws[1].workload = 1;
+    ws[1].num_update_writes = records;
+    ws[1].prev_commit = *sc.base_instant ? sc.base_instant : "00000000000000000";
+    hoodie_commit_info ci;
+    memset(&ci, 0, sizeof ci);
+    ci.stats = ws, ci.stat_count = 2, ci.operation_type = "UPSERT_PREPPED";
+    HOODIE_TRY_GOTO(rc, hoodie_commit_encode(&meta, &ci, 8), done);
+    HOODIE_TRY_GOTO(rc, hoodie_write__inflight(&tx, meta.data, meta.len), done);
+    /* the log file, after its marker */
+    HOODIE_TRY_GOTO(rc, hoodie_write__marker(&tx, "files", (const char *)name.data, HOODIE_MARKER_APPEND), done);
+    HOODIE_TRY_GOTO(rc, hoodie_buf_printf(&rel, "files/%s", (const char *)name.data), done);
+    free(path);
+    if (!(path = hoodie_write__path(mdt, (const char *)rel.data))) { rc = HOODIE_NOMEM(); goto done; }
+    HOODIE_TRY_GOTO(rc, hoodie_storage_write_all(tx.s, path, HOODIE_CREATE_EXCLUSIVE, log.data, log.len), done);
+    /* completed: the write statistics of the log file */
+    const char *logs[1] = { (const char *)name.data };
+    hoodie_wstat st;
+    memset(&st, 0, sizeof st);
+    st.partition_path = "files", st.file_id = FILES_GROUP, st.path = (const char *)rel.data, st.prev_commit = t;
+    st.num_writes = st.num_update_writes = records;
+    st.total_write_bytes = st.file_size_in_bytes = (int64_t)log.len;
+    st.is_delta = 1, st.log_version = 1, st.log_offset = 0, st.base_file = "", st.log_files = logs;
+    st.log_file_count = 1, st.has_runtime = 1;
+    hoodie_kv extra = { "schema", hoodie_write__mdt_schema };
+    memset(&ci, 0, sizeof ci);
+    ci.stats = &st, ci.stat_count = 1, ci.extra = &extra, ci.extra_count = 1, ci.operation_type = "UPSERT_PREPPED";
+    meta.len = 0;
+    HOODIE_TRY_GOTO(rc, hoodie_commit_encode(&meta, &ci, 8), done);
+    HOODIE_TRY_GOTO(rc, hoodie_write__complete(&tx, meta.data, meta.len), done);
+done:
+    if (rc < 0) hoodie_error__prefix("metadata table deltacommit %s: ", t);
+    if (scanned) scan_dispose(&sc);
+    hoodie_write__txn_dispose(&tx);
+    hoodie_table_config_free(mc);
+    hoodie_buf_dispose(&schema);
+    hoodie_buf_dispose(&hfile);
+    hoodie_buf_dispose(&log);
+    hoodie_buf_dispose(&name);
+    hoodie_buf_dispose(&rel);
+    hoodie_buf_dispose(&meta);
+    free(path);
+    free(mdt);
+    return rc;
+}
+
+/* Disable the MDT of the table of `tx` (its config read afresh). */
+static hoodie_status drop_for(const hoodie_storage *s, const char *base_path)
+{
+    hoodie_table_config *cfg = NULL;
+    HOODIE_TRY(hoodie_table_config_load(&cfg, s, base_path, 0));
+    hoodie_status rc = hoodie_write__drop_metadata_table(s, base_path, cfg, NULL);
+    hoodie_table_config_free(cfg);
+    return rc;
+}
+
+hoodie_status hoodie_write__mdt_apply(const hoodie_write_txn *tx, const void *content, size_t len)
+{
+    if (!tx->mdt) return HOODIE_OK;
+    if (tx->mdt == 2) return drop_for(tx->s, tx->base_path);
+    changes c;
+    memset(&c, 0, sizeof c);
+    hoodie_status rc = HOODIE_OK;
+    const char *what = tx->inst.requested;
+    switch (tx->inst.action) {
+    case HOODIE_ACTION_COMMIT:
+    case HOODIE_ACTION_DELTACOMMIT:
+    case HOODIE_ACTION_REPLACECOMMIT:
+    case HOODIE_ACTION_COMPACTION:    /* completes as a commit */
+    case HOODIE_ACTION_LOGCOMPACTION: /* as a deltacommit */
+    case HOODIE_ACTION_CLUSTERING:    /* as a replacecommit */
+        rc = from_commit(&c, content, len, what);
+        break;
+    case HOODIE_ACTION_CLEAN:
+        rc = from_clean(&c, content, len, what);
+        break;
+    case HOODIE_ACTION_ROLLBACK: {
+        hoodie_rollback_meta *m = NULL;
+        hoodie_table_config *cfg = NULL;
+        rc = hoodie_rollback_meta_decode(&m, content, len, what);
+        if (rc == HOODIE_OK) rc = hoodie_table_config_load(&cfg, tx->s, tx->base_path, 0);
+        for (size_t i = 0; rc == HOODIE_OK && i < m->commit_count; i++)
+            rc = hoodie_write__mdt_rollback(tx->s, tx->base_path, cfg, m->commits_rollback[i]);
+        hoodie_table_config_free(cfg);
+        hoodie_rollback_meta_free(m);
+        return rc;
+    }
+    case HOODIE_ACTION_RESTORE:
+        return drop_for(tx->s, tx->base_path);
+    default:
+        return HOODIE_OK; /* savepoints and the like change no file */
+    }
+    if (rc == HOODIE_OK && (c.n || c.all_record)) rc = write_deltacommit(tx, &c);
+    changes_dispose(&c);
+    return rc;
+}
+
+/* ---- rollback ---- */
+
+static hoodie_status remove_if_exists(const hoodie_storage *s, const char *path)
+{
+    hoodie_status rc = s->remove(s->ctx, path);
+    if (rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); rc = HOODIE_OK; }
+    return rc;
+}
+
+static hoodie_status remove_state(const hoodie_storage *s, const char *mdt, const hoodie_table_config *mc,
+                                  const hoodie_instant *in, hoodie_instant_state st)
+{
+    char name[128];
+    HOODIE_TRY(hoodie_instant_file_name(in, st, mc->timeline_layout_version, name, sizeof name));
+    hoodie_buf p = HOODIE_BUF_INIT;
+    hoodie_status rc = hoodie_buf_printf(&p, "%s/%s/%s", mdt, mc->timeline_dir, name);
+    if (rc == HOODIE_OK) rc = remove_if_exists(s, (const char *)p.data);
+    hoodie_buf_dispose(&p);
+    return rc;
+}
+
+hoodie_status hoodie_write__mdt_rollback(const hoodie_storage *s, const char *base_path,
+                                         const hoodie_table_config *cfg, const char *instant)
+{
+    s = hoodie_storage__or_default(s);
+    if (hoodie_write__mdt_mode(cfg) == 0) return HOODIE_OK;
+    char *mdt = mdt_path(base_path);
+    if (!mdt) return HOODIE_NOMEM();
+    hoodie_table_config *mc = NULL;
+    hoodie_timeline *tl = NULL;
+    scan_ctx sc;
+    int scanned = 0;
+    hoodie_status rc = hoodie_table_config_load(&mc, s, mdt, 0);
+    if (rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); rc = HOODIE_OK; goto done; } /* none after all */
+    if (rc == HOODIE_OK) rc = hoodie_timeline_load(&tl, s, mdt, mc);
+    if (rc < 0) goto done;
+    const hoodie_instant *in = NULL;
+    int compacted_after = 0;
+    for (size_t i = 0; i < tl->count; i++) {
+        const hoodie_instant *x = &tl->instants[i];
+        if (!strcmp(x->requested, instant) && x->action == HOODIE_ACTION_DELTACOMMIT) in = x;
+        if ((x->action == HOODIE_ACTION_COMMIT || x->plan_action == HOODIE_ACTION_COMPACTION ||
+             x->action == HOODIE_ACTION_COMPACTION) && strcmp(x->requested, instant) > 0)
+            compacted_after = 1;
+    }
+    if (!in) goto done;
+    if (compacted_after) { /* its records are in a base file now: the MDT can only go */
+        rc = hoodie_write__drop_metadata_table(s, base_path, cfg, NULL);
+        goto done;
+    }
+    hoodie_instant copy = *in;
+    /* completed file first (readers stop counting its blocks), then its log files and markers, inflight, requested */
+    if (copy.state == HOODIE_STATE_COMPLETED) rc = remove_state(s, mdt, mc, &copy, HOODIE_STATE_COMPLETED);
+    if (rc == HOODIE_OK) rc = scan_files(s, mdt, instant, &sc);
+    scanned = rc == HOODIE_OK;
+    for (size_t k = 0; rc == HOODIE_OK && k < sc.n; k++) {
+        hoodie_buf p = HOODIE_BUF_INIT;
+        rc = hoodie_buf_printf(&p, "%s/files/%s", mdt, sc.names[k]);
+        if (rc == HOODIE_OK) rc = remove_if_exists(s, (const char *)p.data);
+        hoodie_buf_dispose(&p);
+    }
+    if (rc == HOODIE_OK) {
+        hoodie_buf p = HOODIE_BUF_INIT;
+        rc = hoodie_buf_printf(&p, "%s/.hoodie/.temp/%s", mdt, instant);
+        if (rc == HOODIE_OK) rc = hoodie_storage_remove_tree(s, (const char *)p.data);
+        hoodie_buf_dispose(&p);
+    }
+    if (rc == HOODIE_OK) rc = remove_state(s, mdt, mc, &copy, HOODIE_STATE_INFLIGHT);
+    if (rc == HOODIE_OK) rc = remove_state(s, mdt, mc, &copy, HOODIE_STATE_REQUESTED);
+done:
+    if (rc < 0) hoodie_error__prefix("rolling back metadata table deltacommit %s: ", instant);
+    if (scanned) scan_dispose(&sc);
+    hoodie_timeline_free(tl);
+    hoodie_table_config_free(mc);
+    free(mdt);
+    return rc;
+}

@@ -169,7 +169,7 @@ static hoodie_status schedule(const char *base_path, const hoodie_service_opts *
         bad |= hoodie_svc__set(plan, "missingSchedulePartitions", json_null()) < 0;
         if (bad) rc = HOODIE_NOMEM();
         if (rc == HOODIE_OK) {
-            rc = hoodie_svc__ocf(&content, hoodie_svc__schema_compaction_plan, plan);
+            rc = hoodie_svc__ocf(&content, hoodie_write__schema_compaction_plan, plan);
             plan = NULL;
         }
         if (rc == HOODIE_OK)

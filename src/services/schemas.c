@@ -1,35 +1,11 @@
 /*
- * Avro schemas of the table-service timeline records. HoodieCompactionPlan and HoodieRequestedReplaceMetadata are
- * verbatim from files Hudi 1.x wrote (fixtures: a v8 compaction.requested, a clustering.requested); the clean,
+ * Avro schemas of the table-service timeline records. HoodieRequestedReplaceMetadata is verbatim from a file Hudi
+ * 1.x wrote (fixture: a clustering.requested; HoodieCompactionPlan, from a compaction.requested, is in
+ * write/avro_schemas.c: the metadata table's compaction is written there); the clean,
  * savepoint and restore records follow Hudi's .avsc files (hudi-common/src/main/avro), written in the form
  * Java's Schema.toString() gives generated classes (nested records inlined, strings as avro.java.string).
  */
 #include "services/svc.h"
-
-const char hoodie_svc__schema_compaction_plan[] =
-    "{\"type\":\"record\",\"name\":\"HoodieCompactionPlan\",\"namespace\":\"org.apache.hudi.avro.model\",\"fields\""
-    ":[{\"name\":\"operations\",\"type\":[\"null\",{\"type\":\"array\",\"items\":{\"type\":\"record\",\"name\":\"Ho"
-    "odieCompactionOperation\",\"fields\":[{\"name\":\"baseInstantTime\",\"type\":[\"null\",{\"type\":\"string\",\""
-    "avro.java.string\":\"String\"}]},{\"name\":\"deltaFilePaths\",\"type\":[\"null\",{\"type\":\"array\",\"items\""
-    ":{\"type\":\"string\",\"avro.java.string\":\"String\"}}],\"default\":null},{\"name\":\"dataFilePath\",\"type\""
-    ":[\"null\",{\"type\":\"string\",\"avro.java.string\":\"String\"}],\"default\":null},{\"name\":\"fileId\",\"typ"
-    "e\":[\"null\",{\"type\":\"string\",\"avro.java.string\":\"String\"}]},{\"name\":\"partitionPath\",\"type\":[\""
-    "null\",{\"type\":\"string\",\"avro.java.string\":\"String\"}],\"default\":null},{\"name\":\"metrics\",\"type\""
-    ":[\"null\",{\"type\":\"map\",\"values\":\"double\",\"avro.java.string\":\"String\"}],\"default\":null},{\"name"
-    "\":\"bootstrapFilePath\",\"type\":[\"null\",{\"type\":\"string\",\"avro.java.string\":\"String\"}],\"default\""
-    ":null}]}}],\"default\":null},{\"name\":\"extraMetadata\",\"type\":[\"null\",{\"type\":\"map\",\"values\":{\"ty"
-    "pe\":\"string\",\"avro.java.string\":\"String\"},\"avro.java.string\":\"String\"}],\"default\":null},{\"name\""
-    ":\"version\",\"type\":[\"int\",\"null\"],\"default\":1},{\"name\":\"strategy\",\"type\":[\"null\",{\"type\":\""
-    "record\",\"name\":\"HoodieCompactionStrategy\",\"fields\":[{\"name\":\"compactorClassName\",\"type\":[\"null\""
-    ",{\"type\":\"string\",\"avro.java.string\":\"String\"}],\"doc\":\"The class name that is provided here should "
-    "extend CompactionExecutionStrategy abstract class, idea is that the plan generator will also provide the execu"
-    "tion strategy to use.\",\"default\":null},{\"name\":\"strategyParams\",\"type\":[\"null\",{\"type\":\"map\",\""
-    "values\":{\"type\":\"string\",\"avro.java.string\":\"String\"},\"avro.java.string\":\"String\"}],\"doc\":\"The"
-    "se parameters play a key role in determining which action type it is i.e. compaction or logcompaction and it w"
-    "ill also include configs that determine how compaction needs to be executed.\",\"default\":null},{\"name\":\"v"
-    "ersion\",\"type\":[\"int\",\"null\"],\"default\":1}]}],\"default\":null},{\"name\":\"preserveHoodieMetadata\","
-    "\"type\":[\"boolean\",\"null\"],\"default\":false},{\"name\":\"missingSchedulePartitions\",\"type\":[\"null\","
-    "{\"type\":\"array\",\"items\":{\"type\":\"string\",\"avro.java.string\":\"String\"}}],\"default\":null}]}";
 
 const char hoodie_svc__schema_requested_replace[] =
     "{\"type\":\"record\",\"name\":\"HoodieRequestedReplaceMetadata\",\"namespace\":\"org.apache.hudi.avro.model\","

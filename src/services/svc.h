@@ -16,11 +16,11 @@
 #include "model/build.h"
 #include "table/table.h"
 #include "util/buf.h"
+#include "write/avro_enc.h"
 #include "write/commit.h"
 #include "write/lock.h"
 
-/* Schemas of the service records (schemas.c); rollback schemas are in write/avro_enc.h. */
-extern const char hoodie_svc__schema_compaction_plan[];
+/* Schemas of the service records (schemas.c); rollback and compaction plan schemas are in write/avro_enc.h. */
 extern const char hoodie_svc__schema_requested_replace[];
 extern const char hoodie_svc__schema_cleaner_plan[];
 extern const char hoodie_svc__schema_clean_meta[];

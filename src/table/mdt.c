@@ -415,6 +415,13 @@ hoodie_status hoodie_mdt_latest_compaction(const hoodie_storage *s, const char *
     if (rc == HOODIE_OK) {
         const hoodie_instant *c = hoodie_timeline_last_completed(tl, HOODIE_ACTION_BIT(HOODIE_ACTION_COMMIT));
         if (c) snprintf(out, HOODIE_INSTANT_TIME_MAX + 1, "%s", c->requested);
+        /* a deltacommit requested before it but completed after it is in the new slice's logs: it stays too */
+        for (size_t i = 0; c && i < tl->count; i++) {
+            const hoodie_instant *d = &tl->instants[i];
+            if (d->action == HOODIE_ACTION_DELTACOMMIT && strcmp(d->requested, out) < 0 &&
+                (!*d->completion || strcmp(d->completion, c->requested) > 0))
+                snprintf(out, HOODIE_INSTANT_TIME_MAX + 1, "%s", d->requested);
+        }
     }
     hoodie_timeline_free(tl);
     hoodie_table_config_free(cfg);

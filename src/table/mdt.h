@@ -74,9 +74,10 @@ void hoodie_mdt_colstats_free(hoodie_mdt_colstats *cs);
 int hoodie_mdt_listed(const hoodie_table_config *cfg, const char *partition);
 
 /**
- * The latest completed compaction (a commit) on the metadata table's timeline into out ("" when it has none).
- * Hudi archives no instant of the table from that time on: the metadata table's log blocks of a later instant
- * count only while the instant is on the table's active timeline.
+ * The latest completed compaction (a commit) on the metadata table's timeline into out ("" when it has none), or
+ * the earliest deltacommit requested before it and completed after it (its log is in the compacted slice's
+ * successor). Hudi archives no instant of the table from that time on: the metadata table's log blocks of a
+ * later instant count only while the instant is on the table's active timeline.
  * @return HOODIE_OK; HOODIE_ENOTFOUND (no metadata table); storage and parse errors.
  */
 hoodie_status hoodie_mdt_latest_compaction(const hoodie_storage *s, const char *base_path,

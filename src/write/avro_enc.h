@@ -23,6 +23,7 @@ extern const char hoodie_write__schema_commit[];        /* HoodieCommitMetadata 
 extern const char hoodie_write__schema_replace[];       /* HoodieReplaceCommitMetadata */
 extern const char hoodie_write__schema_rollback_plan[]; /* HoodieRollbackPlan */
 extern const char hoodie_write__schema_rollback_meta[]; /* HoodieRollbackMetadata */
+extern const char hoodie_write__schema_compaction_plan[]; /* HoodieCompactionPlan */
 
 /** Encode one datum `v` of schema `schema` (parsed JSON) to `out`. */
 hoodie_status hoodie_write__avro_encode(hoodie_buf *out, json_t *schema, json_t *v);

@@ -18,6 +18,10 @@
  * Hudi drops an index: hoodie does not maintain them, and a stale record index would make Spark's next upsert
  * write duplicates. Readers see an MDT deltacommit only once the table's own instant completed (table/mdt.h), so a
  * crash between the two leaves the table as it was; the recovery that rolls the instant back rolls the MDT's back.
+ * Every hoodie.metadata.compact.max.delta.commits (10) deltacommits, instant T first compacts the files partition
+ * (compaction T + "001": plan, base HFile with the merged listing, its bloom filter and min/max keys, commit), as
+ * Hudi compacts before the deltacommit that is due; not while the MDT has a pending instant or the table a pending
+ * instant with an MDT deltacommit. T's recovery also removes a compaction it left pending.
  *
  * Disabled (table version 6, an MDT in another layout, partitions being built, hoodie_write__mdt_drop): as a Hudi
  * writer running with hoodie.metadata.enable=false does (HoodieTableMetadataUtil.deleteMetadataTable): first
@@ -34,6 +38,7 @@
 
 #include "hoodie/sys/storage.h"
 #include "table/config.h"
+#include "util/buf.h"
 
 /**
  * Disable the metadata table of the table at `base_path` (config `cfg`, as loaded) if it has one: MDT partitions
@@ -74,6 +79,15 @@ hoodie_status hoodie_write__mdt_apply(const struct hoodie_write_txn *tx, const v
  */
 hoodie_status hoodie_write__mdt_rollback(const hoodie_storage *s, const char *base_path,
                                          const hoodie_table_config *cfg, const char *instant);
+
+/* Deltacommits since the last compaction of the files partition that make the next commit compact it first
+ * (hoodie.metadata.compact.max.delta.commits, 10; tests lower it). */
+extern int hoodie_write__mdt_compact_after;
+
+struct hoodie_mdt_listing;
+/** The base HFile of the files partition holding `l` (as a compaction writes it, named `file_name`). */
+hoodie_status hoodie_write__mdt_base_hfile(const struct hoodie_mdt_listing *l, const char *file_name,
+                                           hoodie_buf *out);
 
 /* The MDT's record schema without the meta fields (deltacommits' extraMetadata) and the meta fields its HFiles
  * and log blocks put first (mdt_schema.c). */

@@ -1,18 +1,22 @@
 /* Keeping the metadata table's files partition in step with the table's commits (see mdt.h). */
 #include "write/mdt.h"
 #include "format/avro/binary.h"
+#include "format/bloom.h"
 #include "format/hfile/hfile_write.h"
 #include "format/hlog/hlog_write.h"
 #include "storage/storage.h"
 #include "table/commit_meta.h"
 #include "table/file_name.h"
+#include "table/fsview.h"
 #include "table/mdt.h"
 #include "table/timeline.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "write/commit.h"
+#include "write/avro_enc.h"
 #include "write/commit_encode.h"
 
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +63,7 @@ static int push_name(char ***names, size_t *n, const char *name)
 typedef struct scan_ctx {
     int bad;              /* a file of another file group, or of a kind the files partition does not have */
     char base_instant[24]; /* the latest base file's instant ("" without one) */
-    const char *instant;   /* for rollback: log files of this instant are collected */
+    const char *instant;   /* for rollback: the files of this instant are collected */
     char **names;
     size_t n;
     int oom;
@@ -82,8 +86,7 @@ static int scan_cb(const hoodie_dirent *e, void *payload)
         t[fn.instant.len] = '\0';
         if (strcmp(t, c->base_instant) > 0) memcpy(c->base_instant, t, fn.instant.len + 1);
     }
-    if (k == HOODIE_FILE_LOG && c->instant && fn.instant.len == strlen(c->instant) &&
-        !memcmp(fn.instant.p, c->instant, fn.instant.len))
+    if (c->instant && fn.instant.len == strlen(c->instant) && !memcmp(fn.instant.p, c->instant, fn.instant.len))
         return c->oom = push_name(&c->names, &c->n, e->name);
     return 0;
 }
@@ -94,7 +97,7 @@ static void scan_dispose(scan_ctx *c)
     free(c->names);
 }
 
-/* The files partition's folder: every file one of files-0000-0 (`instant`: its log files of that instant into c). */
+/* The files partition's folder: every file one of files-0000-0 (`instant`: its files of that instant into c). */
 static hoodie_status scan_files(const hoodie_storage *s, const char *mdt, const char *instant, scan_ctx *c)
 {
     memset(c, 0, sizeof *c);
@@ -274,10 +277,17 @@ static hoodie_status from_clean(changes *c, const void *content, size_t len, con
  * filesystemMetadata {name: {size, isDeleted}}, and null bloom filter, column stats, record index and secondary
  * index entries. */
 static hoodie_status encode_record(hoodie_buf *b, int type, const fchange *files, size_t n, char *const *names,
-                                   size_t n_names)
+                                   size_t n_names, const char *file_name)
 {
-    static const uint8_t nulls5[6] = { 0, 0, 0, 0, 0, 0 }; /* meta fields, then key "" */
-    HOODIE_TRY(hoodie_buf_append(b, nulls5, 6));
+    static const uint8_t nulls[4] = { 0, 0, 0, 0 }; /* commit time, sequence number, record key, partition path */
+    HOODIE_TRY(hoodie_buf_append(b, nulls, 4));
+    if (file_name) { /* a base file's records name it */
+        HOODIE_TRY(hoodie_avro_write_long(b, 1));
+        HOODIE_TRY(hoodie_avro_write_bytes(b, file_name, strlen(file_name)));
+    } else {
+        HOODIE_TRY(hoodie_buf_putc(b, 0));
+    }
+    HOODIE_TRY(hoodie_buf_putc(b, 0)); /* key "" */
     HOODIE_TRY(hoodie_avro_write_long(b, type));
     HOODIE_TRY(hoodie_avro_write_long(b, 1)); /* the map branch */
     size_t count = files ? n : n_names;
@@ -295,6 +305,15 @@ static hoodie_status encode_record(hoodie_buf *b, int type, const fchange *files
     return hoodie_buf_append(b, tail, 4);
 }
 
+/* A base file's key: into its bloom filter, and the last one so far. */
+static hoodie_status key_seen(hoodie_bloom *bloom, hoodie_buf *last, const char *file_name, const char *key)
+{
+    if (!file_name) return HOODIE_OK;
+    last->len = 0;
+    HOODIE_TRY(hoodie_buf_append_str(last, key));
+    return hoodie_bloom_add(bloom, key, strlen(key));
+}
+
 static int str_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 static hoodie_status to_buf(void *ctx, const uint8_t *p, size_t n) { return hoodie_buf_append(ctx, p, n); }
@@ -310,10 +329,13 @@ static hoodie_status schema_with_meta(hoodie_buf *out)
     return hoodie_buf_append_str(out, at);
 }
 
-/* The HFile of the records (sorted by key: the partitions' records and __all_partitions__). */
-static hoodie_status build_hfile(changes *c, const hoodie_buf *schema, hoodie_buf *out, int64_t *records)
+/* The HFile of the records (sorted by key: the partitions' records and __all_partitions__). `file_name`: a base
+ * file's (its records name it; min/max record keys and a bloom filter of its keys go with it), NULL for a log
+ * block's. */
+static hoodie_status build_hfile(changes *c, const hoodie_buf *schema, const char *file_name, hoodie_buf *out,
+                                 int64_t *records)
 {
-    qsort(c->v, c->n, sizeof *c->v, fchange_cmp);
+    if (c->n) qsort(c->v, c->n, sizeof *c->v, fchange_cmp);
     /* one entry per file: the largest size; a deletion wins over an addition in one instant */
     size_t w = 0;
     for (size_t i = 0; i < c->n; i++) {
@@ -327,12 +349,15 @@ static hoodie_status build_hfile(changes *c, const hoodie_buf *schema, hoodie_bu
         c->v[w++] = c->v[i];
     }
     c->n = w;
-    qsort(c->parts, c->n_parts, sizeof *c->parts, str_cmp);
+    if (c->n_parts) qsort(c->parts, c->n_parts, sizeof *c->parts, str_cmp);
     hoodie_hfile_writer *hw;
     hoodie_hfile_writer_opts o = { 0, 0, 1, NULL, 0 };
     HOODIE_TRY(hoodie_hfile_writer_new(&hw, &o, to_buf, out));
-    hoodie_buf val = HOODIE_BUF_INIT;
+    hoodie_buf val = HOODIE_BUF_INIT, first = HOODIE_BUF_INIT, last = HOODIE_BUF_INIT, text = HOODIE_BUF_INIT;
+    hoodie_bloom bloom;
+    memset(&bloom, 0, sizeof bloom);
     hoodie_status rc = HOODIE_OK;
+    if (file_name) rc = hoodie_bloom_init(&bloom, HOODIE_BLOOM_DYNAMIC_V0, 60000, 0.000000001, 100000);
     *records = 0;
     /* keys in byte order: partition paths and "__all_partitions__" interleave */
     size_t f = 0;
@@ -341,7 +366,9 @@ static hoodie_status build_hfile(changes *c, const hoodie_buf *schema, hoodie_bu
         const char *key = p < c->n_parts ? c->parts[p] : NULL;
         if (!all_done && (!key || strcmp(ALL_PARTITIONS, key) < 0)) {
             val.len = 0;
-            rc = encode_record(&val, 1, NULL, 0, c->parts, c->n_parts);
+            rc = encode_record(&val, 1, NULL, 0, c->parts, c->n_parts, file_name);
+            if (rc == HOODIE_OK && !*records) rc = hoodie_buf_append_str(&first, ALL_PARTITIONS);
+            if (rc == HOODIE_OK) rc = key_seen(&bloom, &last, file_name, ALL_PARTITIONS);
             if (rc == HOODIE_OK) rc = hoodie_hfile_writer_add(hw, (const uint8_t *)ALL_PARTITIONS,
                                                               strlen(ALL_PARTITIONS), val.data, val.len);
             all_done = 1;
@@ -351,15 +378,231 @@ static hoodie_status build_hfile(changes *c, const hoodie_buf *schema, hoodie_bu
         size_t start = f;
         while (f < c->n && !strcmp(c->v[f].partition, key)) f++;
         val.len = 0;
-        rc = encode_record(&val, 2, c->v + start, f - start, NULL, 0);
+        rc = encode_record(&val, 2, c->v + start, f - start, NULL, 0, file_name);
+        if (rc == HOODIE_OK && !*records) rc = hoodie_buf_append_str(&first, key);
+        if (rc == HOODIE_OK) rc = key_seen(&bloom, &last, file_name, key);
         if (rc == HOODIE_OK) rc = hoodie_hfile_writer_add(hw, (const uint8_t *)key, strlen(key), val.data, val.len);
         (*records)++;
         p++;
     }
     if (rc == HOODIE_OK) rc = hoodie_hfile_writer_info(hw, "schema", schema->data, schema->len);
+    if (rc == HOODIE_OK && file_name) { /* as HoodieAvroHFileWriter closes a base file */
+        rc = hoodie_bloom_to_base64(&bloom, &text);
+        if (rc == HOODIE_OK) rc = hoodie_hfile_writer_meta(hw, "bloomFilter", text.data, text.len);
+        if (rc == HOODIE_OK)
+            rc = hoodie_hfile_writer_info(hw, "bloomFilterTypeCode", (const uint8_t *)"DYNAMIC_V0", 10);
+        if (rc == HOODIE_OK) rc = hoodie_hfile_writer_info(hw, "minRecordKey", first.data, first.len);
+        if (rc == HOODIE_OK) rc = hoodie_hfile_writer_info(hw, "maxRecordKey", last.data, last.len);
+    }
     if (rc == HOODIE_OK) rc = hoodie_hfile_writer_finish(hw);
     hoodie_hfile_writer_free(hw);
+    if (file_name) hoodie_bloom_dispose(&bloom);
     hoodie_buf_dispose(&val);
+    hoodie_buf_dispose(&first);
+    hoodie_buf_dispose(&last);
+    hoodie_buf_dispose(&text);
+    return rc;
+}
+
+/* A transaction over instant `time` of `action` on the MDT at `mdt` (config mc): its requested file written (with
+ * `content`), exclusively. */
+static hoodie_status mdt_begin(hoodie_write_txn *tx, const hoodie_storage *s, const char *mdt,
+                               const hoodie_table_config *mc, const char *time, hoodie_action action,
+                               const void *content, size_t len)
+{
+    tx->s = s;
+    tx->table_version = 8;
+    tx->layout = mc->timeline_layout_version;
+    tx->utc = mc->timeline_timezone_utc;
+    tx->base_path = hoodie_write__path(mdt, "");
+    tx->timeline_dir = hoodie_write__path(mdt, mc->timeline_dir);
+    if (!tx->base_path || !tx->timeline_dir) return HOODIE_NOMEM();
+    snprintf(tx->inst.requested, sizeof tx->inst.requested, "%.23s", time);
+    tx->inst.action = tx->inst.plan_action = action;
+    char name[128];
+    HOODIE_TRY(hoodie_instant_file_name(&tx->inst, HOODIE_STATE_REQUESTED, tx->layout, name, sizeof name));
+    char *path = hoodie_write__path(tx->timeline_dir, name);
+    if (!path) return HOODIE_NOMEM();
+    hoodie_status rc = hoodie_storage_write_all(s, path, HOODIE_CREATE_EXCLUSIVE, content, len);
+    free(path);
+    if (rc == HOODIE_OK) tx->inst.state = HOODIE_STATE_REQUESTED;
+    return rc;
+}
+
+/* ---- compaction of the files partition ---- */
+
+#define COMPACT_AFTER 10 /* hoodie.metadata.compact.max.delta.commits */
+
+int hoodie_write__mdt_compact_after = COMPACT_AFTER;
+
+static int only_files_partition(void *ctx, const char *partition)
+{
+    (void)ctx;
+    return !strcmp(partition, "files");
+}
+
+/* The live listing as records: __all_partitions__ and one record per partition. */
+static hoodie_status changes_of_listing(changes *c, const hoodie_mdt_listing *l)
+{
+    c->all_record = 1;
+    for (size_t p = 0; p < l->count; p++) {
+        const hoodie_mdt_partition *part = &l->partitions[p];
+        HOODIE_TRY(add_part(c, part->path));
+        for (size_t i = 0; i < part->count; i++)
+            HOODIE_TRY(add_file(c, part->path, part->files[i].name, (int64_t)part->files[i].size, 0));
+    }
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_write__mdt_base_hfile(const hoodie_mdt_listing *l, const char *file_name, hoodie_buf *out)
+{
+    changes ch;
+    memset(&ch, 0, sizeof ch);
+    hoodie_buf schema = HOODIE_BUF_INIT;
+    int64_t records;
+    hoodie_status rc = changes_of_listing(&ch, l);
+    if (rc == HOODIE_OK) rc = schema_with_meta(&schema);
+    if (rc == HOODIE_OK) rc = build_hfile(&ch, &schema, file_name, out, &records);
+    changes_dispose(&ch);
+    hoodie_buf_dispose(&schema);
+    return rc;
+}
+
+/*
+ * Compact the files partition before instant T's deltacommit when enough deltacommits came since its last
+ * compaction (Hudi does it there too: T's log then completes after the compaction's request, in the new slice).
+ * Compaction instant T + "001" (the metadata table's compaction times as Hudi 0.x writes them and every Hudi
+ * reads them: after T, before any later instant of the table). Skipped while the MDT has a pending instant, or a
+ * deltacommit of an instant the table has pending (its records cannot go into a base file before it completes).
+ */
+static hoodie_status compact_if_due(const hoodie_write_txn *dtx, const char *mdt, const hoodie_table_config *mc,
+                                    const hoodie_timeline *mtl)
+{
+    const char *t = dtx->inst.requested;
+    const hoodie_instant *lastc = hoodie_timeline_last_completed(mtl, HOODIE_ACTION_BIT(HOODIE_ACTION_COMMIT));
+    int since = 0;
+    for (size_t i = 0; i < mtl->count; i++) {
+        const hoodie_instant *x = &mtl->instants[i];
+        if (x->state != HOODIE_STATE_COMPLETED) return HOODIE_OK;
+        if (x->action == HOODIE_ACTION_DELTACOMMIT && (!lastc || strcmp(x->requested, lastc->requested) > 0)) since++;
+    }
+    if (since < hoodie_write__mdt_compact_after || strlen(t) + 3 > HOODIE_INSTANT_TIME_MAX) return HOODIE_OK;
+    hoodie_timeline *dtl = NULL;
+    HOODIE_TRY(hoodie_timeline_load_dir(&dtl, dtx->s, dtx->timeline_dir, dtx->layout));
+    for (size_t i = 0; i < dtl->count; i++) {
+        const hoodie_instant *x = &dtl->instants[i];
+        if (x->state == HOODIE_STATE_COMPLETED || !strcmp(x->requested, t)) continue;
+        if (hoodie_timeline_find(mtl, x->requested, HOODIE_ACTION_DELTACOMMIT)) { hoodie_timeline_free(dtl); return HOODIE_OK; }
+    }
+    char c_time[HOODIE_INSTANT_TIME_MAX + 4];
+    snprintf(c_time, sizeof c_time, "%.20s001", t); /* t has at most 20 digits (checked above) */
+    hoodie_mdt_listing *l = NULL;
+    hoodie_fsview *v = NULL;
+    hoodie_write_txn tx;
+    memset(&tx, 0, sizeof tx);
+    changes ch;
+    memset(&ch, 0, sizeof ch);
+    hoodie_buf schema = HOODIE_BUF_INIT, hfile = HOODIE_BUF_INIT, name = HOODIE_BUF_INIT, rel = HOODIE_BUF_INIT;
+    hoodie_buf meta = HOODIE_BUF_INIT;
+    json_t *plan = NULL;
+    char *path = NULL;
+    int64_t records = 0;
+    hoodie_status rc = hoodie_mdt_files(&l, dtx->s, dtx->base_path, dtl);
+    /* the slice compacted: the files partition's one file group */
+    hoodie_fsview_opts fo = { NULL, NULL, NULL, 0, only_files_partition, NULL, NULL };
+    if (rc == HOODIE_OK) rc = hoodie_fsview_build(&v, dtx->s, mdt, mc, mtl, &fo);
+    const hoodie_file_slice *sl = NULL;
+    for (size_t g = 0; rc == HOODIE_OK && g < v->group_count; g++)
+        if (!strcmp(v->groups[g].file_id, FILES_GROUP)) sl = hoodie_file_group_latest(&v->groups[g]);
+    if (rc == HOODIE_OK && !sl) rc = HOODIE_FAIL(HOODIE_ECORRUPT, "%s: no file slice of %s", mdt, FILES_GROUP);
+    if (rc < 0) goto done;
+    HOODIE_TRY_GOTO(rc, changes_of_listing(&ch, l), done);
+    HOODIE_TRY_GOTO(rc, hoodie_file_name_base(&name, FILES_GROUP, LOG_TOKEN, c_time, "hfile"), done);
+    HOODIE_TRY_GOTO(rc, schema_with_meta(&schema), done);
+    HOODIE_TRY_GOTO(rc, build_hfile(&ch, &schema, (const char *)name.data, &hfile, &records), done);
+
+    /* the plan: one operation, the slice's base file and logs */
+    uint64_t log_bytes = 0;
+    json_t *deltas = json_array(), *metrics = json_object(), *op = json_object(), *ops = json_array();
+    plan = json_object();
+    int bad = !deltas || !metrics || !op || !ops || !plan;
+    for (size_t i = 0; !bad && i < sl->log_count; i++) {
+        bad |= json_array_append_new(deltas, json_string(sl->logs[i]->name)) < 0;
+        log_bytes += sl->logs[i]->size;
+    }
+    if (!bad) {
+        bad |= json_object_set_new(op, "baseInstantTime", json_string(sl->base_instant)) < 0;
+        bad |= json_object_set_new(op, "deltaFilePaths", deltas) < 0;
+        deltas = NULL;
+        bad |= json_object_set_new(op, "dataFilePath", sl->base ? json_string(sl->base->name) : json_null()) < 0;
+        bad |= json_object_set_new(op, "fileId", json_string(FILES_GROUP)) < 0;
+        bad |= json_object_set_new(op, "partitionPath", json_string("files")) < 0;
+        bad |= json_object_set_new(metrics, "TOTAL_LOG_FILES", json_real((double)sl->log_count)) < 0;
+        bad |= json_object_set_new(metrics, "TOTAL_IO_READ_MB", json_real(0)) < 0;
+        bad |= json_object_set_new(metrics, "TOTAL_LOG_FILES_SIZE", json_real((double)log_bytes)) < 0;
+        bad |= json_object_set_new(metrics, "TOTAL_IO_WRITE_MB", json_real(0)) < 0;
+        bad |= json_object_set_new(metrics, "TOTAL_IO_MB", json_real(0)) < 0;
+        bad |= json_object_set_new(op, "metrics", metrics) < 0;
+        metrics = NULL;
+        bad |= json_object_set_new(op, "bootstrapFilePath", json_null()) < 0;
+        bad |= json_array_append_new(ops, op) < 0;
+        op = NULL;
+        bad |= json_object_set_new(plan, "operations", ops) < 0;
+        ops = NULL;
+        bad |= json_object_set_new(plan, "extraMetadata", json_object()) < 0;
+        bad |= json_object_set_new(plan, "version", json_integer(2)) < 0;
+        bad |= json_object_set_new(plan, "strategy", json_null()) < 0;
+        bad |= json_object_set_new(plan, "preserveHoodieMetadata", json_false()) < 0;
+        bad |= json_object_set_new(plan, "missingSchedulePartitions", json_array()) < 0;
+    }
+    json_decref(deltas), json_decref(metrics), json_decref(op), json_decref(ops);
+    json_t *arr = bad ? NULL : json_array();
+    if (bad || !arr || json_array_append(arr, plan) < 0) { json_decref(arr); rc = HOODIE_NOMEM(); goto done; }
+    rc = hoodie_write__avro_ocf(&meta, hoodie_write__schema_compaction_plan, arr);
+    json_decref(arr);
+    if (rc < 0) goto done;
+
+    /* requested (the plan), inflight, the base file after its marker, completed */
+    HOODIE_TRY_GOTO(rc, mdt_begin(&tx, dtx->s, mdt, mc, c_time, HOODIE_ACTION_COMPACTION, meta.data, meta.len), done);
+    HOODIE_TRY_GOTO(rc, hoodie_write__inflight(&tx, NULL, 0), done);
+    HOODIE_TRY_GOTO(rc, hoodie_write__marker(&tx, "files", (const char *)name.data, HOODIE_MARKER_CREATE), done);
+    HOODIE_TRY_GOTO(rc, hoodie_buf_printf(&rel, "files/%s", (const char *)name.data), done);
+    free(path);
+    if (!(path = hoodie_write__path(mdt, (const char *)rel.data))) { rc = HOODIE_NOMEM(); goto done; }
+    HOODIE_TRY_GOTO(rc, hoodie_storage_write_all(tx.s, path, HOODIE_CREATE_EXCLUSIVE, hfile.data, hfile.len), done);
+    hoodie_wstat st;
+    memset(&st, 0, sizeof st);
+    st.partition_path = "files", st.file_id = FILES_GROUP, st.path = (const char *)rel.data;
+    st.prev_commit = sl->base_instant;
+    st.prev_base_file = sl->base ? sl->base->name : NULL;
+    st.num_writes = records;
+    st.total_write_bytes = st.file_size_in_bytes = (int64_t)hfile.len;
+    st.total_log_files_compacted = (int64_t)sl->log_count;
+    st.total_log_size_compacted = (int64_t)log_bytes;
+    st.total_log_blocks = (int64_t)sl->log_count;
+    st.has_runtime = 1;
+    hoodie_kv extra = { "schema", hoodie_write__mdt_schema };
+    hoodie_commit_info ci;
+    memset(&ci, 0, sizeof ci);
+    ci.stats = &st, ci.stat_count = 1, ci.extra = &extra, ci.extra_count = 1, ci.operation_type = "COMPACT";
+    ci.compacted = 1;
+    meta.len = 0;
+    HOODIE_TRY_GOTO(rc, hoodie_commit_encode(&meta, &ci, 8), done);
+    HOODIE_TRY_GOTO(rc, hoodie_write__complete(&tx, meta.data, meta.len), done);
+done:
+    if (rc < 0) hoodie_error__prefix("metadata table compaction %s: ", c_time);
+    json_decref(plan);
+    free(path);
+    hoodie_write__txn_dispose(&tx);
+    changes_dispose(&ch);
+    hoodie_fsview_free(v);
+    hoodie_mdt_listing_free(l);
+    hoodie_timeline_free(dtl);
+    hoodie_buf_dispose(&schema);
+    hoodie_buf_dispose(&hfile);
+    hoodie_buf_dispose(&name);
+    hoodie_buf_dispose(&rel);
+    hoodie_buf_dispose(&meta);
     return rc;
 }
 
@@ -372,6 +615,7 @@ static hoodie_status write_deltacommit(const hoodie_write_txn *dtx, changes *c)
     if (!mdt) return HOODIE_NOMEM();
     const char *t = dtx->inst.requested;
     hoodie_table_config *mc = NULL;
+    hoodie_timeline *mtl = NULL;
     hoodie_write_txn tx;
     memset(&tx, 0, sizeof tx);
     hoodie_buf schema = HOODIE_BUF_INIT, hfile = HOODIE_BUF_INIT, log = HOODIE_BUF_INIT, name = HOODIE_BUF_INIT;
@@ -381,30 +625,19 @@ static hoodie_status write_deltacommit(const hoodie_write_txn *dtx, changes *c)
     scan_ctx sc;
     int scanned = 0;
     HOODIE_TRY_GOTO(rc, hoodie_table_config_load(&mc, dtx->s, mdt, 0), done);
+    HOODIE_TRY_GOTO(rc, hoodie_timeline_load(&mtl, dtx->s, mdt, mc), done);
+    HOODIE_TRY_GOTO(rc, compact_if_due(dtx, mdt, mc, mtl), done);
     HOODIE_TRY_GOTO(rc, scan_files(dtx->s, mdt, NULL, &sc), done);
     scanned = 1;
     HOODIE_TRY_GOTO(rc, schema_with_meta(&schema), done);
-    HOODIE_TRY_GOTO(rc, build_hfile(c, &schema, &hfile, &records), done);
+    HOODIE_TRY_GOTO(rc, build_hfile(c, &schema, NULL, &hfile, &records), done);
     hoodie_hlog_header_entry h[2] = { { HOODIE_HLOG_INSTANT_TIME, t, strlen(t) },
                                       { HOODIE_HLOG_SCHEMA, (const char *)schema.data, schema.len } };
     HOODIE_TRY_GOTO(rc, hoodie_hlog_write_block(&log, HOODIE_HLOG_HFILE_DATA_BLOCK, h, 2, hfile.data, hfile.len), done);
     HOODIE_TRY_GOTO(rc, hoodie_file_name_log(&name, FILES_GROUP, t, 1, LOG_TOKEN), done);
 
     /* the instant, as a write instant of the MDT with the table's instant time */
-    tx.s = dtx->s;
-    tx.table_version = 8;
-    tx.layout = mc->timeline_layout_version;
-    tx.utc = mc->timeline_timezone_utc;
-    tx.base_path = hoodie_write__path(mdt, "");
-    tx.timeline_dir = hoodie_write__path(mdt, mc->timeline_dir);
-    if (!tx.base_path || !tx.timeline_dir) { rc = HOODIE_NOMEM(); goto done; }
-    snprintf(tx.inst.requested, sizeof tx.inst.requested, "%s", t);
-    tx.inst.action = tx.inst.plan_action = HOODIE_ACTION_DELTACOMMIT;
-    char fname[128];
-    HOODIE_TRY_GOTO(rc, hoodie_instant_file_name(&tx.inst, HOODIE_STATE_REQUESTED, tx.layout, fname, sizeof fname), done);
-    if (!(path = hoodie_write__path(tx.timeline_dir, fname))) { rc = HOODIE_NOMEM(); goto done; }
-    HOODIE_TRY_GOTO(rc, hoodie_storage_write_all(tx.s, path, HOODIE_CREATE_EXCLUSIVE, "", 0), done);
-    tx.inst.state = HOODIE_STATE_REQUESTED;
+    HOODIE_TRY_GOTO(rc, mdt_begin(&tx, dtx->s, mdt, mc, t, HOODIE_ACTION_DELTACOMMIT, "", 0), done);
     /* inflight: the workload (an empty insert bucket, the update of files-0000-0), as Hudi writes it */
     hoodie_wstat ws[2];
     memset(ws, 0, sizeof ws);
@@ -442,6 +675,7 @@ done:
     if (rc < 0) hoodie_error__prefix("metadata table deltacommit %s: ", t);
     if (scanned) scan_dispose(&sc);
     hoodie_write__txn_dispose(&tx);
+    hoodie_timeline_free(mtl);
     hoodie_table_config_free(mc);
     hoodie_buf_dispose(&schema);
     hoodie_buf_dispose(&hfile);
@@ -526,6 +760,28 @@ static hoodie_status remove_state(const hoodie_storage *s, const char *mdt, cons
     return rc;
 }
 
+/* The files of `instant` in the files partition, then its markers. */
+static hoodie_status remove_files_of(const hoodie_storage *s, const char *mdt, const char *instant)
+{
+    scan_ctx sc;
+    hoodie_status rc = scan_files(s, mdt, instant, &sc);
+    if (rc < 0) return rc;
+    for (size_t k = 0; rc == HOODIE_OK && k < sc.n; k++) {
+        hoodie_buf p = HOODIE_BUF_INIT;
+        rc = hoodie_buf_printf(&p, "%s/files/%s", mdt, sc.names[k]);
+        if (rc == HOODIE_OK) rc = remove_if_exists(s, (const char *)p.data);
+        hoodie_buf_dispose(&p);
+    }
+    scan_dispose(&sc);
+    if (rc == HOODIE_OK) {
+        hoodie_buf p = HOODIE_BUF_INIT;
+        rc = hoodie_buf_printf(&p, "%s/.hoodie/.temp/%s", mdt, instant);
+        if (rc == HOODIE_OK) rc = hoodie_storage_remove_tree(s, (const char *)p.data);
+        hoodie_buf_dispose(&p);
+    }
+    return rc;
+}
+
 hoodie_status hoodie_write__mdt_rollback(const hoodie_storage *s, const char *base_path,
                                          const hoodie_table_config *cfg, const char *instant)
 {
@@ -535,22 +791,33 @@ hoodie_status hoodie_write__mdt_rollback(const hoodie_storage *s, const char *ba
     if (!mdt) return HOODIE_NOMEM();
     hoodie_table_config *mc = NULL;
     hoodie_timeline *tl = NULL;
-    scan_ctx sc;
-    int scanned = 0;
     hoodie_status rc = hoodie_table_config_load(&mc, s, mdt, 0);
     if (rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); rc = HOODIE_OK; goto done; } /* none after all */
     if (rc == HOODIE_OK) rc = hoodie_timeline_load(&tl, s, mdt, mc);
     if (rc < 0) goto done;
     const hoodie_instant *in = NULL;
+    for (size_t i = 0; i < tl->count; i++)
+        if (!strcmp(tl->instants[i].requested, instant) && tl->instants[i].action == HOODIE_ACTION_DELTACOMMIT)
+            in = &tl->instants[i];
+    /* compacted: a compaction requested after the deltacommit completed planned its log (v8 slices by completion) */
     int compacted_after = 0;
-    for (size_t i = 0; i < tl->count; i++) {
+    for (size_t i = 0; in && in->state == HOODIE_STATE_COMPLETED && i < tl->count; i++) {
         const hoodie_instant *x = &tl->instants[i];
-        if (!strcmp(x->requested, instant) && x->action == HOODIE_ACTION_DELTACOMMIT) in = x;
-        if ((x->action == HOODIE_ACTION_COMMIT || x->plan_action == HOODIE_ACTION_COMPACTION ||
-             x->action == HOODIE_ACTION_COMPACTION) && strcmp(x->requested, instant) > 0)
+        if ((x->action == HOODIE_ACTION_COMMIT || x->action == HOODIE_ACTION_COMPACTION) &&
+            (!*in->completion || strcmp(x->requested, in->completion) > 0))
             compacted_after = 1;
     }
-    if (!in) goto done;
+    /* the compaction the instant's commit started and did not finish (T + "001"): its base file, then the instant */
+    char ct[HOODIE_INSTANT_TIME_MAX + 4];
+    snprintf(ct, sizeof ct, "%s001", instant);
+    for (size_t i = 0; rc == HOODIE_OK && i < tl->count; i++) {
+        hoodie_instant x = tl->instants[i];
+        if (strcmp(x.requested, ct) || x.state == HOODIE_STATE_COMPLETED) continue;
+        rc = remove_files_of(s, mdt, ct);
+        if (rc == HOODIE_OK && x.state == HOODIE_STATE_INFLIGHT) rc = remove_state(s, mdt, mc, &x, HOODIE_STATE_INFLIGHT);
+        if (rc == HOODIE_OK) rc = remove_state(s, mdt, mc, &x, HOODIE_STATE_REQUESTED);
+    }
+    if (!in || rc < 0) goto done;
     if (compacted_after) { /* its records are in a base file now: the MDT can only go */
         rc = hoodie_write__drop_metadata_table(s, base_path, cfg, NULL);
         goto done;
@@ -558,25 +825,11 @@ hoodie_status hoodie_write__mdt_rollback(const hoodie_storage *s, const char *ba
     hoodie_instant copy = *in;
     /* completed file first (readers stop counting its blocks), then its log files and markers, inflight, requested */
     if (copy.state == HOODIE_STATE_COMPLETED) rc = remove_state(s, mdt, mc, &copy, HOODIE_STATE_COMPLETED);
-    if (rc == HOODIE_OK) rc = scan_files(s, mdt, instant, &sc);
-    scanned = rc == HOODIE_OK;
-    for (size_t k = 0; rc == HOODIE_OK && k < sc.n; k++) {
-        hoodie_buf p = HOODIE_BUF_INIT;
-        rc = hoodie_buf_printf(&p, "%s/files/%s", mdt, sc.names[k]);
-        if (rc == HOODIE_OK) rc = remove_if_exists(s, (const char *)p.data);
-        hoodie_buf_dispose(&p);
-    }
-    if (rc == HOODIE_OK) {
-        hoodie_buf p = HOODIE_BUF_INIT;
-        rc = hoodie_buf_printf(&p, "%s/.hoodie/.temp/%s", mdt, instant);
-        if (rc == HOODIE_OK) rc = hoodie_storage_remove_tree(s, (const char *)p.data);
-        hoodie_buf_dispose(&p);
-    }
+    if (rc == HOODIE_OK) rc = remove_files_of(s, mdt, instant);
     if (rc == HOODIE_OK) rc = remove_state(s, mdt, mc, &copy, HOODIE_STATE_INFLIGHT);
     if (rc == HOODIE_OK) rc = remove_state(s, mdt, mc, &copy, HOODIE_STATE_REQUESTED);
 done:
     if (rc < 0) hoodie_error__prefix("rolling back metadata table deltacommit %s: ", instant);
-    if (scanned) scan_dispose(&sc);
     hoodie_timeline_free(tl);
     hoodie_table_config_free(mc);
     free(mdt);

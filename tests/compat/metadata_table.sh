@@ -141,12 +141,36 @@ in_step "write: rollback"
 check_eq "write: rollback took the deltacommit" "0" "$(ls "$wr/.hoodie/metadata/.hoodie/timeline" | grep -c "^${last}")"
 check_eq "write: rollback, rows" "$(printf '1,Alice\n4,Diana Again\n5,Eve\n7,Grace')" \
     "$("$HOODIE" read "$wr" --format csv --columns id,name --metadata-table | tail -n +2 | sort)"
-# rolling back an instant the metadata table compacted since: it can only be disabled
+# ten writes: the eleventh compacts the files partition first (a base file of its instant + "001"), and archival
+# can then go up to that compaction; reads and validate stay right throughout
+wr=$tmp/compact
+cp -r "$T" "$wr" && chmod -R u+w "$wr"
+for i in 1 2 3 4 5 6 7 8 9 10 11; do "$HOODIE" write "$wr" --op upsert --input "$tmp/up.csv" > /dev/null 2>&1 || bad "write $i"; done
+last=$("$HOODIE" timeline "$wr" | tail -1 | awk '{print $1}')
+check_eq "compaction: of the eleventh write" "1" "$(ls "$wr/.hoodie/metadata/.hoodie/timeline" | grep -c "^${last}001_.*\.commit$")"
+check_eq "compaction: its base file" "1" "$(ls "$wr/.hoodie/metadata/files" | grep -c "^files-0000-0_0-1-0_${last}001\.hfile$")"
+in_step "compaction"
+run "compaction: archive" 0 "$HOODIE" archive "$wr" --min-commits 2 --max-commits 3
+grep -q " instant(s)" "$tmp/out" && ok || bad "compaction: archive: $(cat "$tmp/out")"
+in_step "compaction: archived"
+
+# rolling back the fixture's last write: its deltacommit completed after the metadata table's compaction was
+# requested (in the new slice), so it goes and the metadata table stays
 rb=$tmp/rbc
 cp -r "$T" "$rb" && chmod -R u+w "$rb"
+run "rollback after the compaction" 0 "$HOODIE" rollback "$rb" 20260101054337037
+check_eq "rollback after the compaction: kept" "hoodie.table.metadata.partitions=files" "$(grep '^hoodie.table.metadata.partitions=' "$rb/.hoodie/hoodie.properties")"
+run "rollback after the compaction: validate" 0 "$HOODIE" metadata "$rb" validate
+grep -q " 0 difference(s) from storage" "$tmp/out" && ok || bad "rollback after the compaction: $(cat "$tmp/out")"
+# one the metadata table compacted since (the compaction moved after it): it can only be disabled
+rb=$tmp/rbc2
+cp -r "$T" "$rb" && chmod -R u+w "$rb"
+for f in "$rb"/.hoodie/metadata/.hoodie/timeline/20260101054337083*; do mv "$f" "${f/20260101054337083/20260101054338000}"; done
 run "rollback before its compaction" 0 "$HOODIE" rollback "$rb" 20260101054337037
 check_eq "rollback before its compaction: disabled" "hoodie.table.metadata.partitions=" "$(grep '^hoodie.table.metadata.partitions=' "$rb/.hoodie/hoodie.properties")"
 [ ! -e "$rb/.hoodie/metadata" ] && ok || bad "rollback before its compaction: folder left"
+check_eq "rollback before its compaction: rows" "$("$HOODIE" read "$T" --as-of 20260101054335805 --format csv --columns id,name | sort)" \
+    "$("$HOODIE" read "$rb" --format csv --columns id,name | sort)"
 # a restore disables it
 rs=$tmp/rst
 cp -r "$T" "$rs" && chmod -R u+w "$rs"

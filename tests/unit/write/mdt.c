@@ -13,6 +13,7 @@
 #include "storage/storage.h"
 #include "table/mdt.h"
 #include "table/table.h"
+#include "write/mdt.h"
 #include "util/buf.h"
 
 #include <stdio.h>
@@ -398,9 +399,12 @@ HOODIE_TEST(write_mdt__spark_files_partition_kept_in_step)
     hoodie_storage_free(mem);
 }
 
-/* A write into the Spark table that dies at its k-th storage operation, for every k. */
-HOODIE_TEST(write_mdt__spark_crash_at_every_operation)
+/* A write into the Spark table that dies at its k-th storage operation, for every k (compact_after 0: the write
+ * compacts the metadata table first). */
+static void spark_crash(int compact_after)
 {
+    int saved = hoodie_write__mdt_compact_after;
+    hoodie_write__mdt_compact_after = compact_after;
     hoodie_storage *mem = spark_table(), *fs;
     hoodie_assert_ok(hoodie_storage_faulty_new(&fs, mem));
     char *before = spark_rows(mem, 0);
@@ -435,4 +439,57 @@ HOODIE_TEST(write_mdt__spark_crash_at_every_operation)
     hoodie_assert(checked > 20);
     free(before);
     free(after);
+    hoodie_write__mdt_compact_after = saved;
+}
+
+HOODIE_TEST(write_mdt__spark_crash_at_every_operation) { spark_crash(10); }
+HOODIE_TEST(write_mdt__spark_crash_at_every_operation_compacting) { spark_crash(0); }
+
+/* The base HFile a compaction writes, for the first one Spark wrote (no partition yet: __all_partitions__ with no
+ * entry): the same bytes, bloom filter and all. */
+HOODIE_TEST(write_mdt__base_hfile_as_spark_writes_it)
+{
+    hoodie_buf want = HOODIE_BUF_INIT, got = HOODIE_BUF_INIT;
+    const char *name = "files-0000-0_0-35-149_00000000000000000.hfile";
+    char rel[256];
+    snprintf(rel, sizeof rel, SPARK_MDT "/.hoodie/metadata/files/%s", name);
+    hoodie_assert_ok(hoodie_storage_read_all(hoodie_storage_posix(), hoodie_fixture(rel), &want));
+    hoodie_mdt_listing l;
+    memset(&l, 0, sizeof l);
+    hoodie_assert_ok(hoodie_write__mdt_base_hfile(&l, name, &got));
+    hoodie_assert_equal_i(want.len, got.len);
+    hoodie_assert(!memcmp(want.data, got.data, want.len));
+    hoodie_buf_dispose(&want);
+    hoodie_buf_dispose(&got);
+}
+
+/* Compaction of the files partition every 2 deltacommits: a base file of instant T + "001" before T's own
+ * deltacommit; the listing stays in step; rolling back the last write keeps the metadata table (its deltacommit came
+ * after the compaction). */
+HOODIE_TEST(write_mdt__spark_files_partition_compacted)
+{
+    int saved = hoodie_write__mdt_compact_after;
+    hoodie_write__mdt_compact_after = 2;
+    hoodie_storage *mem = spark_table();
+    char last[24] = "";
+    for (int i = 0; i < 3; i++) {
+        hoodie_assert_ok(write_op(mem, SPARK_UPSERT, HOODIE_WRITE_UPSERT));
+        assert_mdt_in_step(mem);
+    }
+    hoodie_table *t;
+    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+    to.storage = mem;
+    hoodie_assert_ok(hoodie_table_open(&t, TBL, &to));
+    snprintf(last, sizeof last, "%s", t->tl->instants[t->tl->count - 1].requested);
+    hoodie_table_free(t);
+    char path[256];
+    snprintf(path, sizeof path, TBL "/.hoodie/metadata/files/files-0000-0_0-1-0_%s001.hfile", last);
+    hoodie_assert(mem->exists(mem->ctx, path) == 1);
+    hoodie_service_opts o = HOODIE_SERVICE_OPTS_INIT;
+    o.storage = mem;
+    hoodie_assert_ok(hoodie_rollback(TBL, &o, last, NULL));
+    assert_mdt_in_step(mem);
+    hoodie_assert(mem->exists(mem->ctx, path) == 1);
+    hoodie_storage_free(mem);
+    hoodie_write__mdt_compact_after = saved;
 }

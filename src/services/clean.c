@@ -439,7 +439,7 @@ static hoodie_status execute(hoodie_svc *sv, hoodie_write_txn *tx, json_t *plan,
     }
     hoodie_buf content = HOODIE_BUF_INIT;
     if (rc == HOODIE_OK) { rc = hoodie_svc__ocf(&content, hoodie_svc__schema_clean_meta, meta); meta = NULL; }
-    if (rc == HOODIE_OK) rc = hoodie_write__complete(tx, content.data, content.len);
+    if (rc == HOODIE_OK) rc = hoodie_write__complete_unlocked(tx, content.data, content.len);
     if (rc == HOODIE_OK) {
         snprintf(res->instant, sizeof res->instant, "%s", tx->inst.requested);
         res->files_deleted += deleted;

@@ -381,7 +381,7 @@ static hoodie_status run_plan(hoodie_svc *sv, hoodie_write_txn *tx, json_t *req,
                                     st.n_replaced, &wr };
         rc = hoodie_write__pre_commit(&c, meta.data, meta.len);
     }
-    if (rc == HOODIE_OK) rc = hoodie_write__complete(tx, meta.data, meta.len);
+    if (rc == HOODIE_OK) rc = hoodie_write__complete_unlocked(tx, meta.data, meta.len);
     if (rc == HOODIE_OK) {
         snprintf(res->instant, sizeof res->instant, "%s", tx->inst.requested);
         res->instants++;

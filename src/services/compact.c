@@ -573,7 +573,7 @@ static hoodie_status run_one(hoodie_svc *sv, const hoodie_instant *in, int log, 
         ci.operation_type = log ? "LOG_COMPACT" : "COMPACT";
         rc = hoodie_commit_encode(&meta, &ci, sv->t->cfg->version >= 8 ? 8 : 6);
     }
-    if (rc == HOODIE_OK) rc = hoodie_write__complete(&tx, meta.data, meta.len);
+    if (rc == HOODIE_OK) rc = hoodie_write__complete_unlocked(&tx, meta.data, meta.len);
     if (rc == HOODIE_OK) snprintf(res->instant, sizeof res->instant, "%s", in->requested);
     hoodie_buf_dispose(&meta);
     free(stats.v);

@@ -243,6 +243,16 @@ done:
     return rc;
 }
 
+hoodie_status hoodie_write__complete_unlocked(hoodie_write_txn *tx, const void *content, size_t len)
+{
+    if (!tx->mdt) return hoodie_write__complete(tx, content, len);
+    hoodie_table_lock lock;
+    HOODIE_TRY(hoodie_write__lock(&lock, tx->s, tx->base_path, -1));
+    hoodie_status rc = hoodie_write__complete(tx, content, len);
+    if (hoodie_write__unlock(&lock) < 0 && rc == HOODIE_OK) hoodie_error_clear(); /* committed */
+    return rc;
+}
+
 hoodie_status hoodie_write__completed_preview(hoodie_write_txn *tx, char **path_out)
 {
     char max[HOODIE_INSTANT_TIME_MAX + 1], c[18];

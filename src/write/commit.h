@@ -76,6 +76,13 @@ hoodie_status hoodie_write__inflight(hoodie_write_txn *tx, const void *content, 
 hoodie_status hoodie_write__complete(hoodie_write_txn *tx, const void *content, size_t len);
 
 /**
+ * hoodie_write__complete for a caller that does not hold the table lock (a table service): with a metadata table
+ * kept (tx->mdt), its update and the commit are made under the lock, so that no other commit's metadata-table
+ * deltacommit lands between a metadata-table compaction's reading of the files partition and its plan.
+ */
+hoodie_status hoodie_write__complete_unlocked(hoodie_write_txn *tx, const void *content, size_t len);
+
+/**
  * The path the completed file would have if the instant completed now (v8: with a completion time greater than
  * every time on the timeline, not kept), into a malloc'ed *path_out. Nothing is written: for a view of the table
  * as it will be (the pre-commit check, storage/overlay.h).

@@ -3,7 +3,8 @@
 # Signature V4 with the aws4 package and implements conditional PUTs) holds copies of the fixture tables, put there
 # by an independent client (tests/oracle/s3sync.mjs). hoodie must read each one at s3://... exactly as it reads the
 # local copy: snapshot, read-optimized, every instant by time travel, incremental windows, CDC, SQL, the timeline.
-# Then hoodie writes tables on S3 (COW and MOR: bulk_insert, upsert, delete, compaction, clean) next to the same
+# A write keeps the files partition of the table whose metadata table Spark keeps in step on S3. Then hoodie writes
+# tables on S3 (COW and MOR: bulk_insert, upsert, delete, compaction, clean) next to the same
 # writes on local disk: both read back the same rows at every step, and the S3 table, copied down by the
 # independent client, is a table hoodie reads the same locally. Errors: a wrong secret, a missing table, a server
 # that is not there, an existing table, each a clear message and a non-zero exit. Then temporary credentials from
@@ -93,6 +94,13 @@ for t in "$FIX"/*/; do
     check_eq "$name snapshot from the metadata table" "$(rows "$t")" "$(rows "$s3t" --metadata-table)"
 done
 [ "$tables" -ge 20 ] && ok || bad "only $tables fixture tables were read from S3"
+# a write to the table whose metadata table Spark keeps: hoodie keeps its files partition in step on S3 too
+s3m=s3://hudi/fixtures/mdt_basic_mor_avro_v8_nonpartitioned
+printf '%s\n%s\n' 'id,name,isActive,byteField,shortField,intField,longField,floatField,doubleField,decimalField,dateField,timestampField,binaryField' \
+    '7,Grace,true,1,2,3,4,5.0,6.0,7.00000,2023-05-05,2023-05-05 10:00:00+00,' > "$tmp/mdt_up.csv"
+"$HOODIE" write "$s3m" --op upsert --input "$tmp/mdt_up.csv" > /dev/null 2> "$tmp/err" && ok || bad "metadata table write on S3: $(cat "$tmp/err")"
+"$HOODIE" metadata "$s3m" validate 2>&1 | grep -q " 0 difference(s) from storage" && ok || bad "metadata table on S3: $("$HOODIE" metadata "$s3m" validate 2>&1)"
+check_eq "metadata table on S3: reads through it" "$(rows "$s3m")" "$(rows "$s3m" --metadata-table)"
 
 # ---- writing tables on S3, next to the same writes on local disk ----
 python3 - "$tmp" <<'EOF'

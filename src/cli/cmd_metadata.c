@@ -7,6 +7,7 @@
 #include "table/table.h"
 #include "util/arena.h"
 #include "util/error.h"
+#include "write/mdt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@ static void metadata_usage(FILE *out)
             "usage: hoodie metadata TABLE partitions\n"
             "       hoodie metadata TABLE files [--partition P]\n"
             "       hoodie metadata TABLE validate\n"
+            "       hoodie metadata TABLE init\n"
             "       hoodie metadata TABLE lookup KEY...\n"
             "\n"
             "  What the table's metadata table (.hoodie/metadata) records, read by hoodie:\n"
@@ -26,7 +28,9 @@ static void metadata_usage(FILE *out)
             "  validate    its files against a listing of storage: partitions and files on one side only, sizes\n"
             "              that differ; exit status 1 when they differ (files of writes that did not commit are\n"
             "              in storage only until rolled back)\n"
-            "  lookup      where its record index puts each key (partition, file id, instant in epoch ms)\n");
+            "  lookup      where its record index puts each key (partition, file id, instant in epoch ms)\n"
+            "  init        create one (a version 8 table without one, no instant pending): its files partition\n"
+            "              lists every data file, and hoodie's writes and services keep it in step from then on\n");
 }
 
 typedef struct raw_list { char **names; uint64_t *sizes; size_t n, cap; int oom; } raw_list;
@@ -144,14 +148,22 @@ int cmd_metadata(int argc, char **argv)
     }
     if (code < 0 && (!table || !what)) { metadata_usage(stderr); code = CLI_USAGE; }
     if (code < 0 && strcmp(what, "partitions") && strcmp(what, "files") && strcmp(what, "validate") &&
-        strcmp(what, "lookup"))
-        code = cli_usage("metadata: unknown request '%s' (partitions, files, validate, lookup)", what);
+        strcmp(what, "lookup") && strcmp(what, "init"))
+        code = cli_usage("metadata: unknown request '%s' (partitions, files, validate, lookup, init)", what);
     if (code < 0 && !strcmp(what, "lookup") && !n_keys) code = cli_usage("metadata: lookup needs keys");
     if (code < 0 && only && strcmp(what, "files")) code = cli_usage("metadata: --partition goes with files");
     if (code >= 0) { free(keys); return code; }
 
     hoodie_table *t = NULL;
     hoodie_status rc = hoodie_table_open(&t, table, NULL);
+    if (rc == HOODIE_OK && !strcmp(what, "init")) {
+        int64_t files = 0;
+        rc = hoodie_write__mdt_init(t->storage, t->base_path, &files);
+        if (rc == HOODIE_OK) printf("metadata table created: %lld file(s) listed\n", (long long)files);
+        hoodie_table_free(t);
+        free(keys);
+        return rc < 0 ? cli_fail(rc, NULL) : CLI_OK;
+    }
     if (rc == HOODIE_OK && !hoodie_mdt_listed(t->cfg, !strcmp(what, "lookup") ? "record_index" : "files"))
         rc = HOODIE_FAIL(HOODIE_ENOTFOUND, "%s: hoodie.table.metadata.partitions does not list %s", table,
                          !strcmp(what, "lookup") ? "record_index" : "files");

@@ -214,9 +214,22 @@ hoodie_status hoodie_write__complete(hoodie_write_txn *tx, const void *content, 
 {
     char *path = NULL, *markers = NULL;
     char max[HOODIE_INSTANT_TIME_MAX + 1], c[18];
-    hoodie_status rc;
+    hoodie_status rc = HOODIE_OK;
     if (tx->inst.state != HOODIE_STATE_INFLIGHT)
         return HOODIE_FAIL(HOODIE_ESTATE, "instant %s is not inflight", tx->inst.requested);
+    /* a metadata table created since this instant began (hoodie_write__mdt_init) must have its changes too */
+    if (!tx->mdt && tx->table_version == 8 && tx->s->exists) {
+        char *mp = hoodie_write__path(tx->base_path, ".hoodie/metadata/.hoodie/hoodie.properties");
+        if (!mp) { rc = HOODIE_NOMEM(); goto done; }
+        if (tx->s->exists(tx->s->ctx, mp) == 1) {
+            hoodie_table_config *cfg = NULL;
+            rc = hoodie_table_config_load(&cfg, tx->s, tx->base_path, 0);
+            if (rc == HOODIE_OK) tx->mdt = hoodie_write__mdt_mode(cfg);
+            hoodie_table_config_free(cfg);
+        }
+        free(mp);
+        if (rc < 0) goto done;
+    }
     /* the metadata table first: readers count its deltacommit once this instant completes */
     HOODIE_TRY_GOTO(rc, hoodie_write__mdt_apply(tx, content, len), done);
     if (tx->layout == 2) {
@@ -245,7 +258,7 @@ done:
 
 hoodie_status hoodie_write__complete_unlocked(hoodie_write_txn *tx, const void *content, size_t len)
 {
-    if (!tx->mdt) return hoodie_write__complete(tx, content, len);
+    if (tx->mdt <= 0) return hoodie_write__complete(tx, content, len);
     hoodie_table_lock lock;
     HOODIE_TRY(hoodie_write__lock(&lock, tx->s, tx->base_path, -1));
     hoodie_status rc = hoodie_write__complete(tx, content, len);

@@ -33,7 +33,8 @@ typedef struct hoodie_write_txn {
     int utc;                   /* instant times in UTC (else local time) */
     hoodie_instant inst;       /* requested time, action, state */
     int beating;               /* its heartbeat runs (write/lock.h): stopped by hoodie_write__txn_dispose */
-    int mdt;                   /* hoodie_write__mdt_mode of the table (write/mdt.h): applied at completion */
+    int mdt;                   /* hoodie_write__mdt_mode of the table (write/mdt.h): applied at completion; -1 for
+                                  an instant of the metadata table itself */
 } hoodie_write_txn;
 
 /** Marker IO types. */

@@ -5,8 +5,8 @@
  * (and to look keys up in its record index, prune by its column statistics, ...). Whatever hoodie changes must
  * then be in the MDT too, or those readers miss files hoodie wrote and still list files its cleaner removed.
  *
- * Kept: the "files" partition of a version 8 table (hoodie_write__mdt_prepare keeps it when the MDT is as Hudi 1.x
- * lays it out: hoodie.properties of version 8, HFILE base files, one file group files-0000-0). Every instant that
+ * Kept: the "files" partition of a version 8 table, Spark's or created by hoodie_write__mdt_init
+ * (hoodie_write__mdt_prepare keeps it when the MDT is as Hudi 1.x lays it out: hoodie.properties of version 8, HFILE base files, one file group files-0000-0). Every instant that
  * adds or removes files applies the same change to it before its own commit point, as Hudi's
  * HoodieBackedTableMetadataWriter does (hoodie_write__mdt_apply, from write/commit.c): a deltacommit of the same
  * instant time on the MDT's timeline whose log file .files-0000-0_<T>.log.1_0-1-0 holds one HFILE_DATA_BLOCK of
@@ -79,6 +79,18 @@ hoodie_status hoodie_write__mdt_apply(const struct hoodie_write_txn *tx, const v
  */
 hoodie_status hoodie_write__mdt_rollback(const hoodie_storage *s, const char *base_path,
                                          const hoodie_table_config *cfg, const char *instant);
+
+/**
+ * Create the metadata table of a version 8 table that has none (under the table lock, with no pending instant):
+ * its hoodie.properties, deltacommit 00000000000000000 with a base HFile of the files partition listing every data
+ * file storage has, then hoodie.table.metadata.partitions=files. *files (may be NULL): the files listed.
+ * @return HOODIE_OK; HOODIE_EEXISTS (it has one); HOODIE_ESTATE (a pending instant); HOODIE_EUNSUPPORTED
+ *         (another version); storage errors (a crash leaves a folder the next writer removes).
+ */
+hoodie_status hoodie_write__mdt_init(const hoodie_storage *s, const char *base_path, int64_t *files);
+
+/** The metadata table's hoodie.properties text for the table named `name` (appended to out). */
+hoodie_status hoodie_write__mdt_props(hoodie_buf *out, const char *name);
 
 /* Deltacommits since the last compaction of the files partition that make the next commit compact it first
  * (hoodie.metadata.compact.max.delta.commits, 10; tests lower it). */

@@ -2,6 +2,7 @@
 #include "write/mdt.h"
 #include "format/avro/binary.h"
 #include "format/bloom.h"
+#include "format/props.h"
 #include "format/hfile/hfile_write.h"
 #include "format/hlog/hlog_write.h"
 #include "storage/storage.h"
@@ -15,6 +16,8 @@
 #include "write/commit.h"
 #include "write/avro_enc.h"
 #include "write/commit_encode.h"
+#include "write/create.h"
+#include "write/lock.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -411,6 +414,7 @@ static hoodie_status mdt_begin(hoodie_write_txn *tx, const hoodie_storage *s, co
                                const void *content, size_t len)
 {
     tx->s = s;
+    tx->mdt = -1; /* the metadata table's own instant */
     tx->table_version = 8;
     tx->layout = mc->timeline_layout_version;
     tx->utc = mc->timeline_timezone_utc;
@@ -700,7 +704,7 @@ static hoodie_status drop_for(const hoodie_storage *s, const char *base_path)
 
 hoodie_status hoodie_write__mdt_apply(const hoodie_write_txn *tx, const void *content, size_t len)
 {
-    if (!tx->mdt) return HOODIE_OK;
+    if (tx->mdt <= 0) return HOODIE_OK; /* none, or this is the metadata table's own instant */
     if (tx->mdt == 2) return drop_for(tx->s, tx->base_path);
     changes c;
     memset(&c, 0, sizeof c);
@@ -833,5 +837,172 @@ done:
     hoodie_timeline_free(tl);
     hoodie_table_config_free(mc);
     free(mdt);
+    return rc;
+}
+
+/* ---- initialization ---- */
+
+/* The MDT's hoodie.properties, as Hudi 1.x writes it for a version 8 table named `name`. */
+hoodie_status hoodie_write__mdt_props(hoodie_buf *out, const char *name)
+{
+    hoodie_props p = HOODIE_PROPS_INIT;
+    char mname[512], num[16], comment[96];
+    snprintf(mname, sizeof mname, "%s_metadata", name);
+    snprintf(num, sizeof num, "%lu", (unsigned long)hoodie_table_config_checksum(NULL, mname));
+    static const char *const kv[][2] = {
+        { "hoodie.table.recordkey.fields", "key" },
+        { "hoodie.table.name", NULL },
+        { "hoodie.table.type", "MERGE_ON_READ" },
+        { "hoodie.table.version", "8" },
+        { "hoodie.table.initial.version", "8" },
+        { "hoodie.timeline.layout.version", "2" },
+        { "hoodie.timeline.path", "timeline" },
+        { "hoodie.timeline.history.path", "history" },
+        { "hoodie.archivelog.folder", "history" },
+        { "hoodie.table.base.file.format", "HFILE" },
+        { "hoodie.table.keygenerator.type", "HOODIE_TABLE_METADATA" },
+        { "hoodie.populate.meta.fields", "false" },
+        { "hoodie.compaction.payload.class", "org.apache.hudi.metadata.HoodieMetadataPayload" },
+        { "hoodie.record.merge.mode", "CUSTOM" },
+        { "hoodie.record.merge.strategy.id", "00000000-0000-0000-0000-000000000000" },
+        { "hoodie.datasource.write.drop.partition.columns", "false" },
+        { "hoodie.table.checksum", NULL },
+    };
+    hoodie_status rc = HOODIE_OK;
+    for (size_t i = 0; rc == HOODIE_OK && i < sizeof kv / sizeof *kv; i++)
+        rc = hoodie_props_set(&p, kv[i][0], kv[i][1] ? kv[i][1] : i == 1 ? mname : num);
+    if (rc == HOODIE_OK) rc = hoodie_write__java_props_order(&p);
+    int64_t now = hoodie_write__now_us();
+    hoodie_props_store_comment(comment, sizeof comment, "Properties saved on ", now);
+    if (rc == HOODIE_OK) rc = hoodie_props_store(&p, out, comment, now / 1000);
+    hoodie_props_dispose(&p);
+    return rc;
+}
+
+typedef struct files_ctx { changes *c; const char *partition; hoodie_status rc; } files_ctx;
+
+static int files_cb(const hoodie_dirent *e, void *payload)
+{
+    files_ctx *f = payload;
+    hoodie_file_name fn;
+    if (e->is_dir || hoodie_file_name_parse(&fn, e->name) == HOODIE_FILE_OTHER) return 0;
+    f->rc = add_file(f->c, f->partition, e->name, (int64_t)e->size, 0);
+    return f->rc < 0;
+}
+
+/* Every data file storage has, by partition (the folders holding .hoodie_partition_metadata). */
+static hoodie_status storage_listing(const hoodie_storage *s, const char *base_path, const hoodie_table_config *cfg,
+                                     const hoodie_timeline *tl, changes *c)
+{
+    hoodie_fsview *v = NULL;
+    hoodie_fsview_opts o = { NULL, NULL, NULL, 0, NULL, NULL, NULL };
+    HOODIE_TRY(hoodie_fsview_build(&v, s, base_path, cfg, tl, &o));
+    hoodie_status rc = HOODIE_OK;
+    c->all_record = 1;
+    for (size_t p = 0; rc == HOODIE_OK && p < v->partition_count; p++) {
+        const char *part = v->partitions[p];
+        rc = add_part(c, part);
+        char *dir = rc == HOODIE_OK ? hoodie_write__path(base_path, part) : NULL;
+        if (rc == HOODIE_OK && !dir) rc = HOODIE_NOMEM();
+        files_ctx f = { c, part, HOODIE_OK };
+        if (rc == HOODIE_OK) rc = s->list(s->ctx, dir, files_cb, &f);
+        if (rc == HOODIE_OK) rc = f.rc;
+        free(dir);
+    }
+    hoodie_fsview_free(v);
+    return rc;
+}
+
+static hoodie_status init_locked(const hoodie_storage *s, const char *base_path, int64_t *files_out)
+{
+    hoodie_table_config *cfg = NULL;
+    hoodie_timeline *tl = NULL;
+    char *mdt = mdt_path(base_path);
+    if (!mdt) return HOODIE_NOMEM();
+    changes ch;
+    memset(&ch, 0, sizeof ch);
+    hoodie_write_txn tx;
+    memset(&tx, 0, sizeof tx);
+    hoodie_buf text = HOODIE_BUF_INIT, schema = HOODIE_BUF_INIT, hfile = HOODIE_BUF_INIT, name = HOODIE_BUF_INIT;
+    hoodie_buf rel = HOODIE_BUF_INIT, meta = HOODIE_BUF_INIT;
+    hoodie_table_config *mc = NULL;
+    char *path = NULL;
+    int64_t records = 0;
+    const char *t0 = "00000000000000000";
+    hoodie_status rc = hoodie_table_config_load(&cfg, s, base_path, 0);
+    if (rc == HOODIE_OK && (cfg->version != 8 || cfg->timeline_layout_version != 2))
+        rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: hoodie creates metadata tables of version 8 tables, not of "
+                         "version %d", base_path, cfg->version);
+    if (rc == HOODIE_OK && hoodie_mdt_listed(cfg, "files"))
+        rc = HOODIE_FAIL(HOODIE_EEXISTS, "%s: the table has a metadata table (hoodie.table.metadata.partitions "
+                         "lists files)", base_path);
+    if (rc == HOODIE_OK) rc = hoodie_timeline_load(&tl, s, base_path, cfg);
+    for (size_t i = 0; rc == HOODIE_OK && i < tl->count; i++)
+        if (tl->instants[i].state != HOODIE_STATE_COMPLETED)
+            rc = HOODIE_FAIL(HOODIE_ESTATE, "%s: instant %s is pending: the metadata table is created when no write "
+                             "or service is (let it complete, or roll it back)", base_path, tl->instants[i].requested);
+    /* a folder left by a disabled or interrupted one goes first */
+    if (rc == HOODIE_OK) rc = hoodie_storage_remove_tree(s, mdt);
+    if (rc == HOODIE_OK) rc = storage_listing(s, base_path, cfg, tl, &ch);
+    /* the MDT: hoodie.properties, the files partition, deltacommit 00000000000000000 with its base file */
+    if (rc == HOODIE_OK) rc = hoodie_write__mdt_props(&text, cfg->name);
+    if (rc == HOODIE_OK) {
+        hoodie_buf p = HOODIE_BUF_INIT;
+        rc = hoodie_buf_printf(&p, "%s/.hoodie/hoodie.properties", mdt);
+        if (rc == HOODIE_OK) rc = hoodie_storage_write_all(s, (const char *)p.data, HOODIE_CREATE_EXCLUSIVE, text.data, text.len);
+        hoodie_buf_dispose(&p);
+    }
+    if (rc == HOODIE_OK) rc = hoodie_table_config_load(&mc, s, mdt, 0);
+    if (rc == HOODIE_OK) rc = hoodie_write__partition_metadata(s, mdt, "files", t0);
+    if (rc == HOODIE_OK) rc = mdt_begin(&tx, s, mdt, mc, t0, HOODIE_ACTION_DELTACOMMIT, "", 0);
+    if (rc == HOODIE_OK) rc = hoodie_write__inflight(&tx, NULL, 0);
+    if (rc == HOODIE_OK) rc = hoodie_file_name_base(&name, FILES_GROUP, LOG_TOKEN, t0, "hfile");
+    if (rc == HOODIE_OK) rc = schema_with_meta(&schema);
+    if (rc == HOODIE_OK) rc = build_hfile(&ch, &schema, (const char *)name.data, &hfile, &records);
+    if (rc == HOODIE_OK) rc = hoodie_write__marker(&tx, "files", (const char *)name.data, HOODIE_MARKER_CREATE);
+    if (rc == HOODIE_OK) rc = hoodie_buf_printf(&rel, "files/%s", (const char *)name.data);
+    if (rc == HOODIE_OK && !(path = hoodie_write__path(mdt, (const char *)rel.data))) rc = HOODIE_NOMEM();
+    if (rc == HOODIE_OK) rc = hoodie_storage_write_all(s, path, HOODIE_CREATE_EXCLUSIVE, hfile.data, hfile.len);
+    if (rc == HOODIE_OK) {
+        hoodie_wstat st;
+        memset(&st, 0, sizeof st);
+        st.partition_path = "files", st.file_id = FILES_GROUP, st.path = (const char *)rel.data;
+        st.num_writes = st.num_inserts = records;
+        st.total_write_bytes = st.file_size_in_bytes = (int64_t)hfile.len;
+        st.has_runtime = 1;
+        hoodie_kv extra = { "schema", hoodie_write__mdt_schema };
+        hoodie_commit_info ci;
+        memset(&ci, 0, sizeof ci);
+        ci.stats = &st, ci.stat_count = 1, ci.extra = &extra, ci.extra_count = 1, ci.operation_type = "BULK_INSERT";
+        rc = hoodie_commit_encode(&meta, &ci, 8);
+    }
+    if (rc == HOODIE_OK) rc = hoodie_write__complete(&tx, meta.data, meta.len);
+    /* last: the table lists it (readers and writers take it from here on) */
+    if (rc == HOODIE_OK) rc = hoodie_write__set_mdt_partitions(s, base_path, cfg, "files");
+    if (rc == HOODIE_OK && files_out) *files_out = (int64_t)ch.n;
+    hoodie_write__txn_dispose(&tx);
+    changes_dispose(&ch);
+    hoodie_timeline_free(tl);
+    hoodie_table_config_free(cfg);
+    hoodie_table_config_free(mc);
+    hoodie_buf_dispose(&text);
+    hoodie_buf_dispose(&schema);
+    hoodie_buf_dispose(&hfile);
+    hoodie_buf_dispose(&name);
+    hoodie_buf_dispose(&rel);
+    hoodie_buf_dispose(&meta);
+    free(path);
+    free(mdt);
+    return rc;
+}
+
+hoodie_status hoodie_write__mdt_init(const hoodie_storage *s, const char *base_path, int64_t *files)
+{
+    s = hoodie_storage__or_default(s);
+    hoodie_table_lock lock;
+    HOODIE_TRY(hoodie_write__lock(&lock, s, base_path, -1));
+    hoodie_status rc = init_locked(s, base_path, files);
+    if (rc < 0) hoodie_error__prefix("creating the metadata table: ");
+    if (hoodie_write__unlock(&lock) < 0 && rc == HOODIE_OK) hoodie_error_clear();
     return rc;
 }

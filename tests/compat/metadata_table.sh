@@ -5,7 +5,8 @@
 # that differs); record index lookups; the reads and lookups that take the metadata table (--metadata-table) return
 # what listing returns, filters through its column statistics too (a slice they rule out is not read); archival
 # stops at the metadata table's latest compaction; writes keep its files partition in step, a rollback takes its
-# deltacommit back (or disables it when compacted since), a restore disables it; usage errors.
+# deltacommit back (or disables it when compacted since), a restore disables it; init on a table hoodie wrote;
+# usage errors.
 set -u
 HOODIE=${HOODIE:-build/hoodie}
 FIX=${HOODIE_FIXTURES:-../shared/fixtures}/hudi/tables
@@ -153,6 +154,36 @@ in_step "compaction"
 run "compaction: archive" 0 "$HOODIE" archive "$wr" --min-commits 2 --max-commits 3
 grep -q " instant(s)" "$tmp/out" && ok || bad "compaction: archive: $(cat "$tmp/out")"
 in_step "compaction: archived"
+
+# a table hoodie wrote gets a metadata table (hoodie metadata TABLE init): every file listed, then kept in step by
+# writes and services; Spark's properties for it; a second init, a version 6 table and a pending instant refused
+it=$tmp/init
+"$HOODIE" create "$it" --type mor --name it --record-key id --partition-fields city --hive-style --ordering-field ts > /dev/null
+printf 'id,name,city,ts\n1,a,paris,1\n2,b,lyon,1\n3,c,nice,1\n4,d,paris,1\n' > "$tmp/i1.csv"
+printf 'id,name,city,ts\n1,a2,paris,2\n5,e,lyon,2\n' > "$tmp/i2.csv"
+"$HOODIE" write "$it" --op bulk_insert --input "$tmp/i1.csv" > /dev/null
+"$HOODIE" write "$it" --op upsert --input "$tmp/i2.csv" > /dev/null
+run "init" 0 "$HOODIE" metadata "$it" init
+check_eq "init: files listed" "metadata table created: 5 file(s) listed" "$(cat "$tmp/out")"
+wr=$it
+in_step "init"
+check_eq "init: the metadata table's properties" "$(grep -v '^#' "$T/.hoodie/metadata/.hoodie/hoodie.properties" | sed 's/=.*//')" \
+    "$(grep -v '^#' "$it/.hoodie/metadata/.hoodie/hoodie.properties" | sed 's/=.*//')"
+"$HOODIE" write "$it" --op upsert --input "$tmp/i2.csv" > /dev/null
+"$HOODIE" compact "$it" > /dev/null
+"$HOODIE" clean "$it" --policy KEEP_LATEST_FILE_VERSIONS --retain 1 > /dev/null
+in_step "init: writes and services after it"
+run "init again" 1 "$HOODIE" metadata "$it" init
+grep -q "the table has a metadata table" "$tmp/err" && ok || bad "init again: $(cat "$tmp/err")"
+v6=$tmp/init6
+"$HOODIE" create "$v6" --type cow --name v6 --record-key id --table-version 6 > /dev/null
+run "init version 6" 1 "$HOODIE" metadata "$v6" init
+grep -q "version 8 tables" "$tmp/err" && ok || bad "init version 6: $(cat "$tmp/err")"
+p8=$tmp/initp
+"$HOODIE" create "$p8" --type cow --name p8 --record-key id > /dev/null
+: > "$p8/.hoodie/timeline/20990101000000000.commit.requested"
+run "init with a pending instant" 1 "$HOODIE" metadata "$p8" init
+grep -q "instant 20990101000000000 is pending" "$tmp/err" && ok || bad "init pending: $(cat "$tmp/err")"
 
 # rolling back the fixture's last write: its deltacommit completed after the metadata table's compaction was
 # requested (in the new slice), so it goes and the metadata table stays

@@ -99,7 +99,8 @@ static char *other_keys(const char *text)
     return out;
 }
 
-static hoodie_storage *table_with_mdt(void)
+/* A MOR table of version 8 in memory (key id, partition p, ordering field ts) with rows 1, 2 (a) and 3 (b). */
+static hoodie_storage *mor_table(void)
 {
     hoodie_storage *mem;
     hoodie_assert_ok(hoodie_storage_mem_new(&mem));
@@ -116,6 +117,12 @@ static hoodie_storage *table_with_mdt(void)
     co.ordering_field = "ts";
     hoodie_assert_ok(hoodie_table_create(TBL, &co));
     hoodie_assert_ok(write_csv(mem, "id,p,ts,v\n1,a,1,x1\n2,a,1,x2\n3,b,1,x3\n"));
+    return mem;
+}
+
+static hoodie_storage *table_with_mdt(void)
+{
+    hoodie_storage *mem = mor_table();
     /* as a Spark writer with the metadata table enabled leaves it */
     char *p = props_text(mem, "hoodie.properties");
     hoodie_assert(p != NULL);
@@ -492,4 +499,62 @@ HOODIE_TEST(write_mdt__spark_files_partition_compacted)
     hoodie_assert(mem->exists(mem->ctx, path) == 1);
     hoodie_storage_free(mem);
     hoodie_write__mdt_compact_after = saved;
+}
+
+/* The metadata table's hoodie.properties: the keys, values and order of the one Spark wrote (comments aside). */
+HOODIE_TEST(write_mdt__props_as_spark_writes_them)
+{
+    hoodie_buf want = HOODIE_BUF_INIT, got = HOODIE_BUF_INIT;
+    hoodie_assert_ok(hoodie_storage_read_all(hoodie_storage_posix(),
+                                             hoodie_fixture(SPARK_MDT "/.hoodie/metadata/.hoodie/hoodie.properties"), &want));
+    hoodie_assert_ok(hoodie_write__mdt_props(&got, "v8_nonpartitioned"));
+    hoodie_assert_ok(hoodie_buf_cstr(&want));
+    hoodie_assert_ok(hoodie_buf_cstr(&got));
+    char *a = other_keys((const char *)want.data), *b = other_keys((const char *)got.data);
+    hoodie_assert_equal_s(a, b);
+    free(a), free(b);
+    hoodie_buf_dispose(&want);
+    hoodie_buf_dispose(&got);
+}
+
+/* A table hoodie wrote gets a metadata table: it lists every file; writes and services keep it in step; a second
+ * init, and one while an instant is pending, are refused. */
+HOODIE_TEST(write_mdt__init)
+{
+    hoodie_storage *mem = mor_table();
+    hoodie_assert_ok(write_csv(mem, UPSERT));
+    int64_t files = 0;
+    const char *pending = TBL "/.hoodie/timeline/20990101000000000.deltacommit.requested";
+    hoodie_assert_ok(hoodie_storage_write_all(mem, pending, 0, "", 0));
+    hoodie_assert_status(HOODIE_ESTATE, hoodie_write__mdt_init(mem, TBL, NULL));
+    hoodie_assert_contains(hoodie_error_last()->message, "instant 20990101000000000 is pending");
+    hoodie_assert_ok(mem->remove(mem->ctx, pending));
+    hoodie_assert_ok(hoodie_write__mdt_init(mem, TBL, &files));
+    hoodie_assert(files >= 3);
+    hoodie_assert_status(HOODIE_EEXISTS, hoodie_write__mdt_init(mem, TBL, NULL));
+    char *via = scan_csv(mem, (const char *const[]){ "_hoodie_record_key", "p", "ts", "v" }, 4, HOODIE_OPEN_METADATA_TABLE);
+    char *listed = rows(mem);
+    hoodie_assert(via && listed);
+    hoodie_assert_equal_s(listed, via);
+    free(via), free(listed);
+    hoodie_assert_ok(write_csv(mem, "id,p,ts,v\n2,a,5,z2\n9,c,5,z9\n"));
+    hoodie_service_opts o = HOODIE_SERVICE_OPTS_INIT;
+    o.storage = mem;
+    hoodie_assert_ok(hoodie_compaction_schedule(TBL, &o, NULL));
+    hoodie_assert_ok(hoodie_compaction_run(TBL, &o, NULL, NULL));
+    hoodie_table *t;
+    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+    to.storage = mem;
+    hoodie_assert_ok(hoodie_table_open(&t, TBL, &to));
+    hoodie_mdt_listing *l;
+    hoodie_assert_ok(hoodie_mdt_files(&l, mem, TBL, t->tl));
+    hoodie_assert_equal_i(3, l->count); /* partitions a, b, c */
+    hoodie_mdt_listing_free(l);
+    hoodie_table_free(t);
+    via = scan_csv(mem, (const char *const[]){ "_hoodie_record_key", "p", "ts", "v" }, 4, HOODIE_OPEN_METADATA_TABLE);
+    listed = rows(mem);
+    hoodie_assert_equal_s(listed, via);
+    hoodie_assert_contains(via, "9,c,5,z9");
+    free(via), free(listed);
+    hoodie_storage_free(mem);
 }

@@ -23,6 +23,7 @@
 #include "table/pqwrite.h"
 #include "util/error.h"
 #include "write/avro_enc.h"
+#include "write/mdt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +63,14 @@ static hoodie_status select_instants(hoodie_svc *sv, hoodie_instant **out, size_
         if (rc == HOODIE_OK && e && *e && min_time(e, cut)) snprintf(cut, sizeof cut, "%s", e);
         json_decref(m);
         HOODIE_TRY(rc);
+    }
+    /* a metadata table's own instants: those whose log files no compaction took stay */
+    const char *kg = hoodie_table_config_get(sv->t->cfg, "hoodie.table.keygenerator.type");
+    if (kg && !strcmp(kg, "HOODIE_TABLE_METADATA")) {
+        char mc[HOODIE_INSTANT_TIME_MAX + 1];
+        hoodie_mdt_compaction_floor(tl, mc);
+        if (!*mc) return HOODIE_OK;
+        if (min_time(mc, cut)) snprintf(cut, sizeof cut, "%s", mc);
     }
     /* a metadata table's latest compaction: its log blocks of later instants count while they are active */
     if (hoodie_mdt_listed(sv->t->cfg, "files")) {
@@ -502,7 +511,18 @@ hoodie_status hoodie_archive(const char *base_path, const hoodie_service_opts *o
         }
     }
     free(ins);
+    /* then the metadata table's own timeline, as Hudi archives it with the table's settings */
+    int mdt = rc == HOODIE_OK && hoodie_write__mdt_mode(sv.t->cfg) == 1;
+    char *mpath = mdt ? hoodie_write__path(sv.base_path, ".hoodie/metadata") : NULL;
     hoodie_svc__close(&sv);
+    if (mdt && !mpath) rc = HOODIE_NOMEM();
+    if (mpath) {
+        hoodie_service_opts mo = opts ? *opts : (hoodie_service_opts)HOODIE_SERVICE_OPTS_INIT;
+        mo.progress = NULL;
+        rc = hoodie_archive(mpath, &mo, NULL);
+        if (rc < 0) hoodie_error__prefix("archiving the metadata table: ");
+        free(mpath);
+    }
     if (result) *result = res;
     return rc;
 }

@@ -400,6 +400,20 @@ static hoodie_status part_open(mdt_part *m, const hoodie_storage *s, const char 
     return rc;
 }
 
+void hoodie_mdt_compaction_floor(const hoodie_timeline *tl, char out[HOODIE_INSTANT_TIME_MAX + 1])
+{
+    out[0] = '\0';
+    const hoodie_instant *c = hoodie_timeline_last_completed(tl, HOODIE_ACTION_BIT(HOODIE_ACTION_COMMIT));
+    if (c) snprintf(out, HOODIE_INSTANT_TIME_MAX + 1, "%s", c->requested);
+    /* a deltacommit requested before it but completed after it is in the new slice's logs: it stays too */
+    for (size_t i = 0; c && i < tl->count; i++) {
+        const hoodie_instant *d = &tl->instants[i];
+        if (d->action == HOODIE_ACTION_DELTACOMMIT && strcmp(d->requested, out) < 0 &&
+            (!*d->completion || strcmp(d->completion, c->requested) > 0))
+            snprintf(out, HOODIE_INSTANT_TIME_MAX + 1, "%s", d->requested);
+    }
+}
+
 hoodie_status hoodie_mdt_latest_compaction(const hoodie_storage *s, const char *base_path,
                                           char out[HOODIE_INSTANT_TIME_MAX + 1])
 {
@@ -412,17 +426,7 @@ hoodie_status hoodie_mdt_latest_compaction(const hoodie_storage *s, const char *
     hoodie_timeline *tl = NULL;
     hoodie_status rc = hoodie_table_config_load(&cfg, s, path, 0);
     if (rc == HOODIE_OK) rc = hoodie_timeline_load(&tl, s, path, cfg);
-    if (rc == HOODIE_OK) {
-        const hoodie_instant *c = hoodie_timeline_last_completed(tl, HOODIE_ACTION_BIT(HOODIE_ACTION_COMMIT));
-        if (c) snprintf(out, HOODIE_INSTANT_TIME_MAX + 1, "%s", c->requested);
-        /* a deltacommit requested before it but completed after it is in the new slice's logs: it stays too */
-        for (size_t i = 0; c && i < tl->count; i++) {
-            const hoodie_instant *d = &tl->instants[i];
-            if (d->action == HOODIE_ACTION_DELTACOMMIT && strcmp(d->requested, out) < 0 &&
-                (!*d->completion || strcmp(d->completion, c->requested) > 0))
-                snprintf(out, HOODIE_INSTANT_TIME_MAX + 1, "%s", d->requested);
-        }
-    }
+    if (rc == HOODIE_OK) hoodie_mdt_compaction_floor(tl, out);
     hoodie_timeline_free(tl);
     hoodie_table_config_free(cfg);
     free(path);

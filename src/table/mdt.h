@@ -82,6 +82,8 @@ int hoodie_mdt_listed(const hoodie_table_config *cfg, const char *partition);
  */
 hoodie_status hoodie_mdt_latest_compaction(const hoodie_storage *s, const char *base_path,
                                           char out[HOODIE_INSTANT_TIME_MAX + 1]);
+/** The same from the metadata table's own timeline `tl` (its own instants before it may be archived too). */
+void hoodie_mdt_compaction_floor(const hoodie_timeline *tl, char out[HOODIE_INSTANT_TIME_MAX + 1]);
 
 /** Where the record index (partition "record_index") puts a record key. */
 typedef struct hoodie_mdt_location {

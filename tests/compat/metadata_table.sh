@@ -143,7 +143,7 @@ check_eq "write: rollback took the deltacommit" "0" "$(ls "$wr/.hoodie/metadata/
 check_eq "write: rollback, rows" "$(printf '1,Alice\n4,Diana Again\n5,Eve\n7,Grace')" \
     "$("$HOODIE" read "$wr" --format csv --columns id,name --metadata-table | tail -n +2 | sort)"
 # ten writes: the eleventh compacts the files partition first (a base file of its instant + "001"), and archival
-# can then go up to that compaction; reads and validate stay right throughout
+# can then go up to that compaction, the metadata table's own timeline with it; reads and validate stay right
 wr=$tmp/compact
 cp -r "$T" "$wr" && chmod -R u+w "$wr"
 for i in 1 2 3 4 5 6 7 8 9 10 11; do "$HOODIE" write "$wr" --op upsert --input "$tmp/up.csv" > /dev/null 2>&1 || bad "write $i"; done
@@ -154,6 +154,11 @@ in_step "compaction"
 run "compaction: archive" 0 "$HOODIE" archive "$wr" --min-commits 2 --max-commits 3
 grep -q " instant(s)" "$tmp/out" && ok || bad "compaction: archive: $(cat "$tmp/out")"
 in_step "compaction: archived"
+n=$(ls "$wr/.hoodie/metadata/.hoodie/timeline" | grep -c '\.')
+[ "$n" -le 8 ] && ok || bad "compaction: the metadata table's timeline archived too: $n instant files left"
+check_eq "compaction: its latest compaction stays" "1" "$(ls "$wr/.hoodie/metadata/.hoodie/timeline" | grep -c "^${last}001_.*\.commit$")"
+run "compaction: a write after archiving" 0 "$HOODIE" write "$wr" --op upsert --input "$tmp/up.csv"
+in_step "compaction: a write after archiving"
 
 # a table hoodie wrote gets a metadata table (hoodie metadata TABLE init): every file listed, then kept in step by
 # writes and services; Spark's properties for it; a second init, a version 6 table and a pending instant refused

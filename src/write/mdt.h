@@ -21,7 +21,8 @@
  * Every hoodie.metadata.compact.max.delta.commits (10) deltacommits, instant T first compacts the files partition
  * (compaction T + "001": plan, base HFile with the merged listing, its bloom filter and min/max keys, commit), as
  * Hudi compacts before the deltacommit that is due; not while the MDT has a pending instant or the table a pending
- * instant with an MDT deltacommit. T's recovery also removes a compaction it left pending.
+ * instant with an MDT deltacommit. T's recovery also removes a compaction it left pending. After a compaction,
+ * the files of the slices before the one it compacted are removed (no clean instant is written for them).
  *
  * Disabled (table version 6, an MDT in another layout, partitions being built, hoodie_write__mdt_drop): as a Hudi
  * writer running with hoodie.metadata.enable=false does (HoodieTableMetadataUtil.deleteMetadataTable): first

@@ -29,6 +29,8 @@
 #define ALL_PARTITIONS "__all_partitions__"
 #define LOG_TOKEN "0-1-0"
 
+static hoodie_status remove_if_exists(const hoodie_storage *s, const char *path);
+
 /* ---- the MDT as hoodie keeps it ---- */
 
 static int only_files(const hoodie_table_config *cfg)
@@ -472,6 +474,32 @@ hoodie_status hoodie_write__mdt_base_hfile(const hoodie_mdt_listing *l, const ch
     return rc;
 }
 
+/* After a compaction: the files of the slices before the one it compacted go (readers take the latest slice; the
+ * one before stays for readers that started on it). Best effort: what is left goes after the next compaction. */
+static void clean_old_slices(const hoodie_storage *s, const char *mdt)
+{
+    hoodie_table_config *mc = NULL;
+    hoodie_timeline *tl = NULL;
+    hoodie_fsview *v = NULL;
+    hoodie_fsview_opts fo = { NULL, NULL, NULL, 0, only_files_partition, NULL, NULL };
+    hoodie_status rc = hoodie_table_config_load(&mc, s, mdt, 0);
+    if (rc == HOODIE_OK) rc = hoodie_timeline_load(&tl, s, mdt, mc);
+    if (rc == HOODIE_OK) rc = hoodie_fsview_build(&v, s, mdt, mc, tl, &fo);
+    for (size_t g = 0; rc == HOODIE_OK && g < v->group_count; g++) {
+        const hoodie_file_group *fg = &v->groups[g];
+        if (strcmp(fg->file_id, FILES_GROUP) || fg->slice_count <= 2) continue;
+        for (size_t k = 0; rc == HOODIE_OK && k + 2 < fg->slice_count; k++) {
+            const hoodie_file_slice *sl = &fg->slices[k];
+            for (size_t i = 0; rc == HOODIE_OK && i < sl->log_count; i++) rc = remove_if_exists(s, sl->logs[i]->path);
+            if (rc == HOODIE_OK && sl->base) rc = remove_if_exists(s, sl->base->path);
+        }
+    }
+    if (rc < 0) hoodie_error_clear();
+    hoodie_fsview_free(v);
+    hoodie_timeline_free(tl);
+    hoodie_table_config_free(mc);
+}
+
 /*
  * Compact the files partition before instant T's deltacommit when enough deltacommits came since its last
  * compaction (Hudi does it there too: T's log then completes after the compaction's request, in the new slice).
@@ -593,6 +621,7 @@ static hoodie_status compact_if_due(const hoodie_write_txn *dtx, const char *mdt
     meta.len = 0;
     HOODIE_TRY_GOTO(rc, hoodie_commit_encode(&meta, &ci, 8), done);
     HOODIE_TRY_GOTO(rc, hoodie_write__complete(&tx, meta.data, meta.len), done);
+    clean_old_slices(dtx->s, mdt);
 done:
     if (rc < 0) hoodie_error__prefix("metadata table compaction %s: ", c_time);
     json_decref(plan);

@@ -150,6 +150,9 @@ for i in 1 2 3 4 5 6 7 8 9 10 11; do "$HOODIE" write "$wr" --op upsert --input "
 last=$("$HOODIE" timeline "$wr" | tail -1 | awk '{print $1}')
 check_eq "compaction: of the eleventh write" "1" "$(ls "$wr/.hoodie/metadata/.hoodie/timeline" | grep -c "^${last}001_.*\.commit$")"
 check_eq "compaction: its base file" "1" "$(ls "$wr/.hoodie/metadata/files" | grep -c "^files-0000-0_0-1-0_${last}001\.hfile$")"
+check_eq "compaction: slices before the one it compacted cleaned" "files-0000-0_0-1-0_${last}001.hfile files-0000-0_22-161-506_20260101054337083.hfile" \
+    "$(ls "$wr/.hoodie/metadata/files" | grep 'hfile$' | sort | tr '\n' ' ' | sed 's/ $//')"
+check_eq "compaction: their logs too" "0" "$(ls -a "$wr/.hoodie/metadata/files" | grep -c '^\.files-0000-0_2026010105431[0-9]*\.log')"
 in_step "compaction"
 run "compaction: archive" 0 "$HOODIE" archive "$wr" --min-commits 2 --max-commits 3
 grep -q " instant(s)" "$tmp/out" && ok || bad "compaction: archive: $(cat "$tmp/out")"

@@ -471,8 +471,8 @@ HOODIE_TEST(write_mdt__base_hfile_as_spark_writes_it)
 }
 
 /* Compaction of the files partition every 2 deltacommits: a base file of instant T + "001" before T's own
- * deltacommit; the listing stays in step; rolling back the last write keeps the metadata table (its deltacommit came
- * after the compaction). */
+ * deltacommit, the slices before the one it compacted cleaned; the listing stays in step; rolling back the last
+ * write keeps the metadata table (its deltacommit came after the compaction). */
 HOODIE_TEST(write_mdt__spark_files_partition_compacted)
 {
     int saved = hoodie_write__mdt_compact_after;
@@ -492,6 +492,9 @@ HOODIE_TEST(write_mdt__spark_files_partition_compacted)
     char path[256];
     snprintf(path, sizeof path, TBL "/.hoodie/metadata/files/files-0000-0_0-1-0_%s001.hfile", last);
     hoodie_assert(mem->exists(mem->ctx, path) == 1);
+    /* the slice before the one compacted is cleaned: Spark's first base file */
+    hoodie_assert(mem->exists(mem->ctx, TBL "/.hoodie/metadata/files/files-0000-0_0-35-149_00000000000000000.hfile") == 0);
+    hoodie_assert(mem->exists(mem->ctx, TBL "/.hoodie/metadata/files/files-0000-0_22-161-506_20260101054337083.hfile") == 1);
     hoodie_service_opts o = HOODIE_SERVICE_OPTS_INIT;
     o.storage = mem;
     hoodie_assert_ok(hoodie_rollback(TBL, &o, last, NULL));

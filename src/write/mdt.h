@@ -19,9 +19,9 @@
  * write duplicates. Readers see an MDT deltacommit only once the table's own instant completed (table/mdt.h), so a
  * crash between the two leaves the table as it was; the recovery that rolls the instant back rolls the MDT's back.
  * Every hoodie.metadata.compact.max.delta.commits (10) deltacommits, instant T first compacts the files partition
- * (compaction T + "001": plan, base HFile with the merged listing, its bloom filter and min/max keys, commit), as
- * Hudi compacts before the deltacommit that is due; not while the MDT has a pending instant or the table a pending
- * instant with an MDT deltacommit. T's recovery also removes a compaction it left pending. After a compaction,
+ * (a compaction instant after every time on both timelines, as Hudi 1.x picks it: plan, base HFile with the
+ * merged listing, its bloom filter and min/max keys, commit), as Hudi compacts before the deltacommit that is due; not while the MDT has a pending instant or the table a pending
+ * instant with an MDT deltacommit. T's recovery also removes a compaction requested after T left pending. After a compaction,
  * the files of the slices before the one it compacted are removed (no clean instant is written for them).
  *
  * Disabled (table version 6, an MDT in another layout, partitions being built, hoodie_write__mdt_drop): as a Hudi

@@ -503,9 +503,9 @@ static void clean_old_slices(const hoodie_storage *s, const char *mdt)
 /*
  * Compact the files partition before instant T's deltacommit when enough deltacommits came since its last
  * compaction (Hudi does it there too: T's log then completes after the compaction's request, in the new slice).
- * Compaction instant T + "001" (the metadata table's compaction times as Hudi 0.x writes them and every Hudi
- * reads them: after T, before any later instant of the table). Skipped while the MDT has a pending instant, or a
- * deltacommit of an instant the table has pending (its records cannot go into a base file before it completes).
+ * The compaction's instant is a new time after every time on both timelines, as Hudi 1.x picks it. Skipped while
+ * the MDT has a pending instant, or a deltacommit of an instant the table has pending (its records cannot go into
+ * a base file before it completes).
  */
 static hoodie_status compact_if_due(const hoodie_write_txn *dtx, const char *mdt, const hoodie_table_config *mc,
                                     const hoodie_timeline *mtl)
@@ -518,7 +518,7 @@ static hoodie_status compact_if_due(const hoodie_write_txn *dtx, const char *mdt
         if (x->state != HOODIE_STATE_COMPLETED) return HOODIE_OK;
         if (x->action == HOODIE_ACTION_DELTACOMMIT && (!lastc || strcmp(x->requested, lastc->requested) > 0)) since++;
     }
-    if (since < hoodie_write__mdt_compact_after || strlen(t) + 3 > HOODIE_INSTANT_TIME_MAX) return HOODIE_OK;
+    if (since < hoodie_write__mdt_compact_after) return HOODIE_OK;
     hoodie_timeline *dtl = NULL;
     HOODIE_TRY(hoodie_timeline_load_dir(&dtl, dtx->s, dtx->timeline_dir, dtx->layout));
     for (size_t i = 0; i < dtl->count; i++) {
@@ -526,8 +526,13 @@ static hoodie_status compact_if_due(const hoodie_write_txn *dtx, const char *mdt
         if (x->state == HOODIE_STATE_COMPLETED || !strcmp(x->requested, t)) continue;
         if (hoodie_timeline_find(mtl, x->requested, HOODIE_ACTION_DELTACOMMIT)) { hoodie_timeline_free(dtl); return HOODIE_OK; }
     }
-    char c_time[HOODIE_INSTANT_TIME_MAX + 4];
-    snprintf(c_time, sizeof c_time, "%.20s001", t); /* t has at most 20 digits (checked above) */
+    char c_time[18], max[HOODIE_INSTANT_TIME_MAX + 1], mmax[HOODIE_INSTANT_TIME_MAX + 1];
+    hoodie_write__timeline_max(dtl, max);
+    hoodie_write__timeline_max(mtl, mmax);
+    if (strcmp(mmax, max) > 0) memcpy(max, mmax, sizeof max);
+    if (strcmp(t, max) > 0) snprintf(max, sizeof max, "%s", t);
+    hoodie_status trc = hoodie_write__new_time(c_time, dtx->utc, max);
+    if (trc < 0) { hoodie_timeline_free(dtl); return trc; }
     hoodie_mdt_listing *l = NULL;
     hoodie_fsview *v = NULL;
     hoodie_write_txn tx;
@@ -840,13 +845,13 @@ hoodie_status hoodie_write__mdt_rollback(const hoodie_storage *s, const char *ba
             (!*in->completion || strcmp(x->requested, in->completion) > 0))
             compacted_after = 1;
     }
-    /* the compaction the instant's commit started and did not finish (T + "001"): its base file, then the instant */
-    char ct[HOODIE_INSTANT_TIME_MAX + 4];
-    snprintf(ct, sizeof ct, "%s001", instant);
+    /* a compaction the instant's commit started and did not finish (a pending one requested after it: compactions
+     * are requested inside a commit, under the table lock): its base file, then the instant */
     for (size_t i = 0; rc == HOODIE_OK && i < tl->count; i++) {
         hoodie_instant x = tl->instants[i];
-        if (strcmp(x.requested, ct) || x.state == HOODIE_STATE_COMPLETED) continue;
-        rc = remove_files_of(s, mdt, ct);
+        if (x.action != HOODIE_ACTION_COMPACTION || x.state == HOODIE_STATE_COMPLETED || strcmp(x.requested, instant) <= 0)
+            continue;
+        rc = remove_files_of(s, mdt, x.requested);
         if (rc == HOODIE_OK && x.state == HOODIE_STATE_INFLIGHT) rc = remove_state(s, mdt, mc, &x, HOODIE_STATE_INFLIGHT);
         if (rc == HOODIE_OK) rc = remove_state(s, mdt, mc, &x, HOODIE_STATE_REQUESTED);
     }

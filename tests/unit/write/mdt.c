@@ -470,7 +470,7 @@ HOODIE_TEST(write_mdt__base_hfile_as_spark_writes_it)
     hoodie_buf_dispose(&got);
 }
 
-/* Compaction of the files partition every 2 deltacommits: a base file of instant T + "001" before T's own
+/* Compaction of the files partition every 2 deltacommits: a base file of an instant after T's, before T's own
  * deltacommit, the slices before the one it compacted cleaned; the listing stays in step; rolling back the last
  * write keeps the metadata table (its deltacommit came after the compaction). */
 HOODIE_TEST(write_mdt__spark_files_partition_compacted)
@@ -489,8 +489,13 @@ HOODIE_TEST(write_mdt__spark_files_partition_compacted)
     hoodie_assert_ok(hoodie_table_open(&t, TBL, &to));
     snprintf(last, sizeof last, "%s", t->tl->instants[t->tl->count - 1].requested);
     hoodie_table_free(t);
+    /* the compaction: the latest completed commit of the metadata table, requested after T */
+    hoodie_assert_ok(hoodie_table_open(&t, TBL "/.hoodie/metadata", &to));
+    const hoodie_instant *c = hoodie_timeline_last_completed(t->tl, HOODIE_ACTION_BIT(HOODIE_ACTION_COMMIT));
+    hoodie_assert(c && strcmp(c->requested, last) > 0 && strlen(c->requested) == 17);
     char path[256];
-    snprintf(path, sizeof path, TBL "/.hoodie/metadata/files/files-0000-0_0-1-0_%s001.hfile", last);
+    snprintf(path, sizeof path, TBL "/.hoodie/metadata/files/files-0000-0_0-1-0_%s.hfile", c->requested);
+    hoodie_table_free(t);
     hoodie_assert(mem->exists(mem->ctx, path) == 1);
     /* the slice before the one compacted is cleaned: Spark's first base file */
     hoodie_assert(mem->exists(mem->ctx, TBL "/.hoodie/metadata/files/files-0000-0_0-35-149_00000000000000000.hfile") == 0);

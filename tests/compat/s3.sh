@@ -3,7 +3,8 @@
 # Signature V4 with the aws4 package and implements conditional PUTs) holds copies of the fixture tables, put there
 # by an independent client (tests/oracle/s3sync.mjs). hoodie must read each one at s3://... exactly as it reads the
 # local copy: snapshot, read-optimized, every instant by time travel, incremental windows, CDC, SQL, the timeline.
-# A write keeps the files partition of the table whose metadata table Spark keeps in step on S3. Then hoodie writes
+# A write keeps the files partition of the table whose metadata table Spark keeps in step on S3, and a table hoodie
+# wrote there gets one (init). Then hoodie writes
 # tables on S3 (COW and MOR: bulk_insert, upsert, delete, compaction, clean) next to the same
 # writes on local disk: both read back the same rows at every step, and the S3 table, copied down by the
 # independent client, is a table hoodie reads the same locally. Errors: a wrong secret, a missing table, a server
@@ -101,6 +102,17 @@ printf '%s\n%s\n' 'id,name,isActive,byteField,shortField,intField,longField,floa
 "$HOODIE" write "$s3m" --op upsert --input "$tmp/mdt_up.csv" > /dev/null 2> "$tmp/err" && ok || bad "metadata table write on S3: $(cat "$tmp/err")"
 "$HOODIE" metadata "$s3m" validate 2>&1 | grep -q " 0 difference(s) from storage" && ok || bad "metadata table on S3: $("$HOODIE" metadata "$s3m" validate 2>&1)"
 check_eq "metadata table on S3: reads through it" "$(rows "$s3m")" "$(rows "$s3m" --metadata-table)"
+# a table hoodie wrote on S3 gets one (hoodie metadata init), and the next write keeps it in step
+s3i=s3://hudi/initmdt
+printf 'id,name,city,ts\n1,a,paris,1\n2,b,lyon,1\n3,c,nice,1\n' > "$tmp/init1.csv"
+printf 'id,name,city,ts\n1,a2,paris,2\n4,d,lyon,2\n' > "$tmp/init2.csv"
+"$HOODIE" create "$s3i" --type mor --name initmdt --record-key id --partition-fields city --hive-style --ordering-field ts > /dev/null 2> "$tmp/err" &&
+    "$HOODIE" write "$s3i" --op bulk_insert --input "$tmp/init1.csv" > /dev/null 2>> "$tmp/err" &&
+    "$HOODIE" metadata "$s3i" init > /dev/null 2>> "$tmp/err" &&
+    "$HOODIE" write "$s3i" --op upsert --input "$tmp/init2.csv" > /dev/null 2>> "$tmp/err" && ok || bad "metadata init on S3: $(cat "$tmp/err")"
+"$HOODIE" metadata "$s3i" validate 2>&1 | grep -q "3 partition(s), 5 file(s) in the metadata table; 0 difference(s) from storage" && ok ||
+    bad "metadata init on S3: $("$HOODIE" metadata "$s3i" validate 2>&1)"
+check_eq "metadata init on S3: reads through it" "$(rows "$s3i")" "$(rows "$s3i" --metadata-table)"
 
 # ---- writing tables on S3, next to the same writes on local disk ----
 python3 - "$tmp" <<'EOF'

@@ -67,7 +67,6 @@ static int push_name(char ***names, size_t *n, const char *name)
 
 typedef struct scan_ctx {
     int bad;              /* a file of another file group, or of a kind the files partition does not have */
-    char base_instant[24]; /* the latest base file's instant ("" without one) */
     const char *instant;   /* for rollback: the files of this instant are collected */
     char **names;
     size_t n;
@@ -84,12 +83,6 @@ static int scan_cb(const hoodie_dirent *e, void *payload)
         memcmp(fn.file_id.p, FILES_GROUP, fn.file_id.len)) {
         c->bad = 1;
         return 0;
-    }
-    if (k == HOODIE_FILE_BASE && fn.instant.len < sizeof c->base_instant) {
-        char t[24];
-        memcpy(t, fn.instant.p, fn.instant.len);
-        t[fn.instant.len] = '\0';
-        if (strcmp(t, c->base_instant) > 0) memcpy(c->base_instant, t, fn.instant.len + 1);
     }
     if (c->instant && fn.instant.len == strlen(c->instant) && !memcmp(fn.instant.p, c->instant, fn.instant.len))
         return c->oom = push_name(&c->names, &c->n, e->name);
@@ -199,11 +192,11 @@ static void changes_dispose(changes *c)
 
 static const char *mdt_partition(const char *p) { return p && *p ? p : "."; }
 
+/* A partition for __all_partitions__ (repeats of the last one skipped here, the others by build_hfile). */
 static hoodie_status add_part(changes *c, const char *partition)
 {
     const char *p = mdt_partition(partition);
-    for (size_t i = 0; i < c->n_parts; i++)
-        if (!strcmp(c->parts[i], p)) return HOODIE_OK;
+    if (c->n_parts && !strcmp(c->parts[c->n_parts - 1], p)) return HOODIE_OK;
     char **v = realloc(c->parts, (c->n_parts + 1) * sizeof *v);
     if (!v) return HOODIE_NOMEM();
     c->parts = v;
@@ -355,6 +348,12 @@ static hoodie_status build_hfile(changes *c, const hoodie_buf *schema, const cha
     }
     c->n = w;
     if (c->n_parts) qsort(c->parts, c->n_parts, sizeof *c->parts, str_cmp);
+    w = 0;
+    for (size_t i = 0; i < c->n_parts; i++) {
+        if (w && !strcmp(c->parts[w - 1], c->parts[i])) { free(c->parts[i]); continue; }
+        c->parts[w++] = c->parts[i];
+    }
+    c->n_parts = w;
     hoodie_hfile_writer *hw;
     hoodie_hfile_writer_opts o = { 0, 0, 1, NULL, 0 };
     HOODIE_TRY(hoodie_hfile_writer_new(&hw, &o, to_buf, out));
@@ -435,6 +434,19 @@ static hoodie_status mdt_begin(hoodie_write_txn *tx, const hoodie_storage *s, co
     return rc;
 }
 
+/* The file `name` of the files partition, after its marker: `bytes`, created exclusively; *rel gets "files/<name>". */
+static hoodie_status put_file(hoodie_write_txn *tx, const char *mdt, const char *name, const hoodie_buf *bytes,
+                              hoodie_marker_type type, hoodie_buf *rel)
+{
+    HOODIE_TRY(hoodie_write__marker(tx, "files", name, type));
+    HOODIE_TRY(hoodie_buf_printf(rel, "files/%s", name));
+    char *path = hoodie_write__path(mdt, (const char *)rel->data);
+    if (!path) return HOODIE_NOMEM();
+    hoodie_status rc = hoodie_storage_write_all(tx->s, path, HOODIE_CREATE_EXCLUSIVE, bytes->data, bytes->len);
+    free(path);
+    return rc;
+}
+
 /* ---- compaction of the files partition ---- */
 
 #define COMPACT_AFTER 10 /* hoodie.metadata.compact.max.delta.commits */
@@ -508,7 +520,7 @@ static void clean_old_slices(const hoodie_storage *s, const char *mdt)
  * a base file before it completes).
  */
 static hoodie_status compact_if_due(const hoodie_write_txn *dtx, const char *mdt, const hoodie_table_config *mc,
-                                    const hoodie_timeline *mtl)
+                                    const hoodie_timeline *mtl, char base_instant[HOODIE_INSTANT_TIME_MAX + 1])
 {
     const char *t = dtx->inst.requested;
     const hoodie_instant *lastc = hoodie_timeline_last_completed(mtl, HOODIE_ACTION_BIT(HOODIE_ACTION_COMMIT));
@@ -542,7 +554,6 @@ static hoodie_status compact_if_due(const hoodie_write_txn *dtx, const char *mdt
     hoodie_buf schema = HOODIE_BUF_INIT, hfile = HOODIE_BUF_INIT, name = HOODIE_BUF_INIT, rel = HOODIE_BUF_INIT;
     hoodie_buf meta = HOODIE_BUF_INIT;
     json_t *plan = NULL;
-    char *path = NULL;
     int64_t records = 0;
     hoodie_status rc = hoodie_mdt_files(&l, dtx->s, dtx->base_path, dtl);
     /* the slice compacted: the files partition's one file group */
@@ -602,11 +613,7 @@ static hoodie_status compact_if_due(const hoodie_write_txn *dtx, const char *mdt
     /* requested (the plan), inflight, the base file after its marker, completed */
     HOODIE_TRY_GOTO(rc, mdt_begin(&tx, dtx->s, mdt, mc, c_time, HOODIE_ACTION_COMPACTION, meta.data, meta.len), done);
     HOODIE_TRY_GOTO(rc, hoodie_write__inflight(&tx, NULL, 0), done);
-    HOODIE_TRY_GOTO(rc, hoodie_write__marker(&tx, "files", (const char *)name.data, HOODIE_MARKER_CREATE), done);
-    HOODIE_TRY_GOTO(rc, hoodie_buf_printf(&rel, "files/%s", (const char *)name.data), done);
-    free(path);
-    if (!(path = hoodie_write__path(mdt, (const char *)rel.data))) { rc = HOODIE_NOMEM(); goto done; }
-    HOODIE_TRY_GOTO(rc, hoodie_storage_write_all(tx.s, path, HOODIE_CREATE_EXCLUSIVE, hfile.data, hfile.len), done);
+    HOODIE_TRY_GOTO(rc, put_file(&tx, mdt, (const char *)name.data, &hfile, HOODIE_MARKER_CREATE, &rel), done);
     hoodie_wstat st;
     memset(&st, 0, sizeof st);
     st.partition_path = "files", st.file_id = FILES_GROUP, st.path = (const char *)rel.data;
@@ -626,11 +633,11 @@ static hoodie_status compact_if_due(const hoodie_write_txn *dtx, const char *mdt
     meta.len = 0;
     HOODIE_TRY_GOTO(rc, hoodie_commit_encode(&meta, &ci, 8), done);
     HOODIE_TRY_GOTO(rc, hoodie_write__complete(&tx, meta.data, meta.len), done);
+    memcpy(base_instant, c_time, sizeof c_time);
     clean_old_slices(dtx->s, mdt);
 done:
     if (rc < 0) hoodie_error__prefix("metadata table compaction %s: ", c_time);
     json_decref(plan);
-    free(path);
     hoodie_write__txn_dispose(&tx);
     changes_dispose(&ch);
     hoodie_fsview_free(v);
@@ -658,15 +665,15 @@ static hoodie_status write_deltacommit(const hoodie_write_txn *dtx, changes *c)
     memset(&tx, 0, sizeof tx);
     hoodie_buf schema = HOODIE_BUF_INIT, hfile = HOODIE_BUF_INIT, log = HOODIE_BUF_INIT, name = HOODIE_BUF_INIT;
     hoodie_buf rel = HOODIE_BUF_INIT, meta = HOODIE_BUF_INIT;
-    char *path = NULL;
     int64_t records = 0;
-    scan_ctx sc;
-    int scanned = 0;
     HOODIE_TRY_GOTO(rc, hoodie_table_config_load(&mc, dtx->s, mdt, 0), done);
     HOODIE_TRY_GOTO(rc, hoodie_timeline_load(&mtl, dtx->s, mdt, mc), done);
-    HOODIE_TRY_GOTO(rc, compact_if_due(dtx, mdt, mc, mtl), done);
-    HOODIE_TRY_GOTO(rc, scan_files(dtx->s, mdt, NULL, &sc), done);
-    scanned = 1;
+    /* the base instant of the slice the log joins: the latest compaction's (or the initial one's), or the one made
+     * now */
+    const hoodie_instant *lastc = hoodie_timeline_last_completed(mtl, HOODIE_ACTION_BIT(HOODIE_ACTION_COMMIT));
+    char base_instant[HOODIE_INSTANT_TIME_MAX + 1];
+    snprintf(base_instant, sizeof base_instant, "%s", lastc ? lastc->requested : "00000000000000000");
+    HOODIE_TRY_GOTO(rc, compact_if_due(dtx, mdt, mc, mtl, base_instant), done);
     HOODIE_TRY_GOTO(rc, schema_with_meta(&schema), done);
     HOODIE_TRY_GOTO(rc, build_hfile(c, &schema, NULL, &hfile, &records), done);
     hoodie_hlog_header_entry h[2] = { { HOODIE_HLOG_INSTANT_TIME, t, strlen(t) },
@@ -682,18 +689,13 @@ static hoodie_status write_deltacommit(const hoodie_write_txn *dtx, changes *c)
     ws[0].partition_path = "files", ws[0].file_id = "", ws[0].workload = 1;
     ws[1].partition_path = "files", ws[1].file_id = FILES_GROUP, ws[1].workload = 1;
     ws[1].num_update_writes = records;
-    ws[1].prev_commit = *sc.base_instant ? sc.base_instant : "00000000000000000";
+    ws[1].prev_commit = base_instant;
     hoodie_commit_info ci;
     memset(&ci, 0, sizeof ci);
     ci.stats = ws, ci.stat_count = 2, ci.operation_type = "UPSERT_PREPPED";
     HOODIE_TRY_GOTO(rc, hoodie_commit_encode(&meta, &ci, 8), done);
     HOODIE_TRY_GOTO(rc, hoodie_write__inflight(&tx, meta.data, meta.len), done);
-    /* the log file, after its marker */
-    HOODIE_TRY_GOTO(rc, hoodie_write__marker(&tx, "files", (const char *)name.data, HOODIE_MARKER_APPEND), done);
-    HOODIE_TRY_GOTO(rc, hoodie_buf_printf(&rel, "files/%s", (const char *)name.data), done);
-    free(path);
-    if (!(path = hoodie_write__path(mdt, (const char *)rel.data))) { rc = HOODIE_NOMEM(); goto done; }
-    HOODIE_TRY_GOTO(rc, hoodie_storage_write_all(tx.s, path, HOODIE_CREATE_EXCLUSIVE, log.data, log.len), done);
+    HOODIE_TRY_GOTO(rc, put_file(&tx, mdt, (const char *)name.data, &log, HOODIE_MARKER_APPEND, &rel), done);
     /* completed: the write statistics of the log file */
     const char *logs[1] = { (const char *)name.data };
     hoodie_wstat st;
@@ -711,7 +713,6 @@ static hoodie_status write_deltacommit(const hoodie_write_txn *dtx, changes *c)
     HOODIE_TRY_GOTO(rc, hoodie_write__complete(&tx, meta.data, meta.len), done);
 done:
     if (rc < 0) hoodie_error__prefix("metadata table deltacommit %s: ", t);
-    if (scanned) scan_dispose(&sc);
     hoodie_write__txn_dispose(&tx);
     hoodie_timeline_free(mtl);
     hoodie_table_config_free(mc);
@@ -721,7 +722,6 @@ done:
     hoodie_buf_dispose(&name);
     hoodie_buf_dispose(&rel);
     hoodie_buf_dispose(&meta);
-    free(path);
     free(mdt);
     return rc;
 }
@@ -960,7 +960,6 @@ static hoodie_status init_locked(const hoodie_storage *s, const char *base_path,
     hoodie_buf text = HOODIE_BUF_INIT, schema = HOODIE_BUF_INIT, hfile = HOODIE_BUF_INIT, name = HOODIE_BUF_INIT;
     hoodie_buf rel = HOODIE_BUF_INIT, meta = HOODIE_BUF_INIT;
     hoodie_table_config *mc = NULL;
-    char *path = NULL;
     int64_t records = 0;
     const char *t0 = "00000000000000000";
     hoodie_status rc = hoodie_table_config_load(&cfg, s, base_path, 0);
@@ -993,10 +992,7 @@ static hoodie_status init_locked(const hoodie_storage *s, const char *base_path,
     if (rc == HOODIE_OK) rc = hoodie_file_name_base(&name, FILES_GROUP, LOG_TOKEN, t0, "hfile");
     if (rc == HOODIE_OK) rc = schema_with_meta(&schema);
     if (rc == HOODIE_OK) rc = build_hfile(&ch, &schema, (const char *)name.data, &hfile, &records);
-    if (rc == HOODIE_OK) rc = hoodie_write__marker(&tx, "files", (const char *)name.data, HOODIE_MARKER_CREATE);
-    if (rc == HOODIE_OK) rc = hoodie_buf_printf(&rel, "files/%s", (const char *)name.data);
-    if (rc == HOODIE_OK && !(path = hoodie_write__path(mdt, (const char *)rel.data))) rc = HOODIE_NOMEM();
-    if (rc == HOODIE_OK) rc = hoodie_storage_write_all(s, path, HOODIE_CREATE_EXCLUSIVE, hfile.data, hfile.len);
+    if (rc == HOODIE_OK) rc = put_file(&tx, mdt, (const char *)name.data, &hfile, HOODIE_MARKER_CREATE, &rel);
     if (rc == HOODIE_OK) {
         hoodie_wstat st;
         memset(&st, 0, sizeof st);
@@ -1025,7 +1021,6 @@ static hoodie_status init_locked(const hoodie_storage *s, const char *base_path,
     hoodie_buf_dispose(&name);
     hoodie_buf_dispose(&rel);
     hoodie_buf_dispose(&meta);
-    free(path);
     free(mdt);
     return rc;
 }

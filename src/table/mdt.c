@@ -54,6 +54,11 @@ typedef struct ctx {
     hoodie_mdt_location **locs;
     /* column stats: every record merged into this map of "file\x01column" to an index of stats */
     hoodie_mdt_colstats *cs;
+    /* column stats records whole (hoodie_mdt_cs_group): merged by key, in c->a */
+    int raw;
+    hoodie_mdt_csrec *raw_recs;
+    size_t n_raw, cap_raw;
+    hoodie_hmap raw_idx; /* key -> index into raw_recs */
 } ctx;
 
 static mrec *record_of(ctx *c, const uint8_t *key, size_t len)
@@ -202,6 +207,9 @@ static hoodie_status decode_location(ctx *c, const hoodie_avro_schema *schema, c
                                      hoodie_mdt_location *loc, const char *what);
 static hoodie_status apply_colstats(ctx *c, const hoodie_avro_schema *schema, const uint8_t *v, size_t vlen,
                                     const char *what);
+static hoodie_status apply_raw(ctx *c, const hoodie_avro_schema *schema, const uint8_t *key, size_t key_len,
+                               const uint8_t *v, size_t vlen, const char *what);
+static hoodie_status raw_delete(ctx *c, const char *key);
 
 /* Every cell of an HFile (a base file, or a block's content), its values decoded by `schema_json` (NULL: the
  * HFile's file info "schema"). */
@@ -233,8 +241,9 @@ static hoodie_status apply_hfile(ctx *c, const uint8_t *data, size_t len, const 
         }
     } else {
         while (rc == HOODIE_OK && (rc = hoodie_hfile_next(&it, &kv)) == HOODIE_OK)
-            rc = c->cs ? apply_colstats(c, schema, kv.value, kv.value_len, what)
-                       : apply_value(c, schema, kv.key, kv.key_len, kv.value, kv.value_len, what);
+            rc = c->raw  ? apply_raw(c, schema, kv.key, kv.key_len, kv.value, kv.value_len, what)
+                 : c->cs ? apply_colstats(c, schema, kv.value, kv.value_len, what)
+                         : apply_value(c, schema, kv.key, kv.key_len, kv.value, kv.value_len, what);
         if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
     }
     hoodie_hfile_iter_dispose(&it);
@@ -299,7 +308,9 @@ static hoodie_status apply_log(ctx *c, const hoodie_buf *bytes, const char *path
             for (size_t i = 0; rc == HOODIE_OK && c->keys && i < n; i++)
                 for (size_t k = 0; d[i].record_key && k < c->n_keys; k++)
                     if (!strcmp(d[i].record_key, c->keys[k])) c->locs[k]->found = 0;
-            for (size_t i = 0; rc == HOODIE_OK && !c->keys && i < n; i++) {
+            for (size_t i = 0; rc == HOODIE_OK && c->raw && i < n; i++)
+                if (d[i].record_key) rc = raw_delete(c, d[i].record_key);
+            for (size_t i = 0; rc == HOODIE_OK && !c->keys && !c->raw && i < n; i++) {
                 if (!d[i].record_key) continue;
                 mrec *r = record_of(c, (const uint8_t *)d[i].record_key, strlen(d[i].record_key));
                 if (!r) rc = HOODIE_NOMEM();
@@ -459,6 +470,8 @@ static void ctx_dispose(ctx *c)
     }
     free(c->recs);
     free(c->rolled_back);
+    free(c->raw_recs);
+    hoodie_hmap_dispose(&c->raw_idx);
     hoodie_hmap_dispose(&c->rec_idx);
     hoodie_arena_free(c->a);
 }
@@ -519,7 +532,7 @@ int hoodie_mdt_listed(const hoodie_table_config *cfg, const char *partition)
 
 /* Hudi's HoodieTableMetadataUtil.mapRecordKeyToFileGroupIndex: String.hashCode, then |h| mod n (|INT_MIN|
  * stays negative in Java; its remainder is then made positive) */
-static size_t key_group(const char *key, size_t n)
+size_t hoodie_mdt_key_group(const char *key, size_t n)
 {
     int32_t h = hoodie_java_string_hash((const uint8_t *)key, strlen(key));
     int64_t a = h == INT32_MIN ? (int64_t)INT32_MIN : (h < 0 ? -(int64_t)h : h);
@@ -626,7 +639,7 @@ hoodie_status hoodie_mdt_record_index(const hoodie_storage *s, const char *base_
         if (strcmp(grp->partition, "record_index")) continue;
         size_t idx = gi++, n = 0;
         for (size_t i = 0; i < n_keys; i++)
-            if (key_group(keys[i], n_groups) == idx) keys_of[n] = keys[i], locs_of[n] = &locs[i], n++;
+            if (hoodie_mdt_key_group(keys[i], n_groups) == idx) keys_of[n] = keys[i], locs_of[n] = &locs[i], n++;
         const hoodie_file_slice *sl = hoodie_file_group_latest(grp);
         if (!n || !sl) continue;
         c.keys = keys_of, c.n_keys = n, c.locs = locs_of;
@@ -803,4 +816,271 @@ void hoodie_mdt_listing_free(hoodie_mdt_listing *l)
     if (!l) return;
     hoodie_arena_free(l->arena);
     free(l);
+}
+
+/* ---- column stats records whole ---- */
+
+static const char *const cs_wrappers[HOODIE_CS_WRAPPERS] = {
+    "", "BooleanWrapper", "IntWrapper", "LongWrapper", "FloatWrapper", "DoubleWrapper", "BytesWrapper",
+    "StringWrapper", "DateWrapper", "DecimalWrapper", "TimeMicrosWrapper", "TimestampMicrosWrapper",
+    "LocalDateWrapper"
+};
+
+int hoodie_mdt_cs_wrapper(const char *name)
+{
+    const char *dot = name ? strrchr(name, '.') : NULL;
+    if (dot) name = dot + 1;
+    for (int i = 1; name && i < HOODIE_CS_WRAPPERS; i++)
+        if (!strcmp(name, cs_wrappers[i])) return i;
+    return -1;
+}
+
+/* A zigzag varint (Avro int or long) of a bound. */
+static int64_t cs_long(const hoodie_mdt_csval *v)
+{
+    hoodie_cursor cur;
+    hoodie_cursor_init(&cur, v->bytes, v->len, 0, NULL);
+    int64_t x = hoodie_avro_read_long(&cur);
+    return cur.status == HOODIE_OK ? x : 0;
+}
+
+static double cs_double(const hoodie_mdt_csval *v)
+{
+    if (v->wrapper == HOODIE_CS_FLOAT && v->len == 4) {
+        float f;
+        uint32_t u = (uint32_t)v->bytes[0] | (uint32_t)v->bytes[1] << 8 | (uint32_t)v->bytes[2] << 16 |
+                     (uint32_t)v->bytes[3] << 24;
+        memcpy(&f, &u, 4);
+        return f;
+    }
+    if (v->len != 8) return 0;
+    uint64_t u = 0;
+    for (int i = 7; i >= 0; i--) u = u << 8 | v->bytes[i];
+    double d;
+    memcpy(&d, &u, 8);
+    return d;
+}
+
+/* The bytes of an Avro bytes or string value (after its length). */
+static const uint8_t *cs_bytes(const hoodie_mdt_csval *v, size_t *n)
+{
+    hoodie_cursor cur;
+    hoodie_cursor_init(&cur, v->bytes, v->len, 0, NULL);
+    const uint8_t *p = hoodie_avro_read_bytes(&cur, n);
+    if (!p || cur.status != HOODIE_OK) { *n = 0; return (const uint8_t *)""; }
+    return p;
+}
+
+int hoodie_mdt_csval_cmp(const hoodie_mdt_csval *a, const hoodie_mdt_csval *b)
+{
+    if (a->wrapper != b->wrapper) return a->wrapper < b->wrapper ? -1 : 1;
+    switch (a->wrapper) {
+    case HOODIE_CS_NULL: return 0;
+    case HOODIE_CS_BOOLEAN: return (a->len ? a->bytes[0] : 0) - (b->len ? b->bytes[0] : 0);
+    case HOODIE_CS_FLOAT:
+    case HOODIE_CS_DOUBLE: { /* Java's Float/Double.compareTo: NaN above everything */
+        double x = cs_double(a), y = cs_double(b);
+        if (x != x || y != y) return (x != x) - (y != y);
+        return x < y ? -1 : x > y;
+    }
+    case HOODIE_CS_BYTES:
+    case HOODIE_CS_STRING: { /* ByteBuffer and Utf8 order: unsigned bytes, then length (String's UTF-16 order
+                              * agrees below U+E000) */
+        size_t an, bn;
+        const uint8_t *ap = cs_bytes(a, &an), *bp = cs_bytes(b, &bn);
+        size_t m = an < bn ? an : bn;
+        int r = m ? memcmp(ap, bp, m) : 0;
+        return r ? r : (an > bn) - (an < bn);
+    }
+    case HOODIE_CS_DECIMAL: { /* big-endian two's complement of one scale */
+        size_t an, bn;
+        const uint8_t *ap = cs_bytes(a, &an), *bp = cs_bytes(b, &bn);
+        int an_neg = an && (ap[0] & 0x80), bn_neg = bn && (bp[0] & 0x80);
+        if (an_neg != bn_neg) return an_neg ? -1 : 1;
+        /* same sign: sign-extend the shorter, then compare as unsigned */
+        size_t m = an > bn ? an : bn;
+        for (size_t i = 0; i < m; i++) {
+            uint8_t x = i + an < m ? (an_neg ? 0xff : 0) : ap[i + an - m];
+            uint8_t y = i + bn < m ? (bn_neg ? 0xff : 0) : bp[i + bn - m];
+            if (x != y) return x < y ? -1 : 1;
+        }
+        return 0;
+    }
+    default: { /* ints and longs: dates, times, timestamps */
+        int64_t x = cs_long(a), y = cs_long(b);
+        return x < y ? -1 : x > y;
+    }
+    }
+}
+
+void hoodie_mdt_cs_merge(hoodie_mdt_csrec *older, const hoodie_mdt_csrec *newer)
+{
+    if (older->deleted || newer->deleted) { *older = *newer; return; }
+    /* a null bound: the other side's (Hudi takes the non-null one of the two) */
+    if (!older->min.wrapper || (newer->min.wrapper && hoodie_mdt_csval_cmp(&newer->min, &older->min) < 0))
+        older->min = newer->min;
+    if (!older->max.wrapper || (newer->max.wrapper && hoodie_mdt_csval_cmp(&newer->max, &older->max) > 0))
+        older->max = newer->max;
+    int64_t *o[4] = { &older->value_count, &older->null_count, &older->total_size, &older->total_uncompressed_size };
+    const int64_t n[4] = { newer->value_count, newer->null_count, newer->total_size, newer->total_uncompressed_size };
+    for (int i = 0; i < 4; i++) *o[i] = *o[i] < 0 ? n[i] : n[i] < 0 ? *o[i] : *o[i] + n[i];
+    older->tight = 0;
+}
+
+static hoodie_mdt_csrec *raw_slot(ctx *c, const char *key, size_t len, int *existed)
+{
+    uint64_t *slot;
+    if (hoodie_hmap_upsert(&c->raw_idx, key, len, &slot, existed) < 0) return NULL;
+    if (*existed) return &c->raw_recs[*slot];
+    if (c->n_raw == c->cap_raw) {
+        size_t nc = c->cap_raw ? c->cap_raw * 2 : 256;
+        hoodie_mdt_csrec *p = realloc(c->raw_recs, nc * sizeof *p);
+        if (!p) return NULL;
+        c->raw_recs = p, c->cap_raw = nc;
+    }
+    *slot = c->n_raw;
+    return &c->raw_recs[c->n_raw++];
+}
+
+/* A bound: the wrapper's branch, its value's bytes. */
+static int read_bound(hoodie_cursor *cur, const hoodie_avro_schema *t, hoodie_arena *a, hoodie_mdt_csval *out)
+{
+    memset(out, 0, sizeof *out);
+    const hoodie_avro_schema *w = branch(cur, t);
+    if (!w || cur->status != HOODIE_OK) return 0;
+    int k = w->kind == HOODIE_AVRO_RECORD && w->count == 1 ? hoodie_mdt_cs_wrapper(w->name) : -1;
+    const uint8_t *start = cur->p;
+    hoodie_avro_skip(cur, w);
+    if (k < 0) return -1;
+    out->wrapper = k;
+    out->len = (size_t)(cur->p - start);
+    out->bytes = hoodie_arena_memdup(a, start, out->len ? out->len : 1);
+    return out->bytes ? 0 : -2;
+}
+
+/* One cell of a column_stats HFile, whole, merged into the map by its HFile key. */
+static hoodie_status apply_raw(ctx *c, const hoodie_avro_schema *schema, const uint8_t *key, size_t key_len,
+                               const uint8_t *v, size_t vlen, const char *what)
+{
+    hoodie_cursor cur;
+    hoodie_cursor_init(&cur, v, vlen, 0, what);
+    int f_cs = field(schema, "ColumnStatsMetadata");
+    if (f_cs < 0) return HOODIE_CORRUPT("%s: the schema has no ColumnStatsMetadata", what);
+    hoodie_mdt_csrec r;
+    memset(&r, 0, sizeof r);
+    r.value_count = r.null_count = r.total_size = r.total_uncompressed_size = -1;
+    int have = 0;
+    for (size_t i = 0; i < schema->count && cur.status == HOODIE_OK; i++) {
+        const hoodie_avro_schema *t = schema->fields[i].type;
+        if ((int)i != f_cs) { hoodie_avro_skip(&cur, t); continue; }
+        const hoodie_avro_schema *rs = branch(&cur, t);
+        if (!rs) continue;
+        if (rs->kind != HOODIE_AVRO_RECORD) return HOODIE_CORRUPT("%s: ColumnStatsMetadata is not a record", what);
+        have = 1;
+        for (size_t k = 0; k < rs->count && cur.status == HOODIE_OK; k++) {
+            const char *name = rs->fields[k].name;
+            const hoodie_avro_schema *ft = rs->fields[k].type;
+            int isb = 0;
+            if (!strcmp(name, "minValue")) isb = read_bound(&cur, ft, c->a, &r.min);
+            else if (!strcmp(name, "maxValue")) isb = read_bound(&cur, ft, c->a, &r.max);
+            else {
+                const hoodie_avro_schema *b = branch(&cur, ft);
+                if (!b) continue;
+                int64_t *cnt = !strcmp(name, "valueCount") ? &r.value_count : !strcmp(name, "nullCount") ? &r.null_count
+                             : !strcmp(name, "totalSize") ? &r.total_size
+                             : !strcmp(name, "totalUncompressedSize") ? &r.total_uncompressed_size : NULL;
+                const char **str = !strcmp(name, "fileName") ? &r.file : !strcmp(name, "columnName") ? &r.column : NULL;
+                if (cnt && b->kind == HOODIE_AVRO_LONG) *cnt = hoodie_avro_read_long(&cur);
+                else if (str && b->kind == HOODIE_AVRO_STRING) {
+                    size_t n;
+                    const uint8_t *p = hoodie_avro_read_bytes(&cur, &n);
+                    if (p && !(*str = hoodie_arena_strndup(c->a, (const char *)p, n))) return HOODIE_NOMEM();
+                } else if (!strcmp(name, "isDeleted") && b->kind == HOODIE_AVRO_BOOLEAN) r.deleted = hoodie_cursor_u8(&cur) != 0;
+                else if (!strcmp(name, "isTightBound") && b->kind == HOODIE_AVRO_BOOLEAN) r.tight = hoodie_cursor_u8(&cur) != 0;
+                else hoodie_avro_skip(&cur, b);
+            }
+            if (isb == -2) return HOODIE_NOMEM();
+            if (isb == -1)
+                return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: a column statistics bound of a wrapper hoodie does not "
+                                   "know", what);
+        }
+    }
+    if (cur.status != HOODIE_OK) return cur.status;
+    if (!have) return HOODIE_CORRUPT("%s: a column_stats record without ColumnStatsMetadata", what);
+    if (!r.file || !r.column) return HOODIE_CORRUPT("%s: column statistics without a file or column name", what);
+    int existed;
+    char *kc = hoodie_arena_strndup(c->a, (const char *)key, key_len); /* the map borrows it */
+    if (!kc) return HOODIE_NOMEM();
+    hoodie_mdt_csrec *o = raw_slot(c, kc, key_len, &existed);
+    if (!o) return HOODIE_NOMEM();
+    if (!existed || !o->key) { /* new, or re-added after a delete */
+        r.key = kc;
+        *o = r;
+        return HOODIE_OK;
+    }
+    r.key = o->key;
+    hoodie_mdt_cs_merge(o, &r);
+    return HOODIE_OK;
+}
+
+/* A DELETE_BLOCK's key: the record goes. */
+static hoodie_status raw_delete(ctx *c, const char *key)
+{
+    uint64_t *slot = hoodie_hmap_get(&c->raw_idx, key, strlen(key));
+    if (slot) c->raw_recs[*slot].key = NULL; /* dropped when listed */
+    return HOODIE_OK;
+}
+
+static int cs_key_cmp(const void *a, const void *b)
+{
+    return strcmp(((const hoodie_mdt_csrec *)a)->key, ((const hoodie_mdt_csrec *)b)->key);
+}
+
+hoodie_status hoodie_mdt_cs_group(const hoodie_storage *s, const char *base_path, const hoodie_timeline *data_tl,
+                                  const char *file_id, hoodie_arena *a, hoodie_mdt_csrec **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    if (!s) s = hoodie_storage_default();
+    ctx c;
+    mdt_part m = { 0 };
+    hoodie_buf bytes = HOODIE_BUF_INIT;
+    hoodie_status rc = ctx_init(&c, s, data_tl);
+    if (rc == HOODIE_OK) rc = hoodie_hmap_init(&c.raw_idx, 1024);
+    if (rc == HOODIE_OK) rc = part_open(&m, s, base_path, "column_stats");
+    c.mdt_tl = m.tl;
+    c.raw = 1;
+    const hoodie_file_slice *sl = NULL;
+    for (size_t g = 0; rc == HOODIE_OK && g < m.v->group_count; g++)
+        if (!strcmp(m.v->groups[g].partition, "column_stats") && !strcmp(m.v->groups[g].file_id, file_id))
+            sl = hoodie_file_group_latest(&m.v->groups[g]);
+    if (rc == HOODIE_OK && !sl)
+        rc = HOODIE_FAIL(HOODIE_ENOTFOUND, "%s: no file group %s in column_stats", m.path, file_id);
+    if (rc == HOODIE_OK) rc = read_slice(&c, sl, &bytes);
+    size_t k = 0;
+    hoodie_mdt_csrec *v = NULL;
+    if (rc == HOODIE_OK && !(v = hoodie_arena_alloc(a, (c.n_raw + 1) * sizeof *v))) rc = HOODIE_NOMEM();
+    for (size_t i = 0; rc == HOODIE_OK && i < c.n_raw; i++) {
+        hoodie_mdt_csrec r = c.raw_recs[i];
+        if (!r.key) continue;
+        /* out of the context's arena into the caller's */
+        r.key = hoodie_arena_strdup(a, r.key);
+        r.file = hoodie_arena_strdup(a, r.file);
+        r.column = hoodie_arena_strdup(a, r.column);
+        if (r.min.len) r.min.bytes = hoodie_arena_memdup(a, r.min.bytes, r.min.len);
+        if (r.max.len) r.max.bytes = hoodie_arena_memdup(a, r.max.bytes, r.max.len);
+        if (!r.key || !r.file || !r.column || (r.min.len && !r.min.bytes) || (r.max.len && !r.max.bytes)) {
+            rc = HOODIE_NOMEM();
+            break;
+        }
+        v[k++] = r;
+    }
+    if (rc == HOODIE_OK) {
+        if (k) qsort(v, k, sizeof *v, cs_key_cmp);
+        *out = v, *n = k;
+    }
+    hoodie_buf_dispose(&bytes);
+    ctx_dispose(&c);
+    part_close(&m);
+    return rc;
 }

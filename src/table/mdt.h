@@ -108,4 +108,48 @@ hoodie_status hoodie_mdt_record_index(const hoodie_storage *s, const char *base_
                                       const char *const *keys, size_t n_keys, hoodie_arena *a,
                                       hoodie_mdt_location *locs);
 
+/* ---- column_stats records, whole (for the metadata table's compaction) ---- */
+
+/** The branches of HoodieMetadataColumnStats.minValue/maxValue (HoodieMetadata.avsc's order). */
+enum {
+    HOODIE_CS_NULL = 0, HOODIE_CS_BOOLEAN, HOODIE_CS_INT, HOODIE_CS_LONG, HOODIE_CS_FLOAT, HOODIE_CS_DOUBLE,
+    HOODIE_CS_BYTES, HOODIE_CS_STRING, HOODIE_CS_DATE, HOODIE_CS_DECIMAL, HOODIE_CS_TIME_MICROS,
+    HOODIE_CS_TIMESTAMP_MICROS, HOODIE_CS_LOCAL_DATE, HOODIE_CS_WRAPPERS
+};
+
+/** A bound: its wrapper (HOODIE_CS_*) and the wrapper's `value` as Avro binary. */
+typedef struct hoodie_mdt_csval {
+    int wrapper;
+    const uint8_t *bytes;
+    size_t len;
+} hoodie_mdt_csval;
+
+/** One HoodieMetadataColumnStats record under its key; counts are -1 when null. */
+typedef struct hoodie_mdt_csrec {
+    const char *key, *file, *column;
+    hoodie_mdt_csval min, max;
+    int64_t value_count, null_count, total_size, total_uncompressed_size;
+    int deleted, tight;
+} hoodie_mdt_csrec;
+
+/** The wrapper named `name` (a record name, namespace or not), or -1. */
+int hoodie_mdt_cs_wrapper(const char *name);
+/** Two bounds of one wrapper compared as Java compares the wrapped values (<0, 0, >0). */
+int hoodie_mdt_csval_cmp(const hoodie_mdt_csval *a, const hoodie_mdt_csval *b);
+/** HoodieMetadataPayload.mergeColumnStatsRecords: `newer` over `older` (a tombstone on either side: newer; else
+ * the wider range and the counts added), into *older. */
+void hoodie_mdt_cs_merge(hoodie_mdt_csrec *older, const hoodie_mdt_csrec *newer);
+
+/**
+ * The records of file group `file_id` of the column_stats partition (its latest slice, the blocks that count),
+ * merged by key and sorted by it, tombstones included; strings and bytes in `a`.
+ * @return HOODIE_OK; HOODIE_ENOTFOUND (no such partition or file group); HOODIE_EUNSUPPORTED (a bound of a
+ *         wrapper this does not know); HOODIE_ECORRUPT; ...
+ */
+hoodie_status hoodie_mdt_cs_group(const hoodie_storage *s, const char *base_path, const hoodie_timeline *data_tl,
+                                  const char *file_id, hoodie_arena *a, hoodie_mdt_csrec **out, size_t *n);
+
+/** The file group of `key` among n (Hudi's mapRecordKeyToFileGroupIndex). */
+size_t hoodie_mdt_key_group(const char *key, size_t n);
+
 #endif

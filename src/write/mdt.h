@@ -107,4 +107,27 @@ hoodie_status hoodie_write__mdt_base_hfile(const struct hoodie_mdt_listing *l, c
 extern const char hoodie_write__mdt_schema[];
 extern const char hoodie_write__mdt_meta_fields[];
 
+/* ---- the column_stats partition (mdt_colstats.c) ---- */
+
+struct hoodie_mdt_csrec;
+struct hoodie_arena;
+/** The key of the statistics of `column` of file `file_name` in `partition` ("." for the base path): HashID's
+ *  base64 of XXH64(column), XXH64(partition) (seed 0xdabadaba) and MD5(file name), as Hudi keys them. */
+hoodie_status hoodie_write__cs_key(hoodie_buf *out, const char *column, const char *partition, const char *file_name);
+
+/**
+ * The column statistics of the base file at `path` (in `partition`, "." for the base path) for `columns`, from its
+ * Parquet footer as Hudi reads them (the row groups' bounds, null and value counts, compressed and uncompressed
+ * sizes): one record per column the file has, onto *recs (arena `a`). *n is 0 when the file cannot be indexed
+ * whole (a column of a type Hudi's index does not take, a row group without statistics): it is then left out,
+ * which readers take as "not indexed" (never pruned).
+ */
+hoodie_status hoodie_write__cs_of_base_file(const hoodie_storage *s, const char *path, const char *partition,
+                                            const char *const *columns, size_t n_columns, struct hoodie_arena *a,
+                                            struct hoodie_mdt_csrec **recs, size_t *n);
+
+/** A HoodieMetadataRecord of type 3 holding `r` (Avro binary; `base_file`: the MDT base file it goes into, whose
+ *  name the record's _hoodie_file_name holds, or NULL for a log block). */
+hoodie_status hoodie_write__cs_encode(hoodie_buf *out, const struct hoodie_mdt_csrec *r, const char *base_file);
+
 #endif

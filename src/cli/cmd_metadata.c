@@ -4,6 +4,7 @@
 #include "storage/storage.h"
 #include "table/fsview.h"
 #include "table/mdt.h"
+#include "table/file_name.h"
 #include "table/table.h"
 #include "util/arena.h"
 #include "util/error.h"
@@ -27,7 +28,8 @@ static void metadata_usage(FILE *out)
             "  files       the files of each partition (or of P) with their sizes\n"
             "  validate    its files against a listing of storage: partitions and files on one side only, sizes\n"
             "              that differ; exit status 1 when they differ (files of writes that did not commit are\n"
-            "              in storage only until rolled back)\n"
+            "              in storage only until rolled back). With a column_stats partition hoodie keeps: every\n"
+            "              listed base file's statistics against its Parquet footer, and none of a file not listed\n"
             "  lookup      where its record index puts each key (partition, file id, instant in epoch ms)\n"
             "  init        create one (a version 8 table without one, no instant pending): its files partition\n"
             "              lists every data file, and hoodie's writes and services keep it in step from then on\n");
@@ -97,6 +99,79 @@ static long validate_partition(const hoodie_table *t, const char *partition, con
     return diffs;
 }
 
+/* The column_stats partition (when hoodie keeps it) against the base files' footers: every base file the listing
+ * has with the statistics its footer gives, no live statistics of a file it does not have. */
+static long validate_cs(const hoodie_table *t, const hoodie_mdt_listing *l, long *checked, hoodie_status *rc)
+{
+    char **cols = NULL;
+    size_t n_cols = 0, n_groups = 0;
+    *rc = hoodie_write__cs_layout(t->storage, t->base_path, t->cfg, &cols, &n_cols, &n_groups);
+    if (*rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); *rc = HOODIE_OK; return 0; }
+    if (*rc < 0) return 0;
+    hoodie_arena *a = NULL;
+    hoodie_mdt_csrec **g = calloc(n_groups, sizeof *g);
+    size_t *ng = calloc(n_groups, sizeof *ng);
+    long diffs = 0;
+    *rc = g && ng ? hoodie_arena_new(&a, NULL, 65536) : HOODIE_NOMEM();
+    for (size_t i = 0; *rc == HOODIE_OK && i < n_groups; i++) {
+        char fid[32];
+        snprintf(fid, sizeof fid, "col-stats-%04u-0", (unsigned)i);
+        *rc = hoodie_mdt_cs_group(t->storage, t->base_path, t->tl, fid, a, &g[i], &ng[i]);
+    }
+    /* live statistics of a file the listing does not have */
+    for (size_t i = 0; *rc == HOODIE_OK && i < n_groups; i++)
+        for (size_t k = 0; k < ng[i]; k++) {
+            if (g[i][k].deleted) continue;
+            int found = 0;
+            for (size_t p = 0; p < l->count && !found; p++)
+                for (size_t f = 0; f < l->partitions[p].count && !found; f++)
+                    found = !strcmp(l->partitions[p].files[f].name, g[i][k].file);
+            if (!found) printf("statistics of a file not listed: %s (%s)\n", g[i][k].file, g[i][k].column), diffs++;
+        }
+    hoodie_buf x = HOODIE_BUF_INIT, y = HOODIE_BUF_INIT;
+    for (size_t p = 0; *rc == HOODIE_OK && p < l->count; p++) {
+        const hoodie_mdt_partition *mp = &l->partitions[p];
+        for (size_t f = 0; *rc == HOODIE_OK && f < mp->count; f++) {
+            const char *name = mp->files[f].name;
+            size_t len = strlen(name);
+            hoodie_file_name fn;
+            if (len < 8 || strcmp(name + len - 8, ".parquet") || hoodie_file_name_parse(&fn, name) != HOODIE_FILE_BASE)
+                continue;
+            char *path = malloc(strlen(t->base_path) + strlen(mp->path) + len + 3);
+            if (!path) { *rc = HOODIE_NOMEM(); break; }
+            sprintf(path, *mp->path ? "%s/%s/%s" : "%s%s/%s", t->base_path, mp->path, name);
+            hoodie_mdt_csrec *recs;
+            size_t nr;
+            *rc = hoodie_write__cs_of_base_file(t->storage, path, shown(mp->path), (const char *const *)cols, n_cols,
+                                                a, &recs, &nr);
+            free(path);
+            for (size_t k = 0; *rc == HOODIE_OK && k < nr; k++) {
+                size_t gi = hoodie_mdt_key_group(recs[k].key, n_groups), j = 0;
+                while (j < ng[gi] && strcmp(g[gi][j].key, recs[k].key)) j++;
+                (*checked)++;
+                if (j == ng[gi] || g[gi][j].deleted) {
+                    printf("statistics missing: %s/%s (%s)\n", shown(mp->path), name, recs[k].column), diffs++;
+                    continue;
+                }
+                x.len = y.len = 0;
+                *rc = hoodie_write__cs_encode(&x, &recs[k], NULL);
+                if (*rc == HOODIE_OK) *rc = hoodie_write__cs_encode(&y, &g[gi][j], NULL);
+                if (*rc == HOODIE_OK && (x.len != y.len || memcmp(x.data, y.data, x.len)))
+                    printf("statistics differ from the footer's: %s/%s (%s)\n", shown(mp->path), name,
+                           recs[k].column), diffs++;
+            }
+        }
+    }
+    hoodie_buf_dispose(&x);
+    hoodie_buf_dispose(&y);
+    hoodie_arena_free(a);
+    free(g);
+    free(ng);
+    for (size_t i = 0; i < n_cols; i++) free(cols[i]);
+    free(cols);
+    return diffs;
+}
+
 static int validate(const hoodie_table *t, const hoodie_mdt_listing *l)
 {
     /* the partitions storage has (folders holding .hoodie_partition_metadata) */
@@ -121,10 +196,14 @@ static int validate(const hoodie_table *t, const hoodie_mdt_listing *l)
         diffs += validate_partition(t, l->partitions[i].path, &l->partitions[i], &rc);
     }
     hoodie_fsview_free(v);
+    long cs_checked = 0, cs_diffs = rc == HOODIE_OK ? validate_cs(t, l, &cs_checked, &rc) : 0;
     if (rc < 0) return cli_fail(rc, NULL);
     printf("%zu partition(s), %ld file(s) in the metadata table; %ld difference(s) from storage\n", l->count, files,
            diffs);
-    return diffs ? 1 : CLI_OK;
+    if (cs_checked || cs_diffs)
+        printf("column_stats: %ld statistics of base files checked against their footers; %ld difference(s)\n",
+               cs_checked, cs_diffs);
+    return diffs || cs_diffs ? 1 : CLI_OK;
 }
 
 int cmd_metadata(int argc, char **argv)

@@ -923,7 +923,8 @@ void hoodie_mdt_cs_merge(hoodie_mdt_csrec *older, const hoodie_mdt_csrec *newer)
         older->max = newer->max;
     int64_t *o[4] = { &older->value_count, &older->null_count, &older->total_size, &older->total_uncompressed_size };
     const int64_t n[4] = { newer->value_count, newer->null_count, newer->total_size, newer->total_uncompressed_size };
-    for (int i = 0; i < 4; i++) *o[i] = *o[i] < 0 ? n[i] : n[i] < 0 ? *o[i] : *o[i] + n[i];
+    for (int i = 0; i < 4; i++)
+        *o[i] = *o[i] == HOODIE_CS_NO_COUNT ? n[i] : n[i] == HOODIE_CS_NO_COUNT ? *o[i] : *o[i] + n[i];
     older->tight = 0;
 }
 
@@ -968,7 +969,7 @@ static hoodie_status apply_raw(ctx *c, const hoodie_avro_schema *schema, const u
     if (f_cs < 0) return HOODIE_CORRUPT("%s: the schema has no ColumnStatsMetadata", what);
     hoodie_mdt_csrec r;
     memset(&r, 0, sizeof r);
-    r.value_count = r.null_count = r.total_size = r.total_uncompressed_size = -1;
+    r.value_count = r.null_count = r.total_size = r.total_uncompressed_size = HOODIE_CS_NO_COUNT;
     int have = 0;
     for (size_t i = 0; i < schema->count && cur.status == HOODIE_OK; i++) {
         const hoodie_avro_schema *t = schema->fields[i].type;

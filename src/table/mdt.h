@@ -124,7 +124,9 @@ typedef struct hoodie_mdt_csval {
     size_t len;
 } hoodie_mdt_csval;
 
-/** One HoodieMetadataColumnStats record under its key; counts are -1 when null. */
+/** One HoodieMetadataColumnStats record under its key; counts are HOODIE_CS_NO_COUNT when null (a tombstone's are
+ *  -1, as HoodieColumnRangeMetadata.stub makes them). */
+#define HOODIE_CS_NO_COUNT INT64_MIN
 typedef struct hoodie_mdt_csrec {
     const char *key, *file, *column;
     hoodie_mdt_csval min, max;

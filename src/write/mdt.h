@@ -13,12 +13,16 @@
  * HoodieMetadataRecords (the partitions touched, each partition's files with their sizes; a clean's deleted files
  * as tombstones). A rolled-back instant is rolled back on the MDT too (its deltacommit and log file removed,
  * hoodie_write__mdt_rollback); when it can no longer be (an MDT compaction after it), and for a restore, the MDT
- * is disabled as below. Other MDT partitions (column_stats, record_index, secondary and expression indexes,
- * partition_stats, bloom_filters) are dropped from hoodie.table.metadata.partitions and their folders removed, as
- * Hudi drops an index: hoodie does not maintain them, and a stale record index would make Spark's next upsert
- * write duplicates. Readers see an MDT deltacommit only once the table's own instant completed (table/mdt.h), so a
+ * is disabled as below. The column_stats partition is kept too when its index definition (index.json, version V1)
+ * names its columns and its file groups are col-stats-NNNN-0 (mdt_colstats.c): the same deltacommit adds a log
+ * file per file group it reaches, with the statistics of every base file the instant wrote (from their footers) and
+ * tombstones of the files a clean removed; log files get none (readers do not prune a file without statistics).
+ * Other MDT partitions (record_index, secondary and expression indexes, partition_stats, bloom_filters) are dropped
+ * from hoodie.table.metadata.partitions and their folders removed, as Hudi drops an index: hoodie does not
+ * maintain them, and a stale record index would make Spark's next upsert write duplicates. Readers see an MDT deltacommit only once the table's own instant completed (table/mdt.h), so a
  * crash between the two leaves the table as it was; the recovery that rolls the instant back rolls the MDT's back.
  * Every hoodie.metadata.compact.max.delta.commits (10) deltacommits, instant T first compacts the files partition
+ * and column_stats' file groups
  * (a compaction instant after every time on both timelines, as Hudi 1.x picks it: plan, base HFile with the
  * merged listing, its bloom filter and min/max keys, commit), as Hudi compacts before the deltacommit that is due; not while the MDT has a pending instant or the table a pending
  * instant with an MDT deltacommit. T's recovery also removes a compaction requested after T left pending. After a compaction,
@@ -125,6 +129,16 @@ hoodie_status hoodie_write__cs_key(hoodie_buf *out, const char *column, const ch
 hoodie_status hoodie_write__cs_of_base_file(const hoodie_storage *s, const char *path, const char *partition,
                                             const char *const *columns, size_t n_columns, struct hoodie_arena *a,
                                             struct hoodie_mdt_csrec **recs, size_t *n);
+
+/** The column_stats partition hoodie keeps of the table: its index definition's columns (*columns: malloc'd, each
+ *  malloc'd) and its number of file groups. @return HOODIE_OK; HOODIE_ENOTFOUND (none kept). */
+hoodie_status hoodie_write__cs_layout(const hoodie_storage *s, const char *base_path, const hoodie_table_config *cfg,
+                                     char ***columns, size_t *n_columns, size_t *n_groups);
+
+/** The base HFile of a column_stats file group holding recs[0..n) (sorted by key; tombstones left out), as a
+ *  compaction writes it, named `file_name`. */
+hoodie_status hoodie_write__cs_base_hfile(const struct hoodie_mdt_csrec *recs, size_t n, const char *file_name,
+                                          hoodie_buf *out);
 
 /** A HoodieMetadataRecord of type 3 holding `r` (Avro binary; `base_file`: the MDT base file it goes into, whose
  *  name the record's _hoodie_file_name holds, or NULL for a log block). */

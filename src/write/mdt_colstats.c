@@ -211,7 +211,7 @@ hoodie_status hoodie_write__cs_of_base_file(const hoodie_storage *s, const char 
 
 static hoodie_status opt_long(hoodie_buf *b, int64_t v)
 {
-    if (v < 0) return hoodie_buf_putc(b, 0);
+    if (v == HOODIE_CS_NO_COUNT) return hoodie_buf_putc(b, 0);
     HOODIE_TRY(hoodie_buf_putc(b, 2)); /* branch 1 */
     return hoodie_avro_write_long(b, v);
 }

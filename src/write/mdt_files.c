@@ -33,17 +33,18 @@ static hoodie_status remove_if_exists(const hoodie_storage *s, const char *path)
 
 /* ---- the MDT as hoodie keeps it ---- */
 
-static int only_files(const hoodie_table_config *cfg)
+/* hoodie.table.metadata.partitions lists only partitions hoodie keeps: files, and column_stats. */
+static int only_kept(const hoodie_table_config *cfg)
 {
     const char *v = hoodie_table_config_get(cfg, "hoodie.table.metadata.partitions");
-    return v && !strcmp(v, "files");
+    return v && (!strcmp(v, "files") || !strcmp(v, "column_stats,files"));
 }
 
 int hoodie_write__mdt_mode(const hoodie_table_config *cfg)
 {
     const char *inflight = hoodie_table_config_get(cfg, "hoodie.table.metadata.partitions.inflight");
     if (cfg->version != 8 || !hoodie_mdt_listed(cfg, "files")) return 0;
-    return only_files(cfg) && !(inflight && *inflight) ? 1 : 2;
+    return only_kept(cfg) && !(inflight && *inflight) ? 1 : 2;
 }
 
 static char *mdt_path(const char *base_path)
@@ -65,47 +66,17 @@ static int push_name(char ***names, size_t *n, const char *name)
     return 0;
 }
 
-typedef struct scan_ctx {
-    int bad;              /* a file of another file group, or of a kind the files partition does not have */
-    const char *instant;   /* for rollback: the files of this instant are collected */
-    char **names;
-    size_t n;
-    int oom;
-} scan_ctx;
-
+/* Whether every file of the files partition is one of files-0000-0 (bad: one is not). */
 static int scan_cb(const hoodie_dirent *e, void *payload)
 {
-    scan_ctx *c = payload;
+    int *bad = payload;
     if (e->is_dir || !strcmp(e->name, ".hoodie_partition_metadata")) return 0;
     hoodie_file_name fn;
     hoodie_file_kind k = hoodie_file_name_parse(&fn, e->name);
     if ((k != HOODIE_FILE_BASE && k != HOODIE_FILE_LOG) || fn.file_id.len != strlen(FILES_GROUP) ||
-        memcmp(fn.file_id.p, FILES_GROUP, fn.file_id.len)) {
-        c->bad = 1;
-        return 0;
-    }
-    if (c->instant && fn.instant.len == strlen(c->instant) && !memcmp(fn.instant.p, c->instant, fn.instant.len))
-        return c->oom = push_name(&c->names, &c->n, e->name);
+        memcmp(fn.file_id.p, FILES_GROUP, fn.file_id.len))
+        *bad = 1;
     return 0;
-}
-
-static void scan_dispose(scan_ctx *c)
-{
-    for (size_t i = 0; i < c->n; i++) free(c->names[i]);
-    free(c->names);
-}
-
-/* The files partition's folder: every file one of files-0000-0 (`instant`: its files of that instant into c). */
-static hoodie_status scan_files(const hoodie_storage *s, const char *mdt, const char *instant, scan_ctx *c)
-{
-    memset(c, 0, sizeof *c);
-    c->instant = instant;
-    hoodie_buf dir = HOODIE_BUF_INIT;
-    hoodie_status rc = hoodie_buf_printf(&dir, "%s/files", mdt);
-    if (rc == HOODIE_OK) rc = s->list(s->ctx, (const char *)dir.data, scan_cb, c);
-    if (rc == HOODIE_OK && c->oom) rc = HOODIE_NOMEM();
-    hoodie_buf_dispose(&dir);
-    return rc;
 }
 
 /* The MDT has the layout hoodie keeps: Hudi 1.x's (version 8, timeline layout 2, HFile base files) and one file
@@ -117,21 +88,154 @@ static int keepable(const hoodie_storage *s, const char *base_path)
     hoodie_table_config *mc = NULL;
     int ok = hoodie_table_config_load(&mc, s, mdt, 0) == HOODIE_OK && mc->version == 8 &&
              mc->timeline_layout_version == 2 && mc->base_file_format == HOODIE_BASE_HFILE;
-    scan_ctx c;
-    if (ok) ok = scan_files(s, mdt, NULL, &c) == HOODIE_OK && !c.bad;
-    if (ok) scan_dispose(&c);
+    hoodie_buf dir = HOODIE_BUF_INIT;
+    int bad = 0;
+    if (ok) ok = hoodie_buf_printf(&dir, "%s/files", mdt) == HOODIE_OK &&
+                 s->list(s->ctx, (const char *)dir.data, scan_cb, &bad) == HOODIE_OK && !bad;
+    hoodie_buf_dispose(&dir);
     hoodie_error_clear();
     hoodie_table_config_free(mc);
     free(mdt);
     return ok;
 }
 
-typedef struct dirs_ctx { char **names; size_t n; int oom; } dirs_ctx;
+/* ---- the column_stats partition as hoodie keeps it ---- */
+
+#define CS_PART "column_stats"
+#define CS_PREFIX "col-stats-"
+#define CS_MAX_GROUPS 1024
+
+/* What the MDT's column_stats partition takes: the columns of its index definition (sourceFields), and its file
+ * groups col-stats-0000-0 .. col-stats-<n-1>-0 (each one's earliest file instant: the slice's base before any
+ * compaction). on = 0: not listed, or not as hoodie keeps it (no definition, another file group layout). */
+typedef struct cs_conf {
+    int on;
+    char **columns;
+    size_t n_columns;
+    size_t n_groups;
+    char first[CS_MAX_GROUPS][HOODIE_INSTANT_TIME_MAX + 1];
+} cs_conf;
+
+static void cs_conf_dispose(cs_conf *c)
+{
+    if (!c) return;
+    for (size_t i = 0; i < c->n_columns; i++) free(c->columns[i]);
+    free(c->columns);
+    free(c);
+}
+
+typedef struct cs_scan {
+    cs_conf *c;
+    int bad;
+    int seen[CS_MAX_GROUPS];
+} cs_scan;
+
+static int cs_scan_cb(const hoodie_dirent *e, void *payload)
+{
+    cs_scan *sc = payload;
+    if (e->is_dir || !strcmp(e->name, ".hoodie_partition_metadata")) return 0;
+    hoodie_file_name fn;
+    hoodie_file_kind k = hoodie_file_name_parse(&fn, e->name);
+    size_t pl = strlen(CS_PREFIX);
+    unsigned g = 0;
+    int ok = (k == HOODIE_FILE_BASE || k == HOODIE_FILE_LOG) && fn.file_id.len == pl + 6 &&
+             !memcmp(fn.file_id.p, CS_PREFIX, pl) && !memcmp(fn.file_id.p + pl + 4, "-0", 2);
+    for (size_t i = 0; ok && i < 4; i++) {
+        char ch = fn.file_id.p[pl + i];
+        if (ch < '0' || ch > '9') ok = 0;
+        else g = g * 10 + (unsigned)(ch - '0');
+    }
+    if (!ok || g >= CS_MAX_GROUPS || fn.instant.len > HOODIE_INSTANT_TIME_MAX) { sc->bad = 1; return 0; }
+    char *first = sc->c->first[g];
+    if (!sc->seen[g] || (strlen(first) == fn.instant.len ? memcmp(fn.instant.p, first, fn.instant.len) < 0
+                                                          : fn.instant.len < strlen(first))) {
+        memcpy(first, fn.instant.p, fn.instant.len);
+        first[fn.instant.len] = '\0';
+    }
+    sc->seen[g] = 1;
+    if (g + 1 > sc->c->n_groups) sc->c->n_groups = g + 1;
+    return 0;
+}
+
+/* The index definition's source fields of column_stats (hoodie.table.index.defs.path, a JSON file of Hudi 1.x). */
+static hoodie_status cs_columns(const hoodie_storage *s, const char *base_path, const hoodie_table_config *cfg,
+                                cs_conf *c)
+{
+    const char *rel = hoodie_table_config_get(cfg, "hoodie.table.index.defs.path");
+    hoodie_buf p = HOODIE_BUF_INIT, text = HOODIE_BUF_INIT;
+    hoodie_status rc = hoodie_buf_printf(&p, "%s/%s", base_path, rel && *rel ? rel : ".hoodie/.index_defs/index.json");
+    if (rc == HOODIE_OK) rc = hoodie_storage_read_all(s, (const char *)p.data, &text);
+    json_t *root = NULL;
+    if (rc == HOODIE_OK) {
+        json_error_t je;
+        root = json_loadb((const char *)text.data, text.len, 0, &je);
+        json_t *def = json_object_get(json_object_get(root, "indexDefinitions"), CS_PART);
+        json_t *f = json_object_get(def, "sourceFields"), *ver = json_object_get(def, "version");
+        /* Hudi 1.1's definitions carry a version; V2 wraps values otherwise (logical types): hoodie writes V1's */
+        size_t n = ver && !(json_is_string(ver) && !strcmp(json_string_value(ver), "V1")) ? 0 : json_array_size(f);
+        if (n && !(c->columns = calloc(n, sizeof *c->columns))) rc = HOODIE_NOMEM();
+        for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
+            const char *name = json_string_value(json_array_get(f, i));
+            if (!name || !*name || strchr(name, '.')) { c->n_columns = 0; break; } /* nested fields: not kept */
+            if (!(c->columns[c->n_columns] = strdup(name))) rc = HOODIE_NOMEM();
+            else c->n_columns++;
+        }
+    }
+    json_decref(root);
+    hoodie_buf_dispose(&p);
+    hoodie_buf_dispose(&text);
+    return rc;
+}
+
+/* *out: the column_stats partition hoodie keeps, or NULL (not listed, or not keepable: a missing or unreadable
+ * definition or folder counts as not keepable). */
+static hoodie_status cs_conf_load(const hoodie_storage *s, const char *base_path, const hoodie_table_config *cfg,
+                                  cs_conf **out)
+{
+    *out = NULL;
+    if (!hoodie_mdt_listed(cfg, CS_PART)) return HOODIE_OK;
+    cs_conf *c = calloc(1, sizeof *c);
+    cs_scan *sc = calloc(1, sizeof *sc);
+    if (!c || !sc) { free(c); free(sc); return HOODIE_NOMEM(); }
+    sc->c = c;
+    hoodie_status rc = cs_columns(s, base_path, cfg, c);
+    hoodie_buf dir = HOODIE_BUF_INIT;
+    if (rc == HOODIE_OK) rc = hoodie_buf_printf(&dir, "%s" MDT_DIR "/" CS_PART, base_path);
+    if (rc == HOODIE_OK) rc = s->list(s->ctx, (const char *)dir.data, cs_scan_cb, sc);
+    int ok = rc == HOODIE_OK && !sc->bad && c->n_columns && c->n_groups;
+    for (size_t g = 0; ok && g < c->n_groups; g++) ok = sc->seen[g];
+    hoodie_buf_dispose(&dir);
+    free(sc);
+    if (rc == HOODIE_ENOMEM) { cs_conf_dispose(c); return rc; }
+    hoodie_error_clear();
+    if (!ok) { cs_conf_dispose(c); return HOODIE_OK; }
+    c->on = 1;
+    *out = c;
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_write__cs_layout(const hoodie_storage *s, const char *base_path, const hoodie_table_config *cfg,
+                                     char ***columns, size_t *n_columns, size_t *n_groups)
+{
+    *columns = NULL;
+    *n_columns = *n_groups = 0;
+    cs_conf *c = NULL;
+    HOODIE_TRY(cs_conf_load(hoodie_storage__or_default(s), base_path, cfg, &c));
+    if (!c) return HOODIE_FAIL(HOODIE_ENOTFOUND, "%s: no column_stats partition hoodie keeps (listed, with an index "
+                               "definition of its columns and file groups col-stats-NNNN-0)", base_path);
+    *columns = c->columns, *n_columns = c->n_columns, *n_groups = c->n_groups;
+    c->columns = NULL, c->n_columns = 0;
+    cs_conf_dispose(c);
+    return HOODIE_OK;
+}
+
+typedef struct dirs_ctx { char **names; size_t n; int oom; int keep_cs; } dirs_ctx;
 
 static int dirs_cb(const hoodie_dirent *e, void *payload)
 {
     dirs_ctx *c = payload;
     if (!e->is_dir || !strcmp(e->name, ".hoodie") || !strcmp(e->name, "files")) return 0;
+    if (c->keep_cs && !strcmp(e->name, CS_PART)) return 0;
     return c->oom = push_name(&c->names, &c->n, e->name);
 }
 
@@ -143,14 +247,21 @@ hoodie_status hoodie_write__mdt_prepare(const hoodie_storage *s, const char *bas
     if (hoodie_write__mdt_mode(cfg) == 0 || !keepable(s, base_path))
         return hoodie_write__drop_metadata_table(s, base_path, cfg, changed);
     /* the partitions hoodie does not keep: out of hoodie.properties first (readers stop using them), then gone */
-    hoodie_status rc = HOODIE_OK;
-    if (hoodie_write__mdt_mode(cfg) == 2) {
-        rc = hoodie_write__set_mdt_partitions(s, base_path, cfg, "files");
+    cs_conf *cs = NULL;
+    hoodie_status rc = cs_conf_load(s, base_path, cfg, &cs);
+    int keep_cs = cs != NULL;
+    cs_conf_dispose(cs);
+    if (rc < 0) return rc;
+    const char *want = keep_cs ? "column_stats,files" : "files";
+    const char *have = hoodie_table_config_get(cfg, "hoodie.table.metadata.partitions");
+    const char *inflight = hoodie_table_config_get(cfg, "hoodie.table.metadata.partitions.inflight");
+    if (!have || strcmp(have, want) || (inflight && *inflight)) {
+        rc = hoodie_write__set_mdt_partitions(s, base_path, cfg, want);
         if (rc == HOODIE_OK && changed) *changed = 1;
     }
     char *mdt = mdt_path(base_path);
     if (!mdt) return HOODIE_NOMEM();
-    dirs_ctx d = { NULL, 0, 0 };
+    dirs_ctx d = { NULL, 0, 0, keep_cs };
     if (rc == HOODIE_OK) rc = s->list(s->ctx, mdt, dirs_cb, &d);
     if (rc == HOODIE_OK && d.oom) rc = HOODIE_NOMEM();
     for (size_t i = 0; rc == HOODIE_OK && i < d.n; i++) {
@@ -180,10 +291,20 @@ typedef struct changes {
     char **parts;    /* partitions for __all_partitions__ */
     size_t n_parts;
     int all_record;  /* write the __all_partitions__ record */
+    /* column_stats (when kept): the records of the files written or removed */
+    cs_conf *csc;
+    const hoodie_storage *s;
+    const char *base_path;
+    hoodie_arena *a;
+    hoodie_mdt_csrec *cs;
+    size_t n_cs, cap_cs;
 } changes;
 
 static void changes_dispose(changes *c)
 {
+    cs_conf_dispose(c->csc);
+    free(c->cs);
+    hoodie_arena_free(c->a);
     for (size_t i = 0; i < c->n; i++) free(c->v[i].partition), free(c->v[i].name);
     free(c->v);
     for (size_t i = 0; i < c->n_parts; i++) free(c->parts[i]);
@@ -237,6 +358,62 @@ static int fchange_cmp(const void *a, const void *b)
     return r ? r : strcmp(x->name, y->name);
 }
 
+static hoodie_status cs_push(changes *c, const hoodie_mdt_csrec *r)
+{
+    if (c->n_cs == c->cap_cs) {
+        size_t nc = c->cap_cs ? c->cap_cs * 2 : 64;
+        hoodie_mdt_csrec *v = realloc(c->cs, nc * sizeof *v);
+        if (!v) return HOODIE_NOMEM();
+        c->cs = v, c->cap_cs = nc;
+    }
+    c->cs[c->n_cs++] = *r;
+    return HOODIE_OK;
+}
+
+/* The statistics of a base file the instant wrote (its path relative to the base path); log files have none
+ * (readers take a file without statistics as one to read). */
+static hoodie_status cs_of_written(changes *c, const char *partition, const char *rel)
+{
+    hoodie_file_name fn;
+    if (hoodie_file_name_parse(&fn, base_name(rel)) != HOODIE_FILE_BASE) return HOODIE_OK;
+    size_t len = strlen(rel);
+    if (len < 8 || strcmp(rel + len - 8, ".parquet")) return HOODIE_OK;
+    if (!c->a) HOODIE_TRY(hoodie_arena_new(&c->a, NULL, 65536));
+    char *path = hoodie_write__path(c->base_path, rel);
+    if (!path) return HOODIE_NOMEM();
+    hoodie_mdt_csrec *recs;
+    size_t n;
+    hoodie_status rc = hoodie_write__cs_of_base_file(c->s, path, mdt_partition(partition),
+                                                     (const char *const *)c->csc->columns, c->csc->n_columns, c->a,
+                                                     &recs, &n);
+    free(path);
+    for (size_t i = 0; rc == HOODIE_OK && i < n; i++) rc = cs_push(c, &recs[i]);
+    return rc;
+}
+
+/* A removed file's tombstones, one per column (HoodieColumnRangeMetadata.stub: no bounds, counts -1). */
+static hoodie_status cs_tombstones(changes *c, const char *partition, const char *name)
+{
+    if (!c->a) HOODIE_TRY(hoodie_arena_new(&c->a, NULL, 65536));
+    hoodie_buf key = HOODIE_BUF_INIT;
+    hoodie_status rc = HOODIE_OK;
+    for (size_t i = 0; rc == HOODIE_OK && i < c->csc->n_columns; i++) {
+        hoodie_mdt_csrec r;
+        memset(&r, 0, sizeof r);
+        key.len = 0;
+        rc = hoodie_write__cs_key(&key, c->csc->columns[i], mdt_partition(partition), name);
+        if (rc < 0) break;
+        r.key = hoodie_arena_strndup(c->a, (const char *)key.data, key.len);
+        r.file = hoodie_arena_strdup(c->a, name);
+        r.column = c->csc->columns[i];
+        r.value_count = r.null_count = r.total_size = r.total_uncompressed_size = -1;
+        r.deleted = 1;
+        rc = r.key && r.file ? cs_push(c, &r) : HOODIE_NOMEM();
+    }
+    hoodie_buf_dispose(&key);
+    return rc;
+}
+
 /* A written file's entry: the largest size reported for it (HoodieTableMetadataUtil keeps the max). */
 static hoodie_status from_commit(changes *c, const void *content, size_t len, const char *what)
 {
@@ -249,6 +426,8 @@ static hoodie_status from_commit(changes *c, const void *content, size_t len, co
         rc = add_part(c, st->partition_path);
         if (rc == HOODIE_OK && st->path && *st->path && st->file_size_in_bytes > 0)
             rc = add_file(c, st->partition_path, base_name(st->path), st->file_size_in_bytes, 0);
+        if (rc == HOODIE_OK && c->csc && st->path && *st->path && st->file_size_in_bytes > 0)
+            rc = cs_of_written(c, st->partition_path, st->path);
         for (size_t k = 0; rc == HOODIE_OK && k < st->cdc_file_count; k++)
             if (st->cdc_sizes[k] > 0) rc = add_file(c, st->partition_path, base_name(st->cdc_files[k]), st->cdc_sizes[k], 0);
     }
@@ -264,8 +443,10 @@ static hoodie_status from_clean(changes *c, const void *content, size_t len, con
     for (size_t i = 0; rc == HOODIE_OK && i < m->partition_count; i++) {
         const hoodie_partition_files *p = &m->partitions[i];
         rc = add_part(c, p->partition_path);
-        for (size_t k = 0; rc == HOODIE_OK && k < p->count; k++)
+        for (size_t k = 0; rc == HOODIE_OK && k < p->count; k++) {
             rc = add_file(c, p->partition_path, base_name(p->files[k]), 0, 1);
+            if (rc == HOODIE_OK && c->csc) rc = cs_tombstones(c, p->partition_path, base_name(p->files[k]));
+        }
     }
     hoodie_clean_meta_free(m);
     return rc;
@@ -303,15 +484,6 @@ static hoodie_status encode_record(hoodie_buf *b, int type, const fchange *files
     return hoodie_buf_append(b, tail, 4);
 }
 
-/* A base file's key: into its bloom filter, and the last one so far. */
-static hoodie_status key_seen(hoodie_bloom *bloom, hoodie_buf *last, const char *file_name, const char *key)
-{
-    if (!file_name) return HOODIE_OK;
-    last->len = 0;
-    HOODIE_TRY(hoodie_buf_append_str(last, key));
-    return hoodie_bloom_add(bloom, key, strlen(key));
-}
-
 static int str_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 static hoodie_status to_buf(void *ctx, const uint8_t *p, size_t n) { return hoodie_buf_append(ctx, p, n); }
@@ -327,9 +499,76 @@ static hoodie_status schema_with_meta(hoodie_buf *out)
     return hoodie_buf_append_str(out, at);
 }
 
+/* The cells of an HFile: keys in order, values in one buffer. */
+typedef struct cell {
+    const char *key;
+    size_t off, len;
+} cell;
+
+typedef struct cells {
+    cell *v;
+    size_t n, cap;
+    hoodie_buf vals;
+} cells;
+
+static void cells_dispose(cells *c)
+{
+    free(c->v);
+    hoodie_buf_dispose(&c->vals);
+    memset(c, 0, sizeof *c);
+}
+
+/* A cell whose value is the bytes of vals from `off` on; `key` is borrowed. */
+static hoodie_status cells_push(cells *c, const char *key, size_t off)
+{
+    if (c->n == c->cap) {
+        size_t nc = c->cap ? c->cap * 2 : 64;
+        cell *v = realloc(c->v, nc * sizeof *v);
+        if (!v) return HOODIE_NOMEM();
+        c->v = v, c->cap = nc;
+    }
+    c->v[c->n++] = (cell){ key, off, c->vals.len - off };
+    return HOODIE_OK;
+}
+
+/* An HFile of the cells (their keys in order), the records' schema in its file info; `base_file`: a base file's
+ * name (min/max record keys and a bloom filter of its keys go with it, as HoodieAvroHFileWriter closes one), NULL
+ * for a log block's. */
+static hoodie_status write_cells(const cells *c, const hoodie_buf *schema, const char *base_file, hoodie_buf *out)
+{
+    hoodie_hfile_writer *hw;
+    hoodie_hfile_writer_opts o = { 0, 0, 1, NULL, 0 };
+    HOODIE_TRY(hoodie_hfile_writer_new(&hw, &o, to_buf, out));
+    hoodie_buf text = HOODIE_BUF_INIT;
+    hoodie_bloom bloom;
+    memset(&bloom, 0, sizeof bloom);
+    hoodie_status rc = HOODIE_OK;
+    if (base_file) rc = hoodie_bloom_init(&bloom, HOODIE_BLOOM_DYNAMIC_V0, 60000, 0.000000001, 100000);
+    for (size_t i = 0; rc == HOODIE_OK && i < c->n; i++) {
+        const char *k = c->v[i].key;
+        if (base_file) rc = hoodie_bloom_add(&bloom, k, strlen(k));
+        if (rc == HOODIE_OK)
+            rc = hoodie_hfile_writer_add(hw, (const uint8_t *)k, strlen(k), c->vals.data + c->v[i].off, c->v[i].len);
+    }
+    if (rc == HOODIE_OK) rc = hoodie_hfile_writer_info(hw, "schema", schema->data, schema->len);
+    if (rc == HOODIE_OK && base_file) {
+        const char *first = c->n ? c->v[0].key : "", *last = c->n ? c->v[c->n - 1].key : "";
+        rc = hoodie_bloom_to_base64(&bloom, &text);
+        if (rc == HOODIE_OK) rc = hoodie_hfile_writer_meta(hw, "bloomFilter", text.data, text.len);
+        if (rc == HOODIE_OK)
+            rc = hoodie_hfile_writer_info(hw, "bloomFilterTypeCode", (const uint8_t *)"DYNAMIC_V0", 10);
+        if (rc == HOODIE_OK) rc = hoodie_hfile_writer_info(hw, "minRecordKey", (const uint8_t *)first, strlen(first));
+        if (rc == HOODIE_OK) rc = hoodie_hfile_writer_info(hw, "maxRecordKey", (const uint8_t *)last, strlen(last));
+    }
+    if (rc == HOODIE_OK) rc = hoodie_hfile_writer_finish(hw);
+    hoodie_hfile_writer_free(hw);
+    if (base_file) hoodie_bloom_dispose(&bloom);
+    hoodie_buf_dispose(&text);
+    return rc;
+}
+
 /* The HFile of the records (sorted by key: the partitions' records and __all_partitions__). `file_name`: a base
- * file's (its records name it; min/max record keys and a bloom filter of its keys go with it), NULL for a log
- * block's. */
+ * file's (its records name it), NULL for a log block's. */
 static hoodie_status build_hfile(changes *c, const hoodie_buf *schema, const char *file_name, hoodie_buf *out,
                                  int64_t *records)
 {
@@ -354,57 +593,49 @@ static hoodie_status build_hfile(changes *c, const hoodie_buf *schema, const cha
         c->parts[w++] = c->parts[i];
     }
     c->n_parts = w;
-    hoodie_hfile_writer *hw;
-    hoodie_hfile_writer_opts o = { 0, 0, 1, NULL, 0 };
-    HOODIE_TRY(hoodie_hfile_writer_new(&hw, &o, to_buf, out));
-    hoodie_buf val = HOODIE_BUF_INIT, first = HOODIE_BUF_INIT, last = HOODIE_BUF_INIT, text = HOODIE_BUF_INIT;
-    hoodie_bloom bloom;
-    memset(&bloom, 0, sizeof bloom);
+    cells cl;
+    memset(&cl, 0, sizeof cl);
     hoodie_status rc = HOODIE_OK;
-    if (file_name) rc = hoodie_bloom_init(&bloom, HOODIE_BLOOM_DYNAMIC_V0, 60000, 0.000000001, 100000);
-    *records = 0;
     /* keys in byte order: partition paths and "__all_partitions__" interleave */
     size_t f = 0;
     int all_done = !c->all_record;
     for (size_t p = 0; rc == HOODIE_OK && (p < c->n_parts || !all_done); ) {
         const char *key = p < c->n_parts ? c->parts[p] : NULL;
+        size_t off = cl.vals.len;
         if (!all_done && (!key || strcmp(ALL_PARTITIONS, key) < 0)) {
-            val.len = 0;
-            rc = encode_record(&val, 1, NULL, 0, c->parts, c->n_parts, file_name);
-            if (rc == HOODIE_OK && !*records) rc = hoodie_buf_append_str(&first, ALL_PARTITIONS);
-            if (rc == HOODIE_OK) rc = key_seen(&bloom, &last, file_name, ALL_PARTITIONS);
-            if (rc == HOODIE_OK) rc = hoodie_hfile_writer_add(hw, (const uint8_t *)ALL_PARTITIONS,
-                                                              strlen(ALL_PARTITIONS), val.data, val.len);
+            rc = encode_record(&cl.vals, 1, NULL, 0, c->parts, c->n_parts, file_name);
+            if (rc == HOODIE_OK) rc = cells_push(&cl, ALL_PARTITIONS, off);
             all_done = 1;
-            (*records)++;
             continue;
         }
         size_t start = f;
         while (f < c->n && !strcmp(c->v[f].partition, key)) f++;
-        val.len = 0;
-        rc = encode_record(&val, 2, c->v + start, f - start, NULL, 0, file_name);
-        if (rc == HOODIE_OK && !*records) rc = hoodie_buf_append_str(&first, key);
-        if (rc == HOODIE_OK) rc = key_seen(&bloom, &last, file_name, key);
-        if (rc == HOODIE_OK) rc = hoodie_hfile_writer_add(hw, (const uint8_t *)key, strlen(key), val.data, val.len);
-        (*records)++;
+        rc = encode_record(&cl.vals, 2, c->v + start, f - start, NULL, 0, file_name);
+        if (rc == HOODIE_OK) rc = cells_push(&cl, key, off);
         p++;
     }
-    if (rc == HOODIE_OK) rc = hoodie_hfile_writer_info(hw, "schema", schema->data, schema->len);
-    if (rc == HOODIE_OK && file_name) { /* as HoodieAvroHFileWriter closes a base file */
-        rc = hoodie_bloom_to_base64(&bloom, &text);
-        if (rc == HOODIE_OK) rc = hoodie_hfile_writer_meta(hw, "bloomFilter", text.data, text.len);
-        if (rc == HOODIE_OK)
-            rc = hoodie_hfile_writer_info(hw, "bloomFilterTypeCode", (const uint8_t *)"DYNAMIC_V0", 10);
-        if (rc == HOODIE_OK) rc = hoodie_hfile_writer_info(hw, "minRecordKey", first.data, first.len);
-        if (rc == HOODIE_OK) rc = hoodie_hfile_writer_info(hw, "maxRecordKey", last.data, last.len);
+    *records = (int64_t)cl.n;
+    if (rc == HOODIE_OK) rc = write_cells(&cl, schema, file_name, out);
+    cells_dispose(&cl);
+    return rc;
+}
+
+/* The HFile of column_stats records (sorted by key; tombstones and deleted records left out of a base file). */
+static hoodie_status build_cs_hfile(const hoodie_mdt_csrec *recs, size_t n, const hoodie_buf *schema,
+                                    const char *file_name, hoodie_buf *out, int64_t *records)
+{
+    cells cl;
+    memset(&cl, 0, sizeof cl);
+    hoodie_status rc = HOODIE_OK;
+    for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
+        if (file_name && (!recs[i].key || recs[i].deleted)) continue;
+        size_t off = cl.vals.len;
+        rc = hoodie_write__cs_encode(&cl.vals, &recs[i], file_name);
+        if (rc == HOODIE_OK) rc = cells_push(&cl, recs[i].key, off);
     }
-    if (rc == HOODIE_OK) rc = hoodie_hfile_writer_finish(hw);
-    hoodie_hfile_writer_free(hw);
-    if (file_name) hoodie_bloom_dispose(&bloom);
-    hoodie_buf_dispose(&val);
-    hoodie_buf_dispose(&first);
-    hoodie_buf_dispose(&last);
-    hoodie_buf_dispose(&text);
+    *records = (int64_t)cl.n;
+    if (rc == HOODIE_OK) rc = write_cells(&cl, schema, file_name, out);
+    cells_dispose(&cl);
     return rc;
 }
 
@@ -434,17 +665,25 @@ static hoodie_status mdt_begin(hoodie_write_txn *tx, const hoodie_storage *s, co
     return rc;
 }
 
-/* The file `name` of the files partition, after its marker: `bytes`, created exclusively; *rel gets "files/<name>". */
-static hoodie_status put_file(hoodie_write_txn *tx, const char *mdt, const char *name, const hoodie_buf *bytes,
-                              hoodie_marker_type type, hoodie_buf *rel)
+/* The file `name` of MDT partition `part`, after its marker: `bytes`, created exclusively; *rel gets
+ * "<part>/<name>". */
+static hoodie_status put_part_file(hoodie_write_txn *tx, const char *mdt, const char *part, const char *name,
+                                   const hoodie_buf *bytes, hoodie_marker_type type, hoodie_buf *rel)
 {
-    HOODIE_TRY(hoodie_write__marker(tx, "files", name, type));
-    HOODIE_TRY(hoodie_buf_printf(rel, "files/%s", name));
+    HOODIE_TRY(hoodie_write__marker(tx, part, name, type));
+    rel->len = 0;
+    HOODIE_TRY(hoodie_buf_printf(rel, "%s/%s", part, name));
     char *path = hoodie_write__path(mdt, (const char *)rel->data);
     if (!path) return HOODIE_NOMEM();
     hoodie_status rc = hoodie_storage_write_all(tx->s, path, HOODIE_CREATE_EXCLUSIVE, bytes->data, bytes->len);
     free(path);
     return rc;
+}
+
+static hoodie_status put_file(hoodie_write_txn *tx, const char *mdt, const char *name, const hoodie_buf *bytes,
+                              hoodie_marker_type type, hoodie_buf *rel)
+{
+    return put_part_file(tx, mdt, "files", name, bytes, type, rel);
 }
 
 /* ---- compaction of the files partition ---- */
@@ -453,10 +692,10 @@ static hoodie_status put_file(hoodie_write_txn *tx, const char *mdt, const char 
 
 int hoodie_write__mdt_compact_after = COMPACT_AFTER;
 
-static int only_files_partition(void *ctx, const char *partition)
+static int kept_partition(void *ctx, const char *partition)
 {
     (void)ctx;
-    return !strcmp(partition, "files");
+    return !strcmp(partition, "files") || !strcmp(partition, CS_PART);
 }
 
 /* The live listing as records: __all_partitions__ and one record per partition. */
@@ -486,6 +725,17 @@ hoodie_status hoodie_write__mdt_base_hfile(const hoodie_mdt_listing *l, const ch
     return rc;
 }
 
+hoodie_status hoodie_write__cs_base_hfile(const hoodie_mdt_csrec *recs, size_t n, const char *file_name,
+                                         hoodie_buf *out)
+{
+    hoodie_buf schema = HOODIE_BUF_INIT;
+    int64_t records;
+    hoodie_status rc = schema_with_meta(&schema);
+    if (rc == HOODIE_OK) rc = build_cs_hfile(recs, n, &schema, file_name, out, &records);
+    hoodie_buf_dispose(&schema);
+    return rc;
+}
+
 /* After a compaction: the files of the slices before the one it compacted go (readers take the latest slice; the
  * one before stays for readers that started on it). Best effort: what is left goes after the next compaction. */
 static void clean_old_slices(const hoodie_storage *s, const char *mdt)
@@ -493,13 +743,13 @@ static void clean_old_slices(const hoodie_storage *s, const char *mdt)
     hoodie_table_config *mc = NULL;
     hoodie_timeline *tl = NULL;
     hoodie_fsview *v = NULL;
-    hoodie_fsview_opts fo = { NULL, NULL, NULL, 0, only_files_partition, NULL, NULL };
+    hoodie_fsview_opts fo = { NULL, NULL, NULL, 0, kept_partition, NULL, NULL };
     hoodie_status rc = hoodie_table_config_load(&mc, s, mdt, 0);
     if (rc == HOODIE_OK) rc = hoodie_timeline_load(&tl, s, mdt, mc);
     if (rc == HOODIE_OK) rc = hoodie_fsview_build(&v, s, mdt, mc, tl, &fo);
     for (size_t g = 0; rc == HOODIE_OK && g < v->group_count; g++) {
         const hoodie_file_group *fg = &v->groups[g];
-        if (strcmp(fg->file_id, FILES_GROUP) || fg->slice_count <= 2) continue;
+        if (fg->slice_count <= 2) continue;
         for (size_t k = 0; rc == HOODIE_OK && k + 2 < fg->slice_count; k++) {
             const hoodie_file_slice *sl = &fg->slices[k];
             for (size_t i = 0; rc == HOODIE_OK && i < sl->log_count; i++) rc = remove_if_exists(s, sl->logs[i]->path);
@@ -512,17 +762,70 @@ static void clean_old_slices(const hoodie_storage *s, const char *mdt)
     hoodie_table_config_free(mc);
 }
 
+/* A file an MDT instant writes: its name, bytes, and path relative to the MDT ("<partition>/<name>"). */
+typedef struct out_file {
+    hoodie_buf name, bytes, rel;
+} out_file;
+
+static void out_file_dispose(out_file *o)
+{
+    hoodie_buf_dispose(&o->name);
+    hoodie_buf_dispose(&o->bytes);
+    hoodie_buf_dispose(&o->rel);
+}
+
+/* One file group compacted: its slice, and the base file written. */
+typedef struct cgroup {
+    const char *part;
+    char file_id[48];
+    const hoodie_file_slice *sl;
+    out_file f;
+    int64_t records;
+    uint64_t log_bytes;
+} cgroup;
+
+/* The compaction plan's operation for g (appended to ops). */
+static int plan_op(json_t *ops, const cgroup *g)
+{
+    json_t *deltas = json_array(), *metrics = json_object(), *op = json_object();
+    int bad = !deltas || !metrics || !op;
+    for (size_t i = 0; !bad && i < g->sl->log_count; i++)
+        bad |= json_array_append_new(deltas, json_string(g->sl->logs[i]->name)) < 0;
+    if (!bad) {
+        bad |= json_object_set_new(op, "baseInstantTime", json_string(g->sl->base_instant)) < 0;
+        bad |= json_object_set_new(op, "deltaFilePaths", deltas) < 0;
+        deltas = NULL;
+        bad |= json_object_set_new(op, "dataFilePath", g->sl->base ? json_string(g->sl->base->name) : json_null()) < 0;
+        bad |= json_object_set_new(op, "fileId", json_string(g->file_id)) < 0;
+        bad |= json_object_set_new(op, "partitionPath", json_string(g->part)) < 0;
+        bad |= json_object_set_new(metrics, "TOTAL_LOG_FILES", json_real((double)g->sl->log_count)) < 0;
+        bad |= json_object_set_new(metrics, "TOTAL_IO_READ_MB", json_real(0)) < 0;
+        bad |= json_object_set_new(metrics, "TOTAL_LOG_FILES_SIZE", json_real((double)g->log_bytes)) < 0;
+        bad |= json_object_set_new(metrics, "TOTAL_IO_WRITE_MB", json_real(0)) < 0;
+        bad |= json_object_set_new(metrics, "TOTAL_IO_MB", json_real(0)) < 0;
+        bad |= json_object_set_new(op, "metrics", metrics) < 0;
+        metrics = NULL;
+        bad |= json_object_set_new(op, "bootstrapFilePath", json_null()) < 0;
+        bad |= json_array_append_new(ops, op) < 0;
+        op = NULL;
+    }
+    json_decref(deltas), json_decref(metrics), json_decref(op);
+    return bad;
+}
+
 /*
- * Compact the files partition before instant T's deltacommit when enough deltacommits came since its last
- * compaction (Hudi does it there too: T's log then completes after the compaction's request, in the new slice).
- * The compaction's instant is a new time after every time on both timelines, as Hudi 1.x picks it. Skipped while
- * the MDT has a pending instant, or a deltacommit of an instant the table has pending (its records cannot go into
- * a base file before it completes).
+ * Compact the files partition (and column_stats, when kept) before instant T's deltacommit when enough
+ * deltacommits came since its last compaction (Hudi does it there too: T's log then completes after the
+ * compaction's request, in the new slice). The compaction's instant is a new time after every time on both
+ * timelines, as Hudi 1.x picks it. Skipped while the MDT has a pending instant, or a deltacommit of an instant the
+ * table has pending (its records cannot go into a base file before it completes). *compacted: 1 when it did.
  */
 static hoodie_status compact_if_due(const hoodie_write_txn *dtx, const char *mdt, const hoodie_table_config *mc,
-                                    const hoodie_timeline *mtl, char base_instant[HOODIE_INSTANT_TIME_MAX + 1])
+                                    const hoodie_timeline *mtl, const cs_conf *csc,
+                                    char base_instant[HOODIE_INSTANT_TIME_MAX + 1], int *compacted)
 {
     const char *t = dtx->inst.requested;
+    *compacted = 0;
     const hoodie_instant *lastc = hoodie_timeline_last_completed(mtl, HOODIE_ACTION_BIT(HOODIE_ACTION_COMMIT));
     int since = 0;
     for (size_t i = 0; i < mtl->count; i++) {
@@ -545,56 +848,55 @@ static hoodie_status compact_if_due(const hoodie_write_txn *dtx, const char *mdt
     if (strcmp(t, max) > 0) snprintf(max, sizeof max, "%s", t);
     hoodie_status trc = hoodie_write__new_time(c_time, dtx->utc, max);
     if (trc < 0) { hoodie_timeline_free(dtl); return trc; }
+    size_t n_cs = csc ? csc->n_groups : 0, ng = 1 + n_cs;
     hoodie_mdt_listing *l = NULL;
     hoodie_fsview *v = NULL;
+    hoodie_arena *a = NULL;
     hoodie_write_txn tx;
     memset(&tx, 0, sizeof tx);
     changes ch;
     memset(&ch, 0, sizeof ch);
-    hoodie_buf schema = HOODIE_BUF_INIT, hfile = HOODIE_BUF_INIT, name = HOODIE_BUF_INIT, rel = HOODIE_BUF_INIT;
-    hoodie_buf meta = HOODIE_BUF_INIT;
+    hoodie_buf schema = HOODIE_BUF_INIT, meta = HOODIE_BUF_INIT;
     json_t *plan = NULL;
-    int64_t records = 0;
-    hoodie_status rc = hoodie_mdt_files(&l, dtx->s, dtx->base_path, dtl);
-    /* the slice compacted: the files partition's one file group */
-    hoodie_fsview_opts fo = { NULL, NULL, NULL, 0, only_files_partition, NULL, NULL };
+    cgroup *gs = calloc(ng, sizeof *gs);
+    hoodie_wstat *sts = calloc(ng, sizeof *sts);
+    hoodie_status rc = gs && sts ? HOODIE_OK : HOODIE_NOMEM();
+    if (rc == HOODIE_OK) rc = hoodie_arena_new(&a, NULL, 65536);
+    if (rc == HOODIE_OK) rc = hoodie_mdt_files(&l, dtx->s, dtx->base_path, dtl);
+    /* the slices compacted: every file group's latest */
+    hoodie_fsview_opts fo = { NULL, NULL, NULL, 0, kept_partition, NULL, NULL };
     if (rc == HOODIE_OK) rc = hoodie_fsview_build(&v, dtx->s, mdt, mc, mtl, &fo);
-    const hoodie_file_slice *sl = NULL;
-    for (size_t g = 0; rc == HOODIE_OK && g < v->group_count; g++)
-        if (!strcmp(v->groups[g].file_id, FILES_GROUP)) sl = hoodie_file_group_latest(&v->groups[g]);
-    if (rc == HOODIE_OK && !sl) rc = HOODIE_FAIL(HOODIE_ECORRUPT, "%s: no file slice of %s", mdt, FILES_GROUP);
-    if (rc < 0) goto done;
-    HOODIE_TRY_GOTO(rc, changes_of_listing(&ch, l), done);
-    HOODIE_TRY_GOTO(rc, hoodie_file_name_base(&name, FILES_GROUP, LOG_TOKEN, c_time, "hfile"), done);
-    HOODIE_TRY_GOTO(rc, schema_with_meta(&schema), done);
-    HOODIE_TRY_GOTO(rc, build_hfile(&ch, &schema, (const char *)name.data, &hfile, &records), done);
-
-    /* the plan: one operation, the slice's base file and logs */
-    uint64_t log_bytes = 0;
-    json_t *deltas = json_array(), *metrics = json_object(), *op = json_object(), *ops = json_array();
-    plan = json_object();
-    int bad = !deltas || !metrics || !op || !ops || !plan;
-    for (size_t i = 0; !bad && i < sl->log_count; i++) {
-        bad |= json_array_append_new(deltas, json_string(sl->logs[i]->name)) < 0;
-        log_bytes += sl->logs[i]->size;
+    if (rc == HOODIE_OK) rc = schema_with_meta(&schema);
+    for (size_t i = 0; rc == HOODIE_OK && i < ng; i++) {
+        cgroup *g = &gs[i];
+        g->part = i ? CS_PART : "files";
+        if (i) snprintf(g->file_id, sizeof g->file_id, CS_PREFIX "%04u-0", (unsigned)(i - 1));
+        else snprintf(g->file_id, sizeof g->file_id, "%s", FILES_GROUP);
+        for (size_t k = 0; k < v->group_count; k++)
+            if (!strcmp(v->groups[k].partition, g->part) && !strcmp(v->groups[k].file_id, g->file_id))
+                g->sl = hoodie_file_group_latest(&v->groups[k]);
+        if (!g->sl) { rc = HOODIE_FAIL(HOODIE_ECORRUPT, "%s: no file slice of %s", mdt, g->file_id); break; }
+        for (size_t k = 0; k < g->sl->log_count; k++) g->log_bytes += g->sl->logs[k]->size;
+        rc = hoodie_file_name_base(&g->f.name, g->file_id, LOG_TOKEN, c_time, "hfile");
+        if (rc < 0) break;
+        if (!i) {
+            rc = changes_of_listing(&ch, l);
+            if (rc == HOODIE_OK) rc = build_hfile(&ch, &schema, (const char *)g->f.name.data, &g->f.bytes, &g->records);
+        } else {
+            hoodie_mdt_csrec *recs;
+            size_t n;
+            rc = hoodie_mdt_cs_group(dtx->s, dtx->base_path, dtl, g->file_id, a, &recs, &n);
+            if (rc == HOODIE_OK) rc = build_cs_hfile(recs, n, &schema, (const char *)g->f.name.data, &g->f.bytes, &g->records);
+        }
     }
+    if (rc < 0) goto done;
+
+    /* the plan: an operation per file group, its slice's base file and logs */
+    json_t *ops = json_array();
+    plan = json_object();
+    int bad = !ops || !plan;
+    for (size_t i = 0; !bad && i < ng; i++) bad |= plan_op(ops, &gs[i]);
     if (!bad) {
-        bad |= json_object_set_new(op, "baseInstantTime", json_string(sl->base_instant)) < 0;
-        bad |= json_object_set_new(op, "deltaFilePaths", deltas) < 0;
-        deltas = NULL;
-        bad |= json_object_set_new(op, "dataFilePath", sl->base ? json_string(sl->base->name) : json_null()) < 0;
-        bad |= json_object_set_new(op, "fileId", json_string(FILES_GROUP)) < 0;
-        bad |= json_object_set_new(op, "partitionPath", json_string("files")) < 0;
-        bad |= json_object_set_new(metrics, "TOTAL_LOG_FILES", json_real((double)sl->log_count)) < 0;
-        bad |= json_object_set_new(metrics, "TOTAL_IO_READ_MB", json_real(0)) < 0;
-        bad |= json_object_set_new(metrics, "TOTAL_LOG_FILES_SIZE", json_real((double)log_bytes)) < 0;
-        bad |= json_object_set_new(metrics, "TOTAL_IO_WRITE_MB", json_real(0)) < 0;
-        bad |= json_object_set_new(metrics, "TOTAL_IO_MB", json_real(0)) < 0;
-        bad |= json_object_set_new(op, "metrics", metrics) < 0;
-        metrics = NULL;
-        bad |= json_object_set_new(op, "bootstrapFilePath", json_null()) < 0;
-        bad |= json_array_append_new(ops, op) < 0;
-        op = NULL;
         bad |= json_object_set_new(plan, "operations", ops) < 0;
         ops = NULL;
         bad |= json_object_set_new(plan, "extraMetadata", json_object()) < 0;
@@ -603,37 +905,41 @@ static hoodie_status compact_if_due(const hoodie_write_txn *dtx, const char *mdt
         bad |= json_object_set_new(plan, "preserveHoodieMetadata", json_false()) < 0;
         bad |= json_object_set_new(plan, "missingSchedulePartitions", json_array()) < 0;
     }
-    json_decref(deltas), json_decref(metrics), json_decref(op), json_decref(ops);
+    json_decref(ops);
     json_t *arr = bad ? NULL : json_array();
     if (bad || !arr || json_array_append(arr, plan) < 0) { json_decref(arr); rc = HOODIE_NOMEM(); goto done; }
     rc = hoodie_write__avro_ocf(&meta, hoodie_write__schema_compaction_plan, arr);
     json_decref(arr);
     if (rc < 0) goto done;
 
-    /* requested (the plan), inflight, the base file after its marker, completed */
+    /* requested (the plan), inflight, the base files after their markers, completed */
     HOODIE_TRY_GOTO(rc, mdt_begin(&tx, dtx->s, mdt, mc, c_time, HOODIE_ACTION_COMPACTION, meta.data, meta.len), done);
     HOODIE_TRY_GOTO(rc, hoodie_write__inflight(&tx, NULL, 0), done);
-    HOODIE_TRY_GOTO(rc, put_file(&tx, mdt, (const char *)name.data, &hfile, HOODIE_MARKER_CREATE, &rel), done);
-    hoodie_wstat st;
-    memset(&st, 0, sizeof st);
-    st.partition_path = "files", st.file_id = FILES_GROUP, st.path = (const char *)rel.data;
-    st.prev_commit = sl->base_instant;
-    st.prev_base_file = sl->base ? sl->base->name : NULL;
-    st.num_writes = records;
-    st.total_write_bytes = st.file_size_in_bytes = (int64_t)hfile.len;
-    st.total_log_files_compacted = (int64_t)sl->log_count;
-    st.total_log_size_compacted = (int64_t)log_bytes;
-    st.total_log_blocks = (int64_t)sl->log_count;
-    st.has_runtime = 1;
+    for (size_t i = 0; i < ng; i++) {
+        cgroup *g = &gs[i];
+        HOODIE_TRY_GOTO(rc, put_part_file(&tx, mdt, g->part, (const char *)g->f.name.data, &g->f.bytes,
+                                          HOODIE_MARKER_CREATE, &g->f.rel), done);
+        hoodie_wstat *st = &sts[i];
+        st->partition_path = g->part, st->file_id = g->file_id, st->path = (const char *)g->f.rel.data;
+        st->prev_commit = g->sl->base_instant;
+        st->prev_base_file = g->sl->base ? g->sl->base->name : NULL;
+        st->num_writes = g->records;
+        st->total_write_bytes = st->file_size_in_bytes = (int64_t)g->f.bytes.len;
+        st->total_log_files_compacted = (int64_t)g->sl->log_count;
+        st->total_log_size_compacted = (int64_t)g->log_bytes;
+        st->total_log_blocks = (int64_t)g->sl->log_count;
+        st->has_runtime = 1;
+    }
     hoodie_kv extra = { "schema", hoodie_write__mdt_schema };
     hoodie_commit_info ci;
     memset(&ci, 0, sizeof ci);
-    ci.stats = &st, ci.stat_count = 1, ci.extra = &extra, ci.extra_count = 1, ci.operation_type = "COMPACT";
+    ci.stats = sts, ci.stat_count = ng, ci.extra = &extra, ci.extra_count = 1, ci.operation_type = "COMPACT";
     ci.compacted = 1;
     meta.len = 0;
     HOODIE_TRY_GOTO(rc, hoodie_commit_encode(&meta, &ci, 8), done);
     HOODIE_TRY_GOTO(rc, hoodie_write__complete(&tx, meta.data, meta.len), done);
     memcpy(base_instant, c_time, sizeof c_time);
+    *compacted = 1;
     clean_old_slices(dtx->s, mdt);
 done:
     if (rc < 0) hoodie_error__prefix("metadata table compaction %s: ", c_time);
@@ -644,14 +950,51 @@ done:
     hoodie_mdt_listing_free(l);
     hoodie_timeline_free(dtl);
     hoodie_buf_dispose(&schema);
-    hoodie_buf_dispose(&hfile);
-    hoodie_buf_dispose(&name);
-    hoodie_buf_dispose(&rel);
     hoodie_buf_dispose(&meta);
+    for (size_t i = 0; gs && i < ng; i++) out_file_dispose(&gs[i].f);
+    free(gs);
+    free(sts);
+    hoodie_arena_free(a);
     return rc;
 }
 
 /* ---- the MDT deltacommit ---- */
+
+/* One log file of an MDT deltacommit: its partition, file group, name, bytes and records. */
+typedef struct dc_log {
+    const char *part;
+    char file_id[48];
+    out_file f;
+    int64_t records;
+    char prev[HOODIE_INSTANT_TIME_MAX + 1]; /* the base instant of its slice */
+} dc_log;
+
+static int cs_rec_cmp(const void *a, const void *b)
+{
+    const hoodie_mdt_csrec *x = a, *y = b;
+    return strcmp(x->key, y->key);
+}
+
+/* The log file of `group` holding the records recs[0..n) (sorted by key; a key twice: the later one). */
+static hoodie_status cs_log(dc_log *l, const char *t, size_t group, hoodie_mdt_csrec *recs, size_t n,
+                            const hoodie_buf *schema)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (w && !strcmp(recs[w - 1].key, recs[i].key)) { recs[w - 1] = recs[i]; continue; }
+        recs[w++] = recs[i];
+    }
+    hoodie_buf hfile = HOODIE_BUF_INIT;
+    l->part = CS_PART;
+    snprintf(l->file_id, sizeof l->file_id, CS_PREFIX "%04u-0", (unsigned)group);
+    hoodie_status rc = build_cs_hfile(recs, w, schema, NULL, &hfile, &l->records);
+    hoodie_hlog_header_entry h[2] = { { HOODIE_HLOG_INSTANT_TIME, t, strlen(t) },
+                                      { HOODIE_HLOG_SCHEMA, (const char *)schema->data, schema->len } };
+    if (rc == HOODIE_OK) rc = hoodie_hlog_write_block(&l->f.bytes, HOODIE_HLOG_HFILE_DATA_BLOCK, h, 2, hfile.data, hfile.len);
+    if (rc == HOODIE_OK) rc = hoodie_file_name_log(&l->f.name, l->file_id, t, 1, LOG_TOKEN);
+    hoodie_buf_dispose(&hfile);
+    return rc;
+}
 
 static hoodie_status write_deltacommit(const hoodie_write_txn *dtx, changes *c)
 {
@@ -663,51 +1006,98 @@ static hoodie_status write_deltacommit(const hoodie_write_txn *dtx, changes *c)
     hoodie_timeline *mtl = NULL;
     hoodie_write_txn tx;
     memset(&tx, 0, sizeof tx);
-    hoodie_buf schema = HOODIE_BUF_INIT, hfile = HOODIE_BUF_INIT, log = HOODIE_BUF_INIT, name = HOODIE_BUF_INIT;
-    hoodie_buf rel = HOODIE_BUF_INIT, meta = HOODIE_BUF_INIT;
-    int64_t records = 0;
+    hoodie_buf schema = HOODIE_BUF_INIT, hfile = HOODIE_BUF_INIT, meta = HOODIE_BUF_INIT;
+    size_t n_groups = c->csc ? c->csc->n_groups : 0, n_logs = 0;
+    dc_log *logs = calloc(n_groups + 1, sizeof *logs);
+    hoodie_wstat *ws = calloc(2 * (n_groups + 1) + 2, sizeof *ws);
+    const char **log_names = calloc(n_groups + 1, sizeof *log_names);
+    if (!logs || !ws || !log_names) { rc = HOODIE_NOMEM(); goto done; }
     HOODIE_TRY_GOTO(rc, hoodie_table_config_load(&mc, dtx->s, mdt, 0), done);
     HOODIE_TRY_GOTO(rc, hoodie_timeline_load(&mtl, dtx->s, mdt, mc), done);
-    /* the base instant of the slice the log joins: the latest compaction's (or the initial one's), or the one made
-     * now */
+    /* the base instant of the slices the logs join: the latest compaction's (or the initial one's), or the one
+     * made now */
     const hoodie_instant *lastc = hoodie_timeline_last_completed(mtl, HOODIE_ACTION_BIT(HOODIE_ACTION_COMMIT));
     char base_instant[HOODIE_INSTANT_TIME_MAX + 1];
     snprintf(base_instant, sizeof base_instant, "%s", lastc ? lastc->requested : "00000000000000000");
-    HOODIE_TRY_GOTO(rc, compact_if_due(dtx, mdt, mc, mtl, base_instant), done);
+    int compacted = 0;
+    HOODIE_TRY_GOTO(rc, compact_if_due(dtx, mdt, mc, mtl, c->csc, base_instant, &compacted), done);
     HOODIE_TRY_GOTO(rc, schema_with_meta(&schema), done);
-    HOODIE_TRY_GOTO(rc, build_hfile(c, &schema, NULL, &hfile, &records), done);
+
+    /* the files partition's log, then column_stats' (a log per file group with records) */
+    dc_log *fl = &logs[n_logs++];
+    fl->part = "files";
+    snprintf(fl->file_id, sizeof fl->file_id, "%s", FILES_GROUP);
+    snprintf(fl->prev, sizeof fl->prev, "%s", base_instant);
+    HOODIE_TRY_GOTO(rc, build_hfile(c, &schema, NULL, &hfile, &fl->records), done);
     hoodie_hlog_header_entry h[2] = { { HOODIE_HLOG_INSTANT_TIME, t, strlen(t) },
                                       { HOODIE_HLOG_SCHEMA, (const char *)schema.data, schema.len } };
-    HOODIE_TRY_GOTO(rc, hoodie_hlog_write_block(&log, HOODIE_HLOG_HFILE_DATA_BLOCK, h, 2, hfile.data, hfile.len), done);
-    HOODIE_TRY_GOTO(rc, hoodie_file_name_log(&name, FILES_GROUP, t, 1, LOG_TOKEN), done);
+    HOODIE_TRY_GOTO(rc, hoodie_hlog_write_block(&fl->f.bytes, HOODIE_HLOG_HFILE_DATA_BLOCK, h, 2, hfile.data, hfile.len), done);
+    HOODIE_TRY_GOTO(rc, hoodie_file_name_log(&fl->f.name, FILES_GROUP, t, 1, LOG_TOKEN), done);
+    if (c->n_cs) {
+        /* by file group, then key (a stable sort keeps a key's later record after its earlier one) */
+        size_t *group = malloc(c->n_cs * sizeof *group);
+        hoodie_mdt_csrec *sorted = malloc(c->n_cs * sizeof *sorted);
+        if (!group || !sorted) { free(group); free(sorted); rc = HOODIE_NOMEM(); goto done; }
+        for (size_t i = 0; i < c->n_cs; i++) group[i] = hoodie_mdt_key_group(c->cs[i].key, n_groups);
+        for (size_t g = 0; rc == HOODIE_OK && g < n_groups; g++) {
+            size_t k = 0;
+            for (size_t i = 0; i < c->n_cs; i++)
+                if (group[i] == g) sorted[k++] = c->cs[i];
+            if (!k) continue;
+            /* insertion order among equal keys: a merge sort would keep it; records of one key are rare */
+            for (size_t i = 1; i < k; i++) {
+                hoodie_mdt_csrec x = sorted[i];
+                size_t j = i;
+                while (j > 0 && cs_rec_cmp(&sorted[j - 1], &x) > 0) { sorted[j] = sorted[j - 1]; j--; }
+                sorted[j] = x;
+            }
+            dc_log *l = &logs[n_logs++];
+            snprintf(l->prev, sizeof l->prev, "%s", lastc || compacted ? base_instant : c->csc->first[g]);
+            rc = cs_log(l, t, g, sorted, k, &schema);
+        }
+        free(group);
+        free(sorted);
+        if (rc < 0) goto done;
+    }
 
     /* the instant, as a write instant of the MDT with the table's instant time */
     HOODIE_TRY_GOTO(rc, mdt_begin(&tx, dtx->s, mdt, mc, t, HOODIE_ACTION_DELTACOMMIT, "", 0), done);
-    /* inflight: the workload (an empty insert bucket, the update of files-0000-0), as Hudi writes it */
-    hoodie_wstat ws[2];
-    memset(ws, 0, sizeof ws);
-    ws[0].partition_path = "files", ws[0].file_id = "", ws[0].workload = 1;
-    ws[1].partition_path = "files", ws[1].file_id = FILES_GROUP, ws[1].workload = 1;
-    ws[1].num_update_writes = records;
-    ws[1].prev_commit = base_instant;
+    /* inflight: the workload (per partition an empty insert bucket, then its file groups' updates), as Hudi
+     * writes it */
+    size_t nw = 0;
+    for (size_t i = 0; i < n_logs; i++) {
+        if (!i || strcmp(logs[i].part, logs[i - 1].part)) {
+            ws[nw].partition_path = logs[i].part, ws[nw].file_id = "", ws[nw].workload = 1;
+            nw++;
+        }
+        ws[nw].partition_path = logs[i].part, ws[nw].file_id = logs[i].file_id, ws[nw].workload = 1;
+        ws[nw].num_update_writes = logs[i].records;
+        ws[nw].prev_commit = logs[i].prev;
+        nw++;
+    }
     hoodie_commit_info ci;
     memset(&ci, 0, sizeof ci);
-    ci.stats = ws, ci.stat_count = 2, ci.operation_type = "UPSERT_PREPPED";
+    ci.stats = ws, ci.stat_count = nw, ci.operation_type = "UPSERT_PREPPED";
     HOODIE_TRY_GOTO(rc, hoodie_commit_encode(&meta, &ci, 8), done);
     HOODIE_TRY_GOTO(rc, hoodie_write__inflight(&tx, meta.data, meta.len), done);
-    HOODIE_TRY_GOTO(rc, put_file(&tx, mdt, (const char *)name.data, &log, HOODIE_MARKER_APPEND, &rel), done);
-    /* completed: the write statistics of the log file */
-    const char *logs[1] = { (const char *)name.data };
-    hoodie_wstat st;
-    memset(&st, 0, sizeof st);
-    st.partition_path = "files", st.file_id = FILES_GROUP, st.path = (const char *)rel.data, st.prev_commit = t;
-    st.num_writes = st.num_update_writes = records;
-    st.total_write_bytes = st.file_size_in_bytes = (int64_t)log.len;
-    st.is_delta = 1, st.log_version = 1, st.log_offset = 0, st.base_file = "", st.log_files = logs;
-    st.log_file_count = 1, st.has_runtime = 1;
+    for (size_t i = 0; i < n_logs; i++)
+        HOODIE_TRY_GOTO(rc, put_part_file(&tx, mdt, logs[i].part, (const char *)logs[i].f.name.data, &logs[i].f.bytes,
+                                          HOODIE_MARKER_APPEND, &logs[i].f.rel), done);
+    /* completed: the write statistics of the log files */
+    memset(ws, 0, (n_logs + 1) * sizeof *ws);
+    for (size_t i = 0; i < n_logs; i++) {
+        hoodie_wstat *st = &ws[i];
+        log_names[i] = (const char *)logs[i].f.name.data;
+        st->partition_path = logs[i].part, st->file_id = logs[i].file_id, st->path = (const char *)logs[i].f.rel.data;
+        st->prev_commit = t;
+        st->num_writes = st->num_update_writes = logs[i].records;
+        st->total_write_bytes = st->file_size_in_bytes = (int64_t)logs[i].f.bytes.len;
+        st->is_delta = 1, st->log_version = 1, st->log_offset = 0, st->base_file = "", st->log_files = &log_names[i];
+        st->log_file_count = 1, st->has_runtime = 1;
+    }
     hoodie_kv extra = { "schema", hoodie_write__mdt_schema };
     memset(&ci, 0, sizeof ci);
-    ci.stats = &st, ci.stat_count = 1, ci.extra = &extra, ci.extra_count = 1, ci.operation_type = "UPSERT_PREPPED";
+    ci.stats = ws, ci.stat_count = n_logs, ci.extra = &extra, ci.extra_count = 1, ci.operation_type = "UPSERT_PREPPED";
     meta.len = 0;
     HOODIE_TRY_GOTO(rc, hoodie_commit_encode(&meta, &ci, 8), done);
     HOODIE_TRY_GOTO(rc, hoodie_write__complete(&tx, meta.data, meta.len), done);
@@ -718,10 +1108,11 @@ done:
     hoodie_table_config_free(mc);
     hoodie_buf_dispose(&schema);
     hoodie_buf_dispose(&hfile);
-    hoodie_buf_dispose(&log);
-    hoodie_buf_dispose(&name);
-    hoodie_buf_dispose(&rel);
     hoodie_buf_dispose(&meta);
+    for (size_t i = 0; logs && i < n_logs; i++) out_file_dispose(&logs[i].f);
+    free(logs);
+    free(ws);
+    free(log_names);
     free(mdt);
     return rc;
 }
@@ -742,8 +1133,17 @@ hoodie_status hoodie_write__mdt_apply(const hoodie_write_txn *tx, const void *co
     if (tx->mdt == 2) return drop_for(tx->s, tx->base_path);
     changes c;
     memset(&c, 0, sizeof c);
+    c.s = tx->s;
+    c.base_path = tx->base_path;
     hoodie_status rc = HOODIE_OK;
     const char *what = tx->inst.requested;
+    if (tx->inst.action != HOODIE_ACTION_ROLLBACK && tx->inst.action != HOODIE_ACTION_RESTORE) {
+        hoodie_table_config *cfg = NULL;
+        rc = hoodie_table_config_load(&cfg, tx->s, tx->base_path, 0);
+        if (rc == HOODIE_OK) rc = cs_conf_load(tx->s, tx->base_path, cfg, &c.csc);
+        hoodie_table_config_free(cfg);
+        if (rc < 0) return rc;
+    }
     switch (tx->inst.action) {
     case HOODIE_ACTION_COMMIT:
     case HOODIE_ACTION_DELTACOMMIT:
@@ -798,19 +1198,42 @@ static hoodie_status remove_state(const hoodie_storage *s, const char *mdt, cons
     return rc;
 }
 
-/* The files of `instant` in the files partition, then its markers. */
+typedef struct inst_ctx { const char *instant; char **names; size_t n; int oom; } inst_ctx;
+
+static int inst_cb(const hoodie_dirent *e, void *payload)
+{
+    inst_ctx *c = payload;
+    hoodie_file_name fn;
+    if (e->is_dir) return 0;
+    hoodie_file_kind k = hoodie_file_name_parse(&fn, e->name);
+    if ((k == HOODIE_FILE_BASE || k == HOODIE_FILE_LOG) && fn.instant.len == strlen(c->instant) &&
+        !memcmp(fn.instant.p, c->instant, fn.instant.len))
+        return c->oom = push_name(&c->names, &c->n, e->name);
+    return 0;
+}
+
+/* The files of `instant` in the partitions hoodie keeps (files, column_stats), then its markers. */
 static hoodie_status remove_files_of(const hoodie_storage *s, const char *mdt, const char *instant)
 {
-    scan_ctx sc;
-    hoodie_status rc = scan_files(s, mdt, instant, &sc);
-    if (rc < 0) return rc;
-    for (size_t k = 0; rc == HOODIE_OK && k < sc.n; k++) {
-        hoodie_buf p = HOODIE_BUF_INIT;
-        rc = hoodie_buf_printf(&p, "%s/files/%s", mdt, sc.names[k]);
-        if (rc == HOODIE_OK) rc = remove_if_exists(s, (const char *)p.data);
-        hoodie_buf_dispose(&p);
+    static const char *const parts[2] = { "files", CS_PART };
+    hoodie_status rc = HOODIE_OK;
+    for (int p = 0; rc == HOODIE_OK && p < 2; p++) {
+        inst_ctx ic = { instant, NULL, 0, 0 };
+        hoodie_buf dir = HOODIE_BUF_INIT;
+        rc = hoodie_buf_printf(&dir, "%s/%s", mdt, parts[p]);
+        if (rc == HOODIE_OK) rc = s->list(s->ctx, (const char *)dir.data, inst_cb, &ic);
+        if (rc == HOODIE_ENOTFOUND && p) { hoodie_error_clear(); rc = HOODIE_OK; } /* no column_stats */
+        if (rc == HOODIE_OK && ic.oom) rc = HOODIE_NOMEM();
+        for (size_t k = 0; rc == HOODIE_OK && k < ic.n; k++) {
+            hoodie_buf path = HOODIE_BUF_INIT;
+            rc = hoodie_buf_printf(&path, "%s/%s", (const char *)dir.data, ic.names[k]);
+            if (rc == HOODIE_OK) rc = remove_if_exists(s, (const char *)path.data);
+            hoodie_buf_dispose(&path);
+        }
+        for (size_t k = 0; k < ic.n; k++) free(ic.names[k]);
+        free(ic.names);
+        hoodie_buf_dispose(&dir);
     }
-    scan_dispose(&sc);
     if (rc == HOODIE_OK) {
         hoodie_buf p = HOODIE_BUF_INIT;
         rc = hoodie_buf_printf(&p, "%s/.hoodie/.temp/%s", mdt, instant);

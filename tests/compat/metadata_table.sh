@@ -125,15 +125,26 @@ printf '%s\n%s\n%s\n' 'id,name,isActive,byteField,shortField,intField,longField,
 in_step() {
     run "$1: validate" 0 "$HOODIE" metadata "$wr" validate
     grep -q " 0 difference(s) from storage" "$tmp/out" && ok || bad "$1: $(cat "$tmp/out")"
+    if grep -q '^hoodie.table.metadata.partitions=column_stats,files$' "$wr/.hoodie/hoodie.properties"; then
+        grep -q "^column_stats: [1-9][0-9]* statistics of base files checked against their footers; 0 difference(s)$" "$tmp/out" &&
+            ok || bad "$1: column_stats: $(cat "$tmp/out")"
+    fi
     check_eq "$1: reads through it" "$("$HOODIE" read "$wr" --format csv 2>&1)" "$("$HOODIE" read "$wr" --format csv --metadata-table 2>&1)"
 }
 run "write: upsert" 0 "$HOODIE" write "$wr" --op upsert --input "$tmp/up.csv"
 in_step "write: upsert"
-check_eq "write: only files listed" "hoodie.table.metadata.partitions=files" "$(grep '^hoodie.table.metadata.partitions=' "$wr/.hoodie/hoodie.properties")"
-check_eq "write: other partitions removed" "files" "$(ls "$wr/.hoodie/metadata" | tr '\n' ' ' | sed 's/ $//')"
+check_eq "write: files and column_stats listed" "hoodie.table.metadata.partitions=column_stats,files" "$(grep '^hoodie.table.metadata.partitions=' "$wr/.hoodie/hoodie.properties")"
+check_eq "write: other partitions removed" "column_stats files" "$(ls "$wr/.hoodie/metadata" | tr '\n' ' ' | sed 's/ $//')"
 last=$("$HOODIE" timeline "$wr" | tail -1 | awk '{print $1}')
 check_eq "write: a deltacommit of the same instant" "1" "$(ls "$wr/.hoodie/metadata/.hoodie/timeline" | grep -c "^${last}_.*\.deltacommit$")"
 check_eq "write: its log file" "1" "$(ls -a "$wr/.hoodie/metadata/files" | grep -c "^\.files-0000-0_${last}\.log\.1_0-1-0$")"
+# the small-file merge wrote a base file: its statistics in a log of column_stats (one per file group it reaches)
+n_cs=$(ls -a "$wr/.hoodie/metadata/column_stats" | grep -c "^\.col-stats-000[01]-0_${last}\.log\.1_0-1-0$")
+[ "$n_cs" -ge 1 ] && ok || bad "write: column_stats logs of $last: $n_cs"
+grep -q "^column_stats: 48 statistics" "$tmp/out" && ok || bad "write: 3 base files' statistics: $(cat "$tmp/out")"
+# a filter pruned by them (--metadata-table) reads what a full scan reads
+check_eq "write: pruned by column_stats" "$("$HOODIE" read "$wr" --format csv --filter 'intField>=45000' 2>&1)" \
+    "$("$HOODIE" read "$wr" --format csv --filter 'intField>=45000' --metadata-table 2>&1)"
 run "write: delete" 0 "$HOODIE" write "$wr" --op delete --input "$tmp/up.csv"
 in_step "write: delete"
 last=$("$HOODIE" timeline "$wr" | tail -1 | awk '{print $1}')
@@ -199,7 +210,7 @@ grep -q "instant 20990101000000000 is pending" "$tmp/err" && ok || bad "init pen
 rb=$tmp/rbc
 cp -r "$T" "$rb" && chmod -R u+w "$rb"
 run "rollback after the compaction" 0 "$HOODIE" rollback "$rb" 20260101054337037
-check_eq "rollback after the compaction: kept" "hoodie.table.metadata.partitions=files" "$(grep '^hoodie.table.metadata.partitions=' "$rb/.hoodie/hoodie.properties")"
+check_eq "rollback after the compaction: kept" "hoodie.table.metadata.partitions=column_stats,files" "$(grep '^hoodie.table.metadata.partitions=' "$rb/.hoodie/hoodie.properties")"
 run "rollback after the compaction: validate" 0 "$HOODIE" metadata "$rb" validate
 grep -q " 0 difference(s) from storage" "$tmp/out" && ok || bad "rollback after the compaction: $(cat "$tmp/out")"
 # one the metadata table compacted since (the compaction moved after it): it can only be disabled

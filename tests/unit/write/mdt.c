@@ -4,8 +4,8 @@
  * reads are unchanged; a write that dies at any storage operation leaves a table that reads as before, and the next
  * write finishes the job.
  *
- * A Spark-written one (mdt_basic_mor_avro_v8_nonpartitioned): its files partition is kept in step by writes and
- * services, the other partitions dropped; after any crash the table reads as before through it and through a
+ * A Spark-written one (mdt_basic_mor_avro_v8_nonpartitioned): its files and column_stats partitions are kept in step
+ * by writes and services (every base file's statistics as its footer gives them), the other partitions dropped; after any crash the table reads as before through it and through a
  * listing, and after the next write its listing equals storage's.
  */
 #include "hoodie_test.h"
@@ -14,6 +14,7 @@
 #include "table/mdt.h"
 #include "table/table.h"
 #include "write/mdt.h"
+#include "util/arena.h"
 #include "util/buf.h"
 
 #include <stdio.h>
@@ -318,6 +319,15 @@ static char *spark_rows(const hoodie_storage *s, int through_mdt)
     return (char *)out.data;
 }
 
+/* Reads by listing and through the metadata table agree. */
+static void assert_reads_agree(const hoodie_storage *s)
+{
+    char *r1 = spark_rows(s, 0), *r2 = spark_rows(s, 1);
+    hoodie_assert(r1 && r2);
+    hoodie_assert_equal_s(r1, r2);
+    free(r1), free(r2);
+}
+
 typedef struct list_ctx { hoodie_buf *b; } list_ctx;
 
 static int list_cb(const hoodie_dirent *e, void *payload)
@@ -328,7 +338,65 @@ static int list_cb(const hoodie_dirent *e, void *payload)
     return 0;
 }
 
-/* The metadata table lists exactly the files storage has, with their sizes; it keeps only its files partition. */
+static const char *const spark_cs_columns[] = {
+    "_hoodie_commit_time", "_hoodie_partition_path", "_hoodie_record_key", "id", "name", "isActive", "byteField",
+    "shortField", "intField", "longField", "floatField", "doubleField", "decimalField", "dateField", "timestampField",
+    "binaryField" };
+#define N_CS_COLUMNS (sizeof spark_cs_columns / sizeof spark_cs_columns[0])
+
+/* The column_stats partition in step with storage: every base file has its statistics (the bytes computed from
+ * its footer now), every file with live statistics exists. */
+static void assert_cs_in_step(const hoodie_storage *s, const hoodie_timeline *tl, const char *listing)
+{
+    hoodie_arena *a;
+    hoodie_assert_ok(hoodie_arena_new(&a, NULL, 4096));
+    hoodie_mdt_csrec *g[2];
+    size_t n[2];
+    for (int i = 0; i < 2; i++) {
+        char fid[32];
+        snprintf(fid, sizeof fid, "col-stats-000%d-0", i);
+        hoodie_assert_ok(hoodie_mdt_cs_group(s, TBL, tl, fid, a, &g[i], &n[i]));
+        for (size_t k = 0; k < n[i]; k++) {
+            if (g[i][k].deleted) continue;
+            char want[512];
+            snprintf(want, sizeof want, "%s ", g[i][k].file);
+            if (!strstr(listing, want)) fprintf(stderr, "stats of a file storage does not have: %s\n", g[i][k].file);
+            hoodie_assert(strstr(listing, want) != NULL);
+        }
+    }
+    size_t bases = 0;
+    for (const char *p = listing; *p;) {
+        const char *sp = strchr(p, ' '), *nl = strchr(p, '\n');
+        char name[512];
+        snprintf(name, sizeof name, "%.*s", (int)(sp - p), p);
+        p = nl + 1;
+        if (!strstr(name, ".parquet")) continue;
+        char path[600];
+        snprintf(path, sizeof path, TBL "/%s", name);
+        hoodie_mdt_csrec *recs;
+        size_t nr;
+        hoodie_assert_ok(hoodie_write__cs_of_base_file(s, path, ".", spark_cs_columns, N_CS_COLUMNS, a, &recs, &nr));
+        hoodie_assert_equal_i((int)N_CS_COLUMNS, (int)nr);
+        for (size_t k = 0; k < nr; k++) {
+            size_t gi = hoodie_mdt_key_group(recs[k].key, 2), j = 0;
+            while (j < n[gi] && strcmp(g[gi][j].key, recs[k].key)) j++;
+            hoodie_assert(j < n[gi] && !g[gi][j].deleted);
+            hoodie_buf x = HOODIE_BUF_INIT, y = HOODIE_BUF_INIT;
+            hoodie_assert_ok(hoodie_write__cs_encode(&x, &recs[k], NULL));
+            hoodie_assert_ok(hoodie_write__cs_encode(&y, &g[gi][j], NULL));
+            hoodie_assert_equal_i((int)x.len, (int)y.len);
+            hoodie_assert(!memcmp(x.data, y.data, x.len));
+            hoodie_buf_dispose(&x);
+            hoodie_buf_dispose(&y);
+        }
+        bases++;
+    }
+    hoodie_assert(bases > 0);
+    hoodie_arena_free(a);
+}
+
+/* The metadata table lists exactly the files storage has, with their sizes, and has the statistics of its base
+ * files; it keeps only its files and column_stats partitions. */
 static void assert_mdt_in_step(const hoodie_storage *s)
 {
     hoodie_buf stor = HOODIE_BUF_INIT, md = HOODIE_BUF_INIT;
@@ -338,7 +406,7 @@ static void assert_mdt_in_step(const hoodie_storage *s)
     hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
     to.storage = s;
     hoodie_assert_ok(hoodie_table_open(&t, TBL, &to));
-    hoodie_assert_equal_s("files", hoodie_table_config_get(t->cfg, "hoodie.table.metadata.partitions"));
+    hoodie_assert_equal_s("column_stats,files", hoodie_table_config_get(t->cfg, "hoodie.table.metadata.partitions"));
     hoodie_mdt_listing *l;
     hoodie_assert_ok(hoodie_mdt_files(&l, s, TBL, t->tl));
     hoodie_assert_equal_i(1, l->count);
@@ -347,18 +415,16 @@ static void assert_mdt_in_step(const hoodie_storage *s)
                                            (unsigned long long)l->partitions[0].files[i].size));
     char *a = sorted_lines(&stor), *b = sorted_lines(&md);
     hoodie_assert_equal_s(a, b);
+    assert_cs_in_step(s, t->tl, a);
     free(a), free(b);
     hoodie_mdt_listing_free(l);
     hoodie_table_free(t);
     hoodie_buf_dispose(&stor);
     hoodie_buf_dispose(&md);
-    hoodie_assert(s->exists(s->ctx, TBL "/.hoodie/metadata/column_stats") == 0);
+    hoodie_assert(s->exists(s->ctx, TBL "/.hoodie/metadata/column_stats") == 1);
     hoodie_assert(s->exists(s->ctx, TBL "/.hoodie/metadata/record_index") == 0);
     hoodie_assert(s->exists(s->ctx, TBL "/.hoodie/metadata/secondary_index_name_idx") == 0);
-    char *r1 = spark_rows(s, 0), *r2 = spark_rows(s, 1);
-    hoodie_assert(r1 && r2);
-    hoodie_assert_equal_s(r1, r2);
-    free(r1), free(r2);
+    assert_reads_agree(s);
 }
 
 HOODIE_TEST(write_mdt__spark_files_partition_kept_in_step)
@@ -565,4 +631,41 @@ HOODIE_TEST(write_mdt__init)
     hoodie_assert_contains(via, "9,c,5,z9");
     free(via), free(listed);
     hoodie_storage_free(mem);
+}
+
+/* column_stats whose index definition is not one hoodie writes (Hudi 1.1's version V2 wraps values by logical
+ * type), or without a definition: dropped by the first write, the files partition kept. */
+HOODIE_TEST(write_mdt__column_stats_not_kept_unless_v1)
+{
+    for (int variant = 0; variant < 2; variant++) {
+        hoodie_storage *mem = spark_table();
+        const char *defs = TBL "/.hoodie/.index_defs/index.json";
+        if (variant == 0) {
+            hoodie_buf b = HOODIE_BUF_INIT, o = HOODIE_BUF_INIT;
+            hoodie_assert_ok(hoodie_storage_read_all(mem, defs, &b));
+            hoodie_assert_ok(hoodie_buf_cstr(&b));
+            const char *at = strstr((const char *)b.data, "\"indexType\" : \"column_stats\",");
+            hoodie_assert(at != NULL);
+            hoodie_assert_ok(hoodie_buf_append(&o, b.data, (size_t)(at - (const char *)b.data)));
+            hoodie_assert_ok(hoodie_buf_append_str(&o, "\"version\" : \"V2\", "));
+            hoodie_assert_ok(hoodie_buf_append_str(&o, at));
+            hoodie_assert_ok(mem->remove(mem->ctx, defs));
+            hoodie_assert_ok(hoodie_storage_write_all(mem, defs, 0, o.data, o.len));
+            hoodie_buf_dispose(&b);
+            hoodie_buf_dispose(&o);
+        } else {
+            hoodie_assert_ok(mem->remove(mem->ctx, defs));
+        }
+        hoodie_assert_ok(write_op(mem, SPARK_UPSERT, HOODIE_WRITE_UPSERT));
+        hoodie_table *t;
+        hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+        to.storage = mem;
+        hoodie_assert_ok(hoodie_table_open(&t, TBL, &to));
+        hoodie_assert_equal_s("files", hoodie_table_config_get(t->cfg, "hoodie.table.metadata.partitions"));
+        hoodie_table_free(t);
+        hoodie_assert(mem->exists(mem->ctx, TBL "/.hoodie/metadata/column_stats") == 0);
+        hoodie_assert(mem->exists(mem->ctx, TBL "/.hoodie/metadata/files") == 1);
+        assert_reads_agree(mem);
+        hoodie_storage_free(mem);
+    }
 }

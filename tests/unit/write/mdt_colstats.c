@@ -131,3 +131,39 @@ HOODIE_TEST(write_mdt_colstats__group_records_round_trip)
     hoodie_table_config_free(cfg);
     hoodie_arena_free(a);
 }
+
+/* A compaction's base HFile of column_stats: the records of the fixture's compacted slice (those of the files in
+ * its base; the log after the compaction left out) give Spark's base HFile byte for byte, bloom filter and all. */
+HOODIE_TEST(write_mdt_colstats__base_hfile_as_spark_writes_it)
+{
+    hoodie_arena *a;
+    hoodie_assert_ok(hoodie_arena_new(&a, NULL, 4096));
+    hoodie_timeline *tl = NULL;
+    hoodie_table_config *cfg = NULL;
+    char base_path[512];
+    snprintf(base_path, sizeof base_path, "%s", hoodie_fixture(SPARK_MDT));
+    hoodie_assert_ok(hoodie_table_config_load(&cfg, hoodie_storage_posix(), base_path, 0));
+    hoodie_assert_ok(hoodie_timeline_load(&tl, hoodie_storage_posix(), base_path, cfg));
+    for (int g = 0; g < 2; g++) {
+        char fid[32];
+        snprintf(fid, sizeof fid, "col-stats-000%d-0", g);
+        hoodie_mdt_csrec *recs;
+        size_t n, k = 0;
+        hoodie_assert_ok(hoodie_mdt_cs_group(hoodie_storage_posix(), base_path, tl, fid, a, &recs, &n));
+        for (size_t i = 0; i < n; i++)
+            if (!strstr(recs[i].file, "_20260101054337037.log.")) recs[k++] = recs[i];
+        hoodie_assert(k < n);
+        hoodie_buf want = HOODIE_BUF_INIT, got = HOODIE_BUF_INIT;
+        char rel[256];
+        snprintf(rel, sizeof rel, CS_DIR "%s", cs_bases[g]);
+        hoodie_assert_ok(hoodie_storage_read_all(hoodie_storage_posix(), hoodie_fixture(rel), &want));
+        hoodie_assert_ok(hoodie_write__cs_base_hfile(recs, k, cs_bases[g], &got));
+        hoodie_assert_equal_i((int)want.len, (int)got.len);
+        hoodie_assert(!memcmp(want.data, got.data, want.len));
+        hoodie_buf_dispose(&want);
+        hoodie_buf_dispose(&got);
+    }
+    hoodie_timeline_free(tl);
+    hoodie_table_config_free(cfg);
+    hoodie_arena_free(a);
+}

@@ -35,6 +35,10 @@ typedef struct hoodie_write_txn {
     int beating;               /* its heartbeat runs (write/lock.h): stopped by hoodie_write__txn_dispose */
     int mdt;                   /* hoodie_write__mdt_mode of the table (write/mdt.h): applied at completion; -1 for
                                   an instant of the metadata table itself */
+    /* column statistics of the log files the instant wrote (write/mdt.h), for a kept column_stats partition:
+     * borrowed, NULL when none */
+    const struct hoodie_mdt_csrec *log_stats;
+    size_t n_log_stats;
 } hoodie_write_txn;
 
 /** Marker IO types. */

@@ -16,7 +16,9 @@
  * is disabled as below. The column_stats partition is kept too when its index definition (index.json, version V1)
  * names its columns and its file groups are col-stats-NNNN-0 (mdt_colstats.c): the same deltacommit adds a log
  * file per file group it reaches, with the statistics of every base file the instant wrote (from their footers) and
- * tombstones of the files a clean removed; log files get none (readers do not prune a file without statistics).
+ * the statistics of the log files its append handles wrote (hoodie_write_txn.log_stats, from the rows written), and
+ * tombstones of the files a clean removed; other log files (log compaction's, partial updates', the LSM layout's) get
+ * none (readers do not prune a file without statistics).
  * Other MDT partitions (record_index, secondary and expression indexes, partition_stats, bloom_filters) are dropped
  * from hoodie.table.metadata.partitions and their folders removed, as Hudi drops an index: hoodie does not
  * maintain them, and a stale record index would make Spark's next upsert write duplicates. Readers see an MDT deltacommit only once the table's own instant completed (table/mdt.h), so a
@@ -139,6 +141,18 @@ hoodie_status hoodie_write__cs_layout(const hoodie_storage *s, const char *base_
  *  compaction writes it, named `file_name`. */
 hoodie_status hoodie_write__cs_base_hfile(const struct hoodie_mdt_csrec *recs, size_t n, const char *file_name,
                                           hoodie_buf *out);
+
+struct hoodie_field;
+struct hoodie_array;
+/**
+ * The statistics of `column` over the records a log file holds, as Hudi's append handle collects them: bounds of
+ * the values a[rows[i]] (rows NULL: a[0] for every one of the n records, a constant column), valueCount n, the nulls
+ * counted, sizes 0. n = 0 (a log of deletes only): no bounds, counts 0. *ok is 0 when the column's type is not one
+ * the index takes (the file is then left out whole).
+ */
+hoodie_status hoodie_write__cs_of_values(const char *column, const struct hoodie_field *f, const struct hoodie_array *a,
+                                         const int64_t *rows, size_t n, const char *partition, const char *file_name,
+                                         struct hoodie_arena *ar, struct hoodie_mdt_csrec *out, int *ok);
 
 /** A HoodieMetadataRecord of type 3 holding `r` (Avro binary; `base_file`: the MDT base file it goes into, whose
  *  name the record's _hoodie_file_name holds, or NULL for a log block). */

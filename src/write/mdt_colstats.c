@@ -14,6 +14,8 @@
 #include "format/parquet/meta.h"
 #include "format/parquet/reader.h"
 #include "format/parquet/schema.h"
+#include "model/batch.h"
+#include "model/value.h"
 #include "table/mdt.h"
 #include "table/pqfile.h"
 #include "util/arena.h"
@@ -205,6 +207,101 @@ hoodie_status hoodie_write__cs_of_base_file(const hoodie_storage *s, const char 
     if (rc < 0) return rc;
     if (whole) *recs = v, *n = k;
     return HOODIE_OK;
+}
+
+/* ---- bounds of in-memory values (log files) ---- */
+
+/* The wrapper of a column of type t (as its Parquet column's, so that base and log files agree), or -1. */
+static int wrapper_of_type(const hoodie_type *t)
+{
+    switch (t->id) {
+    case HOODIE_TYPE_BOOL: return HOODIE_CS_BOOLEAN;
+    case HOODIE_TYPE_INT8:
+    case HOODIE_TYPE_INT16:
+    case HOODIE_TYPE_INT32: return HOODIE_CS_INT;
+    case HOODIE_TYPE_INT64: return HOODIE_CS_LONG;
+    case HOODIE_TYPE_FLOAT: return HOODIE_CS_FLOAT;
+    case HOODIE_TYPE_DOUBLE: return HOODIE_CS_DOUBLE;
+    case HOODIE_TYPE_STRING: return HOODIE_CS_STRING;
+    case HOODIE_TYPE_BINARY: return HOODIE_CS_BYTES;
+    case HOODIE_TYPE_DATE32: return HOODIE_CS_DATE;
+    case HOODIE_TYPE_TIMESTAMP: return t->ext == HOODIE_EXT_INT96 ? -1 : HOODIE_CS_LONG;
+    case HOODIE_TYPE_DECIMAL: return HOODIE_CS_DECIMAL;
+    default: return -1;
+    }
+}
+
+/* Value r of a (of type f) as a statistics value. */
+static void value_at(const hoodie_field *f, const hoodie_array *a, int64_t r, hoodie_pq_value *v)
+{
+    memset(v, 0, sizeof *v);
+    switch (f->type.id) {
+    case HOODIE_TYPE_BOOL: v->kind = HOODIE_PQ_VAL_BOOL, v->i = hoodie_bit_get(a->values, r); break;
+    case HOODIE_TYPE_FLOAT: {
+        float x;
+        memcpy(&x, a->values + 4 * r, 4);
+        v->kind = HOODIE_PQ_VAL_F64, v->d = x;
+        break;
+    }
+    case HOODIE_TYPE_DOUBLE: v->kind = HOODIE_PQ_VAL_F64, memcpy(&v->d, a->values + 8 * r, 8); break;
+    case HOODIE_TYPE_STRING:
+    case HOODIE_TYPE_BINARY: v->kind = HOODIE_PQ_VAL_BYTES, v->bytes = hoodie_array_bytes_at(a, r, &v->len); break;
+    case HOODIE_TYPE_DECIMAL: { /* 16 bytes, little-endian two's complement */
+        const uint8_t *p = a->values + 16 * r;
+        uint64_t lo = 0, hi = 0;
+        for (int i = 7; i >= 0; i--) lo = lo << 8 | p[i], hi = hi << 8 | p[8 + i];
+        v->kind = HOODIE_PQ_VAL_DECIMAL, v->dec_lo = lo, v->dec_hi = (int64_t)hi;
+        break;
+    }
+    default: v->kind = HOODIE_PQ_VAL_I64, v->i = hoodie_array_int_at(f, a, r); break;
+    }
+}
+
+hoodie_status hoodie_write__cs_of_values(const char *column, const hoodie_field *f, const hoodie_array *a,
+                                         const int64_t *rows, size_t n, const char *partition, const char *file_name,
+                                         hoodie_arena *ar, hoodie_mdt_csrec *out, int *ok)
+{
+    memset(out, 0, sizeof *out);
+    *ok = 0;
+    int w = wrapper_of_type(&f->type);
+    if (w < 0) return HOODIE_OK;
+    int64_t lo = -1, hi = -1, nulls = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t r = rows ? rows[i] : 0;
+        if (!hoodie_array_is_valid(a, r)) { nulls++; continue; }
+        if (f->type.id == HOODIE_TYPE_FLOAT || f->type.id == HOODIE_TYPE_DOUBLE) {
+            hoodie_pq_value x;
+            value_at(f, a, r, &x);
+            if (x.d != x.d) return HOODIE_OK; /* NaN: Java and Parquet order it apart; not indexed */
+        }
+        if (lo < 0 || hoodie_value_compare(f, a, r, a, lo) < 0) lo = r;
+        if (hi < 0 || hoodie_value_compare(f, a, r, a, hi) > 0) hi = r;
+        if (!rows) { nulls = 0; break; } /* a constant: one value */
+    }
+    if (!rows && lo < 0 && n) nulls = (int64_t)n;
+    out->value_count = (int64_t)n;
+    out->null_count = nulls;
+    out->total_size = out->total_uncompressed_size = 0;
+    if (lo >= 0) {
+        hoodie_pq_value mn, mx;
+        value_at(f, a, lo, &mn);
+        value_at(f, a, hi, &mx);
+        int scale = f->type.scale;
+        int ok1 = set_bound(ar, &out->min, w, scale, &mn), ok2 = ok1 > 0 ? set_bound(ar, &out->max, w, scale, &mx) : ok1;
+        if (ok1 < 0 || ok2 < 0) return HOODIE_NOMEM();
+        if (!ok1 || !ok2) return HOODIE_OK;
+    }
+    hoodie_buf key = HOODIE_BUF_INIT;
+    hoodie_status rc = hoodie_write__cs_key(&key, column, partition, file_name);
+    if (rc == HOODIE_OK) {
+        out->key = hoodie_arena_strndup(ar, (const char *)key.data, key.len);
+        out->file = hoodie_arena_strdup(ar, file_name);
+        out->column = hoodie_arena_strdup(ar, column);
+        if (!out->key || !out->file || !out->column) rc = HOODIE_NOMEM();
+    }
+    hoodie_buf_dispose(&key);
+    *ok = rc == HOODIE_OK;
+    return rc;
 }
 
 /* ---- the record ---- */

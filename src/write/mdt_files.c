@@ -1172,6 +1172,8 @@ hoodie_status hoodie_write__mdt_apply(const hoodie_write_txn *tx, const void *co
     default:
         return HOODIE_OK; /* savepoints and the like change no file */
     }
+    /* the log files' statistics the writer collected (base files' come from their footers) */
+    for (size_t i = 0; rc == HOODIE_OK && c.csc && i < tx->n_log_stats; i++) rc = cs_push(&c, &tx->log_stats[i]);
     if (rc == HOODIE_OK && (c.n || c.all_record)) rc = write_deltacommit(tx, &c);
     changes_dispose(&c);
     return rc;

@@ -946,6 +946,45 @@ static const char *pending_compaction_of(wctx *w, const wgroup *g)
 
 /* MOR: updates and deletes of an existing group as one new log file; or, with the bucket index (which sees log
  * files), the inserts of a new group as its first file, a log file, as Hudi's MOR writes them. */
+/* The statistics of a log file for a kept column_stats partition (write/mdt.h), onto w->log_stats: per indexed
+ * column, over the records written (meta: make_meta's batch; data: the input rows). None for a file of partial
+ * records (the columns left out have no values) or a column of a type the index does not take. */
+static hoodie_status log_stats(wctx *w, const hoodie_batch *meta, const rowvec *ups, const char *partition,
+                               const char *name)
+{
+    if (!w->n_cs_cols || w->absent) return HOODIE_OK;
+    hoodie_mdt_csrec *v = calloc(w->n_cs_cols, sizeof *v);
+    int64_t *ident = calloc(ups->n + 1, sizeof *ident);
+    hoodie_status rc = v && ident ? HOODIE_OK : HOODIE_NOMEM();
+    for (size_t i = 0; i < ups->n && ident; i++) ident[i] = (int64_t)i;
+    size_t k = 0;
+    int ok = 1;
+    const char *mdt_part = *partition ? partition : ".";
+    for (size_t c = 0; rc == HOODIE_OK && ok && c < w->n_cs_cols; c++) {
+        int col = hoodie_field_find(&w->file_schema, w->cs_cols[c]);
+        if (col < 0) continue; /* not a column of the table (any more) */
+        const hoodie_field *f = &w->file_schema.children[col];
+        const hoodie_array *a = NULL;
+        const int64_t *rows = NULL;
+        if (ups->n && col >= 5) a = &w->in.root.children[col - 5], rows = ups->v;
+        else if (ups->n) a = &meta->root.children[col], rows = col == 1 || col == 2 ? ident : NULL;
+        rc = hoodie_write__cs_of_values(w->cs_cols[c], f, a, rows, ups->n, mdt_part, name, w->arena, &v[k], &ok);
+        if (rc == HOODIE_OK && ok) k++;
+    }
+    for (size_t i = 0; rc == HOODIE_OK && ok && i < k; i++) {
+        if (w->n_log_stats == w->cap_log_stats) {
+            size_t nc = w->cap_log_stats ? w->cap_log_stats * 2 : 64;
+            hoodie_mdt_csrec *p = realloc(w->log_stats, nc * sizeof *p);
+            if (!p) { rc = HOODIE_NOMEM(); break; }
+            w->log_stats = p, w->cap_log_stats = nc;
+        }
+        w->log_stats[w->n_log_stats++] = v[i];
+    }
+    free(v);
+    free(ident);
+    return rc;
+}
+
 hoodie_status hoodie_wr__append_handle(wctx *w, wgroup *g)
 {
     rowvec ups = { 0 }, dels = { 0 };
@@ -1026,6 +1065,7 @@ hoodie_status hoodie_wr__append_handle(wctx *w, wgroup *g)
             rc = HOODIE_FAIL(HOODIE_ECONFLICT, "write conflict: file group %s was written by another writer since "
                              "this write read the table (log file %s appeared)", g->file_id, rel);
     }
+    if (rc == HOODIE_OK) rc = log_stats(w, have ? &meta : NULL, &ups, partition, name);
     if (rc == HOODIE_OK) {
         hoodie_wstat *st = add_stat(w);
         if (!st) rc = HOODIE_ENOMEM;

@@ -671,6 +671,9 @@ static const char *op_name(hoodie_write_operation op)
 
 static void wctx_dispose(wctx *w)
 {
+    for (size_t i = 0; i < w->n_cs_cols; i++) free(w->cs_cols[i]);
+    free(w->cs_cols);
+    free(w->log_stats);
     for (size_t i = 0; w->evo_paths && i < w->n_evo_ch; i++) free(w->evo_paths[i]);
     free(w->evo_paths);
     free(w->evo_ch);
@@ -995,6 +998,17 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     }
     trace_phase(&w, "open");
     w.cfg = w.t->cfg;
+    /* a kept column_stats partition: the statistics of the log files written go with the commit (base files' come
+     * from their footers) */
+    if (hoodie_write__mdt_mode(w.cfg) == 1 && hoodie_mdt_listed(w.cfg, "column_stats") &&
+        (rc = hoodie_write__cs_layout(w.s, base_path, w.cfg, &w.cs_cols, &w.n_cs_cols, &(size_t){ 0 })) < 0) {
+        if (rc != HOODIE_ENOTFOUND) {
+            if (input->release) input->release(input);
+            goto done;
+        }
+        hoodie_error_clear();
+        rc = HOODIE_OK;
+    }
     w.mor = w.cfg->type == HOODIE_TABLE_MERGE_ON_READ;
     w.no_meta = !w.cfg->populate_meta_fields;
     if (w.no_meta && w.mor) {
@@ -1195,6 +1209,8 @@ commit: /* commit metadata */
             rc = pre_commit(&w, meta.data, meta.len);
             trace_phase(&w, "pre-commit");
         }
+        w.tx.log_stats = w.log_stats;
+        w.tx.n_log_stats = w.n_log_stats;
         if (rc == HOODIE_OK) rc = commit_checked(&w, meta.data, meta.len);
         hoodie_buf_dispose(&meta);
         free(extra);

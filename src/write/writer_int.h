@@ -19,6 +19,7 @@
 #include "table/commit_meta.h"
 #include "table/file_name.h"
 #include "table/keygen.h"
+#include "table/mdt.h"
 #include "table/pqfile.h"
 #include "table/pqwrite.h"
 #include "table/table.h"
@@ -123,6 +124,11 @@ typedef struct wctx {
     hoodie_wstat *stats;
     size_t n_stats, cap_stats;
     hoodie_arena *arena;            /* strings of the stats */
+    /* the MDT's column_stats (write/mdt.h), when kept: its columns; the statistics of the log files written */
+    char **cs_cols;
+    size_t n_cs_cols;
+    struct hoodie_mdt_csrec *log_stats;
+    size_t n_log_stats, cap_log_stats;
     char *avro_data_schema;         /* extraMetadata.schema */
     char *avro_file_schema;         /* parquet.avro.schema, log block SCHEMA */
     hoodie_replaced_file_ids *replaced;

@@ -32,7 +32,8 @@ static void metadata_usage(FILE *out)
             "              listed base file's statistics against its Parquet footer, and none of a file not listed\n"
             "  lookup      where its record index puts each key (partition, file id, instant in epoch ms)\n"
             "  init        create one (a version 8 table without one, no instant pending): its files partition\n"
-            "              lists every data file, and hoodie's writes and services keep it in step from then on\n");
+            "              lists every data file, its column_stats partition holds every base file's statistics\n"
+            "              (a table with a schema), and hoodie's writes and services keep both in step from then on\n");
 }
 
 typedef struct raw_list { char **names; uint64_t *sizes; size_t n, cap; int oom; } raw_list;

@@ -24,6 +24,13 @@ static int listed(const hoodie_table_config *cfg, const char *key)
 hoodie_status hoodie_write__set_mdt_partitions(const hoodie_storage *s, const char *base_path,
                                                const hoodie_table_config *cfg, const char *value)
 {
+    return hoodie_write__set_mdt_partitions_with(s, base_path, cfg, value, NULL, NULL);
+}
+
+hoodie_status hoodie_write__set_mdt_partitions_with(const hoodie_storage *s, const char *base_path,
+                                                    const hoodie_table_config *cfg, const char *value,
+                                                    const char *key, const char *key_value)
+{
     char *path = hoodie_write__path(base_path, ".hoodie/hoodie.properties");
     char *backup = hoodie_write__path(base_path, ".hoodie/hoodie.properties.backup");
     hoodie_props p = HOODIE_PROPS_INIT;
@@ -38,6 +45,7 @@ hoodie_status hoodie_write__set_mdt_partitions(const hoodie_storage *s, const ch
     /* both set, present or not, as setMetadataPartitionState does */
     if (rc == HOODIE_OK) rc = hoodie_props_set(&p, K_MDT_PARTITIONS, value);
     if (rc == HOODIE_OK) rc = hoodie_props_set(&p, K_MDT_INFLIGHT, "");
+    if (rc == HOODIE_OK && key) rc = hoodie_props_set(&p, key, key_value);
     hoodie_props_store_comment(comment, sizeof comment, "Updated at ", now);
     if (rc == HOODIE_OK) rc = hoodie_props_store(&p, &text, comment, now / 1000);
     if (rc == HOODIE_OK) rc = hoodie_storage_write_all(s, backup, 0, old.data, old.len);

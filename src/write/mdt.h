@@ -59,6 +59,10 @@ hoodie_status hoodie_write__drop_metadata_table(const hoodie_storage *s, const c
  *  update protocol: backup, remove, write, remove the backup). */
 hoodie_status hoodie_write__set_mdt_partitions(const hoodie_storage *s, const char *base_path,
                                                const hoodie_table_config *cfg, const char *value);
+/** The same, one more key set in the same update (key NULL: none). */
+hoodie_status hoodie_write__set_mdt_partitions_with(const hoodie_storage *s, const char *base_path,
+                                                    const hoodie_table_config *cfg, const char *value,
+                                                    const char *key, const char *key_value);
 
 /**
  * Before a change to the table's files: keep the MDT's files partition (dropping the other partitions), or
@@ -90,7 +94,11 @@ hoodie_status hoodie_write__mdt_rollback(const hoodie_storage *s, const char *ba
 /**
  * Create the metadata table of a version 8 table that has none (under the table lock, with no pending instant):
  * its hoodie.properties, deltacommit 00000000000000000 with a base HFile of the files partition listing every data
- * file storage has, then hoodie.table.metadata.partitions=files. *files (may be NULL): the files listed.
+ * file storage has; when the table has a schema, column_stats as Hudi 1.x has it by default: an index definition
+ * (index.json, written unless the table has one: the three meta columns Hudi always indexes and the first 32 data
+ * columns of indexable types), deltacommit 00000000000000001 with a base HFile per file group (2) holding every
+ * base file's statistics (log files get none); then hoodie.table.metadata.partitions=files or column_stats,files
+ * (and hoodie.table.index.defs.path) in one update. *files (may be NULL): the files listed.
  * @return HOODIE_OK; HOODIE_EEXISTS (it has one); HOODIE_ESTATE (a pending instant); HOODIE_EUNSUPPORTED
  *         (another version); storage errors (a crash leaves a folder the next writer removes).
  */
@@ -144,6 +152,9 @@ hoodie_status hoodie_write__cs_base_hfile(const struct hoodie_mdt_csrec *recs, s
 
 struct hoodie_field;
 struct hoodie_array;
+struct hoodie_type;
+/** 1 if the column_stats index takes columns of type t (a wrapper holds their values). */
+int hoodie_write__cs_type_ok(const struct hoodie_type *t);
 /**
  * The statistics of `column` over the records a log file holds, as Hudi's append handle collects them: bounds of
  * the values a[rows[i]] (rows NULL: a[0] for every one of the n records, a constant column), valueCount n, the nulls

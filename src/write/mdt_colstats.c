@@ -231,6 +231,8 @@ static int wrapper_of_type(const hoodie_type *t)
     }
 }
 
+int hoodie_write__cs_type_ok(const hoodie_type *t) { return wrapper_of_type(t) >= 0; }
+
 /* Value r of a (of type f) as a statistics value. */
 static void value_at(const hoodie_field *f, const hoodie_array *a, int64_t r, hoodie_pq_value *v)
 {

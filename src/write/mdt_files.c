@@ -10,6 +10,7 @@
 #include "table/file_name.h"
 #include "table/fsview.h"
 #include "table/mdt.h"
+#include "table/table.h"
 #include "table/timeline.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -1372,6 +1373,246 @@ static hoodie_status storage_listing(const hoodie_storage *s, const char *base_p
     return rc;
 }
 
+/* ---- column_stats at initialization ---- */
+
+#define CS_INIT_TIME "00000000000000001" /* as Spark initializes it, after the files partition's 00000000000000000 */
+#define CS_INIT_GROUPS 2                 /* hoodie.metadata.index.column.stats.file.group.count */
+#define CS_MAX_DATA_COLUMNS 32           /* hoodie.metadata.index.column.stats.max.columns.to.index */
+#define INDEX_DEFS_KEY "hoodie.table.index.defs.path"
+#define INDEX_DEFS_PATH ".hoodie/.index_defs/index.json"
+
+/* JSON as Jackson's default pretty printer writes it (Hudi's index definitions): two-space indents, " : ",
+ * arrays on one line, "{ }" for an empty object, no final newline. */
+static hoodie_status jackson(hoodie_buf *b, const json_t *v, int depth)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: {
+        if (!json_object_size(v)) return hoodie_buf_append_str(b, "{ }");
+        HOODIE_TRY(hoodie_buf_append_str(b, "{\n"));
+        const char *k;
+        json_t *x;
+        size_t i = 0, n = json_object_size(v);
+        json_object_foreach((json_t *)v, k, x) {
+            for (int d = 0; d <= depth; d++) HOODIE_TRY(hoodie_buf_append_str(b, "  "));
+            json_t *kj = json_string(k);
+            char *ks = kj ? json_dumps(kj, JSON_ENCODE_ANY) : NULL;
+            json_decref(kj);
+            hoodie_status rc = ks ? hoodie_buf_printf(b, "%s : ", ks) : HOODIE_NOMEM();
+            free(ks);
+            HOODIE_TRY(rc);
+            HOODIE_TRY(jackson(b, x, depth + 1));
+            HOODIE_TRY(hoodie_buf_append_str(b, ++i < n ? ",\n" : "\n"));
+        }
+        for (int d = 0; d < depth; d++) HOODIE_TRY(hoodie_buf_append_str(b, "  "));
+        return hoodie_buf_append_str(b, "}");
+    }
+    case JSON_ARRAY: {
+        if (!json_array_size(v)) return hoodie_buf_append_str(b, "[ ]");
+        HOODIE_TRY(hoodie_buf_append_str(b, "[ "));
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            if (i) HOODIE_TRY(hoodie_buf_append_str(b, ", "));
+            HOODIE_TRY(jackson(b, json_array_get(v, i), depth + 1));
+        }
+        return hoodie_buf_append_str(b, " ]");
+    }
+    default: {
+        char *t = json_dumps(v, JSON_ENCODE_ANY);
+        if (!t) return HOODIE_NOMEM();
+        hoodie_status rc = hoodie_buf_append_str(b, t);
+        free(t);
+        return rc;
+    }
+    }
+}
+
+/* The columns column_stats indexes on a table of schema `sch` (meta and data columns): the three meta columns Hudi
+ * always indexes, then the first data columns of types the index takes. */
+static hoodie_status cs_init_columns(const hoodie_field *sch, json_t *arr)
+{
+    static const char *const meta[3] = { "_hoodie_commit_time", "_hoodie_partition_path", "_hoodie_record_key" };
+    for (int i = 0; i < 3; i++)
+        if (json_array_append_new(arr, json_string(meta[i])) < 0) return HOODIE_NOMEM();
+    size_t taken = 0;
+    for (size_t c = 0; c < sch->n_children && taken < CS_MAX_DATA_COLUMNS; c++) {
+        const hoodie_field *f = &sch->children[c];
+        if (!strncmp(f->name, "_hoodie_", 8) || !hoodie_write__cs_type_ok(&f->type)) continue;
+        if (json_array_append_new(arr, json_string(f->name)) < 0) return HOODIE_NOMEM();
+        taken++;
+    }
+    return HOODIE_OK;
+}
+
+/*
+ * The index definition of column_stats (written when the table has none; kept when it has one) and its columns
+ * (*cols, malloc'd). *defs_key: 1 when hoodie.properties must name the definitions' file.
+ */
+static hoodie_status cs_init_definition(const hoodie_storage *s, const char *base_path, const hoodie_table_config *cfg,
+                                        const hoodie_field *sch, char ***cols, size_t *n_cols, int *defs_key)
+{
+    const char *rel = hoodie_table_config_get(cfg, INDEX_DEFS_KEY);
+    *defs_key = !rel || !*rel;
+    if (*defs_key) rel = INDEX_DEFS_PATH;
+    char *path = hoodie_write__path(base_path, rel);
+    if (!path) return HOODIE_NOMEM();
+    hoodie_buf text = HOODIE_BUF_INIT, out = HOODIE_BUF_INIT;
+    json_t *root = NULL;
+    hoodie_status rc = hoodie_storage_read_all(s, path, &text);
+    if (rc == HOODIE_OK) {
+        json_error_t je;
+        root = json_loadb((const char *)text.data, text.len, 0, &je);
+        if (!root || !json_is_object(json_object_get(root, "indexDefinitions")))
+            rc = HOODIE_CORRUPT("%s: not an index definitions file (%s)", path, root ? "no indexDefinitions" : je.text);
+    } else if (rc == HOODIE_ENOTFOUND) {
+        hoodie_error_clear();
+        rc = (root = json_object()) && !json_object_set_new(root, "indexDefinitions", json_object()) ? HOODIE_OK
+                                                                                                      : HOODIE_NOMEM();
+    }
+    json_t *defs = rc == HOODIE_OK ? json_object_get(root, "indexDefinitions") : NULL;
+    json_t *def = defs ? json_object_get(defs, CS_PART) : NULL;
+    if (rc == HOODIE_OK && !def) { /* a new definition, as Hudi 1.0 writes it */
+        json_t *fields = json_array();
+        def = json_object();
+        if (!fields || !def) rc = HOODIE_NOMEM();
+        if (rc == HOODIE_OK) rc = cs_init_columns(sch, fields);
+        if (rc == HOODIE_OK &&
+            (json_object_set_new(def, "indexName", json_string(CS_PART)) < 0 ||
+             json_object_set_new(def, "indexType", json_string(CS_PART)) < 0 ||
+             json_object_set_new(def, "indexFunction", json_string(CS_PART)) < 0 ||
+             json_object_set_new(def, "sourceFields", fields) < 0 ||
+             json_object_set_new(def, "indexOptions", json_object()) < 0 ||
+             json_object_set_new(defs, CS_PART, def) < 0))
+            rc = HOODIE_NOMEM();
+        else fields = NULL, def = json_object_get(defs, CS_PART);
+        json_decref(fields);
+        if (rc == HOODIE_OK) rc = jackson(&out, root, 0);
+        if (rc == HOODIE_OK) {
+            rc = s->remove(s->ctx, path);
+            if (rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); rc = HOODIE_OK; }
+        }
+        if (rc == HOODIE_OK) rc = hoodie_storage_write_all(s, path, 0, out.data, out.len);
+    }
+    json_t *f = rc == HOODIE_OK ? json_object_get(def, "sourceFields") : NULL;
+    size_t n = json_array_size(f);
+    *cols = NULL, *n_cols = 0;
+    if (rc == HOODIE_OK && !(*cols = calloc(n + 1, sizeof **cols))) rc = HOODIE_NOMEM();
+    for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
+        const char *name = json_string_value(json_array_get(f, i));
+        if (!name) continue;
+        if (!((*cols)[*n_cols] = strdup(name))) rc = HOODIE_NOMEM();
+        else (*n_cols)++;
+    }
+    if (rc < 0) hoodie_error__prefix("%s: ", path);
+    json_decref(root);
+    hoodie_buf_dispose(&text);
+    hoodie_buf_dispose(&out);
+    free(path);
+    return rc;
+}
+
+/* The column_stats partition of a new MDT: deltacommit 00000000000000001 with a base HFile per file group holding
+ * the statistics of every base file of the listing (log files get none). */
+static hoodie_status cs_init_partition(const hoodie_storage *s, const char *base_path, const char *mdt,
+                                       const hoodie_table_config *mc, const changes *listing, char *const *cols,
+                                       size_t n_cols)
+{
+    hoodie_write_txn tx;
+    memset(&tx, 0, sizeof tx);
+    changes c; /* the records, through the commit path's helpers */
+    memset(&c, 0, sizeof c);
+    cs_conf conf;
+    memset(&conf, 0, sizeof conf);
+    conf.columns = (char **)cols, conf.n_columns = n_cols, conf.n_groups = CS_INIT_GROUPS, conf.on = 1;
+    c.csc = &conf, c.s = s, c.base_path = base_path;
+    hoodie_buf schema = HOODIE_BUF_INIT, meta = HOODIE_BUF_INIT;
+    out_file outs[CS_INIT_GROUPS];
+    memset(outs, 0, sizeof outs);
+    hoodie_wstat sts[CS_INIT_GROUPS];
+    memset(sts, 0, sizeof sts);
+    char fids[CS_INIT_GROUPS][32];
+    hoodie_status rc = HOODIE_OK;
+    for (size_t i = 0; rc == HOODIE_OK && i < listing->n; i++) {
+        const fchange *f = &listing->v[i];
+        hoodie_buf rel = HOODIE_BUF_INIT;
+        rc = strcmp(f->partition, ".") ? hoodie_buf_printf(&rel, "%s/%s", f->partition, f->name)
+                                       : hoodie_buf_append_str(&rel, f->name);
+        if (rc == HOODIE_OK) rc = hoodie_buf_cstr(&rel);
+        if (rc == HOODIE_OK) rc = cs_of_written(&c, strcmp(f->partition, ".") ? f->partition : "", (const char *)rel.data);
+        hoodie_buf_dispose(&rel);
+    }
+    if (rc == HOODIE_OK) rc = schema_with_meta(&schema);
+    if (rc == HOODIE_OK) rc = hoodie_write__partition_metadata(s, mdt, CS_PART, CS_INIT_TIME);
+    if (rc == HOODIE_OK) rc = mdt_begin(&tx, s, mdt, mc, CS_INIT_TIME, HOODIE_ACTION_DELTACOMMIT, "", 0);
+    if (rc == HOODIE_OK) rc = hoodie_write__inflight(&tx, NULL, 0);
+    hoodie_mdt_csrec *sorted = rc == HOODIE_OK ? malloc((c.n_cs + 1) * sizeof *sorted) : NULL;
+    if (rc == HOODIE_OK && !sorted) rc = HOODIE_NOMEM();
+    for (size_t g = 0; rc == HOODIE_OK && g < CS_INIT_GROUPS; g++) {
+        size_t k = 0;
+        for (size_t i = 0; i < c.n_cs; i++)
+            if (hoodie_mdt_key_group(c.cs[i].key, CS_INIT_GROUPS) == g) sorted[k++] = c.cs[i];
+        if (k) qsort(sorted, k, sizeof *sorted, cs_rec_cmp);
+        snprintf(fids[g], sizeof fids[g], CS_PREFIX "%04u-0", (unsigned)g);
+        int64_t records = 0;
+        rc = hoodie_file_name_base(&outs[g].name, fids[g], LOG_TOKEN, CS_INIT_TIME, "hfile");
+        if (rc == HOODIE_OK)
+            rc = build_cs_hfile(sorted, k, &schema, (const char *)outs[g].name.data, &outs[g].bytes, &records);
+        if (rc == HOODIE_OK)
+            rc = put_part_file(&tx, mdt, CS_PART, (const char *)outs[g].name.data, &outs[g].bytes,
+                               HOODIE_MARKER_CREATE, &outs[g].rel);
+        hoodie_wstat *st = &sts[g];
+        st->partition_path = CS_PART, st->file_id = fids[g], st->path = (const char *)outs[g].rel.data;
+        st->num_writes = st->num_inserts = records;
+        st->total_write_bytes = st->file_size_in_bytes = (int64_t)outs[g].bytes.len;
+        st->has_runtime = 1;
+    }
+    free(sorted);
+    if (rc == HOODIE_OK) {
+        hoodie_kv extra = { "schema", hoodie_write__mdt_schema };
+        hoodie_commit_info ci;
+        memset(&ci, 0, sizeof ci);
+        ci.stats = sts, ci.stat_count = CS_INIT_GROUPS, ci.extra = &extra, ci.extra_count = 1;
+        ci.operation_type = "BULK_INSERT";
+        rc = hoodie_commit_encode(&meta, &ci, 8);
+    }
+    if (rc == HOODIE_OK) rc = hoodie_write__complete(&tx, meta.data, meta.len);
+    c.csc = NULL; /* borrowed */
+    changes_dispose(&c);
+    hoodie_write__txn_dispose(&tx);
+    for (size_t g = 0; g < CS_INIT_GROUPS; g++) out_file_dispose(&outs[g]);
+    hoodie_buf_dispose(&schema);
+    hoodie_buf_dispose(&meta);
+    return rc;
+}
+
+/* column_stats for a new MDT, when the table has a schema: its definition, then its partition. *made: 1 if so,
+ * *defs_key: hoodie.properties must name the definitions' file. */
+static hoodie_status cs_init(const hoodie_storage *s, const char *base_path, const char *mdt,
+                             const hoodie_table_config *cfg, const hoodie_table_config *mc, const changes *listing,
+                             int *made, int *defs_key)
+{
+    *made = *defs_key = 0;
+    hoodie_table *t = NULL;
+    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+    to.storage = s;
+    hoodie_field sch;
+    int have_sch = 0;
+    char **cols = NULL;
+    size_t n_cols = 0;
+    hoodie_status rc = hoodie_table_open(&t, base_path, &to);
+    if (rc == HOODIE_OK) {
+        rc = hoodie_table__schema_field(t, NULL, &sch);
+        have_sch = rc == HOODIE_OK;
+        if (rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); rc = HOODIE_OK; } /* no write yet: no columns known */
+    }
+    if (rc == HOODIE_OK && have_sch) rc = cs_init_definition(s, base_path, cfg, &sch, &cols, &n_cols, defs_key);
+    if (rc == HOODIE_OK && n_cols) rc = cs_init_partition(s, base_path, mdt, mc, listing, cols, n_cols);
+    if (rc == HOODIE_OK) *made = n_cols > 0;
+    for (size_t i = 0; i < n_cols; i++) free(cols[i]);
+    free(cols);
+    if (have_sch) hoodie_field_dispose(&sch);
+    hoodie_table_free(t);
+    return rc;
+}
+
 static hoodie_status init_locked(const hoodie_storage *s, const char *base_path, int64_t *files_out)
 {
     hoodie_table_config *cfg = NULL;
@@ -1432,8 +1673,13 @@ static hoodie_status init_locked(const hoodie_storage *s, const char *base_path,
         rc = hoodie_commit_encode(&meta, &ci, 8);
     }
     if (rc == HOODIE_OK) rc = hoodie_write__complete(&tx, meta.data, meta.len);
+    /* column_stats (as Hudi 1.x has it by default), for a table with a schema */
+    int cs_made = 0, defs_key = 0;
+    if (rc == HOODIE_OK) rc = cs_init(s, base_path, mdt, cfg, mc, &ch, &cs_made, &defs_key);
     /* last: the table lists it (readers and writers take it from here on) */
-    if (rc == HOODIE_OK) rc = hoodie_write__set_mdt_partitions(s, base_path, cfg, "files");
+    if (rc == HOODIE_OK)
+        rc = hoodie_write__set_mdt_partitions_with(s, base_path, cfg, cs_made ? "column_stats,files" : "files",
+                                                   defs_key && cs_made ? INDEX_DEFS_KEY : NULL, INDEX_DEFS_PATH);
     if (rc == HOODIE_OK && files_out) *files_out = (int64_t)ch.n;
     hoodie_write__txn_dispose(&tx);
     changes_dispose(&ch);

@@ -187,6 +187,15 @@ run "init" 0 "$HOODIE" metadata "$it" init
 check_eq "init: files listed" "metadata table created: 5 file(s) listed" "$(cat "$tmp/out")"
 wr=$it
 in_step "init"
+check_eq "init: files and column_stats listed" "hoodie.table.metadata.partitions=column_stats,files" "$(grep '^hoodie.table.metadata.partitions=' "$it/.hoodie/hoodie.properties")"
+check_eq "init: the index definitions named" "hoodie.table.index.defs.path=.hoodie/.index_defs/index.json" "$(grep '^hoodie.table.index.defs.path=' "$it/.hoodie/hoodie.properties")"
+check_eq "init: column_stats defined as Hudi 1.0 writes it" "$(printf '%s\n' '{' '  "indexDefinitions" : {' '    "column_stats" : {' \
+    '      "indexName" : "column_stats",' '      "indexType" : "column_stats",' '      "indexFunction" : "column_stats",' \
+    '      "sourceFields" : [ "_hoodie_commit_time", "_hoodie_partition_path", "_hoodie_record_key", "id", "name", "city", "ts" ],' \
+    '      "indexOptions" : { }' '    }' '  }' '}')" "$(cat "$it/.hoodie/.index_defs/index.json")"
+grep -q "^column_stats: 28 statistics" "$tmp/out" && ok || bad "init: 4 base files x 7 columns: $(cat "$tmp/out")"
+check_eq "init: pruned reads" "$("$HOODIE" read "$it" --format csv --columns id,name --filter "city = 'lyon'" | sort)" \
+    "$("$HOODIE" read "$it" --format csv --columns id,name --filter "city = 'lyon'" --metadata-table | sort)"
 check_eq "init: the metadata table's properties" "$(grep -v '^#' "$T/.hoodie/metadata/.hoodie/hoodie.properties" | sed 's/=.*//')" \
     "$(grep -v '^#' "$it/.hoodie/metadata/.hoodie/hoodie.properties" | sed 's/=.*//')"
 "$HOODIE" write "$it" --op upsert --input "$tmp/i2.csv" > /dev/null

@@ -653,6 +653,21 @@ HOODIE_TEST(write_mdt__init)
     hoodie_mdt_listing *l;
     hoodie_assert_ok(hoodie_mdt_files(&l, mem, TBL, t->tl));
     hoodie_assert_equal_i(3, l->count); /* partitions a, b, c */
+    /* column_stats too (the table had a schema): every base file and the write's log files have statistics */
+    hoodie_assert_equal_s("column_stats,files", hoodie_table_config_get(t->cfg, "hoodie.table.metadata.partitions"));
+    hoodie_mdt_colstats *cs;
+    hoodie_assert_ok(hoodie_mdt_column_stats(&cs, mem, TBL, t->tl));
+    size_t with = 0, logs_after = 0;
+    for (size_t p = 0; p < l->count; p++)
+        for (size_t f = 0; f < l->partitions[p].count; f++) {
+            const char *name = l->partitions[p].files[f].name;
+            const hoodie_mdt_stat *st = hoodie_mdt_stat_of(cs, name, "ts");
+            if (strstr(name, ".parquet")) hoodie_assert(st != NULL);
+            with += st != NULL;
+            logs_after += st && strstr(name, ".log.");
+        }
+    hoodie_assert(with >= 4 && logs_after >= 1);
+    hoodie_mdt_colstats_free(cs);
     hoodie_mdt_listing_free(l);
     hoodie_table_free(t);
     via = scan_csv(mem, (const char *const[]){ "_hoodie_record_key", "p", "ts", "v" }, 4, HOODIE_OPEN_METADATA_TABLE);

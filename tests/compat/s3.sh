@@ -3,8 +3,8 @@
 # Signature V4 with the aws4 package and implements conditional PUTs) holds copies of the fixture tables, put there
 # by an independent client (tests/oracle/s3sync.mjs). hoodie must read each one at s3://... exactly as it reads the
 # local copy: snapshot, read-optimized, every instant by time travel, incremental windows, CDC, SQL, the timeline.
-# A write keeps the files partition of the table whose metadata table Spark keeps in step on S3, and a table hoodie
-# wrote there gets one (init). Then hoodie writes
+# A write keeps the files and column_stats partitions of the table whose metadata table Spark keeps in step on S3,
+# and a table hoodie wrote there gets one (init). Then hoodie writes
 # tables on S3 (COW and MOR: bulk_insert, upsert, delete, compaction, clean) next to the same
 # writes on local disk: both read back the same rows at every step, and the S3 table, copied down by the
 # independent client, is a table hoodie reads the same locally. Errors: a wrong secret, a missing table, a server
@@ -113,6 +113,11 @@ printf 'id,name,city,ts\n1,a2,paris,2\n4,d,lyon,2\n' > "$tmp/init2.csv"
 "$HOODIE" metadata "$s3i" validate 2>&1 | grep -q "3 partition(s), 5 file(s) in the metadata table; 0 difference(s) from storage" && ok ||
     bad "metadata init on S3: $("$HOODIE" metadata "$s3i" validate 2>&1)"
 check_eq "metadata init on S3: reads through it" "$(rows "$s3i")" "$(rows "$s3i" --metadata-table)"
+# both keep column_stats in step: every base file's statistics equal its footer's, read from S3
+for t in "$s3m" "$s3i"; do
+    "$HOODIE" metadata "$t" validate 2>&1 | grep -q "^column_stats: [1-9][0-9]* statistics of base files checked against their footers; 0 difference(s)$" &&
+        ok || bad "column_stats on S3 ($t): $("$HOODIE" metadata "$t" validate 2>&1)"
+done
 
 # ---- writing tables on S3, next to the same writes on local disk ----
 python3 - "$tmp" <<'EOF'

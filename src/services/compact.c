@@ -19,6 +19,7 @@
 #include "storage/storage.h"
 #include "table/file_name.h"
 #include "table/fsview.h"
+#include "table/mdt.h"
 #include "util/error.h"
 #include "util/warn.h"
 #include "write/basefile_stream.h"
@@ -26,6 +27,7 @@
 #include "table/pqfile.h"
 #include "write/rgcopy.h"
 #include "write/commit_encode.h"
+#include "write/mdt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -549,6 +551,14 @@ static hoodie_status run_one(hoodie_svc *sv, const hoodie_instant *in, int log, 
     stat_vec stats = { 0 };
     hoodie_buf meta = HOODIE_BUF_INIT;
     HOODIE_TRY(hoodie_svc__load_schema(sv));
+    /* log compaction keeps a column_stats partition in step: its log files' statistics go with the commit */
+    if (log && !sv->cs_arena && hoodie_write__mdt_mode(sv->t->cfg) == 1 && hoodie_mdt_listed(sv->t->cfg, "column_stats")) {
+        size_t groups;
+        hoodie_status crc = hoodie_write__cs_layout(sv->s, sv->base_path, sv->t->cfg, &sv->cs_cols, &sv->n_cs_cols, &groups);
+        if (crc == HOODIE_ENOTFOUND) hoodie_error_clear();
+        else if (crc < 0) return crc;
+        if (sv->n_cs_cols) HOODIE_TRY(hoodie_arena_new(&sv->cs_arena, NULL, 4096));
+    }
     HOODIE_TRY(hoodie_svc__resume(sv, &tx, in));
     hoodie_status rc = hoodie_svc__read_record(sv, in, HOODIE_STATE_REQUESTED, &plan);
     if (rc == HOODIE_OK && !plan) rc = HOODIE_CORRUPT("%s: empty compaction plan", in->requested);
@@ -573,6 +583,8 @@ static hoodie_status run_one(hoodie_svc *sv, const hoodie_instant *in, int log, 
         ci.operation_type = log ? "LOG_COMPACT" : "COMPACT";
         rc = hoodie_commit_encode(&meta, &ci, sv->t->cfg->version >= 8 ? 8 : 6);
     }
+    tx.log_stats = sv->log_stats;
+    tx.n_log_stats = sv->n_log_stats;
     if (rc == HOODIE_OK) rc = hoodie_write__complete_unlocked(&tx, meta.data, meta.len);
     if (rc == HOODIE_OK) snprintf(res->instant, sizeof res->instant, "%s", in->requested);
     hoodie_buf_dispose(&meta);

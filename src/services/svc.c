@@ -1,5 +1,7 @@
 /* Shared pieces of the table services (see svc.h). */
 #include "services/svc.h"
+#include "table/mdt.h"
+#include "write/mdt.h"
 #include "format/avro/json.h"
 #include "format/avro/schema.h"
 #include "format/parquet/reader.h"
@@ -104,6 +106,10 @@ void hoodie_svc__close(hoodie_svc *sv)
     free(sv->avro_file_schema);
     for (size_t i = 0; i < sv->n_rolled_back_instants; i++) free(sv->rolled_back_instants[i]);
     free(sv->rolled_back_instants);
+    for (size_t i = 0; i < sv->n_cs_cols; i++) free(sv->cs_cols[i]);
+    free(sv->cs_cols);
+    free(sv->log_stats);
+    hoodie_arena_free(sv->cs_arena);
     hoodie_table_free(sv->t);
     free(sv->base_path);
     memset(sv, 0, sizeof *sv);
@@ -479,10 +485,37 @@ static hoodie_status valid_instants(const hoodie_log_items *items, hoodie_buf *t
  * Log compaction of a slice: its log records folded into one new log file. Log files larger than the merge may hold
  * (hoodie_logscan_parts) are folded in key-hash partitions, each pass adding its part's blocks to the file.
  */
+/* One pass's records merged into the log file's statistics (cs: n_cs_cols entries, *have: filled once). */
+static hoodie_status logc_stats_add(hoodie_svc *sv, const hoodie_batch *recs, const char *partition,
+                                    const char *file_name, hoodie_mdt_csrec *cs, int *have, int *ok)
+{
+    int64_t n = recs->root.length;
+    int64_t *ident = malloc(((size_t)n + 1) * sizeof *ident);
+    if (!ident) return HOODIE_NOMEM();
+    for (int64_t i = 0; i < n; i++) ident[i] = i;
+    hoodie_status rc = HOODIE_OK;
+    for (size_t c = 0; rc == HOODIE_OK && *ok && c < sv->n_cs_cols; c++) {
+        int col = hoodie_field_find(&recs->schema, sv->cs_cols[c]);
+        if (col < 0) continue; /* not a column of the table: no record, as for a base file without it */
+        hoodie_mdt_csrec r;
+        rc = hoodie_write__cs_of_values(sv->cs_cols[c], &recs->schema.children[col], &recs->root.children[col], ident,
+                                        (size_t)n, *partition ? partition : ".", file_name, sv->cs_arena, &r, ok);
+        if (rc < 0 || !*ok) break;
+        if (!*have || !cs[c].key) cs[c] = r;
+        else hoodie_mdt_cs_merge(&cs[c], &r);
+    }
+    *have = 1;
+    free(ident);
+    return rc;
+}
+
 hoodie_status hoodie_svc__compact_logs(hoodie_svc *sv, const char *partition, const char *const *log_names,
                                        size_t n_logs, const char *instant, const char *path,
                                        hoodie_svc_logc_result *res)
 {
+    const char *slash = strrchr(path, '/'), *file_name = slash ? slash + 1 : path;
+    hoodie_mdt_csrec *cs = NULL;
+    int cs_have = 0, cs_ok = 1;
     hoodie_arena *a = NULL;
     hoodie_svc_rows stats = { 0 };
     hoodie_buf times = HOODIE_BUF_INIT;
@@ -490,6 +523,7 @@ hoodie_status hoodie_svc__compact_logs(hoodie_svc *sv, const char *partition, co
     memset(res, 0, sizeof *res);
     HOODIE_TRY(hoodie_svc__load_schema(sv));
     HOODIE_TRY(hoodie_svc__need_meta_fields(sv, "log compaction of"));
+    if (sv->n_cs_cols && !(cs = calloc(sv->n_cs_cols, sizeof *cs))) return HOODIE_NOMEM();
     hoodie_status rc = hoodie_arena_new(&a, NULL, 4096);
     merge_shape sh;
     if (rc == HOODIE_OK) rc = shape_of(sv, 0, &sh);
@@ -521,6 +555,7 @@ hoodie_status hoodie_svc__compact_logs(hoodie_svc *sv, const char *partition, co
                                                 sv->o.codec);
             hoodie_wlog_deletes d = { dels.keys, dels.key_lens, dels.ords, dels.count, partition };
             if (rc == HOODIE_OK) rc = hoodie_wlog_compacted_add(w, &recs, &d);
+            if (rc == HOODIE_OK && cs) rc = logc_stats_add(sv, &recs, partition, file_name, cs, &cs_have, &cs_ok);
             res->records += recs.root.length;
             res->deletes += (int64_t)dels.count;
             res->blocks += (recs.root.length ? 1 : 0) + (dels.count ? 1 : 0);
@@ -540,6 +575,11 @@ hoodie_status hoodie_svc__compact_logs(hoodie_svc *sv, const char *partition, co
     } else if (w) {
         hoodie_wlog_compacted_abandon(w);
     }
+    /* the file's statistics, when every column could have them */
+    for (size_t c = 0; rc == HOODIE_OK && res->written && cs_have && cs_ok && c < sv->n_cs_cols; c++) {
+        if (cs[c].key) rc = hoodie_write__cs_push(&sv->log_stats, &sv->n_log_stats, &sv->cap_log_stats, &cs[c]);
+    }
+    free(cs);
     res->log_records = stats.log_records;
     hoodie_buf_dispose(&times);
     hoodie_arena_free(a);

@@ -50,6 +50,13 @@ typedef struct hoodie_svc {
     hoodie_delete_marker marker, nofn_marker; /* the table's custom delete marker in file_schema / nofn_schema */
     char **rolled_back_instants;  /* instants undone by completed rollbacks (log blocks of them are skipped) */
     size_t n_rolled_back_instants;
+    /* log compaction on a table whose metadata table keeps column_stats (write/mdt.h): its columns, and the
+     * statistics of the log files written (for the commit's hoodie_write_txn.log_stats) */
+    char **cs_cols;
+    size_t n_cs_cols;
+    hoodie_arena *cs_arena;
+    struct hoodie_mdt_csrec *log_stats;
+    size_t n_log_stats, cap_log_stats;
 } hoodie_svc;
 
 /** hoodie_svc__open flags. */
@@ -162,6 +169,8 @@ typedef struct hoodie_svc_logc_result {
 hoodie_status hoodie_svc__compact_logs(hoodie_svc *sv, const char *partition, const char *const *log_names,
                                        size_t n_logs, const char *instant, const char *path,
                                        hoodie_svc_logc_result *res);
+/** With sv->cs_cols: the column statistics of the log file hoodie_svc__compact_logs wrote to `path` (named
+ *  `file_name`, in `partition`) onto sv->log_stats; nothing when a column's type is not indexable. */
 
 /** HOODIE_EUNSUPPORTED naming `what` for a table without meta fields (its records carry no keys to merge by). */
 hoodie_status hoodie_svc__need_meta_fields(const hoodie_svc *sv, const char *what);

@@ -16,9 +16,9 @@
  * is disabled as below. The column_stats partition is kept too when its index definition (index.json, version V1)
  * names its columns and its file groups are col-stats-NNNN-0 (mdt_colstats.c): the same deltacommit adds a log
  * file per file group it reaches, with the statistics of every base file the instant wrote (from their footers) and
- * the statistics of the log files its append handles wrote (hoodie_write_txn.log_stats, from the rows written), and
- * tombstones of the files a clean removed; other log files (log compaction's, partial updates', the LSM layout's) get
- * none (readers do not prune a file without statistics).
+ * the statistics of the log files its append handles or a log compaction wrote (hoodie_write_txn.log_stats, from the
+ * rows written), and tombstones of the files a clean removed; other log files (partial updates', the LSM layout's)
+ * get none (readers do not prune a file without statistics).
  * Other MDT partitions (record_index, secondary and expression indexes, partition_stats, bloom_filters) are dropped
  * from hoodie.table.metadata.partitions and their folders removed, as Hudi drops an index: hoodie does not
  * maintain them, and a stale record index would make Spark's next upsert write duplicates. Readers see an MDT deltacommit only once the table's own instant completed (table/mdt.h), so a
@@ -164,6 +164,10 @@ int hoodie_write__cs_type_ok(const struct hoodie_type *t);
 hoodie_status hoodie_write__cs_of_values(const char *column, const struct hoodie_field *f, const struct hoodie_array *a,
                                          const int64_t *rows, size_t n, const char *partition, const char *file_name,
                                          struct hoodie_arena *ar, struct hoodie_mdt_csrec *out, int *ok);
+
+/** Append *r to the growing array (*v, *n, *cap). */
+hoodie_status hoodie_write__cs_push(struct hoodie_mdt_csrec **v, size_t *n, size_t *cap,
+                                    const struct hoodie_mdt_csrec *r);
 
 /** A HoodieMetadataRecord of type 3 holding `r` (Avro binary; `base_file`: the MDT base file it goes into, whose
  *  name the record's _hoodie_file_name holds, or NULL for a log block). */

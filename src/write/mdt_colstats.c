@@ -23,6 +23,7 @@
 #include "util/digest.h"
 #include "util/error.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define HASH_SEED 0xFFFFFFFFDABADABAULL /* HashID's int seed 0xdabadaba, sign-extended to hash64's long */
@@ -304,6 +305,18 @@ hoodie_status hoodie_write__cs_of_values(const char *column, const hoodie_field 
     hoodie_buf_dispose(&key);
     *ok = rc == HOODIE_OK;
     return rc;
+}
+
+hoodie_status hoodie_write__cs_push(hoodie_mdt_csrec **v, size_t *n, size_t *cap, const hoodie_mdt_csrec *r)
+{
+    if (*n == *cap) {
+        size_t nc = *cap ? *cap * 2 : 64;
+        hoodie_mdt_csrec *p = realloc(*v, nc * sizeof *p);
+        if (!p) return HOODIE_NOMEM();
+        *v = p, *cap = nc;
+    }
+    (*v)[(*n)++] = *r;
+    return HOODIE_OK;
 }
 
 /* ---- the record ---- */

@@ -361,14 +361,7 @@ static int fchange_cmp(const void *a, const void *b)
 
 static hoodie_status cs_push(changes *c, const hoodie_mdt_csrec *r)
 {
-    if (c->n_cs == c->cap_cs) {
-        size_t nc = c->cap_cs ? c->cap_cs * 2 : 64;
-        hoodie_mdt_csrec *v = realloc(c->cs, nc * sizeof *v);
-        if (!v) return HOODIE_NOMEM();
-        c->cs = v, c->cap_cs = nc;
-    }
-    c->cs[c->n_cs++] = *r;
-    return HOODIE_OK;
+    return hoodie_write__cs_push(&c->cs, &c->n_cs, &c->cap_cs, r);
 }
 
 /* The statistics of a base file the instant wrote (its path relative to the base path); log files have none

@@ -971,15 +971,8 @@ static hoodie_status log_stats(wctx *w, const hoodie_batch *meta, const rowvec *
         rc = hoodie_write__cs_of_values(w->cs_cols[c], f, a, rows, ups->n, mdt_part, name, w->arena, &v[k], &ok);
         if (rc == HOODIE_OK && ok) k++;
     }
-    for (size_t i = 0; rc == HOODIE_OK && ok && i < k; i++) {
-        if (w->n_log_stats == w->cap_log_stats) {
-            size_t nc = w->cap_log_stats ? w->cap_log_stats * 2 : 64;
-            hoodie_mdt_csrec *p = realloc(w->log_stats, nc * sizeof *p);
-            if (!p) { rc = HOODIE_NOMEM(); break; }
-            w->log_stats = p, w->cap_log_stats = nc;
-        }
-        w->log_stats[w->n_log_stats++] = v[i];
-    }
+    for (size_t i = 0; rc == HOODIE_OK && ok && i < k; i++)
+        rc = hoodie_write__cs_push(&w->log_stats, &w->n_log_stats, &w->cap_log_stats, &v[i]);
     free(v);
     free(ident);
     return rc;

@@ -478,6 +478,16 @@ HOODIE_TEST(write_mdt__spark_files_partition_kept_in_step)
     assert_mdt_in_step(mem);
     hoodie_assert_ok(write_op(mem, SPARK_HEAD "1,,,,,,,,,,,,\n", HOODIE_WRITE_DELETE));
     assert_mdt_in_step(mem);
+    /* two more updates, then a log compaction of the slice: its new log file has statistics too */
+    hoodie_assert_ok(write_op(mem, SPARK_UPSERT, HOODIE_WRITE_UPSERT));
+    hoodie_assert_ok(write_op(mem, SPARK_UPSERT, HOODIE_WRITE_UPSERT));
+    int64_t saved_threshold = o.log_blocks_threshold;
+    o.log_blocks_threshold = 2;
+    hoodie_service_result lr;
+    hoodie_assert_ok(hoodie_log_compaction(TBL, &o, &lr));
+    hoodie_assert(lr.files_written >= 1);
+    o.log_blocks_threshold = saved_threshold;
+    assert_mdt_in_step(mem);
     o.clean_policy = HOODIE_CLEAN_KEEP_LATEST_FILE_VERSIONS;
     o.retain = 1;
     hoodie_assert_ok(hoodie_clean(TBL, &o, NULL));

@@ -19,7 +19,6 @@
 #include "storage/storage.h"
 #include "table/file_name.h"
 #include "table/fsview.h"
-#include "table/mdt.h"
 #include "util/error.h"
 #include "util/warn.h"
 #include "write/basefile_stream.h"
@@ -552,11 +551,8 @@ static hoodie_status run_one(hoodie_svc *sv, const hoodie_instant *in, int log, 
     hoodie_buf meta = HOODIE_BUF_INIT;
     HOODIE_TRY(hoodie_svc__load_schema(sv));
     /* log compaction keeps a column_stats partition in step: its log files' statistics go with the commit */
-    if (log && !sv->cs_arena && hoodie_write__mdt_mode(sv->t->cfg) == 1 && hoodie_mdt_listed(sv->t->cfg, "column_stats")) {
-        size_t groups;
-        hoodie_status crc = hoodie_write__cs_layout(sv->s, sv->base_path, sv->t->cfg, &sv->cs_cols, &sv->n_cs_cols, &groups);
-        if (crc == HOODIE_ENOTFOUND) hoodie_error_clear();
-        else if (crc < 0) return crc;
+    if (log && !sv->cs_arena) {
+        HOODIE_TRY(hoodie_write__cs_columns(sv->s, sv->base_path, sv->t->cfg, &sv->cs_cols, &sv->n_cs_cols));
         if (sv->n_cs_cols) HOODIE_TRY(hoodie_arena_new(&sv->cs_arena, NULL, 4096));
     }
     HOODIE_TRY(hoodie_svc__resume(sv, &tx, in));

@@ -481,34 +481,30 @@ static hoodie_status valid_instants(const hoodie_log_items *items, hoodie_buf *t
     return rc == HOODIE_OK ? hoodie_buf_cstr(times) : rc;
 }
 
-/*
- * Log compaction of a slice: its log records folded into one new log file. Log files larger than the merge may hold
- * (hoodie_logscan_parts) are folded in key-hash partitions, each pass adding its part's blocks to the file.
- */
 /* One pass's records merged into the log file's statistics (cs: n_cs_cols entries, *have: filled once). */
 static hoodie_status logc_stats_add(hoodie_svc *sv, const hoodie_batch *recs, const char *partition,
                                     const char *file_name, hoodie_mdt_csrec *cs, int *have, int *ok)
 {
-    int64_t n = recs->root.length;
-    int64_t *ident = malloc(((size_t)n + 1) * sizeof *ident);
-    if (!ident) return HOODIE_NOMEM();
-    for (int64_t i = 0; i < n; i++) ident[i] = i;
+    size_t n = (size_t)recs->root.length;
     hoodie_status rc = HOODIE_OK;
     for (size_t c = 0; rc == HOODIE_OK && *ok && c < sv->n_cs_cols; c++) {
         int col = hoodie_field_find(&recs->schema, sv->cs_cols[c]);
         if (col < 0) continue; /* not a column of the table: no record, as for a base file without it */
         hoodie_mdt_csrec r;
-        rc = hoodie_write__cs_of_values(sv->cs_cols[c], &recs->schema.children[col], &recs->root.children[col], ident,
-                                        (size_t)n, *partition ? partition : ".", file_name, sv->cs_arena, &r, ok);
+        rc = hoodie_write__cs_of_values(sv->cs_cols[c], &recs->schema.children[col], &recs->root.children[col], NULL,
+                                        0, n, *partition ? partition : ".", file_name, sv->cs_arena, &r, ok);
         if (rc < 0 || !*ok) break;
         if (!*have || !cs[c].key) cs[c] = r;
         else hoodie_mdt_cs_merge(&cs[c], &r);
     }
     *have = 1;
-    free(ident);
     return rc;
 }
 
+/*
+ * Log compaction of a slice: its log records folded into one new log file. Log files larger than the merge may hold
+ * (hoodie_logscan_parts) are folded in key-hash partitions, each pass adding its part's blocks to the file.
+ */
 hoodie_status hoodie_svc__compact_logs(hoodie_svc *sv, const char *partition, const char *const *log_names,
                                        size_t n_logs, const char *instant, const char *path,
                                        hoodie_svc_logc_result *res)

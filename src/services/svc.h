@@ -164,13 +164,12 @@ typedef struct hoodie_svc_logc_result {
  * folded per record key as the snapshot reader folds them, written to `path` (a new log file) as one delete block
  * and one data block of INSTANT_TIME `instant` whose COMPACTED_BLOCK_TIMES lists the replaced blocks' instants
  * (write/wlog.h); log files larger than sv->o.merge_memory are folded in key-hash partitions, a delete block and a
- * data block each. Records keep their meta columns.
+ * data block each. Records keep their meta columns. With sv->cs_cols, the new file's column statistics go onto
+ * sv->log_stats (none when a column's type is not indexable).
  */
 hoodie_status hoodie_svc__compact_logs(hoodie_svc *sv, const char *partition, const char *const *log_names,
                                        size_t n_logs, const char *instant, const char *path,
                                        hoodie_svc_logc_result *res);
-/** With sv->cs_cols: the column statistics of the log file hoodie_svc__compact_logs wrote to `path` (named
- *  `file_name`, in `partition`) onto sv->log_stats; nothing when a column's type is not indexable. */
 
 /** HOODIE_EUNSUPPORTED naming `what` for a table without meta fields (its records carry no keys to merge by). */
 hoodie_status hoodie_svc__need_meta_fields(const hoodie_svc *sv, const char *what);

@@ -156,14 +156,20 @@ struct hoodie_type;
 /** 1 if the column_stats index takes columns of type t (a wrapper holds their values). */
 int hoodie_write__cs_type_ok(const struct hoodie_type *t);
 /**
- * The statistics of `column` over the records a log file holds, as Hudi's append handle collects them: bounds of
- * the values a[rows[i]] (rows NULL: a[0] for every one of the n records, a constant column), valueCount n, the nulls
- * counted, sizes 0. n = 0 (a log of deletes only): no bounds, counts 0. *ok is 0 when the column's type is not one
- * the index takes (the file is then left out whole).
+ * The statistics of `column` over the n records a log file holds, as Hudi's append handle collects them: bounds of
+ * the values a[rows[i]] (rows NULL: a[i]; constant: a[0] for every record), valueCount n, the nulls counted,
+ * sizes 0. n = 0 (a log of deletes only): no bounds, counts 0. *ok is 0 when the column's type is not one the
+ * index takes (the file is then left out whole).
  */
 hoodie_status hoodie_write__cs_of_values(const char *column, const struct hoodie_field *f, const struct hoodie_array *a,
-                                         const int64_t *rows, size_t n, const char *partition, const char *file_name,
-                                         struct hoodie_arena *ar, struct hoodie_mdt_csrec *out, int *ok);
+                                         const int64_t *rows, int constant, size_t n, const char *partition,
+                                         const char *file_name, struct hoodie_arena *ar, struct hoodie_mdt_csrec *out,
+                                         int *ok);
+
+/** The columns a kept column_stats partition indexes (*cols malloc'd, each malloc'd; none when the table's
+ *  metadata table keeps no column_stats): what writers collecting log files' statistics need. */
+hoodie_status hoodie_write__cs_columns(const hoodie_storage *s, const char *base_path, const hoodie_table_config *cfg,
+                                       char ***cols, size_t *n);
 
 /** Append *r to the growing array (*v, *n, *cap). */
 hoodie_status hoodie_write__cs_push(struct hoodie_mdt_csrec **v, size_t *n, size_t *cap,

@@ -261,16 +261,17 @@ static void value_at(const hoodie_field *f, const hoodie_array *a, int64_t r, ho
 }
 
 hoodie_status hoodie_write__cs_of_values(const char *column, const hoodie_field *f, const hoodie_array *a,
-                                         const int64_t *rows, size_t n, const char *partition, const char *file_name,
-                                         hoodie_arena *ar, hoodie_mdt_csrec *out, int *ok)
+                                         const int64_t *rows, int constant, size_t n, const char *partition,
+                                         const char *file_name, hoodie_arena *ar, hoodie_mdt_csrec *out, int *ok)
 {
     memset(out, 0, sizeof *out);
     *ok = 0;
     int w = wrapper_of_type(&f->type);
     if (w < 0) return HOODIE_OK;
     int64_t lo = -1, hi = -1, nulls = 0;
-    for (size_t i = 0; i < n; i++) {
-        int64_t r = rows ? rows[i] : 0;
+    size_t seen = constant ? (n ? 1 : 0) : n; /* a constant: one value stands for every record */
+    for (size_t i = 0; i < seen; i++) {
+        int64_t r = constant ? 0 : rows ? rows[i] : (int64_t)i;
         if (!hoodie_array_is_valid(a, r)) { nulls++; continue; }
         if (f->type.id == HOODIE_TYPE_FLOAT || f->type.id == HOODIE_TYPE_DOUBLE) {
             hoodie_pq_value x;
@@ -279,9 +280,8 @@ hoodie_status hoodie_write__cs_of_values(const char *column, const hoodie_field 
         }
         if (lo < 0 || hoodie_value_compare(f, a, r, a, lo) < 0) lo = r;
         if (hi < 0 || hoodie_value_compare(f, a, r, a, hi) > 0) hi = r;
-        if (!rows) { nulls = 0; break; } /* a constant: one value */
     }
-    if (!rows && lo < 0 && n) nulls = (int64_t)n;
+    if (constant) nulls = lo < 0 ? (int64_t)n : 0;
     out->value_count = (int64_t)n;
     out->null_count = nulls;
     out->total_size = out->total_uncompressed_size = 0;

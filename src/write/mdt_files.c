@@ -147,12 +147,10 @@ static int cs_scan_cb(const hoodie_dirent *e, void *payload)
         else g = g * 10 + (unsigned)(ch - '0');
     }
     if (!ok || g >= CS_MAX_GROUPS || fn.instant.len > HOODIE_INSTANT_TIME_MAX) { sc->bad = 1; return 0; }
-    char *first = sc->c->first[g];
-    if (!sc->seen[g] || (strlen(first) == fn.instant.len ? memcmp(fn.instant.p, first, fn.instant.len) < 0
-                                                          : fn.instant.len < strlen(first))) {
-        memcpy(first, fn.instant.p, fn.instant.len);
-        first[fn.instant.len] = '\0';
-    }
+    char inst[HOODIE_INSTANT_TIME_MAX + 1], *first = sc->c->first[g];
+    memcpy(inst, fn.instant.p, fn.instant.len);
+    inst[fn.instant.len] = '\0';
+    if (!sc->seen[g] || strcmp(inst, first) < 0) memcpy(first, inst, fn.instant.len + 1);
     sc->seen[g] = 1;
     if (g + 1 > sc->c->n_groups) sc->c->n_groups = g + 1;
     return 0;
@@ -228,6 +226,18 @@ hoodie_status hoodie_write__cs_layout(const hoodie_storage *s, const char *base_
     c->columns = NULL, c->n_columns = 0;
     cs_conf_dispose(c);
     return HOODIE_OK;
+}
+
+hoodie_status hoodie_write__cs_columns(const hoodie_storage *s, const char *base_path, const hoodie_table_config *cfg,
+                                       char ***cols, size_t *n)
+{
+    *cols = NULL;
+    *n = 0;
+    if (hoodie_write__mdt_mode(cfg) != 1 || !hoodie_mdt_listed(cfg, CS_PART)) return HOODIE_OK;
+    size_t groups;
+    hoodie_status rc = hoodie_write__cs_layout(s, base_path, cfg, cols, n, &groups);
+    if (rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); rc = HOODIE_OK; }
+    return rc;
 }
 
 typedef struct dirs_ctx { char **names; size_t n; int oom; int keep_cs; } dirs_ctx;
@@ -969,6 +979,20 @@ static int cs_rec_cmp(const void *a, const void *b)
     return strcmp(x->key, y->key);
 }
 
+/* A record of an instant: its file group and arrival order. */
+typedef struct cs_ref {
+    size_t group, seq;
+    const hoodie_mdt_csrec *r;
+} cs_ref;
+
+static int cs_ref_cmp(const void *a, const void *b)
+{
+    const cs_ref *x = a, *y = b;
+    if (x->group != y->group) return x->group < y->group ? -1 : 1;
+    int c = strcmp(x->r->key, y->r->key);
+    return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
 /* The log file of `group` holding the records recs[0..n) (sorted by key; a key twice: the later one). */
 static hoodie_status cs_log(dc_log *l, const char *t, size_t group, hoodie_mdt_csrec *recs, size_t n,
                             const hoodie_buf *schema)
@@ -1028,28 +1052,20 @@ static hoodie_status write_deltacommit(const hoodie_write_txn *dtx, changes *c)
     HOODIE_TRY_GOTO(rc, hoodie_hlog_write_block(&fl->f.bytes, HOODIE_HLOG_HFILE_DATA_BLOCK, h, 2, hfile.data, hfile.len), done);
     HOODIE_TRY_GOTO(rc, hoodie_file_name_log(&fl->f.name, FILES_GROUP, t, 1, LOG_TOKEN), done);
     if (c->n_cs) {
-        /* by file group, then key (a stable sort keeps a key's later record after its earlier one) */
-        size_t *group = malloc(c->n_cs * sizeof *group);
+        /* by file group, then key, then the order they came in (the later record of a key wins) */
+        cs_ref *refs = malloc(c->n_cs * sizeof *refs);
         hoodie_mdt_csrec *sorted = malloc(c->n_cs * sizeof *sorted);
-        if (!group || !sorted) { free(group); free(sorted); rc = HOODIE_NOMEM(); goto done; }
-        for (size_t i = 0; i < c->n_cs; i++) group[i] = hoodie_mdt_key_group(c->cs[i].key, n_groups);
-        for (size_t g = 0; rc == HOODIE_OK && g < n_groups; g++) {
-            size_t k = 0;
-            for (size_t i = 0; i < c->n_cs; i++)
-                if (group[i] == g) sorted[k++] = c->cs[i];
-            if (!k) continue;
-            /* insertion order among equal keys: a merge sort would keep it; records of one key are rare */
-            for (size_t i = 1; i < k; i++) {
-                hoodie_mdt_csrec x = sorted[i];
-                size_t j = i;
-                while (j > 0 && cs_rec_cmp(&sorted[j - 1], &x) > 0) { sorted[j] = sorted[j - 1]; j--; }
-                sorted[j] = x;
-            }
+        if (!refs || !sorted) { free(refs); free(sorted); rc = HOODIE_NOMEM(); goto done; }
+        for (size_t i = 0; i < c->n_cs; i++) refs[i] = (cs_ref){ hoodie_mdt_key_group(c->cs[i].key, n_groups), i, &c->cs[i] };
+        qsort(refs, c->n_cs, sizeof *refs, cs_ref_cmp);
+        for (size_t i = 0; rc == HOODIE_OK && i < c->n_cs;) {
+            size_t g = refs[i].group, k = 0;
+            for (; i < c->n_cs && refs[i].group == g; i++) sorted[k++] = *refs[i].r;
             dc_log *l = &logs[n_logs++];
             snprintf(l->prev, sizeof l->prev, "%s", lastc || compacted ? base_instant : c->csc->first[g]);
             rc = cs_log(l, t, g, sorted, k, &schema);
         }
-        free(group);
+        free(refs);
         free(sorted);
         if (rc < 0) goto done;
     }

@@ -944,8 +944,6 @@ static const char *pending_compaction_of(wctx *w, const wgroup *g)
     return best;
 }
 
-/* MOR: updates and deletes of an existing group as one new log file; or, with the bucket index (which sees log
- * files), the inserts of a new group as its first file, a log file, as Hudi's MOR writes them. */
 /* The statistics of a log file for a kept column_stats partition (write/mdt.h), onto w->log_stats: per indexed
  * column, over the records written (meta: make_meta's batch; data: the input rows). None for a file of partial
  * records (the columns left out have no values) or a column of a type the index does not take. */
@@ -954,9 +952,7 @@ static hoodie_status log_stats(wctx *w, const hoodie_batch *meta, const rowvec *
 {
     if (!w->n_cs_cols || w->absent) return HOODIE_OK;
     hoodie_mdt_csrec *v = calloc(w->n_cs_cols, sizeof *v);
-    int64_t *ident = calloc(ups->n + 1, sizeof *ident);
-    hoodie_status rc = v && ident ? HOODIE_OK : HOODIE_NOMEM();
-    for (size_t i = 0; i < ups->n && ident; i++) ident[i] = (int64_t)i;
+    hoodie_status rc = v ? HOODIE_OK : HOODIE_NOMEM();
     size_t k = 0;
     int ok = 1;
     const char *mdt_part = *partition ? partition : ".";
@@ -966,18 +962,21 @@ static hoodie_status log_stats(wctx *w, const hoodie_batch *meta, const rowvec *
         const hoodie_field *f = &w->file_schema.children[col];
         const hoodie_array *a = NULL;
         const int64_t *rows = NULL;
+        int constant = 0; /* make_meta's commit time, partition path and file name: one row each */
         if (ups->n && col >= 5) a = &w->in.root.children[col - 5], rows = ups->v;
-        else if (ups->n) a = &meta->root.children[col], rows = col == 1 || col == 2 ? ident : NULL;
-        rc = hoodie_write__cs_of_values(w->cs_cols[c], f, a, rows, ups->n, mdt_part, name, w->arena, &v[k], &ok);
+        else if (ups->n) a = &meta->root.children[col], constant = col == 0 || col == 3 || col == 4;
+        rc = hoodie_write__cs_of_values(w->cs_cols[c], f, a, rows, constant, ups->n, mdt_part, name, w->arena, &v[k],
+                                        &ok);
         if (rc == HOODIE_OK && ok) k++;
     }
     for (size_t i = 0; rc == HOODIE_OK && ok && i < k; i++)
         rc = hoodie_write__cs_push(&w->log_stats, &w->n_log_stats, &w->cap_log_stats, &v[i]);
     free(v);
-    free(ident);
     return rc;
 }
 
+/* MOR: updates and deletes of an existing group as one new log file; or, with the bucket index (which sees log
+ * files), the inserts of a new group as its first file, a log file, as Hudi's MOR writes them. */
 hoodie_status hoodie_wr__append_handle(wctx *w, wgroup *g)
 {
     rowvec ups = { 0 }, dels = { 0 };

@@ -998,18 +998,13 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     }
     trace_phase(&w, "open");
     w.cfg = w.t->cfg;
+    w.mor = w.cfg->type == HOODIE_TABLE_MERGE_ON_READ;
     /* a kept column_stats partition: the statistics of the log files written go with the commit (base files' come
      * from their footers) */
-    if (hoodie_write__mdt_mode(w.cfg) == 1 && hoodie_mdt_listed(w.cfg, "column_stats") &&
-        (rc = hoodie_write__cs_layout(w.s, base_path, w.cfg, &w.cs_cols, &w.n_cs_cols, &(size_t){ 0 })) < 0) {
-        if (rc != HOODIE_ENOTFOUND) {
-            if (input->release) input->release(input);
-            goto done;
-        }
-        hoodie_error_clear();
-        rc = HOODIE_OK;
+    if (w.mor && (rc = hoodie_write__cs_columns(w.s, base_path, w.cfg, &w.cs_cols, &w.n_cs_cols)) < 0) {
+        if (input->release) input->release(input);
+        goto done;
     }
-    w.mor = w.cfg->type == HOODIE_TABLE_MERGE_ON_READ;
     w.no_meta = !w.cfg->populate_meta_fields;
     if (w.no_meta && w.mor) {
         /* log records would carry no record keys: every reader and the compactor would have to form them from the

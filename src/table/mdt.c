@@ -58,7 +58,11 @@ typedef struct ctx {
     int raw;
     hoodie_mdt_csrec *raw_recs;
     size_t n_raw, cap_raw;
-    hoodie_hmap raw_idx; /* key -> index into raw_recs */
+    hoodie_hmap raw_idx; /* key -> index into raw_recs (or rli_recs) */
+    /* record index records whole (hoodie_mdt_rli_group): merged by key (the later wins), in c->a */
+    int rli;
+    hoodie_mdt_rlirec *rli_recs;
+    size_t n_rli, cap_rli;
 } ctx;
 
 static mrec *record_of(ctx *c, const uint8_t *key, size_t len)
@@ -210,6 +214,9 @@ static hoodie_status apply_colstats(ctx *c, const hoodie_avro_schema *schema, co
 static hoodie_status apply_raw(ctx *c, const hoodie_avro_schema *schema, const uint8_t *key, size_t key_len,
                                const uint8_t *v, size_t vlen, const char *what);
 static hoodie_status raw_delete(ctx *c, const char *key);
+static hoodie_status apply_rli(ctx *c, const hoodie_avro_schema *schema, const uint8_t *key, size_t key_len,
+                               const uint8_t *v, size_t vlen, const char *what);
+static hoodie_status rli_delete(ctx *c, const char *key);
 
 /* Every cell of an HFile (a base file, or a block's content), its values decoded by `schema_json` (NULL: the
  * HFile's file info "schema"). */
@@ -241,7 +248,8 @@ static hoodie_status apply_hfile(ctx *c, const uint8_t *data, size_t len, const 
         }
     } else {
         while (rc == HOODIE_OK && (rc = hoodie_hfile_next(&it, &kv)) == HOODIE_OK)
-            rc = c->raw  ? apply_raw(c, schema, kv.key, kv.key_len, kv.value, kv.value_len, what)
+            rc = c->rli  ? apply_rli(c, schema, kv.key, kv.key_len, kv.value, kv.value_len, what)
+                 : c->raw  ? apply_raw(c, schema, kv.key, kv.key_len, kv.value, kv.value_len, what)
                  : c->cs ? apply_colstats(c, schema, kv.value, kv.value_len, what)
                          : apply_value(c, schema, kv.key, kv.key_len, kv.value, kv.value_len, what);
         if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
@@ -308,9 +316,9 @@ static hoodie_status apply_log(ctx *c, const hoodie_buf *bytes, const char *path
             for (size_t i = 0; rc == HOODIE_OK && c->keys && i < n; i++)
                 for (size_t k = 0; d[i].record_key && k < c->n_keys; k++)
                     if (!strcmp(d[i].record_key, c->keys[k])) c->locs[k]->found = 0;
-            for (size_t i = 0; rc == HOODIE_OK && c->raw && i < n; i++)
-                if (d[i].record_key) rc = raw_delete(c, d[i].record_key);
-            for (size_t i = 0; rc == HOODIE_OK && !c->keys && !c->raw && i < n; i++) {
+            for (size_t i = 0; rc == HOODIE_OK && (c->raw || c->rli) && i < n; i++)
+                if (d[i].record_key) rc = c->rli ? rli_delete(c, d[i].record_key) : raw_delete(c, d[i].record_key);
+            for (size_t i = 0; rc == HOODIE_OK && !c->keys && !c->raw && !c->rli && i < n; i++) {
                 if (!d[i].record_key) continue;
                 mrec *r = record_of(c, (const uint8_t *)d[i].record_key, strlen(d[i].record_key));
                 if (!r) rc = HOODIE_NOMEM();
@@ -471,6 +479,7 @@ static void ctx_dispose(ctx *c)
     free(c->recs);
     free(c->rolled_back);
     free(c->raw_recs);
+    free(c->rli_recs);
     hoodie_hmap_dispose(&c->raw_idx);
     hoodie_hmap_dispose(&c->rec_idx);
     hoodie_arena_free(c->a);
@@ -1032,6 +1041,32 @@ static hoodie_status raw_delete(ctx *c, const char *key)
     return HOODIE_OK;
 }
 
+/* Every record of file group `file_id` of `partition` read into a fresh context (its latest slice, the blocks that
+ * count), merged as the context's mode says: c->rli for record_index, else column statistics records whole. */
+static hoodie_status group_read(ctx *c, const hoodie_storage *s, const char *base_path, const hoodie_timeline *data_tl,
+                                const char *partition, const char *file_id)
+{
+    mdt_part m = { 0 };
+    hoodie_buf bytes = HOODIE_BUF_INIT;
+    hoodie_status rc = ctx_init(c, s, data_tl);
+    if (rc == HOODIE_OK) rc = hoodie_hmap_init(&c->raw_idx, 1024);
+    if (rc == HOODIE_OK) rc = part_open(&m, s, base_path, partition);
+    c->mdt_tl = m.tl;
+    c->rli = !strcmp(partition, "record_index");
+    c->raw = !c->rli;
+    const hoodie_file_slice *sl = NULL;
+    for (size_t g = 0; rc == HOODIE_OK && g < m.v->group_count; g++)
+        if (!strcmp(m.v->groups[g].partition, partition) && !strcmp(m.v->groups[g].file_id, file_id))
+            sl = hoodie_file_group_latest(&m.v->groups[g]);
+    if (rc == HOODIE_OK && !sl)
+        rc = HOODIE_FAIL(HOODIE_ENOTFOUND, "%s: no file group %s in %s", m.path, file_id, partition);
+    if (rc == HOODIE_OK) rc = read_slice(c, sl, &bytes);
+    c->mdt_tl = NULL; /* closed with the partition */
+    hoodie_buf_dispose(&bytes);
+    part_close(&m);
+    return rc;
+}
+
 static int cs_key_cmp(const void *a, const void *b)
 {
     return strcmp(((const hoodie_mdt_csrec *)a)->key, ((const hoodie_mdt_csrec *)b)->key);
@@ -1044,20 +1079,7 @@ hoodie_status hoodie_mdt_cs_group(const hoodie_storage *s, const char *base_path
     *n = 0;
     if (!s) s = hoodie_storage_default();
     ctx c;
-    mdt_part m = { 0 };
-    hoodie_buf bytes = HOODIE_BUF_INIT;
-    hoodie_status rc = ctx_init(&c, s, data_tl);
-    if (rc == HOODIE_OK) rc = hoodie_hmap_init(&c.raw_idx, 1024);
-    if (rc == HOODIE_OK) rc = part_open(&m, s, base_path, "column_stats");
-    c.mdt_tl = m.tl;
-    c.raw = 1;
-    const hoodie_file_slice *sl = NULL;
-    for (size_t g = 0; rc == HOODIE_OK && g < m.v->group_count; g++)
-        if (!strcmp(m.v->groups[g].partition, "column_stats") && !strcmp(m.v->groups[g].file_id, file_id))
-            sl = hoodie_file_group_latest(&m.v->groups[g]);
-    if (rc == HOODIE_OK && !sl)
-        rc = HOODIE_FAIL(HOODIE_ENOTFOUND, "%s: no file group %s in column_stats", m.path, file_id);
-    if (rc == HOODIE_OK) rc = read_slice(&c, sl, &bytes);
+    hoodie_status rc = group_read(&c, s, base_path, data_tl, "column_stats", file_id);
     size_t k = 0;
     hoodie_mdt_csrec *v = NULL;
     if (rc == HOODIE_OK && !(v = hoodie_arena_alloc(a, (c.n_raw + 1) * sizeof *v))) rc = HOODIE_NOMEM();
@@ -1080,8 +1102,98 @@ hoodie_status hoodie_mdt_cs_group(const hoodie_storage *s, const char *base_path
         if (k) qsort(v, k, sizeof *v, cs_key_cmp);
         *out = v, *n = k;
     }
-    hoodie_buf_dispose(&bytes);
     ctx_dispose(&c);
-    part_close(&m);
+    return rc;
+}
+
+/* ---- record index records, whole ---- */
+
+/* The record of `key` (copied into the arena), new or the one it had. */
+static hoodie_mdt_rlirec *rli_slot(ctx *c, const uint8_t *key, size_t len)
+{
+    uint64_t *slot = hoodie_hmap_get(&c->raw_idx, key, len);
+    if (slot) return &c->rli_recs[*slot];
+    char *kc = hoodie_arena_strndup(c->a, (const char *)key, len); /* the map borrows it */
+    int existed;
+    if (!kc || hoodie_hmap_upsert(&c->raw_idx, kc, len, &slot, &existed) < 0) return NULL;
+    if (c->n_rli == c->cap_rli) {
+        size_t nc = c->cap_rli ? c->cap_rli * 2 : 256;
+        hoodie_mdt_rlirec *p = realloc(c->rli_recs, nc * sizeof *p);
+        if (!p) return NULL;
+        c->rli_recs = p, c->cap_rli = nc;
+    }
+    *slot = c->n_rli;
+    hoodie_mdt_rlirec *r = &c->rli_recs[c->n_rli++];
+    memset(r, 0, sizeof *r);
+    r->key = kc;
+    return r;
+}
+
+/* A record index record: its recordIndexMetadata's Avro bytes kept (the HFile row is the key). */
+static hoodie_status apply_rli(ctx *c, const hoodie_avro_schema *schema, const uint8_t *key, size_t key_len,
+                               const uint8_t *v, size_t vlen, const char *what)
+{
+    hoodie_cursor cur;
+    hoodie_cursor_init(&cur, v, vlen, 0, what);
+    int f_ri = field(schema, "recordIndexMetadata");
+    if (f_ri < 0) return HOODIE_CORRUPT("%s: the schema has no recordIndexMetadata", what);
+    for (size_t i = 0; i < schema->count && cur.status == HOODIE_OK; i++) {
+        const hoodie_avro_schema *t = schema->fields[i].type;
+        if ((int)i != f_ri) { hoodie_avro_skip(&cur, t); continue; }
+        const hoodie_avro_schema *r = branch(&cur, t);
+        if (cur.status != HOODIE_OK) break;
+        if (!r || r->kind != HOODIE_AVRO_RECORD)
+            return HOODIE_CORRUPT("%s: a record_index record without recordIndexMetadata (key '%.*s')", what,
+                                  (int)key_len, key);
+        const uint8_t *start = cur.p;
+        hoodie_avro_skip(&cur, r);
+        if (cur.status != HOODIE_OK) break;
+        hoodie_mdt_rlirec *o = rli_slot(c, key, key_len);
+        if (!o) return HOODIE_NOMEM();
+        o->ri_len = (size_t)(cur.p - start);
+        if (!(o->ri = hoodie_arena_memdup(c->a, start, o->ri_len ? o->ri_len : 1))) return HOODIE_NOMEM();
+        o->live = 1;
+    }
+    return cur.status;
+}
+
+static hoodie_status rli_delete(ctx *c, const char *key)
+{
+    hoodie_mdt_rlirec *o = rli_slot(c, (const uint8_t *)key, strlen(key));
+    if (!o) return HOODIE_NOMEM();
+    o->live = 0;
+    return HOODIE_OK;
+}
+
+static int rli_key_cmp(const void *a, const void *b)
+{
+    return strcmp(((const hoodie_mdt_rlirec *)a)->key, ((const hoodie_mdt_rlirec *)b)->key);
+}
+
+hoodie_status hoodie_mdt_rli_group(const hoodie_storage *s, const char *base_path, const hoodie_timeline *data_tl,
+                                   const char *file_id, hoodie_arena *a, hoodie_mdt_rlirec **out, size_t *n,
+                                   size_t *n_seen)
+{
+    *out = NULL;
+    *n = *n_seen = 0;
+    if (!s) s = hoodie_storage_default();
+    ctx c;
+    hoodie_status rc = group_read(&c, s, base_path, data_tl, "record_index", file_id);
+    size_t k = 0;
+    hoodie_mdt_rlirec *v = NULL;
+    if (rc == HOODIE_OK && !(v = hoodie_arena_alloc(a, (c.n_rli + 1) * sizeof *v))) rc = HOODIE_NOMEM();
+    for (size_t i = 0; rc == HOODIE_OK && i < c.n_rli; i++) {
+        hoodie_mdt_rlirec r = c.rli_recs[i];
+        if (!r.live) continue;
+        r.key = hoodie_arena_strdup(a, r.key); /* out of the context's arena into the caller's */
+        r.ri = hoodie_arena_memdup(a, r.ri, r.ri_len ? r.ri_len : 1);
+        if (!r.key || !r.ri) { rc = HOODIE_NOMEM(); break; }
+        v[k++] = r;
+    }
+    if (rc == HOODIE_OK) {
+        if (k) qsort(v, k, sizeof *v, rli_key_cmp);
+        *out = v, *n = k, *n_seen = c.n_rli;
+    }
+    ctx_dispose(&c);
     return rc;
 }

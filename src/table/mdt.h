@@ -151,6 +151,27 @@ void hoodie_mdt_cs_merge(hoodie_mdt_csrec *older, const hoodie_mdt_csrec *newer)
 hoodie_status hoodie_mdt_cs_group(const hoodie_storage *s, const char *base_path, const hoodie_timeline *data_tl,
                                   const char *file_id, hoodie_arena *a, hoodie_mdt_csrec **out, size_t *n);
 
+/* ---- record_index records, whole (for the metadata table's compaction) ---- */
+
+/** A record index entry under its key: HoodieRecordIndexInfo's Avro binary (the record, no union branch). */
+typedef struct hoodie_mdt_rlirec {
+    const char *key;
+    const uint8_t *ri;
+    size_t ri_len;
+    int live;           /* 0: deleted */
+} hoodie_mdt_rlirec;
+
+/**
+ * The live entries of file group `file_id` of the record_index partition (its latest slice, the blocks that
+ * count; a later entry of a key replaces an earlier one, a DELETE_BLOCK removes it), sorted by key, in `a`.
+ * *n_seen: the keys its slice had at all, deleted ones included (Hudi's compaction writes no base file for a
+ * slice that had none).
+ * @return HOODIE_OK; HOODIE_ENOTFOUND (no such partition or file group); HOODIE_ECORRUPT; ...
+ */
+hoodie_status hoodie_mdt_rli_group(const hoodie_storage *s, const char *base_path, const hoodie_timeline *data_tl,
+                                   const char *file_id, hoodie_arena *a, hoodie_mdt_rlirec **out, size_t *n,
+                                   size_t *n_seen);
+
 /** The file group of `key` among n (Hudi's mapRecordKeyToFileGroupIndex). */
 size_t hoodie_mdt_key_group(const char *key, size_t n);
 

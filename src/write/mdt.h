@@ -179,4 +179,25 @@ hoodie_status hoodie_write__cs_push(struct hoodie_mdt_csrec **v, size_t *n, size
  *  name the record's _hoodie_file_name holds, or NULL for a log block). */
 hoodie_status hoodie_write__cs_encode(hoodie_buf *out, const struct hoodie_mdt_csrec *r, const char *base_file);
 
+/* ---- the record_index partition (write/mdt_rli.c) ---- */
+
+struct hoodie_mdt_rlirec;
+
+/** Instant time `instant` (yyyyMMddHHmmss[SSS]) in epoch milliseconds, read in UTC or local time (the timeline's
+ *  time zone), as HoodieActiveTimeline.parseDateFromInstantTime; -1 when it is not one. */
+int64_t hoodie_write__instant_ms(const char *instant, int utc);
+/** HoodieRecordIndexInfo's Avro binary for a record in file group `file_id` of `partition` ("" for the base path),
+ *  added by `instant`: file id encoding 0 (UUID bits and index) for "<UUID>-<n>" ids, else 1 (the id as is). */
+hoodie_status hoodie_write__rli_info(hoodie_buf *out, const char *partition, const char *file_id,
+                                     const char *instant, int utc);
+/** A record index HoodieMetadataRecord (type 5) around `ri`; `base_file`: the base HFile's name its records carry,
+ *  NULL in a log block. */
+hoodie_status hoodie_write__rli_encode(hoodie_buf *out, const uint8_t *ri, size_t ri_len, const char *base_file);
+/** A DELETE_BLOCK of instant `t` removing keys[0..n) from the record index (HoodieMetadataPayload's deletes:
+ *  partition "record_index", ordering value int 0; the records' schema in the header). */
+hoodie_status hoodie_write__rli_delete_block(hoodie_buf *out, const char *t, const char *const *keys, size_t n);
+/** A compaction's base HFile of record index entries (sorted by key), as HoodieAvroHFileWriter writes it. */
+hoodie_status hoodie_write__rli_base_hfile(const struct hoodie_mdt_rlirec *recs, size_t n, const char *file_name,
+                                           hoodie_buf *out);
+
 #endif

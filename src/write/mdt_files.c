@@ -643,6 +643,25 @@ static hoodie_status build_cs_hfile(const hoodie_mdt_csrec *recs, size_t n, cons
     return rc;
 }
 
+/* The HFile of record index entries recs[0..n) (sorted by key); `file_name`: a base file's, NULL for a log
+ * block's. */
+static hoodie_status build_rli_hfile(const hoodie_mdt_rlirec *recs, size_t n, const hoodie_buf *schema,
+                                     const char *file_name, hoodie_buf *out, int64_t *records)
+{
+    cells cl;
+    memset(&cl, 0, sizeof cl);
+    hoodie_status rc = HOODIE_OK;
+    for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
+        size_t off = cl.vals.len;
+        rc = hoodie_write__rli_encode(&cl.vals, recs[i].ri, recs[i].ri_len, file_name);
+        if (rc == HOODIE_OK) rc = cells_push(&cl, recs[i].key, off);
+    }
+    *records = (int64_t)cl.n;
+    if (rc == HOODIE_OK) rc = write_cells(&cl, schema, file_name, out);
+    cells_dispose(&cl);
+    return rc;
+}
+
 /* A transaction over instant `time` of `action` on the MDT at `mdt` (config mc): its requested file written (with
  * `content`), exclusively. */
 static hoodie_status mdt_begin(hoodie_write_txn *tx, const hoodie_storage *s, const char *mdt,
@@ -736,6 +755,35 @@ hoodie_status hoodie_write__cs_base_hfile(const hoodie_mdt_csrec *recs, size_t n
     int64_t records;
     hoodie_status rc = schema_with_meta(&schema);
     if (rc == HOODIE_OK) rc = build_cs_hfile(recs, n, &schema, file_name, out, &records);
+    hoodie_buf_dispose(&schema);
+    return rc;
+}
+
+hoodie_status hoodie_write__rli_delete_block(hoodie_buf *out, const char *t, const char *const *keys, size_t n)
+{
+    hoodie_buf schema = HOODIE_BUF_INIT;
+    hoodie_hlog_delete *d = calloc(n + 1, sizeof *d);
+    hoodie_status rc = d ? schema_with_meta(&schema) : HOODIE_NOMEM();
+    for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
+        d[i].record_key = keys[i];
+        d[i].partition_path = "record_index";
+        d[i].ord_type = HOODIE_HLOG_ORD_INT;
+    }
+    hoodie_hlog_header_entry h[2] = { { HOODIE_HLOG_INSTANT_TIME, t, strlen(t) },
+                                      { HOODIE_HLOG_SCHEMA, (const char *)schema.data, schema.len } };
+    if (rc == HOODIE_OK) rc = hoodie_hlog_write_delete_block(out, h, 2, d, n);
+    free(d);
+    hoodie_buf_dispose(&schema);
+    return rc;
+}
+
+hoodie_status hoodie_write__rli_base_hfile(const hoodie_mdt_rlirec *recs, size_t n, const char *file_name,
+                                           hoodie_buf *out)
+{
+    hoodie_buf schema = HOODIE_BUF_INIT;
+    int64_t records;
+    hoodie_status rc = schema_with_meta(&schema);
+    if (rc == HOODIE_OK) rc = build_rli_hfile(recs, n, &schema, file_name, out, &records);
     hoodie_buf_dispose(&schema);
     return rc;
 }

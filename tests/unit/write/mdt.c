@@ -11,7 +11,9 @@
 #include "hoodie_test.h"
 #include "hoodie/hoodie.h"
 #include "storage/storage.h"
+#include "table/config.h"
 #include "table/mdt.h"
+#include "table/timeline.h"
 #include "table/table.h"
 #include "write/mdt.h"
 #include "util/arena.h"
@@ -723,4 +725,62 @@ HOODIE_TEST(write_mdt__column_stats_not_kept_unless_v1)
         assert_reads_agree(mem);
         hoodie_storage_free(mem);
     }
+}
+
+/* A compaction's base HFiles of record_index: each file group's live entries (keys 2 and 3 deleted by later
+ * commits' DELETE_BLOCKs: groups 0 and 1 empty) give Spark's base HFile byte for byte; groups that never had an
+ * entry get none. */
+HOODIE_TEST(write_mdt_rli__base_hfiles_as_spark_writes_them)
+{
+    static const char *const bases[10] = { "record-index-0000-0_10-161-494_20260101054337083.hfile",
+                                           "record-index-0001-0_11-161-495_20260101054337083.hfile",
+                                           "record-index-0002-0_12-161-496_20260101054337083.hfile",
+                                           "record-index-0003-0_13-161-497_20260101054337083.hfile",
+                                           NULL, NULL, NULL, NULL, NULL,
+                                           "record-index-0009-0_19-161-503_20260101054337083.hfile" };
+    hoodie_arena *a;
+    hoodie_assert_ok(hoodie_arena_new(&a, NULL, 4096));
+    /* the table as it was before the metadata table's compaction: its instant and base files gone */
+    hoodie_storage *mem = spark_table();
+    const char *gone[] = { "timeline/20260101054337083.compaction.requested",
+                           "timeline/20260101054337083.compaction.inflight",
+                           "timeline/20260101054337083_20260101054337425.commit" };
+    for (size_t i = 0; i < 3; i++) {
+        char p[256];
+        snprintf(p, sizeof p, TBL "/.hoodie/metadata/.hoodie/%s", gone[i]);
+        hoodie_assert_ok(mem->remove(mem->ctx, p));
+    }
+    for (int g = 0; g < 10; g++) {
+        char p[256];
+        if (!bases[g]) continue;
+        snprintf(p, sizeof p, TBL "/.hoodie/metadata/record_index/%s", bases[g]);
+        hoodie_assert_ok(mem->remove(mem->ctx, p));
+    }
+    hoodie_timeline *tl = NULL;
+    hoodie_table_config *cfg = NULL;
+    hoodie_assert_ok(hoodie_table_config_load(&cfg, mem, TBL, 0));
+    hoodie_assert_ok(hoodie_timeline_load(&tl, mem, TBL, cfg));
+    for (int g = 0; g < 10; g++) {
+        char fid[32];
+        snprintf(fid, sizeof fid, "record-index-%04d-0", g);
+        hoodie_mdt_rlirec *recs;
+        size_t n, seen;
+        hoodie_assert_ok(hoodie_mdt_rli_group(mem, TBL, tl, fid, a, &recs, &n, &seen));
+        hoodie_assert_equal_i(g == 2 || g == 3 || g == 9, (int)n);
+        hoodie_assert_equal_i(bases[g] ? 1 : 0, (int)seen);
+        if (!bases[g]) continue;
+        hoodie_buf want = HOODIE_BUF_INIT, got = HOODIE_BUF_INIT;
+        char rel[256];
+        snprintf(rel, sizeof rel, SPARK_MDT "/.hoodie/metadata/record_index/%s", bases[g]);
+        hoodie_assert_ok(hoodie_storage_read_all(hoodie_storage_posix(), hoodie_fixture(rel), &want));
+        hoodie_assert_ok(hoodie_write__rli_base_hfile(recs, n, bases[g], &got));
+        hoodie_assert_equal_i((int)want.len, (int)got.len);
+        hoodie_assert(!memcmp(want.data, got.data, want.len));
+        hoodie_buf_dispose(&want);
+        hoodie_buf_dispose(&got);
+    }
+    hoodie_timeline_free(tl);
+    hoodie_table_config_free(cfg);
+    hoodie_arena_free(a);
+    hoodie_storage_free(mem);
 }

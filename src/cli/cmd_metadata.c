@@ -4,6 +4,7 @@
 #include "storage/storage.h"
 #include "table/fsview.h"
 #include "table/mdt.h"
+#include "model/arrow.h"
 #include "table/file_name.h"
 #include "table/table.h"
 #include "util/arena.h"
@@ -30,7 +31,9 @@ static void metadata_usage(FILE *out)
             "  validate    its files against a listing of storage: partitions and files on one side only, sizes\n"
             "              that differ; exit status 1 when they differ (files of writes that did not commit are\n"
             "              in storage only until rolled back). With a column_stats partition hoodie keeps: every\n"
-            "              listed base file's statistics against its Parquet footer, and none of a file not listed\n"
+            "              listed base file's statistics against its Parquet footer, and none of a file not listed;\n"
+            "              with a record_index partition: every key of the snapshot where the index puts it (its\n"
+            "              partition and file group), and no key the snapshot does not hold\n"
             "  lookup      where its record index puts each key (partition, file id, instant in epoch ms)\n"
             "  init        create one (a version 8 table without one, no instant pending): its files partition\n"
             "              lists every data file, its column_stats partition holds every base file's statistics\n"
@@ -190,7 +193,90 @@ static long validate_cs(const hoodie_table *t, const hoodie_mdt_listing *l, long
     return diffs;
 }
 
-static int validate(const hoodie_table *t, const hoodie_mdt_listing *l)
+/* The record_index partition (when listed) against the snapshot: every live key where the index puts it (its
+ * partition and file group), and no entry of a key the snapshot does not hold. *checked: the keys checked. */
+static long validate_rli(hoodie_table *t, long *checked, hoodie_status *rc)
+{
+    if (!hoodie_mdt_listed(t->cfg, "record_index")) return 0;
+    static const char *const cols[] = { "_hoodie_record_key", "_hoodie_partition_path", "_hoodie_file_name" };
+    hoodie_scan_opts so = HOODIE_SCAN_OPTS_INIT;
+    so.columns = cols;
+    so.n_columns = 3;
+    struct ArrowArrayStream st;
+    hoodie_arrow_reader ar;
+    hoodie_arena *a = NULL;
+    const char **keys = NULL, **parts = NULL, **fids = NULL;
+    size_t n = 0, cap = 0;
+    long diffs = 0, shown_diffs = 0;
+    hoodie_status r = hoodie_arena_new(&a, NULL, 65536);
+    if (r == HOODIE_OK) r = hoodie_table_scan(t, &so, &st);
+    if (r == HOODIE_OK && (r = hoodie_arrow_reader_open(&ar, &st)) < 0 && st.release) st.release(&st);
+    int open = r == HOODIE_OK;
+    hoodie_batch b;
+    while (r == HOODIE_OK && (r = hoodie_arrow_reader_next(&ar, &b)) == HOODIE_OK) {
+        for (int64_t i = 0; r == HOODIE_OK && i < b.root.length; i++) {
+            if (n == cap) {
+                size_t nc = cap ? cap * 2 : 1024;
+                const char **k = realloc(keys, nc * sizeof *k), **p = k ? realloc(parts, nc * sizeof *p) : NULL,
+                           **f = p ? realloc(fids, nc * sizeof *f) : NULL;
+                if (k) keys = k;
+                if (p) parts = p;
+                if (f) fids = f;
+                if (!f) { r = HOODIE_NOMEM(); break; }
+                cap = nc;
+            }
+            const char *v[3] = { NULL, NULL, NULL };
+            for (int c = 0; c < 3; c++) {
+                const hoodie_array *col = &b.root.children[c];
+                size_t len = 0;
+                const uint8_t *p = hoodie_array_is_valid(col, i) ? hoodie_array_bytes_at(col, i, &len) : NULL;
+                /* a base file's name gives its file id; a log record's file name is the file id */
+                const uint8_t *us = c == 2 && p ? memchr(p, '_', len) : NULL;
+                if (us) len = (size_t)(us - p);
+                v[c] = hoodie_arena_strndup(a, p ? (const char *)p : "", len);
+                if (!v[c]) r = HOODIE_NOMEM();
+            }
+            keys[n] = v[0], parts[n] = v[1], fids[n] = v[2];
+            n++;
+        }
+        hoodie_batch_dispose(&b);
+    }
+    if (r == HOODIE_ITEROVER) r = HOODIE_OK;
+    if (open) hoodie_arrow_reader_close(&ar);
+    hoodie_mdt_location *locs = r == HOODIE_OK ? calloc(n + 1, sizeof *locs) : NULL;
+    if (r == HOODIE_OK && !locs) r = HOODIE_NOMEM();
+    if (r == HOODIE_OK) r = hoodie_mdt_record_index(t->storage, t->base_path, t->tl, keys, n, a, locs);
+    size_t found = 0, live = 0;
+    for (size_t i = 0; r == HOODIE_OK && i < n; i++) {
+        found += locs[i].found != 0;
+        if (locs[i].found && !strcmp(locs[i].file_id, fids[i]) && !strcmp(locs[i].partition, parts[i])) continue;
+        if (shown_diffs++ < 20) {
+            if (!locs[i].found) printf("record_index: key '%s' (%s, file group %s) not indexed\n", keys[i],
+                                       shown(parts[i]), fids[i]);
+            else printf("record_index: key '%s' in %s, file group %s; indexed in %s, file group %s\n", keys[i],
+                        shown(parts[i]), fids[i], shown(locs[i].partition), locs[i].file_id);
+        }
+        diffs++;
+    }
+    if (r == HOODIE_OK) r = hoodie_mdt_rli_live(t->storage, t->base_path, t->tl, &live);
+    if (r == HOODIE_OK && live > found) {
+        printf("record_index: %zu key(s) indexed that the snapshot does not hold\n", live - found);
+        diffs += (long)(live - found);
+    }
+    if (r < 0) {
+        *rc = r;
+        diffs = 0;
+    }
+    *checked = (long)n;
+    free(locs);
+    free(keys);
+    free(parts);
+    free(fids);
+    hoodie_arena_free(a);
+    return diffs;
+}
+
+static int validate(hoodie_table *t, const hoodie_mdt_listing *l)
 {
     /* the partitions storage has (folders holding .hoodie_partition_metadata) */
     hoodie_fsview *v = NULL;
@@ -215,13 +301,16 @@ static int validate(const hoodie_table *t, const hoodie_mdt_listing *l)
     }
     hoodie_fsview_free(v);
     long cs_checked = 0, cs_diffs = rc == HOODIE_OK ? validate_cs(t, l, &cs_checked, &rc) : 0;
+    long rli_checked = 0, rli_diffs = rc == HOODIE_OK ? validate_rli(t, &rli_checked, &rc) : 0;
     if (rc < 0) return cli_fail(rc, NULL);
     printf("%zu partition(s), %ld file(s) in the metadata table; %ld difference(s) from storage\n", l->count, files,
            diffs);
     if (cs_checked || cs_diffs)
         printf("column_stats: %ld statistics of base files checked against their footers; %ld difference(s)\n",
                cs_checked, cs_diffs);
-    return diffs || cs_diffs ? 1 : CLI_OK;
+    if (hoodie_mdt_listed(t->cfg, "record_index"))
+        printf("record_index: %ld key(s) of the snapshot checked; %ld difference(s)\n", rli_checked, rli_diffs);
+    return diffs || cs_diffs || rli_diffs ? 1 : CLI_OK;
 }
 
 int cmd_metadata(int argc, char **argv)

@@ -663,16 +663,6 @@ static hoodie_status avro_decode_lazy(scan_state *st, const hoodie_hlog_block *b
     return count_item(st, it, b->total_len - counted);
 }
 
-typedef struct mem_src { const uint8_t *p; size_t len; } mem_src;
-
-static hoodie_status mem_read(void *ctx, uint64_t off, void *buf, size_t len)
-{
-    mem_src *m = ctx;
-    if (off > m->len || len > m->len - off) return HOODIE_CORRUPT("read past the end of an embedded Parquet file");
-    memcpy(buf, m->p + off, len);
-    return HOODIE_OK;
-}
-
 /* A PARQUET_DATA_BLOCK (`block_bytes` long): the embedded file's batches, conformed to the reader's schema, as
  * DATA items; in a pass of a partitioned merge each keeps its part's rows as it is read, and is counted. */
 static hoodie_status parquet_block(scan_state *st, const hoodie_hlog_block *blk, const uint8_t *data, size_t len,
@@ -680,8 +670,9 @@ static hoodie_status parquet_block(scan_state *st, const hoodie_hlog_block *blk,
 {
     const hoodie_field *schema = st->ctx->schema;
     hoodie_log_items *out = st->out;
-    mem_src m = { data, len };
-    hoodie_pq_source src = { &m, mem_read, len, what, NULL };
+    hoodie_pq_mem m;
+    hoodie_pq_source src;
+    hoodie_pq_source_mem(&src, &m, data, len, what);
     hoodie_pq_file *f = NULL;
     hoodie_pq_scan *sc = NULL;
     hoodie_status rc = hoodie_pq_file_open(&f, &src);

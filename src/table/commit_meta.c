@@ -93,6 +93,7 @@ static hoodie_status cm_stat(cm_ctx *x, const char *partition, json_t *s, hoodie
     HOODIE_TRY(cm_str(x, s, "path", &w->path));
     HOODIE_TRY(cm_str(x, s, "prevCommit", &w->prev_commit));
     HOODIE_TRY(cm_str(x, s, "baseFile", &w->base_file));
+    HOODIE_TRY(cm_str(x, s, "prevBaseFile", &w->prev_base_file));
     HOODIE_TRY(cm_str_array(x, json_object_get(s, "logFiles"), "logFiles", &w->log_files, &w->log_file_count));
     HOODIE_TRY(cm_int(x, s, "numWrites", 0, &w->num_writes));
     HOODIE_TRY(cm_int(x, s, "numDeletes", 0, &w->num_deletes));

@@ -23,6 +23,7 @@ typedef struct hoodie_write_stat {
     const char *path;            /* relative to the base path; a log file's path for MOR log writes */
     const char *prev_commit;     /* "null" for a new file group, as Hudi writes it; NULL if absent */
     const char *base_file;       /* MOR delta writes; NULL if absent */
+    const char *prev_base_file;  /* v8 prevBaseFile: the base file a merge rewrote (a name); NULL if absent */
     const char **log_files;      /* MOR delta writes: log file names */
     size_t log_file_count;
     int64_t num_writes, num_deletes, num_update_writes, num_inserts;

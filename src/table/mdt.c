@@ -1197,3 +1197,28 @@ hoodie_status hoodie_mdt_rli_group(const hoodie_storage *s, const char *base_pat
     ctx_dispose(&c);
     return rc;
 }
+
+hoodie_status hoodie_mdt_rli_live(const hoodie_storage *s, const char *base_path, const hoodie_timeline *data_tl,
+                                  size_t *n)
+{
+    *n = 0;
+    if (!s) s = hoodie_storage_default();
+    mdt_part m = { 0 };
+    hoodie_buf bytes = HOODIE_BUF_INIT;
+    hoodie_status rc = part_open(&m, s, base_path, "record_index");
+    for (size_t g = 0; rc == HOODIE_OK && g < m.v->group_count; g++) {
+        const hoodie_file_slice *sl = hoodie_file_group_latest(&m.v->groups[g]);
+        if (!sl || strcmp(m.v->groups[g].partition, "record_index")) continue;
+        ctx c;
+        rc = ctx_init(&c, s, data_tl);
+        if (rc == HOODIE_OK) rc = hoodie_hmap_init(&c.raw_idx, 1024);
+        c.mdt_tl = m.tl;
+        c.rli = 1;
+        if (rc == HOODIE_OK) rc = read_slice(&c, sl, &bytes);
+        for (size_t i = 0; rc == HOODIE_OK && i < c.n_rli; i++) *n += c.rli_recs[i].live != 0;
+        ctx_dispose(&c);
+    }
+    hoodie_buf_dispose(&bytes);
+    part_close(&m);
+    return rc;
+}

@@ -172,6 +172,10 @@ hoodie_status hoodie_mdt_rli_group(const hoodie_storage *s, const char *base_pat
                                    const char *file_id, hoodie_arena *a, hoodie_mdt_rlirec **out, size_t *n,
                                    size_t *n_seen);
 
+/** How many keys the record index holds (live entries of every file group's latest slice). */
+hoodie_status hoodie_mdt_rli_live(const hoodie_storage *s, const char *base_path, const hoodie_timeline *data_tl,
+                                  size_t *n);
+
 /** The file group of `key` among n (Hudi's mapRecordKeyToFileGroupIndex). */
 size_t hoodie_mdt_key_group(const char *key, size_t n);
 

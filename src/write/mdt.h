@@ -196,6 +196,31 @@ hoodie_status hoodie_write__rli_encode(hoodie_buf *out, const uint8_t *ri, size_
 /** A DELETE_BLOCK of instant `t` removing keys[0..n) from the record index (HoodieMetadataPayload's deletes:
  *  partition "record_index", ordering value int 0; the records' schema in the header). */
 hoodie_status hoodie_write__rli_delete_block(hoodie_buf *out, const char *t, const char *const *keys, size_t n);
+/** A change of the record index: key added in (partition, file_id), or removed (partition NULL). */
+typedef struct hoodie_rli_change {
+    const char *key, *partition, *file_id;
+} hoodie_rli_change;
+
+typedef struct hoodie_rli_changes {
+    hoodie_rli_change *v;
+    size_t n, cap;
+} hoodie_rli_changes;
+
+struct hoodie_commit_meta;
+struct hoodie_timeline;
+/**
+ * What the commit `m` changes in the record index, appended to c (strings in `a`), as Hudi 1.x derives it from
+ * the files written (BaseFileRecordParsingUtils): a base file's keys that its previous version (prevBaseFile) did
+ * not have are added, the ones it lost removed (a new file group: all added); a log file's DELETE_BLOCK keys
+ * removed; its data blocks update keys in place, but a key the index does not hold (an earlier log deleted it and
+ * the bloom index found it in the base file still: Spark's index stays without it) is added back. `moved`
+ * (clustering): every key of the new base files is added at its new location, log files aside. `tl`: the
+ * table's timeline (which of the index's blocks count).
+ */
+hoodie_status hoodie_write__rli_changes(hoodie_rli_changes *c, const hoodie_storage *s, const char *base_path,
+                                        const struct hoodie_timeline *tl, const struct hoodie_commit_meta *m,
+                                        int moved, struct hoodie_arena *a);
+
 /** A compaction's base HFile of record index entries (sorted by key), as HoodieAvroHFileWriter writes it. */
 hoodie_status hoodie_write__rli_base_hfile(const struct hoodie_mdt_rlirec *recs, size_t n, const char *file_name,
                                            hoodie_buf *out);

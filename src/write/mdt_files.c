@@ -34,11 +34,16 @@ static hoodie_status remove_if_exists(const hoodie_storage *s, const char *path)
 
 /* ---- the MDT as hoodie keeps it ---- */
 
-/* hoodie.table.metadata.partitions lists only partitions hoodie keeps: files, and column_stats. */
+/* hoodie.table.metadata.partitions lists only partitions hoodie keeps: files, and column_stats and record_index
+ * (sorted, as Hudi lists them). */
 static int only_kept(const hoodie_table_config *cfg)
 {
+    static const char *const kept[] = { "files", "column_stats,files", "files,record_index",
+                                        "column_stats,files,record_index" };
     const char *v = hoodie_table_config_get(cfg, "hoodie.table.metadata.partitions");
-    return v && (!strcmp(v, "files") || !strcmp(v, "column_stats,files"));
+    for (size_t i = 0; v && i < sizeof kept / sizeof kept[0]; i++)
+        if (!strcmp(v, kept[i])) return 1;
+    return 0;
 }
 
 int hoodie_write__mdt_mode(const hoodie_table_config *cfg)
@@ -104,17 +109,28 @@ static int keepable(const hoodie_storage *s, const char *base_path)
 
 #define CS_PART "column_stats"
 #define CS_PREFIX "col-stats-"
-#define CS_MAX_GROUPS 1024
+#define RLI_PART "record_index"
+#define RLI_PREFIX "record-index-"
+#define MAX_GROUPS 10000
+
+typedef char group_first[HOODIE_INSTANT_TIME_MAX + 1];
+
+/* The file groups <prefix>0000-0 .. <prefix><n-1>-0 of an MDT partition, each one's earliest file instant (the
+ * slice's base before any compaction). */
+typedef struct group_set {
+    size_t n_groups;
+    group_first *first; /* malloc, MAX_GROUPS of them */
+} group_set;
 
 /* What the MDT's column_stats partition takes: the columns of its index definition (sourceFields), and its file
- * groups col-stats-0000-0 .. col-stats-<n-1>-0 (each one's earliest file instant: the slice's base before any
- * compaction). on = 0: not listed, or not as hoodie keeps it (no definition, another file group layout). */
+ * groups col-stats-0000-0 .. col-stats-<n-1>-0. on = 0: not listed, or not as hoodie keeps it (no definition,
+ * another file group layout). */
 typedef struct cs_conf {
     int on;
     char **columns;
     size_t n_columns;
     size_t n_groups;
-    char first[CS_MAX_GROUPS][HOODIE_INSTANT_TIME_MAX + 1];
+    group_first *first;
 } cs_conf;
 
 static void cs_conf_dispose(cs_conf *c)
@@ -122,38 +138,63 @@ static void cs_conf_dispose(cs_conf *c)
     if (!c) return;
     for (size_t i = 0; i < c->n_columns; i++) free(c->columns[i]);
     free(c->columns);
+    free(c->first);
     free(c);
 }
 
-typedef struct cs_scan {
-    cs_conf *c;
+typedef struct group_scan {
+    const char *prefix;
+    group_set *gs;
     int bad;
-    int seen[CS_MAX_GROUPS];
-} cs_scan;
+    unsigned char *seen;
+} group_scan;
 
-static int cs_scan_cb(const hoodie_dirent *e, void *payload)
+static int group_scan_cb(const hoodie_dirent *e, void *payload)
 {
-    cs_scan *sc = payload;
+    group_scan *sc = payload;
     if (e->is_dir || !strcmp(e->name, ".hoodie_partition_metadata")) return 0;
     hoodie_file_name fn;
     hoodie_file_kind k = hoodie_file_name_parse(&fn, e->name);
-    size_t pl = strlen(CS_PREFIX);
+    size_t pl = strlen(sc->prefix);
     unsigned g = 0;
     int ok = (k == HOODIE_FILE_BASE || k == HOODIE_FILE_LOG) && fn.file_id.len == pl + 6 &&
-             !memcmp(fn.file_id.p, CS_PREFIX, pl) && !memcmp(fn.file_id.p + pl + 4, "-0", 2);
+             !memcmp(fn.file_id.p, sc->prefix, pl) && !memcmp(fn.file_id.p + pl + 4, "-0", 2);
     for (size_t i = 0; ok && i < 4; i++) {
         char ch = fn.file_id.p[pl + i];
         if (ch < '0' || ch > '9') ok = 0;
         else g = g * 10 + (unsigned)(ch - '0');
     }
-    if (!ok || g >= CS_MAX_GROUPS || fn.instant.len > HOODIE_INSTANT_TIME_MAX) { sc->bad = 1; return 0; }
-    char inst[HOODIE_INSTANT_TIME_MAX + 1], *first = sc->c->first[g];
+    if (!ok || g >= MAX_GROUPS || fn.instant.len > HOODIE_INSTANT_TIME_MAX) { sc->bad = 1; return 0; }
+    char inst[HOODIE_INSTANT_TIME_MAX + 1], *first = sc->gs->first[g];
     memcpy(inst, fn.instant.p, fn.instant.len);
     inst[fn.instant.len] = '\0';
     if (!sc->seen[g] || strcmp(inst, first) < 0) memcpy(first, inst, fn.instant.len + 1);
     sc->seen[g] = 1;
-    if (g + 1 > sc->c->n_groups) sc->c->n_groups = g + 1;
+    if (g + 1 > sc->gs->n_groups) sc->gs->n_groups = g + 1;
     return 0;
+}
+
+/* The file groups of MDT partition `part` named <prefix>NNNN-0 into *gs (first malloc'ed); *ok = 0 when the
+ * folder is missing or holds other files, or a number is skipped. */
+static hoodie_status scan_groups(const hoodie_storage *s, const char *base_path, const char *part,
+                                 const char *prefix, group_set *gs, int *ok)
+{
+    *ok = 0;
+    gs->n_groups = 0;
+    gs->first = calloc(MAX_GROUPS, sizeof *gs->first);
+    group_scan sc = { prefix, gs, 0, calloc(MAX_GROUPS, 1) };
+    hoodie_buf dir = HOODIE_BUF_INIT;
+    hoodie_status rc = gs->first && sc.seen ? hoodie_buf_printf(&dir, "%s" MDT_DIR "/%s", base_path, part)
+                                            : HOODIE_NOMEM();
+    if (rc == HOODIE_OK) rc = s->list(s->ctx, (const char *)dir.data, group_scan_cb, &sc);
+    int good = rc == HOODIE_OK && !sc.bad && gs->n_groups;
+    for (size_t g = 0; good && g < gs->n_groups; g++) good = sc.seen[g];
+    hoodie_buf_dispose(&dir);
+    free(sc.seen);
+    if (rc == HOODIE_ENOMEM) return rc;
+    hoodie_error_clear();
+    *ok = good;
+    return HOODIE_OK;
 }
 
 /* The index definition's source fields of column_stats (hoodie.table.index.defs.path, a JSON file of Hudi 1.x). */
@@ -194,23 +235,42 @@ static hoodie_status cs_conf_load(const hoodie_storage *s, const char *base_path
     *out = NULL;
     if (!hoodie_mdt_listed(cfg, CS_PART)) return HOODIE_OK;
     cs_conf *c = calloc(1, sizeof *c);
-    cs_scan *sc = calloc(1, sizeof *sc);
-    if (!c || !sc) { free(c); free(sc); return HOODIE_NOMEM(); }
-    sc->c = c;
+    if (!c) return HOODIE_NOMEM();
     hoodie_status rc = cs_columns(s, base_path, cfg, c);
-    hoodie_buf dir = HOODIE_BUF_INIT;
-    if (rc == HOODIE_OK) rc = hoodie_buf_printf(&dir, "%s" MDT_DIR "/" CS_PART, base_path);
-    if (rc == HOODIE_OK) rc = s->list(s->ctx, (const char *)dir.data, cs_scan_cb, sc);
-    int ok = rc == HOODIE_OK && !sc->bad && c->n_columns && c->n_groups;
-    for (size_t g = 0; ok && g < c->n_groups; g++) ok = sc->seen[g];
-    hoodie_buf_dispose(&dir);
-    free(sc);
+    group_set gs = { 0, NULL };
+    int ok = 0;
+    if (rc == HOODIE_OK) rc = scan_groups(s, base_path, CS_PART, CS_PREFIX, &gs, &ok);
+    c->n_groups = gs.n_groups, c->first = gs.first;
     if (rc == HOODIE_ENOMEM) { cs_conf_dispose(c); return rc; }
     hoodie_error_clear();
-    if (!ok) { cs_conf_dispose(c); return HOODIE_OK; }
+    if (!ok || !c->n_columns) { cs_conf_dispose(c); return HOODIE_OK; }
     c->on = 1;
     *out = c;
     return HOODIE_OK;
+}
+
+/* *out: the record_index partition hoodie keeps (its file groups record-index-NNNN-0), or NULL: not listed, or a
+ * table whose keys hoodie does not see in its files alone (no meta fields; a bucket index or the LSM layout, which
+ * insert into log files). */
+static hoodie_status rli_conf_load(const hoodie_storage *s, const char *base_path, const hoodie_table_config *cfg,
+                                   group_set **out)
+{
+    *out = NULL;
+    if (!hoodie_mdt_listed(cfg, RLI_PART) || !cfg->populate_meta_fields || cfg->bucket_index || cfg->lsm_tree)
+        return HOODIE_OK;
+    group_set *gs = calloc(1, sizeof *gs);
+    int ok = 0;
+    hoodie_status rc = gs ? scan_groups(s, base_path, RLI_PART, RLI_PREFIX, gs, &ok) : HOODIE_NOMEM();
+    if (rc == HOODIE_OK && ok) *out = gs, gs = NULL;
+    if (gs) free(gs->first);
+    free(gs);
+    return rc;
+}
+
+static void rli_conf_free(group_set *gs)
+{
+    if (gs) free(gs->first);
+    free(gs);
 }
 
 hoodie_status hoodie_write__cs_layout(const hoodie_storage *s, const char *base_path, const hoodie_table_config *cfg,
@@ -240,40 +300,39 @@ hoodie_status hoodie_write__cs_columns(const hoodie_storage *s, const char *base
     return rc;
 }
 
-typedef struct dirs_ctx { char **names; size_t n; int oom; int keep_cs; } dirs_ctx;
+typedef struct dirs_ctx { char **names; size_t n; int oom; int keep_cs, keep_rli; } dirs_ctx;
 
 static int dirs_cb(const hoodie_dirent *e, void *payload)
 {
     dirs_ctx *c = payload;
     if (!e->is_dir || !strcmp(e->name, ".hoodie") || !strcmp(e->name, "files")) return 0;
-    if (c->keep_cs && !strcmp(e->name, CS_PART)) return 0;
+    if ((c->keep_cs && !strcmp(e->name, CS_PART)) || (c->keep_rli && !strcmp(e->name, RLI_PART))) return 0;
     return c->oom = push_name(&c->names, &c->n, e->name);
 }
 
-hoodie_status hoodie_write__mdt_prepare(const hoodie_storage *s, const char *base_path,
-                                        const hoodie_table_config *cfg, int *changed)
+/* The partitions hoodie keeps of the MDT of cfg: the value of hoodie.table.metadata.partitions. */
+static hoodie_status kept_partitions(const hoodie_storage *s, const char *base_path, const hoodie_table_config *cfg,
+                                     int *keep_cs, int *keep_rli, const char **want)
 {
-    if (changed) *changed = 0;
-    s = hoodie_storage__or_default(s);
-    if (hoodie_write__mdt_mode(cfg) == 0 || !keepable(s, base_path))
-        return hoodie_write__drop_metadata_table(s, base_path, cfg, changed);
-    /* the partitions hoodie does not keep: out of hoodie.properties first (readers stop using them), then gone */
     cs_conf *cs = NULL;
+    group_set *rli = NULL;
     hoodie_status rc = cs_conf_load(s, base_path, cfg, &cs);
-    int keep_cs = cs != NULL;
+    if (rc == HOODIE_OK) rc = rli_conf_load(s, base_path, cfg, &rli);
+    *keep_cs = cs != NULL, *keep_rli = rli != NULL;
     cs_conf_dispose(cs);
-    if (rc < 0) return rc;
-    const char *want = keep_cs ? "column_stats,files" : "files";
-    const char *have = hoodie_table_config_get(cfg, "hoodie.table.metadata.partitions");
-    const char *inflight = hoodie_table_config_get(cfg, "hoodie.table.metadata.partitions.inflight");
-    if (!have || strcmp(have, want) || (inflight && *inflight)) {
-        rc = hoodie_write__set_mdt_partitions(s, base_path, cfg, want);
-        if (rc == HOODIE_OK && changed) *changed = 1;
-    }
+    rli_conf_free(rli);
+    *want = *keep_cs ? (*keep_rli ? "column_stats,files,record_index" : "column_stats,files")
+                     : (*keep_rli ? "files,record_index" : "files");
+    return rc;
+}
+
+/* Remove the MDT partitions hoodie.properties does not list any more (but files). */
+static hoodie_status remove_unlisted(const hoodie_storage *s, const char *base_path, int keep_cs, int keep_rli)
+{
     char *mdt = mdt_path(base_path);
     if (!mdt) return HOODIE_NOMEM();
-    dirs_ctx d = { NULL, 0, 0, keep_cs };
-    if (rc == HOODIE_OK) rc = s->list(s->ctx, mdt, dirs_cb, &d);
+    dirs_ctx d = { NULL, 0, 0, keep_cs, keep_rli };
+    hoodie_status rc = s->list(s->ctx, mdt, dirs_cb, &d);
     if (rc == HOODIE_OK && d.oom) rc = HOODIE_NOMEM();
     for (size_t i = 0; rc == HOODIE_OK && i < d.n; i++) {
         char *p = hoodie_write__path(mdt, d.names[i]);
@@ -284,6 +343,44 @@ hoodie_status hoodie_write__mdt_prepare(const hoodie_storage *s, const char *bas
     for (size_t i = 0; i < d.n; i++) free(d.names[i]);
     free(d.names);
     free(mdt);
+    return rc;
+}
+
+hoodie_status hoodie_write__mdt_prepare(const hoodie_storage *s, const char *base_path,
+                                        const hoodie_table_config *cfg, int *changed)
+{
+    if (changed) *changed = 0;
+    s = hoodie_storage__or_default(s);
+    if (hoodie_write__mdt_mode(cfg) == 0 || !keepable(s, base_path))
+        return hoodie_write__drop_metadata_table(s, base_path, cfg, changed);
+    /* the partitions hoodie does not keep: out of hoodie.properties first (readers stop using them), then gone */
+    int keep_cs, keep_rli;
+    const char *want;
+    hoodie_status rc = kept_partitions(s, base_path, cfg, &keep_cs, &keep_rli, &want);
+    if (rc < 0) return rc;
+    const char *have = hoodie_table_config_get(cfg, "hoodie.table.metadata.partitions");
+    const char *inflight = hoodie_table_config_get(cfg, "hoodie.table.metadata.partitions.inflight");
+    if (!have || strcmp(have, want) || (inflight && *inflight)) {
+        rc = hoodie_write__set_mdt_partitions(s, base_path, cfg, want);
+        if (rc == HOODIE_OK && changed) *changed = 1;
+    }
+    if (rc == HOODIE_OK) rc = remove_unlisted(s, base_path, keep_cs, keep_rli);
+    return rc;
+}
+
+/* Stop keeping the record index (an instant whose changes to it hoodie does not derive): out of
+ * hoodie.properties, then its folder gone. */
+static hoodie_status drop_rli(const hoodie_storage *s, const char *base_path)
+{
+    hoodie_table_config *cfg = NULL;
+    HOODIE_TRY(hoodie_table_config_load(&cfg, s, base_path, 0));
+    cs_conf *cs = NULL;
+    hoodie_status rc = cs_conf_load(s, base_path, cfg, &cs);
+    int keep_cs = cs != NULL;
+    cs_conf_dispose(cs);
+    if (rc == HOODIE_OK) rc = hoodie_write__set_mdt_partitions(s, base_path, cfg, keep_cs ? "column_stats,files" : "files");
+    if (rc == HOODIE_OK) rc = remove_unlisted(s, base_path, keep_cs, 0);
+    hoodie_table_config_free(cfg);
     return rc;
 }
 
@@ -309,11 +406,16 @@ typedef struct changes {
     hoodie_arena *a;
     hoodie_mdt_csrec *cs;
     size_t n_cs, cap_cs;
+    /* record_index (when kept): keys added or removed */
+    group_set *rli;
+    hoodie_rli_changes rc;
 } changes;
 
 static void changes_dispose(changes *c)
 {
     cs_conf_dispose(c->csc);
+    rli_conf_free(c->rli);
+    free(c->rc.v);
     free(c->cs);
     hoodie_arena_free(c->a);
     for (size_t i = 0; i < c->n; i++) free(c->v[i].partition), free(c->v[i].name);
@@ -419,11 +521,30 @@ static hoodie_status cs_tombstones(changes *c, const char *partition, const char
 }
 
 /* A written file's entry: the largest size reported for it (HoodieTableMetadataUtil keeps the max). */
-static hoodie_status from_commit(changes *c, const void *content, size_t len, const char *what)
+static hoodie_status from_commit(changes *c, const void *content, size_t len, const char *what,
+                                 hoodie_action action, int *drop_rli_out)
 {
     hoodie_commit_meta *m = NULL;
     HOODIE_TRY(hoodie_commit_meta_decode(&m, content, len, what));
     hoodie_status rc = HOODIE_OK;
+    /* the record index: compactions move no record; clustering moves them all; a replace that overwrites file
+     * groups (insert_overwrite, delete_partition) would remove the replaced groups' keys, which hoodie does not
+     * derive: the index goes */
+    if (c->rli && action != HOODIE_ACTION_COMPACTION && action != HOODIE_ACTION_LOGCOMPACTION && !m->compacted) {
+        int moved = action == HOODIE_ACTION_CLUSTERING ||
+                    (m->operation_type && !strcmp(m->operation_type, "CLUSTER"));
+        if (action == HOODIE_ACTION_REPLACECOMMIT && !moved) *drop_rli_out = 1;
+        else {
+            hoodie_table_config *cfg = NULL;
+            hoodie_timeline *tl = NULL;
+            if (!c->a) rc = hoodie_arena_new(&c->a, NULL, 65536);
+            if (rc == HOODIE_OK) rc = hoodie_table_config_load(&cfg, c->s, c->base_path, 0);
+            if (rc == HOODIE_OK) rc = hoodie_timeline_load(&tl, c->s, c->base_path, cfg);
+            if (rc == HOODIE_OK) rc = hoodie_write__rli_changes(&c->rc, c->s, c->base_path, tl, m, moved, c->a);
+            hoodie_timeline_free(tl);
+            hoodie_table_config_free(cfg);
+        }
+    }
     c->all_record = 1;
     for (size_t i = 0; rc == HOODIE_OK && i < m->stat_count; i++) {
         const hoodie_write_stat *st = &m->stats[i];
@@ -662,6 +783,24 @@ static hoodie_status build_rli_hfile(const hoodie_mdt_rlirec *recs, size_t n, co
     return rc;
 }
 
+/* A DELETE_BLOCK of instant t removing keys[0..n) from the record index, appended to out. */
+static hoodie_status rli_delete_block(hoodie_buf *out, const char *t, const hoodie_buf *schema,
+                                      const char *const *keys, size_t n)
+{
+    hoodie_hlog_delete *d = calloc(n + 1, sizeof *d);
+    if (!d) return HOODIE_NOMEM();
+    for (size_t i = 0; i < n; i++) {
+        d[i].record_key = keys[i];
+        d[i].partition_path = RLI_PART;
+        d[i].ord_type = HOODIE_HLOG_ORD_INT;
+    }
+    hoodie_hlog_header_entry h[2] = { { HOODIE_HLOG_INSTANT_TIME, t, strlen(t) },
+                                      { HOODIE_HLOG_SCHEMA, (const char *)schema->data, schema->len } };
+    hoodie_status rc = hoodie_hlog_write_delete_block(out, h, 2, d, n);
+    free(d);
+    return rc;
+}
+
 /* A transaction over instant `time` of `action` on the MDT at `mdt` (config mc): its requested file written (with
  * `content`), exclusively. */
 static hoodie_status mdt_begin(hoodie_write_txn *tx, const hoodie_storage *s, const char *mdt,
@@ -718,7 +857,7 @@ int hoodie_write__mdt_compact_after = COMPACT_AFTER;
 static int kept_partition(void *ctx, const char *partition)
 {
     (void)ctx;
-    return !strcmp(partition, "files") || !strcmp(partition, CS_PART);
+    return !strcmp(partition, "files") || !strcmp(partition, CS_PART) || !strcmp(partition, RLI_PART);
 }
 
 /* The live listing as records: __all_partitions__ and one record per partition. */
@@ -762,17 +901,8 @@ hoodie_status hoodie_write__cs_base_hfile(const hoodie_mdt_csrec *recs, size_t n
 hoodie_status hoodie_write__rli_delete_block(hoodie_buf *out, const char *t, const char *const *keys, size_t n)
 {
     hoodie_buf schema = HOODIE_BUF_INIT;
-    hoodie_hlog_delete *d = calloc(n + 1, sizeof *d);
-    hoodie_status rc = d ? schema_with_meta(&schema) : HOODIE_NOMEM();
-    for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
-        d[i].record_key = keys[i];
-        d[i].partition_path = "record_index";
-        d[i].ord_type = HOODIE_HLOG_ORD_INT;
-    }
-    hoodie_hlog_header_entry h[2] = { { HOODIE_HLOG_INSTANT_TIME, t, strlen(t) },
-                                      { HOODIE_HLOG_SCHEMA, (const char *)schema.data, schema.len } };
-    if (rc == HOODIE_OK) rc = hoodie_hlog_write_delete_block(out, h, 2, d, n);
-    free(d);
+    hoodie_status rc = schema_with_meta(&schema);
+    if (rc == HOODIE_OK) rc = rli_delete_block(out, t, &schema, keys, n);
     hoodie_buf_dispose(&schema);
     return rc;
 }
@@ -834,6 +964,7 @@ typedef struct cgroup {
     out_file f;
     int64_t records;
     uint64_t log_bytes;
+    int none;           /* nothing to write: no base file */
 } cgroup;
 
 /* The compaction plan's operation for g (appended to ops). */
@@ -873,7 +1004,7 @@ static int plan_op(json_t *ops, const cgroup *g)
  * table has pending (its records cannot go into a base file before it completes). *compacted: 1 when it did.
  */
 static hoodie_status compact_if_due(const hoodie_write_txn *dtx, const char *mdt, const hoodie_table_config *mc,
-                                    const hoodie_timeline *mtl, const cs_conf *csc,
+                                    const hoodie_timeline *mtl, const cs_conf *csc, const group_set *rli,
                                     char base_instant[HOODIE_INSTANT_TIME_MAX + 1], int *compacted)
 {
     const char *t = dtx->inst.requested;
@@ -900,7 +1031,7 @@ static hoodie_status compact_if_due(const hoodie_write_txn *dtx, const char *mdt
     if (strcmp(t, max) > 0) snprintf(max, sizeof max, "%s", t);
     hoodie_status trc = hoodie_write__new_time(c_time, dtx->utc, max);
     if (trc < 0) { hoodie_timeline_free(dtl); return trc; }
-    size_t n_cs = csc ? csc->n_groups : 0, ng = 1 + n_cs;
+    size_t n_cs = csc ? csc->n_groups : 0, n_rli = rli ? rli->n_groups : 0, ng = 1 + n_cs + n_rli;
     hoodie_mdt_listing *l = NULL;
     hoodie_fsview *v = NULL;
     hoodie_arena *a = NULL;
@@ -921,9 +1052,10 @@ static hoodie_status compact_if_due(const hoodie_write_txn *dtx, const char *mdt
     if (rc == HOODIE_OK) rc = schema_with_meta(&schema);
     for (size_t i = 0; rc == HOODIE_OK && i < ng; i++) {
         cgroup *g = &gs[i];
-        g->part = i ? CS_PART : "files";
-        if (i) snprintf(g->file_id, sizeof g->file_id, CS_PREFIX "%04u-0", (unsigned)(i - 1));
-        else snprintf(g->file_id, sizeof g->file_id, "%s", FILES_GROUP);
+        g->part = !i ? "files" : i <= n_cs ? CS_PART : RLI_PART;
+        if (!i) snprintf(g->file_id, sizeof g->file_id, "%s", FILES_GROUP);
+        else if (i <= n_cs) snprintf(g->file_id, sizeof g->file_id, CS_PREFIX "%04u-0", (unsigned)(i - 1));
+        else snprintf(g->file_id, sizeof g->file_id, RLI_PREFIX "%04u-0", (unsigned)(i - 1 - n_cs));
         for (size_t k = 0; k < v->group_count; k++)
             if (!strcmp(v->groups[k].partition, g->part) && !strcmp(v->groups[k].file_id, g->file_id))
                 g->sl = hoodie_file_group_latest(&v->groups[k]);
@@ -934,11 +1066,19 @@ static hoodie_status compact_if_due(const hoodie_write_txn *dtx, const char *mdt
         if (!i) {
             rc = changes_of_listing(&ch, l);
             if (rc == HOODIE_OK) rc = build_hfile(&ch, &schema, (const char *)g->f.name.data, &g->f.bytes, &g->records);
-        } else {
+        } else if (i <= n_cs) {
             hoodie_mdt_csrec *recs;
             size_t n;
             rc = hoodie_mdt_cs_group(dtx->s, dtx->base_path, dtl, g->file_id, a, &recs, &n);
             if (rc == HOODIE_OK) rc = build_cs_hfile(recs, n, &schema, (const char *)g->f.name.data, &g->f.bytes, &g->records);
+        } else {
+            hoodie_mdt_rlirec *recs;
+            size_t n, seen;
+            rc = hoodie_mdt_rli_group(dtx->s, dtx->base_path, dtl, g->file_id, a, &recs, &n, &seen);
+            /* a slice that never had an entry gets no base file (Hudi's compactor writes none for no records) */
+            if (rc == HOODIE_OK && !seen && !g->sl->base) g->none = 1;
+            else if (rc == HOODIE_OK)
+                rc = build_rli_hfile(recs, n, &schema, (const char *)g->f.name.data, &g->f.bytes, &g->records);
         }
     }
     if (rc < 0) goto done;
@@ -967,11 +1107,13 @@ static hoodie_status compact_if_due(const hoodie_write_txn *dtx, const char *mdt
     /* requested (the plan), inflight, the base files after their markers, completed */
     HOODIE_TRY_GOTO(rc, mdt_begin(&tx, dtx->s, mdt, mc, c_time, HOODIE_ACTION_COMPACTION, meta.data, meta.len), done);
     HOODIE_TRY_GOTO(rc, hoodie_write__inflight(&tx, NULL, 0), done);
+    size_t ns = 0;
     for (size_t i = 0; i < ng; i++) {
         cgroup *g = &gs[i];
+        if (g->none) continue;
         HOODIE_TRY_GOTO(rc, put_part_file(&tx, mdt, g->part, (const char *)g->f.name.data, &g->f.bytes,
                                           HOODIE_MARKER_CREATE, &g->f.rel), done);
-        hoodie_wstat *st = &sts[i];
+        hoodie_wstat *st = &sts[ns++];
         st->partition_path = g->part, st->file_id = g->file_id, st->path = (const char *)g->f.rel.data;
         st->prev_commit = g->sl->base_instant;
         st->prev_base_file = g->sl->base ? g->sl->base->name : NULL;
@@ -985,7 +1127,7 @@ static hoodie_status compact_if_due(const hoodie_write_txn *dtx, const char *mdt
     hoodie_kv extra = { "schema", hoodie_write__mdt_schema };
     hoodie_commit_info ci;
     memset(&ci, 0, sizeof ci);
-    ci.stats = sts, ci.stat_count = ng, ci.extra = &extra, ci.extra_count = 1, ci.operation_type = "COMPACT";
+    ci.stats = sts, ci.stat_count = ns, ci.extra = &extra, ci.extra_count = 1, ci.operation_type = "COMPACT";
     ci.compacted = 1;
     meta.len = 0;
     HOODIE_TRY_GOTO(rc, hoodie_commit_encode(&meta, &ci, 8), done);
@@ -1017,7 +1159,7 @@ typedef struct dc_log {
     const char *part;
     char file_id[48];
     out_file f;
-    int64_t records;
+    int64_t records, deletes;
     char prev[HOODIE_INSTANT_TIME_MAX + 1]; /* the base instant of its slice */
 } dc_log;
 
@@ -1062,6 +1204,65 @@ static hoodie_status cs_log(dc_log *l, const char *t, size_t group, hoodie_mdt_c
     return rc;
 }
 
+/* A change of the record index of an instant: its file group and arrival order. */
+typedef struct rli_ref {
+    size_t group, seq;
+    const hoodie_rli_change *ch;
+} rli_ref;
+
+static int rli_ref_cmp(const void *a, const void *b)
+{
+    const rli_ref *x = a, *y = b;
+    if (x->group != y->group) return x->group < y->group ? -1 : 1;
+    int c = strcmp(x->ch->key, y->ch->key);
+    return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* The log file of record_index group `group` for the changes refs[0..n) (sorted by key; a key's last counts): an
+ * HFILE_DATA_BLOCK of the keys added, then a DELETE_BLOCK of the keys removed, as Hudi's append handle writes
+ * them. */
+static hoodie_status rli_log(dc_log *l, const char *t, int utc, size_t group, const rli_ref *refs, size_t n,
+                             const hoodie_buf *schema)
+{
+    hoodie_mdt_rlirec *ups = calloc(n + 1, sizeof *ups);
+    const char **dels = calloc(n + 1, sizeof *dels);
+    size_t *offs = calloc(n + 1, sizeof *offs);
+    hoodie_buf ri = HOODIE_BUF_INIT, hfile = HOODIE_BUF_INIT;
+    size_t nu = 0, nd = 0;
+    hoodie_status rc = ups && dels && offs ? HOODIE_OK : HOODIE_NOMEM();
+    for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
+        if (i + 1 < n && !strcmp(refs[i].ch->key, refs[i + 1].ch->key)) continue; /* a later change of the key */
+        const hoodie_rli_change *ch = refs[i].ch;
+        if (!ch->partition) { dels[nd++] = ch->key; continue; }
+        offs[nu] = ri.len;
+        ups[nu++].key = ch->key;
+        rc = hoodie_write__rli_info(&ri, ch->partition, ch->file_id, t, utc);
+    }
+    for (size_t i = 0; rc == HOODIE_OK && i < nu; i++) { /* ri's bytes no longer move */
+        ups[i].ri = ri.data + offs[i];
+        ups[i].ri_len = (i + 1 < nu ? offs[i + 1] : ri.len) - offs[i];
+    }
+    l->part = RLI_PART;
+    snprintf(l->file_id, sizeof l->file_id, RLI_PREFIX "%04u-0", (unsigned)group);
+    l->records = (int64_t)nu, l->deletes = (int64_t)nd;
+    if (rc == HOODIE_OK && nu) {
+        int64_t recs;
+        rc = build_rli_hfile(ups, nu, schema, NULL, &hfile, &recs);
+        hoodie_hlog_header_entry h[2] = { { HOODIE_HLOG_INSTANT_TIME, t, strlen(t) },
+                                          { HOODIE_HLOG_SCHEMA, (const char *)schema->data, schema->len } };
+        if (rc == HOODIE_OK)
+            rc = hoodie_hlog_write_block(&l->f.bytes, HOODIE_HLOG_HFILE_DATA_BLOCK, h, 2, hfile.data, hfile.len);
+    }
+    if (rc == HOODIE_OK && nd) rc = rli_delete_block(&l->f.bytes, t, schema, dels, nd);
+    if (rc == HOODIE_OK) rc = hoodie_file_name_log(&l->f.name, l->file_id, t, 1, LOG_TOKEN);
+    hoodie_buf_dispose(&ri);
+    hoodie_buf_dispose(&hfile);
+    free(ups);
+    free(dels);
+    free(offs);
+    return rc;
+}
+
 static hoodie_status write_deltacommit(const hoodie_write_txn *dtx, changes *c)
 {
     hoodie_status rc;
@@ -1073,10 +1274,11 @@ static hoodie_status write_deltacommit(const hoodie_write_txn *dtx, changes *c)
     hoodie_write_txn tx;
     memset(&tx, 0, sizeof tx);
     hoodie_buf schema = HOODIE_BUF_INIT, hfile = HOODIE_BUF_INIT, meta = HOODIE_BUF_INIT;
-    size_t n_groups = c->csc ? c->csc->n_groups : 0, n_logs = 0;
-    dc_log *logs = calloc(n_groups + 1, sizeof *logs);
-    hoodie_wstat *ws = calloc(2 * (n_groups + 1) + 2, sizeof *ws);
-    const char **log_names = calloc(n_groups + 1, sizeof *log_names);
+    size_t n_groups = c->csc ? c->csc->n_groups : 0, n_rli = c->rli ? c->rli->n_groups : 0, n_logs = 0;
+    size_t max_logs = 1 + n_groups + n_rli;
+    dc_log *logs = calloc(max_logs, sizeof *logs);
+    hoodie_wstat *ws = calloc(2 * max_logs + 2, sizeof *ws);
+    const char **log_names = calloc(max_logs, sizeof *log_names);
     if (!logs || !ws || !log_names) { rc = HOODIE_NOMEM(); goto done; }
     HOODIE_TRY_GOTO(rc, hoodie_table_config_load(&mc, dtx->s, mdt, 0), done);
     HOODIE_TRY_GOTO(rc, hoodie_timeline_load(&mtl, dtx->s, mdt, mc), done);
@@ -1086,7 +1288,7 @@ static hoodie_status write_deltacommit(const hoodie_write_txn *dtx, changes *c)
     char base_instant[HOODIE_INSTANT_TIME_MAX + 1];
     snprintf(base_instant, sizeof base_instant, "%s", lastc ? lastc->requested : "00000000000000000");
     int compacted = 0;
-    HOODIE_TRY_GOTO(rc, compact_if_due(dtx, mdt, mc, mtl, c->csc, base_instant, &compacted), done);
+    HOODIE_TRY_GOTO(rc, compact_if_due(dtx, mdt, mc, mtl, c->csc, c->rli, base_instant, &compacted), done);
     HOODIE_TRY_GOTO(rc, schema_with_meta(&schema), done);
 
     /* the files partition's log, then column_stats' (a log per file group with records) */
@@ -1117,6 +1319,22 @@ static hoodie_status write_deltacommit(const hoodie_write_txn *dtx, changes *c)
         free(sorted);
         if (rc < 0) goto done;
     }
+    if (c->rli && c->rc.n) { /* record_index: a log per file group whose keys changed */
+        rli_ref *refs = malloc(c->rc.n * sizeof *refs);
+        if (!refs) { rc = HOODIE_NOMEM(); goto done; }
+        for (size_t i = 0; i < c->rc.n; i++)
+            refs[i] = (rli_ref){ hoodie_mdt_key_group(c->rc.v[i].key, n_rli), i, &c->rc.v[i] };
+        qsort(refs, c->rc.n, sizeof *refs, rli_ref_cmp);
+        for (size_t i = 0; rc == HOODIE_OK && i < c->rc.n;) {
+            size_t g = refs[i].group, from = i;
+            while (i < c->rc.n && refs[i].group == g) i++;
+            dc_log *l = &logs[n_logs++];
+            snprintf(l->prev, sizeof l->prev, "%s", lastc || compacted ? base_instant : c->rli->first[g]);
+            rc = rli_log(l, t, dtx->utc, g, refs + from, i - from, &schema);
+        }
+        free(refs);
+        if (rc < 0) goto done;
+    }
 
     /* the instant, as a write instant of the MDT with the table's instant time */
     HOODIE_TRY_GOTO(rc, mdt_begin(&tx, dtx->s, mdt, mc, t, HOODIE_ACTION_DELTACOMMIT, "", 0), done);
@@ -1129,7 +1347,7 @@ static hoodie_status write_deltacommit(const hoodie_write_txn *dtx, changes *c)
             nw++;
         }
         ws[nw].partition_path = logs[i].part, ws[nw].file_id = logs[i].file_id, ws[nw].workload = 1;
-        ws[nw].num_update_writes = logs[i].records;
+        ws[nw].num_update_writes = logs[i].records + logs[i].deletes;
         ws[nw].prev_commit = logs[i].prev;
         nw++;
     }
@@ -1149,6 +1367,7 @@ static hoodie_status write_deltacommit(const hoodie_write_txn *dtx, changes *c)
         st->partition_path = logs[i].part, st->file_id = logs[i].file_id, st->path = (const char *)logs[i].f.rel.data;
         st->prev_commit = t;
         st->num_writes = st->num_update_writes = logs[i].records;
+        st->num_deletes = logs[i].deletes;
         st->total_write_bytes = st->file_size_in_bytes = (int64_t)logs[i].f.bytes.len;
         st->is_delta = 1, st->log_version = 1, st->log_offset = 0, st->base_file = "", st->log_files = &log_names[i];
         st->log_file_count = 1, st->has_runtime = 1;
@@ -1194,11 +1413,13 @@ hoodie_status hoodie_write__mdt_apply(const hoodie_write_txn *tx, const void *co
     c.s = tx->s;
     c.base_path = tx->base_path;
     hoodie_status rc = HOODIE_OK;
+    int drop_index = 0;
     const char *what = tx->inst.requested;
     if (tx->inst.action != HOODIE_ACTION_ROLLBACK && tx->inst.action != HOODIE_ACTION_RESTORE) {
         hoodie_table_config *cfg = NULL;
         rc = hoodie_table_config_load(&cfg, tx->s, tx->base_path, 0);
         if (rc == HOODIE_OK) rc = cs_conf_load(tx->s, tx->base_path, cfg, &c.csc);
+        if (rc == HOODIE_OK) rc = rli_conf_load(tx->s, tx->base_path, cfg, &c.rli);
         hoodie_table_config_free(cfg);
         if (rc < 0) return rc;
     }
@@ -1209,7 +1430,7 @@ hoodie_status hoodie_write__mdt_apply(const hoodie_write_txn *tx, const void *co
     case HOODIE_ACTION_COMPACTION:    /* completes as a commit */
     case HOODIE_ACTION_LOGCOMPACTION: /* as a deltacommit */
     case HOODIE_ACTION_CLUSTERING:    /* as a replacecommit */
-        rc = from_commit(&c, content, len, what);
+        rc = from_commit(&c, content, len, what, tx->inst.action, &drop_index);
         break;
     case HOODIE_ACTION_CLEAN:
         rc = from_clean(&c, content, len, what);
@@ -1229,6 +1450,11 @@ hoodie_status hoodie_write__mdt_apply(const hoodie_write_txn *tx, const void *co
         return drop_for(tx->s, tx->base_path);
     default:
         return HOODIE_OK; /* savepoints and the like change no file */
+    }
+    if (rc == HOODIE_OK && drop_index) { /* before the deltacommit, which then leaves the record index out */
+        rc = drop_rli(tx->s, tx->base_path);
+        rli_conf_free(c.rli);
+        c.rli = NULL;
     }
     /* the log files' statistics the writer collected (base files' come from their footers) */
     for (size_t i = 0; rc == HOODIE_OK && c.csc && i < tx->n_log_stats; i++) rc = cs_push(&c, &tx->log_stats[i]);
@@ -1272,17 +1498,17 @@ static int inst_cb(const hoodie_dirent *e, void *payload)
     return 0;
 }
 
-/* The files of `instant` in the partitions hoodie keeps (files, column_stats), then its markers. */
+/* The files of `instant` in the partitions hoodie keeps (files, column_stats, record_index), then its markers. */
 static hoodie_status remove_files_of(const hoodie_storage *s, const char *mdt, const char *instant)
 {
-    static const char *const parts[2] = { "files", CS_PART };
+    static const char *const parts[3] = { "files", CS_PART, RLI_PART };
     hoodie_status rc = HOODIE_OK;
-    for (int p = 0; rc == HOODIE_OK && p < 2; p++) {
+    for (int p = 0; rc == HOODIE_OK && p < 3; p++) {
         inst_ctx ic = { instant, NULL, 0, 0 };
         hoodie_buf dir = HOODIE_BUF_INIT;
         rc = hoodie_buf_printf(&dir, "%s/%s", mdt, parts[p]);
         if (rc == HOODIE_OK) rc = s->list(s->ctx, (const char *)dir.data, inst_cb, &ic);
-        if (rc == HOODIE_ENOTFOUND && p) { hoodie_error_clear(); rc = HOODIE_OK; } /* no column_stats */
+        if (rc == HOODIE_ENOTFOUND && p) { hoodie_error_clear(); rc = HOODIE_OK; } /* not kept */
         if (rc == HOODIE_OK && ic.oom) rc = HOODIE_NOMEM();
         for (size_t k = 0; rc == HOODIE_OK && k < ic.n; k++) {
             hoodie_buf path = HOODIE_BUF_INIT;

@@ -4,11 +4,22 @@
  * fileIdEncoding, position}, inside a HoodieMetadataRecord of type 5.
  */
 #include "write/mdt.h"
+#include "hoodie/parquet.h"
 #include "format/avro/binary.h"
+#include "format/hlog/hlog.h"
+#include "storage/storage.h"
+#include "table/commit_meta.h"
+#include "table/file_name.h"
+#include "table/mdt.h"
+#include "format/parquet/reader.h"
+#include "util/cursor.h"
+#include "table/pqfile.h"
+#include "util/arena.h"
 #include "util/buf.h"
 #include "util/error.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -118,4 +129,223 @@ hoodie_status hoodie_write__rli_encode(hoodie_buf *out, const uint8_t *ri, size_
     HOODIE_TRY(hoodie_avro_write_long(out, 1)); /* recordIndexMetadata */
     HOODIE_TRY(hoodie_buf_append(out, ri, ri_len));
     return hoodie_buf_putc(out, 0); /* SecondaryIndexMetadata */
+}
+
+/* ---- what an instant changes in the record index ---- */
+
+static int str_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The record keys of base file `path` (its _hoodie_record_key column), sorted, in `a`. */
+static hoodie_status file_keys(const hoodie_storage *s, const char *path, hoodie_arena *a, char ***out, size_t *n)
+{
+    static const char *const key_column[] = { "_hoodie_record_key" };
+    *out = NULL;
+    *n = 0;
+    hoodie_parquet_read_opts o = HOODIE_PARQUET_READ_OPTS_INIT;
+    o.storage = s;
+    o.columns = key_column;
+    o.n_columns = 1;
+    hoodie_parquet_reader *r = NULL;
+    hoodie_pq_scan *sc = NULL;
+    HOODIE_TRY(hoodie_parquet_reader_open(&r, path, &o));
+    int64_t rows = hoodie_parquet_reader_num_rows(r);
+    char **v = hoodie_arena_alloc(a, ((size_t)(rows > 0 ? rows : 0) + 1) * sizeof *v);
+    hoodie_status rc = v ? hoodie_pqfile__scan_open(r, &sc) : HOODIE_NOMEM();
+    size_t k = 0;
+    while (rc == HOODIE_OK) {
+        hoodie_batch b;
+        if ((rc = hoodie_pq_scan_next(sc, &b)) < 0) break;
+        const hoodie_array *col = &b.root.children[0];
+        for (int64_t i = 0; rc == HOODIE_OK && i < col->length; i++) {
+            if (!hoodie_array_is_valid(col, i)) continue;
+            if ((int64_t)k >= rows) { rc = HOODIE_CORRUPT("%s: more record keys than its %lld rows", path, (long long)rows); break; }
+            size_t kl;
+            const uint8_t *kp = hoodie_array_bytes_at(col, i, &kl);
+            if (!(v[k++] = hoodie_arena_strndup(a, (const char *)kp, kl))) rc = HOODIE_NOMEM();
+        }
+        hoodie_batch_dispose(&b);
+    }
+    if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
+    hoodie_pq_scan_free(sc);
+    hoodie_parquet_reader_free(r);
+    if (rc < 0) return rc;
+    if (k > 1) qsort(v, k, sizeof *v, str_cmp);
+    *out = v, *n = k;
+    return HOODIE_OK;
+}
+
+static hoodie_status push(hoodie_rli_changes *c, const char *key, const char *partition, const char *file_id)
+{
+    if (c->n == c->cap) {
+        size_t nc = c->cap ? c->cap * 2 : 1024;
+        hoodie_rli_change *v = realloc(c->v, nc * sizeof *v);
+        if (!v) return HOODIE_NOMEM();
+        c->v = v, c->cap = nc;
+    }
+    c->v[c->n++] = (hoodie_rli_change){ key, partition, file_id };
+    return HOODIE_OK;
+}
+
+/* The record keys of a PARQUET_DATA_BLOCK's embedded file onto `keys` (in `a`). */
+static hoodie_status parquet_keys(hoodie_rli_changes *keys, const hoodie_hlog_block *b, const char *path,
+                                  hoodie_arena *a, const char *part, const char *fid)
+{
+    static const char *const key_column[] = { "_hoodie_record_key" };
+    const uint8_t *data;
+    size_t len;
+    HOODIE_TRY(hoodie_hlog_parquet_content(b, path, &data, &len));
+    hoodie_pq_mem m;
+    hoodie_pq_source src;
+    hoodie_pq_source_mem(&src, &m, data, len, path);
+    hoodie_pq_file *f = NULL;
+    hoodie_pq_scan *sc = NULL;
+    hoodie_pq_scan_opts so = { key_column, 1, NULL, 0, 0, 0 };
+    hoodie_status rc = hoodie_pq_file_open(&f, &src);
+    if (rc == HOODIE_OK) rc = hoodie_pq_scan_open(&sc, f, &so);
+    while (rc == HOODIE_OK) {
+        hoodie_batch bt;
+        if ((rc = hoodie_pq_scan_next(sc, &bt)) < 0) break;
+        const hoodie_array *col = &bt.root.children[0];
+        for (int64_t i = 0; rc == HOODIE_OK && i < col->length; i++) {
+            if (!hoodie_array_is_valid(col, i)) continue;
+            size_t kl;
+            const uint8_t *kp = hoodie_array_bytes_at(col, i, &kl);
+            const char *k = hoodie_arena_strndup(a, (const char *)kp, kl);
+            rc = k ? push(keys, k, part, fid) : HOODIE_NOMEM();
+        }
+        hoodie_batch_dispose(&bt);
+    }
+    if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
+    hoodie_pq_scan_free(sc);
+    hoodie_pq_file_free(f);
+    return rc;
+}
+
+/* The record keys of an AVRO_DATA_BLOCK onto `keys` (in `a`): each record's third field, _hoodie_record_key (the
+ * meta fields come first, each a union of null and string). */
+static hoodie_status avro_keys(hoodie_rli_changes *keys, const hoodie_hlog_block *b, const char *path,
+                               hoodie_arena *a, const char *part, const char *fid)
+{
+    hoodie_hlog_avro_records r;
+    HOODIE_TRY(hoodie_hlog_avro_open(&r, b, path));
+    const uint8_t *rec;
+    size_t len;
+    hoodie_status rc;
+    while ((rc = hoodie_hlog_avro_next(&r, &rec, &len)) == HOODIE_OK) {
+        hoodie_cursor cur;
+        hoodie_cursor_init(&cur, rec, len, 0, path);
+        const uint8_t *k = NULL;
+        size_t kl = 0;
+        for (int f = 0; f < 3 && cur.status == HOODIE_OK; f++) {
+            int64_t br = hoodie_avro_read_long(&cur);
+            if (br == 1) {
+                const uint8_t *v = hoodie_avro_read_bytes(&cur, &kl);
+                if (f == 2) k = v;
+            } else if (br != 0 && cur.status == HOODIE_OK) {
+                hoodie_cursor__fail(&cur, "a meta field's union branch %lld", (long long)br);
+            }
+        }
+        if (cur.status != HOODIE_OK) return cur.status;
+        if (!k) continue; /* no key: nothing to place */
+        const char *kc = hoodie_arena_strndup(a, (const char *)k, kl);
+        if (!kc) return HOODIE_NOMEM();
+        HOODIE_TRY(push(keys, kc, part, fid));
+    }
+    return rc == HOODIE_ITEROVER ? HOODIE_OK : rc;
+}
+
+/* A log file the instant wrote: its DELETE_BLOCKs' keys leave the index (onto c), its data blocks' keys onto
+ * `data` (updates in place, unless the index lost them to an earlier delete). */
+static hoodie_status log_keys(hoodie_rli_changes *c, hoodie_rli_changes *data, const hoodie_storage *s,
+                              const char *path, hoodie_arena *a, const char *part, const char *fid)
+{
+    hoodie_buf bytes = HOODIE_BUF_INIT;
+    HOODIE_TRY(hoodie_storage_read_all(s, path, &bytes));
+    hoodie_hlog_iter it;
+    hoodie_status rc = hoodie_hlog_iter_init(&it, bytes.data, bytes.len, path);
+    int open = rc == HOODIE_OK;
+    hoodie_hlog_block b;
+    while (rc == HOODIE_OK && (rc = hoodie_hlog_iter_next(&it, &b)) == HOODIE_OK) {
+        if (b.type == HOODIE_HLOG_AVRO_DATA_BLOCK) rc = avro_keys(data, &b, path, a, part, fid);
+        else if (b.type == HOODIE_HLOG_PARQUET_DATA_BLOCK) rc = parquet_keys(data, &b, path, a, part, fid);
+        if (b.type != HOODIE_HLOG_DELETE_BLOCK) continue;
+        hoodie_hlog_delete *d;
+        size_t n;
+        rc = hoodie_hlog_delete_decode(&b, a, path, &d, &n);
+        for (size_t i = 0; rc == HOODIE_OK && i < n; i++)
+            if (d[i].record_key) rc = push(c, d[i].record_key, NULL, NULL);
+    }
+    if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
+    if (open) hoodie_hlog_iter_dispose(&it);
+    hoodie_buf_dispose(&bytes);
+    return rc;
+}
+
+/* The keys of log data blocks the index does not hold (deleted by an earlier log block of their slice, and put
+ * back by this update: the bloom index finds them in the base file still) are added where the update went. */
+static hoodie_status readd(hoodie_rli_changes *c, const hoodie_rli_changes *data, const hoodie_storage *s,
+                           const char *base_path, const hoodie_timeline *tl, hoodie_arena *a)
+{
+    if (!data->n) return HOODIE_OK;
+    const char **keys = malloc(data->n * sizeof *keys);
+    hoodie_mdt_location *locs = malloc(data->n * sizeof *locs);
+    hoodie_status rc = keys && locs ? HOODIE_OK : HOODIE_NOMEM();
+    for (size_t i = 0; rc == HOODIE_OK && i < data->n; i++) keys[i] = data->v[i].key;
+    if (rc == HOODIE_OK) rc = hoodie_mdt_record_index(s, base_path, tl, keys, data->n, a, locs);
+    for (size_t i = 0; rc == HOODIE_OK && i < data->n; i++)
+        if (!locs[i].found) rc = push(c, data->v[i].key, data->v[i].partition, data->v[i].file_id);
+    free(keys);
+    free(locs);
+    return rc;
+}
+
+hoodie_status hoodie_write__rli_changes(hoodie_rli_changes *c, const hoodie_storage *s, const char *base_path,
+                                        const hoodie_timeline *tl, const hoodie_commit_meta *m, int moved,
+                                        hoodie_arena *a)
+{
+    hoodie_status rc = HOODIE_OK;
+    hoodie_buf p = HOODIE_BUF_INIT;
+    hoodie_rli_changes data = { NULL, 0, 0 };
+    for (size_t i = 0; rc == HOODIE_OK && i < m->stat_count; i++) {
+        const hoodie_write_stat *st = &m->stats[i];
+        if (!st->path || !*st->path || !st->file_id) continue;
+        const char *part = st->partition_path ? st->partition_path : "";
+        const char *name = strrchr(st->path, '/');
+        name = name ? name + 1 : st->path;
+        hoodie_file_name fn;
+        hoodie_file_kind kind = hoodie_file_name_parse(&fn, name);
+        p.len = 0;
+        if ((rc = hoodie_buf_printf(&p, "%s/%s", base_path, st->path)) < 0) break;
+        if (kind == HOODIE_FILE_LOG) { /* a log of updates and deletes */
+            const char *fid = hoodie_arena_strdup(a, st->file_id), *pp = hoodie_arena_strdup(a, part);
+            if (!fid || !pp) rc = HOODIE_NOMEM();
+            else if (!moved) rc = log_keys(c, &data, s, (const char *)p.data, a, pp, fid);
+            continue;
+        }
+        if (kind != HOODIE_FILE_BASE) continue;
+        char **now, **before = NULL;
+        size_t n_now, n_before = 0;
+        if ((rc = file_keys(s, (const char *)p.data, a, &now, &n_now)) < 0) break;
+        if (!moved && st->prev_base_file && *st->prev_base_file) {
+            p.len = 0;
+            rc = *part ? hoodie_buf_printf(&p, "%s/%s/%s", base_path, part, st->prev_base_file)
+                       : hoodie_buf_printf(&p, "%s/%s", base_path, st->prev_base_file);
+            if (rc == HOODIE_OK) rc = file_keys(s, (const char *)p.data, a, &before, &n_before);
+            if (rc < 0) break;
+        }
+        /* keys new to the file group are added (all of them when records moved), keys gone from it removed */
+        const char *fid = hoodie_arena_strdup(a, st->file_id), *pp = hoodie_arena_strdup(a, part);
+        if (!fid || !pp) { rc = HOODIE_NOMEM(); break; }
+        size_t x = 0, y = 0;
+        while (rc == HOODIE_OK && (x < n_now || y < n_before)) {
+            int cmp = x == n_now ? 1 : y == n_before ? -1 : strcmp(now[x], before[y]);
+            if (cmp < 0) rc = push(c, now[x++], pp, fid);
+            else if (cmp > 0) rc = push(c, before[y++], NULL, NULL);
+            else x++, y++;
+        }
+    }
+    if (rc == HOODIE_OK) rc = readd(c, &data, s, base_path, tl, a);
+    free(data.v);
+    hoodie_buf_dispose(&p);
+    return rc;
 }

@@ -178,6 +178,8 @@ static hoodie_status record_file(wctx *w, const wgroup *g, const char *rel, cons
     st->file_id = file_id;
     st->path = rel;
     st->prev_commit = prev_commit;
+    /* a merge names the base file it rewrote (Hudi 1.x's prevBaseFile: the record index's diff of the two) */
+    if (prev_commit && g->existing && g->slice && g->slice->base) st->prev_base_file = g->slice->base->name;
     st->num_writes = rows;
     st->num_inserts = inserts;
     st->num_update_writes = updates;

@@ -125,16 +125,20 @@ printf '%s\n%s\n%s\n' 'id,name,isActive,byteField,shortField,intField,longField,
 in_step() {
     run "$1: validate" 0 "$HOODIE" metadata "$wr" validate
     grep -q " 0 difference(s) from storage" "$tmp/out" && ok || bad "$1: $(cat "$tmp/out")"
-    if grep -q '^hoodie.table.metadata.partitions=column_stats,files$' "$wr/.hoodie/hoodie.properties"; then
+    if grep -q '^hoodie.table.metadata.partitions=column_stats,files' "$wr/.hoodie/hoodie.properties"; then
         grep -q "^column_stats: [1-9][0-9]* statistics of base files checked against their footers; 0 difference(s)$" "$tmp/out" &&
             ok || bad "$1: column_stats: $(cat "$tmp/out")"
+    fi
+    if grep -q '^hoodie.table.metadata.partitions=.*record_index' "$wr/.hoodie/hoodie.properties"; then
+        grep -q "^record_index: [1-9][0-9]* key(s) of the snapshot checked; 0 difference(s)$" "$tmp/out" &&
+            ok || bad "$1: record_index: $(cat "$tmp/out")"
     fi
     check_eq "$1: reads through it" "$("$HOODIE" read "$wr" --format csv 2>&1)" "$("$HOODIE" read "$wr" --format csv --metadata-table 2>&1)"
 }
 run "write: upsert" 0 "$HOODIE" write "$wr" --op upsert --input "$tmp/up.csv"
 in_step "write: upsert"
-check_eq "write: files and column_stats listed" "hoodie.table.metadata.partitions=column_stats,files" "$(grep '^hoodie.table.metadata.partitions=' "$wr/.hoodie/hoodie.properties")"
-check_eq "write: other partitions removed" "column_stats files" "$(ls "$wr/.hoodie/metadata" | tr '\n' ' ' | sed 's/ $//')"
+check_eq "write: files, column_stats and record_index listed" "hoodie.table.metadata.partitions=column_stats,files,record_index" "$(grep '^hoodie.table.metadata.partitions=' "$wr/.hoodie/hoodie.properties")"
+check_eq "write: other partitions removed" "column_stats files record_index" "$(ls "$wr/.hoodie/metadata" | tr '\n' ' ' | sed 's/ $//')"
 last=$("$HOODIE" timeline "$wr" | tail -1 | awk '{print $1}')
 check_eq "write: a deltacommit of the same instant" "1" "$(ls "$wr/.hoodie/metadata/.hoodie/timeline" | grep -c "^${last}_.*\.deltacommit$")"
 check_eq "write: its log file" "1" "$(ls -a "$wr/.hoodie/metadata/files" | grep -c "^\.files-0000-0_${last}\.log\.1_0-1-0$")"
@@ -142,6 +146,12 @@ check_eq "write: its log file" "1" "$(ls -a "$wr/.hoodie/metadata/files" | grep 
 n_cs=$(ls -a "$wr/.hoodie/metadata/column_stats" | grep -c "^\.col-stats-000[01]-0_${last}\.log\.1_0-1-0$")
 [ "$n_cs" -ge 1 ] && ok || bad "write: column_stats logs of $last: $n_cs"
 grep -q "^column_stats: 48 statistics" "$tmp/out" && ok || bad "write: 3 base files' statistics: $(cat "$tmp/out")"
+# the inserted key 7 in the record index (its file group: "7" hashes to group 5 of 10), in a log of that group
+run "write: lookup" 0 "$HOODIE" metadata "$wr" lookup 7 4
+fg7=$("$HOODIE" read "$wr" --columns _hoodie_record_key,_hoodie_file_name --format csv | grep '^7,' | cut -d, -f2 | sed 's/_.*//')
+check_eq "write: key 7 indexed where it went" "$(printf '7\t.\t%s' "$fg7")" "$(grep '^7' "$tmp/out" | cut -f1-3)"
+check_eq "write: key 4 where Spark indexed it" "$(printf '4\t.\tccfdc9b6-b2d0-438f-a236-40b797bf07ea-0\t1767246196354')" "$(grep '^4' "$tmp/out")"
+check_eq "write: record_index log of group 5" "1" "$(ls -a "$wr/.hoodie/metadata/record_index" | grep -c "^\.record-index-0005-0_${last}\.log\.1_0-1-0$")"
 # a filter pruned by them (--metadata-table) reads what a full scan reads
 check_eq "write: pruned by column_stats" "$("$HOODIE" read "$wr" --format csv --filter 'intField>=45000' 2>&1)" \
     "$("$HOODIE" read "$wr" --format csv --filter 'intField>=45000' --metadata-table 2>&1)"
@@ -153,6 +163,27 @@ in_step "write: rollback"
 check_eq "write: rollback took the deltacommit" "0" "$(ls "$wr/.hoodie/metadata/.hoodie/timeline" | grep -c "^${last}")"
 check_eq "write: rollback, rows" "$(printf '1,Alice\n4,Diana Again\n5,Eve\n7,Grace')" \
     "$("$HOODIE" read "$wr" --format csv --columns id,name --metadata-table | tail -n +2 | sort)"
+# id 4 deleted (a delete block in a log), then updated back through a Parquet log block: the bloom index finds it
+# in the base file still, and the record index has it again
+wr=$tmp/readd
+cp -r "$T" "$wr" && chmod -R u+w "$wr"
+printf 'id\n4\n' > "$tmp/del4.csv"
+run "re-add: delete" 0 "$HOODIE" write "$wr" --op delete --input "$tmp/del4.csv"
+in_step "re-add: delete"
+run "re-add: lookup after the delete" 0 "$HOODIE" metadata "$wr" lookup 4
+check_eq "re-add: not indexed after the delete" "$(printf '4\t-')" "$(cat "$tmp/out")"
+run "re-add: update" 0 "$HOODIE" write "$wr" --op upsert --input "$tmp/up.csv" --log-block-format parquet
+in_step "re-add: update"
+run "re-add: lookup after the update" 0 "$HOODIE" metadata "$wr" lookup 4
+check_eq "re-add: indexed in its file group again" "$(printf '4\t.\tccfdc9b6-b2d0-438f-a236-40b797bf07ea-0')" "$(cut -f1-3 "$tmp/out")"
+# an insert_overwrite_table replaces every file group: the record index (whose removed keys hoodie does not
+# derive for a replace) goes, the other partitions stay in step
+wr=$tmp/overwrite
+cp -r "$T" "$wr" && chmod -R u+w "$wr"
+run "insert_overwrite_table" 0 "$HOODIE" write "$wr" --op insert_overwrite_table --input "$tmp/up.csv"
+check_eq "insert_overwrite_table: record_index dropped" "hoodie.table.metadata.partitions=column_stats,files" "$(grep '^hoodie.table.metadata.partitions=' "$wr/.hoodie/hoodie.properties")"
+check_eq "insert_overwrite_table: its folder gone" "column_stats files" "$(ls "$wr/.hoodie/metadata" | tr '\n' ' ' | sed 's/ $//')"
+in_step "insert_overwrite_table"
 # ten writes: the eleventh compacts the files partition first (a base file of a new instant), and archival
 # can then go up to that compaction, the metadata table's own timeline with it; reads and validate stay right
 wr=$tmp/compact
@@ -166,6 +197,10 @@ check_eq "compaction: slices before the one it compacted cleaned" "files-0000-0_
     "$(ls "$wr/.hoodie/metadata/files" | grep 'hfile$' | sort | tr '\n' ' ' | sed 's/ $//')"
 check_eq "compaction: their logs too" "0" "$(ls -a "$wr/.hoodie/metadata/files" | grep -c '^\.files-0000-0_2026010105431[0-9]*\.log')"
 in_step "compaction"
+# record_index compacted too: a base file for each group that ever held a key (0, 1: Spark's deleted ids 2, 3),
+# none for the groups that never did
+check_eq "compaction: record_index base files" "0 1 2 3 5 9" \
+    "$(ls "$wr/.hoodie/metadata/record_index" | grep "_0-1-0_${comp}\.hfile$" | sed 's/^record-index-000\([0-9]\)-0_.*/\1/' | tr '\n' ' ' | sed 's/ $//')"
 run "compaction: archive" 0 "$HOODIE" archive "$wr" --min-commits 2 --max-commits 3
 grep -q " instant(s)" "$tmp/out" && ok || bad "compaction: archive: $(cat "$tmp/out")"
 in_step "compaction: archived"
@@ -219,7 +254,7 @@ grep -q "instant 20990101000000000 is pending" "$tmp/err" && ok || bad "init pen
 rb=$tmp/rbc
 cp -r "$T" "$rb" && chmod -R u+w "$rb"
 run "rollback after the compaction" 0 "$HOODIE" rollback "$rb" 20260101054337037
-check_eq "rollback after the compaction: kept" "hoodie.table.metadata.partitions=column_stats,files" "$(grep '^hoodie.table.metadata.partitions=' "$rb/.hoodie/hoodie.properties")"
+check_eq "rollback after the compaction: kept" "hoodie.table.metadata.partitions=column_stats,files,record_index" "$(grep '^hoodie.table.metadata.partitions=' "$rb/.hoodie/hoodie.properties")"
 run "rollback after the compaction: validate" 0 "$HOODIE" metadata "$rb" validate
 grep -q " 0 difference(s) from storage" "$tmp/out" && ok || bad "rollback after the compaction: $(cat "$tmp/out")"
 # one the metadata table compacted since (the compaction moved after it): it can only be disabled

@@ -102,6 +102,8 @@ printf '%s\n%s\n' 'id,name,isActive,byteField,shortField,intField,longField,floa
 "$HOODIE" write "$s3m" --op upsert --input "$tmp/mdt_up.csv" > /dev/null 2> "$tmp/err" && ok || bad "metadata table write on S3: $(cat "$tmp/err")"
 "$HOODIE" metadata "$s3m" validate 2>&1 | grep -q " 0 difference(s) from storage" && ok || bad "metadata table on S3: $("$HOODIE" metadata "$s3m" validate 2>&1)"
 check_eq "metadata table on S3: reads through it" "$(rows "$s3m")" "$(rows "$s3m" --metadata-table)"
+"$HOODIE" metadata "$s3m" validate 2>&1 | grep -q "^record_index: 4 key(s) of the snapshot checked; 0 difference(s)$" && ok ||
+    bad "record_index on S3: $("$HOODIE" metadata "$s3m" validate 2>&1)"
 # a table hoodie wrote on S3 gets one (hoodie metadata init), and the next write keeps it in step
 s3i=s3://hudi/initmdt
 printf 'id,name,city,ts\n1,a,paris,1\n2,b,lyon,1\n3,c,nice,1\n' > "$tmp/init1.csv"

@@ -284,18 +284,19 @@ for exp in "$FIX"/expected/*.csv; do
   svc_on_fixture "$t" clean --retain 3
 done
 
-# A table with a metadata table (Spark's, version 8): its services keep its files and column_stats partitions in step
-# (a deltacommit of each instant) and drop the other partitions (hoodie.table.metadata.partitions=column_stats,files,
-# their folders removed).
+# A table with a metadata table (Spark's, version 8): its services keep its files, column_stats and record_index
+# partitions in step (a deltacommit of each instant) and drop the other partitions
+# (hoodie.table.metadata.partitions=column_stats,files,record_index, their folders removed).
 md="$tmp/fx/mdt_basic_mor_avro_v8_nonpartitioned"
 if [ -d "$md" ]; then
-  check "metadata table: files and column_stats listed" grep -qx 'hoodie.table.metadata.partitions=column_stats,files' "$md/.hoodie/hoodie.properties"
-  check "metadata table: other partitions removed" test -e "$md/.hoodie/metadata/column_stats" -a ! -e "$md/.hoodie/metadata/record_index" -a ! -e "$md/.hoodie/metadata/secondary_index_name_idx"
+  check "metadata table: files, column_stats and record_index listed" grep -qx 'hoodie.table.metadata.partitions=column_stats,files,record_index' "$md/.hoodie/hoodie.properties"
+  check "metadata table: other partitions removed" test -e "$md/.hoodie/metadata/column_stats" -a -e "$md/.hoodie/metadata/record_index" -a ! -e "$md/.hoodie/metadata/secondary_index_name_idx"
   check "metadata table: no backup left" test ! -e "$md/.hoodie/hoodie.properties.backup"
   check "metadata table: the other keys unchanged" diff <(grep -v '^#\|^hoodie.table.metadata.partitions' "$FIX/tables/mdt_basic_mor_avro_v8_nonpartitioned/.hoodie/hoodie.properties") \
     <(grep -v '^#\|^hoodie.table.metadata.partitions' "$md/.hoodie/hoodie.properties")
   check "metadata table: its files equal storage's after compaction, clustering and clean" bash -c "'$HOODIE' metadata '$md' validate | grep -q ' 0 difference(s) from storage'"
   check "metadata table: its column statistics equal the base files' footers" bash -c "'$HOODIE' metadata '$md' validate | grep -q '^column_stats: [1-9][0-9]* statistics of base files checked against their footers; 0 difference(s)'"
+  check "metadata table: its record index puts every key where it is after clustering" bash -c "'$HOODIE' metadata '$md' validate | grep -q '^record_index: [1-9][0-9]* key(s) of the snapshot checked; 0 difference(s)'"
   check "metadata table: reads through it equal listing's" bash -c "diff <('$HOODIE' read '$md' --format csv) <('$HOODIE' read '$md' --format csv --metadata-table)"
 else
   bad "metadata table: fixture mdt_basic_mor_avro_v8_nonpartitioned has no expected CSV any more"

@@ -1273,6 +1273,20 @@ static hoodie_status assemble(hoodie_pq_scan *s, const hoodie_pq_node *n, hoodie
 
 /* ---- file ---- */
 
+static hoodie_status mem_read(void *ctx, uint64_t off, void *buf, size_t len)
+{
+    hoodie_pq_mem *m = ctx;
+    if (off > m->len || len > m->len - off) return HOODIE_CORRUPT("read past the end of an embedded Parquet file");
+    memcpy(buf, m->p + off, len);
+    return HOODIE_OK;
+}
+
+void hoodie_pq_source_mem(hoodie_pq_source *src, hoodie_pq_mem *m, const uint8_t *data, size_t len, const char *name)
+{
+    m->p = data, m->len = len;
+    *src = (hoodie_pq_source){ m, mem_read, len, name, NULL };
+}
+
 hoodie_status hoodie_pq_file_open(hoodie_pq_file **out, const hoodie_pq_source *src)
 {
     hoodie_status rc;

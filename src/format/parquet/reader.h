@@ -28,6 +28,14 @@ typedef struct hoodie_pq_source {
     void (*will_read)(void *ctx, const uint64_t *offs, const size_t *lens, size_t n);
 } hoodie_pq_source;
 
+/** Bytes in memory read as a file (an embedded Parquet log block): hoodie_pq_source_mem fills a source over them;
+ *  the struct and the bytes must outlive the file. */
+typedef struct hoodie_pq_mem {
+    const uint8_t *p;
+    size_t len;
+} hoodie_pq_mem;
+void hoodie_pq_source_mem(hoodie_pq_source *src, hoodie_pq_mem *m, const uint8_t *data, size_t len, const char *name);
+
 typedef struct hoodie_pq_file hoodie_pq_file;
 typedef struct hoodie_pq_scan hoodie_pq_scan;
 

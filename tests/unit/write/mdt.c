@@ -407,8 +407,47 @@ static void assert_cs_in_step(const hoodie_storage *s, const hoodie_timeline *tl
     hoodie_arena_free(a);
 }
 
+/* The record_index partition in step with the snapshot: each live key where the index puts it (the file group of
+ * its record, the base path's partition ""), and no other key in the index. */
+static void assert_rli_in_step(const hoodie_storage *s, const hoodie_timeline *tl)
+{
+    static const char *const cols[] = { "_hoodie_record_key", "_hoodie_file_name" };
+    char *csv = scan_csv(s, cols, 2, 0);
+    hoodie_assert(csv != NULL);
+    hoodie_arena *a;
+    hoodie_assert_ok(hoodie_arena_new(&a, NULL, 4096));
+    size_t n_keys = 0;
+    for (char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        char key[64], file[256];
+        hoodie_assert(sscanf(line + 1, "%63[^,],%255[^\n]", key, file) == 2);
+        char *us = strchr(file, '_'); /* a base file's name, or a log record's file id */
+        if (us) *us = '\0';
+        const char *k = key;
+        hoodie_mdt_location loc;
+        hoodie_assert_ok(hoodie_mdt_record_index(s, TBL, tl, &k, 1, a, &loc));
+        if (!loc.found || strcmp(loc.file_id, file)) fprintf(stderr, "record index: key %s: %s, not %s\n", key,
+                                                             loc.found ? loc.file_id : "absent", file);
+        hoodie_assert(loc.found);
+        hoodie_assert_equal_s(file, loc.file_id);
+        hoodie_assert_equal_s("", loc.partition);
+        n_keys++;
+    }
+    size_t live = 0;
+    for (int g = 0; g < 10; g++) {
+        char fid[32];
+        snprintf(fid, sizeof fid, "record-index-%04d-0", g);
+        hoodie_mdt_rlirec *recs;
+        size_t n, seen;
+        hoodie_assert_ok(hoodie_mdt_rli_group(s, TBL, tl, fid, a, &recs, &n, &seen));
+        live += n;
+    }
+    hoodie_assert_equal_i((int)n_keys, (int)live);
+    hoodie_arena_free(a);
+    free(csv);
+}
+
 /* The metadata table lists exactly the files storage has, with their sizes, and has the statistics of its base
- * files; it keeps only its files and column_stats partitions. */
+ * files; it keeps its files, column_stats and record_index partitions. */
 static void assert_mdt_in_step(const hoodie_storage *s)
 {
     hoodie_buf stor = HOODIE_BUF_INIT, md = HOODIE_BUF_INIT;
@@ -418,7 +457,8 @@ static void assert_mdt_in_step(const hoodie_storage *s)
     hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
     to.storage = s;
     hoodie_assert_ok(hoodie_table_open(&t, TBL, &to));
-    hoodie_assert_equal_s("column_stats,files", hoodie_table_config_get(t->cfg, "hoodie.table.metadata.partitions"));
+    hoodie_assert_equal_s("column_stats,files,record_index",
+                          hoodie_table_config_get(t->cfg, "hoodie.table.metadata.partitions"));
     hoodie_mdt_listing *l;
     hoodie_assert_ok(hoodie_mdt_files(&l, s, TBL, t->tl));
     hoodie_assert_equal_i(1, l->count);
@@ -428,13 +468,14 @@ static void assert_mdt_in_step(const hoodie_storage *s)
     char *a = sorted_lines(&stor), *b = sorted_lines(&md);
     hoodie_assert_equal_s(a, b);
     assert_cs_in_step(s, t->tl, a);
+    assert_rli_in_step(s, t->tl);
     free(a), free(b);
     hoodie_mdt_listing_free(l);
     hoodie_table_free(t);
     hoodie_buf_dispose(&stor);
     hoodie_buf_dispose(&md);
     hoodie_assert(s->exists(s->ctx, TBL "/.hoodie/metadata/column_stats") == 1);
-    hoodie_assert(s->exists(s->ctx, TBL "/.hoodie/metadata/record_index") == 0);
+    hoodie_assert(s->exists(s->ctx, TBL "/.hoodie/metadata/record_index") == 1);
     hoodie_assert(s->exists(s->ctx, TBL "/.hoodie/metadata/secondary_index_name_idx") == 0);
     assert_reads_agree(s);
 }
@@ -477,6 +518,13 @@ HOODIE_TEST(write_mdt__spark_files_partition_kept_in_step)
     hoodie_assert_ok(hoodie_compaction_run(TBL, &o, NULL, NULL));
     assert_mdt_in_step(mem);
     hoodie_assert_ok(hoodie_clustering(TBL, &o, NULL));
+    assert_mdt_in_step(mem);
+    hoodie_assert_ok(write_op(mem, SPARK_HEAD "1,,,,,,,,,,,,\n", HOODIE_WRITE_DELETE));
+    assert_mdt_in_step(mem);
+    /* id 1 back: its base file has it still (the delete is in a log), so the update goes to a log as well; the
+     * record index, which its delete left, has it again */
+    hoodie_assert_ok(write_op(mem, SPARK_HEAD "1,Alice Back,true,1,1,1,7,1.0,1.0,1.00000,2023-01-01,"
+                                              "2023-01-01 00:00:00+00,\n", HOODIE_WRITE_UPSERT));
     assert_mdt_in_step(mem);
     hoodie_assert_ok(write_op(mem, SPARK_HEAD "1,,,,,,,,,,,,\n", HOODIE_WRITE_DELETE));
     assert_mdt_in_step(mem);
@@ -718,7 +766,7 @@ HOODIE_TEST(write_mdt__column_stats_not_kept_unless_v1)
         hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
         to.storage = mem;
         hoodie_assert_ok(hoodie_table_open(&t, TBL, &to));
-        hoodie_assert_equal_s("files", hoodie_table_config_get(t->cfg, "hoodie.table.metadata.partitions"));
+        hoodie_assert_equal_s("files,record_index", hoodie_table_config_get(t->cfg, "hoodie.table.metadata.partitions"));
         hoodie_table_free(t);
         hoodie_assert(mem->exists(mem->ctx, TBL "/.hoodie/metadata/column_stats") == 0);
         hoodie_assert(mem->exists(mem->ctx, TBL "/.hoodie/metadata/files") == 1);

@@ -22,7 +22,7 @@ static void metadata_usage(FILE *out)
             "usage: hoodie metadata TABLE partitions\n"
             "       hoodie metadata TABLE files [--partition P]\n"
             "       hoodie metadata TABLE validate\n"
-            "       hoodie metadata TABLE init\n"
+            "       hoodie metadata TABLE init [--record-index]\n"
             "       hoodie metadata TABLE lookup KEY...\n"
             "\n"
             "  What the table's metadata table (.hoodie/metadata) records, read by hoodie:\n"
@@ -37,7 +37,9 @@ static void metadata_usage(FILE *out)
             "  lookup      where its record index puts each key (partition, file id, instant in epoch ms)\n"
             "  init        create one (a version 8 table without one, no instant pending): its files partition\n"
             "              lists every data file, its column_stats partition holds every base file's statistics\n"
-            "              (a table with a schema), and hoodie's writes and services keep both in step from then on\n");
+            "              (a table with a schema), and hoodie's writes and services keep both in step from then on;\n"
+            "              --record-index: a record_index partition too, every live key where it is (kept in step\n"
+            "              likewise; insert_overwrite and delete_partition drop it)\n");
 }
 
 typedef struct raw_list { char **names; uint64_t *sizes; size_t n, cap; int oom; } raw_list;
@@ -193,68 +195,76 @@ static long validate_cs(const hoodie_table *t, const hoodie_mdt_listing *l, long
     return diffs;
 }
 
-/* The record_index partition (when listed) against the snapshot: every live key where the index puts it (its
- * partition and file group), and no entry of a key the snapshot does not hold. *checked: the keys checked. */
-static long validate_rli(hoodie_table *t, long *checked, hoodie_status *rc)
+/* Every live key of the table's snapshot with its partition and file group (a base file's name gives its file
+ * id; a log record's file name is the file id), onto *out; strings in `a`. */
+static hoodie_status snapshot_keys(hoodie_table *t, hoodie_arena *a, hoodie_rli_changes *out)
 {
-    if (!hoodie_mdt_listed(t->cfg, "record_index")) return 0;
     static const char *const cols[] = { "_hoodie_record_key", "_hoodie_partition_path", "_hoodie_file_name" };
     hoodie_scan_opts so = HOODIE_SCAN_OPTS_INIT;
     so.columns = cols;
     so.n_columns = 3;
     struct ArrowArrayStream st;
     hoodie_arrow_reader ar;
-    hoodie_arena *a = NULL;
-    const char **keys = NULL, **parts = NULL, **fids = NULL;
-    size_t n = 0, cap = 0;
-    long diffs = 0, shown_diffs = 0;
-    hoodie_status r = hoodie_arena_new(&a, NULL, 65536);
-    if (r == HOODIE_OK) r = hoodie_table_scan(t, &so, &st);
+    hoodie_status r = hoodie_table_scan(t, &so, &st);
     if (r == HOODIE_OK && (r = hoodie_arrow_reader_open(&ar, &st)) < 0 && st.release) st.release(&st);
     int open = r == HOODIE_OK;
     hoodie_batch b;
     while (r == HOODIE_OK && (r = hoodie_arrow_reader_next(&ar, &b)) == HOODIE_OK) {
         for (int64_t i = 0; r == HOODIE_OK && i < b.root.length; i++) {
-            if (n == cap) {
-                size_t nc = cap ? cap * 2 : 1024;
-                const char **k = realloc(keys, nc * sizeof *k), **p = k ? realloc(parts, nc * sizeof *p) : NULL,
-                           **f = p ? realloc(fids, nc * sizeof *f) : NULL;
-                if (k) keys = k;
-                if (p) parts = p;
-                if (f) fids = f;
-                if (!f) { r = HOODIE_NOMEM(); break; }
-                cap = nc;
+            if (out->n == out->cap) {
+                size_t nc = out->cap ? out->cap * 2 : 1024;
+                hoodie_rli_change *v = realloc(out->v, nc * sizeof *v);
+                if (!v) { r = HOODIE_NOMEM(); break; }
+                out->v = v, out->cap = nc;
             }
             const char *v[3] = { NULL, NULL, NULL };
-            for (int c = 0; c < 3; c++) {
+            for (int c = 0; c < 3 && r == HOODIE_OK; c++) {
                 const hoodie_array *col = &b.root.children[c];
                 size_t len = 0;
                 const uint8_t *p = hoodie_array_is_valid(col, i) ? hoodie_array_bytes_at(col, i, &len) : NULL;
-                /* a base file's name gives its file id; a log record's file name is the file id */
                 const uint8_t *us = c == 2 && p ? memchr(p, '_', len) : NULL;
                 if (us) len = (size_t)(us - p);
                 v[c] = hoodie_arena_strndup(a, p ? (const char *)p : "", len);
                 if (!v[c]) r = HOODIE_NOMEM();
             }
-            keys[n] = v[0], parts[n] = v[1], fids[n] = v[2];
-            n++;
+            if (r == HOODIE_OK) out->v[out->n++] = (hoodie_rli_change){ v[0], v[1], v[2] };
         }
         hoodie_batch_dispose(&b);
     }
     if (r == HOODIE_ITEROVER) r = HOODIE_OK;
     if (open) hoodie_arrow_reader_close(&ar);
-    hoodie_mdt_location *locs = r == HOODIE_OK ? calloc(n + 1, sizeof *locs) : NULL;
-    if (r == HOODIE_OK && !locs) r = HOODIE_NOMEM();
-    if (r == HOODIE_OK) r = hoodie_mdt_record_index(t->storage, t->base_path, t->tl, keys, n, a, locs);
+    return r;
+}
+
+/* The record_index partition (when listed) against the snapshot: every live key where the index puts it (its
+ * partition and file group), and no entry of a key the snapshot does not hold. *checked: the keys checked. */
+static long validate_rli(hoodie_table *t, long *checked, hoodie_status *rc)
+{
+    if (!hoodie_mdt_listed(t->cfg, "record_index")) return 0;
+    hoodie_arena *a = NULL;
+    hoodie_rli_changes k = { NULL, 0, 0 };
+    const char **keys = NULL;
+    hoodie_mdt_location *locs = NULL;
+    long diffs = 0, shown_diffs = 0;
+    hoodie_status r = hoodie_arena_new(&a, NULL, 65536);
+    if (r == HOODIE_OK) r = snapshot_keys(t, a, &k);
+    if (r == HOODIE_OK) {
+        keys = malloc((k.n + 1) * sizeof *keys);
+        locs = calloc(k.n + 1, sizeof *locs);
+        if (!keys || !locs) r = HOODIE_NOMEM();
+    }
+    for (size_t i = 0; r == HOODIE_OK && i < k.n; i++) keys[i] = k.v[i].key;
+    if (r == HOODIE_OK) r = hoodie_mdt_record_index(t->storage, t->base_path, t->tl, keys, k.n, a, locs);
     size_t found = 0, live = 0;
-    for (size_t i = 0; r == HOODIE_OK && i < n; i++) {
+    for (size_t i = 0; r == HOODIE_OK && i < k.n; i++) {
+        const hoodie_rli_change *c = &k.v[i];
         found += locs[i].found != 0;
-        if (locs[i].found && !strcmp(locs[i].file_id, fids[i]) && !strcmp(locs[i].partition, parts[i])) continue;
+        if (locs[i].found && !strcmp(locs[i].file_id, c->file_id) && !strcmp(locs[i].partition, c->partition)) continue;
         if (shown_diffs++ < 20) {
-            if (!locs[i].found) printf("record_index: key '%s' (%s, file group %s) not indexed\n", keys[i],
-                                       shown(parts[i]), fids[i]);
-            else printf("record_index: key '%s' in %s, file group %s; indexed in %s, file group %s\n", keys[i],
-                        shown(parts[i]), fids[i], shown(locs[i].partition), locs[i].file_id);
+            if (!locs[i].found) printf("record_index: key '%s' (%s, file group %s) not indexed\n", c->key,
+                                       shown(c->partition), c->file_id);
+            else printf("record_index: key '%s' in %s, file group %s; indexed in %s, file group %s\n", c->key,
+                        shown(c->partition), c->file_id, shown(locs[i].partition), locs[i].file_id);
         }
         diffs++;
     }
@@ -267,11 +277,10 @@ static long validate_rli(hoodie_table *t, long *checked, hoodie_status *rc)
         *rc = r;
         diffs = 0;
     }
-    *checked = (long)n;
+    *checked = (long)k.n;
     free(locs);
     free(keys);
-    free(parts);
-    free(fids);
+    free(k.v);
     hoodie_arena_free(a);
     return diffs;
 }
@@ -316,6 +325,7 @@ static int validate(hoodie_table *t, const hoodie_mdt_listing *l)
 int cmd_metadata(int argc, char **argv)
 {
     const char *table = NULL, *what = NULL, *only = NULL;
+    int record_index = 0;
     const char **keys = calloc((size_t)argc + 1, sizeof *keys);
     size_t n_keys = 0;
     if (!keys) return cli_fail(HOODIE_ENOMEM, NULL);
@@ -323,6 +333,7 @@ int cmd_metadata(int argc, char **argv)
     for (int i = 1; i < argc && code < 0; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { metadata_usage(stdout); code = CLI_OK; }
+        else if (!strcmp(a, "--record-index")) record_index = 1;
         else if (!strcmp(a, "--partition")) {
             if (i + 1 >= argc) code = cli_usage("metadata: --partition needs a partition path");
             else only = argv[++i];
@@ -338,14 +349,27 @@ int cmd_metadata(int argc, char **argv)
         code = cli_usage("metadata: unknown request '%s' (partitions, files, validate, lookup, init)", what);
     if (code < 0 && !strcmp(what, "lookup") && !n_keys) code = cli_usage("metadata: lookup needs keys");
     if (code < 0 && only && strcmp(what, "files")) code = cli_usage("metadata: --partition goes with files");
+    if (code < 0 && record_index && strcmp(what, "init")) code = cli_usage("metadata: --record-index goes with init");
     if (code >= 0) { free(keys); return code; }
 
     hoodie_table *t = NULL;
     hoodie_status rc = hoodie_table_open(&t, table, NULL);
     if (rc == HOODIE_OK && !strcmp(what, "init")) {
         int64_t files = 0;
-        rc = hoodie_write__mdt_init(t->storage, t->base_path, &files);
+        hoodie_arena *a = NULL;
+        hoodie_rli_changes k = { NULL, 0, 0 };
+        char mark[HOODIE_TIMELINE_MARK_MAX];
+        if (record_index) { /* the keys of the table as it is now (init checks it still is, under its lock) */
+            hoodie_write__timeline_mark(t->tl, mark);
+            rc = hoodie_arena_new(&a, NULL, 65536);
+            if (rc == HOODIE_OK) rc = snapshot_keys(t, a, &k);
+        }
+        if (rc == HOODIE_OK)
+            rc = hoodie_write__mdt_init_with(t->storage, t->base_path, &files, record_index ? &k : NULL, mark);
         if (rc == HOODIE_OK) printf("metadata table created: %lld file(s) listed\n", (long long)files);
+        if (rc == HOODIE_OK && record_index) printf("record index: %zu key(s)\n", k.n);
+        free(k.v);
+        hoodie_arena_free(a);
         hoodie_table_free(t);
         free(keys);
         return rc < 0 ? cli_fail(rc, NULL) : CLI_OK;

@@ -448,6 +448,10 @@ static hoodie_status compact_one(hoodie_svc *sv, hoodie_write_txn *tx, json_t *o
             st->file_id = hoodie_arena_strdup(stats->arena, fid);
             st->path = rel;
             st->prev_commit = base_instant ? hoodie_arena_strdup(stats->arena, base_instant) : NULL;
+            if (data && *data) { /* the base file it rewrote (prevBaseFile), as Hudi's merge handle names it */
+                const char *sl = strrchr(data, '/');
+                st->prev_base_file = hoodie_arena_strdup(stats->arena, sl ? sl + 1 : data);
+            }
             st->num_writes = written;
             st->num_update_writes = rows.updated;
             st->num_deletes = rows.deleted;

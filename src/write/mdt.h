@@ -104,6 +104,22 @@ hoodie_status hoodie_write__mdt_rollback(const hoodie_storage *s, const char *ba
  */
 hoodie_status hoodie_write__mdt_init(const hoodie_storage *s, const char *base_path, int64_t *files);
 
+struct hoodie_rli_changes;
+struct hoodie_timeline;
+#define HOODIE_TIMELINE_MARK_MAX 64
+/** What a timeline has completed (the count of completed instants and the latest time), to tell whether a table
+ *  changed between two looks. */
+void hoodie_write__timeline_mark(const struct hoodie_timeline *tl, char out[HOODIE_TIMELINE_MARK_MAX]);
+/**
+ * hoodie_write__mdt_init, with a record index too when `keys` is not NULL: every live key of the table (its
+ * partition and file group; read through a snapshot of the table whose timeline had `mark`, which must still be
+ * the table's under the lock: HOODIE_ECONFLICT otherwise), in Hudi's estimate of file groups (10 up to 111M keys),
+ * a base HFile each, instant 00000000000000002 (00000000000000001 without column_stats). Tables without meta
+ * fields, with a bucket index or the LSM layout: HOODIE_EUNSUPPORTED.
+ */
+hoodie_status hoodie_write__mdt_init_with(const hoodie_storage *s, const char *base_path, int64_t *files,
+                                         const struct hoodie_rli_changes *keys, const char *mark);
+
 /** The metadata table's hoodie.properties text for the table named `name` (appended to out). */
 hoodie_status hoodie_write__mdt_props(hoodie_buf *out, const char *name);
 

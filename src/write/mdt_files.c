@@ -14,6 +14,7 @@
 #include "table/timeline.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/hash.h"
 #include "write/commit.h"
 #include "write/avro_enc.h"
 #include "write/commit_encode.h"
@@ -527,10 +528,12 @@ static hoodie_status from_commit(changes *c, const void *content, size_t len, co
     hoodie_commit_meta *m = NULL;
     HOODIE_TRY(hoodie_commit_meta_decode(&m, content, len, what));
     hoodie_status rc = HOODIE_OK;
-    /* the record index: compactions move no record; clustering moves them all; a replace that overwrites file
-     * groups (insert_overwrite, delete_partition) would remove the replaced groups' keys, which hoodie does not
-     * derive: the index goes */
-    if (c->rli && action != HOODIE_ACTION_COMPACTION && action != HOODIE_ACTION_LOGCOMPACTION && !m->compacted) {
+    /* the record index: a compaction moves no record, but its base file drops the keys its logs deleted (the
+     * index may hold one still: an update that lost to a delete by the ordering field, and was put back); log
+     * compaction changes nothing; clustering moves them all; a replace that overwrites file groups
+     * (insert_overwrite, delete_partition) would remove the replaced groups' keys, which hoodie does not derive:
+     * the index goes */
+    if (c->rli && action != HOODIE_ACTION_LOGCOMPACTION) {
         int moved = action == HOODIE_ACTION_CLUSTERING ||
                     (m->operation_type && !strcmp(m->operation_type, "CLUSTER"));
         if (action == HOODIE_ACTION_REPLACECOMMIT && !moved) *drop_rli_out = 1;
@@ -1896,7 +1899,128 @@ static hoodie_status cs_init(const hoodie_storage *s, const char *base_path, con
     return rc;
 }
 
-static hoodie_status init_locked(const hoodie_storage *s, const char *base_path, int64_t *files_out)
+void hoodie_write__timeline_mark(const hoodie_timeline *tl, char out[HOODIE_TIMELINE_MARK_MAX])
+{
+    size_t done = 0;
+    const char *last = "";
+    for (size_t i = 0; tl && i < tl->count; i++) {
+        const hoodie_instant *in = &tl->instants[i];
+        if (in->state != HOODIE_STATE_COMPLETED) continue;
+        done++;
+        const char *t = *in->completion ? in->completion : in->requested;
+        if (strcmp(t, last) > 0) last = t;
+    }
+    snprintf(out, HOODIE_TIMELINE_MARK_MAX, "%zu:%s", done, last);
+}
+
+/* Hudi's estimate of the record index's file groups (HoodieTableMetadataUtil.estimateFileGroupCount): twice the
+ * records (growth factor 2) at 48 bytes each, 1 GB a file group, between 10 and 10000. */
+static size_t rli_init_groups(size_t records)
+{
+    uint64_t expected = (uint64_t)records * 2, per_group = (1024ULL * 1024 * 1024) / 48;
+    uint64_t n = expected / per_group;
+    return n <= 10 ? 10 : n >= 10000 ? 10000 : (size_t)n;
+}
+
+/* record_index for a new MDT: deltacommit `t` (BULK_INSERT) with a base HFile per file group of the keys keys[]
+ * (each in its file group and partition; the instant is its file slice's base instant, as Hudi's initialization
+ * takes it). */
+static hoodie_status rli_init_partition(const hoodie_storage *s, const char *base_path, const char *mdt,
+                                        const hoodie_table_config *cfg, const hoodie_timeline *tl,
+                                        const hoodie_table_config *mc, const char *t, const hoodie_rli_changes *keys)
+{
+    size_t ng = rli_init_groups(keys->n);
+    hoodie_write_txn tx;
+    memset(&tx, 0, sizeof tx);
+    hoodie_fsview *v = NULL;
+    hoodie_buf schema = HOODIE_BUF_INIT, meta = HOODIE_BUF_INIT, ri = HOODIE_BUF_INIT;
+    out_file *outs = calloc(ng, sizeof *outs);
+    hoodie_wstat *sts = calloc(ng, sizeof *sts);
+    char (*fids)[32] = calloc(ng, sizeof *fids);
+    rli_ref *refs = malloc((keys->n + 1) * sizeof *refs);
+    hoodie_mdt_rlirec *recs = malloc((keys->n + 1) * sizeof *recs);
+    size_t *offs = malloc((keys->n + 1) * sizeof *offs);
+    hoodie_status rc = outs && sts && fids && refs && recs && offs ? HOODIE_OK : HOODIE_NOMEM();
+    hoodie_fsview_opts fo = { NULL, NULL, NULL, 0, NULL, NULL, NULL };
+    hoodie_hmap by_id = HOODIE_HMAP_INIT; /* file id -> its group in v */
+    if (rc == HOODIE_OK) rc = hoodie_fsview_build(&v, s, base_path, cfg, tl, &fo);
+    if (rc == HOODIE_OK) rc = hoodie_hmap_init(&by_id, v->group_count + 1);
+    for (size_t x = 0; rc == HOODIE_OK && x < v->group_count; x++) {
+        uint64_t *slot;
+        int existed;
+        rc = hoodie_hmap_upsert(&by_id, v->groups[x].file_id, strlen(v->groups[x].file_id), &slot, &existed);
+        if (rc == HOODIE_OK) *slot = x;
+    }
+    for (size_t i = 0; rc == HOODIE_OK && i < keys->n; i++)
+        refs[i] = (rli_ref){ hoodie_mdt_key_group(keys->v[i].key, ng), i, &keys->v[i] };
+    if (rc == HOODIE_OK && keys->n) qsort(refs, keys->n, sizeof *refs, rli_ref_cmp);
+    if (rc == HOODIE_OK) rc = schema_with_meta(&schema);
+    if (rc == HOODIE_OK) rc = hoodie_write__partition_metadata(s, mdt, RLI_PART, t);
+    if (rc == HOODIE_OK) rc = mdt_begin(&tx, s, mdt, mc, t, HOODIE_ACTION_DELTACOMMIT, "", 0);
+    if (rc == HOODIE_OK) rc = hoodie_write__inflight(&tx, NULL, 0);
+    for (size_t g = 0, i = 0; rc == HOODIE_OK && g < ng; g++) {
+        size_t k = 0;
+        ri.len = 0;
+        for (; rc == HOODIE_OK && i < keys->n && refs[i].group == g; i++) {
+            const hoodie_rli_change *ch = refs[i].ch;
+            if (k && !strcmp(recs[k - 1].key, ch->key))
+                rc = HOODIE_FAIL(HOODIE_EINVAL, "%s: record key '%s' is in more than one file group (%s, %s): a "
+                                 "record index holds a key once", base_path, ch->key, refs[i - 1].ch->file_id,
+                                 ch->file_id);
+            uint64_t *slot = hoodie_hmap_get(&by_id, ch->file_id, strlen(ch->file_id));
+            const hoodie_file_group *fg = slot ? &v->groups[*slot] : NULL;
+            if (fg && strcmp(fg->partition, ch->partition)) fg = NULL;
+            const hoodie_file_slice *sl = fg ? hoodie_file_group_latest(fg) : NULL;
+            if (rc == HOODIE_OK && !sl)
+                rc = HOODIE_FAIL(HOODIE_ECONFLICT, "%s: file group %s of key '%s' is not in the table any more: "
+                                 "run init again", base_path, ch->file_id, ch->key);
+            if (rc < 0) break;
+            offs[k] = ri.len;
+            recs[k++].key = ch->key;
+            rc = hoodie_write__rli_info(&ri, ch->partition, ch->file_id, sl->base_instant, cfg->timeline_timezone_utc);
+        }
+        for (size_t j = 0; j < k; j++) recs[j].ri = ri.data + offs[j], recs[j].ri_len = (j + 1 < k ? offs[j + 1] : ri.len) - offs[j];
+        snprintf(fids[g], sizeof fids[g], RLI_PREFIX "%04u-0", (unsigned)g);
+        int64_t records = 0;
+        if (rc == HOODIE_OK) rc = hoodie_file_name_base(&outs[g].name, fids[g], LOG_TOKEN, t, "hfile");
+        if (rc == HOODIE_OK)
+            rc = build_rli_hfile(recs, k, &schema, (const char *)outs[g].name.data, &outs[g].bytes, &records);
+        if (rc == HOODIE_OK)
+            rc = put_part_file(&tx, mdt, RLI_PART, (const char *)outs[g].name.data, &outs[g].bytes,
+                               HOODIE_MARKER_CREATE, &outs[g].rel);
+        hoodie_wstat *st = &sts[g];
+        st->partition_path = RLI_PART, st->file_id = fids[g], st->path = (const char *)outs[g].rel.data;
+        st->num_writes = st->num_inserts = records;
+        st->total_write_bytes = st->file_size_in_bytes = (int64_t)outs[g].bytes.len;
+        st->has_runtime = 1;
+    }
+    if (rc == HOODIE_OK) {
+        hoodie_kv extra = { "schema", hoodie_write__mdt_schema };
+        hoodie_commit_info ci;
+        memset(&ci, 0, sizeof ci);
+        ci.stats = sts, ci.stat_count = ng, ci.extra = &extra, ci.extra_count = 1;
+        ci.operation_type = "BULK_INSERT";
+        rc = hoodie_commit_encode(&meta, &ci, 8);
+    }
+    if (rc == HOODIE_OK) rc = hoodie_write__complete(&tx, meta.data, meta.len);
+    hoodie_write__txn_dispose(&tx);
+    for (size_t g = 0; outs && g < ng; g++) out_file_dispose(&outs[g]);
+    free(outs);
+    free(sts);
+    free(fids);
+    free(refs);
+    free(recs);
+    free(offs);
+    hoodie_hmap_dispose(&by_id);
+    hoodie_fsview_free(v);
+    hoodie_buf_dispose(&schema);
+    hoodie_buf_dispose(&meta);
+    hoodie_buf_dispose(&ri);
+    return rc;
+}
+
+static hoodie_status init_locked(const hoodie_storage *s, const char *base_path, int64_t *files_out,
+                                 const hoodie_rli_changes *keys, const char *mark)
 {
     hoodie_table_config *cfg = NULL;
     hoodie_timeline *tl = NULL;
@@ -1923,6 +2047,17 @@ static hoodie_status init_locked(const hoodie_storage *s, const char *base_path,
         if (tl->instants[i].state != HOODIE_STATE_COMPLETED)
             rc = HOODIE_FAIL(HOODIE_ESTATE, "%s: instant %s is pending: the metadata table is created when no write "
                              "or service is (let it complete, or roll it back)", base_path, tl->instants[i].requested);
+    if (rc == HOODIE_OK && keys && (!cfg->populate_meta_fields || cfg->bucket_index || cfg->lsm_tree))
+        rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: hoodie keeps a record index of tables with meta fields and a bloom "
+                         "index (not %s)", base_path, !cfg->populate_meta_fields ? "without meta fields"
+                                                      : cfg->bucket_index ? "a bucket index" : "the LSM layout");
+    if (rc == HOODIE_OK && keys) { /* the keys were read from the table as it is now */
+        char now[HOODIE_TIMELINE_MARK_MAX];
+        hoodie_write__timeline_mark(tl, now);
+        if (strcmp(now, mark ? mark : ""))
+            rc = HOODIE_FAIL(HOODIE_ECONFLICT, "%s: the table changed while its record keys were read (timeline %s, "
+                             "now %s): run init again", base_path, mark ? mark : "", now);
+    }
     /* a folder left by a disabled or interrupted one goes first */
     if (rc == HOODIE_OK) rc = hoodie_storage_remove_tree(s, mdt);
     if (rc == HOODIE_OK) rc = storage_listing(s, base_path, cfg, tl, &ch);
@@ -1959,9 +2094,15 @@ static hoodie_status init_locked(const hoodie_storage *s, const char *base_path,
     /* column_stats (as Hudi 1.x has it by default), for a table with a schema */
     int cs_made = 0, defs_key = 0;
     if (rc == HOODIE_OK) rc = cs_init(s, base_path, mdt, cfg, mc, &ch, &cs_made, &defs_key);
+    /* the record index, when asked for: its instant follows the others' (Hudi's 000, 001, 002 of one init) */
+    if (rc == HOODIE_OK && keys)
+        rc = rli_init_partition(s, base_path, mdt, cfg, tl, mc, cs_made ? "00000000000000002" : "00000000000000001",
+                                keys);
     /* last: the table lists it (readers and writers take it from here on) */
+    const char *parts = cs_made ? (keys ? "column_stats,files,record_index" : "column_stats,files")
+                                : (keys ? "files,record_index" : "files");
     if (rc == HOODIE_OK)
-        rc = hoodie_write__set_mdt_partitions_with(s, base_path, cfg, cs_made ? "column_stats,files" : "files",
+        rc = hoodie_write__set_mdt_partitions_with(s, base_path, cfg, parts,
                                                    defs_key && cs_made ? INDEX_DEFS_KEY : NULL, INDEX_DEFS_PATH);
     if (rc == HOODIE_OK && files_out) *files_out = (int64_t)ch.n;
     hoodie_write__txn_dispose(&tx);
@@ -1981,10 +2122,16 @@ static hoodie_status init_locked(const hoodie_storage *s, const char *base_path,
 
 hoodie_status hoodie_write__mdt_init(const hoodie_storage *s, const char *base_path, int64_t *files)
 {
+    return hoodie_write__mdt_init_with(s, base_path, files, NULL, NULL);
+}
+
+hoodie_status hoodie_write__mdt_init_with(const hoodie_storage *s, const char *base_path, int64_t *files,
+                                         const hoodie_rli_changes *keys, const char *mark)
+{
     s = hoodie_storage__or_default(s);
     hoodie_table_lock lock;
     HOODIE_TRY(hoodie_write__lock(&lock, s, base_path, -1));
-    hoodie_status rc = init_locked(s, base_path, files);
+    hoodie_status rc = init_locked(s, base_path, files, keys, mark);
     if (rc < 0) hoodie_error__prefix("creating the metadata table: ");
     if (hoodie_write__unlock(&lock) < 0 && rc == HOODIE_OK) hoodie_error_clear();
     return rc;

@@ -237,6 +237,32 @@ check_eq "init: the metadata table's properties" "$(grep -v '^#' "$T/.hoodie/met
 "$HOODIE" compact "$it" > /dev/null
 "$HOODIE" clean "$it" --policy KEEP_LATEST_FILE_VERSIONS --retain 1 > /dev/null
 in_step "init: writes and services after it"
+# init --record-index: the record index too, every live key of the snapshot (not a key a log deleted); writes and
+# services keep it in step
+itr=$tmp/initri
+"$HOODIE" create "$itr" --type mor --name itr --record-key id --partition-fields city --hive-style --ordering-field ts > /dev/null
+"$HOODIE" write "$itr" --op bulk_insert --input "$tmp/i1.csv" > /dev/null
+"$HOODIE" write "$itr" --op upsert --input "$tmp/i2.csv" > /dev/null
+printf 'id,city\n3,nice\n' > "$tmp/d3.csv"
+"$HOODIE" write "$itr" --op delete --input "$tmp/d3.csv" > /dev/null
+run "init --record-index" 0 "$HOODIE" metadata "$itr" init --record-index
+check_eq "init --record-index: keys" "record index: 4 key(s)" "$(tail -1 "$tmp/out")"
+check_eq "init --record-index: listed" "hoodie.table.metadata.partitions=column_stats,files,record_index" "$(grep '^hoodie.table.metadata.partitions=' "$itr/.hoodie/hoodie.properties")"
+check_eq "init --record-index: a base file per file group, instant 2" "10" "$(ls "$itr/.hoodie/metadata/record_index" | grep -c '^record-index-000[0-9]-0_0-1-0_00000000000000002\.hfile$')"
+wr=$itr
+in_step "init --record-index"
+run "init --record-index: lookup" 0 "$HOODIE" metadata "$itr" lookup 3 5
+check_eq "init --record-index: the deleted key is not indexed" "$(printf '3\t-')" "$(grep '^3' "$tmp/out")"
+grep -q "^5	city=lyon	" "$tmp/out" && ok || bad "init --record-index: key 5: $(cat "$tmp/out")"
+printf 'id,name,city,ts\n6,f,nice,3\n2,b2,lyon,3\n' > "$tmp/i3.csv"
+run "init --record-index: upsert" 0 "$HOODIE" write "$itr" --op upsert --input "$tmp/i3.csv"
+in_step "init --record-index: upsert"
+run "init --record-index: compact" 0 "$HOODIE" compact "$itr"
+in_step "init --record-index: compact"
+run "init --record-index: cluster" 0 "$HOODIE" cluster "$itr"
+in_step "init --record-index: cluster"
+run "--record-index without init" 2 "$HOODIE" metadata "$itr" validate --record-index
+grep -q "goes with init" "$tmp/err" && ok || bad "--record-index without init: $(cat "$tmp/err")"
 run "init again" 1 "$HOODIE" metadata "$it" init
 grep -q "the table has a metadata table" "$tmp/err" && ok || bad "init again: $(cat "$tmp/err")"
 v6=$tmp/init6

@@ -67,16 +67,30 @@ static int by_name(const void *a, const void *b)
     return strcmp(((const test_entry *)a)->name, ((const test_entry *)b)->name);
 }
 
+/* Whether `name` holds one of the '|'-separated texts of `filter`. */
+static int matches(const char *name, const char *filter)
+{
+    for (const char *p = filter;;) {
+        const char *bar = strchr(p, '|');
+        size_t n = bar ? (size_t)(bar - p) : strlen(p);
+        for (const char *q = name; n && *q; q++)
+            if (!strncmp(q, p, n)) return 1;
+        if (!bar) return 0;
+        p = bar + 1;
+    }
+}
+
 int main(int argc, char **argv)
 {
-    /* argv[1]: run only the tests whose name holds it, or, as "-TEXT", only those whose name does not hold TEXT */
+    /* argv[1]: run only the tests whose name holds it (or one of its '|'-separated texts), or, as "-TEXT", only
+     * those whose name holds none */
     const char *volatile filter = argc > 1 ? argv[1] : NULL;
     const int exclude = filter && filter[0] == '-';
     if (exclude) filter++;
     static size_t passed, failed; /* static: survive longjmp */
     qsort(g_tests, g_count, sizeof *g_tests, by_name);
     for (volatile size_t i = 0; i < g_count; i++) {
-        if (filter && (strstr(g_tests[i].name, filter) == NULL) != exclude) continue;
+        if (filter && matches(g_tests[i].name, filter) == exclude) continue;
         if (setjmp(g_jmp) == 0) {
             g_tests[i].fn();
             passed++;

@@ -203,9 +203,8 @@ struct hoodie_mdt_rlirec;
  *  time zone), as HoodieActiveTimeline.parseDateFromInstantTime; -1 when it is not one. */
 int64_t hoodie_write__instant_ms(const char *instant, int utc);
 /** HoodieRecordIndexInfo's Avro binary for a record in file group `file_id` of `partition` ("" for the base path),
- *  added by `instant`: file id encoding 0 (UUID bits and index) for "<UUID>-<n>" ids, else 1 (the id as is). */
-hoodie_status hoodie_write__rli_info(hoodie_buf *out, const char *partition, const char *file_id,
-                                     const char *instant, int utc);
+ *  added by the instant of epoch ms `ms` (hoodie_write__instant_ms): file id encoding 0 (UUID bits and index) for "<UUID>-<n>" ids, else 1 (the id as is). */
+hoodie_status hoodie_write__rli_info(hoodie_buf *out, const char *partition, const char *file_id, int64_t ms);
 /** A record index HoodieMetadataRecord (type 5) around `ri`; `base_file`: the base HFile's name its records carry,
  *  NULL in a log block. */
 hoodie_status hoodie_write__rli_encode(hoodie_buf *out, const uint8_t *ri, size_t ri_len, const char *base_file);

@@ -1207,24 +1207,61 @@ static hoodie_status cs_log(dc_log *l, const char *t, size_t group, hoodie_mdt_c
     return rc;
 }
 
-/* A change of the record index of an instant: its file group and arrival order. */
+/* A change of the record index of an instant: its file group, arrival order, and its key's first 8 bytes as a
+ * number that orders as the bytes do (compared first: no pointer chased for most comparisons). */
 typedef struct rli_ref {
-    size_t group, seq;
-    const hoodie_rli_change *ch;
+    uint64_t prefix;
+    uint32_t group, seq;
+    hoodie_rli_change ch; /* copied: read in sorted order, not chased */
 } rli_ref;
+
+static uint64_t key_prefix(const char *k)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8 && k[i]; i++) v |= (uint64_t)(uint8_t)k[i] << (56 - 8 * i);
+    return v;
+}
+
+/* Same key (prefixes equal first). */
+static int rli_same_key(const rli_ref *x, const rli_ref *y)
+{
+    return x->prefix == y->prefix && !strcmp(x->ch.key, y->ch.key);
+}
 
 static int rli_ref_cmp(const void *a, const void *b)
 {
     const rli_ref *x = a, *y = b;
     if (x->group != y->group) return x->group < y->group ? -1 : 1;
-    int c = strcmp(x->ch->key, y->ch->key);
+    if (x->prefix != y->prefix) return x->prefix < y->prefix ? -1 : 1;
+    int c = strcmp(x->ch.key, y->ch.key);
     return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* The changes by file group (of n_groups), then key, then arrival (malloc): a counting sort by group, then each
+ * group's sorted by key. */
+static rli_ref *rli_refs(const hoodie_rli_changes *c, size_t n_groups)
+{
+    rli_ref *refs = malloc((c->n + 1) * sizeof *refs);
+    size_t *at = calloc(n_groups + 1, sizeof *at);
+    uint32_t *grp = malloc((c->n + 1) * sizeof *grp);
+    if (!refs || !at || !grp) { free(refs), free(at), free(grp); return NULL; }
+    for (size_t i = 0; i < c->n; i++) at[(grp[i] = (uint32_t)hoodie_mdt_key_group(c->v[i].key, n_groups)) + 1]++;
+    for (size_t g = 0; g < n_groups; g++) at[g + 1] += at[g];
+    for (size_t i = 0; i < c->n; i++)
+        refs[at[grp[i]]++] = (rli_ref){ key_prefix(c->v[i].key), grp[i], (uint32_t)i, c->v[i] };
+    for (size_t g = 0, from = 0; g < n_groups; g++) { /* at[g] is now the end of group g */
+        if (at[g] - from > 1) qsort(refs + from, at[g] - from, sizeof *refs, rli_ref_cmp);
+        from = at[g];
+    }
+    free(at);
+    free(grp);
+    return refs;
 }
 
 /* The log file of record_index group `group` for the changes refs[0..n) (sorted by key; a key's last counts): an
  * HFILE_DATA_BLOCK of the keys added, then a DELETE_BLOCK of the keys removed, as Hudi's append handle writes
  * them. */
-static hoodie_status rli_log(dc_log *l, const char *t, int utc, size_t group, const rli_ref *refs, size_t n,
+static hoodie_status rli_log(dc_log *l, const char *t, int64_t t_ms, size_t group, const rli_ref *refs, size_t n,
                              const hoodie_buf *schema)
 {
     hoodie_mdt_rlirec *ups = calloc(n + 1, sizeof *ups);
@@ -1234,12 +1271,12 @@ static hoodie_status rli_log(dc_log *l, const char *t, int utc, size_t group, co
     size_t nu = 0, nd = 0;
     hoodie_status rc = ups && dels && offs ? HOODIE_OK : HOODIE_NOMEM();
     for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
-        if (i + 1 < n && !strcmp(refs[i].ch->key, refs[i + 1].ch->key)) continue; /* a later change of the key */
-        const hoodie_rli_change *ch = refs[i].ch;
+        if (i + 1 < n && rli_same_key(&refs[i], &refs[i + 1])) continue; /* a later change of the key */
+        const hoodie_rli_change *ch = &refs[i].ch;
         if (!ch->partition) { dels[nd++] = ch->key; continue; }
         offs[nu] = ri.len;
         ups[nu++].key = ch->key;
-        rc = hoodie_write__rli_info(&ri, ch->partition, ch->file_id, t, utc);
+        rc = hoodie_write__rli_info(&ri, ch->partition, ch->file_id, t_ms);
     }
     for (size_t i = 0; rc == HOODIE_OK && i < nu; i++) { /* ri's bytes no longer move */
         ups[i].ri = ri.data + offs[i];
@@ -1323,17 +1360,16 @@ static hoodie_status write_deltacommit(const hoodie_write_txn *dtx, changes *c)
         if (rc < 0) goto done;
     }
     if (c->rli && c->rc.n) { /* record_index: a log per file group whose keys changed */
-        rli_ref *refs = malloc(c->rc.n * sizeof *refs);
-        if (!refs) { rc = HOODIE_NOMEM(); goto done; }
-        for (size_t i = 0; i < c->rc.n; i++)
-            refs[i] = (rli_ref){ hoodie_mdt_key_group(c->rc.v[i].key, n_rli), i, &c->rc.v[i] };
-        qsort(refs, c->rc.n, sizeof *refs, rli_ref_cmp);
+        int64_t t_ms = hoodie_write__instant_ms(t, dtx->utc);
+        rli_ref *refs = t_ms >= 0 ? rli_refs(&c->rc, n_rli) : NULL;
+        if (t_ms < 0) rc = HOODIE_FAIL(HOODIE_EINVAL, "record index: instant time '%s' is not yyyyMMddHHmmss[SSS]", t);
+        else if (!refs) rc = HOODIE_NOMEM();
         for (size_t i = 0; rc == HOODIE_OK && i < c->rc.n;) {
             size_t g = refs[i].group, from = i;
             while (i < c->rc.n && refs[i].group == g) i++;
             dc_log *l = &logs[n_logs++];
             snprintf(l->prev, sizeof l->prev, "%s", lastc || compacted ? base_instant : c->rli->first[g]);
-            rc = rli_log(l, t, dtx->utc, g, refs + from, i - from, &schema);
+            rc = rli_log(l, t, t_ms, g, refs + from, i - from, &schema);
         }
         free(refs);
         if (rc < 0) goto done;
@@ -1951,21 +1987,24 @@ static hoodie_status rli_init_partition(const hoodie_storage *s, const char *bas
         rc = hoodie_hmap_upsert(&by_id, v->groups[x].file_id, strlen(v->groups[x].file_id), &slot, &existed);
         if (rc == HOODIE_OK) *slot = x;
     }
-    for (size_t i = 0; rc == HOODIE_OK && i < keys->n; i++)
-        refs[i] = (rli_ref){ hoodie_mdt_key_group(keys->v[i].key, ng), i, &keys->v[i] };
-    if (rc == HOODIE_OK && keys->n) qsort(refs, keys->n, sizeof *refs, rli_ref_cmp);
+    if (rc == HOODIE_OK) {
+        free(refs);
+        if (!(refs = rli_refs(keys, ng))) rc = HOODIE_NOMEM();
+    }
     if (rc == HOODIE_OK) rc = schema_with_meta(&schema);
     if (rc == HOODIE_OK) rc = hoodie_write__partition_metadata(s, mdt, RLI_PART, t);
     if (rc == HOODIE_OK) rc = mdt_begin(&tx, s, mdt, mc, t, HOODIE_ACTION_DELTACOMMIT, "", 0);
     if (rc == HOODIE_OK) rc = hoodie_write__inflight(&tx, NULL, 0);
+    const char *last_inst = NULL;
+    int64_t last_ms = -1;
     for (size_t g = 0, i = 0; rc == HOODIE_OK && g < ng; g++) {
         size_t k = 0;
         ri.len = 0;
         for (; rc == HOODIE_OK && i < keys->n && refs[i].group == g; i++) {
-            const hoodie_rli_change *ch = refs[i].ch;
-            if (k && !strcmp(recs[k - 1].key, ch->key))
+            const hoodie_rli_change *ch = &refs[i].ch;
+            if (k && rli_same_key(&refs[i - 1], &refs[i]))
                 rc = HOODIE_FAIL(HOODIE_EINVAL, "%s: record key '%s' is in more than one file group (%s, %s): a "
-                                 "record index holds a key once", base_path, ch->key, refs[i - 1].ch->file_id,
+                                 "record index holds a key once", base_path, ch->key, refs[i - 1].ch.file_id,
                                  ch->file_id);
             uint64_t *slot = hoodie_hmap_get(&by_id, ch->file_id, strlen(ch->file_id));
             const hoodie_file_group *fg = slot ? &v->groups[*slot] : NULL;
@@ -1977,7 +2016,12 @@ static hoodie_status rli_init_partition(const hoodie_storage *s, const char *bas
             if (rc < 0) break;
             offs[k] = ri.len;
             recs[k++].key = ch->key;
-            rc = hoodie_write__rli_info(&ri, ch->partition, ch->file_id, sl->base_instant, cfg->timeline_timezone_utc);
+            if (!last_inst || strcmp(last_inst, sl->base_instant)) /* mktime is slow: once per instant */
+                last_inst = sl->base_instant, last_ms = hoodie_write__instant_ms(last_inst, cfg->timeline_timezone_utc);
+            int64_t ms = last_ms;
+            if (ms < 0) rc = HOODIE_FAIL(HOODIE_ECORRUPT, "%s: file group %s: base instant '%s' is not a time",
+                                         base_path, ch->file_id, sl->base_instant);
+            else rc = hoodie_write__rli_info(&ri, ch->partition, ch->file_id, ms);
         }
         for (size_t j = 0; j < k; j++) recs[j].ri = ri.data + offs[j], recs[j].ri_len = (j + 1 < k ? offs[j + 1] : ri.len) - offs[j];
         snprintf(fids[g], sizeof fids[g], RLI_PREFIX "%04u-0", (unsigned)g);

@@ -86,11 +86,8 @@ int64_t hoodie_write__instant_ms(const char *instant, int utc)
     return (int64_t)t * 1000 + ms;
 }
 
-hoodie_status hoodie_write__rli_info(hoodie_buf *out, const char *partition, const char *file_id,
-                                     const char *instant, int utc)
+hoodie_status hoodie_write__rli_info(hoodie_buf *out, const char *partition, const char *file_id, int64_t ms)
 {
-    int64_t ms = hoodie_write__instant_ms(instant, utc);
-    if (ms < 0) return HOODIE_FAIL(HOODIE_EINVAL, "record index: instant time '%s' is not yyyyMMddHHmmss[SSS]", instant);
     uint64_t hi = 0, lo = 0;
     int32_t index = -1;
     int uuid = uuid_file_id(file_id, &hi, &lo, &index);
@@ -135,8 +132,9 @@ hoodie_status hoodie_write__rli_encode(hoodie_buf *out, const uint8_t *ri, size_
 
 static int str_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* The record keys of base file `path` (its _hoodie_record_key column), sorted, in `a`. */
-static hoodie_status file_keys(const hoodie_storage *s, const char *path, hoodie_arena *a, char ***out, size_t *n)
+/* The record keys of base file `path` (its _hoodie_record_key column) in `a`, sorted when `sort`. */
+static hoodie_status file_keys(const hoodie_storage *s, const char *path, hoodie_arena *a, int sort, char ***out,
+                               size_t *n)
 {
     static const char *const key_column[] = { "_hoodie_record_key" };
     *out = NULL;
@@ -169,7 +167,7 @@ static hoodie_status file_keys(const hoodie_storage *s, const char *path, hoodie
     hoodie_pq_scan_free(sc);
     hoodie_parquet_reader_free(r);
     if (rc < 0) return rc;
-    if (k > 1) qsort(v, k, sizeof *v, str_cmp);
+    if (sort && k > 1) qsort(v, k, sizeof *v, str_cmp);
     *out = v, *n = k;
     return HOODIE_OK;
 }
@@ -325,12 +323,13 @@ hoodie_status hoodie_write__rli_changes(hoodie_rli_changes *c, const hoodie_stor
         if (kind != HOODIE_FILE_BASE) continue;
         char **now, **before = NULL;
         size_t n_now, n_before = 0;
-        if ((rc = file_keys(s, (const char *)p.data, a, &now, &n_now)) < 0) break;
-        if (!moved && st->prev_base_file && *st->prev_base_file) {
+        int diff = !moved && st->prev_base_file && *st->prev_base_file; /* else every key is added */
+        if ((rc = file_keys(s, (const char *)p.data, a, diff, &now, &n_now)) < 0) break;
+        if (diff) {
             p.len = 0;
             rc = *part ? hoodie_buf_printf(&p, "%s/%s/%s", base_path, part, st->prev_base_file)
                        : hoodie_buf_printf(&p, "%s/%s", base_path, st->prev_base_file);
-            if (rc == HOODIE_OK) rc = file_keys(s, (const char *)p.data, a, &before, &n_before);
+            if (rc == HOODIE_OK) rc = file_keys(s, (const char *)p.data, a, 1, &before, &n_before);
             if (rc < 0) break;
         }
         /* keys new to the file group are added (all of them when records moved), keys gone from it removed */

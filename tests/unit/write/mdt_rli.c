@@ -52,7 +52,7 @@ HOODIE_TEST(write_mdt_rli__entries_as_spark_writes_them)
             hoodie_assert_equal_i((int)l == 4 ? 9 : (int)l, (int)hoodie_mdt_key_group(key, 10));
             hoodie_buf ri = HOODIE_BUF_INIT, got = HOODIE_BUF_INIT;
             hoodie_assert_ok(hoodie_write__rli_info(&ri, "", "ccfdc9b6-b2d0-438f-a236-40b797bf07ea-0",
-                                                    "20260101054316354", 1));
+                                                    hoodie_write__instant_ms("20260101054316354", 1)));
             hoodie_assert_ok(hoodie_write__rli_encode(&got, ri.data, ri.len, NULL));
             hoodie_assert_equal_i((int)kv.value_len, (int)got.len);
             hoodie_assert(!memcmp(kv.value, got.data, got.len));

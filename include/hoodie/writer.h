@@ -69,7 +69,7 @@ typedef struct hoodie_precommit {
 /** A pre-commit check: HOODIE_OK lets the write complete; any other status refuses it (see pre_commit). */
 typedef hoodie_status (*hoodie_precommit_fn)(void *ctx, hoodie_precommit *pc);
 
-#define HOODIE_WRITE_OPTS_VERSION 8
+#define HOODIE_WRITE_OPTS_VERSION 9
 typedef struct hoodie_write_opts {
     unsigned version;                 /**< HOODIE_WRITE_OPTS_VERSION */
     const hoodie_storage *storage;    /**< NULL: local POSIX */
@@ -122,10 +122,18 @@ typedef struct hoodie_write_opts {
                                            those columns marked IS_PARTIAL, as Spark does; copy-on-write merges take
                                            the other values from the stored records. Inserts (new keys) get nulls
                                            there. The input needs the key, partition and ordering fields */
+    /* version 9 */
+    int record_index;                 /**< hoodie.index.type=RECORD_INDEX: upserts and deletes find their keys'
+                                           file groups in the metadata table's record index (partition
+                                           record_index: `hoodie metadata TABLE init --record-index`, or Spark's)
+                                           instead of bloom filters and the base files' keys; keys it does not hold
+                                           are inserts. A global index: a key the input puts in another partition
+                                           than the one it is in is refused (HOODIE_EUNSUPPORTED). 0: the bloom
+                                           index */
 } hoodie_write_opts;
 #define HOODIE_WRITE_OPTS_INIT \
     { HOODIE_WRITE_OPTS_VERSION, NULL, HOODIE_WRITE_UPSERT, 0, 0, HOODIE_PARQUET_CODEC_SNAPPY, 0, 0, 0, \
-      HOODIE_LOG_BLOCK_AVRO, NULL, NULL, NULL, NULL, 0, 0 }
+      HOODIE_LOG_BLOCK_AVRO, NULL, NULL, NULL, NULL, 0, 0, 0 }
 
 struct hoodie_write_result {
     char instant[24];                 /**< the completed instant's requested time */

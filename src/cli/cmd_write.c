@@ -16,6 +16,7 @@ static void write_usage(FILE *out)
             "usage: hoodie write TABLE --op OP --input FILE [--input FILE ...] [--input-format csv|jsonl|parquet]\n"
             "                    [--small-file-limit BYTES] [--max-file-size BYTES] [--codec snappy|zstd|gzip|lz4_raw|none]\n"
             "                    [--combine-before-insert] [--log-block-format avro|parquet] [--delete-column F]\n"
+            "                    [--index bloom|record_index]\n"
             "                    [--set-null-for-missing-columns | --partial-updates]\n"
             "                    [--validate-single-value 'QUERY#EXPECTED'] [--validate-equality QUERY]\n"
             "                    [--validate-inequality QUERY] [--validate-policy fail|warn_log] [--props FILE]\n"
@@ -42,10 +43,14 @@ static void write_usage(FILE *out)
             "  Parquet data blocks instead (hoodie.logfile.data.block.format=parquet), compressed with --codec.\n"
             "  Inline table services after the commit: --compact-every N (MOR: compact when N delta commits are\n"
             "  uncompacted), --clean (default policy), --archive (default keep.min/max.commits).\n"
+            "  --index record_index (hoodie.index.type=RECORD_INDEX): upserts and deletes find their keys in the\n"
+            "  metadata table's record index (hoodie metadata TABLE init --record-index) instead of bloom filters\n"
+            "  and the base files' keys; a global index: a key moved to another partition is refused.\n"
             CLI_VALIDATE_USAGE
             "  --props also sets hoodie.datasource.write.operation, hoodie.parquet.small.file.limit,\n"
             "  hoodie.parquet.max.file.size, hoodie.parquet.compression.codec, hoodie.logfile.data.block.format,\n"
-            "  hoodie.combine.before.insert, hoodie.index.bloom.num_entries and hoodie.write.set.null.for.missing.\n"
+            "  hoodie.combine.before.insert, hoodie.index.type (BLOOM, RECORD_INDEX: the metadata table's record\n"
+            "  index, see hoodie metadata), hoodie.index.bloom.num_entries and hoodie.write.set.null.for.missing.\n"
             "  columns (what comes later on the command line wins).\n");
 }
 
@@ -116,6 +121,11 @@ static int write_prop(void *ctx, const char *key, const char *v, const char *whe
         if (!strcasecmp(v, "true")) wo->combine_before_insert = 1;
         else if (!strcasecmp(v, "false")) wo->combine_before_insert = 0;
         else return cli_usage("%s: %s is true or false, not '%s'", where, key, v);
+    } else if (!strcmp(key, "hoodie.index.type")) {
+        if (!strcasecmp(v, "RECORD_INDEX")) wo->record_index = 1;
+        else if (!strcasecmp(v, "BLOOM")) wo->record_index = 0;
+        else return cli_usage("%s: %s: '%s' is not an index hoodie looks keys up with (BLOOM, RECORD_INDEX; a bucket "
+                              "index is the table's, chosen at create)", where, key, v);
     } else if (!strcmp(key, "hoodie.index.bloom.num_entries")) {
         if (!prop_bytes(v, &x) || !x || x > INT32_MAX)
             return cli_usage("%s: %s needs a positive number of keys, not '%s'", where, key, v);
@@ -146,7 +156,7 @@ int cmd_write(int argc, char **argv)
         if (vc >= 0) { code = vc; i += took; continue; }
         int takes = !strcmp(a, "--op") || !strcmp(a, "--input") || !strcmp(a, "--input-format") ||
                     !strcmp(a, "--small-file-limit") || !strcmp(a, "--max-file-size") || !strcmp(a, "--codec") ||
-                    !strcmp(a, "--log-block-format") || !strcmp(a, "--delete-column");
+                    !strcmp(a, "--log-block-format") || !strcmp(a, "--delete-column") || !strcmp(a, "--index");
         if (takes && !v) { code = cli_usage("write: %s needs a value", a); break; }
         if (!strcmp(a, "--op")) {
             if (!parse_op(v, &wo.op)) code = cli_usage("write: unknown operation '%s'", v);
@@ -163,6 +173,11 @@ int cmd_write(int argc, char **argv)
                                        : "write: %s needs a positive number of bytes", a);
             else if (small) wo.small_file_limit = x ? x : HOODIE_NO_SMALL_FILES;
             else wo.max_file_size = x;
+            i++;
+        } else if (!strcmp(a, "--index")) {
+            if (!strcasecmp(v, "record_index")) wo.record_index = 1;
+            else if (!strcasecmp(v, "bloom")) wo.record_index = 0;
+            else code = cli_usage("write: --index is bloom or record_index, not '%s'", v);
             i++;
         } else if (!strcmp(a, "--codec")) {
             if (!cli_parse_codec(v, &wo.codec)) code = cli_usage("write: unknown codec '%s'", v);

@@ -47,8 +47,8 @@ typedef struct ctx {
     hoodie_hmap rec_idx;  /* key -> index into recs */
     const char **rolled_back; /* instants of rollback command blocks */
     size_t n_rb;
-    /* record index lookups: these keys are looked up in each HFile (instead of every cell merged) and their
-     * locations set, or cleared by a delete */
+    /* record index lookups: these keys (sorted) are looked up in each HFile (instead of every cell merged) and
+     * their locations set, or cleared by a delete */
     const char *const *keys;
     size_t n_keys;
     hoodie_mdt_location **locs;
@@ -313,9 +313,16 @@ static hoodie_status apply_log(ctx *c, const hoodie_buf *bytes, const char *path
             hoodie_hlog_delete *d;
             size_t n;
             rc = hoodie_hlog_delete_decode(&b, c->a, path, &d, &n);
-            for (size_t i = 0; rc == HOODIE_OK && c->keys && i < n; i++)
-                for (size_t k = 0; d[i].record_key && k < c->n_keys; k++)
-                    if (!strcmp(d[i].record_key, c->keys[k])) c->locs[k]->found = 0;
+            for (size_t i = 0; rc == HOODIE_OK && c->keys && i < n; i++) { /* c->keys are sorted */
+                if (!d[i].record_key) continue;
+                size_t lo = 0, hi = c->n_keys;
+                while (lo < hi) {
+                    size_t mid = lo + (hi - lo) / 2;
+                    if (strcmp(c->keys[mid], d[i].record_key) < 0) lo = mid + 1;
+                    else hi = mid;
+                }
+                for (; lo < c->n_keys && !strcmp(c->keys[lo], d[i].record_key); lo++) c->locs[lo]->found = 0;
+            }
             for (size_t i = 0; rc == HOODIE_OK && (c->raw || c->rli) && i < n; i++)
                 if (d[i].record_key) rc = c->rli ? rli_delete(c, d[i].record_key) : raw_delete(c, d[i].record_key);
             for (size_t i = 0; rc == HOODIE_OK && !c->keys && !c->raw && !c->rli && i < n; i++) {
@@ -618,6 +625,16 @@ static hoodie_status decode_location(ctx *c, const hoodie_avro_schema *schema, c
     return cur.status;
 }
 
+typedef struct key_loc {
+    const char *key;
+    hoodie_mdt_location *loc;
+} key_loc;
+
+static int key_loc_cmp(const void *a, const void *b)
+{
+    return strcmp(((const key_loc *)a)->key, ((const key_loc *)b)->key);
+}
+
 hoodie_status hoodie_mdt_record_index(const hoodie_storage *s, const char *base_path, const hoodie_timeline *data_tl,
                                       const char *const *keys, size_t n_keys, hoodie_arena *a,
                                       hoodie_mdt_location *locs)
@@ -643,19 +660,30 @@ hoodie_status hoodie_mdt_record_index(const hoodie_storage *s, const char *base_
     size_t n_groups = 0;
     for (size_t g = 0; rc == HOODIE_OK && g < m.v->group_count; g++)
         n_groups += !strcmp(m.v->groups[g].partition, "record_index");
+    size_t *group_of = rc == HOODIE_OK ? malloc((n_keys + 1) * sizeof *group_of) : NULL;
+    if (rc == HOODIE_OK && !group_of) rc = HOODIE_NOMEM();
+    for (size_t i = 0; rc == HOODIE_OK && i < n_keys; i++) group_of[i] = hoodie_mdt_key_group(keys[i], n_groups);
     for (size_t g = 0, gi = 0; rc == HOODIE_OK && g < m.v->group_count; g++) {
         const hoodie_file_group *grp = &m.v->groups[g];
         if (strcmp(grp->partition, "record_index")) continue;
         size_t idx = gi++, n = 0;
         for (size_t i = 0; i < n_keys; i++)
-            if (hoodie_mdt_key_group(keys[i], n_groups) == idx) keys_of[n] = keys[i], locs_of[n] = &locs[i], n++;
+            if (group_of[i] == idx) keys_of[n] = keys[i], locs_of[n] = &locs[i], n++;
         const hoodie_file_slice *sl = hoodie_file_group_latest(grp);
         if (!n || !sl) continue;
+        /* in key order: the HFiles are read forward, a block inflated once */
+        key_loc *kl = malloc(n * sizeof *kl);
+        if (!kl) { rc = HOODIE_NOMEM(); break; }
+        for (size_t i = 0; i < n; i++) kl[i] = (key_loc){ keys_of[i], locs_of[i] };
+        qsort(kl, n, sizeof *kl, key_loc_cmp);
+        for (size_t i = 0; i < n; i++) keys_of[i] = kl[i].key, locs_of[i] = kl[i].loc;
+        free(kl);
         c.keys = keys_of, c.n_keys = n, c.locs = locs_of;
         rc = read_slice(&c, sl, &bytes);
     }
     if (c.a == a) c.a = NULL;
     hoodie_buf_dispose(&bytes);
+    free(group_of);
     free(keys_of);
     free(locs_of);
     ctx_dispose(&c);

@@ -211,6 +211,11 @@ hoodie_status hoodie_write__rli_encode(hoodie_buf *out, const uint8_t *ri, size_
 /** A DELETE_BLOCK of instant `t` removing keys[0..n) from the record index (HoodieMetadataPayload's deletes:
  *  partition "record_index", ordering value int 0; the records' schema in the header). */
 hoodie_status hoodie_write__rli_delete_block(hoodie_buf *out, const char *t, const char *const *keys, size_t n);
+/** *kept: 1 when the table has a record_index partition hoodie keeps (listed, file groups record-index-NNNN-0, a
+ *  table with meta fields, no bucket index or LSM layout), which its next write keeps too. */
+hoodie_status hoodie_write__rli_kept(const hoodie_storage *s, const char *base_path, const hoodie_table_config *cfg,
+                                     int *kept);
+
 /** A change of the record index: key added in (partition, file_id), or removed (partition NULL). */
 typedef struct hoodie_rli_change {
     const char *key, *partition, *file_id;

@@ -274,6 +274,18 @@ static void rli_conf_free(group_set *gs)
     free(gs);
 }
 
+hoodie_status hoodie_write__rli_kept(const hoodie_storage *s, const char *base_path, const hoodie_table_config *cfg,
+                                     int *kept)
+{
+    *kept = 0;
+    if (hoodie_write__mdt_mode(cfg) == 0) return HOODIE_OK;
+    group_set *gs = NULL;
+    HOODIE_TRY(rli_conf_load(hoodie_storage__or_default(s), base_path, cfg, &gs));
+    *kept = gs != NULL;
+    rli_conf_free(gs);
+    return HOODIE_OK;
+}
+
 hoodie_status hoodie_write__cs_layout(const hoodie_storage *s, const char *base_path, const hoodie_table_config *cfg,
                                      char ***columns, size_t *n_columns, size_t *n_groups)
 {

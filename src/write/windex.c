@@ -4,6 +4,7 @@
  * against the files' record keys; tables without meta fields: the SIMPLE index (key fields of every base file).
  */
 #include "write/writer_int.h"
+#include "write/mdt.h"
 
 hoodie_status hoodie_wr__keybits_init(keybits *b, size_t n)
 {
@@ -430,12 +431,75 @@ static hoodie_status settle(wctx *w, const hoodie_file_group *fg, int pi, int64_
 }
 
 /*
+ * hoodie.index.type=RECORD_INDEX: the file group of each live row's key from the metadata table's record index;
+ * keys it does not hold (or whose file group is gone: an index that held a key past its delete) are inserts. A
+ * global index: a key in another partition than the row's is refused, hoodie does not move records across
+ * partitions (Hudi's hoodie.record.index.update.partition.path).
+ */
+static hoodie_status rli_lookup(wctx *w, int32_t *row_group)
+{
+    int kept = 0;
+    HOODIE_TRY(hoodie_write__rli_kept(w->s, w->t->base_path, w->cfg, &kept));
+    if (!kept)
+        return HOODIE_FAIL(HOODIE_ESTATE, "%s: hoodie.index.type=RECORD_INDEX needs the table's record index (a "
+                           "metadata table with a record_index partition: hoodie metadata TABLE init --record-index)",
+                           w->t->base_path);
+    size_t n = w->live.n, ng = w->view->group_count;
+    const char **keys = malloc((n + 1) * sizeof *keys);
+    hoodie_mdt_location *locs = calloc(n + 1, sizeof *locs);
+    int32_t *of_view = malloc((ng + 1) * sizeof *of_view); /* view group -> its wgroup, or -1 */
+    hoodie_hmap by_id = HOODIE_HMAP_INIT;
+    hoodie_status rc = keys && locs && of_view ? hoodie_hmap_init(&by_id, ng + 1) : HOODIE_NOMEM();
+    for (size_t g = 0; rc == HOODIE_OK && g < ng; g++) {
+        uint64_t *slot;
+        int existed;
+        of_view[g] = -1;
+        const char *id = w->view->groups[g].file_id;
+        rc = hoodie_hmap_upsert(&by_id, id, strlen(id), &slot, &existed);
+        if (rc == HOODIE_OK) *slot = g;
+    }
+    for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
+        size_t kl;
+        const char *k = key_at(&w->keys, w->live.v[i], &kl);
+        if (!(keys[i] = hoodie_arena_strndup(w->arena, kl ? k : "", kl))) rc = HOODIE_NOMEM();
+    }
+    if (rc == HOODIE_OK) rc = hoodie_mdt_record_index(w->s, w->t->base_path, w->t->tl, keys, n, w->arena, locs);
+    for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
+        if (!locs[i].found) continue;
+        int64_t row = w->live.v[i];
+        const char *part = w->part_names[w->row_part[row]];
+        if (strcmp(locs[i].partition, part)) {
+            rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: key '%s' is in partition '%s', the input puts it in '%s': "
+                             "the record index is global and hoodie does not move a record to another partition "
+                             "(hoodie.record.index.update.partition.path)", w->t->base_path, keys[i],
+                             locs[i].partition, part);
+            break;
+        }
+        uint64_t *slot = hoodie_hmap_get(&by_id, locs[i].file_id, strlen(locs[i].file_id));
+        const hoodie_file_group *fg = slot ? &w->view->groups[*slot] : NULL;
+        if (!fg || strcmp(fg->partition, part) || !hoodie_file_group_latest(fg)) continue;
+        if (of_view[*slot] < 0) {
+            wgroup *grp = hoodie_wr__new_group(w, w->row_part[row], fg);
+            if (!grp) { rc = HOODIE_ENOMEM; break; }
+            of_view[*slot] = (int32_t)(grp - w->groups);
+        }
+        row_group[row] = of_view[*slot];
+    }
+    hoodie_hmap_dispose(&by_id);
+    free(keys);
+    free(locs);
+    free(of_view);
+    return rc;
+}
+
+/*
  * Which existing file group holds each live row's key (bloom index: key range, bloom filter, exact check). Each
  * partition's rows are sorted by key once, so a file's key range selects its candidates by binary search instead
  * of every row of the partition being compared with every file's range.
  */
 hoodie_status hoodie_wr__lookup(wctx *w, int32_t *row_group)
 {
+    if (w->o.record_index) return rli_lookup(w, row_group);
     if (w->no_meta) return simple_lookup(w, row_group);
     hoodie_status rc = HOODIE_OK;
     /* the live rows by partition (a counting sort), so that each file looks at its partition's keys only */

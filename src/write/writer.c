@@ -949,7 +949,8 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     memset(&w, 0, sizeof w);
     w.o = def;
     if (opts) /* an older caller's struct ends before the fields its version lacks */
-        memcpy(&w.o, opts, opts->version >= 8 ? sizeof *opts /* (version 8 grew partial_updates before a release) */
+        memcpy(&w.o, opts, opts->version >= 9 ? sizeof *opts
+                           : opts->version == 8 ? offsetof(hoodie_write_opts, record_index)
                            : opts->version == 7 ? offsetof(hoodie_write_opts, set_null_for_missing_columns)
                            : opts->version == 6 ? offsetof(hoodie_write_opts, delete_column)
                            : opts->version == 5 ? offsetof(hoodie_write_opts, pre_commit)
@@ -1002,6 +1003,12 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     /* a kept column_stats partition: the statistics of the log files written go with the commit (base files' come
      * from their footers) */
     if (w.mor && (rc = hoodie_write__cs_columns(w.s, base_path, w.cfg, &w.cs_cols, &w.n_cs_cols)) < 0) {
+        if (input->release) input->release(input);
+        goto done;
+    }
+    if (w.o.record_index && (w.cfg->bucket_index || w.cfg->lsm_tree)) {
+        rc = HOODIE_FAIL(HOODIE_EINVAL, "%s: hoodie.index.type=RECORD_INDEX: the table's %s places its keys", base_path,
+                         w.cfg->bucket_index ? "bucket index" : "LSM layout");
         if (input->release) input->release(input);
         goto done;
     }

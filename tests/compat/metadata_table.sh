@@ -261,6 +261,23 @@ run "init --record-index: compact" 0 "$HOODIE" compact "$itr"
 in_step "init --record-index: compact"
 run "init --record-index: cluster" 0 "$HOODIE" cluster "$itr"
 in_step "init --record-index: cluster"
+# --index record_index: upserts and deletes placed by the record index write what the bloom index's do
+itb=$tmp/initri_bloom
+cp -r "$itr" "$itb"
+printf 'id,name,city,ts\n1,a4,paris,4\n5,e4,lyon,4\n8,h,lyon,4\n' > "$tmp/i4.csv"
+run "--index record_index: upsert" 0 "$HOODIE" write "$itr" --op upsert --input "$tmp/i4.csv" --index record_index
+"$HOODIE" write "$itb" --op upsert --input "$tmp/i4.csv" > /dev/null
+run "--index record_index: delete" 0 "$HOODIE" write "$itr" --op delete --input "$tmp/d3.csv" --index record_index
+"$HOODIE" write "$itb" --op delete --input "$tmp/d3.csv" > /dev/null
+check_eq "--index record_index: the rows the bloom index's writes give" \
+    "$("$HOODIE" read "$itb" --columns id,name,city --format csv | sort)" "$("$HOODIE" read "$itr" --columns id,name,city --format csv | sort)"
+wr=$itr
+in_step "--index record_index"
+printf 'id,name,city,ts\n5,e5,paris,5\n' > "$tmp/move.csv"
+run "--index record_index: a key moved" 1 "$HOODIE" write "$itr" --op upsert --input "$tmp/move.csv" --index record_index
+grep -q "key '5' is in partition 'city=lyon', the input puts it in 'city=paris'" "$tmp/err" && ok || bad "moved key: $(cat "$tmp/err")"
+run "--index record_index without one" 1 "$HOODIE" write "$it" --op upsert --input "$tmp/i4.csv" --index record_index
+grep -q "init --record-index" "$tmp/err" && ok || bad "--index record_index without one: $(cat "$tmp/err")"
 run "--record-index without init" 2 "$HOODIE" metadata "$itr" validate --record-index
 grep -q "goes with init" "$tmp/err" && ok || bad "--record-index without init: $(cat "$tmp/err")"
 run "init again" 1 "$HOODIE" metadata "$it" init

@@ -627,7 +627,20 @@ hoodie_status hoodie_hfile_seek(hoodie_hfile_iter *it, const uint8_t *key, size_
         if (key_cmp(f->blocks[mid].key, f->blocks[mid].key_len, key, len) < 0) lo = mid;
         else hi = mid;
     }
-    HOODIE_TRY(load(it, lo)); /* from its start, loaded already or not */
+    /* the block loaded already (lookups of keys in order): from the next cell when it is not past the key, else
+     * from the block's start; another block is read (and inflated) first */
+    int from_next = 0;
+    if (it->block == lo && it->start && it->p < it->end) {
+        hoodie_hfile_kv kv;
+        size_t size;
+        HOODIE_TRY(cell_at(it, &kv, &size));
+        from_next = key_cmp(kv.key, kv.key_len, key, len) <= 0;
+    }
+    if (it->block == lo && it->start) {
+        if (!from_next) it->p = it->start;
+    } else {
+        HOODIE_TRY(load(it, lo));
+    }
     while (it->p < it->end) {
         hoodie_hfile_kv kv;
         size_t size;

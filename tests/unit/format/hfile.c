@@ -85,6 +85,16 @@ static void check_file(const char *rel, const char *kind, int count, const char 
             hoodie_assert(kv_is(&kv, key, NULL));
         }
     }
+    /* lookups in key order (each from where the one before left off, in a block read once), present keys and
+     * absent ones between them */
+    for (int k = 0; k < count; k += 3) {
+        key_of(key, sizeof key, kind, k);
+        snprintf(val, sizeof val, "hudi-value-%09d", k);
+        hoodie_assert_ok(hoodie_hfile_get(&it, (const uint8_t *)key, strlen(key), &kv));
+        hoodie_assert(kv_is(&kv, key, val));
+        strcat(key, "0");
+        hoodie_assert_status(HOODIE_ENOTFOUND, hoodie_hfile_get(&it, (const uint8_t *)key, strlen(key), &kv));
+    }
     /* absent keys: before the first, between two, after the last */
     hoodie_assert_status(HOODIE_ENOTFOUND, hoodie_hfile_get(&it, (const uint8_t *)"a", 1, &kv));
     key_of(key, sizeof key, kind, count / 2);

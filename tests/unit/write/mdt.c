@@ -25,7 +25,9 @@
 
 #define TBL "/m"
 
-static hoodie_status write_op(const hoodie_storage *s, const char *text, hoodie_write_operation op)
+/* A write of CSV `text`; record_index: hoodie.index.type=RECORD_INDEX. */
+static hoodie_status write_op_index(const hoodie_storage *s, const char *text, hoodie_write_operation op,
+                                    int record_index)
 {
     struct ArrowArrayStream in;
     const char *paths[1] = { "/in.csv" };
@@ -37,7 +39,13 @@ static hoodie_status write_op(const hoodie_storage *s, const char *text, hoodie_
     if ((rc = hoodie_files_stream(paths, 1, TBL, &fo, &in)) < 0) return rc;
     wo.storage = s;
     wo.op = op;
+    wo.record_index = record_index;
     return hoodie_table_write(TBL, &in, &wo, NULL);
+}
+
+static hoodie_status write_op(const hoodie_storage *s, const char *text, hoodie_write_operation op)
+{
+    return write_op_index(s, text, op, 0);
 }
 
 static hoodie_status write_csv(const hoodie_storage *s, const char *text)
@@ -854,6 +862,17 @@ static hoodie_rli_changes snapshot_keys(const hoodie_storage *s, hoodie_arena *a
     return k;
 }
 
+/* The mark of the table's timeline as it is now (hoodie_write__timeline_mark). */
+static void mark_of(const hoodie_storage *s, char mark[HOODIE_TIMELINE_MARK_MAX])
+{
+    hoodie_table *t;
+    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+    to.storage = s;
+    hoodie_assert_ok(hoodie_table_open(&t, TBL, &to));
+    hoodie_write__timeline_mark(t->tl, mark);
+    hoodie_table_free(t);
+}
+
 /* init with a record index: every live key of a partitioned MOR table (a key deleted in a log left out) in file
  * groups of their own instant; a table changed since its keys were read is refused; writes and services keep it
  * in step, a replace drops it. */
@@ -867,10 +886,8 @@ HOODIE_TEST(write_mdt__init_record_index)
     hoodie_table *t;
     hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
     to.storage = mem;
-    hoodie_assert_ok(hoodie_table_open(&t, TBL, &to));
     char mark[HOODIE_TIMELINE_MARK_MAX];
-    hoodie_write__timeline_mark(t->tl, mark);
-    hoodie_table_free(t);
+    mark_of(mem, mark);
     hoodie_rli_changes k = snapshot_keys(mem, a);
     for (size_t i = 0; i < k.n; i++) hoodie_assert(strcmp(k.v[i].key, "3"));
     /* a write between the read and the init: refused */
@@ -878,9 +895,7 @@ HOODIE_TEST(write_mdt__init_record_index)
     hoodie_assert_status(HOODIE_ECONFLICT, hoodie_write__mdt_init_with(mem, TBL, NULL, &k, mark));
     hoodie_assert_contains(hoodie_error_last()->message, "run init again");
     free(k.v);
-    hoodie_assert_ok(hoodie_table_open(&t, TBL, &to));
-    hoodie_write__timeline_mark(t->tl, mark);
-    hoodie_table_free(t);
+    mark_of(mem, mark);
     k = snapshot_keys(mem, a);
     hoodie_assert_ok(hoodie_write__mdt_init_with(mem, TBL, NULL, &k, mark));
     free(k.v);
@@ -923,4 +938,49 @@ HOODIE_TEST(write_mdt__init_record_index)
     hoodie_assert(mem->exists(mem->ctx, TBL "/.hoodie/metadata/record_index") == 0);
     hoodie_arena_free(a);
     hoodie_storage_free(mem);
+}
+
+static hoodie_status write_rli(const hoodie_storage *s, const char *text, hoodie_write_operation op)
+{
+    return write_op_index(s, text, op, 1);
+}
+
+/* hoodie.index.type=RECORD_INDEX: upserts and deletes placed by the record index write what the bloom index's
+ * write does (same rows after), the index kept in step; a key moved to another partition is refused; a table
+ * without a record index is refused. */
+HOODIE_TEST(write_mdt__record_index_lookups)
+{
+    hoodie_storage *mem = mor_table(), *bloom = mor_table();
+    hoodie_assert_status(HOODIE_ESTATE, write_rli(mem, UPSERT, HOODIE_WRITE_UPSERT));
+    hoodie_assert_contains(hoodie_error_last()->message, "init --record-index");
+    hoodie_arena *a;
+    hoodie_assert_ok(hoodie_arena_new(&a, NULL, 4096));
+    hoodie_table *t;
+    hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
+    to.storage = mem;
+    char mark[HOODIE_TIMELINE_MARK_MAX];
+    mark_of(mem, mark);
+    hoodie_rli_changes k = snapshot_keys(mem, a);
+    hoodie_assert_ok(hoodie_write__mdt_init_with(mem, TBL, NULL, &k, mark));
+    free(k.v);
+    static const char *const steps[] = { "id,p,ts,v\n1,a,2,y1\n3,b,2,y3\n4,b,2,y4\n",
+                                         "id,p,ts,v\n2,a,3,z2\n4,b,3,z4\n5,c,3,z5\n" };
+    for (size_t i = 0; i < 2; i++) {
+        hoodie_assert_ok(write_rli(mem, steps[i], HOODIE_WRITE_UPSERT));
+        hoodie_assert_ok(write_csv(bloom, steps[i]));
+    }
+    hoodie_assert_ok(write_rli(mem, "id,p,ts,v\n3,b,9,x\n", HOODIE_WRITE_DELETE));
+    hoodie_assert_ok(write_op(bloom, "id,p,ts,v\n3,b,9,x\n", HOODIE_WRITE_DELETE));
+    char *x = rows(mem), *y = rows(bloom);
+    hoodie_assert_equal_s(y, x);
+    hoodie_assert_contains(x, "5,c,3,z5");
+    free(x), free(y);
+    hoodie_assert_ok(hoodie_table_open(&t, TBL, &to));
+    assert_rli_in_step(mem, t->tl);
+    hoodie_table_free(t);
+    hoodie_assert_status(HOODIE_EUNSUPPORTED, write_rli(mem, "id,p,ts,v\n2,b,4,moved\n", HOODIE_WRITE_UPSERT));
+    hoodie_assert_contains(hoodie_error_last()->message, "key '2' is in partition 'a', the input puts it in 'b'");
+    hoodie_arena_free(a);
+    hoodie_storage_free(mem);
+    hoodie_storage_free(bloom);
 }

@@ -39,6 +39,9 @@ typedef struct hoodie_write_txn {
      * borrowed, NULL when none */
     const struct hoodie_mdt_csrec *log_stats;
     size_t n_log_stats;
+    /* the writer found the keys it updated in the record index (hoodie.index.type=RECORD_INDEX): the keys of its
+     * log files' data blocks are held there, none needs putting back */
+    int rli_located;
 } hoodie_write_txn;
 
 /** Marker IO types. */

@@ -234,12 +234,13 @@ struct hoodie_timeline;
  * not have are added, the ones it lost removed (a new file group: all added); a log file's DELETE_BLOCK keys
  * removed; its data blocks update keys in place, but a key the index does not hold (an earlier log deleted it and
  * the bloom index found it in the base file still: Spark's index stays without it) is added back. `moved`
- * (clustering): every key of the new base files is added at its new location, log files aside. `tl`: the
- * table's timeline (which of the index's blocks count).
+ * (clustering): every key of the new base files is added at its new location, log files aside. `located`: the
+ * writer found its updates' keys in the index (no key is put back). `tl`: the table's timeline (which of the
+ * index's blocks count).
  */
 hoodie_status hoodie_write__rli_changes(hoodie_rli_changes *c, const hoodie_storage *s, const char *base_path,
                                         const struct hoodie_timeline *tl, const struct hoodie_commit_meta *m,
-                                        int moved, struct hoodie_arena *a);
+                                        int moved, int located, struct hoodie_arena *a);
 
 /** A compaction's base HFile of record index entries (sorted by key), as HoodieAvroHFileWriter writes it. */
 hoodie_status hoodie_write__rli_base_hfile(const struct hoodie_mdt_rlirec *recs, size_t n, const char *file_name,

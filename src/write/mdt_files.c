@@ -535,7 +535,7 @@ static hoodie_status cs_tombstones(changes *c, const char *partition, const char
 
 /* A written file's entry: the largest size reported for it (HoodieTableMetadataUtil keeps the max). */
 static hoodie_status from_commit(changes *c, const void *content, size_t len, const char *what,
-                                 hoodie_action action, int *drop_rli_out)
+                                 hoodie_action action, int located, int *drop_rli_out)
 {
     hoodie_commit_meta *m = NULL;
     HOODIE_TRY(hoodie_commit_meta_decode(&m, content, len, what));
@@ -555,7 +555,8 @@ static hoodie_status from_commit(changes *c, const void *content, size_t len, co
             if (!c->a) rc = hoodie_arena_new(&c->a, NULL, 65536);
             if (rc == HOODIE_OK) rc = hoodie_table_config_load(&cfg, c->s, c->base_path, 0);
             if (rc == HOODIE_OK) rc = hoodie_timeline_load(&tl, c->s, c->base_path, cfg);
-            if (rc == HOODIE_OK) rc = hoodie_write__rli_changes(&c->rc, c->s, c->base_path, tl, m, moved, c->a);
+            if (rc == HOODIE_OK)
+                rc = hoodie_write__rli_changes(&c->rc, c->s, c->base_path, tl, m, moved, located, c->a);
             hoodie_timeline_free(tl);
             hoodie_table_config_free(cfg);
         }
@@ -1481,7 +1482,7 @@ hoodie_status hoodie_write__mdt_apply(const hoodie_write_txn *tx, const void *co
     case HOODIE_ACTION_COMPACTION:    /* completes as a commit */
     case HOODIE_ACTION_LOGCOMPACTION: /* as a deltacommit */
     case HOODIE_ACTION_CLUSTERING:    /* as a replacecommit */
-        rc = from_commit(&c, content, len, what, tx->inst.action, &drop_index);
+        rc = from_commit(&c, content, len, what, tx->inst.action, tx->rli_located, &drop_index);
         break;
     case HOODIE_ACTION_CLEAN:
         rc = from_clean(&c, content, len, what);

@@ -13,6 +13,8 @@
 #include "table/mdt.h"
 #include "format/parquet/reader.h"
 #include "util/cursor.h"
+#include "util/hash.h"
+#include "table/timeline.h"
 #include "table/pqfile.h"
 #include "util/arena.h"
 #include "util/buf.h"
@@ -253,7 +255,7 @@ static hoodie_status avro_keys(hoodie_rli_changes *keys, const hoodie_hlog_block
 }
 
 /* A log file the instant wrote: its DELETE_BLOCKs' keys leave the index (onto c), its data blocks' keys onto
- * `data` (updates in place, unless the index lost them to an earlier delete). */
+ * `data` (updates in place, unless the index lost them to an earlier delete; NULL: not wanted). */
 static hoodie_status log_keys(hoodie_rli_changes *c, hoodie_rli_changes *data, const hoodie_storage *s,
                               const char *path, hoodie_arena *a, const char *part, const char *fid)
 {
@@ -264,8 +266,8 @@ static hoodie_status log_keys(hoodie_rli_changes *c, hoodie_rli_changes *data, c
     int open = rc == HOODIE_OK;
     hoodie_hlog_block b;
     while (rc == HOODIE_OK && (rc = hoodie_hlog_iter_next(&it, &b)) == HOODIE_OK) {
-        if (b.type == HOODIE_HLOG_AVRO_DATA_BLOCK) rc = avro_keys(data, &b, path, a, part, fid);
-        else if (b.type == HOODIE_HLOG_PARQUET_DATA_BLOCK) rc = parquet_keys(data, &b, path, a, part, fid);
+        if (data && b.type == HOODIE_HLOG_AVRO_DATA_BLOCK) rc = avro_keys(data, &b, path, a, part, fid);
+        else if (data && b.type == HOODIE_HLOG_PARQUET_DATA_BLOCK) rc = parquet_keys(data, &b, path, a, part, fid);
         if (b.type != HOODIE_HLOG_DELETE_BLOCK) continue;
         hoodie_hlog_delete *d;
         size_t n;
@@ -279,27 +281,73 @@ static hoodie_status log_keys(hoodie_rli_changes *c, hoodie_rli_changes *data, c
     return rc;
 }
 
+/* Into `set`: the file groups a completed deltacommit of the timeline requested after `since` wrote deletes to
+ * (its write stats' numDeletes). *all: the timeline may not show them all (instants after `since` archived). */
+static hoodie_status deleting_groups(const hoodie_storage *s, const hoodie_timeline *tl, const char *since,
+                                     hoodie_arena *a, hoodie_hmap *set, int *all)
+{
+    *all = !since || !*since || !strcmp(since, "null") || hoodie_timeline_before_start(tl, since);
+    hoodie_buf path = HOODIE_BUF_INIT, bytes = HOODIE_BUF_INIT;
+    hoodie_status rc = HOODIE_OK;
+    for (size_t i = 0; rc == HOODIE_OK && !*all && i < tl->count; i++) {
+        const hoodie_instant *in = &tl->instants[i];
+        if (in->state != HOODIE_STATE_COMPLETED || strcmp(in->requested, since) <= 0 ||
+            (in->action != HOODIE_ACTION_DELTACOMMIT && in->action != HOODIE_ACTION_LOGCOMPACTION))
+            continue;
+        hoodie_commit_meta *m = NULL;
+        path.len = bytes.len = 0;
+        rc = hoodie_timeline_instant_path(tl, in, HOODIE_STATE_COMPLETED, &path);
+        if (rc == HOODIE_OK) rc = hoodie_storage_read_all(s, (const char *)path.data, &bytes);
+        if (rc == HOODIE_OK) rc = hoodie_commit_meta_decode(&m, bytes.data, bytes.len, (const char *)path.data);
+        for (size_t k = 0; rc == HOODIE_OK && k < m->stat_count; k++) {
+            const hoodie_write_stat *st = &m->stats[k];
+            if (st->num_deletes <= 0 || !st->file_id) continue;
+            size_t len = strlen(st->file_id);
+            if (hoodie_hmap_get(set, st->file_id, len)) continue;
+            const char *id = hoodie_arena_strdup(a, st->file_id); /* the map borrows its keys: past m */
+            uint64_t *slot;
+            int existed;
+            rc = id ? hoodie_hmap_upsert(set, id, len, &slot, &existed) : HOODIE_NOMEM();
+        }
+        hoodie_commit_meta_free(m);
+    }
+    hoodie_buf_dispose(&path);
+    hoodie_buf_dispose(&bytes);
+    return rc;
+}
+
 /* The keys of log data blocks the index does not hold (deleted by an earlier log block of their slice, and put
- * back by this update: the bloom index finds them in the base file still) are added where the update went. */
+ * back by this update: the bloom index finds them in the base file still) are added where the update went. Only
+ * the file groups whose slices had deletes are looked up (the timeline's deltacommits since the slices' bases
+ * tell which; all when it may not show them all). */
 static hoodie_status readd(hoodie_rli_changes *c, const hoodie_rli_changes *data, const hoodie_storage *s,
-                           const char *base_path, const hoodie_timeline *tl, hoodie_arena *a)
+                           const char *base_path, const hoodie_timeline *tl, const char *since, hoodie_arena *a)
 {
     if (!data->n) return HOODIE_OK;
+    hoodie_hmap set = HOODIE_HMAP_INIT;
+    int all = 0;
     const char **keys = malloc(data->n * sizeof *keys);
+    const hoodie_rli_change **of = malloc(data->n * sizeof *of);
     hoodie_mdt_location *locs = malloc(data->n * sizeof *locs);
-    hoodie_status rc = keys && locs ? HOODIE_OK : HOODIE_NOMEM();
-    for (size_t i = 0; rc == HOODIE_OK && i < data->n; i++) keys[i] = data->v[i].key;
-    if (rc == HOODIE_OK) rc = hoodie_mdt_record_index(s, base_path, tl, keys, data->n, a, locs);
+    hoodie_status rc = keys && of && locs ? hoodie_hmap_init(&set, 64) : HOODIE_NOMEM();
+    if (rc == HOODIE_OK) rc = deleting_groups(s, tl, since, a, &set, &all);
+    size_t n = 0;
     for (size_t i = 0; rc == HOODIE_OK && i < data->n; i++)
-        if (!locs[i].found) rc = push(c, data->v[i].key, data->v[i].partition, data->v[i].file_id);
+        if (all || hoodie_hmap_get(&set, data->v[i].file_id, strlen(data->v[i].file_id)))
+            keys[n] = data->v[i].key, of[n++] = &data->v[i];
+    if (rc == HOODIE_OK && n) rc = hoodie_mdt_record_index(s, base_path, tl, keys, n, a, locs);
+    for (size_t i = 0; rc == HOODIE_OK && i < n; i++)
+        if (!locs[i].found) rc = push(c, of[i]->key, of[i]->partition, of[i]->file_id);
+    hoodie_hmap_dispose(&set);
     free(keys);
+    free(of);
     free(locs);
     return rc;
 }
 
 hoodie_status hoodie_write__rli_changes(hoodie_rli_changes *c, const hoodie_storage *s, const char *base_path,
                                         const hoodie_timeline *tl, const hoodie_commit_meta *m, int moved,
-                                        hoodie_arena *a)
+                                        int located, hoodie_arena *a)
 {
     hoodie_status rc = HOODIE_OK;
     hoodie_buf p = HOODIE_BUF_INIT;
@@ -317,7 +365,7 @@ hoodie_status hoodie_write__rli_changes(hoodie_rli_changes *c, const hoodie_stor
         if (kind == HOODIE_FILE_LOG) { /* a log of updates and deletes */
             const char *fid = hoodie_arena_strdup(a, st->file_id), *pp = hoodie_arena_strdup(a, part);
             if (!fid || !pp) rc = HOODIE_NOMEM();
-            else if (!moved) rc = log_keys(c, &data, s, (const char *)p.data, a, pp, fid);
+            else if (!moved) rc = log_keys(c, located ? NULL : &data, s, (const char *)p.data, a, pp, fid);
             continue;
         }
         if (kind != HOODIE_FILE_BASE) continue;
@@ -343,7 +391,15 @@ hoodie_status hoodie_write__rli_changes(hoodie_rli_changes *c, const hoodie_stor
             else x++, y++;
         }
     }
-    if (rc == HOODIE_OK) rc = readd(c, &data, s, base_path, tl, a);
+    /* the earliest base instant of the slices this instant appended to */
+    const char *since = NULL;
+    for (size_t i = 0; i < m->stat_count; i++) {
+        const hoodie_write_stat *st = &m->stats[i];
+        if (!st->log_file_count && !(st->path && strstr(st->path, ".log."))) continue;
+        const char *pc = st->prev_commit ? st->prev_commit : "";
+        if (!since || strcmp(pc, since) < 0) since = pc;
+    }
+    if (rc == HOODIE_OK) rc = readd(c, &data, s, base_path, tl, since, a);
     free(data.v);
     hoodie_buf_dispose(&p);
     return rc;

@@ -564,6 +564,7 @@ static hoodie_status load(hoodie_hfile_iter *it, size_t i)
     HOODIE_TRY(read_block(it->f, it->f->blocks[i].offset, "DATABLK*", &it->buf, &b));
     it->block = i;
     it->p = it->start = b.payload;
+    it->prev_key = NULL, it->prev_len = 0;
     it->end = b.payload + b.payload_len;
     it->compressed = it->f->codec != HF_NONE;
     it->p_off = it->compressed ? b.offset : b.offset + BLOCK_HEADER;
@@ -611,6 +612,7 @@ hoodie_status hoodie_hfile_next(hoodie_hfile_iter *it, hoodie_hfile_kv *kv)
     size_t size;
     HOODIE_TRY(cell_at(it, kv, &size));
     it->p += size;
+    it->prev_key = kv->key, it->prev_len = kv->key_len;
     return HOODIE_OK;
 }
 
@@ -627,17 +629,12 @@ hoodie_status hoodie_hfile_seek(hoodie_hfile_iter *it, const uint8_t *key, size_
         if (key_cmp(f->blocks[mid].key, f->blocks[mid].key_len, key, len) < 0) lo = mid;
         else hi = mid;
     }
-    /* the block loaded already (lookups of keys in order): from the next cell when it is not past the key, else
-     * from the block's start; another block is read (and inflated) first */
-    int from_next = 0;
-    if (it->block == lo && it->start && it->p < it->end) {
-        hoodie_hfile_kv kv;
-        size_t size;
-        HOODIE_TRY(cell_at(it, &kv, &size));
-        from_next = key_cmp(kv.key, kv.key_len, key, len) <= 0;
-    }
+    /* the block loaded already (lookups of keys in order): on from where the last seek or cell left off when the
+     * cells before are all less than the key, else from the block's start; another block is read (and inflated)
+     * first */
     if (it->block == lo && it->start) {
-        if (!from_next) it->p = it->start;
+        if (it->prev_key && key_cmp(it->prev_key, it->prev_len, key, len) >= 0)
+            it->p = it->start, it->prev_key = NULL, it->prev_len = 0;
     } else {
         HOODIE_TRY(load(it, lo));
     }
@@ -647,6 +644,7 @@ hoodie_status hoodie_hfile_seek(hoodie_hfile_iter *it, const uint8_t *key, size_
         HOODIE_TRY(cell_at(it, &kv, &size));
         if (key_cmp(kv.key, kv.key_len, key, len) >= 0) return HOODIE_OK;
         it->p += size;
+        it->prev_key = kv.key, it->prev_len = kv.key_len;
     }
     return HOODIE_OK; /* past this block: the next cell is the next block's first, which is greater */
 }

@@ -76,6 +76,8 @@ typedef struct hoodie_hfile_iter {
     size_t block;          /* the data block loaded (index into the block index); SIZE_MAX before the first */
     hoodie_buf buf;        /* its payload, when compressed */
     const uint8_t *start, *p, *end; /* the block's cells: the first, the next, the end */
+    const uint8_t *prev_key;         /* the key of the cell before p (NULL at the block's start) */
+    size_t prev_len;
     uint64_t p_off;        /* file offset of the block's payload, for messages (compressed: the block's) */
     int compressed;
 } hoodie_hfile_iter;

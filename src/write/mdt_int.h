@@ -1,0 +1,116 @@
+/*
+ * The metadata table writer's parts shared between write/mdt_files.c (keeping it in step: deltacommits,
+ * compaction, rollback) and write/mdt_init.c (creating one): layout names, the records of an instant, HFile and
+ * transaction helpers. Internal to the write layer.
+ */
+#ifndef HOODIE_WRITE_MDT_INT_H
+#define HOODIE_WRITE_MDT_INT_H
+
+#include "write/mdt.h"
+#include "table/mdt.h"
+#include "table/timeline.h"
+#include "util/arena.h"
+#include "util/buf.h"
+#include "write/commit.h"
+
+#define MDT_DIR "/.hoodie/metadata"
+#define FILES_GROUP "files-0000-0"
+#define ALL_PARTITIONS "__all_partitions__"
+#define LOG_TOKEN "0-1-0"
+
+#define CS_PART "column_stats"
+#define CS_PREFIX "col-stats-"
+#define RLI_PART "record_index"
+#define RLI_PREFIX "record-index-"
+#define MAX_GROUPS 10000
+
+typedef char group_first[HOODIE_INSTANT_TIME_MAX + 1];
+
+/* The file groups <prefix>0000-0 .. <prefix><n-1>-0 of an MDT partition, each one's earliest file instant (the
+ * slice's base before any compaction). */
+typedef struct group_set {
+    size_t n_groups;
+    group_first *first; /* malloc, MAX_GROUPS of them */
+} group_set;
+
+/* What the MDT's column_stats partition takes: the columns of its index definition (sourceFields), and its file
+ * groups col-stats-0000-0 .. col-stats-<n-1>-0. on = 0: not listed, or not as hoodie keeps it (no definition,
+ * another file group layout). */
+typedef struct cs_conf {
+    int on;
+    char **columns;
+    size_t n_columns;
+    size_t n_groups;
+    group_first *first;
+} cs_conf;
+
+typedef struct fchange {
+    char *partition; /* "." for the base path */
+    char *name;
+    int64_t size;
+    int deleted;
+} fchange;
+
+typedef struct changes {
+    fchange *v;
+    size_t n, cap;
+    char **parts;    /* partitions for __all_partitions__ */
+    size_t n_parts;
+    int all_record;  /* write the __all_partitions__ record */
+    /* column_stats (when kept): the records of the files written or removed */
+    cs_conf *csc;
+    const hoodie_storage *s;
+    const char *base_path;
+    hoodie_arena *a;
+    hoodie_mdt_csrec *cs;
+    size_t n_cs, cap_cs;
+    /* record_index (when kept): keys added or removed */
+    group_set *rli;
+    hoodie_rli_changes rc;
+} changes;
+
+typedef struct out_file {
+    hoodie_buf name, bytes, rel;
+} out_file;
+
+/* A change of the record index of an instant: its file group, arrival order, and its key's first 8 bytes as a
+ * number that orders as the bytes do (compared first: no pointer chased for most comparisons). */
+typedef struct rli_ref {
+    uint64_t prefix;
+    uint32_t group, seq;
+    hoodie_rli_change ch; /* copied: read in sorted order, not chased */
+} rli_ref;
+
+/* The MDT's folder under base_path (malloc). */
+char *hoodie_mdtw__mdt_path(const char *base_path);
+void hoodie_mdtw__changes_dispose(changes *c);
+/* A partition for __all_partitions__, and a file's entry (both "." for the base path). */
+hoodie_status hoodie_mdtw__add_part(changes *c, const char *partition);
+hoodie_status hoodie_mdtw__add_file(changes *c, const char *partition, const char *name, int64_t size, int deleted);
+/* The column statistics of a base file written (its path relative to the base path) onto c. */
+hoodie_status hoodie_mdtw__cs_of_written(changes *c, const char *partition, const char *rel);
+/* The schema of the MDT's HFiles and log blocks: HoodieMetadataRecord with the meta fields first. */
+hoodie_status hoodie_mdtw__schema_with_meta(hoodie_buf *out);
+/* HFiles of files-partition records, column_stats records and record index entries (`file_name`: a base file's,
+ * NULL for a log block's). */
+hoodie_status hoodie_mdtw__build_hfile(changes *c, const hoodie_buf *schema, const char *file_name, hoodie_buf *out,
+                                       int64_t *records);
+hoodie_status hoodie_mdtw__build_cs_hfile(const hoodie_mdt_csrec *recs, size_t n, const hoodie_buf *schema,
+                                          const char *file_name, hoodie_buf *out, int64_t *records);
+hoodie_status hoodie_mdtw__build_rli_hfile(const hoodie_mdt_rlirec *recs, size_t n, const hoodie_buf *schema,
+                                           const char *file_name, hoodie_buf *out, int64_t *records);
+/* The record index's changes by file group (of n_groups), then key, then arrival (malloc). */
+rli_ref *hoodie_mdtw__rli_refs(const hoodie_rli_changes *c, size_t n_groups);
+int hoodie_mdtw__rli_same_key(const rli_ref *x, const rli_ref *y);
+/* A transaction over instant `time` of `action` on the MDT at `mdt` (its requested file written). */
+hoodie_status hoodie_mdtw__mdt_begin(hoodie_write_txn *tx, const hoodie_storage *s, const char *mdt,
+                                     const hoodie_table_config *mc, const char *time, hoodie_action action,
+                                     const void *content, size_t len);
+/* A file of an MDT partition (or of files) written after its marker; *rel: its path relative to the MDT. */
+hoodie_status hoodie_mdtw__put_part_file(hoodie_write_txn *tx, const char *mdt, const char *part, const char *name,
+                                         const hoodie_buf *bytes, hoodie_marker_type marker, hoodie_buf *rel);
+hoodie_status hoodie_mdtw__put_file(hoodie_write_txn *tx, const char *mdt, const char *name, const hoodie_buf *bytes,
+                                    hoodie_marker_type marker, hoodie_buf *rel);
+void hoodie_mdtw__out_file_dispose(out_file *o);
+
+#endif

@@ -127,9 +127,11 @@ typedef struct hoodie_write_opts {
                                            file groups in the metadata table's record index (partition
                                            record_index: `hoodie metadata TABLE init --record-index`, or Spark's)
                                            instead of bloom filters and the base files' keys; keys it does not hold
-                                           are inserts. A global index: a key the input puts in another partition
-                                           than the one it is in is refused (HOODIE_EUNSUPPORTED). 0: the bloom
-                                           index */
+                                           are inserts. A global index: rows combine by key alone, and a key the
+                                           input puts in another partition than the one it is in is updated (or
+                                           deleted) there, its new partition ignored, as Hudi does with
+                                           hoodie.record.index.update.partition.path=false (its default). 0: the
+                                           bloom index */
 } hoodie_write_opts;
 #define HOODIE_WRITE_OPTS_INIT \
     { HOODIE_WRITE_OPTS_VERSION, NULL, HOODIE_WRITE_UPSERT, 0, 0, HOODIE_PARQUET_CODEC_SNAPPY, 0, 0, 0, \

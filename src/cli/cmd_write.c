@@ -45,7 +45,8 @@ static void write_usage(FILE *out)
             "  uncompacted), --clean (default policy), --archive (default keep.min/max.commits).\n"
             "  --index record_index (hoodie.index.type=RECORD_INDEX): upserts and deletes find their keys in the\n"
             "  metadata table's record index (hoodie metadata TABLE init --record-index) instead of bloom filters\n"
-            "  and the base files' keys; a global index: a key moved to another partition is refused.\n"
+            "  and the base files' keys; a global index: a key the input puts in another partition is updated\n"
+            "  (or deleted) in the one it is in (Hudi's hoodie.record.index.update.partition.path=false).\n"
             CLI_VALIDATE_USAGE
             "  --props also sets hoodie.datasource.write.operation, hoodie.parquet.small.file.limit,\n"
             "  hoodie.parquet.max.file.size, hoodie.parquet.compression.codec, hoodie.logfile.data.block.format,\n"

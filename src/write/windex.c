@@ -430,13 +430,7 @@ static hoodie_status settle(wctx *w, const hoodie_file_group *fg, int pi, int64_
     return rc;
 }
 
-/*
- * hoodie.index.type=RECORD_INDEX: the file group of each live row's key from the metadata table's record index;
- * keys it does not hold (or whose file group is gone: an index that held a key past its delete) are inserts. A
- * global index: a key in another partition than the row's is refused, hoodie does not move records across
- * partitions (Hudi's hoodie.record.index.update.partition.path).
- */
-static hoodie_status rli_lookup(wctx *w, int32_t *row_group)
+hoodie_status hoodie_wr__rli_locate(wctx *w)
 {
     int kept = 0;
     HOODIE_TRY(hoodie_write__rli_kept(w->s, w->t->base_path, w->cfg, &kept));
@@ -444,12 +438,61 @@ static hoodie_status rli_lookup(wctx *w, int32_t *row_group)
         return HOODIE_FAIL(HOODIE_ESTATE, "%s: hoodie.index.type=RECORD_INDEX needs the table's record index (a "
                            "metadata table with a record_index partition: hoodie metadata TABLE init --record-index)",
                            w->t->base_path);
-    size_t n = w->live.n, ng = w->view->group_count;
+    size_t n = w->live.n;
     const char **keys = malloc((n + 1) * sizeof *keys);
-    hoodie_mdt_location *locs = calloc(n + 1, sizeof *locs);
+    free(w->rli_locs);
+    w->rli_locs = calloc(n + 1, sizeof *w->rli_locs);
+    hoodie_hmap parts = HOODIE_HMAP_INIT; /* partition path -> index in part_names */
+    hoodie_status rc = keys && w->rli_locs ? hoodie_hmap_init(&parts, w->n_parts + 8) : HOODIE_NOMEM();
+    for (size_t p = 0; rc == HOODIE_OK && p < w->n_parts; p++) {
+        uint64_t *slot;
+        int existed;
+        rc = hoodie_hmap_upsert(&parts, w->part_names[p], strlen(w->part_names[p]), &slot, &existed);
+        if (rc == HOODIE_OK) *slot = p;
+    }
+    for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
+        size_t kl;
+        const char *k = key_at(&w->keys, w->live.v[i], &kl);
+        if (!(keys[i] = hoodie_arena_strndup(w->arena, kl ? k : "", kl))) rc = HOODIE_NOMEM();
+    }
+    if (rc == HOODIE_OK) rc = hoodie_mdt_record_index(w->s, w->t->base_path, w->t->tl, keys, n, w->arena, w->rli_locs);
+    w->rli_moved = 0;
+    for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
+        const hoodie_mdt_location *loc = &w->rli_locs[i];
+        int64_t row = w->live.v[i];
+        if (!loc->found || !strcmp(loc->partition, w->part_names[w->row_part[row]])) continue;
+        /* updated (or deleted) where the index holds it */
+        uint64_t *slot;
+        int existed;
+        size_t pl = strlen(loc->partition);
+        if ((rc = hoodie_hmap_upsert(&parts, loc->partition, pl, &slot, &existed)) < 0) break;
+        if (!existed) {
+            char **np = realloc(w->part_names, (w->n_parts + 1) * sizeof *np);
+            if (!np) { rc = HOODIE_NOMEM(); break; }
+            w->part_names = np;
+            if (!(np[w->n_parts] = strdup(loc->partition))) { rc = HOODIE_NOMEM(); break; }
+            *slot = w->n_parts++;
+        }
+        w->row_part[row] = (uint32_t)*slot;
+        w->rli_moved++;
+    }
+    hoodie_hmap_dispose(&parts);
+    free(keys);
+    return rc;
+}
+
+/*
+ * hoodie.index.type=RECORD_INDEX: the file group of each live row's key, as hoodie_wr__rli_locate found it in the
+ * metadata table's record index; keys it does not hold (or whose file group is gone: an index that held a key
+ * past its delete) are inserts.
+ */
+static hoodie_status rli_lookup(wctx *w, int32_t *row_group)
+{
+    size_t n = w->live.n, ng = w->view->group_count;
+    if (!w->rli_locs) return HOODIE_FAIL(HOODIE_ESTATE, "%s: the record index was not read", w->t->base_path);
     int32_t *of_view = malloc((ng + 1) * sizeof *of_view); /* view group -> its wgroup, or -1 */
     hoodie_hmap by_id = HOODIE_HMAP_INIT;
-    hoodie_status rc = keys && locs && of_view ? hoodie_hmap_init(&by_id, ng + 1) : HOODIE_NOMEM();
+    hoodie_status rc = of_view ? hoodie_hmap_init(&by_id, ng + 1) : HOODIE_NOMEM();
     for (size_t g = 0; rc == HOODIE_OK && g < ng; g++) {
         uint64_t *slot;
         int existed;
@@ -459,23 +502,11 @@ static hoodie_status rli_lookup(wctx *w, int32_t *row_group)
         if (rc == HOODIE_OK) *slot = g;
     }
     for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
-        size_t kl;
-        const char *k = key_at(&w->keys, w->live.v[i], &kl);
-        if (!(keys[i] = hoodie_arena_strndup(w->arena, kl ? k : "", kl))) rc = HOODIE_NOMEM();
-    }
-    if (rc == HOODIE_OK) rc = hoodie_mdt_record_index(w->s, w->t->base_path, w->t->tl, keys, n, w->arena, locs);
-    for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
-        if (!locs[i].found) continue;
+        const hoodie_mdt_location *loc = &w->rli_locs[i];
+        if (!loc->found) continue;
         int64_t row = w->live.v[i];
         const char *part = w->part_names[w->row_part[row]];
-        if (strcmp(locs[i].partition, part)) {
-            rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: key '%s' is in partition '%s', the input puts it in '%s': "
-                             "the record index is global and hoodie does not move a record to another partition "
-                             "(hoodie.record.index.update.partition.path)", w->t->base_path, keys[i],
-                             locs[i].partition, part);
-            break;
-        }
-        uint64_t *slot = hoodie_hmap_get(&by_id, locs[i].file_id, strlen(locs[i].file_id));
+        uint64_t *slot = hoodie_hmap_get(&by_id, loc->file_id, strlen(loc->file_id));
         const hoodie_file_group *fg = slot ? &w->view->groups[*slot] : NULL;
         if (!fg || strcmp(fg->partition, part) || !hoodie_file_group_latest(fg)) continue;
         if (of_view[*slot] < 0) {
@@ -486,8 +517,6 @@ static hoodie_status rli_lookup(wctx *w, int32_t *row_group)
         row_group[row] = of_view[*slot];
     }
     hoodie_hmap_dispose(&by_id);
-    free(keys);
-    free(locs);
     free(of_view);
     return rc;
 }

@@ -273,6 +273,9 @@ static hoodie_status combine(wctx *w)
         return HOODIE_OK;
     }
     if (n > (int64_t)UINT32_MAX - 1) { free(best); return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "more than 2^32 rows in one write"); }
+    /* a global index (RECORD_INDEX) holds a key once whatever its partition: rows combine by key alone, as Hudi's
+     * deduplication does for global indexes */
+    int global = w->o.record_index && (w->o.op == HOODIE_WRITE_UPSERT || w->o.op == HOODIE_WRITE_DELETE);
     size_t cap = 16;
     while (cap < (size_t)n + (size_t)n / 3 + 1) cap *= 2;
     /* 8-byte slots (the table is touched all over: its size is page faults); h: the hash's high half, best: index
@@ -289,7 +292,7 @@ static hoodie_status combine(wctx *w)
             for (int64_t j = r; j < r + AHEAD && j < n; j++) {
                 size_t jkl;
                 const char *jk = key_at(&w->keys, j, &jkl);
-                hs[j - r] = hoodie_hash_bytes(jk, jkl, 0x9e3779b97f4a7c15ull * (w->row_part[j] + 1ull));
+                hs[j - r] = hoodie_hash_bytes(jk, jkl, 0x9e3779b97f4a7c15ull * (global ? 1ull : w->row_part[j] + 1ull));
                 __builtin_prefetch(&tab[hs[j - r] & mask]);
             }
         size_t kl;
@@ -305,7 +308,7 @@ static hoodie_status combine(wctx *w)
             int64_t o = best[s->best - 1];
             size_t okl;
             const char *ok = key_at(&w->keys, o, &okl);
-            if (okl != kl || w->row_part[o] != p || memcmp(ok, k, kl)) continue;
+            if (okl != kl || (!global && w->row_part[o] != p) || memcmp(ok, k, kl)) continue;
             hoodie_merge_version a, b;
             version_of(w, o, &a);
             version_of(w, r, &b);
@@ -692,6 +695,7 @@ static void wctx_dispose(wctx *w)
     free(w->part_names);
     free(w->row_part);
     free(w->live.v);
+    free(w->rli_locs);
     free(w->del);
     hoodie_fill_spec_dispose(&w->fill_in);
     hoodie_fill_spec_dispose(&w->fill_file);
@@ -1111,6 +1115,9 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     }
     if ((rc = index_partitions(&w)) < 0) goto done;
     if ((rc = combine(&w)) < 0) goto done;
+    if (w.o.record_index && (w.o.op == HOODIE_WRITE_UPSERT || w.o.op == HOODIE_WRITE_DELETE) &&
+        (rc = hoodie_wr__rli_locate(&w)) < 0)
+        goto done;
     n = w.in.root.length; /* with the rows partial updates combined into */
     trace_phase(&w, "combine");
     if ((rc = hoodie_table__fsview(w.t, NULL, view_filter, &w, &w.view)) < 0) goto done;

@@ -139,6 +139,10 @@ typedef struct wctx {
     size_t n_pending;
     char **clus_ids, **clus_instants; /* file groups of pending clustering plans (arena strings, malloc arrays) */
     size_t n_clus;
+    /* hoodie.index.type=RECORD_INDEX: the location of each live row's key (w->live's order; strings in arena),
+     * found before the file-system view (hoodie_wr__rli_locate), turned into file groups by the lookup */
+    struct hoodie_mdt_location *rli_locs;
+    size_t rli_moved;               /* rows updated or deleted in the partition the index holds their key in */
 } wctx;
 
 static inline hoodie_status rv_push(rowvec *r, int64_t x)
@@ -179,6 +183,13 @@ int hoodie_wr__part_index(const wctx *w, const char *p);
 wgroup *hoodie_wr__new_group(wctx *w, uint32_t part, const hoodie_file_group *existing);
 /** The keys of input rows `rows` -> their index in it, a hash map fronted by a keybits filter (both to dispose). */
 hoodie_status hoodie_wr__key_index(const wctx *w, const rowvec *rows, hoodie_hmap *m, keybits *kb);
+/**
+ * hoodie.index.type=RECORD_INDEX, before the file-system view is read: where the index holds each live row's key.
+ * A global index: a key it holds in another partition than the row's is updated (or deleted) in that partition,
+ * the row's own ignored (Hudi's hoodie.record.index.update.partition.path=false, its default): the row takes the
+ * index's partition (added to part_names), so that the view covers it.
+ */
+hoodie_status hoodie_wr__rli_locate(wctx *w);
 /** Which existing file group holds each live row's key: row_group[row] is set to its group (w->groups). */
 hoodie_status hoodie_wr__lookup(wctx *w, int32_t *row_group);
 

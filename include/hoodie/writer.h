@@ -69,7 +69,7 @@ typedef struct hoodie_precommit {
 /** A pre-commit check: HOODIE_OK lets the write complete; any other status refuses it (see pre_commit). */
 typedef hoodie_status (*hoodie_precommit_fn)(void *ctx, hoodie_precommit *pc);
 
-#define HOODIE_WRITE_OPTS_VERSION 9
+#define HOODIE_WRITE_OPTS_VERSION 10
 typedef struct hoodie_write_opts {
     unsigned version;                 /**< HOODIE_WRITE_OPTS_VERSION */
     const hoodie_storage *storage;    /**< NULL: local POSIX */
@@ -132,10 +132,18 @@ typedef struct hoodie_write_opts {
                                            deleted) there, its new partition ignored, as Hudi does with
                                            hoodie.record.index.update.partition.path=false (its default). 0: the
                                            bloom index */
+    /* version 10 */
+    int update_partition_path;        /**< with record_index: hoodie.record.index.update.partition.path=true: an
+                                           upsert of a key the index holds in another partition moves the record:
+                                           it is deleted there and inserted in the input's partition, when it wins
+                                           over the stored record by the table's merge rule (the stored one is
+                                           looked up, as Hudi's merged lookup does); when it loses, the stored one
+                                           stays where it is; a key with no live record is inserted. Deletes
+                                           delete the key where it is either way */
 } hoodie_write_opts;
 #define HOODIE_WRITE_OPTS_INIT \
     { HOODIE_WRITE_OPTS_VERSION, NULL, HOODIE_WRITE_UPSERT, 0, 0, HOODIE_PARQUET_CODEC_SNAPPY, 0, 0, 0, \
-      HOODIE_LOG_BLOCK_AVRO, NULL, NULL, NULL, NULL, 0, 0, 0 }
+      HOODIE_LOG_BLOCK_AVRO, NULL, NULL, NULL, NULL, 0, 0, 0, 0 }
 
 struct hoodie_write_result {
     char instant[24];                 /**< the completed instant's requested time */

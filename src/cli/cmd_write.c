@@ -16,7 +16,7 @@ static void write_usage(FILE *out)
             "usage: hoodie write TABLE --op OP --input FILE [--input FILE ...] [--input-format csv|jsonl|parquet]\n"
             "                    [--small-file-limit BYTES] [--max-file-size BYTES] [--codec snappy|zstd|gzip|lz4_raw|none]\n"
             "                    [--combine-before-insert] [--log-block-format avro|parquet] [--delete-column F]\n"
-            "                    [--index bloom|record_index]\n"
+            "                    [--index bloom|record_index [--update-partition-path]]\n"
             "                    [--set-null-for-missing-columns | --partial-updates]\n"
             "                    [--validate-single-value 'QUERY#EXPECTED'] [--validate-equality QUERY]\n"
             "                    [--validate-inequality QUERY] [--validate-policy fail|warn_log] [--props FILE]\n"
@@ -46,13 +46,16 @@ static void write_usage(FILE *out)
             "  --index record_index (hoodie.index.type=RECORD_INDEX): upserts and deletes find their keys in the\n"
             "  metadata table's record index (hoodie metadata TABLE init --record-index) instead of bloom filters\n"
             "  and the base files' keys; a global index: a key the input puts in another partition is updated\n"
-            "  (or deleted) in the one it is in (Hudi's hoodie.record.index.update.partition.path=false).\n"
+            "  (or deleted) in the one it is in (Hudi's hoodie.record.index.update.partition.path=false);\n"
+            "  --update-partition-path moves it instead (=true): deleted where it is, inserted in the input's\n"
+            "  partition, when the input wins over the stored record by the table's ordering.\n"
             CLI_VALIDATE_USAGE
             "  --props also sets hoodie.datasource.write.operation, hoodie.parquet.small.file.limit,\n"
             "  hoodie.parquet.max.file.size, hoodie.parquet.compression.codec, hoodie.logfile.data.block.format,\n"
             "  hoodie.combine.before.insert, hoodie.index.type (BLOOM, RECORD_INDEX: the metadata table's record\n"
-            "  index, see hoodie metadata), hoodie.index.bloom.num_entries and hoodie.write.set.null.for.missing.\n"
-            "  columns (what comes later on the command line wins).\n");
+            "  index, see hoodie metadata), hoodie.record.index.update.partition.path, hoodie.index.bloom.\n"
+            "  num_entries and hoodie.write.set.null.for.missing.columns (what comes later on the command line\n"
+            "  wins).\n");
 }
 
 static int parse_op(const char *s, hoodie_write_operation *op)
@@ -127,6 +130,10 @@ static int write_prop(void *ctx, const char *key, const char *v, const char *whe
         else if (!strcasecmp(v, "BLOOM")) wo->record_index = 0;
         else return cli_usage("%s: %s: '%s' is not an index hoodie looks keys up with (BLOOM, RECORD_INDEX; a bucket "
                               "index is the table's, chosen at create)", where, key, v);
+    } else if (!strcmp(key, "hoodie.record.index.update.partition.path")) {
+        if (!strcasecmp(v, "true")) wo->update_partition_path = 1;
+        else if (!strcasecmp(v, "false")) wo->update_partition_path = 0;
+        else return cli_usage("%s: %s is true or false, not '%s'", where, key, v);
     } else if (!strcmp(key, "hoodie.index.bloom.num_entries")) {
         if (!prop_bytes(v, &x) || !x || x > INT32_MAX)
             return cli_usage("%s: %s needs a positive number of keys, not '%s'", where, key, v);
@@ -198,6 +205,7 @@ int cmd_write(int argc, char **argv)
             i++;
         } else if (!strcmp(a, "--clean")) inline_clean = 1;
         else if (!strcmp(a, "--combine-before-insert")) wo.combine_before_insert = 1;
+        else if (!strcmp(a, "--update-partition-path")) wo.update_partition_path = 1;
         else if (!strcmp(a, "--set-null-for-missing-columns")) wo.set_null_for_missing_columns = 1;
         else if (!strcmp(a, "--partial-updates")) wo.partial_updates = 1;
         else if (!strcmp(a, "--archive")) inline_archive = 1;

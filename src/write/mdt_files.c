@@ -1215,8 +1215,15 @@ static hoodie_status rli_log(dc_log *l, const char *t, int64_t t_ms, size_t grou
     size_t nu = 0, nd = 0;
     hoodie_status rc = ups && dels && offs ? HOODIE_OK : HOODIE_NOMEM();
     for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
-        if (i + 1 < n && hoodie_mdtw__rli_same_key(&refs[i], &refs[i + 1])) continue; /* a later change of the key */
-        const hoodie_rli_change *ch = &refs[i].ch;
+        /* a key's last change counts, an addition before any removal: a record moved by this commit (a global
+         * index's partition update) is removed from one file group and added to another */
+        size_t last = i, add = SIZE_MAX;
+        for (;; last++) {
+            if (refs[last].ch.partition) add = last;
+            if (last + 1 == n || !hoodie_mdtw__rli_same_key(&refs[last], &refs[last + 1])) break;
+        }
+        const hoodie_rli_change *ch = &refs[add != SIZE_MAX ? add : last].ch;
+        i = last;
         if (!ch->partition) { dels[nd++] = ch->key; continue; }
         offs[nu] = ri.len;
         ups[nu++].key = ch->key;

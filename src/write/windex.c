@@ -430,6 +430,119 @@ static hoodie_status settle(wctx *w, const hoodie_file_group *fg, int pi, int64_
     return rc;
 }
 
+/* Index of partition path p in part_names (`parts` maps them), added when new. */
+static hoodie_status part_of(wctx *w, hoodie_hmap *parts, const char *p, uint32_t *out)
+{
+    uint64_t *slot;
+    int existed;
+    HOODIE_TRY(hoodie_hmap_upsert(parts, p, strlen(p), &slot, &existed));
+    if (!existed) {
+        char **np = realloc(w->part_names, (w->n_parts + 1) * sizeof *np);
+        if (!np) return HOODIE_NOMEM();
+        w->part_names = np;
+        if (!(np[w->n_parts] = strdup(p))) return HOODIE_NOMEM();
+        *slot = w->n_parts++;
+    }
+    *out = (uint32_t)*slot;
+    return HOODIE_OK;
+}
+
+/* hoodie.record.index.update.partition.path=true: the rows whose key the index holds in another partition, and
+ * what becomes of each once the stored record is seen */
+enum { MOVE_STAY = 0, MOVE_MOVE, MOVE_INSERT };
+typedef struct movers {
+    wctx *w;
+    size_t n;
+    size_t *live_at;                /* index into w->live of each */
+    uint8_t *fate;                  /* MOVE_*: MOVE_INSERT until its stored record is seen */
+    hoodie_hmap by_key;             /* key -> index into live_at */
+    hoodie_merge_mode mode;
+} movers;
+
+/* A column of the stored records by the name of an input column (-1: none). */
+static int stored_col(const wctx *w, const hoodie_batch *b, int in_col)
+{
+    return in_col < 0 ? -1 : hoodie_field_find(&b->schema, w->in.schema.children[in_col].name);
+}
+
+/* Each stored record of a mover: does the input row win over it by the table's merge rule? */
+static hoodie_status movers_each(void *ctx, const hoodie_batch *b)
+{
+    movers *m = ctx;
+    wctx *w = m->w;
+    int kc = hoodie_field_find(&b->schema, "_hoodie_record_key"), oc = stored_col(w, b, w->ord_col);
+    if (kc < 0) return HOODIE_FAIL(HOODIE_ESTATE, "%s: the records looked up have no _hoodie_record_key", w->t->base_path);
+    int more[HOODIE_ORDERING_FIELDS_MAX];
+    for (int j = 0; j < w->n_more_ord; j++) more[j] = stored_col(w, b, w->more_ord[j]);
+    for (int64_t r = 0; r < b->root.length; r++) {
+        size_t kl;
+        const uint8_t *k = hoodie_array_bytes_at(&b->root.children[kc], r, &kl);
+        uint64_t *slot = k ? hoodie_hmap_get(&m->by_key, k, kl) : NULL;
+        if (!slot) continue;
+        hoodie_merge_version vo = { 0 }, vn;
+        if (oc >= 0) hoodie_ordering_of(&vo.ord, &b->schema.children[oc], &b->root.children[oc], r);
+        if (w->policy.seq_ordering) hoodie_ordering_seq(&vo.ord);
+        vo.n_more = w->n_more_ord;
+        vo.more_cols = more;
+        vo.more_batch = b;
+        vo.more_row = r;
+        version_of(w, w->live.v[m->live_at[*slot]], &vn);
+        m->fate[*slot] = hoodie_merge_newer_wins(m->mode, &vo, &vn) ? MOVE_MOVE : MOVE_STAY;
+    }
+    return HOODIE_OK;
+}
+
+/*
+ * Movers settled: one whose input loses to its stored record is updated where it is (the stored one stays, as
+ * Hudi's merged record is the stored one, in its partition); one that wins is inserted in its own partition and
+ * deleted in the stored one's (a delete row, a copy of it, appended to the input and the live rows); one without
+ * a live record (the index held a deleted key) is inserted.
+ */
+static hoodie_status settle_movers(wctx *w, hoodie_hmap *parts, movers *m, const char *const *live_keys)
+{
+    const char **keys = malloc((m->n + 1) * sizeof *keys);
+    hoodie_status rc = keys ? hoodie_hmap_init(&m->by_key, m->n + 1) : HOODIE_NOMEM();
+    for (size_t j = 0; rc == HOODIE_OK && j < m->n; j++) {
+        size_t kl;
+        const char *k = key_at(&w->keys, w->live.v[m->live_at[j]], &kl);
+        uint64_t *slot;
+        int existed;
+        keys[j] = live_keys[m->live_at[j]];
+        if ((rc = hoodie_hmap_upsert(&m->by_key, kl ? k : "", kl, &slot, &existed)) == HOODIE_OK) *slot = j;
+    }
+    if (rc == HOODIE_OK && (!w->hooks || !w->hooks->current))
+        rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: moving records across partitions needs their stored versions, "
+                         "which this write cannot look up", w->t->base_path);
+    if (rc == HOODIE_OK) rc = w->hooks->current(w->t, keys, m->n, movers_each, m);
+    free(keys);
+    for (size_t j = 0; rc == HOODIE_OK && j < m->n; j++) {
+        size_t i = m->live_at[j];
+        int64_t row = w->live.v[i];
+        uint32_t old;
+        if ((rc = part_of(w, parts, w->rli_locs[i].partition, &old)) < 0) break;
+        if (m->fate[j] == MOVE_STAY) {
+            w->row_part[row] = old;
+            w->rli_moved++;
+            continue;
+        }
+        hoodie_mdt_location loc = w->rli_locs[i];
+        w->rli_locs[i].found = 0; /* the row is an insert in its partition */
+        if (m->fate[j] == MOVE_INSERT) continue;
+        int64_t d;
+        if ((rc = hoodie_wr__copy_row(w, row, &d)) < 0) break;
+        w->del[d] = 1;
+        w->row_part[d] = old;
+        if ((rc = rv_push(&w->live, d)) < 0) break;
+        hoodie_mdt_location *nl = realloc(w->rli_locs, (w->live.n + 1) * sizeof *nl);
+        if (!nl) { rc = HOODIE_NOMEM(); break; }
+        w->rli_locs = nl;
+        w->rli_locs[w->live.n - 1] = loc;
+        w->rli_moved++;
+    }
+    hoodie_hmap_dispose(&m->by_key);
+    return rc;
+}
+
 hoodie_status hoodie_wr__rli_locate(wctx *w)
 {
     int kept = 0;
@@ -442,6 +555,9 @@ hoodie_status hoodie_wr__rli_locate(wctx *w)
     const char **keys = malloc((n + 1) * sizeof *keys);
     free(w->rli_locs);
     w->rli_locs = calloc(n + 1, sizeof *w->rli_locs);
+    movers m = { w, 0, NULL, NULL, HOODIE_HMAP_INIT,
+                 w->cfg->merge_mode == HOODIE_MERGE_EVENT_TIME_ORDERING ? HOODIE_MERGE_EVENT_TIME_ORDERING
+                                                                        : HOODIE_MERGE_COMMIT_TIME_ORDERING };
     hoodie_hmap parts = HOODIE_HMAP_INIT; /* partition path -> index in part_names */
     hoodie_status rc = keys && w->rli_locs ? hoodie_hmap_init(&parts, w->n_parts + 8) : HOODIE_NOMEM();
     for (size_t p = 0; rc == HOODIE_OK && p < w->n_parts; p++) {
@@ -458,24 +574,28 @@ hoodie_status hoodie_wr__rli_locate(wctx *w)
     if (rc == HOODIE_OK) rc = hoodie_mdt_record_index(w->s, w->t->base_path, w->t->tl, keys, n, w->arena, w->rli_locs);
     w->rli_moved = 0;
     for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
-        const hoodie_mdt_location *loc = &w->rli_locs[i];
+        hoodie_mdt_location *loc = &w->rli_locs[i];
         int64_t row = w->live.v[i];
         if (!loc->found || !strcmp(loc->partition, w->part_names[w->row_part[row]])) continue;
-        /* updated (or deleted) where the index holds it */
-        uint64_t *slot;
-        int existed;
-        size_t pl = strlen(loc->partition);
-        if ((rc = hoodie_hmap_upsert(&parts, loc->partition, pl, &slot, &existed)) < 0) break;
-        if (!existed) {
-            char **np = realloc(w->part_names, (w->n_parts + 1) * sizeof *np);
-            if (!np) { rc = HOODIE_NOMEM(); break; }
-            w->part_names = np;
-            if (!(np[w->n_parts] = strdup(loc->partition))) { rc = HOODIE_NOMEM(); break; }
-            *slot = w->n_parts++;
+        if (w->o.update_partition_path && !w->del[row]) { /* settled below, once the stored records are seen */
+            if (!m.live_at) {
+                m.live_at = malloc((n + 1) * sizeof *m.live_at);
+                m.fate = malloc(n + 1);
+                if (!m.live_at || !m.fate) { rc = HOODIE_NOMEM(); break; }
+            }
+            m.fate[m.n] = MOVE_INSERT;
+            m.live_at[m.n++] = i;
+            continue;
         }
-        w->row_part[row] = (uint32_t)*slot;
+        /* updated (or deleted) where the index holds it */
+        uint32_t old;
+        if ((rc = part_of(w, &parts, loc->partition, &old)) < 0) break;
+        w->row_part[row] = old;
         w->rli_moved++;
     }
+    if (rc == HOODIE_OK && m.n) rc = settle_movers(w, &parts, &m, keys);
+    free(m.live_at);
+    free(m.fate);
     hoodie_hmap_dispose(&parts);
     free(keys);
     return rc;

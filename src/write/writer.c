@@ -254,6 +254,13 @@ static hoodie_status combined_row(wctx *w, int64_t win, int64_t lose, size_t *ca
     return HOODIE_OK;
 }
 
+hoodie_status hoodie_wr__copy_row(wctx *w, int64_t src, int64_t *row)
+{
+    HOODIE_TRY(combined_row(w, src, src, &w->row_cap, row));
+    w->del[*row] = w->del[src];
+    return HOODIE_OK;
+}
+
 /* One row per (partition, key): an open-addressing table of row indices, keys compared in place (no copies),
  * partitions by their index (index_partitions runs first); with partial updates, a key's rows combine into a new
  * row (combined_row) when the winner lacks values. */
@@ -266,6 +273,7 @@ static hoodie_status combine(wctx *w)
                  (w->o.combine_before_insert && !w->o.no_combine);
     int64_t *best = malloc(((size_t)n + 1) * sizeof *best); /* becomes w->live */
     if (!best) return HOODIE_NOMEM();
+    w->row_cap = (size_t)n;
     if (!dedupe) {
         for (int64_t r = 0; r < n; r++) best[r] = r;
         free(w->live.v);
@@ -283,7 +291,7 @@ static hoodie_status combine(wctx *w)
     typedef struct { uint32_t h; uint32_t best; } slot;
     slot *tab = calloc(cap, sizeof *tab);
     if (!tab) { free(best); return HOODIE_NOMEM(); }
-    size_t n_best = 0, mask = cap - 1, extra_cap = (size_t)n;
+    size_t n_best = 0, mask = cap - 1;
     /* hashes a block ahead, their slots prefetched: the table is far larger than the caches */
     enum { AHEAD = 16 };
     uint64_t hs[AHEAD];
@@ -319,7 +327,7 @@ static hoodie_status combine(wctx *w)
             if (w->fill_in.both && !a.is_delete && !b.is_delete &&
                 hoodie_fill_wanted(&w->fill_in, &w->in, later ? r : o, &w->in, later ? o : r, 0)) {
                 int64_t made = 0;
-                hoodie_status rc = combined_row(w, later ? r : o, later ? o : r, &extra_cap, &made);
+                hoodie_status rc = combined_row(w, later ? r : o, later ? o : r, &w->row_cap, &made);
                 if (rc < 0) { free(tab); free(best); return rc; }
                 best[s->best - 1] = made;
             }
@@ -939,8 +947,9 @@ static hoodie_status file_gone(wctx *w, hoodie_status rc)
     return rc;
 }
 
-hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream *input, const hoodie_write_opts *opts,
-                                 hoodie_write_result *result)
+hoodie_status hoodie_write__table_write(const char *base_path, struct ArrowArrayStream *input,
+                                       const hoodie_write_opts *opts, const hoodie_write_hooks *hooks,
+                                       hoodie_write_result *result)
 {
     hoodie_write_opts def = HOODIE_WRITE_OPTS_INIT;
     wctx w;
@@ -953,7 +962,8 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     memset(&w, 0, sizeof w);
     w.o = def;
     if (opts) /* an older caller's struct ends before the fields its version lacks */
-        memcpy(&w.o, opts, opts->version >= 9 ? sizeof *opts
+        memcpy(&w.o, opts, opts->version >= 10 ? sizeof *opts
+                           : opts->version == 9 ? offsetof(hoodie_write_opts, update_partition_path)
                            : opts->version == 8 ? offsetof(hoodie_write_opts, record_index)
                            : opts->version == 7 ? offsetof(hoodie_write_opts, set_null_for_missing_columns)
                            : opts->version == 6 ? offsetof(hoodie_write_opts, delete_column)
@@ -964,6 +974,7 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
                                                 : offsetof(hoodie_write_opts, bloom_num_entries));
     if (opts && opts->version < 8) w.o.set_null_for_missing_columns = 1; /* as they were written against */
     w.s = w.o.storage ? w.o.storage : hoodie_storage_default();
+    w.hooks = hooks;
     size_t n_extra = 0;
     for (const char *const *kv = w.o.extra_metadata; kv && kv[0]; kv += 2, n_extra++) {
         if (!kv[1] || !strcmp(kv[0], "schema")) {
@@ -1013,6 +1024,12 @@ hoodie_status hoodie_table_write(const char *base_path, struct ArrowArrayStream 
     if (w.o.record_index && (w.cfg->bucket_index || w.cfg->lsm_tree)) {
         rc = HOODIE_FAIL(HOODIE_EINVAL, "%s: hoodie.index.type=RECORD_INDEX: the table's %s places its keys", base_path,
                          w.cfg->bucket_index ? "bucket index" : "LSM layout");
+        if (input->release) input->release(input);
+        goto done;
+    }
+    if (w.o.update_partition_path && !w.o.record_index) {
+        rc = HOODIE_FAIL(HOODIE_EINVAL, "%s: hoodie.record.index.update.partition.path goes with the record index "
+                         "(hoodie.index.type=RECORD_INDEX); the bloom index is not global", base_path);
         if (input->release) input->release(input);
         goto done;
     }

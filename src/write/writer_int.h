@@ -28,6 +28,7 @@
 #include "util/hash.h"
 #include "write/basefile.h"
 #include "write/basefile_stream.h"
+#include "write/client.h"
 #include "write/commit.h"
 #include "write/keysort.h"
 #include "write/lock.h"
@@ -143,6 +144,8 @@ typedef struct wctx {
      * found before the file-system view (hoodie_wr__rli_locate), turned into file groups by the lookup */
     struct hoodie_mdt_location *rli_locs;
     size_t rli_moved;               /* rows updated or deleted in the partition the index holds their key in */
+    const hoodie_write_hooks *hooks; /* NULL: none */
+    size_t row_cap;                 /* the per-row arrays' room (keys' offsets, row_part, del): row_cap + 1 rows */
 } wctx;
 
 static inline hoodie_status rv_push(rowvec *r, int64_t x)
@@ -190,6 +193,8 @@ hoodie_status hoodie_wr__key_index(const wctx *w, const rowvec *rows, hoodie_hma
  * index's partition (added to part_names), so that the view covers it.
  */
 hoodie_status hoodie_wr__rli_locate(wctx *w);
+/** A copy of input row `src` appended to the input (its key, partition and delete mark too), before meta. */
+hoodie_status hoodie_wr__copy_row(wctx *w, int64_t src, int64_t *row);
 /** Which existing file group holds each live row's key: row_group[row] is set to its group (w->groups). */
 hoodie_status hoodie_wr__lookup(wctx *w, int32_t *row_group);
 

@@ -285,6 +285,16 @@ check_eq "--index record_index: key 8 before its delete" "8,city=lyon" \
 run "--index record_index: a delete in another partition" 0 "$HOODIE" write "$itr" --op delete --input "$tmp/dmove.csv" --index record_index
 check_eq "--index record_index: deleted in its partition" "" "$("$HOODIE" read "$itr" --columns id --format csv | grep '^8$')"
 in_step "--index record_index: moves"
+# --update-partition-path (hoodie.record.index.update.partition.path=true): a newer version moves the record, an
+# older one leaves it where it is
+printf 'id,name,city,ts\n5,e6,paris,6\n1,a0,lyon,0\n' > "$tmp/move2.csv"
+run "--update-partition-path without the record index" 2 "$HOODIE" write "$itr" --op upsert --input "$tmp/move2.csv" --update-partition-path
+grep -q "goes with the record index" "$tmp/err" && ok || bad "--update-partition-path alone: $(cat "$tmp/err")"
+printf 'hoodie.index.type=RECORD_INDEX\nhoodie.record.index.update.partition.path=true\n' > "$tmp/move.props"
+run "--update-partition-path: upsert" 0 "$HOODIE" write "$itr" --op upsert --input "$tmp/move2.csv" --props "$tmp/move.props"
+check_eq "--update-partition-path: moved, and not moved" "$(printf '1,city=paris,a4,paris\n5,city=paris,e6,paris')" \
+    "$("$HOODIE" read "$itr" --columns id,_hoodie_partition_path,name,city --format csv | grep '^[15],' | sort)"
+in_step "--update-partition-path"
 run "--index record_index without one" 1 "$HOODIE" write "$it" --op upsert --input "$tmp/i4.csv" --index record_index
 grep -q "init --record-index" "$tmp/err" && ok || bad "--index record_index without one: $(cat "$tmp/err")"
 run "--record-index without init" 2 "$HOODIE" metadata "$itr" validate --record-index

@@ -25,9 +25,9 @@
 
 #define TBL "/m"
 
-/* A write of CSV `text`; record_index: hoodie.index.type=RECORD_INDEX. */
+/* A write of CSV `text`; index: 1 hoodie.index.type=RECORD_INDEX, | 2 hoodie.record.index.update.partition.path. */
 static hoodie_status write_op_index(const hoodie_storage *s, const char *text, hoodie_write_operation op,
-                                    int record_index)
+                                    int index)
 {
     struct ArrowArrayStream in;
     const char *paths[1] = { "/in.csv" };
@@ -39,7 +39,8 @@ static hoodie_status write_op_index(const hoodie_storage *s, const char *text, h
     if ((rc = hoodie_files_stream(paths, 1, TBL, &fo, &in)) < 0) return rc;
     wo.storage = s;
     wo.op = op;
-    wo.record_index = record_index;
+    wo.record_index = index & 1;
+    wo.update_partition_path = (index & 2) != 0;
     return hoodie_table_write(TBL, &in, &wo, NULL);
 }
 
@@ -946,8 +947,9 @@ static hoodie_status write_rli(const hoodie_storage *s, const char *text, hoodie
 }
 
 /* hoodie.index.type=RECORD_INDEX: upserts and deletes placed by the record index write what the bloom index's
- * write does (same rows after), the index kept in step; a key moved to another partition is refused; a table
- * without a record index is refused. */
+ * write does (same rows after), the index kept in step; a key the input puts in another partition is updated in
+ * its own, or moved (update.partition.path=true) when the input wins; a table without a record index is
+ * refused. */
 HOODIE_TEST(write_mdt__record_index_lookups)
 {
     hoodie_storage *mem = mor_table(), *bloom = mor_table();
@@ -990,6 +992,32 @@ HOODIE_TEST(write_mdt__record_index_lookups)
     hoodie_assert_contains(x, "\n2,a,b,4,moved\n");
     hoodie_assert_contains(x, "\n4,b,b,3,z4\n");
     hoodie_assert(!strstr(x, "\n5,") && !strstr(x, "older") && !strstr(x, "stale"));
+    free(x);
+    hoodie_assert_ok(hoodie_table_open(&t, TBL, &to));
+    assert_rli_in_step(mem, t->tl);
+    hoodie_table_free(t);
+    /* update.partition.path=true: a newer version (2) or a tie (4, the later wins) moves the record (a delete in
+     * the old partition's log, an insert in the new), an older one (1) leaves the stored record where it is; a
+     * delete deletes where the key is; not without the record index */
+    hoodie_assert_status(HOODIE_EINVAL, write_op_index(mem, "id,p,ts,v\n2,c,5,tomove\n", HOODIE_WRITE_UPSERT, 2));
+    hoodie_assert_ok(write_op_index(mem, "id,p,ts,v\n2,c,5,tomove\n1,b,1,stale\n4,a,3,tie\n", HOODIE_WRITE_UPSERT, 3));
+    x = scan_csv(mem, cols, 5, 0);
+    hoodie_assert(x != NULL);
+    /* (file groups in a partition come in the order of their random ids) */
+    hoodie_assert_contains(x, "\n1,a,a,2,y1\n");
+    hoodie_assert_contains(x, "\n4,a,a,3,tie\n");
+    hoodie_assert_contains(x, "\n2,c,c,5,tomove\n");
+    hoodie_assert(strlen(x) == strlen("_hoodie_record_key,_hoodie_partition_path,p,ts,v\n1,a,a,2,y1\n4,a,a,3,tie\n"
+                                      "2,c,c,5,tomove\n"));
+    free(x);
+    hoodie_assert_ok(hoodie_table_open(&t, TBL, &to));
+    assert_rli_in_step(mem, t->tl);
+    hoodie_table_free(t);
+    hoodie_assert_ok(write_op_index(mem, "id,p,ts,v\n2,a,9,x\n", HOODIE_WRITE_DELETE, 3));
+    x = scan_csv(mem, cols, 5, 0);
+    hoodie_assert_contains(x, "\n1,a,a,2,y1\n");
+    hoodie_assert_contains(x, "\n4,a,a,3,tie\n");
+    hoodie_assert(strlen(x) == strlen("_hoodie_record_key,_hoodie_partition_path,p,ts,v\n1,a,a,2,y1\n4,a,a,3,tie\n"));
     free(x);
     hoodie_assert_ok(hoodie_table_open(&t, TBL, &to));
     assert_rli_in_step(mem, t->tl);

@@ -133,17 +133,24 @@ typedef struct hoodie_write_opts {
                                            hoodie.record.index.update.partition.path=false (its default). 0: the
                                            bloom index */
     /* version 10 */
-    int update_partition_path;        /**< with record_index: hoodie.record.index.update.partition.path=true: an
-                                           upsert of a key the index holds in another partition moves the record:
-                                           it is deleted there and inserted in the input's partition, when it wins
-                                           over the stored record by the table's merge rule (the stored one is
-                                           looked up, as Hudi's merged lookup does); when it loses, the stored one
-                                           stays where it is; a key with no live record is inserted. Deletes
-                                           delete the key where it is either way */
+    int update_partition_path;        /**< a global index's update.partition.path (hoodie.record.index.update.
+                                           partition.path, hoodie.bloom.index.update.partition.path): 1 (true): an
+                                           upsert of a key held in another partition moves the record: it is
+                                           deleted there and inserted in the input's partition, when it wins over
+                                           the stored record by the table's merge rule (the stored one is looked
+                                           up, as Hudi's merged lookup does); when it loses, the stored one stays
+                                           where it is; a key with no live record is inserted. -1 (false): it is
+                                           updated where it is. Deletes delete the key where it is either way. 0:
+                                           the index's default, as Hudi's: false for RECORD_INDEX, true for
+                                           GLOBAL_BLOOM */
+    int global_bloom;                 /**< hoodie.index.type=GLOBAL_BLOOM: upserts and deletes find their keys in
+                                           every partition's base files (key ranges, bloom filters, then the keys);
+                                           rows combine by key alone. Not with record_index, bucket-index or LSM
+                                           tables, or tables without meta fields (HOODIE_EINVAL) */
 } hoodie_write_opts;
 #define HOODIE_WRITE_OPTS_INIT \
     { HOODIE_WRITE_OPTS_VERSION, NULL, HOODIE_WRITE_UPSERT, 0, 0, HOODIE_PARQUET_CODEC_SNAPPY, 0, 0, 0, \
-      HOODIE_LOG_BLOCK_AVRO, NULL, NULL, NULL, NULL, 0, 0, 0, 0 }
+      HOODIE_LOG_BLOCK_AVRO, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0 }
 
 struct hoodie_write_result {
     char instant[24];                 /**< the completed instant's requested time */

@@ -16,7 +16,7 @@ static void write_usage(FILE *out)
             "usage: hoodie write TABLE --op OP --input FILE [--input FILE ...] [--input-format csv|jsonl|parquet]\n"
             "                    [--small-file-limit BYTES] [--max-file-size BYTES] [--codec snappy|zstd|gzip|lz4_raw|none]\n"
             "                    [--combine-before-insert] [--log-block-format avro|parquet] [--delete-column F]\n"
-            "                    [--index bloom|record_index [--update-partition-path]]\n"
+            "                    [--index bloom|global_bloom|record_index [--update-partition-path true|false]]\n"
             "                    [--set-null-for-missing-columns | --partial-updates]\n"
             "                    [--validate-single-value 'QUERY#EXPECTED'] [--validate-equality QUERY]\n"
             "                    [--validate-inequality QUERY] [--validate-policy fail|warn_log] [--props FILE]\n"
@@ -45,15 +45,17 @@ static void write_usage(FILE *out)
             "  uncompacted), --clean (default policy), --archive (default keep.min/max.commits).\n"
             "  --index record_index (hoodie.index.type=RECORD_INDEX): upserts and deletes find their keys in the\n"
             "  metadata table's record index (hoodie metadata TABLE init --record-index) instead of bloom filters\n"
-            "  and the base files' keys; a global index: a key the input puts in another partition is updated\n"
-            "  (or deleted) in the one it is in (Hudi's hoodie.record.index.update.partition.path=false);\n"
-            "  --update-partition-path moves it instead (=true): deleted where it is, inserted in the input's\n"
-            "  partition, when the input wins over the stored record by the table's ordering.\n"
+            "  and the base files' keys; --index global_bloom (GLOBAL_BLOOM): in every partition's base files.\n"
+            "  Both are global: input rows combine by key alone, and a key the input puts in another partition\n"
+            "  than the one it is in is updated (or deleted) there with --update-partition-path false (the record\n"
+            "  index's default), or moved with true (global_bloom's default): deleted where it is and inserted in\n"
+            "  the input's partition when the input wins over the stored record by the table's ordering.\n"
             CLI_VALIDATE_USAGE
             "  --props also sets hoodie.datasource.write.operation, hoodie.parquet.small.file.limit,\n"
             "  hoodie.parquet.max.file.size, hoodie.parquet.compression.codec, hoodie.logfile.data.block.format,\n"
-            "  hoodie.combine.before.insert, hoodie.index.type (BLOOM, RECORD_INDEX: the metadata table's record\n"
-            "  index, see hoodie metadata), hoodie.record.index.update.partition.path, hoodie.index.bloom.\n"
+            "  hoodie.combine.before.insert, hoodie.index.type (BLOOM, GLOBAL_BLOOM, RECORD_INDEX: the metadata\n"
+            "  table's record index, see hoodie metadata), hoodie.record.index.update.partition.path and\n"
+            "  hoodie.bloom.index.update.partition.path (the global index's own), hoodie.index.bloom.\n"
             "  num_entries and hoodie.write.set.null.for.missing.columns (what comes later on the command line\n"
             "  wins).\n");
 }
@@ -84,6 +86,7 @@ static int parse_block_format(const char *v, hoodie_log_block_format *out)
 typedef struct write_props {
     hoodie_write_opts *wo;
     int *have_op;
+    int rli_upp, bloom_upp;          /* the two indexes' update.partition.path: 1 true, -1 false, 0 unset */
 } write_props;
 
 static int prop_bytes(const char *v, int64_t *out)
@@ -126,13 +129,16 @@ static int write_prop(void *ctx, const char *key, const char *v, const char *whe
         else if (!strcasecmp(v, "false")) wo->combine_before_insert = 0;
         else return cli_usage("%s: %s is true or false, not '%s'", where, key, v);
     } else if (!strcmp(key, "hoodie.index.type")) {
-        if (!strcasecmp(v, "RECORD_INDEX")) wo->record_index = 1;
-        else if (!strcasecmp(v, "BLOOM")) wo->record_index = 0;
-        else return cli_usage("%s: %s: '%s' is not an index hoodie looks keys up with (BLOOM, RECORD_INDEX; a bucket "
-                              "index is the table's, chosen at create)", where, key, v);
-    } else if (!strcmp(key, "hoodie.record.index.update.partition.path")) {
-        if (!strcasecmp(v, "true")) wo->update_partition_path = 1;
-        else if (!strcasecmp(v, "false")) wo->update_partition_path = 0;
+        if (!strcasecmp(v, "RECORD_INDEX")) wo->record_index = 1, wo->global_bloom = 0;
+        else if (!strcasecmp(v, "GLOBAL_BLOOM")) wo->record_index = 0, wo->global_bloom = 1;
+        else if (!strcasecmp(v, "BLOOM")) wo->record_index = 0, wo->global_bloom = 0;
+        else return cli_usage("%s: %s: '%s' is not an index hoodie looks keys up with (BLOOM, GLOBAL_BLOOM, "
+                              "RECORD_INDEX; a bucket index is the table's, chosen at create)", where, key, v);
+    } else if (!strcmp(key, "hoodie.record.index.update.partition.path") ||
+               !strcmp(key, "hoodie.bloom.index.update.partition.path")) {
+        int *upp = key[7] == 'r' ? &p->rli_upp : &p->bloom_upp;
+        if (!strcasecmp(v, "true")) *upp = 1;
+        else if (!strcasecmp(v, "false")) *upp = -1;
         else return cli_usage("%s: %s is true or false, not '%s'", where, key, v);
     } else if (!strcmp(key, "hoodie.index.bloom.num_entries")) {
         if (!prop_bytes(v, &x) || !x || x > INT32_MAX)
@@ -153,7 +159,8 @@ int cmd_write(int argc, char **argv)
     int64_t compact_every = 0;
     int inline_clean = 0, inline_archive = 0;
     hoodie_write_opts wo = HOODIE_WRITE_OPTS_INIT;
-    write_props wp = { &wo, &have_op };
+    write_props wp = { &wo, &have_op, 0, 0 };
+    int upp = 0; /* --update-partition-path */
     cli_validators val = { { NULL, NULL, NULL }, { 0, 0, 0 }, write_prop, &wp, 0 };
     if (!inputs) return cli_fail(HOODIE_ENOMEM, NULL);
     int code = CLI_OK;
@@ -164,7 +171,8 @@ int cmd_write(int argc, char **argv)
         if (vc >= 0) { code = vc; i += took; continue; }
         int takes = !strcmp(a, "--op") || !strcmp(a, "--input") || !strcmp(a, "--input-format") ||
                     !strcmp(a, "--small-file-limit") || !strcmp(a, "--max-file-size") || !strcmp(a, "--codec") ||
-                    !strcmp(a, "--log-block-format") || !strcmp(a, "--delete-column") || !strcmp(a, "--index");
+                    !strcmp(a, "--log-block-format") || !strcmp(a, "--delete-column") || !strcmp(a, "--index") ||
+                    !strcmp(a, "--update-partition-path");
         if (takes && !v) { code = cli_usage("write: %s needs a value", a); break; }
         if (!strcmp(a, "--op")) {
             if (!parse_op(v, &wo.op)) code = cli_usage("write: unknown operation '%s'", v);
@@ -183,9 +191,10 @@ int cmd_write(int argc, char **argv)
             else wo.max_file_size = x;
             i++;
         } else if (!strcmp(a, "--index")) {
-            if (!strcasecmp(v, "record_index")) wo.record_index = 1;
-            else if (!strcasecmp(v, "bloom")) wo.record_index = 0;
-            else code = cli_usage("write: --index is bloom or record_index, not '%s'", v);
+            if (!strcasecmp(v, "record_index")) wo.record_index = 1, wo.global_bloom = 0;
+            else if (!strcasecmp(v, "global_bloom")) wo.record_index = 0, wo.global_bloom = 1;
+            else if (!strcasecmp(v, "bloom")) wo.record_index = 0, wo.global_bloom = 0;
+            else code = cli_usage("write: --index is bloom, global_bloom or record_index, not '%s'", v);
             i++;
         } else if (!strcmp(a, "--codec")) {
             if (!cli_parse_codec(v, &wo.codec)) code = cli_usage("write: unknown codec '%s'", v);
@@ -197,6 +206,11 @@ int cmd_write(int argc, char **argv)
         } else if (!strcmp(a, "--delete-column")) {
             wo.delete_column = v;
             i++;
+        } else if (!strcmp(a, "--update-partition-path")) {
+            if (v && !strcasecmp(v, "true")) upp = 1;
+            else if (v && !strcasecmp(v, "false")) upp = -1;
+            else code = cli_usage("write: --update-partition-path is true or false");
+            i++;
         } else if (!strcmp(a, "--compact-every")) {
             char *end;
             long long x = v ? strtoll(v, &end, 10) : 0;
@@ -205,7 +219,6 @@ int cmd_write(int argc, char **argv)
             i++;
         } else if (!strcmp(a, "--clean")) inline_clean = 1;
         else if (!strcmp(a, "--combine-before-insert")) wo.combine_before_insert = 1;
-        else if (!strcmp(a, "--update-partition-path")) wo.update_partition_path = 1;
         else if (!strcmp(a, "--set-null-for-missing-columns")) wo.set_null_for_missing_columns = 1;
         else if (!strcmp(a, "--partial-updates")) wo.partial_updates = 1;
         else if (!strcmp(a, "--archive")) inline_archive = 1;
@@ -218,6 +231,8 @@ int cmd_write(int argc, char **argv)
         code = CLI_USAGE;
     }
     if (code != CLI_OK) { free(inputs); cli_validators_dispose(&val); return code; }
+    /* the global index's own setting from --props (as Hudi, the other index's is ignored); the option wins */
+    wo.update_partition_path = upp ? upp : wo.record_index ? wp.rli_upp : wo.global_bloom ? wp.bloom_upp : 0;
     if (cli_validators_any(&val)) {
         wo.pre_commit = cli_validate_precommit;
         wo.pre_commit_ctx = &val;

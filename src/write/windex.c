@@ -447,17 +447,38 @@ static hoodie_status part_of(wctx *w, hoodie_hmap *parts, const char *p, uint32_
     return HOODIE_OK;
 }
 
-/* hoodie.record.index.update.partition.path=true: the rows whose key the index holds in another partition, and
- * what becomes of each once the stored record is seen */
+/* A global index moving records (update.partition.path=true): the rows whose key is held in another partition,
+ * and what becomes of each once its stored record is seen */
 enum { MOVE_STAY = 0, MOVE_MOVE, MOVE_INSERT };
 typedef struct movers {
     wctx *w;
-    size_t n;
+    size_t n, cap;
     size_t *live_at;                /* index into w->live of each */
     uint8_t *fate;                  /* MOVE_*: MOVE_INSERT until its stored record is seen */
     hoodie_hmap by_key;             /* key -> index into live_at */
-    hoodie_merge_mode mode;
 } movers;
+
+static hoodie_status movers_add(movers *m, size_t live_i)
+{
+    if (m->n == m->cap) {
+        size_t nc = m->cap ? 2 * m->cap : 64;
+        size_t *la = realloc(m->live_at, nc * sizeof *la);
+        if (la) m->live_at = la;
+        uint8_t *f = la ? realloc(m->fate, nc) : NULL;
+        if (!f) return HOODIE_NOMEM();
+        m->fate = f;
+        m->cap = nc;
+    }
+    m->fate[m->n] = MOVE_INSERT;
+    m->live_at[m->n++] = live_i;
+    return HOODIE_OK;
+}
+
+static void movers_dispose(movers *m)
+{
+    free(m->live_at);
+    free(m->fate);
+}
 
 /* A column of the stored records by the name of an input column (-1: none). */
 static int stored_col(const wctx *w, const hoodie_batch *b, int in_col)
@@ -470,6 +491,8 @@ static hoodie_status movers_each(void *ctx, const hoodie_batch *b)
 {
     movers *m = ctx;
     wctx *w = m->w;
+    hoodie_merge_mode mode = w->cfg->merge_mode == HOODIE_MERGE_EVENT_TIME_ORDERING ? HOODIE_MERGE_EVENT_TIME_ORDERING
+                                                                                     : HOODIE_MERGE_COMMIT_TIME_ORDERING;
     int kc = hoodie_field_find(&b->schema, "_hoodie_record_key"), oc = stored_col(w, b, w->ord_col);
     if (kc < 0) return HOODIE_FAIL(HOODIE_ESTATE, "%s: the records looked up have no _hoodie_record_key", w->t->base_path);
     int more[HOODIE_ORDERING_FIELDS_MAX];
@@ -487,18 +510,18 @@ static hoodie_status movers_each(void *ctx, const hoodie_batch *b)
         vo.more_batch = b;
         vo.more_row = r;
         version_of(w, w->live.v[m->live_at[*slot]], &vn);
-        m->fate[*slot] = hoodie_merge_newer_wins(m->mode, &vo, &vn) ? MOVE_MOVE : MOVE_STAY;
+        m->fate[*slot] = hoodie_merge_newer_wins(mode, &vo, &vn) ? MOVE_MOVE : MOVE_STAY;
     }
     return HOODIE_OK;
 }
 
 /*
- * Movers settled: one whose input loses to its stored record is updated where it is (the stored one stays, as
- * Hudi's merged record is the stored one, in its partition); one that wins is inserted in its own partition and
- * deleted in the stored one's (a delete row, a copy of it, appended to the input and the live rows); one without
- * a live record (the index held a deleted key) is inserted.
+ * The movers' fates, from their stored records (a snapshot point lookup through the write's hooks): an input row
+ * that loses to its stored record stays where the record is (Hudi's merged record is the stored one, in its
+ * partition); one that wins moves (inserted in its own partition, deleted in the stored one's); one without a
+ * live record (the index held a deleted key) is inserted.
  */
-static hoodie_status settle_movers(wctx *w, hoodie_hmap *parts, movers *m, const char *const *live_keys)
+static hoodie_status movers_fates(wctx *w, movers *m)
 {
     const char **keys = malloc((m->n + 1) * sizeof *keys);
     hoodie_status rc = keys ? hoodie_hmap_init(&m->by_key, m->n + 1) : HOODIE_NOMEM();
@@ -507,39 +530,101 @@ static hoodie_status settle_movers(wctx *w, hoodie_hmap *parts, movers *m, const
         const char *k = key_at(&w->keys, w->live.v[m->live_at[j]], &kl);
         uint64_t *slot;
         int existed;
-        keys[j] = live_keys[m->live_at[j]];
-        if ((rc = hoodie_hmap_upsert(&m->by_key, kl ? k : "", kl, &slot, &existed)) == HOODIE_OK) *slot = j;
+        if (!(keys[j] = hoodie_arena_strndup(w->arena, kl ? k : "", kl))) rc = HOODIE_NOMEM();
+        else if ((rc = hoodie_hmap_upsert(&m->by_key, keys[j], kl, &slot, &existed)) == HOODIE_OK) *slot = j;
     }
     if (rc == HOODIE_OK && (!w->hooks || !w->hooks->current))
         rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: moving records across partitions needs their stored versions, "
                          "which this write cannot look up", w->t->base_path);
     if (rc == HOODIE_OK) rc = w->hooks->current(w->t, keys, m->n, movers_each, m);
+    hoodie_hmap_dispose(&m->by_key);
     free(keys);
+    return rc;
+}
+
+/* A delete of live row `row`'s key in partition `part`, a copy of it appended to the input and the live rows. */
+static hoodie_status delete_row(wctx *w, int64_t row, uint32_t part, int64_t *out)
+{
+    HOODIE_TRY(hoodie_wr__copy_row(w, row, out));
+    w->del[*out] = 1;
+    w->row_part[*out] = part;
+    return rv_push(&w->live, *out);
+}
+
+/* The record index's movers settled (their locations in w->rli_locs): see movers_fates. */
+static hoodie_status rli_settle_movers(wctx *w, hoodie_hmap *parts, movers *m)
+{
+    hoodie_status rc = movers_fates(w, m);
     for (size_t j = 0; rc == HOODIE_OK && j < m->n; j++) {
         size_t i = m->live_at[j];
         int64_t row = w->live.v[i];
         uint32_t old;
         if ((rc = part_of(w, parts, w->rli_locs[i].partition, &old)) < 0) break;
+        w->rli_moved++;
         if (m->fate[j] == MOVE_STAY) {
             w->row_part[row] = old;
-            w->rli_moved++;
             continue;
         }
         hoodie_mdt_location loc = w->rli_locs[i];
         w->rli_locs[i].found = 0; /* the row is an insert in its partition */
         if (m->fate[j] == MOVE_INSERT) continue;
         int64_t d;
-        if ((rc = hoodie_wr__copy_row(w, row, &d)) < 0) break;
-        w->del[d] = 1;
-        w->row_part[d] = old;
-        if ((rc = rv_push(&w->live, d)) < 0) break;
+        if ((rc = delete_row(w, row, old, &d)) < 0) break;
         hoodie_mdt_location *nl = realloc(w->rli_locs, (w->live.n + 1) * sizeof *nl);
         if (!nl) { rc = HOODIE_NOMEM(); break; }
         w->rli_locs = nl;
         w->rli_locs[w->live.n - 1] = loc;
-        w->rli_moved++;
     }
-    hoodie_hmap_dispose(&m->by_key);
+    return rc;
+}
+
+/* part_names mapped to their indices (for part_of). */
+static hoodie_status parts_map(const wctx *w, hoodie_hmap *parts)
+{
+    hoodie_status rc = hoodie_hmap_init(parts, w->n_parts + 8);
+    for (size_t p = 0; rc == HOODIE_OK && p < w->n_parts; p++) {
+        uint64_t *slot;
+        int existed;
+        rc = hoodie_hmap_upsert(parts, w->part_names[p], strlen(w->part_names[p]), &slot, &existed);
+        if (rc == HOODIE_OK) *slot = p;
+    }
+    return rc;
+}
+
+/*
+ * GLOBAL_BLOOM: live rows whose key was found in another partition's file group. Deletes, and every row when
+ * hoodie.bloom.index.update.partition.path=false, go where the key is; otherwise (Hudi's default, true) each
+ * moves as movers_fates settles it: stays (the stored record wins), moves (an insert in its own partition and a
+ * delete row in the file group), or is inserted. row_group grows with the delete rows.
+ */
+static hoodie_status global_moves(wctx *w, int32_t **row_group_p)
+{
+    movers m = { w, 0, 0, NULL, NULL, HOODIE_HMAP_INIT };
+    int32_t *row_group = *row_group_p;
+    hoodie_status rc = HOODIE_OK;
+    size_t n = w->live.n;
+    for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
+        int64_t row = w->live.v[i];
+        int32_t g = row_group[row];
+        if (g < 0 || w->groups[g].part == w->row_part[row]) continue;
+        if (w->o.update_partition_path >= 0 && !w->del[row]) rc = movers_add(&m, i);
+        else w->row_part[row] = w->groups[g].part, w->rli_moved++;
+    }
+    if (rc == HOODIE_OK && m.n) rc = movers_fates(w, &m);
+    for (size_t j = 0; rc == HOODIE_OK && j < m.n; j++) {
+        int64_t row = w->live.v[m.live_at[j]], d;
+        int32_t g = row_group[row];
+        w->rli_moved++;
+        if (m.fate[j] == MOVE_STAY) { w->row_part[row] = w->groups[g].part; continue; }
+        row_group[row] = -1; /* an insert in its partition */
+        if (m.fate[j] == MOVE_INSERT) continue;
+        if ((rc = delete_row(w, row, w->groups[g].part, &d)) < 0) break;
+        int32_t *nrg = realloc(row_group, ((size_t)d + 1) * sizeof *nrg);
+        if (!nrg) { rc = HOODIE_NOMEM(); break; }
+        *row_group_p = row_group = nrg; /* (rows are appended one at a time: d is the only new one) */
+        row_group[d] = g;
+    }
+    movers_dispose(&m);
     return rc;
 }
 
@@ -555,17 +640,9 @@ hoodie_status hoodie_wr__rli_locate(wctx *w)
     const char **keys = malloc((n + 1) * sizeof *keys);
     free(w->rli_locs);
     w->rli_locs = calloc(n + 1, sizeof *w->rli_locs);
-    movers m = { w, 0, NULL, NULL, HOODIE_HMAP_INIT,
-                 w->cfg->merge_mode == HOODIE_MERGE_EVENT_TIME_ORDERING ? HOODIE_MERGE_EVENT_TIME_ORDERING
-                                                                        : HOODIE_MERGE_COMMIT_TIME_ORDERING };
+    movers m = { w, 0, 0, NULL, NULL, HOODIE_HMAP_INIT };
     hoodie_hmap parts = HOODIE_HMAP_INIT; /* partition path -> index in part_names */
-    hoodie_status rc = keys && w->rli_locs ? hoodie_hmap_init(&parts, w->n_parts + 8) : HOODIE_NOMEM();
-    for (size_t p = 0; rc == HOODIE_OK && p < w->n_parts; p++) {
-        uint64_t *slot;
-        int existed;
-        rc = hoodie_hmap_upsert(&parts, w->part_names[p], strlen(w->part_names[p]), &slot, &existed);
-        if (rc == HOODIE_OK) *slot = p;
-    }
+    hoodie_status rc = keys && w->rli_locs ? parts_map(w, &parts) : HOODIE_NOMEM();
     for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
         size_t kl;
         const char *k = key_at(&w->keys, w->live.v[i], &kl);
@@ -577,14 +654,8 @@ hoodie_status hoodie_wr__rli_locate(wctx *w)
         hoodie_mdt_location *loc = &w->rli_locs[i];
         int64_t row = w->live.v[i];
         if (!loc->found || !strcmp(loc->partition, w->part_names[w->row_part[row]])) continue;
-        if (w->o.update_partition_path && !w->del[row]) { /* settled below, once the stored records are seen */
-            if (!m.live_at) {
-                m.live_at = malloc((n + 1) * sizeof *m.live_at);
-                m.fate = malloc(n + 1);
-                if (!m.live_at || !m.fate) { rc = HOODIE_NOMEM(); break; }
-            }
-            m.fate[m.n] = MOVE_INSERT;
-            m.live_at[m.n++] = i;
+        if (w->o.update_partition_path > 0 && !w->del[row]) { /* settled below, once the stored records are seen */
+            rc = movers_add(&m, i);
             continue;
         }
         /* updated (or deleted) where the index holds it */
@@ -593,9 +664,8 @@ hoodie_status hoodie_wr__rli_locate(wctx *w)
         w->row_part[row] = old;
         w->rli_moved++;
     }
-    if (rc == HOODIE_OK && m.n) rc = settle_movers(w, &parts, &m, keys);
-    free(m.live_at);
-    free(m.fate);
+    if (rc == HOODIE_OK && m.n) rc = rli_settle_movers(w, &parts, &m);
+    movers_dispose(&m);
     hoodie_hmap_dispose(&parts);
     free(keys);
     return rc;
@@ -646,29 +716,35 @@ static hoodie_status rli_lookup(wctx *w, int32_t *row_group)
  * partition's rows are sorted by key once, so a file's key range selects its candidates by binary search instead
  * of every row of the partition being compared with every file's range.
  */
-hoodie_status hoodie_wr__lookup(wctx *w, int32_t *row_group)
+hoodie_status hoodie_wr__lookup(wctx *w, int32_t **row_group_p)
 {
+    int32_t *row_group = *row_group_p;
     if (w->o.record_index) return rli_lookup(w, row_group);
     if (w->no_meta) return simple_lookup(w, row_group);
     hoodie_status rc = HOODIE_OK;
-    /* the live rows by partition (a counting sort), so that each file looks at its partition's keys only */
-    size_t *start = calloc(w->n_parts + 1, sizeof *start);
+    /* the live rows by partition (a counting sort), so that each file looks at its partition's keys only; a
+     * global index (GLOBAL_BLOOM) looks at every file for every key: one bucket */
+    int global = w->o.global_bloom;
+    size_t nb = global ? 1 : w->n_parts;
+    hoodie_hmap parts = HOODIE_HMAP_INIT; /* global: partition path -> index in part_names */
+    size_t *start = calloc(nb + 1, sizeof *start);
     hoodie_keyed_row *by_part = malloc((w->live.n + 1) * sizeof *by_part);
     if (!start || !by_part) { free(start); free(by_part); return HOODIE_NOMEM(); }
-    for (size_t i = 0; i < w->live.n; i++) start[w->row_part[w->live.v[i]] + 1]++;
-    for (size_t p = 0; p < w->n_parts; p++) start[p + 1] += start[p];
+    for (size_t i = 0; i < w->live.n; i++) start[(global ? 0 : w->row_part[w->live.v[i]]) + 1]++;
+    for (size_t p = 0; p < nb; p++) start[p + 1] += start[p];
     for (size_t i = 0; i < w->live.n; i++) {
-        hoodie_keyed_row *kr = &by_part[start[w->row_part[w->live.v[i]]]++];
+        hoodie_keyed_row *kr = &by_part[start[global ? 0 : w->row_part[w->live.v[i]]]++];
         size_t kl;
         kr->row = (uint32_t)w->live.v[i];
         kr->k = key_at(&w->keys, kr->row, &kl);
         kr->len = (uint32_t)kl; /* key bytes are in int32-offset arrays */
     }
-    for (size_t p = w->n_parts; p > 0; p--) start[p] = start[p - 1];
+    for (size_t p = nb; p > 0; p--) start[p] = start[p - 1];
     start[0] = 0;
-    for (size_t p = 0; p < w->n_parts && rc == HOODIE_OK; p++)
+    for (size_t p = 0; p < nb && rc == HOODIE_OK; p++)
         rc = hoodie_keyed_rows_sort(by_part + start[p], start[p + 1] - start[p]);
-    if (rc < 0) { free(start); free(by_part); return rc; }
+    if (rc == HOODIE_OK && global) rc = parts_map(w, &parts);
+    if (rc < 0) { free(start); free(by_part); hoodie_hmap_dispose(&parts); return rc; }
     /*
      * The candidates of every file (key range, then bloom filter), then the exact check, reading the candidate
      * files' keys. A copy-on-write table skips it for the rows that are candidates of one file only: that file is
@@ -678,7 +754,7 @@ hoodie_status hoodie_wr__lookup(wctx *w, int32_t *row_group)
      * second pass. MOR writes updates to logs without reading the base file, so every candidate is checked, each
      * file's as soon as its footer is read (one opening per file).
      */
-    int trust_single = !w->mor;
+    int trust_single = !w->mor && !global; /* (a global index's false positive would be a key in another partition) */
     size_t ng = w->view->group_count;
     rowvec *cands = calloc(ng + 1, sizeof *cands);
     int64_t *base_rows = calloc(ng + 1, sizeof *base_rows);
@@ -688,15 +764,21 @@ hoodie_status hoodie_wr__lookup(wctx *w, int32_t *row_group)
         const hoodie_file_group *fg = &w->view->groups[g];
         const hoodie_file_slice *sl = hoodie_file_group_latest(fg);
         int pi = hoodie_wr__part_index(w, fg->partition);
+        if (global && sl && sl->base) {
+            uint32_t gp;
+            if ((rc = part_of(w, &parts, fg->partition, &gp)) < 0) break;
+            pi = (int)gp;
+        }
         if (pi < 0 || !sl || !sl->base) continue;
+        size_t b = global ? 0 : (size_t)pi;
         hoodie_parquet_reader *r;
         if ((rc = open_keys(w, sl->base, &r)) < 0) break;
         const char *minkey = hoodie_parquet_reader_kv(r, "hoodie_min_record_key");
         const char *maxkey = hoodie_parquet_reader_kv(r, "hoodie_max_record_key");
         base_rows[g] = hoodie_parquet_reader_num_rows(r);
         rowvec cand = { 0 };
-        const hoodie_keyed_row *prow = by_part + start[pi];
-        size_t from = 0, to = start[pi + 1] - start[pi];
+        const hoodie_keyed_row *prow = by_part + start[b];
+        size_t from = 0, to = start[b + 1] - start[b];
         if (minkey && maxkey) {
             from = hoodie_keyed_row_bound(prow, to, minkey, 0);
             to = hoodie_keyed_row_bound(prow, to, maxkey, 1);
@@ -728,5 +810,7 @@ hoodie_status hoodie_wr__lookup(wctx *w, int32_t *row_group)
     free(n_files);
     free(start);
     free(by_part);
+    if (rc == HOODIE_OK && global) rc = global_moves(w, row_group_p);
+    hoodie_hmap_dispose(&parts);
     return rc;
 }

@@ -283,7 +283,8 @@ static hoodie_status combine(wctx *w)
     if (n > (int64_t)UINT32_MAX - 1) { free(best); return HOODIE_FAIL(HOODIE_EUNSUPPORTED, "more than 2^32 rows in one write"); }
     /* a global index (RECORD_INDEX) holds a key once whatever its partition: rows combine by key alone, as Hudi's
      * deduplication does for global indexes */
-    int global = w->o.record_index && (w->o.op == HOODIE_WRITE_UPSERT || w->o.op == HOODIE_WRITE_DELETE);
+    int global = (w->o.record_index || w->o.global_bloom) &&
+                 (w->o.op == HOODIE_WRITE_UPSERT || w->o.op == HOODIE_WRITE_DELETE);
     size_t cap = 16;
     while (cap < (size_t)n + (size_t)n / 3 + 1) cap *= 2;
     /* 8-byte slots (the table is touched all over: its size is page faults); h: the hash's high half, best: index
@@ -388,6 +389,7 @@ static int view_filter(void *ctx, const char *partition)
 {
     const wctx *w = ctx;
     if (w->o.op == HOODIE_WRITE_INSERT_OVERWRITE_TABLE) return 1;
+    if (w->o.global_bloom && (w->o.op == HOODIE_WRITE_UPSERT || w->o.op == HOODIE_WRITE_DELETE)) return 1;
     return hoodie_wr__part_index(w, partition) >= 0;
 }
 
@@ -1027,9 +1029,19 @@ hoodie_status hoodie_write__table_write(const char *base_path, struct ArrowArray
         if (input->release) input->release(input);
         goto done;
     }
-    if (w.o.update_partition_path && !w.o.record_index) {
-        rc = HOODIE_FAIL(HOODIE_EINVAL, "%s: hoodie.record.index.update.partition.path goes with the record index "
-                         "(hoodie.index.type=RECORD_INDEX); the bloom index is not global", base_path);
+    if (w.o.update_partition_path && !w.o.record_index && !w.o.global_bloom) {
+        rc = HOODIE_FAIL(HOODIE_EINVAL, "%s: update.partition.path goes with a global index (RECORD_INDEX, "
+                         "GLOBAL_BLOOM); the bloom index is not global", base_path);
+        if (input->release) input->release(input);
+        goto done;
+    }
+    if (w.o.global_bloom && (w.o.record_index || w.cfg->bucket_index || w.cfg->lsm_tree ||
+                             !w.cfg->populate_meta_fields)) {
+        rc = HOODIE_FAIL(HOODIE_EINVAL, "%s: hoodie.index.type=GLOBAL_BLOOM: %s", base_path,
+                         w.o.record_index ? "one index at a time (RECORD_INDEX is asked for too)"
+                         : w.cfg->bucket_index ? "the table's bucket index places its keys"
+                         : w.cfg->lsm_tree ? "the table's LSM layout places its keys"
+                                           : "the table has no meta fields (hoodie.populate.meta.fields=false)");
         if (input->release) input->release(input);
         goto done;
     }
@@ -1145,7 +1157,8 @@ hoodie_status hoodie_write__table_write(const char *base_path, struct ArrowArray
     if (!row_group) { rc = HOODIE_NOMEM(); goto done; }
     for (int64_t r = 0; r < n; r++) row_group[r] = -1;
     if ((w.o.op == HOODIE_WRITE_UPSERT || w.o.op == HOODIE_WRITE_DELETE) && !w.cfg->bucket_index)
-        if ((rc = hoodie_wr__lookup(&w, row_group)) < 0) goto done;
+        if ((rc = hoodie_wr__lookup(&w, &row_group)) < 0) goto done;
+    n = w.in.root.length; /* with the delete rows of records moved across partitions */
     trace_phase(&w, "lookup");
     if (w.replace && (rc = replaced_groups(&w)) < 0) goto done;
     if (w.o.op != HOODIE_WRITE_DELETE_PARTITION && w.cfg->bucket_index) {

@@ -195,8 +195,9 @@ hoodie_status hoodie_wr__key_index(const wctx *w, const rowvec *rows, hoodie_hma
 hoodie_status hoodie_wr__rli_locate(wctx *w);
 /** A copy of input row `src` appended to the input (its key, partition and delete mark too), before meta. */
 hoodie_status hoodie_wr__copy_row(wctx *w, int64_t src, int64_t *row);
-/** Which existing file group holds each live row's key: row_group[row] is set to its group (w->groups). */
-hoodie_status hoodie_wr__lookup(wctx *w, int32_t *row_group);
+/** Which existing file group holds each live row's key: row_group[row] is set to its group (w->groups). A global
+ *  index moving records appends delete rows to the input: *row_group grows with them. */
+hoodie_status hoodie_wr__lookup(wctx *w, int32_t **row_group);
 
 /* The version a row of the input carries for the merge rule: its ordering value (as compared: a MySQL binlog
  * position as two numbers) and whether it deletes. */

@@ -288,8 +288,8 @@ in_step "--index record_index: moves"
 # --update-partition-path (hoodie.record.index.update.partition.path=true): a newer version moves the record, an
 # older one leaves it where it is
 printf 'id,name,city,ts\n5,e6,paris,6\n1,a0,lyon,0\n' > "$tmp/move2.csv"
-run "--update-partition-path without the record index" 2 "$HOODIE" write "$itr" --op upsert --input "$tmp/move2.csv" --update-partition-path
-grep -q "goes with the record index" "$tmp/err" && ok || bad "--update-partition-path alone: $(cat "$tmp/err")"
+run "--update-partition-path without the record index" 2 "$HOODIE" write "$itr" --op upsert --input "$tmp/move2.csv" --update-partition-path true
+grep -q "goes with a global index" "$tmp/err" && ok || bad "--update-partition-path alone: $(cat "$tmp/err")"
 printf 'hoodie.index.type=RECORD_INDEX\nhoodie.record.index.update.partition.path=true\n' > "$tmp/move.props"
 run "--update-partition-path: upsert" 0 "$HOODIE" write "$itr" --op upsert --input "$tmp/move2.csv" --props "$tmp/move.props"
 check_eq "--update-partition-path: moved, and not moved" "$(printf '1,city=paris,a4,paris\n5,city=paris,e6,paris')" \

@@ -127,4 +127,33 @@ for f in mor_parquet_v6_complexkeygen_hivestyle mor_parquet_v6_nonpartitioned mo
     if [ -z "$nongzip" ]; then pq_pass "$name: blocks compressed with gzip"
     else pq_fail "$name: blocks compressed with gzip" "$nongzip"; fi
 done
+
+# GLOBAL_BLOOM on a Spark-written table: Carol (id 3, partition 10) moved to partition 30 by a newer version
+# (hoodie.bloom.index.update.partition.path=true, Hudi's default): deleted from 10's base file, inserted in 30's;
+# with update.partition.path=false an older partition value is ignored
+t=$T/global_bloom
+cp -r "$FIX/cow_v8_simplekeygen_nonhivestyle" "$t" && chmod -R u+w "$t"
+"$HOODIE" read "$t" --format parquet -o "$T/gb_before.parquet"
+duck "COPY (SELECT * EXCLUDE ($META) REPLACE (30 AS byteField, longField + 1 AS longField)
+      FROM read_parquet('$T/gb_before.parquet') WHERE id = 3) TO '$T/gb.parquet' (FORMAT parquet)" > /dev/null
+pq_run "$T/out" "$T/err" "$HOODIE" write "$t" --op upsert --input "$T/gb.parquet" --index global_bloom
+if [ "$PQ_RC" -ne 0 ]; then pq_fail "global_bloom: upsert" "$(pq_why "$PQ_RC" "$T/err")"
+else
+    got=$("$HOODIE" read "$t" --columns id,_hoodie_partition_path,byteField --format csv | grep -c '^3,30,30$')
+    all=$("$HOODIE" read "$t" --columns id --format csv | grep -c '^3$')
+    if [ "$got" = 1 ] && [ "$all" = 1 ]; then pq_pass "global_bloom: the record moved"
+    else pq_fail "global_bloom: the record moved" "$("$HOODIE" read "$t" --format csv 2>&1 | head -c 300)"; fi
+    base=$(duck "SELECT _hoodie_partition_path, byteField FROM read_parquet([$(latest_files "$t")]) WHERE id = 3" 2>&1)
+    [ "$base" = "$(printf '_hoodie_partition_path,byteField\n30,30')" ] && pq_pass "global_bloom: DuckDB reads it in 30 alone" ||
+        pq_fail "global_bloom: DuckDB reads it in 30 alone" "$base"
+fi
+duck "COPY (SELECT * EXCLUDE ($META) REPLACE (20 AS byteField, longField + 1 AS longField)
+      FROM read_parquet('$T/gb_before.parquet') WHERE id = 3) TO '$T/gb2.parquet' (FORMAT parquet)" > /dev/null
+pq_run "$T/out" "$T/err" "$HOODIE" write "$t" --op upsert --input "$T/gb2.parquet" --index global_bloom --update-partition-path false
+if [ "$PQ_RC" -ne 0 ]; then pq_fail "global_bloom, update.partition.path=false: upsert" "$(pq_why "$PQ_RC" "$T/err")"
+else
+    got=$("$HOODIE" read "$t" --columns id,_hoodie_partition_path,byteField --format csv | grep '^3,')
+    [ "$got" = "3,30,20" ] && pq_pass "global_bloom, update.partition.path=false: updated where it is" ||
+        pq_fail "global_bloom, update.partition.path=false: updated where it is" "$got"
+fi
 pq_finish

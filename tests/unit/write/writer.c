@@ -2880,6 +2880,7 @@ HOODIE_TEST(write_writer__delete_column_mor_v6) { delete_column_case(1, 6); }
 /* ---- inputs without some of the table's columns (hoodie_write_opts.set_null_for_missing_columns) ---- */
 
 static int g_partial;                      /* write_text: hoodie_write_opts.partial_updates */
+static int g_global, g_upp;                /* write_text: global_bloom, update_partition_path */
 static const char *g_text_table = "/tbl";  /* write_text's table */
 
 /* A write of text rows (csv or jsonl) through hoodie_buffer_stream; opts version `version`. */
@@ -2897,6 +2898,7 @@ static hoodie_status write_text(const hoodie_storage *s, const char *format, con
     o.op = op;
     o.set_null_for_missing_columns = set_null;
     o.partial_updates = g_partial;
+    if (version >= 10) o.global_bloom = g_global, o.update_partition_path = g_upp;
     return hoodie_table_write(g_text_table, &st, &o, NULL);
 }
 
@@ -3431,3 +3433,39 @@ static void lazy_case(int version)
 
 HOODIE_TEST(write_writer__lazy_log_records_v8) { lazy_case(8); }
 HOODIE_TEST(write_writer__lazy_log_records_v6) { lazy_case(6); }
+
+/* hoodie.index.type=GLOBAL_BLOOM: keys found in every partition; a key the input puts in another partition moves
+ * (update.partition.path, true by default) when the input wins over the stored record (a newer one, a tie), stays
+ * when it loses, is updated where it is with update.partition.path=false; deletes delete where the key is; rows
+ * combine by key alone. COW and MOR. */
+HOODIE_TEST(write_writer__global_bloom_moves_records_across_partitions)
+{
+    for (int mor = 0; mor < 2; mor++) {
+        hoodie_storage *mem;
+        hoodie_assert_ok(hoodie_storage_mem_new(&mem));
+        make_table("/tbl", mem, mor, 8);
+        hoodie_assert_ok(write_text(mem, "csv", "id,name,city,ts\n1,a,la,1\n2,b,ny,1\n3,c,ny,1\n4,d,ny,5\n5,e,sf,1\n",
+                                    0, HOODIE_WRITE_OPTS_VERSION, HOODIE_WRITE_UPSERT));
+        g_global = 1;
+        hoodie_assert_ok(write_text(mem, "csv", "id,name,city,ts\n2,b2,la,2\n1,a0,ny,0\n9,n,sf,1\n4,d2,sf,5\n"
+                                    "3,c1,sf,1\n3,c2,la,2\n", 0, HOODIE_WRITE_OPTS_VERSION, HOODIE_WRITE_UPSERT));
+        hoodie_assert_ok(write_text(mem, "csv", "id,name,city,ts\n5,x,la,9\n", 0, HOODIE_WRITE_OPTS_VERSION,
+                                    HOODIE_WRITE_DELETE));
+        g_upp = -1;
+        hoodie_assert_ok(write_text(mem, "csv", "id,name,city,ts\n3,c3,ny,3\n", 0, HOODIE_WRITE_OPTS_VERSION,
+                                    HOODIE_WRITE_UPSERT));
+        /* not with an index that is not global; an older caller's options are the bloom index's */
+        g_global = 0;
+        g_upp = 1;
+        hoodie_assert_status(HOODIE_EINVAL, write_text(mem, "csv", "id,name,city,ts\n3,c4,ny,4\n", 0,
+                                                       HOODIE_WRITE_OPTS_VERSION, HOODIE_WRITE_UPSERT));
+        hoodie_assert_contains(hoodie_error__message(), "goes with a global index");
+        g_upp = 0;
+        hoodie_assert_ok(write_text(mem, "csv", "id,name,city,ts\n9,n9,la,2\n", 0, 9, HOODIE_WRITE_UPSERT));
+        char *got = snapshot("/tbl", mem, 0);
+        hoodie_assert_equal_s("1,la,1,a,la,1\n2,la,2,b2,la,2\n3,la,3,c3,ny,3\n4,sf,4,d2,sf,5\n9,la,9,n9,la,2\n"
+                              "9,sf,9,n,sf,1\n", got);
+        free(got);
+        hoodie_storage_free(mem);
+    }
+}

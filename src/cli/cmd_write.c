@@ -54,10 +54,10 @@ static void write_usage(FILE *out)
             "  --props also sets hoodie.datasource.write.operation, hoodie.parquet.small.file.limit,\n"
             "  hoodie.parquet.max.file.size, hoodie.parquet.compression.codec, hoodie.logfile.data.block.format,\n"
             "  hoodie.combine.before.insert, hoodie.index.type (BLOOM, GLOBAL_BLOOM, RECORD_INDEX: the metadata\n"
-            "  table's record index, see hoodie metadata), hoodie.record.index.update.partition.path and\n"
-            "  hoodie.bloom.index.update.partition.path (the global index's own), hoodie.index.bloom.\n"
-            "  num_entries and hoodie.write.set.null.for.missing.columns (what comes later on the command line\n"
-            "  wins).\n");
+            "  table's record index, see hoodie metadata; SIMPLE and GLOBAL_SIMPLE find the same file groups as\n"
+            "  BLOOM and GLOBAL_BLOOM, and are looked up as those), hoodie.{record,bloom,simple}.index.update.\n"
+            "  partition.path (the global index's own), hoodie.index.bloom.num_entries and\n"
+            "  hoodie.write.set.null.for.missing.columns (what comes later on the command line wins).\n");
 }
 
 static int parse_op(const char *s, hoodie_write_operation *op)
@@ -86,7 +86,8 @@ static int parse_block_format(const char *v, hoodie_log_block_format *out)
 typedef struct write_props {
     hoodie_write_opts *wo;
     int *have_op;
-    int rli_upp, bloom_upp;          /* the two indexes' update.partition.path: 1 true, -1 false, 0 unset */
+    int rli_upp, bloom_upp, simple_upp; /* the global indexes' update.partition.path: 1 true, -1 false, 0 unset */
+    int simple;                      /* SIMPLE or GLOBAL_SIMPLE asked for */
 } write_props;
 
 static int prop_bytes(const char *v, int64_t *out)
@@ -129,14 +130,19 @@ static int write_prop(void *ctx, const char *key, const char *v, const char *whe
         else if (!strcasecmp(v, "false")) wo->combine_before_insert = 0;
         else return cli_usage("%s: %s is true or false, not '%s'", where, key, v);
     } else if (!strcmp(key, "hoodie.index.type")) {
+        /* SIMPLE indexes find the same file groups as the bloom ones (the base files' keys decide; bloom filters
+         * only spare reading files that cannot hold a key) */
+        p->simple = !strcasecmp(v, "SIMPLE") || !strcasecmp(v, "GLOBAL_SIMPLE");
         if (!strcasecmp(v, "RECORD_INDEX")) wo->record_index = 1, wo->global_bloom = 0;
-        else if (!strcasecmp(v, "GLOBAL_BLOOM")) wo->record_index = 0, wo->global_bloom = 1;
-        else if (!strcasecmp(v, "BLOOM")) wo->record_index = 0, wo->global_bloom = 0;
-        else return cli_usage("%s: %s: '%s' is not an index hoodie looks keys up with (BLOOM, GLOBAL_BLOOM, "
-                              "RECORD_INDEX; a bucket index is the table's, chosen at create)", where, key, v);
+        else if (!strcasecmp(v, "GLOBAL_BLOOM") || !strcasecmp(v, "GLOBAL_SIMPLE")) wo->record_index = 0, wo->global_bloom = 1;
+        else if (!strcasecmp(v, "BLOOM") || !strcasecmp(v, "SIMPLE")) wo->record_index = 0, wo->global_bloom = 0;
+        else return cli_usage("%s: %s: '%s' is not an index hoodie looks keys up with (BLOOM, SIMPLE, GLOBAL_BLOOM, "
+                              "GLOBAL_SIMPLE, RECORD_INDEX; a bucket index is the table's, chosen at create)", where,
+                              key, v);
     } else if (!strcmp(key, "hoodie.record.index.update.partition.path") ||
-               !strcmp(key, "hoodie.bloom.index.update.partition.path")) {
-        int *upp = key[7] == 'r' ? &p->rli_upp : &p->bloom_upp;
+               !strcmp(key, "hoodie.bloom.index.update.partition.path") ||
+               !strcmp(key, "hoodie.simple.index.update.partition.path")) {
+        int *upp = key[7] == 'r' ? &p->rli_upp : key[7] == 'b' ? &p->bloom_upp : &p->simple_upp;
         if (!strcasecmp(v, "true")) *upp = 1;
         else if (!strcasecmp(v, "false")) *upp = -1;
         else return cli_usage("%s: %s is true or false, not '%s'", where, key, v);
@@ -159,7 +165,7 @@ int cmd_write(int argc, char **argv)
     int64_t compact_every = 0;
     int inline_clean = 0, inline_archive = 0;
     hoodie_write_opts wo = HOODIE_WRITE_OPTS_INIT;
-    write_props wp = { &wo, &have_op, 0, 0 };
+    write_props wp = { &wo, &have_op, 0, 0, 0, 0 };
     int upp = 0; /* --update-partition-path */
     cli_validators val = { { NULL, NULL, NULL }, { 0, 0, 0 }, write_prop, &wp, 0 };
     if (!inputs) return cli_fail(HOODIE_ENOMEM, NULL);
@@ -232,7 +238,10 @@ int cmd_write(int argc, char **argv)
     }
     if (code != CLI_OK) { free(inputs); cli_validators_dispose(&val); return code; }
     /* the global index's own setting from --props (as Hudi, the other index's is ignored); the option wins */
-    wo.update_partition_path = upp ? upp : wo.record_index ? wp.rli_upp : wo.global_bloom ? wp.bloom_upp : 0;
+    wo.update_partition_path = upp                ? upp
+                               : wo.record_index  ? wp.rli_upp
+                               : wo.global_bloom  ? (wp.simple ? wp.simple_upp : wp.bloom_upp)
+                                                  : 0;
     if (cli_validators_any(&val)) {
         wo.pre_commit = cli_validate_precommit;
         wo.pre_commit_ctx = &val;

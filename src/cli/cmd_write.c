@@ -16,7 +16,8 @@ static void write_usage(FILE *out)
             "usage: hoodie write TABLE --op OP --input FILE [--input FILE ...] [--input-format csv|jsonl|parquet]\n"
             "                    [--small-file-limit BYTES] [--max-file-size BYTES] [--codec snappy|zstd|gzip|lz4_raw|none]\n"
             "                    [--combine-before-insert] [--log-block-format avro|parquet] [--delete-column F]\n"
-            "                    [--index bloom|global_bloom|record_index [--update-partition-path true|false]]\n"
+            "                    [--index bloom|simple|global_bloom|global_simple|record_index]\n"
+            "                    [--update-partition-path true|false]\n"
             "                    [--set-null-for-missing-columns | --partial-updates]\n"
             "                    [--validate-single-value 'QUERY#EXPECTED'] [--validate-equality QUERY]\n"
             "                    [--validate-inequality QUERY] [--validate-policy fail|warn_log] [--props FILE]\n"
@@ -197,10 +198,12 @@ int cmd_write(int argc, char **argv)
             else wo.max_file_size = x;
             i++;
         } else if (!strcmp(a, "--index")) {
+            wp.simple = !strcasecmp(v, "simple") || !strcasecmp(v, "global_simple");
             if (!strcasecmp(v, "record_index")) wo.record_index = 1, wo.global_bloom = 0;
-            else if (!strcasecmp(v, "global_bloom")) wo.record_index = 0, wo.global_bloom = 1;
-            else if (!strcasecmp(v, "bloom")) wo.record_index = 0, wo.global_bloom = 0;
-            else code = cli_usage("write: --index is bloom, global_bloom or record_index, not '%s'", v);
+            else if (!strcasecmp(v, "global_bloom") || !strcasecmp(v, "global_simple")) wo.record_index = 0, wo.global_bloom = 1;
+            else if (!strcasecmp(v, "bloom") || !strcasecmp(v, "simple")) wo.record_index = 0, wo.global_bloom = 0;
+            else code = cli_usage("write: --index is bloom, simple, global_bloom, global_simple or record_index, not "
+                                  "'%s'", v);
             i++;
         } else if (!strcmp(a, "--codec")) {
             if (!cli_parse_codec(v, &wo.codec)) code = cli_usage("write: unknown codec '%s'", v);

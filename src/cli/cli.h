@@ -73,6 +73,11 @@ int cli_fail(hoodie_status rc, const char *context);
 /** A Parquet codec name (any case: snappy, zstd, gzip, lz4_raw or lz4, uncompressed or none; Hudi's
  *  hoodie.parquet.compression.codec values): 0 if v is NULL or unknown. */
 int cli_parse_codec(const char *v, hoodie_parquet_codec *out);
+/** --index: bloom, simple, global_bloom, global_simple or record_index (any case) into wo (record_index,
+ *  global_bloom); *simple set for the SIMPLE ones. 0 if v is none of them. */
+int cli_parse_index(const char *v, hoodie_write_opts *wo, int *simple);
+/** --update-partition-path: true (1) or false (-1) into *out; 0 if v is neither. */
+int cli_parse_upp(const char *v, int *out);
 /** A size in MB (fractions allowed: "0.5"), as bytes; 0 if v is NULL, not a positive number, or above 1e9 MB. */
 int cli_parse_mb(const char *v, int64_t *bytes);
 /** Print a usage error to stderr; returns CLI_USAGE. */

@@ -48,7 +48,8 @@ static void ingest_usage(FILE *out)
 {
     fprintf(out,
             "usage: hoodie ingest TABLE --input FILE [--input FILE...] [--format jsonl|debezium] [--batch-rows N]\n"
-            "                     [--follow SECONDS] [--validate-... QUERY] [--props FILE]\n"
+            "                     [--follow SECONDS] [--index bloom|simple|global_bloom|global_simple|record_index]\n"
+            "                     [--update-partition-path true|false] [--validate-... QUERY] [--props FILE]\n"
             "       hoodie ingest TABLE --checkpoints   (each ingested commit: instant, from, to, events)\n"
             "\n"
             "  Upsert the events of the inputs (one stream, file after file) in batches of N (default 100000),\n"
@@ -61,6 +62,9 @@ static void ingest_usage(FILE *out)
             "  columns. --follow S: at the\n"
             "  end, commit what was read and look for appended events every S seconds, until SIGINT/SIGTERM\n"
             "  (which commit what was read, then stop).\n"
+            "  --index and --update-partition-path as for hoodie write: with a global index (global_bloom,\n"
+            "  record_index) a record whose partition field changes stays one record (moved, or updated where\n"
+            "  it is).\n"
             CLI_VALIDATE_USAGE
             "  A batch a validator refuses stops the run (exit 5); the next run reads it again.\n");
 }
@@ -78,6 +82,7 @@ typedef struct ingest {
     size_t len, cap;
     long long n_events, skipped;
     cli_validators val;    /* pre-commit validators of every batch's commit */
+    hoodie_write_opts index; /* --index, --update-partition-path: record_index, global_bloom, update_partition_path */
 } ingest;
 
 static int has_column(const ingest *g, const char *name)
@@ -228,6 +233,9 @@ static int commit_batch(ingest *g, const char *from, const char *to, long long e
     hoodie_write_opts wo = HOODIE_WRITE_OPTS_INIT;
     wo.op = HOODIE_WRITE_UPSERT;
     wo.extra_metadata = extra;
+    wo.record_index = g->index.record_index;
+    wo.global_bloom = g->index.global_bloom;
+    wo.update_partition_path = g->index.update_partition_path;
     if (g->debezium && !g->has_deleted) wo.delete_column = DELETE_MARK;
     if (cli_validators_any(&g->val)) {
         wo.pre_commit = cli_validate_precommit;
@@ -309,10 +317,19 @@ int cmd_ingest(int argc, char **argv)
         if (!strcmp(a, "--checkpoints")) { list_checkpoints_only = 1; continue; }
         int took, vc = cli_validators_option(&g.val, a, v, &took);
         if (vc >= 0) { code = vc; i += took; continue; }
-        if (!strcmp(a, "--input") || !strcmp(a, "--format") || !strcmp(a, "--batch-rows") || !strcmp(a, "--follow")) {
+        if (!strcmp(a, "--input") || !strcmp(a, "--format") || !strcmp(a, "--batch-rows") || !strcmp(a, "--follow") ||
+            !strcmp(a, "--index") || !strcmp(a, "--update-partition-path")) {
             if (!v) { code = cli_usage("ingest: %s needs a value", a); break; }
             i++;
-            if (!strcmp(a, "--input")) {
+            int simple;
+            if (!strcmp(a, "--index")) {
+                if (!cli_parse_index(v, &g.index, &simple))
+                    code = cli_usage("ingest: --index is bloom, simple, global_bloom, global_simple or record_index, "
+                                     "not '%s'", v);
+            } else if (!strcmp(a, "--update-partition-path")) {
+                if (!cli_parse_upp(v, &g.index.update_partition_path))
+                    code = cli_usage("ingest: --update-partition-path is true or false");
+            } else if (!strcmp(a, "--input")) {
                 char *rp = realpath(v, NULL);
                 if (!rp) { fprintf(stderr, "hoodie: ingest: %s: %s\n", v, strerror(errno)); code = CLI_ERROR; }
                 else g.files[g.n_files++] = rp;

@@ -61,6 +61,27 @@ static void write_usage(FILE *out)
             "  hoodie.write.set.null.for.missing.columns (what comes later on the command line wins).\n");
 }
 
+int cli_parse_index(const char *v, hoodie_write_opts *wo, int *simple)
+{
+    /* SIMPLE indexes find the same file groups as the bloom ones (the base files' keys decide; bloom filters only
+     * spare reading files that cannot hold a key) */
+    int global = !strcasecmp(v, "global_bloom") || !strcasecmp(v, "global_simple");
+    int rli = !strcasecmp(v, "record_index");
+    if (!global && !rli && strcasecmp(v, "bloom") && strcasecmp(v, "simple")) return 0;
+    wo->record_index = rli;
+    wo->global_bloom = global;
+    *simple = !strcasecmp(v, "simple") || !strcasecmp(v, "global_simple");
+    return 1;
+}
+
+int cli_parse_upp(const char *v, int *out)
+{
+    if (v && !strcasecmp(v, "true")) *out = 1;
+    else if (v && !strcasecmp(v, "false")) *out = -1;
+    else return 0;
+    return 1;
+}
+
 static int parse_op(const char *s, hoodie_write_operation *op)
 {
     static const struct { const char *n; hoodie_write_operation op; } ops[] = {
@@ -131,22 +152,15 @@ static int write_prop(void *ctx, const char *key, const char *v, const char *whe
         else if (!strcasecmp(v, "false")) wo->combine_before_insert = 0;
         else return cli_usage("%s: %s is true or false, not '%s'", where, key, v);
     } else if (!strcmp(key, "hoodie.index.type")) {
-        /* SIMPLE indexes find the same file groups as the bloom ones (the base files' keys decide; bloom filters
-         * only spare reading files that cannot hold a key) */
-        p->simple = !strcasecmp(v, "SIMPLE") || !strcasecmp(v, "GLOBAL_SIMPLE");
-        if (!strcasecmp(v, "RECORD_INDEX")) wo->record_index = 1, wo->global_bloom = 0;
-        else if (!strcasecmp(v, "GLOBAL_BLOOM") || !strcasecmp(v, "GLOBAL_SIMPLE")) wo->record_index = 0, wo->global_bloom = 1;
-        else if (!strcasecmp(v, "BLOOM") || !strcasecmp(v, "SIMPLE")) wo->record_index = 0, wo->global_bloom = 0;
-        else return cli_usage("%s: %s: '%s' is not an index hoodie looks keys up with (BLOOM, SIMPLE, GLOBAL_BLOOM, "
+        if (!cli_parse_index(v, wo, &p->simple))
+            return cli_usage("%s: %s: '%s' is not an index hoodie looks keys up with (BLOOM, SIMPLE, GLOBAL_BLOOM, "
                               "GLOBAL_SIMPLE, RECORD_INDEX; a bucket index is the table's, chosen at create)", where,
                               key, v);
     } else if (!strcmp(key, "hoodie.record.index.update.partition.path") ||
                !strcmp(key, "hoodie.bloom.index.update.partition.path") ||
                !strcmp(key, "hoodie.simple.index.update.partition.path")) {
         int *upp = key[7] == 'r' ? &p->rli_upp : key[7] == 'b' ? &p->bloom_upp : &p->simple_upp;
-        if (!strcasecmp(v, "true")) *upp = 1;
-        else if (!strcasecmp(v, "false")) *upp = -1;
-        else return cli_usage("%s: %s is true or false, not '%s'", where, key, v);
+        if (!cli_parse_upp(v, upp)) return cli_usage("%s: %s is true or false, not '%s'", where, key, v);
     } else if (!strcmp(key, "hoodie.index.bloom.num_entries")) {
         if (!prop_bytes(v, &x) || !x || x > INT32_MAX)
             return cli_usage("%s: %s needs a positive number of keys, not '%s'", where, key, v);
@@ -198,12 +212,9 @@ int cmd_write(int argc, char **argv)
             else wo.max_file_size = x;
             i++;
         } else if (!strcmp(a, "--index")) {
-            wp.simple = !strcasecmp(v, "simple") || !strcasecmp(v, "global_simple");
-            if (!strcasecmp(v, "record_index")) wo.record_index = 1, wo.global_bloom = 0;
-            else if (!strcasecmp(v, "global_bloom") || !strcasecmp(v, "global_simple")) wo.record_index = 0, wo.global_bloom = 1;
-            else if (!strcasecmp(v, "bloom") || !strcasecmp(v, "simple")) wo.record_index = 0, wo.global_bloom = 0;
-            else code = cli_usage("write: --index is bloom, simple, global_bloom, global_simple or record_index, not "
-                                  "'%s'", v);
+            if (!cli_parse_index(v, &wo, &wp.simple))
+                code = cli_usage("write: --index is bloom, simple, global_bloom, global_simple or record_index, not "
+                                 "'%s'", v);
             i++;
         } else if (!strcmp(a, "--codec")) {
             if (!cli_parse_codec(v, &wo.codec)) code = cli_usage("write: unknown codec '%s'", v);
@@ -216,9 +227,7 @@ int cmd_write(int argc, char **argv)
             wo.delete_column = v;
             i++;
         } else if (!strcmp(a, "--update-partition-path")) {
-            if (v && !strcasecmp(v, "true")) upp = 1;
-            else if (v && !strcasecmp(v, "false")) upp = -1;
-            else code = cli_usage("write: --update-partition-path is true or false");
+            if (!cli_parse_upp(v, &upp)) code = cli_usage("write: --update-partition-path is true or false");
             i++;
         } else if (!strcmp(a, "--compact-every")) {
             char *end;

@@ -162,4 +162,27 @@ done
 "$HOODIE" ingest "$tmp/small" --input "$tmp/none.json" > /dev/null 2>&1; check_eq "missing input exit" 1 "$?"
 "$HOODIE" ingest "$tmp/small" --input "$tmp/s.json" --batch-rows 0 > /dev/null 2>&1; check_eq "bad batch exit" 2 "$?"
 
+# a global index: a customer whose partition field changes stays one record, moved (global_bloom's default) or
+# updated where it is (--update-partition-path false); a delete naming another region deletes it where it is
+for upp in true false; do
+    t=$tmp/global_$upp
+    "$HOODIE" create "$t" --type mor --name g --record-key id --partition-fields region --ordering-field ts > /dev/null
+    cat > "$tmp/g.json" <<'EOF'
+{"before":null,"after":{"id":1,"name":"a","region":"eu","ts":1},"op":"c","ts_ms":1,"source":{}}
+{"before":null,"after":{"id":2,"name":"b","region":"eu","ts":1},"op":"c","ts_ms":1,"source":{}}
+EOF
+    "$HOODIE" ingest "$t" --input "$tmp/g.json" --format debezium > /dev/null || bad "global $upp: first batch"
+    cat >> "$tmp/g.json" <<'EOF'
+{"before":{"id":1,"name":"a","region":"eu","ts":1},"after":{"id":1,"name":"a2","region":"us","ts":2},"op":"u","ts_ms":2,"source":{}}
+{"before":{"id":2,"name":"b","region":"us","ts":3},"after":null,"op":"d","ts_ms":3,"source":{}}
+EOF
+    "$HOODIE" ingest "$t" --input "$tmp/g.json" --format debezium --index global_bloom --update-partition-path $upp \
+        > "$tmp/o" 2>&1 || bad "global $upp: $(cat "$tmp/o")"
+    want="1,us,a2,us"
+    [ $upp = false ] && want="1,eu,a2,us"
+    check_eq "global $upp: rows" "$want" \
+        "$("$HOODIE" read "$t" --columns id,_hoodie_partition_path,name,region --format csv | tail -n +2)"
+done
+"$HOODIE" ingest "$tmp/small" --input "$tmp/s.json" --index hash > /dev/null 2>&1; check_eq "bad index exit" 2 "$?"
+
 finish ingest

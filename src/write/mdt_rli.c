@@ -233,7 +233,7 @@ static hoodie_status avro_keys(hoodie_rli_changes *keys, const hoodie_hlog_block
     hoodie_status rc;
     while ((rc = hoodie_hlog_avro_next(&r, &rec, &len)) == HOODIE_OK) {
         hoodie_cursor cur;
-        hoodie_cursor_init(&cur, rec, len, 0, path);
+        hoodie_cursor_init(&cur, rec, len, b->content_offset + (uint64_t)(rec - b->content), path); /* file offsets */
         const uint8_t *k = NULL;
         size_t kl = 0;
         for (int f = 0; f < 3 && cur.status == HOODIE_OK; f++) {

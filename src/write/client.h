@@ -10,8 +10,9 @@
 #include "hoodie/writer.h"
 #include "model/batch.h"
 
-/* Called with each batch of current records; non-zero stops (that status is returned). */
-typedef hoodie_status (*hoodie_write_records_fn)(void *ctx, const hoodie_batch *b);
+/* Called with each batch of current records (its arrays may be taken: the caller disposes of what is left); a
+ * failure stops (that status is returned). */
+typedef hoodie_status (*hoodie_write_records_fn)(void *ctx, hoodie_batch *b);
 
 typedef struct hoodie_write_hooks {
     /*

@@ -455,6 +455,8 @@ typedef struct movers {
     size_t n, cap;
     size_t *live_at;                /* index into w->live of each */
     uint8_t *fate;                  /* MOVE_*: MOVE_INSERT until its stored record is seen */
+    int64_t *filled;                /* MOVE_MOVE: the input row filled from the stored record where it lacks values
+                                       (partial updates, TOASTed values: hoodie_wr__fill_row), or -1 */
     hoodie_hmap by_key;             /* key -> index into live_at */
 } movers;
 
@@ -464,11 +466,14 @@ static hoodie_status movers_add(movers *m, size_t live_i)
         size_t nc = m->cap ? 2 * m->cap : 64;
         size_t *la = realloc(m->live_at, nc * sizeof *la);
         if (la) m->live_at = la;
-        uint8_t *f = la ? realloc(m->fate, nc) : NULL;
+        int64_t *fl = la ? realloc(m->filled, nc * sizeof *fl) : NULL;
+        if (fl) m->filled = fl;
+        uint8_t *f = fl ? realloc(m->fate, nc) : NULL;
         if (!f) return HOODIE_NOMEM();
         m->fate = f;
         m->cap = nc;
     }
+    m->filled[m->n] = -1;
     m->fate[m->n] = MOVE_INSERT;
     m->live_at[m->n++] = live_i;
     return HOODIE_OK;
@@ -478,6 +483,7 @@ static void movers_dispose(movers *m)
 {
     free(m->live_at);
     free(m->fate);
+    free(m->filled);
 }
 
 /* A column of the stored records by the name of an input column (-1: none). */
@@ -486,8 +492,18 @@ static int stored_col(const wctx *w, const hoodie_batch *b, int in_col)
     return in_col < 0 ? -1 : hoodie_field_find(&b->schema, w->in.schema.children[in_col].name);
 }
 
-/* Each stored record of a mover: does the input row win over it by the table's merge rule? */
-static hoodie_status movers_each(void *ctx, const hoodie_batch *b)
+/* Partial updates: the input's rows lack the columns the input has none of (w->absent is by file column). */
+static const uint8_t *input_absent(void *ctx, const hoodie_batch *b, int64_t r)
+{
+    const wctx *w = ctx;
+    (void)r;
+    return b == &w->in && w->absent ? w->absent + 5 : NULL;
+}
+
+/* Each stored record of a mover: does the input row win over it by the table's merge rule? One that moves takes
+ * the stored values where it lacks its own (partial updates, TOASTed values), as Hudi's merged record does: the
+ * record inserted elsewhere is the merge of the two. */
+static hoodie_status movers_each(void *ctx, hoodie_batch *b)
 {
     movers *m = ctx;
     wctx *w = m->w;
@@ -497,7 +513,15 @@ static hoodie_status movers_each(void *ctx, const hoodie_batch *b)
     if (kc < 0) return HOODIE_FAIL(HOODIE_ESTATE, "%s: the records looked up have no _hoodie_record_key", w->t->base_path);
     int more[HOODIE_ORDERING_FIELDS_MAX];
     for (int j = 0; j < w->n_more_ord; j++) more[j] = stored_col(w, b, w->more_ord[j]);
+    hoodie_fill_spec fs = w->fill_in; /* (borrowed arrays) with the input's absent columns */
+    fs.absent_of = input_absent;
+    fs.absent_ctx = w;
+    int fills = w->fill_in.cols || w->absent;
+    int64_t *fill_at = fills ? malloc(((size_t)b->root.length + 1) * sizeof *fill_at) : NULL; /* -> mover */
+    if (fills && !fill_at) return HOODIE_NOMEM();
+    int any_fill = 0;
     for (int64_t r = 0; r < b->root.length; r++) {
+        if (fill_at) fill_at[r] = -1;
         size_t kl;
         const uint8_t *k = hoodie_array_bytes_at(&b->root.children[kc], r, &kl);
         uint64_t *slot = k ? hoodie_hmap_get(&m->by_key, k, kl) : NULL;
@@ -511,8 +535,24 @@ static hoodie_status movers_each(void *ctx, const hoodie_batch *b)
         vo.more_row = r;
         version_of(w, w->live.v[m->live_at[*slot]], &vn);
         m->fate[*slot] = hoodie_merge_newer_wins(mode, &vo, &vn) ? MOVE_MOVE : MOVE_STAY;
+        if (fill_at && m->fate[*slot] == MOVE_MOVE) fill_at[r] = (int64_t)*slot, any_fill = 1;
     }
-    return HOODIE_OK;
+    hoodie_status rc = HOODIE_OK;
+    if (any_fill) { /* the stored records in the input's shape (their arrays taken), then the filled rows */
+        hoodie_batch cb;
+        rc = hoodie_conform_batch(&cb, &w->in.schema, b);
+        int have_cb = rc == HOODIE_OK;
+        for (int64_t r = 0; rc == HOODIE_OK && r < cb.root.length; r++) {
+            if (fill_at[r] < 0) continue;
+            int64_t row = w->live.v[m->live_at[fill_at[r]]];
+            if (hoodie_fill_wanted(&fs, &w->in, row, &cb, r, 0))
+                rc = hoodie_wr__fill_row(w, &fs, row, &cb, r, &m->filled[fill_at[r]]);
+        }
+        if (have_cb) hoodie_batch_dispose(&cb);
+        if (rc < 0) hoodie_error__prefix("%s: the stored records of keys moved: ", w->t->base_path);
+    }
+    free(fill_at);
+    return rc;
 }
 
 /*
@@ -568,6 +608,7 @@ static hoodie_status rli_settle_movers(wctx *w, hoodie_hmap *parts, movers *m)
         hoodie_mdt_location loc = w->rli_locs[i];
         w->rli_locs[i].found = 0; /* the row is an insert in its partition */
         if (m->fate[j] == MOVE_INSERT) continue;
+        if (m->filled[j] >= 0) w->live.v[i] = m->filled[j]; /* inserted as merged with the stored record */
         int64_t d;
         if ((rc = delete_row(w, row, old, &d)) < 0) break;
         hoodie_mdt_location *nl = realloc(w->rli_locs, (w->live.n + 1) * sizeof *nl);
@@ -599,10 +640,11 @@ static hoodie_status parts_map(const wctx *w, hoodie_hmap *parts)
  */
 static hoodie_status global_moves(wctx *w, int32_t **row_group_p)
 {
-    movers m = { w, 0, 0, NULL, NULL, HOODIE_HMAP_INIT };
+    movers m = { w, 0, 0, NULL, NULL, NULL, HOODIE_HMAP_INIT };
     int32_t *row_group = *row_group_p;
     hoodie_status rc = HOODIE_OK;
     size_t n = w->live.n;
+    int64_t n_rows = w->in.root.length; /* row_group's rows */
     for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
         int64_t row = w->live.v[i];
         int32_t g = row_group[row];
@@ -611,6 +653,12 @@ static hoodie_status global_moves(wctx *w, int32_t **row_group_p)
         else w->row_part[row] = w->groups[g].part, w->rli_moved++;
     }
     if (rc == HOODIE_OK && m.n) rc = movers_fates(w, &m);
+    if (rc == HOODIE_OK && w->in.root.length > n_rows) { /* rows filled from stored records: inserts */
+        int32_t *nrg = realloc(row_group, ((size_t)w->in.root.length + 1) * sizeof *nrg);
+        if (!nrg) rc = HOODIE_NOMEM();
+        else *row_group_p = row_group = nrg;
+        for (int64_t r = n_rows; rc == HOODIE_OK && r < w->in.root.length; r++) row_group[r] = -1;
+    }
     for (size_t j = 0; rc == HOODIE_OK && j < m.n; j++) {
         int64_t row = w->live.v[m.live_at[j]], d;
         int32_t g = row_group[row];
@@ -618,6 +666,7 @@ static hoodie_status global_moves(wctx *w, int32_t **row_group_p)
         if (m.fate[j] == MOVE_STAY) { w->row_part[row] = w->groups[g].part; continue; }
         row_group[row] = -1; /* an insert in its partition */
         if (m.fate[j] == MOVE_INSERT) continue;
+        if (m.filled[j] >= 0) w->live.v[m.live_at[j]] = m.filled[j]; /* inserted as merged with the stored one */
         if ((rc = delete_row(w, row, w->groups[g].part, &d)) < 0) break;
         int32_t *nrg = realloc(row_group, ((size_t)d + 1) * sizeof *nrg);
         if (!nrg) { rc = HOODIE_NOMEM(); break; }
@@ -640,7 +689,7 @@ hoodie_status hoodie_wr__rli_locate(wctx *w)
     const char **keys = malloc((n + 1) * sizeof *keys);
     free(w->rli_locs);
     w->rli_locs = calloc(n + 1, sizeof *w->rli_locs);
-    movers m = { w, 0, 0, NULL, NULL, HOODIE_HMAP_INIT };
+    movers m = { w, 0, 0, NULL, NULL, NULL, HOODIE_HMAP_INIT };
     hoodie_hmap parts = HOODIE_HMAP_INIT; /* partition path -> index in part_names */
     hoodie_status rc = keys && w->rli_locs ? parts_map(w, &parts) : HOODIE_NOMEM();
     for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {

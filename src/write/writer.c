@@ -224,7 +224,8 @@ static hoodie_status prepare_schema(wctx *w, const hoodie_field *input)
  * (w->fill_in), with win's key, partition and delete mark; *row is its index. *cap: rows the per-row arrays (keys'
  * offsets, partitions, delete marks) have room for beyond the input's length when the combining began.
  */
-static hoodie_status combined_row(wctx *w, int64_t win, int64_t lose, size_t *cap, int64_t *row)
+static hoodie_status combined_row_from(wctx *w, const hoodie_fill_spec *fs, int64_t win, const hoodie_batch *lb,
+                                       int64_t lose, size_t *cap, int64_t *row)
 {
     int64_t r = w->in.root.length;
     if ((size_t)r + 1 > *cap) {
@@ -238,7 +239,7 @@ static hoodie_status combined_row(wctx *w, int64_t win, int64_t lose, size_t *ca
         w->del = d;
         *cap = nc;
     }
-    HOODIE_TRY(hoodie_fill_append(&w->fill_in, &w->in, &w->in, win, &w->in, lose, 0, -1, &r)); /* no meta yet */
+    HOODIE_TRY(hoodie_fill_append(fs, &w->in, &w->in, win, lb, lose, 0, -1, &r)); /* no meta yet */
     size_t kl;
     const char *k = key_at(&w->keys, win, &kl);
     if (kl) {
@@ -252,6 +253,17 @@ static hoodie_status combined_row(wctx *w, int64_t win, int64_t lose, size_t *ca
     w->del[r] = 0;
     *row = r;
     return HOODIE_OK;
+}
+
+static hoodie_status combined_row(wctx *w, int64_t win, int64_t lose, size_t *cap, int64_t *row)
+{
+    return combined_row_from(w, &w->fill_in, win, &w->in, lose, cap, row);
+}
+
+hoodie_status hoodie_wr__fill_row(wctx *w, const hoodie_fill_spec *fs, int64_t src, const hoodie_batch *lb, int64_t lr,
+                                  int64_t *row)
+{
+    return combined_row_from(w, fs, src, lb, lr, &w->row_cap, row);
 }
 
 hoodie_status hoodie_wr__copy_row(wctx *w, int64_t src, int64_t *row)

@@ -193,6 +193,10 @@ hoodie_status hoodie_wr__key_index(const wctx *w, const rowvec *rows, hoodie_hma
  * index's partition (added to part_names), so that the view covers it.
  */
 hoodie_status hoodie_wr__rli_locate(wctx *w);
+/** Input row `src` with row lr of lb's values where it lacks its own (lb: the input's schema; by `fs`), appended
+ *  to the input as a new row (src's key and partition, not a delete), before meta. */
+hoodie_status hoodie_wr__fill_row(wctx *w, const hoodie_fill_spec *fs, int64_t src, const hoodie_batch *lb, int64_t lr,
+                                  int64_t *row);
 /** A copy of input row `src` appended to the input (its key, partition and delete mark too), before meta. */
 hoodie_status hoodie_wr__copy_row(wctx *w, int64_t src, int64_t *row);
 /** Which existing file group holds each live row's key: row_group[row] is set to its group (w->groups). A global

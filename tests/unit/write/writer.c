@@ -3454,6 +3454,13 @@ HOODIE_TEST(write_writer__global_bloom_moves_records_across_partitions)
         g_upp = -1;
         hoodie_assert_ok(write_text(mem, "csv", "id,name,city,ts\n3,c3,ny,3\n", 0, HOODIE_WRITE_OPTS_VERSION,
                                     HOODIE_WRITE_UPSERT));
+        /* a partial update that moves a record keeps the stored values of the columns it lacks (the record
+         * inserted is the merge of the two, as Hudi's) */
+        g_upp = 0;
+        g_partial = 1;
+        hoodie_assert_ok(write_text(mem, "csv", "id,city,ts\n1,sf,7\n", 0, HOODIE_WRITE_OPTS_VERSION,
+                                    HOODIE_WRITE_UPSERT));
+        g_partial = 0;
         /* not with an index that is not global; an older caller's options are the bloom index's */
         g_global = 0;
         g_upp = 1;
@@ -3463,7 +3470,7 @@ HOODIE_TEST(write_writer__global_bloom_moves_records_across_partitions)
         g_upp = 0;
         hoodie_assert_ok(write_text(mem, "csv", "id,name,city,ts\n9,n9,la,2\n", 0, 9, HOODIE_WRITE_UPSERT));
         char *got = snapshot("/tbl", mem, 0);
-        hoodie_assert_equal_s("1,la,1,a,la,1\n2,la,2,b2,la,2\n3,la,3,c3,ny,3\n4,sf,4,d2,sf,5\n9,la,9,n9,la,2\n"
+        hoodie_assert_equal_s("1,sf,1,a,sf,7\n2,la,2,b2,la,2\n3,la,3,c3,ny,3\n4,sf,4,d2,sf,5\n9,la,9,n9,la,2\n"
                               "9,sf,9,n,sf,1\n", got);
         free(got);
         hoodie_storage_free(mem);

@@ -1202,6 +1202,45 @@ rli_ref *hoodie_mdtw__rli_refs(const hoodie_rli_changes *c, size_t n_groups)
     return refs;
 }
 
+/* The encoded locations of a commit's changes: the same bytes for every key of a file group (the instant is the
+ * commit's), so encoded once per (partition, file id) strings (the changes of one file share their pointers),
+ * found by an open-addressing table on the pointers. */
+typedef struct ri_memo {
+    struct { const char *fid, *part; size_t off, len; } *tab;
+    size_t cap, used;
+} ri_memo;
+
+static size_t ri_slot(const ri_memo *m, const char *fid, const char *part)
+{
+    uint64_t h = ((uint64_t)(uintptr_t)fid ^ ((uint64_t)(uintptr_t)part << 1)) * 0x9E3779B97F4A7C15ull;
+    size_t i = (size_t)(h >> 20) & (m->cap - 1);
+    while (m->tab[i].fid && (m->tab[i].fid != fid || m->tab[i].part != part)) i = (i + 1) & (m->cap - 1);
+    return i;
+}
+
+/* The bytes of (partition, file_id)'s location in ri (*off, *len), encoded on first sight. */
+static hoodie_status ri_of(ri_memo *m, hoodie_buf *ri, const char *partition, const char *file_id, int64_t t_ms,
+                           size_t *off, size_t *len)
+{
+    if (2 * (m->used + 1) > m->cap) { /* grow (and start) at half full */
+        ri_memo g = { NULL, m->cap ? 2 * m->cap : 64, 0 };
+        if (!(g.tab = calloc(g.cap, sizeof *g.tab))) return HOODIE_NOMEM();
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->tab[i].fid) g.tab[ri_slot(&g, m->tab[i].fid, m->tab[i].part)] = m->tab[i], g.used++;
+        free(m->tab);
+        *m = g;
+    }
+    size_t i = ri_slot(m, file_id, partition);
+    if (!m->tab[i].fid) {
+        size_t at = ri->len;
+        HOODIE_TRY(hoodie_write__rli_info(ri, partition, file_id, t_ms));
+        m->tab[i].fid = file_id, m->tab[i].part = partition, m->tab[i].off = at, m->tab[i].len = ri->len - at;
+        m->used++;
+    }
+    *off = m->tab[i].off, *len = m->tab[i].len;
+    return HOODIE_OK;
+}
+
 /* The log file of record_index group `group` for the changes refs[0..n) (sorted by key; a key's last counts): an
  * HFILE_DATA_BLOCK of the keys added, then a DELETE_BLOCK of the keys removed, as Hudi's append handle writes
  * them. */
@@ -1210,8 +1249,9 @@ static hoodie_status rli_log(dc_log *l, const char *t, int64_t t_ms, size_t grou
 {
     hoodie_mdt_rlirec *ups = calloc(n + 1, sizeof *ups);
     const char **dels = calloc(n + 1, sizeof *dels);
-    size_t *offs = calloc(n + 1, sizeof *offs);
+    size_t *offs = calloc(2 * n + 1, sizeof *offs); /* each addition's location: offset and length in ri */
     hoodie_buf ri = HOODIE_BUF_INIT, hfile = HOODIE_BUF_INIT;
+    ri_memo memo = { NULL, 0, 0 };
     size_t nu = 0, nd = 0;
     hoodie_status rc = ups && dels && offs ? HOODIE_OK : HOODIE_NOMEM();
     for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
@@ -1225,14 +1265,14 @@ static hoodie_status rli_log(dc_log *l, const char *t, int64_t t_ms, size_t grou
         const hoodie_rli_change *ch = &refs[add != SIZE_MAX ? add : last].ch;
         i = last;
         if (!ch->partition) { dels[nd++] = ch->key; continue; }
-        offs[nu] = ri.len;
+        rc = ri_of(&memo, &ri, ch->partition, ch->file_id, t_ms, &offs[2 * nu], &offs[2 * nu + 1]);
         ups[nu++].key = ch->key;
-        rc = hoodie_write__rli_info(&ri, ch->partition, ch->file_id, t_ms);
     }
     for (size_t i = 0; rc == HOODIE_OK && i < nu; i++) { /* ri's bytes no longer move */
-        ups[i].ri = ri.data + offs[i];
-        ups[i].ri_len = (i + 1 < nu ? offs[i + 1] : ri.len) - offs[i];
+        ups[i].ri = ri.data + offs[2 * i];
+        ups[i].ri_len = offs[2 * i + 1];
     }
+    free(memo.tab);
     l->part = RLI_PART;
     snprintf(l->file_id, sizeof l->file_id, RLI_PREFIX "%04u-0", (unsigned)group);
     l->records = (int64_t)nu, l->deletes = (int64_t)nd;

@@ -159,7 +159,9 @@ static int write_prop(void *ctx, const char *key, const char *v, const char *whe
     } else if (!strcmp(key, "hoodie.record.index.update.partition.path") ||
                !strcmp(key, "hoodie.bloom.index.update.partition.path") ||
                !strcmp(key, "hoodie.simple.index.update.partition.path")) {
-        int *upp = key[7] == 'r' ? &p->rli_upp : key[7] == 'b' ? &p->bloom_upp : &p->simple_upp;
+        int *upp = !strcmp(key, "hoodie.record.index.update.partition.path")  ? &p->rli_upp
+                   : !strcmp(key, "hoodie.bloom.index.update.partition.path") ? &p->bloom_upp
+                                                                              : &p->simple_upp;
         if (!cli_parse_upp(v, upp)) return cli_usage("%s: %s is true or false, not '%s'", where, key, v);
     } else if (!strcmp(key, "hoodie.index.bloom.num_entries")) {
         if (!prop_bytes(v, &x) || !x || x > INT32_MAX)

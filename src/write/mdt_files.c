@@ -1202,15 +1202,7 @@ rli_ref *hoodie_mdtw__rli_refs(const hoodie_rli_changes *c, size_t n_groups)
     return refs;
 }
 
-/* The encoded locations of a commit's changes: the same bytes for every key of a file group (the instant is the
- * commit's), so encoded once per (partition, file id) strings (the changes of one file share their pointers),
- * found by an open-addressing table on the pointers. */
-typedef struct ri_memo {
-    struct { const char *fid, *part; size_t off, len; } *tab;
-    size_t cap, used;
-} ri_memo;
-
-static size_t ri_slot(const ri_memo *m, const char *fid, const char *part)
+static size_t ri_slot(const hoodie_mdtw_ri_memo *m, const char *fid, const char *part)
 {
     uint64_t h = ((uint64_t)(uintptr_t)fid ^ ((uint64_t)(uintptr_t)part << 1)) * 0x9E3779B97F4A7C15ull;
     size_t i = (size_t)(h >> 20) & (m->cap - 1);
@@ -1218,12 +1210,11 @@ static size_t ri_slot(const ri_memo *m, const char *fid, const char *part)
     return i;
 }
 
-/* The bytes of (partition, file_id)'s location in ri (*off, *len), encoded on first sight. */
-static hoodie_status ri_of(ri_memo *m, hoodie_buf *ri, const char *partition, const char *file_id, int64_t t_ms,
-                           size_t *off, size_t *len)
+hoodie_status hoodie_mdtw__ri_of(hoodie_mdtw_ri_memo *m, hoodie_buf *ri, const char *partition, const char *file_id,
+                                 int64_t t_ms, size_t *off, size_t *len)
 {
     if (2 * (m->used + 1) > m->cap) { /* grow (and start) at half full */
-        ri_memo g = { NULL, m->cap ? 2 * m->cap : 64, 0 };
+        hoodie_mdtw_ri_memo g = { NULL, m->cap ? 2 * m->cap : 64, 0 };
         if (!(g.tab = calloc(g.cap, sizeof *g.tab))) return HOODIE_NOMEM();
         for (size_t i = 0; i < m->cap; i++)
             if (m->tab[i].fid) g.tab[ri_slot(&g, m->tab[i].fid, m->tab[i].part)] = m->tab[i], g.used++;
@@ -1251,7 +1242,7 @@ static hoodie_status rli_log(dc_log *l, const char *t, int64_t t_ms, size_t grou
     const char **dels = calloc(n + 1, sizeof *dels);
     size_t *offs = calloc(2 * n + 1, sizeof *offs); /* each addition's location: offset and length in ri */
     hoodie_buf ri = HOODIE_BUF_INIT, hfile = HOODIE_BUF_INIT;
-    ri_memo memo = { NULL, 0, 0 };
+    hoodie_mdtw_ri_memo memo = { NULL, 0, 0 };
     size_t nu = 0, nd = 0;
     hoodie_status rc = ups && dels && offs ? HOODIE_OK : HOODIE_NOMEM();
     for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
@@ -1265,7 +1256,7 @@ static hoodie_status rli_log(dc_log *l, const char *t, int64_t t_ms, size_t grou
         const hoodie_rli_change *ch = &refs[add != SIZE_MAX ? add : last].ch;
         i = last;
         if (!ch->partition) { dels[nd++] = ch->key; continue; }
-        rc = ri_of(&memo, &ri, ch->partition, ch->file_id, t_ms, &offs[2 * nu], &offs[2 * nu + 1]);
+        rc = hoodie_mdtw__ri_of(&memo, &ri, ch->partition, ch->file_id, t_ms, &offs[2 * nu], &offs[2 * nu + 1]);
         ups[nu++].key = ch->key;
     }
     for (size_t i = 0; rc == HOODIE_OK && i < nu; i++) { /* ri's bytes no longer move */

@@ -22,6 +22,14 @@
 #include "write/create.h"
 #include "write/lock.h"
 
+/* The write stat of a base HFile an initialization wrote (out: its name, bytes and relative path). */
+static void base_stat(hoodie_wstat *st, const char *part, const char *fid, const out_file *out, int64_t records)
+{
+    st->partition_path = part, st->file_id = fid, st->path = (const char *)out->rel.data;
+    st->num_writes = st->num_inserts = records;
+    st->total_write_bytes = st->file_size_in_bytes = (int64_t)out->bytes.len;
+    st->has_runtime = 1;
+}
 
 static int cs_rec_cmp(const void *a, const void *b)
 {
@@ -285,11 +293,7 @@ static hoodie_status cs_init_partition(const hoodie_storage *s, const char *base
         if (rc == HOODIE_OK)
             rc = hoodie_mdtw__put_part_file(&tx, mdt, CS_PART, (const char *)outs[g].name.data, &outs[g].bytes,
                                HOODIE_MARKER_CREATE, &outs[g].rel);
-        hoodie_wstat *st = &sts[g];
-        st->partition_path = CS_PART, st->file_id = fids[g], st->path = (const char *)outs[g].rel.data;
-        st->num_writes = st->num_inserts = records;
-        st->total_write_bytes = st->file_size_in_bytes = (int64_t)outs[g].bytes.len;
-        st->has_runtime = 1;
+        base_stat(&sts[g], CS_PART, fids[g], &outs[g], records);
     }
     free(sorted);
     if (rc == HOODIE_OK) {
@@ -380,7 +384,7 @@ static hoodie_status rli_init_partition(const hoodie_storage *s, const char *bas
     char (*fids)[32] = calloc(ng, sizeof *fids);
     rli_ref *refs = malloc((keys->n + 1) * sizeof *refs);
     hoodie_mdt_rlirec *recs = malloc((keys->n + 1) * sizeof *recs);
-    size_t *offs = malloc((keys->n + 1) * sizeof *offs);
+    size_t *offs = malloc((2 * keys->n + 1) * sizeof *offs); /* each key's location: offset and length in ri */
     hoodie_status rc = outs && sts && fids && refs && recs && offs ? HOODIE_OK : HOODIE_NOMEM();
     hoodie_fsview_opts fo = { NULL, NULL, NULL, 0, NULL, NULL, NULL };
     hoodie_hmap by_id = HOODIE_HMAP_INIT; /* file id -> its group in v */
@@ -402,6 +406,7 @@ static hoodie_status rli_init_partition(const hoodie_storage *s, const char *bas
     if (rc == HOODIE_OK) rc = hoodie_write__inflight(&tx, NULL, 0);
     const char *last_inst = NULL;
     int64_t last_ms = -1;
+    hoodie_mdtw_ri_memo memo = { NULL, 0, 0 };
     for (size_t g = 0, i = 0; rc == HOODIE_OK && g < ng; g++) {
         size_t k = 0;
         ri.len = 0;
@@ -419,16 +424,18 @@ static hoodie_status rli_init_partition(const hoodie_storage *s, const char *bas
                 rc = HOODIE_FAIL(HOODIE_ECONFLICT, "%s: file group %s of key '%s' is not in the table any more: "
                                  "run init again", base_path, ch->file_id, ch->key);
             if (rc < 0) break;
-            offs[k] = ri.len;
-            recs[k++].key = ch->key;
+            recs[k].key = ch->key;
             if (!last_inst || strcmp(last_inst, sl->base_instant)) /* mktime is slow: once per instant */
                 last_inst = sl->base_instant, last_ms = hoodie_write__instant_ms(last_inst, cfg->timeline_timezone_utc);
             int64_t ms = last_ms;
             if (ms < 0) rc = HOODIE_FAIL(HOODIE_ECORRUPT, "%s: file group %s: base instant '%s' is not a time",
                                          base_path, ch->file_id, sl->base_instant);
-            else rc = hoodie_write__rli_info(&ri, ch->partition, ch->file_id, ms);
+            else rc = hoodie_mdtw__ri_of(&memo, &ri, ch->partition, ch->file_id, ms, &offs[2 * k], &offs[2 * k + 1]);
+            k++;
         }
-        for (size_t j = 0; j < k; j++) recs[j].ri = ri.data + offs[j], recs[j].ri_len = (j + 1 < k ? offs[j + 1] : ri.len) - offs[j];
+        for (size_t j = 0; j < k; j++) recs[j].ri = ri.data + offs[2 * j], recs[j].ri_len = offs[2 * j + 1];
+        free(memo.tab); /* ri starts again: so do the locations */
+        memo = (hoodie_mdtw_ri_memo){ NULL, 0, 0 };
         snprintf(fids[g], sizeof fids[g], RLI_PREFIX "%04u-0", (unsigned)g);
         int64_t records = 0;
         if (rc == HOODIE_OK) rc = hoodie_file_name_base(&outs[g].name, fids[g], LOG_TOKEN, t, "hfile");
@@ -437,11 +444,7 @@ static hoodie_status rli_init_partition(const hoodie_storage *s, const char *bas
         if (rc == HOODIE_OK)
             rc = hoodie_mdtw__put_part_file(&tx, mdt, RLI_PART, (const char *)outs[g].name.data, &outs[g].bytes,
                                HOODIE_MARKER_CREATE, &outs[g].rel);
-        hoodie_wstat *st = &sts[g];
-        st->partition_path = RLI_PART, st->file_id = fids[g], st->path = (const char *)outs[g].rel.data;
-        st->num_writes = st->num_inserts = records;
-        st->total_write_bytes = st->file_size_in_bytes = (int64_t)outs[g].bytes.len;
-        st->has_runtime = 1;
+        base_stat(&sts[g], RLI_PART, fids[g], &outs[g], records);
     }
     if (rc == HOODIE_OK) {
         hoodie_kv extra = { "schema", hoodie_write__mdt_schema };

@@ -101,6 +101,17 @@ hoodie_status hoodie_mdtw__build_rli_hfile(const hoodie_mdt_rlirec *recs, size_t
                                            const char *file_name, hoodie_buf *out, int64_t *records);
 /* The record index's changes by file group (of n_groups), then key, then arrival (malloc). */
 rli_ref *hoodie_mdtw__rli_refs(const hoodie_rli_changes *c, size_t n_groups);
+
+/* Record index locations: the same bytes for every key of a file group (one instant per file group in a log or
+ * an initialization), so encoded once per (partition, file id) strings (the keys of one file share their
+ * pointers), found by an open-addressing table on the pointers. Zero-initialised; free(tab) after. */
+typedef struct hoodie_mdtw_ri_memo {
+    struct { const char *fid, *part; size_t off, len; } *tab;
+    size_t cap, used;
+} hoodie_mdtw_ri_memo;
+/** The bytes of (partition, file_id)'s location at t_ms in ri (*off, *len), encoded into ri on first sight. */
+hoodie_status hoodie_mdtw__ri_of(hoodie_mdtw_ri_memo *m, hoodie_buf *ri, const char *partition, const char *file_id,
+                                 int64_t t_ms, size_t *off, size_t *len);
 int hoodie_mdtw__rli_same_key(const rli_ref *x, const rli_ref *y);
 /* A transaction over instant `time` of `action` on the MDT at `mdt` (its requested file written). */
 hoodie_status hoodie_mdtw__mdt_begin(hoodie_write_txn *tx, const hoodie_storage *s, const char *mdt,

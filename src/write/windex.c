@@ -582,6 +582,14 @@ static hoodie_status movers_fates(wctx *w, movers *m)
     return rc;
 }
 
+/* How many movers move (each adds a delete row). */
+static size_t moves(const movers *m)
+{
+    size_t k = 0;
+    for (size_t j = 0; j < m->n; j++) k += m->fate[j] == MOVE_MOVE;
+    return k;
+}
+
 /* A delete of live row `row`'s key in partition `part`, a copy of it appended to the input and the live rows. */
 static hoodie_status delete_row(wctx *w, int64_t row, uint32_t part, int64_t *out)
 {
@@ -595,12 +603,16 @@ static hoodie_status delete_row(wctx *w, int64_t row, uint32_t part, int64_t *ou
 static hoodie_status rli_settle_movers(wctx *w, hoodie_hmap *parts, movers *m)
 {
     hoodie_status rc = movers_fates(w, m);
+    if (rc == HOODIE_OK) { /* room for a location per delete row */
+        hoodie_mdt_location *nl = realloc(w->rli_locs, (w->live.n + moves(m) + 1) * sizeof *nl);
+        if (nl) w->rli_locs = nl;
+        else rc = HOODIE_NOMEM();
+    }
     for (size_t j = 0; rc == HOODIE_OK && j < m->n; j++) {
         size_t i = m->live_at[j];
         int64_t row = w->live.v[i];
         uint32_t old;
         if ((rc = part_of(w, parts, w->rli_locs[i].partition, &old)) < 0) break;
-        w->rli_moved++;
         if (m->fate[j] == MOVE_STAY) {
             w->row_part[row] = old;
             continue;
@@ -611,9 +623,6 @@ static hoodie_status rli_settle_movers(wctx *w, hoodie_hmap *parts, movers *m)
         if (m->filled[j] >= 0) w->live.v[i] = m->filled[j]; /* inserted as merged with the stored record */
         int64_t d;
         if ((rc = delete_row(w, row, old, &d)) < 0) break;
-        hoodie_mdt_location *nl = realloc(w->rli_locs, (w->live.n + 1) * sizeof *nl);
-        if (!nl) { rc = HOODIE_NOMEM(); break; }
-        w->rli_locs = nl;
         w->rli_locs[w->live.n - 1] = loc;
     }
     return rc;
@@ -650,11 +659,12 @@ static hoodie_status global_moves(wctx *w, int32_t **row_group_p)
         int32_t g = row_group[row];
         if (g < 0 || w->groups[g].part == w->row_part[row]) continue;
         if (w->o.update_partition_path >= 0 && !w->del[row]) rc = movers_add(&m, i);
-        else w->row_part[row] = w->groups[g].part, w->rli_moved++;
+        else w->row_part[row] = w->groups[g].part;
     }
     if (rc == HOODIE_OK && m.n) rc = movers_fates(w, &m);
-    if (rc == HOODIE_OK && w->in.root.length > n_rows) { /* rows filled from stored records: inserts */
-        int32_t *nrg = realloc(row_group, ((size_t)w->in.root.length + 1) * sizeof *nrg);
+    if (rc == HOODIE_OK && m.n) { /* room for the rows filled from stored records (inserts) and the delete rows */
+        size_t rows = (size_t)w->in.root.length + moves(&m);
+        int32_t *nrg = realloc(row_group, (rows + 1) * sizeof *nrg);
         if (!nrg) rc = HOODIE_NOMEM();
         else *row_group_p = row_group = nrg;
         for (int64_t r = n_rows; rc == HOODIE_OK && r < w->in.root.length; r++) row_group[r] = -1;
@@ -662,15 +672,11 @@ static hoodie_status global_moves(wctx *w, int32_t **row_group_p)
     for (size_t j = 0; rc == HOODIE_OK && j < m.n; j++) {
         int64_t row = w->live.v[m.live_at[j]], d;
         int32_t g = row_group[row];
-        w->rli_moved++;
         if (m.fate[j] == MOVE_STAY) { w->row_part[row] = w->groups[g].part; continue; }
         row_group[row] = -1; /* an insert in its partition */
         if (m.fate[j] == MOVE_INSERT) continue;
         if (m.filled[j] >= 0) w->live.v[m.live_at[j]] = m.filled[j]; /* inserted as merged with the stored one */
         if ((rc = delete_row(w, row, w->groups[g].part, &d)) < 0) break;
-        int32_t *nrg = realloc(row_group, ((size_t)d + 1) * sizeof *nrg);
-        if (!nrg) { rc = HOODIE_NOMEM(); break; }
-        *row_group_p = row_group = nrg; /* (rows are appended one at a time: d is the only new one) */
         row_group[d] = g;
     }
     movers_dispose(&m);
@@ -698,7 +704,6 @@ hoodie_status hoodie_wr__rli_locate(wctx *w)
         if (!(keys[i] = hoodie_arena_strndup(w->arena, kl ? k : "", kl))) rc = HOODIE_NOMEM();
     }
     if (rc == HOODIE_OK) rc = hoodie_mdt_record_index(w->s, w->t->base_path, w->t->tl, keys, n, w->arena, w->rli_locs);
-    w->rli_moved = 0;
     for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
         hoodie_mdt_location *loc = &w->rli_locs[i];
         int64_t row = w->live.v[i];
@@ -711,7 +716,6 @@ hoodie_status hoodie_wr__rli_locate(wctx *w)
         uint32_t old;
         if ((rc = part_of(w, &parts, loc->partition, &old)) < 0) break;
         w->row_part[row] = old;
-        w->rli_moved++;
     }
     if (rc == HOODIE_OK && m.n) rc = rli_settle_movers(w, &parts, &m);
     movers_dispose(&m);
@@ -812,13 +816,15 @@ hoodie_status hoodie_wr__lookup(wctx *w, int32_t **row_group_p)
     for (size_t g = 0; g < ng && rc == HOODIE_OK; g++) {
         const hoodie_file_group *fg = &w->view->groups[g];
         const hoodie_file_slice *sl = hoodie_file_group_latest(fg);
-        int pi = hoodie_wr__part_index(w, fg->partition);
-        if (global && sl && sl->base) {
+        if (!sl || !sl->base) continue;
+        int pi;
+        if (global) {
             uint32_t gp;
             if ((rc = part_of(w, &parts, fg->partition, &gp)) < 0) break;
             pi = (int)gp;
+        } else if ((pi = hoodie_wr__part_index(w, fg->partition)) < 0) {
+            continue;
         }
-        if (pi < 0 || !sl || !sl->base) continue;
         size_t b = global ? 0 : (size_t)pi;
         hoodie_parquet_reader *r;
         if ((rc = open_keys(w, sl->base, &r)) < 0) break;

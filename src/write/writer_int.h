@@ -143,7 +143,6 @@ typedef struct wctx {
     /* hoodie.index.type=RECORD_INDEX: the location of each live row's key (w->live's order; strings in arena),
      * found before the file-system view (hoodie_wr__rli_locate), turned into file groups by the lookup */
     struct hoodie_mdt_location *rli_locs;
-    size_t rli_moved;               /* rows updated or deleted in the partition the index holds their key in */
     const hoodie_write_hooks *hooks; /* NULL: none */
     size_t row_cap;                 /* the per-row arrays' room (keys' offsets, row_part, del): row_cap + 1 rows */
 } wctx;

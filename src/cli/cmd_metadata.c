@@ -39,7 +39,7 @@ static void metadata_usage(FILE *out)
             "              lists every data file, its column_stats partition holds every base file's statistics\n"
             "              (a table with a schema), and hoodie's writes and services keep both in step from then on;\n"
             "              --record-index: a record_index partition too, every live key where it is (kept in step\n"
-            "              likewise; insert_overwrite and delete_partition drop it)\n");
+            "              likewise, insert_overwrite and delete_partition removing the replaced file groups' keys)\n");
 }
 
 typedef struct raw_list { char **names; uint64_t *sizes; size_t n, cap; int oom; } raw_list;

@@ -63,6 +63,11 @@ typedef struct ctx {
     int rli;
     hoodie_mdt_rlirec *rli_recs;
     size_t n_rli, cap_rli;
+    /* hoodie_mdt_rli_keys_in: the file groups asked about ("partition\x01file id"); each record's `in` says
+     * whether its location is one of them */
+    const hoodie_hmap *rli_in;
+    hoodie_buf where;
+    hoodie_hmap ri_memo; /* a location's bytes -> 1 + whether it is in rli_in (a file group's keys share them) */
 } ctx;
 
 static mrec *record_of(ctx *c, const uint8_t *key, size_t len)
@@ -247,6 +252,12 @@ static hoodie_status apply_hfile(ctx *c, const uint8_t *data, size_t len, const 
             else if (rc == HOODIE_ENOTFOUND) rc = HOODIE_OK;
         }
     } else {
+        /* records whole into an empty map (a slice's base file): sized for them at once, not grown step by step */
+        uint64_t cells = hoodie_hfile_entry_count(f);
+        if (rc == HOODIE_OK && (c->rli || c->raw) && !c->raw_idx.count && cells > c->raw_idx.cap / 2) {
+            hoodie_hmap_dispose(&c->raw_idx);
+            rc = hoodie_hmap_init(&c->raw_idx, (size_t)(cells + cells / 4));
+        }
         while (rc == HOODIE_OK && (rc = hoodie_hfile_next(&it, &kv)) == HOODIE_OK)
             rc = c->rli  ? apply_rli(c, schema, kv.key, kv.key_len, kv.value, kv.value_len, what)
                  : c->raw  ? apply_raw(c, schema, kv.key, kv.key_len, kv.value, kv.value_len, what)
@@ -487,6 +498,8 @@ static void ctx_dispose(ctx *c)
     free(c->rolled_back);
     free(c->raw_recs);
     free(c->rli_recs);
+    hoodie_buf_dispose(&c->where);
+    hoodie_hmap_dispose(&c->ri_memo);
     hoodie_hmap_dispose(&c->raw_idx);
     hoodie_hmap_dispose(&c->rec_idx);
     hoodie_arena_free(c->a);
@@ -562,6 +575,61 @@ static void uuid_text(char *out, size_t n, uint64_t hi, uint64_t lo)
              (unsigned)(hi & 0xffff), (unsigned)(lo >> 48), (unsigned long long)(lo & 0xffffffffffffULL));
 }
 
+/* Where a HoodieRecordIndexInfo record says its key is: the partition as stored ("." for the base path, not
+ * copied: it points into the cursor's bytes) and the file id (rebuilt from its bits, or as written). */
+typedef struct ri_where {
+    const char *part;
+    size_t part_len;
+    char id[96];
+    int64_t instant;
+} ri_where;
+
+/* The HoodieRecordIndexInfo record `r` at the cursor into *w. */
+static hoodie_status decode_ri(hoodie_cursor *cur, const hoodie_avro_schema *r, ri_where *w, const char *what)
+{
+    const char *raw_id = NULL;
+    size_t raw_len = 0;
+    uint64_t hi = 0, lo = 0;
+    int have_hi = 0, have_lo = 0, have_index = 0;
+    int32_t index = -1, encoding = 0;
+    w->part = NULL, w->part_len = 0, w->instant = -1;
+    for (size_t k = 0; k < r->count && cur->status == HOODIE_OK; k++) {
+        const char *name = r->fields[k].name;
+        const hoodie_avro_schema *ft = branch(cur, r->fields[k].type);
+        if (!ft) continue;
+        if (!strcmp(name, "partitionName") && ft->kind == HOODIE_AVRO_STRING)
+            w->part = (const char *)hoodie_avro_read_bytes(cur, &w->part_len);
+        else if (!strcmp(name, "fileId") && ft->kind == HOODIE_AVRO_STRING)
+            raw_id = (const char *)hoodie_avro_read_bytes(cur, &raw_len);
+        else if (!strcmp(name, "fileIdHighBits") && ft->kind == HOODIE_AVRO_LONG)
+            hi = (uint64_t)hoodie_avro_read_long(cur), have_hi = 1;
+        else if (!strcmp(name, "fileIdLowBits") && ft->kind == HOODIE_AVRO_LONG)
+            lo = (uint64_t)hoodie_avro_read_long(cur), have_lo = 1;
+        else if (!strcmp(name, "fileIndex") && ft->kind == HOODIE_AVRO_INT)
+            index = hoodie_avro_read_int(cur), have_index = 1;
+        else if (!strcmp(name, "fileIdEncoding") && ft->kind == HOODIE_AVRO_INT)
+            encoding = hoodie_avro_read_int(cur);
+        else if (!strcmp(name, "instantTime") && ft->kind == HOODIE_AVRO_LONG)
+            w->instant = hoodie_avro_read_long(cur);
+        else hoodie_avro_skip(cur, ft);
+    }
+    if (cur->status != HOODIE_OK) return cur->status;
+    if (encoding == 1 && raw_id && raw_len < sizeof w->id) {
+        memcpy(w->id, raw_id, raw_len);
+        w->id[raw_len] = '\0';
+    } else if (encoding == 0 && have_hi && have_lo) {
+        uuid_text(w->id, sizeof w->id, hi, lo);
+        /* HoodieRecordIndexInfo's fileIndex -1: a UUID file id without the "-<index>" suffix */
+        if (have_index && index >= 0)
+            snprintf(w->id + strlen(w->id), sizeof w->id - strlen(w->id), "-%d", (int)index);
+    } else {
+        return HOODIE_CORRUPT("%s: record index entry without a file id (encoding %d)", what, (int)encoding);
+    }
+    if (w->part && w->part_len == 1 && w->part[0] == '.') w->part = "", w->part_len = 0; /* the base path */
+    if (!w->part) w->part = "";
+    return HOODIE_OK;
+}
+
 /* A record index value (HoodieMetadataRecord.recordIndexMetadata) into *loc. */
 static hoodie_status decode_location(ctx *c, const hoodie_avro_schema *schema, const uint8_t *v, size_t vlen,
                                      hoodie_mdt_location *loc, const char *what)
@@ -576,49 +644,12 @@ static hoodie_status decode_location(ctx *c, const hoodie_avro_schema *schema, c
         const hoodie_avro_schema *r = branch(&cur, t);
         if (!r) break; /* null: no location */
         if (r->kind != HOODIE_AVRO_RECORD) return HOODIE_CORRUPT("%s: recordIndexMetadata is not a record", what);
-        const char *part = NULL, *raw_id = NULL;
-        size_t part_len = 0, raw_len = 0;
-        uint64_t hi = 0, lo = 0;
-        int have_hi = 0, have_lo = 0, have_index = 0;
-        int32_t index = -1, encoding = 0;
-        int64_t instant = -1;
-        for (size_t k = 0; k < r->count && cur.status == HOODIE_OK; k++) {
-            const char *name = r->fields[k].name;
-            const hoodie_avro_schema *ft = branch(&cur, r->fields[k].type);
-            if (!ft) continue;
-            if (!strcmp(name, "partitionName") && ft->kind == HOODIE_AVRO_STRING)
-                part = (const char *)hoodie_avro_read_bytes(&cur, &part_len);
-            else if (!strcmp(name, "fileId") && ft->kind == HOODIE_AVRO_STRING)
-                raw_id = (const char *)hoodie_avro_read_bytes(&cur, &raw_len);
-            else if (!strcmp(name, "fileIdHighBits") && ft->kind == HOODIE_AVRO_LONG)
-                hi = (uint64_t)hoodie_avro_read_long(&cur), have_hi = 1;
-            else if (!strcmp(name, "fileIdLowBits") && ft->kind == HOODIE_AVRO_LONG)
-                lo = (uint64_t)hoodie_avro_read_long(&cur), have_lo = 1;
-            else if (!strcmp(name, "fileIndex") && ft->kind == HOODIE_AVRO_INT)
-                index = hoodie_avro_read_int(&cur), have_index = 1;
-            else if (!strcmp(name, "fileIdEncoding") && ft->kind == HOODIE_AVRO_INT)
-                encoding = hoodie_avro_read_int(&cur);
-            else if (!strcmp(name, "instantTime") && ft->kind == HOODIE_AVRO_LONG)
-                instant = hoodie_avro_read_long(&cur);
-            else hoodie_avro_skip(&cur, ft);
-        }
-        if (cur.status != HOODIE_OK) break;
-        char id[96];
-        if (encoding == 1 && raw_id && raw_len < sizeof id) {
-            memcpy(id, raw_id, raw_len);
-            id[raw_len] = '\0';
-        } else if (encoding == 0 && have_hi && have_lo) {
-            uuid_text(id, sizeof id, hi, lo);
-            /* HoodieRecordIndexInfo's fileIndex -1: a UUID file id without the "-<index>" suffix */
-            if (have_index && index >= 0) snprintf(id + strlen(id), sizeof id - strlen(id), "-%d", (int)index);
-        } else {
-            return HOODIE_CORRUPT("%s: record index entry without a file id (encoding %d)", what, (int)encoding);
-        }
-        int root = part && part_len == 1 && part[0] == '.';
-        loc->partition = root || !part ? "" : hoodie_arena_strndup(c->a, part, part_len);
-        loc->file_id = hoodie_arena_strdup(c->a, id);
+        ri_where w;
+        HOODIE_TRY(decode_ri(&cur, r, &w, what));
+        loc->partition = w.part_len ? hoodie_arena_strndup(c->a, w.part, w.part_len) : "";
+        loc->file_id = hoodie_arena_strdup(c->a, w.id);
         if (!loc->partition || !loc->file_id) return HOODIE_NOMEM();
-        loc->instant_ms = instant;
+        loc->instant_ms = w.instant;
         loc->found = 1;
         return HOODIE_OK;
     }
@@ -1157,6 +1188,31 @@ static hoodie_mdt_rlirec *rli_slot(ctx *c, const uint8_t *key, size_t len)
     return r;
 }
 
+/* o->in: whether o's location is one of c->rli_in's file groups (its bytes memoized: a file group's keys of one
+ * commit share them). */
+static hoodie_status rli_where_in(ctx *c, const hoodie_avro_schema *r, hoodie_mdt_rlirec *o, const char *what)
+{
+    uint64_t *memo;
+    int existed;
+    if (!c->ri_memo.cap && hoodie_hmap_init(&c->ri_memo, 64) < 0) return HOODIE_NOMEM();
+    if (hoodie_hmap_upsert(&c->ri_memo, o->ri, o->ri_len, &memo, &existed) < 0) return HOODIE_NOMEM();
+    if (existed) {
+        o->in = *memo == 2;
+        return HOODIE_OK;
+    }
+    hoodie_cursor at;
+    hoodie_cursor_init(&at, o->ri, o->ri_len, 0, what);
+    ri_where w;
+    HOODIE_TRY(decode_ri(&at, r, &w, what));
+    c->where.len = 0;
+    if (hoodie_buf_append(&c->where, w.part, w.part_len) < 0 || hoodie_buf_append(&c->where, "\x01", 1) < 0 ||
+        hoodie_buf_append(&c->where, w.id, strlen(w.id)) < 0)
+        return HOODIE_NOMEM();
+    o->in = hoodie_hmap_get(c->rli_in, c->where.data, c->where.len) != NULL;
+    *memo = 1 + (uint64_t)o->in;
+    return HOODIE_OK;
+}
+
 /* A record index record: its recordIndexMetadata's Avro bytes kept (the HFile row is the key). */
 static hoodie_status apply_rli(ctx *c, const hoodie_avro_schema *schema, const uint8_t *key, size_t key_len,
                                const uint8_t *v, size_t vlen, const char *what)
@@ -1181,6 +1237,7 @@ static hoodie_status apply_rli(ctx *c, const hoodie_avro_schema *schema, const u
         o->ri_len = (size_t)(cur.p - start);
         if (!(o->ri = hoodie_arena_memdup(c->a, start, o->ri_len ? o->ri_len : 1))) return HOODIE_NOMEM();
         o->live = 1;
+        if (c->rli_in) HOODIE_TRY(rli_where_in(c, r, o, what)); /* against the file groups asked about */
     }
     return cur.status;
 }
@@ -1226,10 +1283,11 @@ hoodie_status hoodie_mdt_rli_group(const hoodie_storage *s, const char *base_pat
     return rc;
 }
 
-hoodie_status hoodie_mdt_rli_live(const hoodie_storage *s, const char *base_path, const hoodie_timeline *data_tl,
-                                  size_t *n)
+/* Every file group of the record index read (its latest slice) into a context of its own, handed to `each`;
+ * `in`: the file groups whose entries are marked (hoodie_mdt_rlirec.in), or NULL. */
+static hoodie_status rli_groups(const hoodie_storage *s, const char *base_path, const hoodie_timeline *data_tl,
+                                const hoodie_hmap *in, hoodie_status (*each)(ctx *c, void *arg), void *arg)
 {
-    *n = 0;
     if (!s) s = hoodie_storage_default();
     mdt_part m = { 0 };
     hoodie_buf bytes = HOODIE_BUF_INIT;
@@ -1242,11 +1300,74 @@ hoodie_status hoodie_mdt_rli_live(const hoodie_storage *s, const char *base_path
         if (rc == HOODIE_OK) rc = hoodie_hmap_init(&c.raw_idx, 1024);
         c.mdt_tl = m.tl;
         c.rli = 1;
+        c.rli_in = in;
         if (rc == HOODIE_OK) rc = read_slice(&c, sl, &bytes);
-        for (size_t i = 0; rc == HOODIE_OK && i < c.n_rli; i++) *n += c.rli_recs[i].live != 0;
+        if (rc == HOODIE_OK) rc = each(&c, arg);
         ctx_dispose(&c);
     }
     hoodie_buf_dispose(&bytes);
     part_close(&m);
+    return rc;
+}
+
+static hoodie_status count_live(ctx *c, void *arg)
+{
+    for (size_t i = 0; i < c->n_rli; i++) *(size_t *)arg += c->rli_recs[i].live != 0;
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_mdt_rli_live(const hoodie_storage *s, const char *base_path, const hoodie_timeline *data_tl,
+                                  size_t *n)
+{
+    *n = 0;
+    return rli_groups(s, base_path, data_tl, NULL, count_live, n);
+}
+
+typedef struct keys_in {
+    hoodie_arena *a;
+    const char **v;
+    size_t n, cap;
+} keys_in;
+
+static hoodie_status collect_in(ctx *c, void *arg)
+{
+    keys_in *k = arg;
+    for (size_t i = 0; i < c->n_rli; i++) {
+        if (!c->rli_recs[i].live || !c->rli_recs[i].in) continue;
+        if (k->n == k->cap) {
+            size_t nc = k->cap ? k->cap * 2 : 1024;
+            const char **p = realloc(k->v, nc * sizeof *p);
+            if (!p) return HOODIE_NOMEM();
+            k->v = p, k->cap = nc;
+        }
+        if (!(k->v[k->n++] = hoodie_arena_strdup(k->a, c->rli_recs[i].key))) return HOODIE_NOMEM();
+    }
+    return HOODIE_OK;
+}
+
+hoodie_status hoodie_mdt_rli_keys_in(const hoodie_storage *s, const char *base_path, const hoodie_timeline *data_tl,
+                                    const char *const *parts, const char *const *file_ids, size_t n_groups,
+                                    hoodie_arena *a, const char ***keys, size_t *n_keys)
+{
+    *keys = NULL;
+    *n_keys = 0;
+    hoodie_hmap in;
+    hoodie_buf k = HOODIE_BUF_INIT;
+    keys_in out = { a, NULL, 0, 0 };
+    hoodie_status rc = hoodie_hmap_init(&in, n_groups + 1);
+    for (size_t i = 0; rc == HOODIE_OK && i < n_groups; i++) {
+        uint64_t *slot;
+        int existed;
+        k.len = 0;
+        if (hoodie_buf_printf(&k, "%s\x01%s", parts[i] ? parts[i] : "", file_ids[i]) < 0) rc = HOODIE_NOMEM();
+        /* the map borrows its keys: copies in the caller's arena */
+        const char *kc = rc == HOODIE_OK ? hoodie_arena_memdup(a, k.data, k.len) : NULL;
+        if (rc == HOODIE_OK && (!kc || hoodie_hmap_upsert(&in, kc, k.len, &slot, &existed) < 0)) rc = HOODIE_NOMEM();
+    }
+    if (rc == HOODIE_OK) rc = rli_groups(s, base_path, data_tl, &in, collect_in, &out);
+    hoodie_buf_dispose(&k);
+    hoodie_hmap_dispose(&in);
+    if (rc == HOODIE_OK) *keys = out.v, *n_keys = out.n;
+    else free(out.v);
     return rc;
 }

@@ -159,6 +159,7 @@ typedef struct hoodie_mdt_rlirec {
     const uint8_t *ri;
     size_t ri_len;
     int live;           /* 0: deleted */
+    int in;             /* hoodie_mdt_rli_keys_in only: held in one of the file groups asked about */
 } hoodie_mdt_rlirec;
 
 /**
@@ -175,6 +176,16 @@ hoodie_status hoodie_mdt_rli_group(const hoodie_storage *s, const char *base_pat
 /** How many keys the record index holds (live entries of every file group's latest slice). */
 hoodie_status hoodie_mdt_rli_live(const hoodie_storage *s, const char *base_path, const hoodie_timeline *data_tl,
                                   size_t *n);
+
+/**
+ * The keys the record index puts in any of the n_groups data file groups (parts[i], file_ids[i]; "" for the base
+ * path): every file group of the index read (its latest slice), its live entries' locations compared. *keys (an
+ * array to free; the strings in `a`) and *n_keys.
+ * @return HOODIE_OK; HOODIE_ENOTFOUND (no metadata table or no record_index partition); HOODIE_ECORRUPT; ...
+ */
+hoodie_status hoodie_mdt_rli_keys_in(const hoodie_storage *s, const char *base_path, const hoodie_timeline *data_tl,
+                                    const char *const *parts, const char *const *file_ids, size_t n_groups,
+                                    hoodie_arena *a, const char ***keys, size_t *n_keys);
 
 /** The file group of `key` among n (Hudi's mapRecordKeyToFileGroupIndex). */
 size_t hoodie_mdt_key_group(const char *key, size_t n);

@@ -236,7 +236,10 @@ struct hoodie_timeline;
  * the bloom index found it in the base file still: Spark's index stays without it) is added back. `moved`
  * (clustering): every key of the new base files is added at its new location, log files aside. `located`: the
  * writer found its updates' keys in the index (no key is put back). `tl`: the table's timeline (which of the
- * index's blocks count).
+ * index's blocks count). A replace that overwrites file groups (insert_overwrite[_table], delete_partition:
+ * partitionToReplaceFileIds, not clustering) removes every key the index holds in them (the index read whole:
+ * Hudi reads the replaced partitions' base files instead, missing keys that live in log files only); a key the
+ * same commit writes again is added (the record index log takes a key's addition over its removal).
  */
 hoodie_status hoodie_write__rli_changes(hoodie_rli_changes *c, const hoodie_storage *s, const char *base_path,
                                         const struct hoodie_timeline *tl, const struct hoodie_commit_meta *m,

@@ -352,22 +352,6 @@ hoodie_status hoodie_write__mdt_prepare(const hoodie_storage *s, const char *bas
     return rc;
 }
 
-/* Stop keeping the record index (an instant whose changes to it hoodie does not derive): out of
- * hoodie.properties, then its folder gone. */
-static hoodie_status drop_rli(const hoodie_storage *s, const char *base_path)
-{
-    hoodie_table_config *cfg = NULL;
-    HOODIE_TRY(hoodie_table_config_load(&cfg, s, base_path, 0));
-    cs_conf *cs = NULL;
-    hoodie_status rc = cs_conf_load(s, base_path, cfg, &cs);
-    int keep_cs = cs != NULL;
-    cs_conf_dispose(cs);
-    if (rc == HOODIE_OK) rc = hoodie_write__set_mdt_partitions(s, base_path, cfg, keep_cs ? "column_stats,files" : "files");
-    if (rc == HOODIE_OK) rc = remove_unlisted(s, base_path, keep_cs, 0);
-    hoodie_table_config_free(cfg);
-    return rc;
-}
-
 /* ---- the records of an instant ---- */
 
 
@@ -482,7 +466,7 @@ static hoodie_status cs_tombstones(changes *c, const char *partition, const char
 
 /* A written file's entry: the largest size reported for it (HoodieTableMetadataUtil keeps the max). */
 static hoodie_status from_commit(changes *c, const void *content, size_t len, const char *what,
-                                 hoodie_action action, int located, int *drop_rli_out)
+                                 hoodie_action action, int located)
 {
     hoodie_commit_meta *m = NULL;
     HOODIE_TRY(hoodie_commit_meta_decode(&m, content, len, what));
@@ -490,23 +474,18 @@ static hoodie_status from_commit(changes *c, const void *content, size_t len, co
     /* the record index: a compaction moves no record, but its base file drops the keys its logs deleted (the
      * index may hold one still: an update that lost to a delete by the ordering field, and was put back); log
      * compaction changes nothing; clustering moves them all; a replace that overwrites file groups
-     * (insert_overwrite, delete_partition) would remove the replaced groups' keys, which hoodie does not derive:
-     * the index goes */
+     * (insert_overwrite, delete_partition) removes the replaced groups' keys */
     if (c->rli && action != HOODIE_ACTION_LOGCOMPACTION) {
         int moved = action == HOODIE_ACTION_CLUSTERING ||
                     (m->operation_type && !strcmp(m->operation_type, "CLUSTER"));
-        if (action == HOODIE_ACTION_REPLACECOMMIT && !moved) *drop_rli_out = 1;
-        else {
-            hoodie_table_config *cfg = NULL;
-            hoodie_timeline *tl = NULL;
-            if (!c->a) rc = hoodie_arena_new(&c->a, NULL, 65536);
-            if (rc == HOODIE_OK) rc = hoodie_table_config_load(&cfg, c->s, c->base_path, 0);
-            if (rc == HOODIE_OK) rc = hoodie_timeline_load(&tl, c->s, c->base_path, cfg);
-            if (rc == HOODIE_OK)
-                rc = hoodie_write__rli_changes(&c->rc, c->s, c->base_path, tl, m, moved, located, c->a);
-            hoodie_timeline_free(tl);
-            hoodie_table_config_free(cfg);
-        }
+        hoodie_table_config *cfg = NULL;
+        hoodie_timeline *tl = NULL;
+        if (!c->a) rc = hoodie_arena_new(&c->a, NULL, 65536);
+        if (rc == HOODIE_OK) rc = hoodie_table_config_load(&cfg, c->s, c->base_path, 0);
+        if (rc == HOODIE_OK) rc = hoodie_timeline_load(&tl, c->s, c->base_path, cfg);
+        if (rc == HOODIE_OK) rc = hoodie_write__rli_changes(&c->rc, c->s, c->base_path, tl, m, moved, located, c->a);
+        hoodie_timeline_free(tl);
+        hoodie_table_config_free(cfg);
     }
     c->all_record = 1;
     for (size_t i = 0; rc == HOODIE_OK && i < m->stat_count; i++) {
@@ -1434,7 +1413,6 @@ hoodie_status hoodie_write__mdt_apply(const hoodie_write_txn *tx, const void *co
     c.s = tx->s;
     c.base_path = tx->base_path;
     hoodie_status rc = HOODIE_OK;
-    int drop_index = 0;
     const char *what = tx->inst.requested;
     if (tx->inst.action != HOODIE_ACTION_ROLLBACK && tx->inst.action != HOODIE_ACTION_RESTORE) {
         hoodie_table_config *cfg = NULL;
@@ -1451,7 +1429,7 @@ hoodie_status hoodie_write__mdt_apply(const hoodie_write_txn *tx, const void *co
     case HOODIE_ACTION_COMPACTION:    /* completes as a commit */
     case HOODIE_ACTION_LOGCOMPACTION: /* as a deltacommit */
     case HOODIE_ACTION_CLUSTERING:    /* as a replacecommit */
-        rc = from_commit(&c, content, len, what, tx->inst.action, tx->rli_located, &drop_index);
+        rc = from_commit(&c, content, len, what, tx->inst.action, tx->rli_located);
         break;
     case HOODIE_ACTION_CLEAN:
         rc = from_clean(&c, content, len, what);
@@ -1471,11 +1449,6 @@ hoodie_status hoodie_write__mdt_apply(const hoodie_write_txn *tx, const void *co
         return drop_for(tx->s, tx->base_path);
     default:
         return HOODIE_OK; /* savepoints and the like change no file */
-    }
-    if (rc == HOODIE_OK && drop_index) { /* before the deltacommit, which then leaves the record index out */
-        rc = drop_rli(tx->s, tx->base_path);
-        rli_conf_free(c.rli);
-        c.rli = NULL;
     }
     /* the log files' statistics the writer collected (base files' come from their footers) */
     for (size_t i = 0; rc == HOODIE_OK && c.csc && i < tx->n_log_stats; i++) rc = cs_push(&c, &tx->log_stats[i]);

@@ -345,6 +345,29 @@ static hoodie_status readd(hoodie_rli_changes *c, const hoodie_rli_changes *data
     return rc;
 }
 
+/* The keys the index holds in the file groups `m` replaces, removed. */
+static hoodie_status replaced_keys(hoodie_rli_changes *c, const hoodie_storage *s, const char *base_path,
+                                   const hoodie_timeline *tl, const hoodie_commit_meta *m, hoodie_arena *a)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m->replaced_count; i++) n += m->replaced[i].count;
+    if (!n) return HOODIE_OK;
+    const char **parts = malloc(n * sizeof *parts), **fids = malloc(n * sizeof *fids), **keys = NULL;
+    hoodie_status rc = parts && fids ? HOODIE_OK : HOODIE_NOMEM();
+    size_t k = 0, n_keys = 0;
+    for (size_t i = 0; rc == HOODIE_OK && i < m->replaced_count; i++)
+        for (size_t j = 0; j < m->replaced[i].count; j++, k++) {
+            parts[k] = m->replaced[i].partition_path ? m->replaced[i].partition_path : "";
+            fids[k] = m->replaced[i].file_ids[j];
+        }
+    if (rc == HOODIE_OK) rc = hoodie_mdt_rli_keys_in(s, base_path, tl, parts, fids, n, a, &keys, &n_keys);
+    for (size_t i = 0; rc == HOODIE_OK && i < n_keys; i++) rc = push(c, keys[i], NULL, NULL);
+    free(keys);
+    free(parts);
+    free(fids);
+    return rc;
+}
+
 hoodie_status hoodie_write__rli_changes(hoodie_rli_changes *c, const hoodie_storage *s, const char *base_path,
                                         const hoodie_timeline *tl, const hoodie_commit_meta *m, int moved,
                                         int located, hoodie_arena *a)
@@ -400,6 +423,7 @@ hoodie_status hoodie_write__rli_changes(hoodie_rli_changes *c, const hoodie_stor
         if (!since || strcmp(pc, since) < 0) since = pc;
     }
     if (rc == HOODIE_OK) rc = readd(c, &data, s, base_path, tl, since, a);
+    if (rc == HOODIE_OK && !moved && m->replaced_count) rc = replaced_keys(c, s, base_path, tl, m, a);
     free(data.v);
     hoodie_buf_dispose(&p);
     return rc;

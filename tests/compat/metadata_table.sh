@@ -176,14 +176,17 @@ run "re-add: update" 0 "$HOODIE" write "$wr" --op upsert --input "$tmp/up.csv" -
 in_step "re-add: update"
 run "re-add: lookup after the update" 0 "$HOODIE" metadata "$wr" lookup 4
 check_eq "re-add: indexed in its file group again" "$(printf '4\t.\tccfdc9b6-b2d0-438f-a236-40b797bf07ea-0')" "$(cut -f1-3 "$tmp/out")"
-# an insert_overwrite_table replaces every file group: the record index (whose removed keys hoodie does not
-# derive for a replace) goes, the other partitions stay in step
+# an insert_overwrite_table replaces every file group: the record index loses the keys Spark wrote (1, 5; 4 is
+# written again) and has the new ones where they went; every partition stays in step
 wr=$tmp/overwrite
 cp -r "$T" "$wr" && chmod -R u+w "$wr"
 run "insert_overwrite_table" 0 "$HOODIE" write "$wr" --op insert_overwrite_table --input "$tmp/up.csv"
-check_eq "insert_overwrite_table: record_index dropped" "hoodie.table.metadata.partitions=column_stats,files" "$(grep '^hoodie.table.metadata.partitions=' "$wr/.hoodie/hoodie.properties")"
-check_eq "insert_overwrite_table: its folder gone" "column_stats files" "$(ls "$wr/.hoodie/metadata" | tr '\n' ' ' | sed 's/ $//')"
+check_eq "insert_overwrite_table: record_index kept" "hoodie.table.metadata.partitions=column_stats,files,record_index" "$(grep '^hoodie.table.metadata.partitions=' "$wr/.hoodie/hoodie.properties")"
 in_step "insert_overwrite_table"
+run "insert_overwrite_table: lookup" 0 "$HOODIE" metadata "$wr" lookup 1 4 5 7
+fg=$("$HOODIE" read "$wr" --columns _hoodie_record_key,_hoodie_file_name --format csv | grep '^4,' | cut -d, -f2 | sed 's/_.*//')
+check_eq "insert_overwrite_table: old keys gone, new ones in the new file group" \
+    "$(printf '1\t-\n4\t.\t%s\n5\t-\n7\t.\t%s' "$fg" "$fg")" "$(cut -f1-3 "$tmp/out")"
 # ten writes: the eleventh compacts the files partition first (a base file of a new instant), and archival
 # can then go up to that compaction, the metadata table's own timeline with it; reads and validate stay right
 wr=$tmp/compact
@@ -295,6 +298,36 @@ run "--update-partition-path: upsert" 0 "$HOODIE" write "$itr" --op upsert --inp
 check_eq "--update-partition-path: moved, and not moved" "$(printf '1,city=paris,a4,paris\n5,city=paris,e6,paris')" \
     "$("$HOODIE" read "$itr" --columns id,_hoodie_partition_path,name,city --format csv | grep '^[15],' | sort)"
 in_step "--update-partition-path"
+# insert_overwrite of a partition: the keys its replaced file groups held leave the index (those written again
+# stay, in the new file group); delete_partition: every key of the partition leaves it; an upsert placed by the
+# index then inserts a key the overwrite removed (not an update of a replaced file group)
+iow=$tmp/initri_overwrite
+cp -r "$itr" "$iow"
+wr=$iow
+before=$("$HOODIE" read "$iow" --columns id,city --format csv | tail -n +2 | sort)
+printf 'id,name,city,ts\n1,a9,paris,9\n9,i,paris,9\n' > "$tmp/ow.csv"
+run "insert_overwrite with the record index" 0 "$HOODIE" write "$iow" --op insert_overwrite --input "$tmp/ow.csv"
+in_step "insert_overwrite with the record index"
+gone=$(printf '%s\n' "$before" | grep ',paris$' | cut -d, -f1 | grep -v '^1$' | tr '\n' ' ')
+[ -n "$gone" ] && ok || bad "insert_overwrite: no key of paris left out: [$before]"
+# shellcheck disable=SC2086
+run "insert_overwrite: lookup" 0 "$HOODIE" metadata "$iow" lookup $gone 1 9
+check_eq "insert_overwrite: the keys overwritten away not indexed" "$(for k in $gone; do printf '%s\t-\n' "$k"; done)" "$(grep -v '^[19]	' "$tmp/out")"
+check_eq "insert_overwrite: 1 and 9 in paris" "2" "$(grep -c '^[19]	city=paris	' "$tmp/out")"
+lyon=$("$HOODIE" read "$iow" --columns id,city --format csv | grep ',lyon$' | cut -d, -f1 | sort | tr '\n' ' ')
+[ -n "$lyon" ] && ok || bad "delete_partition: no key in lyon"
+printf 'id,name,city,ts\n0,x,lyon,9\n' > "$tmp/dp.csv"
+run "delete_partition with the record index" 0 "$HOODIE" write "$iow" --op delete_partition --input "$tmp/dp.csv"
+in_step "delete_partition with the record index"
+# shellcheck disable=SC2086
+run "delete_partition: lookup" 0 "$HOODIE" metadata "$iow" lookup $lyon
+check_eq "delete_partition: lyon's keys not indexed" "$(for k in $lyon; do printf '%s\t-\n' "$k"; done)" "$(cat "$tmp/out")"
+k=$(printf '%s' "$gone" | cut -d' ' -f1)
+printf 'id,name,city,ts\n%s,back,nice,10\n' "$k" > "$tmp/back.csv"
+run "after insert_overwrite: upsert by the index" 0 "$HOODIE" write "$iow" --op upsert --input "$tmp/back.csv" --index record_index
+check_eq "after insert_overwrite: inserted in nice" "$k,city=nice,back" \
+    "$("$HOODIE" read "$iow" --columns id,_hoodie_partition_path,name --format csv | grep "^$k,")"
+in_step "after insert_overwrite: upsert by the index"
 run "--index record_index without one" 1 "$HOODIE" write "$it" --op upsert --input "$tmp/i4.csv" --index record_index
 grep -q "init --record-index" "$tmp/err" && ok || bad "--index record_index without one: $(cat "$tmp/err")"
 run "--record-index without init" 2 "$HOODIE" metadata "$itr" validate --record-index

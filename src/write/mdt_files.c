@@ -22,6 +22,7 @@
 #include "write/lock.h"
 
 #include <jansson.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1264,6 +1265,64 @@ static hoodie_status rli_log(dc_log *l, const char *t, int64_t t_ms, size_t grou
     return rc;
 }
 
+/* The record index's logs of a commit, a file group each: built by two threads (this one and a helper taking
+ * every other group: zlib is most of a big commit's index), or by this one alone when no thread starts. A failure
+ * of the helper is raised again here (errors are per thread). */
+typedef struct rli_job {
+    dc_log *l;
+    size_t group;
+    const rli_ref *refs;
+    size_t n;
+    hoodie_status rc, code;
+    char *msg; /* the helper's error message (malloc) */
+} rli_job;
+
+typedef struct rli_jobs {
+    rli_job *v;
+    size_t n;
+    const char *t;
+    int64_t t_ms;
+    const hoodie_buf *schema;
+    size_t first; /* the helper's first job (it takes every other one) */
+} rli_jobs;
+
+static void rli_jobs_run(rli_jobs *js, size_t first)
+{
+    for (size_t i = first; i < js->n; i += 2) {
+        rli_job *j = &js->v[i];
+        j->rc = rli_log(j->l, js->t, js->t_ms, j->group, j->refs, j->n, js->schema);
+        if (j->rc < 0) {
+            const hoodie_error *e = hoodie_error_last();
+            j->code = e->code;
+            j->msg = strdup(e->message ? e->message : "");
+            break;
+        }
+    }
+}
+
+static void *rli_jobs_helper(void *arg)
+{
+    rli_jobs_run(arg, 1);
+    return NULL;
+}
+
+static hoodie_status rli_logs(rli_jobs *js)
+{
+    pthread_t th;
+    int helper = js->n > 1 && pthread_create(&th, NULL, rli_jobs_helper, js) == 0;
+    if (helper) rli_jobs_run(js, 0);
+    else
+        for (size_t i = 0; i < 2; i++) rli_jobs_run(js, i);
+    if (helper) pthread_join(th, NULL);
+    for (size_t i = 0; i < js->n; i++) {
+        const rli_job *j = &js->v[i];
+        if (j->rc >= 0) continue;
+        if (!j->msg) return HOODIE_NOMEM();
+        return HOODIE_FAIL(j->code < 0 ? j->code : HOODIE_ERROR, "%s", j->msg);
+    }
+    return HOODIE_OK;
+}
+
 static hoodie_status write_deltacommit(const hoodie_write_txn *dtx, changes *c)
 {
     hoodie_status rc;
@@ -1325,13 +1384,18 @@ static hoodie_status write_deltacommit(const hoodie_write_txn *dtx, changes *c)
         rli_ref *refs = t_ms >= 0 ? hoodie_mdtw__rli_refs(&c->rc, n_rli) : NULL;
         if (t_ms < 0) rc = HOODIE_FAIL(HOODIE_EINVAL, "record index: instant time '%s' is not yyyyMMddHHmmss[SSS]", t);
         else if (!refs) rc = HOODIE_NOMEM();
+        rli_jobs jobs = { NULL, 0, t, t_ms, &schema, 0 };
+        if (rc == HOODIE_OK && !(jobs.v = calloc(n_rli + 1, sizeof *jobs.v))) rc = HOODIE_NOMEM();
         for (size_t i = 0; rc == HOODIE_OK && i < c->rc.n;) {
             size_t g = refs[i].group, from = i;
             while (i < c->rc.n && refs[i].group == g) i++;
             dc_log *l = &logs[n_logs++];
             snprintf(l->prev, sizeof l->prev, "%s", lastc || compacted ? base_instant : c->rli->first[g]);
-            rc = rli_log(l, t, t_ms, g, refs + from, i - from, &schema);
+            jobs.v[jobs.n++] = (rli_job){ l, g, refs + from, i - from, HOODIE_OK, HOODIE_OK, NULL };
         }
+        if (rc == HOODIE_OK) rc = rli_logs(&jobs);
+        for (size_t j = 0; jobs.v && j < jobs.n; j++) free(jobs.v[j].msg);
+        free(jobs.v);
         free(refs);
         if (rc < 0) goto done;
     }

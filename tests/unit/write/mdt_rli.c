@@ -13,8 +13,10 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "write/mdt.h"
+#include "write/mdt_int.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SPARK_MDT "hudi/tables/mdt_basic_mor_avro_v8_nonpartitioned"
@@ -82,4 +84,60 @@ HOODIE_TEST(write_mdt_rli__delete_block_as_spark_writes_it)
     hoodie_assert(!memcmp(want.data, got.data, want.len));
     hoodie_buf_dispose(&want);
     hoodie_buf_dispose(&got);
+}
+
+/* The reference order of the record index's changes: file group, then key, then arrival. */
+typedef struct ref_order {
+    size_t group, i;
+    const char *key;
+} ref_order;
+
+static int ref_order_cmp(const void *a, const void *b)
+{
+    const ref_order *x = a, *y = b;
+    if (x->group != y->group) return x->group < y->group ? -1 : 1;
+    int c = strcmp(x->key, y->key);
+    return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* A commit's changes sorted for the record index's logs (hoodie_mdtw__rli_refs: a radix sort by 8 bytes of the
+ * key at a time) come in the order a comparison sort gives: keys sharing 8, 16 or more bytes, keys that are
+ * prefixes of others, keys of exactly 8 and 16 bytes, repeated keys (their arrival order kept). */
+HOODIE_TEST(write_mdt_rli__changes_sorted_by_group_key_arrival)
+{
+    enum { N = 6000, GROUPS = 7 };
+    static const char *const stems[] = { "", "a", "customer", "customer_", "customer_0000000", "customer_00000001",
+                                         "zz", "\xc3\xa9t\xc3\xa9", "2024-01-01 00:00:" };
+    hoodie_arena *a;
+    hoodie_assert_ok(hoodie_arena_new(&a, NULL, 65536));
+    hoodie_rli_changes c = { calloc(N, sizeof(hoodie_rli_change)), N, N };
+    hoodie_assert(c.v != NULL);
+    uint32_t x = 12345;
+    for (size_t i = 0; i < N; i++) {
+        x = x * 1103515245u + 12345u;
+        const char *stem = stems[(x >> 8) % (sizeof stems / sizeof *stems)];
+        unsigned tail = (x >> 16) % 300; /* repeats: the same key arrives again */
+        char *k = hoodie_arena_sprintf(a, (x >> 4) % 5 ? "%s%u" : "%s", stem, tail);
+        hoodie_assert(k != NULL);
+        if (!*k) k = hoodie_arena_strdup(a, "k");
+        c.v[i] = (hoodie_rli_change){ k, (x >> 3) & 1 ? "p" : NULL, "f" };
+    }
+    rli_ref *refs = hoodie_mdtw__rli_refs(&c, GROUPS);
+    hoodie_assert(refs != NULL);
+    ref_order *want = calloc(N, sizeof *want);
+    hoodie_assert(want != NULL);
+    for (size_t i = 0; i < N; i++) want[i] = (ref_order){ hoodie_mdt_key_group(c.v[i].key, GROUPS), i, c.v[i].key };
+    qsort(want, N, sizeof *want, ref_order_cmp);
+    for (size_t i = 0; i < N; i++) {
+        hoodie_assert_equal_i((long long)want[i].group, (long long)refs[i].group);
+        hoodie_assert_equal_i((long long)want[i].i, (long long)refs[i].seq);
+        hoodie_assert(refs[i].ch.key == c.v[want[i].i].key);
+        if (i) /* same key: the prefix test agrees */
+            hoodie_assert_equal_i(!strcmp(refs[i - 1].ch.key, refs[i].ch.key) && refs[i - 1].group == refs[i].group,
+                                  hoodie_mdtw__rli_same_key(&refs[i - 1], &refs[i]) && refs[i - 1].group == refs[i].group);
+    }
+    free(want);
+    free(refs);
+    free(c.v);
+    hoodie_arena_free(a);
 }

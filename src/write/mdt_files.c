@@ -905,7 +905,28 @@ typedef struct cgroup {
     int64_t records;
     uint64_t log_bytes;
     int none;           /* nothing to write: no base file */
+    /* the records of a column_stats or record_index group, read: its base HFile is built from them */
+    const hoodie_mdt_csrec *cs;
+    const hoodie_mdt_rlirec *rl;
+    size_t n;
 } cgroup;
+
+typedef struct cbuild {
+    cgroup *gs;
+    const hoodie_buf *schema;
+} cbuild;
+
+/* The base HFile of group i (run by hoodie_mdtw__run2: the groups' builds are independent). */
+static hoodie_status cgroup_build(void *ctx, size_t i)
+{
+    const cbuild *b = ctx;
+    cgroup *g = &b->gs[i];
+    const char *name = (const char *)g->f.name.data;
+    if (g->none) return HOODIE_OK;
+    if (g->cs) return hoodie_mdtw__build_cs_hfile(g->cs, g->n, b->schema, name, &g->f.bytes, &g->records);
+    if (g->rl) return hoodie_mdtw__build_rli_hfile(g->rl, g->n, b->schema, name, &g->f.bytes, &g->records);
+    return HOODIE_OK; /* the files partition's: built as it was read */
+}
 
 /* The compaction plan's operation for g (appended to ops). */
 static int plan_op(json_t *ops, const cgroup *g)
@@ -1008,19 +1029,20 @@ static hoodie_status compact_if_due(const hoodie_write_txn *dtx, const char *mdt
             if (rc == HOODIE_OK) rc = hoodie_mdtw__build_hfile(&ch, &schema, (const char *)g->f.name.data, &g->f.bytes, &g->records);
         } else if (i <= n_cs) {
             hoodie_mdt_csrec *recs;
-            size_t n;
-            rc = hoodie_mdt_cs_group(dtx->s, dtx->base_path, dtl, g->file_id, a, &recs, &n);
-            if (rc == HOODIE_OK) rc = hoodie_mdtw__build_cs_hfile(recs, n, &schema, (const char *)g->f.name.data, &g->f.bytes, &g->records);
+            rc = hoodie_mdt_cs_group(dtx->s, dtx->base_path, dtl, g->file_id, a, &recs, &g->n);
+            g->cs = recs;
         } else {
             hoodie_mdt_rlirec *recs;
-            size_t n, seen;
-            rc = hoodie_mdt_rli_group(dtx->s, dtx->base_path, dtl, g->file_id, a, &recs, &n, &seen);
+            size_t seen;
+            rc = hoodie_mdt_rli_group(dtx->s, dtx->base_path, dtl, g->file_id, a, &recs, &g->n, &seen);
+            g->rl = recs;
             /* a slice that never had an entry gets no base file (Hudi's compactor writes none for no records) */
             if (rc == HOODIE_OK && !seen && !g->sl->base) g->none = 1;
-            else if (rc == HOODIE_OK)
-                rc = hoodie_mdtw__build_rli_hfile(recs, n, &schema, (const char *)g->f.name.data, &g->f.bytes, &g->records);
         }
     }
+    /* read on this thread (storage), built on two */
+    cbuild cb = { gs, &schema };
+    if (rc == HOODIE_OK) rc = hoodie_mdtw__run2(ng, cgroup_build, &cb);
     if (rc < 0) goto done;
 
     /* the plan: an operation per file group, its slice's base file and logs */
@@ -1265,16 +1287,61 @@ static hoodie_status rli_log(dc_log *l, const char *t, int64_t t_ms, size_t grou
     return rc;
 }
 
-/* The record index's logs of a commit, a file group each: built by two threads (this one and a helper taking
- * every other group: zlib is most of a big commit's index), or by this one alone when no thread starts. A failure
- * of the helper is raised again here (errors are per thread). */
+/* fn(ctx, i) for i in [0, n) on two threads: this one and a helper taking every other i (the file groups of a
+ * metadata table partition: encoding and zlib are most of a big commit's or compaction's time, and they are
+ * independent), or on this one alone when no thread starts. The first failure (by i) is raised again here:
+ * errors are per thread. */
+typedef struct run2 {
+    size_t n;
+    hoodie_status (*fn)(void *ctx, size_t i);
+    void *ctx;
+    hoodie_status *rc, *code;
+    char **msg; /* a failure's message (malloc) */
+} run2;
+
+static void run2_from(run2 *r, size_t first)
+{
+    for (size_t i = first; i < r->n; i += 2) {
+        if ((r->rc[i] = r->fn(r->ctx, i)) >= 0) continue;
+        const hoodie_error *e = hoodie_error_last();
+        r->code[i] = e->code;
+        r->msg[i] = strdup(e->message ? e->message : "");
+        break;
+    }
+}
+
+static void *run2_helper(void *arg)
+{
+    run2_from(arg, 1);
+    return NULL;
+}
+
+hoodie_status hoodie_mdtw__run2(size_t n, hoodie_status (*fn)(void *ctx, size_t i), void *ctx)
+{
+    run2 r = { n, fn, ctx, calloc(n + 1, sizeof *r.rc), calloc(n + 1, sizeof *r.code), calloc(n + 1, sizeof *r.msg) };
+    hoodie_status rc = r.rc && r.code && r.msg ? HOODIE_OK : HOODIE_NOMEM();
+    if (rc == HOODIE_OK) {
+        pthread_t th;
+        int helper = n > 1 && pthread_create(&th, NULL, run2_helper, &r) == 0;
+        run2_from(&r, 0);
+        if (helper) pthread_join(th, NULL);
+        else run2_from(&r, 1);
+    }
+    for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
+        if (r.rc[i] >= 0) continue;
+        rc = r.msg[i] ? HOODIE_FAIL(r.code[i] < 0 ? r.code[i] : HOODIE_ERROR, "%s", r.msg[i]) : HOODIE_NOMEM();
+    }
+    for (size_t i = 0; r.msg && i < n; i++) free(r.msg[i]);
+    free(r.rc), free(r.code), free(r.msg);
+    return rc;
+}
+
+/* The record index's log of each file group a commit changes (run by hoodie_mdtw__run2). */
 typedef struct rli_job {
     dc_log *l;
     size_t group;
     const rli_ref *refs;
     size_t n;
-    hoodie_status rc, code;
-    char *msg; /* the helper's error message (malloc) */
 } rli_job;
 
 typedef struct rli_jobs {
@@ -1283,44 +1350,13 @@ typedef struct rli_jobs {
     const char *t;
     int64_t t_ms;
     const hoodie_buf *schema;
-    size_t first; /* the helper's first job (it takes every other one) */
 } rli_jobs;
 
-static void rli_jobs_run(rli_jobs *js, size_t first)
+static hoodie_status rli_job_run(void *ctx, size_t i)
 {
-    for (size_t i = first; i < js->n; i += 2) {
-        rli_job *j = &js->v[i];
-        j->rc = rli_log(j->l, js->t, js->t_ms, j->group, j->refs, j->n, js->schema);
-        if (j->rc < 0) {
-            const hoodie_error *e = hoodie_error_last();
-            j->code = e->code;
-            j->msg = strdup(e->message ? e->message : "");
-            break;
-        }
-    }
-}
-
-static void *rli_jobs_helper(void *arg)
-{
-    rli_jobs_run(arg, 1);
-    return NULL;
-}
-
-static hoodie_status rli_logs(rli_jobs *js)
-{
-    pthread_t th;
-    int helper = js->n > 1 && pthread_create(&th, NULL, rli_jobs_helper, js) == 0;
-    if (helper) rli_jobs_run(js, 0);
-    else
-        for (size_t i = 0; i < 2; i++) rli_jobs_run(js, i);
-    if (helper) pthread_join(th, NULL);
-    for (size_t i = 0; i < js->n; i++) {
-        const rli_job *j = &js->v[i];
-        if (j->rc >= 0) continue;
-        if (!j->msg) return HOODIE_NOMEM();
-        return HOODIE_FAIL(j->code < 0 ? j->code : HOODIE_ERROR, "%s", j->msg);
-    }
-    return HOODIE_OK;
+    const rli_jobs *js = ctx;
+    const rli_job *j = &js->v[i];
+    return rli_log(j->l, js->t, js->t_ms, j->group, j->refs, j->n, js->schema);
 }
 
 static hoodie_status write_deltacommit(const hoodie_write_txn *dtx, changes *c)
@@ -1384,17 +1420,16 @@ static hoodie_status write_deltacommit(const hoodie_write_txn *dtx, changes *c)
         rli_ref *refs = t_ms >= 0 ? hoodie_mdtw__rli_refs(&c->rc, n_rli) : NULL;
         if (t_ms < 0) rc = HOODIE_FAIL(HOODIE_EINVAL, "record index: instant time '%s' is not yyyyMMddHHmmss[SSS]", t);
         else if (!refs) rc = HOODIE_NOMEM();
-        rli_jobs jobs = { NULL, 0, t, t_ms, &schema, 0 };
+        rli_jobs jobs = { NULL, 0, t, t_ms, &schema };
         if (rc == HOODIE_OK && !(jobs.v = calloc(n_rli + 1, sizeof *jobs.v))) rc = HOODIE_NOMEM();
         for (size_t i = 0; rc == HOODIE_OK && i < c->rc.n;) {
             size_t g = refs[i].group, from = i;
             while (i < c->rc.n && refs[i].group == g) i++;
             dc_log *l = &logs[n_logs++];
             snprintf(l->prev, sizeof l->prev, "%s", lastc || compacted ? base_instant : c->rli->first[g]);
-            jobs.v[jobs.n++] = (rli_job){ l, g, refs + from, i - from, HOODIE_OK, HOODIE_OK, NULL };
+            jobs.v[jobs.n++] = (rli_job){ l, g, refs + from, i - from };
         }
-        if (rc == HOODIE_OK) rc = rli_logs(&jobs);
-        for (size_t j = 0; jobs.v && j < jobs.n; j++) free(jobs.v[j].msg);
+        if (rc == HOODIE_OK) rc = hoodie_mdtw__run2(jobs.n, rli_job_run, &jobs);
         free(jobs.v);
         free(refs);
         if (rc < 0) goto done;

@@ -113,6 +113,11 @@ typedef struct hoodie_mdtw_ri_memo {
 hoodie_status hoodie_mdtw__ri_of(hoodie_mdtw_ri_memo *m, hoodie_buf *ri, const char *partition, const char *file_id,
                                  int64_t t_ms, size_t *off, size_t *len);
 int hoodie_mdtw__rli_same_key(const rli_ref *x, const rli_ref *y);
+
+/** fn(ctx, i) for every i in [0, n), on two threads (this one and a helper taking every other i; this one alone
+ *  when no thread starts): for independent work on file groups. The first failure (by i) is raised again on this
+ *  thread. */
+hoodie_status hoodie_mdtw__run2(size_t n, hoodie_status (*fn)(void *ctx, size_t i), void *ctx);
 /* A transaction over instant `time` of `action` on the MDT at `mdt` (its requested file written). */
 hoodie_status hoodie_mdtw__mdt_begin(hoodie_write_txn *tx, const hoodie_storage *s, const char *mdt,
                                      const hoodie_table_config *mc, const char *time, hoodie_action action,

@@ -1336,11 +1336,12 @@ hoodie_status hoodie_mdtw__run2(size_t n, hoodie_status (*fn)(void *ctx, size_t 
     return rc;
 }
 
-/* The record index's log of each file group a commit changes (run by hoodie_mdtw__run2). */
+/* The record index's log of each file group a commit changes (run by hoodie_mdtw__run2): the group's changes
+ * (their indices, in arrival order) sorted by key, then the log built. */
 typedef struct rli_job {
     dc_log *l;
     size_t group;
-    const rli_ref *refs;
+    const uint32_t *idx;
     size_t n;
 } rli_job;
 
@@ -1350,13 +1351,23 @@ typedef struct rli_jobs {
     const char *t;
     int64_t t_ms;
     const hoodie_buf *schema;
+    const hoodie_rli_changes *c;
 } rli_jobs;
 
 static hoodie_status rli_job_run(void *ctx, size_t i)
 {
     const rli_jobs *js = ctx;
     const rli_job *j = &js->v[i];
-    return rli_log(j->l, js->t, js->t_ms, j->group, j->refs, j->n, js->schema);
+    rli_ref *refs = malloc((j->n + 1) * sizeof *refs);
+    if (!refs) return HOODIE_NOMEM();
+    for (size_t k = 0; k < j->n; k++) {
+        const hoodie_rli_change *ch = &js->c->v[j->idx[k]];
+        refs[k] = (rli_ref){ key_prefix(ch->key), (uint32_t)j->group, j->idx[k], *ch };
+    }
+    if (j->n > 1) qsort(refs, j->n, sizeof *refs, rli_ref_cmp);
+    hoodie_status rc = rli_log(j->l, js->t, js->t_ms, j->group, refs, j->n, js->schema);
+    free(refs);
+    return rc;
 }
 
 static hoodie_status write_deltacommit(const hoodie_write_txn *dtx, changes *c)
@@ -1417,21 +1428,26 @@ static hoodie_status write_deltacommit(const hoodie_write_txn *dtx, changes *c)
     }
     if (c->rli && c->rc.n) { /* record_index: a log per file group whose keys changed */
         int64_t t_ms = hoodie_write__instant_ms(t, dtx->utc);
-        rli_ref *refs = t_ms >= 0 ? hoodie_mdtw__rli_refs(&c->rc, n_rli) : NULL;
+        /* the changes' indices by file group (in arrival order); each group's job sorts its own */
+        uint32_t *idx = malloc((c->rc.n + 1) * sizeof *idx), *grp = malloc((c->rc.n + 1) * sizeof *grp);
+        size_t *at = calloc(n_rli + 1, sizeof *at);
+        rli_jobs jobs = { NULL, 0, t, t_ms, &schema, &c->rc };
         if (t_ms < 0) rc = HOODIE_FAIL(HOODIE_EINVAL, "record index: instant time '%s' is not yyyyMMddHHmmss[SSS]", t);
-        else if (!refs) rc = HOODIE_NOMEM();
-        rli_jobs jobs = { NULL, 0, t, t_ms, &schema };
-        if (rc == HOODIE_OK && !(jobs.v = calloc(n_rli + 1, sizeof *jobs.v))) rc = HOODIE_NOMEM();
-        for (size_t i = 0; rc == HOODIE_OK && i < c->rc.n;) {
-            size_t g = refs[i].group, from = i;
-            while (i < c->rc.n && refs[i].group == g) i++;
+        else if (!idx || !grp || !at || !(jobs.v = calloc(n_rli + 1, sizeof *jobs.v))) rc = HOODIE_NOMEM();
+        else if (c->rc.n > UINT32_MAX) rc = HOODIE_FAIL(HOODIE_EINVAL, "record index: %zu changes in one commit", c->rc.n);
+        for (size_t i = 0; rc == HOODIE_OK && i < c->rc.n; i++)
+            at[(grp[i] = (uint32_t)hoodie_mdt_key_group(c->rc.v[i].key, n_rli)) + 1]++;
+        for (size_t g = 0; rc == HOODIE_OK && g < n_rli; g++) at[g + 1] += at[g];
+        for (size_t i = 0; rc == HOODIE_OK && i < c->rc.n; i++) idx[at[grp[i]]++] = (uint32_t)i;
+        for (size_t g = 0, from = 0; rc == HOODIE_OK && g < n_rli; from = at[g++]) { /* at[g]: the end of g */
+            if (at[g] == from) continue;
             dc_log *l = &logs[n_logs++];
             snprintf(l->prev, sizeof l->prev, "%s", lastc || compacted ? base_instant : c->rli->first[g]);
-            jobs.v[jobs.n++] = (rli_job){ l, g, refs + from, i - from };
+            jobs.v[jobs.n++] = (rli_job){ l, g, idx + from, at[g] - from };
         }
         if (rc == HOODIE_OK) rc = hoodie_mdtw__run2(jobs.n, rli_job_run, &jobs);
         free(jobs.v);
-        free(refs);
+        free(idx), free(grp), free(at);
         if (rc < 0) goto done;
     }
 

@@ -252,12 +252,6 @@ static hoodie_status apply_hfile(ctx *c, const uint8_t *data, size_t len, const 
             else if (rc == HOODIE_ENOTFOUND) rc = HOODIE_OK;
         }
     } else {
-        /* records whole into an empty map (a slice's base file): sized for them at once, not grown step by step */
-        uint64_t cells = hoodie_hfile_entry_count(f);
-        if (rc == HOODIE_OK && (c->rli || c->raw) && !c->raw_idx.count && cells > c->raw_idx.cap / 2) {
-            hoodie_hmap_dispose(&c->raw_idx);
-            rc = hoodie_hmap_init(&c->raw_idx, (size_t)(cells + cells / 4));
-        }
         while (rc == HOODIE_OK && (rc = hoodie_hfile_next(&it, &kv)) == HOODIE_OK)
             rc = c->rli  ? apply_rli(c, schema, kv.key, kv.key_len, kv.value, kv.value_len, what)
                  : c->raw  ? apply_raw(c, schema, kv.key, kv.key_len, kv.value, kv.value_len, what)

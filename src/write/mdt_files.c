@@ -1183,24 +1183,33 @@ static int rli_ref_cmp(const void *a, const void *b)
     return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-/* The changes by file group (of n_groups), then key, then arrival (malloc): a counting sort by group, then each
- * group's sorted by key. */
-rli_ref *hoodie_mdtw__rli_refs(const hoodie_rli_changes *c, size_t n_groups)
+hoodie_status hoodie_mdtw__rli_by_group(const hoodie_rli_changes *c, size_t n_groups, uint32_t **idx, size_t **end)
 {
-    rli_ref *refs = malloc((c->n + 1) * sizeof *refs);
+    *idx = NULL, *end = NULL;
+    if (c->n > UINT32_MAX) return HOODIE_FAIL(HOODIE_EINVAL, "record index: %zu changes in one commit", c->n);
+    uint32_t *v = malloc((c->n + 1) * sizeof *v), *grp = malloc((c->n + 1) * sizeof *grp);
     size_t *at = calloc(n_groups + 1, sizeof *at);
-    uint32_t *grp = malloc((c->n + 1) * sizeof *grp);
-    if (!refs || !at || !grp) { free(refs), free(at), free(grp); return NULL; }
+    if (!v || !grp || !at) {
+        free(v), free(grp), free(at);
+        return HOODIE_NOMEM();
+    }
     for (size_t i = 0; i < c->n; i++) at[(grp[i] = (uint32_t)hoodie_mdt_key_group(c->v[i].key, n_groups)) + 1]++;
     for (size_t g = 0; g < n_groups; g++) at[g + 1] += at[g];
-    for (size_t i = 0; i < c->n; i++)
-        refs[at[grp[i]]++] = (rli_ref){ key_prefix(c->v[i].key), grp[i], (uint32_t)i, c->v[i] };
-    for (size_t g = 0, from = 0; g < n_groups; g++) { /* at[g] is now the end of group g */
-        if (at[g] - from > 1) qsort(refs + from, at[g] - from, sizeof *refs, rli_ref_cmp);
-        from = at[g];
-    }
-    free(at);
+    for (size_t i = 0; i < c->n; i++) v[at[grp[i]]++] = (uint32_t)i; /* at[g] ends as the end of group g */
     free(grp);
+    *idx = v, *end = at;
+    return HOODIE_OK;
+}
+
+rli_ref *hoodie_mdtw__rli_group_refs(const hoodie_rli_changes *c, const uint32_t *idx, size_t n, size_t g)
+{
+    rli_ref *refs = malloc((n + 1) * sizeof *refs);
+    if (!refs) return NULL;
+    for (size_t k = 0; k < n; k++) {
+        const hoodie_rli_change *ch = &c->v[idx[k]];
+        refs[k] = (rli_ref){ key_prefix(ch->key), (uint32_t)g, idx[k], *ch };
+    }
+    if (n > 1) qsort(refs, n, sizeof *refs, rli_ref_cmp);
     return refs;
 }
 
@@ -1358,13 +1367,8 @@ static hoodie_status rli_job_run(void *ctx, size_t i)
 {
     const rli_jobs *js = ctx;
     const rli_job *j = &js->v[i];
-    rli_ref *refs = malloc((j->n + 1) * sizeof *refs);
+    rli_ref *refs = hoodie_mdtw__rli_group_refs(js->c, j->idx, j->n, j->group);
     if (!refs) return HOODIE_NOMEM();
-    for (size_t k = 0; k < j->n; k++) {
-        const hoodie_rli_change *ch = &js->c->v[j->idx[k]];
-        refs[k] = (rli_ref){ key_prefix(ch->key), (uint32_t)j->group, j->idx[k], *ch };
-    }
-    if (j->n > 1) qsort(refs, j->n, sizeof *refs, rli_ref_cmp);
     hoodie_status rc = rli_log(j->l, js->t, js->t_ms, j->group, refs, j->n, js->schema);
     free(refs);
     return rc;
@@ -1429,17 +1433,13 @@ static hoodie_status write_deltacommit(const hoodie_write_txn *dtx, changes *c)
     if (c->rli && c->rc.n) { /* record_index: a log per file group whose keys changed */
         int64_t t_ms = hoodie_write__instant_ms(t, dtx->utc);
         /* the changes' indices by file group (in arrival order); each group's job sorts its own */
-        uint32_t *idx = malloc((c->rc.n + 1) * sizeof *idx), *grp = malloc((c->rc.n + 1) * sizeof *grp);
-        size_t *at = calloc(n_rli + 1, sizeof *at);
+        uint32_t *idx = NULL;
+        size_t *at = NULL;
         rli_jobs jobs = { NULL, 0, t, t_ms, &schema, &c->rc };
         if (t_ms < 0) rc = HOODIE_FAIL(HOODIE_EINVAL, "record index: instant time '%s' is not yyyyMMddHHmmss[SSS]", t);
-        else if (!idx || !grp || !at || !(jobs.v = calloc(n_rli + 1, sizeof *jobs.v))) rc = HOODIE_NOMEM();
-        else if (c->rc.n > UINT32_MAX) rc = HOODIE_FAIL(HOODIE_EINVAL, "record index: %zu changes in one commit", c->rc.n);
-        for (size_t i = 0; rc == HOODIE_OK && i < c->rc.n; i++)
-            at[(grp[i] = (uint32_t)hoodie_mdt_key_group(c->rc.v[i].key, n_rli)) + 1]++;
-        for (size_t g = 0; rc == HOODIE_OK && g < n_rli; g++) at[g + 1] += at[g];
-        for (size_t i = 0; rc == HOODIE_OK && i < c->rc.n; i++) idx[at[grp[i]]++] = (uint32_t)i;
-        for (size_t g = 0, from = 0; rc == HOODIE_OK && g < n_rli; from = at[g++]) { /* at[g]: the end of g */
+        else rc = hoodie_mdtw__rli_by_group(&c->rc, n_rli, &idx, &at);
+        if (rc == HOODIE_OK && !(jobs.v = calloc(n_rli + 1, sizeof *jobs.v))) rc = HOODIE_NOMEM();
+        for (size_t g = 0, from = 0; rc == HOODIE_OK && g < n_rli; from = at[g++]) {
             if (at[g] == from) continue;
             dc_log *l = &logs[n_logs++];
             snprintf(l->prev, sizeof l->prev, "%s", lastc || compacted ? base_instant : c->rli->first[g]);
@@ -1447,7 +1447,7 @@ static hoodie_status write_deltacommit(const hoodie_write_txn *dtx, changes *c)
         }
         if (rc == HOODIE_OK) rc = hoodie_mdtw__run2(jobs.n, rli_job_run, &jobs);
         free(jobs.v);
-        free(idx), free(grp), free(at);
+        free(idx), free(at);
         if (rc < 0) goto done;
     }
 

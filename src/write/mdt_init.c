@@ -382,10 +382,12 @@ static hoodie_status rli_init_partition(const hoodie_storage *s, const char *bas
     out_file *outs = calloc(ng, sizeof *outs);
     hoodie_wstat *sts = calloc(ng, sizeof *sts);
     char (*fids)[32] = calloc(ng, sizeof *fids);
-    rli_ref *refs = malloc((keys->n + 1) * sizeof *refs);
+    rli_ref *refs = NULL;
+    uint32_t *idx = NULL;
+    size_t *end = NULL;
     hoodie_mdt_rlirec *recs = malloc((keys->n + 1) * sizeof *recs);
     size_t *offs = malloc((2 * keys->n + 1) * sizeof *offs); /* each key's location: offset and length in ri */
-    hoodie_status rc = outs && sts && fids && refs && recs && offs ? HOODIE_OK : HOODIE_NOMEM();
+    hoodie_status rc = outs && sts && fids && recs && offs ? HOODIE_OK : HOODIE_NOMEM();
     hoodie_fsview_opts fo = { NULL, NULL, NULL, 0, NULL, NULL, NULL };
     hoodie_hmap by_id = HOODIE_HMAP_INIT; /* file id -> its group in v */
     if (rc == HOODIE_OK) rc = hoodie_fsview_build(&v, s, base_path, cfg, tl, &fo);
@@ -396,10 +398,7 @@ static hoodie_status rli_init_partition(const hoodie_storage *s, const char *bas
         rc = hoodie_hmap_upsert(&by_id, v->groups[x].file_id, strlen(v->groups[x].file_id), &slot, &existed);
         if (rc == HOODIE_OK) *slot = x;
     }
-    if (rc == HOODIE_OK) {
-        free(refs);
-        if (!(refs = hoodie_mdtw__rli_refs(keys, ng))) rc = HOODIE_NOMEM();
-    }
+    if (rc == HOODIE_OK) rc = hoodie_mdtw__rli_by_group(keys, ng, &idx, &end);
     if (rc == HOODIE_OK) rc = hoodie_mdtw__schema_with_meta(&schema);
     if (rc == HOODIE_OK) rc = hoodie_write__partition_metadata(s, mdt, RLI_PART, t);
     if (rc == HOODIE_OK) rc = hoodie_mdtw__mdt_begin(&tx, s, mdt, mc, t, HOODIE_ACTION_DELTACOMMIT, "", 0);
@@ -407,10 +406,12 @@ static hoodie_status rli_init_partition(const hoodie_storage *s, const char *bas
     const char *last_inst = NULL;
     int64_t last_ms = -1;
     hoodie_mdtw_ri_memo memo = { NULL, 0, 0 };
-    for (size_t g = 0, i = 0; rc == HOODIE_OK && g < ng; g++) {
-        size_t k = 0;
+    for (size_t g = 0, from = 0; rc == HOODIE_OK && g < ng; from = end[g++]) {
+        size_t k = 0, n = end[g] - from;
         ri.len = 0;
-        for (; rc == HOODIE_OK && i < keys->n && refs[i].group == g; i++) {
+        free(refs);
+        if (!(refs = hoodie_mdtw__rli_group_refs(keys, idx + from, n, g))) rc = HOODIE_NOMEM();
+        for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
             const hoodie_rli_change *ch = &refs[i].ch;
             if (k && hoodie_mdtw__rli_same_key(&refs[i - 1], &refs[i]))
                 rc = HOODIE_FAIL(HOODIE_EINVAL, "%s: record key '%s' is in more than one file group (%s, %s): a "
@@ -461,6 +462,8 @@ static hoodie_status rli_init_partition(const hoodie_storage *s, const char *bas
     free(sts);
     free(fids);
     free(refs);
+    free(idx);
+    free(end);
     free(recs);
     free(offs);
     hoodie_hmap_dispose(&by_id);

@@ -99,8 +99,11 @@ hoodie_status hoodie_mdtw__build_cs_hfile(const hoodie_mdt_csrec *recs, size_t n
                                           const char *file_name, hoodie_buf *out, int64_t *records);
 hoodie_status hoodie_mdtw__build_rli_hfile(const hoodie_mdt_rlirec *recs, size_t n, const hoodie_buf *schema,
                                            const char *file_name, hoodie_buf *out, int64_t *records);
-/* The record index's changes by file group (of n_groups), then key, then arrival (malloc). */
-rli_ref *hoodie_mdtw__rli_refs(const hoodie_rli_changes *c, size_t n_groups);
+/* The record index's changes by file group (of n_groups): *idx their indices, each group's in arrival order, and
+ * *end (n_groups) where each group's end in *idx (both malloc). */
+hoodie_status hoodie_mdtw__rli_by_group(const hoodie_rli_changes *c, size_t n_groups, uint32_t **idx, size_t **end);
+/* Group g's changes (indices idx[0..n)) sorted by key, then arrival (malloc; NULL: out of memory). */
+rli_ref *hoodie_mdtw__rli_group_refs(const hoodie_rli_changes *c, const uint32_t *idx, size_t n, size_t g);
 
 /* Record index locations: the same bytes for every key of a file group (one instant per file group in a log or
  * an initialization), so encoded once per (partition, file id) strings (the keys of one file share their

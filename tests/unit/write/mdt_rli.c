@@ -100,9 +100,10 @@ static int ref_order_cmp(const void *a, const void *b)
     return c ? c : (x->i > y->i) - (x->i < y->i);
 }
 
-/* A commit's changes sorted for the record index's logs (hoodie_mdtw__rli_refs: a radix sort by 8 bytes of the
- * key at a time) come in the order a comparison sort gives: keys sharing 8, 16 or more bytes, keys that are
- * prefixes of others, keys of exactly 8 and 16 bytes, repeated keys (their arrival order kept). */
+/* A commit's changes ordered for the record index's logs (hoodie_mdtw__rli_by_group, then each group's
+ * hoodie_mdtw__rli_group_refs: a prefix of the key compared first) come in the order a plain comparison sort
+ * gives: keys sharing 8, 16 or more bytes, keys that are prefixes of others, keys of exactly 8 and 16 bytes,
+ * repeated keys (their arrival order kept). */
 HOODIE_TEST(write_mdt_rli__changes_sorted_by_group_key_arrival)
 {
     enum { N = 6000, GROUPS = 7 };
@@ -122,8 +123,19 @@ HOODIE_TEST(write_mdt_rli__changes_sorted_by_group_key_arrival)
         if (!*k) k = hoodie_arena_strdup(a, "k");
         c.v[i] = (hoodie_rli_change){ k, (x >> 3) & 1 ? "p" : NULL, "f" };
     }
-    rli_ref *refs = hoodie_mdtw__rli_refs(&c, GROUPS);
+    uint32_t *idx;
+    size_t *end;
+    hoodie_assert_ok(hoodie_mdtw__rli_by_group(&c, GROUPS, &idx, &end));
+    rli_ref *refs = calloc(N, sizeof *refs);
     hoodie_assert(refs != NULL);
+    for (size_t g = 0, from = 0; g < GROUPS; from = end[g++]) {
+        rli_ref *group = hoodie_mdtw__rli_group_refs(&c, idx + from, end[g] - from, g);
+        hoodie_assert(group != NULL);
+        memcpy(refs + from, group, (end[g] - from) * sizeof *refs);
+        free(group);
+    }
+    free(idx);
+    free(end);
     ref_order *want = calloc(N, sizeof *want);
     hoodie_assert(want != NULL);
     for (size_t i = 0; i < N; i++) want[i] = (ref_order){ hoodie_mdt_key_group(c.v[i].key, GROUPS), i, c.v[i].key };

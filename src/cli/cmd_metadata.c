@@ -24,6 +24,7 @@ static void metadata_usage(FILE *out)
             "       hoodie metadata TABLE validate\n"
             "       hoodie metadata TABLE init [--record-index]\n"
             "       hoodie metadata TABLE lookup KEY...\n"
+            "       hoodie metadata TABLE lookup --secondary-index NAME VALUE...\n"
             "\n"
             "  What the table's metadata table (.hoodie/metadata) records, read by hoodie:\n"
             "  partitions  the partitions of its files partition (\"\" is printed as '.')\n"
@@ -33,8 +34,12 @@ static void metadata_usage(FILE *out)
             "              in storage only until rolled back). With a column_stats partition hoodie keeps: every\n"
             "              listed base file's statistics against its Parquet footer, and none of a file not listed;\n"
             "              with a record_index partition: every key of the snapshot where the index puts it (its\n"
-            "              partition and file group), and no key the snapshot does not hold\n"
-            "  lookup      where its record index puts each key (partition, file id, instant in epoch ms)\n"
+            "              partition and file group), and no key the snapshot does not hold; with secondary\n"
+            "              indexes (Hudi 1.x, layout V1): each one's entries against the snapshot's (record key,\n"
+            "              value) pairs, both ways\n"
+            "  lookup      where its record index puts each key (partition, file id, instant in epoch ms);\n"
+            "              --secondary-index NAME (e.g. secondary_index_name_idx): the record keys the index\n"
+            "              holds for each value (value, tab, key; '-' for none)\n"
             "  init        create one (a version 8 table without one, no instant pending): its files partition\n"
             "              lists every data file, its column_stats partition holds every base file's statistics\n"
             "              (a table with a schema), and hoodie's writes and services keep both in step from then on;\n"
@@ -285,6 +290,107 @@ static long validate_rli(hoodie_table *t, long *checked, hoodie_status *rc)
     return diffs;
 }
 
+typedef struct si_pairs { hoodie_mdt_si_entry *v; size_t n, cap; } si_pairs;
+
+/* The (record key, value) pairs of the snapshot for column `column` (non-null values), onto *out; strings in `a`.
+ * HOODIE_EUNSUPPORTED when the column's type has no rendering of Java's toString() (hoodie_mdt_si_value). */
+static hoodie_status snapshot_values(hoodie_table *t, const char *column, hoodie_arena *a, si_pairs *out)
+{
+    const char *cols[2] = { "_hoodie_record_key", column };
+    hoodie_scan_opts so = HOODIE_SCAN_OPTS_INIT;
+    so.columns = cols;
+    so.n_columns = 2;
+    struct ArrowArrayStream st;
+    hoodie_arrow_reader ar;
+    hoodie_buf val = HOODIE_BUF_INIT;
+    hoodie_status r = hoodie_table_scan(t, &so, &st);
+    if (r == HOODIE_OK && (r = hoodie_arrow_reader_open(&ar, &st)) < 0 && st.release) st.release(&st);
+    int open = r == HOODIE_OK;
+    hoodie_batch b;
+    while (r == HOODIE_OK && (r = hoodie_arrow_reader_next(&ar, &b)) == HOODIE_OK) {
+        const hoodie_field *f = &b.schema.children[1];
+        if (!hoodie_mdt_si_type_ok(&f->type)) {
+            char tn[64];
+            r = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "column %s of type %s: its values as Java renders them are not "
+                            "reproduced", column, hoodie_type_name(&f->type, tn, sizeof tn));
+        }
+        for (int64_t i = 0; r == HOODIE_OK && i < b.root.length; i++) {
+            val.len = 0;
+            int got = hoodie_mdt_si_value(f, &b.root.children[1], i, &val);
+            if (got < 0) { r = HOODIE_NOMEM(); break; }
+            if (!got) continue; /* nulls are not indexed */
+            if (out->n == out->cap) {
+                size_t nc = out->cap ? out->cap * 2 : 1024;
+                hoodie_mdt_si_entry *v = realloc(out->v, nc * sizeof *v);
+                if (!v) { r = HOODIE_NOMEM(); break; }
+                out->v = v, out->cap = nc;
+            }
+            size_t kl;
+            const uint8_t *k = hoodie_array_bytes_at(&b.root.children[0], i, &kl);
+            hoodie_mdt_si_entry *e = &out->v[out->n];
+            e->record_key = hoodie_arena_strndup(a, (const char *)k, kl);
+            e->secondary = hoodie_arena_strndup(a, (const char *)val.data, val.len);
+            if (!e->record_key || !e->secondary) r = HOODIE_NOMEM();
+            else out->n++;
+        }
+        hoodie_batch_dispose(&b);
+    }
+    if (r == HOODIE_ITEROVER) r = HOODIE_OK;
+    if (open) hoodie_arrow_reader_close(&ar);
+    hoodie_buf_dispose(&val);
+    return r;
+}
+
+static int si_pair_cmp(const void *a, const void *b)
+{
+    const hoodie_mdt_si_entry *x = a, *y = b;
+    int c = strcmp(x->record_key, y->record_key);
+    return c ? c : strcmp(x->secondary, y->secondary);
+}
+
+/* Each secondary index hoodie reads against the snapshot: an entry for every (record key, value) pair of it, and
+ * none other. *checked: the pairs checked; *n_idx: the indexes checked. */
+static long validate_si(hoodie_table *t, long *checked, size_t *n_idx, hoodie_status *rc)
+{
+    hoodie_arena *a = NULL;
+    hoodie_mdt_secondary *defs = NULL;
+    size_t n_defs = 0;
+    long diffs = 0;
+    hoodie_status r = hoodie_arena_new(&a, NULL, 65536);
+    if (r == HOODIE_OK) r = hoodie_mdt_secondary_indexes(t->storage, t->base_path, t->cfg, a, &defs, &n_defs);
+    for (size_t d = 0; r == HOODIE_OK && d < n_defs; d++) {
+        si_pairs snap = { NULL, 0, 0 };
+        hoodie_mdt_si_entry *idx = NULL;
+        size_t n_idx_e = 0, shown_diffs = 0;
+        r = snapshot_values(t, defs[d].column, a, &snap);
+        if (r == HOODIE_EUNSUPPORTED) {
+            printf("%s: not checked (%s)\n", defs[d].name, hoodie_error__message());
+            hoodie_error_clear();
+            r = HOODIE_OK;
+            free(snap.v);
+            continue;
+        }
+        if (r == HOODIE_OK) r = hoodie_mdt_secondary_entries(t->storage, t->base_path, t->tl, defs[d].name, a, &idx,
+                                                             &n_idx_e);
+        if (r == HOODIE_OK && snap.n) qsort(snap.v, snap.n, sizeof *snap.v, si_pair_cmp);
+        for (size_t i = 0, j = 0; r == HOODIE_OK && (i < snap.n || j < n_idx_e);) {
+            int c = i == snap.n ? 1 : j == n_idx_e ? -1 : si_pair_cmp(&snap.v[i], &idx[j]);
+            if (!c) { i++, j++; continue; }
+            const hoodie_mdt_si_entry *e = c < 0 ? &snap.v[i++] : &idx[j++];
+            if (shown_diffs++ < 20)
+                printf("%s: key '%s' value '%s' %s\n", defs[d].name, e->record_key, e->secondary,
+                       c < 0 ? "in the snapshot, not indexed" : "indexed, not in the snapshot");
+            diffs++;
+        }
+        if (r == HOODIE_OK) *checked += (long)snap.n, ++*n_idx;
+        free(snap.v);
+        free(idx);
+    }
+    if (r < 0) *rc = r, diffs = 0;
+    hoodie_arena_free(a);
+    return diffs;
+}
+
 static int validate(hoodie_table *t, const hoodie_mdt_listing *l)
 {
     /* the partitions storage has (folders holding .hoodie_partition_metadata) */
@@ -311,6 +417,9 @@ static int validate(hoodie_table *t, const hoodie_mdt_listing *l)
     hoodie_fsview_free(v);
     long cs_checked = 0, cs_diffs = rc == HOODIE_OK ? validate_cs(t, l, &cs_checked, &rc) : 0;
     long rli_checked = 0, rli_diffs = rc == HOODIE_OK ? validate_rli(t, &rli_checked, &rc) : 0;
+    long si_checked = 0;
+    size_t si_n = 0;
+    long si_diffs = rc == HOODIE_OK ? validate_si(t, &si_checked, &si_n, &rc) : 0;
     if (rc < 0) return cli_fail(rc, NULL);
     printf("%zu partition(s), %ld file(s) in the metadata table; %ld difference(s) from storage\n", l->count, files,
            diffs);
@@ -319,13 +428,17 @@ static int validate(hoodie_table *t, const hoodie_mdt_listing *l)
                cs_checked, cs_diffs);
     if (hoodie_mdt_listed(t->cfg, "record_index"))
         printf("record_index: %ld key(s) of the snapshot checked; %ld difference(s)\n", rli_checked, rli_diffs);
-    return diffs || cs_diffs || rli_diffs ? 1 : CLI_OK;
+    if (si_n || si_diffs)
+        printf("secondary indexes: %zu checked, %ld (record key, value) pair(s) of the snapshot; %ld difference(s)\n",
+               si_n, si_checked, si_diffs);
+    return diffs || cs_diffs || rli_diffs || si_diffs ? 1 : CLI_OK;
 }
 
 int cmd_metadata(int argc, char **argv)
 {
     const char *table = NULL, *what = NULL, *only = NULL;
     int record_index = 0;
+    const char *secondary = NULL;
     const char **keys = calloc((size_t)argc + 1, sizeof *keys);
     size_t n_keys = 0;
     if (!keys) return cli_fail(HOODIE_ENOMEM, NULL);
@@ -334,7 +447,10 @@ int cmd_metadata(int argc, char **argv)
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { metadata_usage(stdout); code = CLI_OK; }
         else if (!strcmp(a, "--record-index")) record_index = 1;
-        else if (!strcmp(a, "--partition")) {
+        else if (!strcmp(a, "--secondary-index")) {
+            if (i + 1 >= argc) code = cli_usage("metadata: --secondary-index needs an index name");
+            else secondary = argv[++i];
+        } else if (!strcmp(a, "--partition")) {
             if (i + 1 >= argc) code = cli_usage("metadata: --partition needs a partition path");
             else only = argv[++i];
         } else if (a[0] == '-' && a[1] == '-') code = cli_usage("metadata: unknown option '%s'", a);
@@ -350,6 +466,8 @@ int cmd_metadata(int argc, char **argv)
     if (code < 0 && !strcmp(what, "lookup") && !n_keys) code = cli_usage("metadata: lookup needs keys");
     if (code < 0 && only && strcmp(what, "files")) code = cli_usage("metadata: --partition goes with files");
     if (code < 0 && record_index && strcmp(what, "init")) code = cli_usage("metadata: --record-index goes with init");
+    if (code < 0 && secondary && strcmp(what, "lookup"))
+        code = cli_usage("metadata: --secondary-index goes with lookup");
     if (code >= 0) { free(keys); return code; }
 
     hoodie_table *t = NULL;
@@ -374,10 +492,31 @@ int cmd_metadata(int argc, char **argv)
         free(keys);
         return rc < 0 ? cli_fail(rc, NULL) : CLI_OK;
     }
-    if (rc == HOODIE_OK && !hoodie_mdt_listed(t->cfg, !strcmp(what, "lookup") ? "record_index" : "files"))
-        rc = HOODIE_FAIL(HOODIE_ENOTFOUND, "%s: hoodie.table.metadata.partitions does not list %s", table,
-                         !strcmp(what, "lookup") ? "record_index" : "files");
-    if (rc == HOODIE_OK && !strcmp(what, "lookup")) {
+    const char *needs = secondary ? secondary : !strcmp(what, "lookup") ? "record_index" : "files";
+    if (rc == HOODIE_OK && !hoodie_mdt_listed(t->cfg, needs))
+        rc = HOODIE_FAIL(HOODIE_ENOTFOUND, "%s: hoodie.table.metadata.partitions does not list %s", table, needs);
+    if (rc == HOODIE_OK && secondary) {
+        hoodie_arena *a = NULL;
+        hoodie_mdt_secondary *defs = NULL;
+        size_t n_defs = 0, d = 0;
+        rc = hoodie_arena_new(&a, NULL, 4096);
+        if (rc == HOODIE_OK) rc = hoodie_mdt_secondary_indexes(t->storage, t->base_path, t->cfg, a, &defs, &n_defs);
+        while (rc == HOODIE_OK && d < n_defs && strcmp(defs[d].name, secondary)) d++;
+        if (rc == HOODIE_OK && d == n_defs)
+            rc = HOODIE_FAIL(HOODIE_EUNSUPPORTED, "%s: %s is not a secondary index hoodie reads (an index definition "
+                             "of type secondary_index, layout V1, on one top-level field)", table, secondary);
+        for (size_t i = 0; rc == HOODIE_OK && i < n_keys; i++) {
+            const char **found = NULL;
+            size_t n_found = 0;
+            rc = hoodie_mdt_secondary_keys(t->storage, t->base_path, t->tl, secondary, &keys[i], 1, a, &found,
+                                           &n_found);
+            for (size_t k = 0; rc == HOODIE_OK && k < n_found; k++) printf("%s\t%s\n", keys[i], found[k]);
+            if (rc == HOODIE_OK && !n_found) printf("%s\t-\n", keys[i]);
+            free(found);
+        }
+        hoodie_arena_free(a);
+        code = rc < 0 ? cli_fail(rc, NULL) : CLI_OK;
+    } else if (rc == HOODIE_OK && !strcmp(what, "lookup")) {
         hoodie_arena *a = NULL;
         hoodie_mdt_location *locs = calloc(n_keys, sizeof *locs);
         rc = locs ? hoodie_arena_new(&a, NULL, 4096) : HOODIE_NOMEM();

@@ -939,26 +939,30 @@ static int slice_may_match(const scan *s, const hoodie_file_slice *sl)
 /* A point lookup of the latest snapshot on a table whose metadata table has a record index (opened with
  * HOODIE_OPEN_METADATA_TABLE): only the file groups the index puts the keys in are read (none when it holds none
  * of them), instead of every group's bloom filter. A metadata table that is listed but gone: the usual way. */
-static hoodie_status rli_groups(scan *s)
+static int rli_usable(const scan *s)
+{
+    const hoodie_table *t = s->t;
+    return (t->open_flags & HOODIE_OPEN_METADATA_TABLE) && s->query == HOODIE_QUERY_SNAPSHOT && !s->as_of[0] &&
+           !t->cfg->lsm_tree && hoodie_mdt_listed(t->cfg, "record_index");
+}
+
+/* s->rli_only: the file groups the record index puts keys[0..n) in (s->rli_arena holds their ids). */
+static hoodie_status rli_groups_of(scan *s, const char *const *keys, size_t n)
 {
     hoodie_table *t = s->t;
-    if (!(t->open_flags & HOODIE_OPEN_METADATA_TABLE) || !s->n_keys || s->query != HOODIE_QUERY_SNAPSHOT ||
-        s->as_of[0] || t->cfg->lsm_tree || !hoodie_mdt_listed(t->cfg, "record_index"))
-        return HOODIE_OK;
-    hoodie_mdt_location *locs = calloc(s->n_keys, sizeof *locs);
+    hoodie_mdt_location *locs = calloc(n + 1, sizeof *locs);
     if (!locs) return HOODIE_NOMEM();
-    hoodie_status rc = hoodie_arena_new(&s->rli_arena, NULL, 4096);
-    if (rc == HOODIE_OK)
-        rc = hoodie_mdt_record_index(t->storage, t->base_path, t->tl, (const char *const *)s->keys, s->n_keys,
-                                     s->rli_arena, locs);
+    hoodie_status rc = s->rli_arena ? HOODIE_OK : hoodie_arena_new(&s->rli_arena, NULL, 4096);
+    if (rc == HOODIE_OK && n)
+        rc = hoodie_mdt_record_index(t->storage, t->base_path, t->tl, keys, n, s->rli_arena, locs);
     if (rc == HOODIE_ENOTFOUND) {
         hoodie_error_clear();
         free(locs);
         return HOODIE_OK;
     }
     if (rc == HOODIE_OK && !(s->rli_only = calloc(1, sizeof *s->rli_only))) rc = HOODIE_NOMEM();
-    if (rc == HOODIE_OK) rc = hoodie_hmap_init(s->rli_only, s->n_keys);
-    for (size_t i = 0; rc == HOODIE_OK && i < s->n_keys; i++) {
+    if (rc == HOODIE_OK) rc = hoodie_hmap_init(s->rli_only, n + 1);
+    for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
         if (!locs[i].found) continue;
         char *id = hoodie_arena_sprintf(s->rli_arena, "%s\x01%s", locs[i].partition, locs[i].file_id);
         uint64_t *slot;
@@ -966,6 +970,68 @@ static hoodie_status rli_groups(scan *s)
         rc = id ? hoodie_hmap_upsert(s->rli_only, id, strlen(id), &slot, &existed) : HOODIE_NOMEM();
     }
     free(locs);
+    return rc;
+}
+
+static hoodie_status rli_groups(scan *s)
+{
+    if (!s->n_keys || !rli_usable(s)) return HOODIE_OK;
+    return rli_groups_of(s, (const char *const *)s->keys, s->n_keys);
+}
+
+/* A filtered read of the latest snapshot (opened with HOODIE_OPEN_METADATA_TABLE) whose filter asks for values of
+ * a column that a secondary index of the table covers (column = v, column IN (...)), with a record index: the
+ * index gives the record keys with those values, the record index their file groups, and only those are read
+ * (Hudi's data skipping by secondary index); the filter still decides each row. The first such predicate is
+ * used (a conjunction: each one alone bounds the rows). */
+static hoodie_status si_groups(scan *s)
+{
+    hoodie_table *t = s->t;
+    if (s->n_keys || !s->has_filter || !s->filter.count || s->rli_only || s->only || !rli_usable(s) ||
+        !t->cfg->populate_meta_fields)
+        return HOODIE_OK;
+    const char *parts = hoodie_table_config_get(t->cfg, "hoodie.table.metadata.partitions");
+    if (!parts || !strstr(parts, "secondary_index_")) return HOODIE_OK;
+    hoodie_arena *a = NULL;
+    hoodie_mdt_secondary *defs = NULL;
+    size_t n_defs = 0;
+    hoodie_status rc = hoodie_arena_new(&a, NULL, 4096);
+    if (rc == HOODIE_OK) rc = hoodie_mdt_secondary_indexes(t->storage, t->base_path, t->cfg, a, &defs, &n_defs);
+    const hoodie_pred *use = NULL;
+    const char *index = NULL;
+    for (size_t k = 0; rc == HOODIE_OK && !use && k < s->filter.count; k++) {
+        const hoodie_pred *p = &s->filter.preds[k];
+        if (p->op != HOODIE_F_EQ && p->op != HOODIE_F_IN) continue;
+        int c = hoodie_field_find(&s->full, p->column);
+        if (c < 0 || !hoodie_mdt_si_type_ok(&s->full.children[c].type)) continue;
+        int is_str = s->full.children[c].type.id == HOODIE_TYPE_STRING, ok = p->n_values > 0;
+        for (size_t v = 0; ok && v < p->n_values; v++) /* literals of the column's kind only */
+            ok = is_str ? p->values[v].kind == HOODIE_LIT_STRING
+                        : p->values[v].kind == HOODIE_LIT_NUMBER && p->values[v].is_integer;
+        for (size_t d = 0; ok && !use && d < n_defs; d++)
+            if (!strcmp(defs[d].column, p->column)) use = p, index = defs[d].name;
+    }
+    const char **vals = NULL, **keys = NULL;
+    size_t n_found = 0;
+    if (rc == HOODIE_OK && use && !(vals = hoodie_arena_calloc(a, use->n_values, sizeof *vals))) rc = HOODIE_NOMEM();
+    for (size_t v = 0; rc == HOODIE_OK && use && v < use->n_values; v++) {
+        const hoodie_literal *l = &use->values[v];
+        vals[v] = l->kind == HOODIE_LIT_STRING ? hoodie_arena_strndup(a, l->text, l->len)
+                                               : hoodie_arena_sprintf(a, "%lld", (long long)l->i);
+        if (!vals[v]) rc = HOODIE_NOMEM();
+    }
+    if (rc == HOODIE_OK && use)
+        rc = hoodie_mdt_secondary_keys(t->storage, t->base_path, t->tl, index, vals, use->n_values, a, &keys, &n_found);
+    if (rc == HOODIE_OK && use) rc = rli_groups_of(s, keys, n_found);
+    if (rc == HOODIE_ENOTFOUND) { /* listed but gone: the usual way */
+        hoodie_error_clear();
+        rc = HOODIE_OK;
+        if (s->rli_only) hoodie_hmap_dispose(s->rli_only);
+        free(s->rli_only);
+        s->rli_only = NULL;
+    }
+    free(keys);
+    hoodie_arena_free(a);
     return rc;
 }
 
@@ -1075,6 +1141,7 @@ static hoodie_status scan_open(hoodie_table *t, const hoodie_scan_opts *opts, co
                                   &s->view);
     if (rc == HOODIE_OK && !s->has_filter) rc = check_base_files(s);
     if (rc == HOODIE_OK) rc = build_schema(s);
+    if (rc == HOODIE_OK) rc = si_groups(s);
     if (rc == HOODIE_OK) {
         s->key_col = hoodie_field_find(&s->full, "_hoodie_record_key");
         const char *ord = hoodie_table_ordering_field(t->cfg);

@@ -13,6 +13,7 @@
 #include "util/hash.h"
 #include "util/warn.h"
 
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,7 +69,23 @@ typedef struct ctx {
     const hoodie_hmap *rli_in;
     hoodie_buf where;
     hoodie_hmap ri_memo; /* a location's bytes -> 1 + whether it is in rli_in (a file group's keys share them) */
+    /* a secondary index read in the record index's mode: entries live unless SecondaryIndexMetadata.isDeleted;
+     * with si_pre (sorted), only the keys starting with one of these prefixes */
+    int si;
+    const char *const *si_pre;
+    size_t n_si_pre;
 } ctx;
+
+/* Whether `key` starts with one of c->si_pre (all keys when there are none). */
+static int si_wanted(const ctx *c, const uint8_t *key, size_t len)
+{
+    if (!c->si_pre) return 1;
+    for (size_t i = 0; i < c->n_si_pre; i++) {
+        size_t pl = strlen(c->si_pre[i]);
+        if (len >= pl && !memcmp(key, c->si_pre[i], pl)) return 1;
+    }
+    return 0;
+}
 
 static mrec *record_of(ctx *c, const uint8_t *key, size_t len)
 {
@@ -251,6 +268,15 @@ static hoodie_status apply_hfile(ctx *c, const uint8_t *data, size_t len, const 
             if (rc == HOODIE_OK) rc = decode_location(c, schema, kv.value, kv.value_len, c->locs[i], what);
             else if (rc == HOODIE_ENOTFOUND) rc = HOODIE_OK;
         }
+    } else if (c->si_pre) { /* secondary index: the cells under each prefix (sorted: one seek each) */
+        for (size_t i = 0; rc == HOODIE_OK && i < c->n_si_pre; i++) {
+            size_t pl = strlen(c->si_pre[i]);
+            rc = hoodie_hfile_seek(&it, (const uint8_t *)c->si_pre[i], pl);
+            while (rc == HOODIE_OK && (rc = hoodie_hfile_next(&it, &kv)) == HOODIE_OK &&
+                   kv.key_len >= pl && !memcmp(kv.key, c->si_pre[i], pl))
+                rc = apply_rli(c, schema, kv.key, kv.key_len, kv.value, kv.value_len, what);
+            if (rc == HOODIE_OK || rc == HOODIE_ITEROVER) rc = HOODIE_OK;
+        }
     } else {
         while (rc == HOODIE_OK && (rc = hoodie_hfile_next(&it, &kv)) == HOODIE_OK)
             rc = c->rli  ? apply_rli(c, schema, kv.key, kv.key_len, kv.value, kv.value_len, what)
@@ -329,7 +355,8 @@ static hoodie_status apply_log(ctx *c, const hoodie_buf *bytes, const char *path
                 for (; lo < c->n_keys && !strcmp(c->keys[lo], d[i].record_key); lo++) c->locs[lo]->found = 0;
             }
             for (size_t i = 0; rc == HOODIE_OK && (c->raw || c->rli) && i < n; i++)
-                if (d[i].record_key) rc = c->rli ? rli_delete(c, d[i].record_key) : raw_delete(c, d[i].record_key);
+                if (d[i].record_key && si_wanted(c, (const uint8_t *)d[i].record_key, strlen(d[i].record_key)))
+                    rc = c->rli ? rli_delete(c, d[i].record_key) : raw_delete(c, d[i].record_key);
             for (size_t i = 0; rc == HOODIE_OK && !c->keys && !c->raw && !c->rli && i < n; i++) {
                 if (!d[i].record_key) continue;
                 mrec *r = record_of(c, (const uint8_t *)d[i].record_key, strlen(d[i].record_key));
@@ -1213,16 +1240,31 @@ static hoodie_status apply_rli(ctx *c, const hoodie_avro_schema *schema, const u
 {
     hoodie_cursor cur;
     hoodie_cursor_init(&cur, v, vlen, 0, what);
-    int f_ri = field(schema, "recordIndexMetadata");
-    if (f_ri < 0) return HOODIE_CORRUPT("%s: the schema has no recordIndexMetadata", what);
+    const char *payload = c->si ? "SecondaryIndexMetadata" : "recordIndexMetadata";
+    int f_ri = field(schema, payload);
+    if (f_ri < 0) return HOODIE_CORRUPT("%s: the schema has no %s", what, payload);
     for (size_t i = 0; i < schema->count && cur.status == HOODIE_OK; i++) {
         const hoodie_avro_schema *t = schema->fields[i].type;
         if ((int)i != f_ri) { hoodie_avro_skip(&cur, t); continue; }
         const hoodie_avro_schema *r = branch(&cur, t);
         if (cur.status != HOODIE_OK) break;
         if (!r || r->kind != HOODIE_AVRO_RECORD)
-            return HOODIE_CORRUPT("%s: a record_index record without recordIndexMetadata (key '%.*s')", what,
-                                  (int)key_len, key);
+            return HOODIE_CORRUPT("%s: a %s record without %s (key '%.*s')", what,
+                                  c->si ? "secondary index" : "record_index", payload, (int)key_len, key);
+        if (c->si) { /* {isDeleted}: live unless deleted */
+            int f_del = field(r, "isDeleted"), del = 0;
+            for (size_t k = 0; k < r->count && cur.status == HOODIE_OK; k++) {
+                const hoodie_avro_schema *ft = r->fields[k].type;
+                if ((int)k == f_del && ft->kind == HOODIE_AVRO_BOOLEAN) del = hoodie_cursor_u8(&cur) != 0;
+                else hoodie_avro_skip(&cur, ft);
+            }
+            if (cur.status != HOODIE_OK) break;
+            if (f_del < 0) return HOODIE_CORRUPT("%s: SecondaryIndexMetadata without isDeleted", what);
+            hoodie_mdt_rlirec *o = rli_slot(c, key, key_len);
+            if (!o) return HOODIE_NOMEM();
+            o->live = !del;
+            continue;
+        }
         const uint8_t *start = cur.p;
         hoodie_avro_skip(&cur, r);
         if (cur.status != HOODIE_OK) break;
@@ -1277,24 +1319,35 @@ hoodie_status hoodie_mdt_rli_group(const hoodie_storage *s, const char *base_pat
     return rc;
 }
 
-/* Every file group of the record index read (its latest slice) into a context of its own, handed to `each`;
- * `in`: the file groups whose entries are marked (hoodie_mdt_rlirec.in), or NULL. */
-static hoodie_status rli_groups(const hoodie_storage *s, const char *base_path, const hoodie_timeline *data_tl,
-                                const hoodie_hmap *in, hoodie_status (*each)(ctx *c, void *arg), void *arg)
+/* Which entries of an index partition index_groups reads: the record index's (with `in`: the file groups whose
+ * entries are marked, hoodie_mdt_rlirec.in), or a secondary index's (`si`; with `pre`: the keys under these
+ * sorted prefixes only). */
+typedef struct groups_want {
+    const char *partition;
+    const hoodie_hmap *in;
+    int si;
+    const char *const *pre;
+    size_t n_pre;
+} groups_want;
+
+/* Every file group of an index partition read (its latest slice) into a context of its own, handed to `each`. */
+static hoodie_status index_groups(const hoodie_storage *s, const char *base_path, const hoodie_timeline *data_tl,
+                                  const groups_want *w, hoodie_status (*each)(ctx *c, void *arg), void *arg)
 {
     if (!s) s = hoodie_storage_default();
     mdt_part m = { 0 };
     hoodie_buf bytes = HOODIE_BUF_INIT;
-    hoodie_status rc = part_open(&m, s, base_path, "record_index");
+    hoodie_status rc = part_open(&m, s, base_path, w->partition);
     for (size_t g = 0; rc == HOODIE_OK && g < m.v->group_count; g++) {
         const hoodie_file_slice *sl = hoodie_file_group_latest(&m.v->groups[g]);
-        if (!sl || strcmp(m.v->groups[g].partition, "record_index")) continue;
+        if (!sl || strcmp(m.v->groups[g].partition, w->partition)) continue;
         ctx c;
         rc = ctx_init(&c, s, data_tl);
         if (rc == HOODIE_OK) rc = hoodie_hmap_init(&c.raw_idx, 1024);
         c.mdt_tl = m.tl;
         c.rli = 1;
-        c.rli_in = in;
+        c.rli_in = w->in;
+        c.si = w->si, c.si_pre = w->pre, c.n_si_pre = w->n_pre;
         if (rc == HOODIE_OK) rc = read_slice(&c, sl, &bytes);
         if (rc == HOODIE_OK) rc = each(&c, arg);
         ctx_dispose(&c);
@@ -1314,7 +1367,8 @@ hoodie_status hoodie_mdt_rli_live(const hoodie_storage *s, const char *base_path
                                   size_t *n)
 {
     *n = 0;
-    return rli_groups(s, base_path, data_tl, NULL, count_live, n);
+    groups_want w = { "record_index", NULL, 0, NULL, 0 };
+    return index_groups(s, base_path, data_tl, &w, count_live, n);
 }
 
 typedef struct keys_in {
@@ -1358,10 +1412,216 @@ hoodie_status hoodie_mdt_rli_keys_in(const hoodie_storage *s, const char *base_p
         const char *kc = rc == HOODIE_OK ? hoodie_arena_memdup(a, k.data, k.len) : NULL;
         if (rc == HOODIE_OK && (!kc || hoodie_hmap_upsert(&in, kc, k.len, &slot, &existed) < 0)) rc = HOODIE_NOMEM();
     }
-    if (rc == HOODIE_OK) rc = rli_groups(s, base_path, data_tl, &in, collect_in, &out);
+    groups_want w = { "record_index", &in, 0, NULL, 0 };
+    if (rc == HOODIE_OK) rc = index_groups(s, base_path, data_tl, &w, collect_in, &out);
     hoodie_buf_dispose(&k);
     hoodie_hmap_dispose(&in);
     if (rc == HOODIE_OK) *keys = out.v, *n_keys = out.n;
     else free(out.v);
     return rc;
+}
+
+/* ---- secondary indexes ---- */
+
+hoodie_status hoodie_mdt_secondary_indexes(const hoodie_storage *s, const char *base_path,
+                                           const hoodie_table_config *cfg, hoodie_arena *a,
+                                           hoodie_mdt_secondary **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    const char *parts = hoodie_table_config_get(cfg, "hoodie.table.metadata.partitions");
+    if (!parts || !strstr(parts, "secondary_index_")) return HOODIE_OK;
+    if (!s) s = hoodie_storage_default();
+    const char *rel = hoodie_table_config_get(cfg, "hoodie.table.index.defs.path");
+    hoodie_buf p = HOODIE_BUF_INIT, text = HOODIE_BUF_INIT;
+    hoodie_status rc = hoodie_buf_printf(&p, "%s/%s", base_path, rel && *rel ? rel : ".hoodie/.index_defs/index.json");
+    if (rc == HOODIE_OK) rc = hoodie_storage_read_all(s, (const char *)p.data, &text);
+    if (rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); rc = HOODIE_OK; text.len = 0; }
+    json_t *root = NULL, *defs = NULL;
+    if (rc == HOODIE_OK && text.len) {
+        json_error_t je;
+        root = json_loadb((const char *)text.data, text.len, 0, &je);
+        defs = json_object_get(root, "indexDefinitions");
+        if (!json_is_object(defs))
+            rc = HOODIE_CORRUPT("%s: not an index definitions file (%s)", (const char *)p.data,
+                                root ? "no indexDefinitions" : je.text);
+    }
+    hoodie_mdt_secondary *v = NULL;
+    size_t k = 0;
+    if (rc == HOODIE_OK && defs && !(v = hoodie_arena_calloc(a, json_object_size(defs) + 1, sizeof *v)))
+        rc = HOODIE_NOMEM();
+    const char *name;
+    json_t *def;
+    json_object_foreach (defs, name, def) {
+        if (rc < 0) break;
+        const char *type = json_string_value(json_object_get(def, "indexType"));
+        const char *fn = json_string_value(json_object_get(def, "indexFunction"));
+        json_t *ver = json_object_get(def, "version"), *f = json_object_get(def, "sourceFields");
+        const char *col = json_string_value(json_array_get(f, 0));
+        if (!type || strcmp(type, "secondary_index") || (fn && strcmp(fn, "identity")) ||
+            (ver && !(json_is_string(ver) && !strcmp(json_string_value(ver), "V1"))) || json_array_size(f) != 1 ||
+            !col || !*col || strchr(col, '.') || strncmp(name, "secondary_index_", 16) ||
+            !hoodie_mdt_listed(cfg, name))
+            continue;
+        v[k].name = hoodie_arena_strdup(a, name);
+        v[k].column = hoodie_arena_strdup(a, col);
+        if (!v[k].name || !v[k].column) rc = HOODIE_NOMEM();
+        else k++;
+    }
+    json_decref(root);
+    hoodie_buf_dispose(&p);
+    hoodie_buf_dispose(&text);
+    if (rc == HOODIE_OK) *out = v, *n = k;
+    return rc;
+}
+
+hoodie_status hoodie_mdt_si_escape(hoodie_buf *out, const char *text, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if ((text[i] == '\\' || text[i] == '$') && hoodie_buf_putc(out, '\\') < 0) return HOODIE_NOMEM();
+        if (hoodie_buf_putc(out, (uint8_t)text[i]) < 0) return HOODIE_NOMEM();
+    }
+    return HOODIE_OK;
+}
+
+/* `p` (n bytes, escaped) unescaped into the arena. */
+static const char *si_unescape(const char *p, size_t n, hoodie_arena *a)
+{
+    char *o = hoodie_arena_alloc(a, n + 1);
+    size_t k = 0;
+    for (size_t i = 0; o && i < n; i++) {
+        if (p[i] == '\\' && i + 1 < n) i++;
+        o[k++] = p[i];
+    }
+    if (o) o[k] = '\0';
+    return o;
+}
+
+int hoodie_mdt_si_split(const char *key, size_t len, hoodie_arena *a, const char **secondary, const char **record_key)
+{
+    size_t i = 0;
+    for (; i < len && key[i] != '$'; i++)
+        if (key[i] == '\\') i++; /* the escaped character is skipped */
+    if (i >= len) return -1;
+    *secondary = si_unescape(key, i, a);
+    *record_key = si_unescape(key + i + 1, len - i - 1, a);
+    return *secondary && *record_key ? 0 : -1;
+}
+
+typedef struct si_collect {
+    hoodie_arena *a;
+    const char **keys;             /* hoodie_mdt_secondary_keys */
+    hoodie_mdt_si_entry *entries;  /* hoodie_mdt_secondary_entries */
+    size_t n, cap;
+    const char *what;
+} si_collect;
+
+static hoodie_status si_each(ctx *c, void *arg)
+{
+    si_collect *k = arg;
+    for (size_t i = 0; i < c->n_rli; i++) {
+        const hoodie_mdt_rlirec *r = &c->rli_recs[i];
+        if (!r->live) continue;
+        if (k->n == k->cap) {
+            size_t nc = k->cap ? k->cap * 2 : 256;
+            if (k->keys) {
+                const char **p = realloc(k->keys, nc * sizeof *p);
+                if (!p) return HOODIE_NOMEM();
+                k->keys = p;
+            } else {
+                hoodie_mdt_si_entry *p = realloc(k->entries, nc * sizeof *p);
+                if (!p) return HOODIE_NOMEM();
+                k->entries = p;
+            }
+            k->cap = nc;
+        }
+        hoodie_mdt_si_entry e;
+        if (hoodie_mdt_si_split(r->key, strlen(r->key), k->a, &e.secondary, &e.record_key) < 0)
+            return HOODIE_CORRUPT("%s: secondary index key '%s' without a '$' between value and record key", k->what,
+                                  r->key);
+        if (k->keys) k->keys[k->n++] = e.record_key;
+        else k->entries[k->n++] = e;
+    }
+    return HOODIE_OK;
+}
+
+static int strp_cmp(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+hoodie_status hoodie_mdt_secondary_keys(const hoodie_storage *s, const char *base_path, const hoodie_timeline *data_tl,
+                                        const char *index, const char *const *values, size_t n_values,
+                                        hoodie_arena *a, const char ***keys, size_t *n_keys)
+{
+    *keys = NULL;
+    *n_keys = 0;
+    const char **pre = calloc(n_values + 1, sizeof *pre);
+    si_collect k = { a, calloc(1, sizeof(char *)), NULL, 0, 1, index };
+    hoodie_buf b = HOODIE_BUF_INIT;
+    hoodie_status rc = pre && k.keys ? HOODIE_OK : HOODIE_NOMEM();
+    for (size_t i = 0; rc == HOODIE_OK && i < n_values; i++) {
+        b.len = 0;
+        rc = hoodie_mdt_si_escape(&b, values[i], strlen(values[i]));
+        if (rc == HOODIE_OK && hoodie_buf_putc(&b, '$') < 0) rc = HOODIE_NOMEM();
+        if (rc == HOODIE_OK && !(pre[i] = hoodie_arena_strndup(a, (const char *)b.data, b.len))) rc = HOODIE_NOMEM();
+    }
+    size_t np = n_values;
+    if (rc == HOODIE_OK && np) { /* sorted, each once */
+        qsort(pre, np, sizeof *pre, strp_cmp);
+        size_t u = 1;
+        for (size_t i = 1; i < np; i++)
+            if (strcmp(pre[i], pre[u - 1])) pre[u++] = pre[i];
+        np = u;
+    }
+    groups_want w = { index, NULL, 1, pre, np };
+    if (rc == HOODIE_OK && np) rc = index_groups(s, base_path, data_tl, &w, si_each, &k);
+    if (rc == HOODIE_OK && k.n) { /* a record key under two of the values (or in two groups): once */
+        qsort(k.keys, k.n, sizeof *k.keys, strp_cmp);
+        size_t u = 1;
+        for (size_t i = 1; i < k.n; i++)
+            if (strcmp(k.keys[i], k.keys[u - 1])) k.keys[u++] = k.keys[i];
+        k.n = u;
+    }
+    hoodie_buf_dispose(&b);
+    free(pre);
+    if (rc == HOODIE_OK) *keys = k.keys, *n_keys = k.n;
+    else free(k.keys);
+    return rc;
+}
+
+static int si_entry_cmp(const void *a, const void *b)
+{
+    const hoodie_mdt_si_entry *x = a, *y = b;
+    int c = strcmp(x->record_key, y->record_key);
+    return c ? c : strcmp(x->secondary, y->secondary);
+}
+
+hoodie_status hoodie_mdt_secondary_entries(const hoodie_storage *s, const char *base_path,
+                                           const hoodie_timeline *data_tl, const char *index, hoodie_arena *a,
+                                           hoodie_mdt_si_entry **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    si_collect k = { a, NULL, NULL, 0, 0, index };
+    groups_want w = { index, NULL, 1, NULL, 0 };
+    hoodie_status rc = index_groups(s, base_path, data_tl, &w, si_each, &k);
+    if (rc == HOODIE_OK && k.n) qsort(k.entries, k.n, sizeof *k.entries, si_entry_cmp);
+    if (rc == HOODIE_OK) *out = k.entries, *n = k.n;
+    else free(k.entries);
+    return rc;
+}
+
+int hoodie_mdt_si_type_ok(const hoodie_type *t)
+{
+    return t->id == HOODIE_TYPE_STRING || hoodie_type_is_int(t->id);
+}
+
+int hoodie_mdt_si_value(const hoodie_field *f, const hoodie_array *a, int64_t row, hoodie_buf *out)
+{
+    if (!hoodie_mdt_si_type_ok(&f->type)) return -1;
+    if (!hoodie_array_is_valid(a, row)) return 0;
+    if (f->type.id == HOODIE_TYPE_STRING) {
+        size_t n;
+        const uint8_t *p = hoodie_array_bytes_at(a, row, &n);
+        return hoodie_buf_append(out, p, n) < 0 ? -1 : 1;
+    }
+    return hoodie_buf_printf(out, "%lld", (long long)hoodie_array_int_at(f, a, row)) < 0 ? -1 : 1;
 }

@@ -16,9 +16,11 @@
 
 #include "hoodie/sys/storage.h"
 #include "format/parquet/reader.h"
+#include "model/batch.h"
 #include "table/config.h"
 #include "table/timeline.h"
 #include "util/arena.h"
+#include "util/buf.h"
 #include "util/hash.h"
 
 typedef struct hoodie_mdt_file {
@@ -189,5 +191,69 @@ hoodie_status hoodie_mdt_rli_keys_in(const hoodie_storage *s, const char *base_p
 
 /** The file group of `key` among n (Hudi's mapRecordKeyToFileGroupIndex). */
 size_t hoodie_mdt_key_group(const char *key, size_t n);
+
+/* ---- secondary indexes (partitions secondary_index_<name>, Hudi 1.x) ---- */
+
+/**
+ * A secondary index of the table: its index definition (hoodie.table.index.defs.path, index.json) of indexType
+ * "secondary_index", function identity, one top-level source field, version V1 (absent or "V1": table version 8,
+ * Hudi 1.0's layout), and its partition listed in hoodie.table.metadata.partitions. V1 keys are
+ * "<secondary value>$<record key>", each part with a backslash and '$' escaped by a backslash (SecondaryIndexKeyUtils),
+ * the secondary value as Java's toString() renders it (a null is not indexed); a key's file group is the hash of
+ * the whole key (as the record index's), so one value's keys are spread over every file group; values are
+ * HoodieMetadataRecords of type 7 whose SecondaryIndexMetadata says isDeleted; a DELETE_BLOCK's key removes it.
+ */
+typedef struct hoodie_mdt_secondary {
+    const char *name;    /* the partition (and index) name, e.g. secondary_index_name_idx */
+    const char *column;  /* the source field */
+} hoodie_mdt_secondary;
+
+/**
+ * The secondary indexes hoodie reads of the table at base_path (config `cfg`): *out (in `a`), *n. None (n 0) when
+ * the table lists none or has no index definitions; definitions of another kind or version are left out.
+ * @return HOODIE_OK; HOODIE_ECORRUPT (index.json does not parse); HOODIE_EIO; HOODIE_ENOMEM.
+ */
+hoodie_status hoodie_mdt_secondary_indexes(const hoodie_storage *s, const char *base_path,
+                                           const hoodie_table_config *cfg, hoodie_arena *a,
+                                           hoodie_mdt_secondary **out, size_t *n);
+
+/** `text` (n bytes) with backslashes and '$' escaped, appended to `out` (SecondaryIndexKeyUtils.escapeSpecialChars). */
+hoodie_status hoodie_mdt_si_escape(hoodie_buf *out, const char *text, size_t n);
+/** Split a V1 key into its secondary value and record key, unescaped (copies in `a`). 0, or -1 when the key has
+ *  no unescaped '$' (not a secondary index key). */
+int hoodie_mdt_si_split(const char *key, size_t len, hoodie_arena *a, const char **secondary, const char **record_key);
+
+/**
+ * The record keys whose value of secondary index `index` (its partition name) is one of values[0..n_values) (their
+ * toString() text): every file group's latest slice searched for the keys starting "<escaped value>$" (a seek in
+ * each HFile), the blocks that count merged (a later record of a key replacing an earlier, a delete removing it).
+ * *keys (an array to free; strings in `a`), *n_keys: each live key once, sorted.
+ * @return HOODIE_OK; HOODIE_ENOTFOUND (no metadata table or no such partition); HOODIE_ECORRUPT; ...
+ */
+hoodie_status hoodie_mdt_secondary_keys(const hoodie_storage *s, const char *base_path, const hoodie_timeline *data_tl,
+                                        const char *index, const char *const *values, size_t n_values,
+                                        hoodie_arena *a, const char ***keys, size_t *n_keys);
+
+/** One live entry of a secondary index. */
+typedef struct hoodie_mdt_si_entry {
+    const char *secondary;   /* unescaped */
+    const char *record_key;
+} hoodie_mdt_si_entry;
+
+/**
+ * Every live entry of secondary index `index` (each file group's latest slice read whole), sorted by (record key,
+ * secondary value); *out an array to free, strings in `a`.
+ * @return as hoodie_mdt_secondary_keys, and HOODIE_ECORRUPT for a key without an unescaped '$'.
+ */
+hoodie_status hoodie_mdt_secondary_entries(const hoodie_storage *s, const char *base_path,
+                                           const hoodie_timeline *data_tl, const char *index, hoodie_arena *a,
+                                           hoodie_mdt_si_entry **out, size_t *n);
+
+/** 1 if secondary index values of columns of type `t` are rendered by hoodie_mdt_si_value (strings, integers):
+ *  Java's toString() of other types (floating point, decimals, dates) is not reproduced. */
+int hoodie_mdt_si_type_ok(const hoodie_type *t);
+/** The secondary index value of row `row` of column `a` (field `f`) appended to `out`: 1; 0 for a null (not
+ *  indexed); -1 for a type hoodie_mdt_si_type_ok refuses (or no memory). */
+int hoodie_mdt_si_value(const hoodie_field *f, const hoodie_array *a, int64_t row, hoodie_buf *out);
 
 #endif

@@ -4,12 +4,16 @@
 #include "hoodie/lookup.h"
 #include "table/fsview.h"
 #include "table/mdt.h"
+#include "format/hfile/hfile_write.h"
+#include "format/hlog/hlog.h"
+#include "format/hlog/hlog_write.h"
 #include "table/table.h"
 #include "util/error.h"
 
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #define MDT_TABLE "mdt_basic_mor_avro_v8_nonpartitioned"
@@ -239,5 +243,126 @@ HOODIE_TEST(table_mdt__column_stats)
     hoodie_assert(hoodie_mdt_stat_of(cs, "no-such-file.parquet", "id") == NULL);
     hoodie_assert(hoodie_mdt_stat_of(cs, log, "no_such_column") == NULL);
     hoodie_mdt_colstats_free(cs);
+    hoodie_table_free(t);
+}
+
+/* An HFile of (key, value) cells (keys sorted) into `out`. */
+static hoodie_status buf_sink(void *ctx, const uint8_t *p, size_t n) { return hoodie_buf_append(ctx, p, n); }
+
+static void si_hfile(hoodie_buf *out, const char *const *keys, const int *deleted, size_t n)
+{
+    hoodie_hfile_writer *w;
+    hoodie_hfile_writer_opts o = { 0, 0, 1, NULL, 0 };
+    hoodie_assert_ok(hoodie_hfile_writer_new(&w, &o, buf_sink, out));
+    for (size_t i = 0; i < n; i++) {
+        /* five null meta fields, key "", type 7, four null payloads, SecondaryIndexMetadata {isDeleted} */
+        uint8_t v[13] = { 0, 0, 0, 0, 0, 0, 14, 0, 0, 0, 0, 2, (uint8_t)deleted[i] };
+        hoodie_assert_ok(hoodie_hfile_writer_add(w, (const uint8_t *)keys[i], strlen(keys[i]), v, sizeof v));
+    }
+    hoodie_assert_ok(hoodie_hfile_writer_finish(w));
+    hoodie_hfile_writer_free(w);
+}
+
+static void si_lookup(const char *path, const hoodie_timeline *tl, const char *value, const char *want)
+{
+    hoodie_arena *a;
+    hoodie_assert_ok(hoodie_arena_new(&a, NULL, 4096));
+    const char **keys;
+    size_t n;
+    hoodie_assert_ok(hoodie_mdt_secondary_keys(NULL, path, tl, "secondary_index_name_idx", &value, 1, a, &keys, &n));
+    hoodie_buf got = HOODIE_BUF_INIT;
+    for (size_t i = 0; i < n; i++) hoodie_assert_ok(hoodie_buf_printf(&got, "%s%s", i ? "," : "", keys[i]));
+    hoodie_assert_ok(hoodie_buf_putc(&got, '\0'));
+    hoodie_assert_equal_s(want, (const char *)got.data);
+    hoodie_buf_dispose(&got);
+    free(keys);
+    hoodie_arena_free(a);
+}
+
+HOODIE_TEST(table_mdt__secondary_index)
+{
+    /* keys escape '$' and backslashes; a split undoes it */
+    hoodie_buf b = HOODIE_BUF_INIT;
+    hoodie_assert_ok(hoodie_mdt_si_escape(&b, "a$b\\c", 5));
+    hoodie_assert_ok(hoodie_buf_putc(&b, '\0'));
+    hoodie_assert_equal_s("a\\$b\\\\c", (const char *)b.data);
+    hoodie_arena *a;
+    hoodie_assert_ok(hoodie_arena_new(&a, NULL, 4096));
+    const char *sec, *rec;
+    hoodie_assert_equal_i(0, hoodie_mdt_si_split("x\\$y$k\\\\1", 9, a, &sec, &rec));
+    hoodie_assert_equal_s("x$y", sec);
+    hoodie_assert_equal_s("k\\1", rec);
+    hoodie_assert_equal_i(-1, hoodie_mdt_si_split("x\\$y", 4, a, &sec, &rec));
+
+    /* Spark's index of `name`: Bob's entry deleted with his record, Carol's too, Diana's moved to her new name */
+    const char *path = copy_table(MDT_TABLE);
+    hoodie_table *t;
+    hoodie_assert_ok(hoodie_table_open(&t, path, NULL));
+    hoodie_mdt_secondary *defs;
+    size_t n_defs;
+    hoodie_assert_ok(hoodie_mdt_secondary_indexes(NULL, path, t->cfg, a, &defs, &n_defs));
+    hoodie_assert_equal_i(1, n_defs);
+    hoodie_assert_equal_s("secondary_index_name_idx", defs[0].name);
+    hoodie_assert_equal_s("name", defs[0].column);
+    si_lookup(path, t->tl, "Alice", "1");
+    si_lookup(path, t->tl, "Bob", "");
+    si_lookup(path, t->tl, "Carol", "");
+    si_lookup(path, t->tl, "Diana", "");
+    si_lookup(path, t->tl, "Diana Updated", "4");
+    si_lookup(path, t->tl, "Eve", "5");
+    static const char *const many[] = { "Eve", "Alice", "Eve", "nobody" };
+    const char **keys;
+    size_t n;
+    hoodie_assert_ok(hoodie_mdt_secondary_keys(NULL, path, t->tl, "secondary_index_name_idx", many, 4, a, &keys, &n));
+    hoodie_assert_equal_i(2, n);
+    hoodie_assert_equal_s("1", keys[0]);
+    hoodie_assert_equal_s("5", keys[1]);
+    free(keys);
+
+    /* a log of a completed deltacommit added to a file group of the index: entries under values with '$' and
+     * backslashes, one marked deleted, one removed by a delete block after it */
+    static const char *const cells[] = { "Alice$10", "Alice$9", "Alice$99", "Bob\\\\$8", "a\\$b$7" };
+    static const int deleted[] = { 1, 0, 0, 0, 0 };
+    hoodie_buf hf = HOODIE_BUF_INIT, log = HOODIE_BUF_INIT, schema = HOODIE_BUF_INIT;
+    si_hfile(&hf, cells, deleted, 5);
+    char lp[2048];
+    snprintf(lp, sizeof lp, "%s/.hoodie/metadata/secondary_index_name_idx/"
+             ".secondary-index-name-idx-0000-0_20260101054337037.log.1_1-175-534", path);
+    hoodie_assert_ok(hoodie_storage_read_all(hoodie_storage_default(), lp, &schema)); /* Spark's log: its schema */
+    hoodie_hlog_iter it;
+    hoodie_hlog_block blk;
+    hoodie_assert_ok(hoodie_hlog_iter_init(&it, schema.data, schema.len, lp));
+    hoodie_assert_ok(hoodie_hlog_iter_next(&it, &blk));
+    const char *inst = "20260101054337037";
+    hoodie_hlog_header_entry h[2] = { { HOODIE_HLOG_INSTANT_TIME, inst, strlen(inst) },
+                                      { HOODIE_HLOG_SCHEMA, blk.header[HOODIE_HLOG_SCHEMA],
+                                        blk.header_len[HOODIE_HLOG_SCHEMA] } };
+    hoodie_assert_ok(hoodie_hlog_write_block(&log, HOODIE_HLOG_HFILE_DATA_BLOCK, h, 2, hf.data, hf.len));
+    hoodie_hlog_delete d = { "Alice$99", "secondary_index_name_idx", HOODIE_HLOG_ORD_INT, 0, 0, NULL, 0 };
+    hoodie_assert_ok(hoodie_hlog_write_delete_block(&log, h, 2, &d, 1));
+    hoodie_hlog_iter_dispose(&it);
+    snprintf(lp, sizeof lp, "%s/.hoodie/metadata/secondary_index_name_idx/"
+             ".secondary-index-name-idx-0003-0_00000000000000003.log.2_0-1-0", path);
+    FILE *fp = fopen(lp, "wb");
+    hoodie_assert(fp && fwrite(log.data, 1, log.len, fp) == log.len && fclose(fp) == 0);
+    si_lookup(path, t->tl, "Alice", "1,9");
+    si_lookup(path, t->tl, "a$b", "7");
+    si_lookup(path, t->tl, "Bob\\", "8");
+    si_lookup(path, t->tl, "Bob", "");
+    hoodie_mdt_si_entry *e;
+    hoodie_assert_ok(hoodie_mdt_secondary_entries(NULL, path, t->tl, "secondary_index_name_idx", a, &e, &n));
+    static const char *const want[][2] = { { "1", "Alice" }, { "4", "Diana Updated" }, { "5", "Eve" },
+                                           { "7", "a$b" }, { "8", "Bob\\" }, { "9", "Alice" } };
+    hoodie_assert_equal_i(6, n);
+    for (size_t i = 0; i < n; i++) {
+        hoodie_assert_equal_s(want[i][0], e[i].record_key);
+        hoodie_assert_equal_s(want[i][1], e[i].secondary);
+    }
+    free(e);
+    hoodie_buf_dispose(&hf);
+    hoodie_buf_dispose(&log);
+    hoodie_buf_dispose(&schema);
+    hoodie_buf_dispose(&b);
+    hoodie_arena_free(a);
     hoodie_table_free(t);
 }

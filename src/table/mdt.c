@@ -1132,7 +1132,8 @@ static hoodie_status group_read(ctx *c, const hoodie_storage *s, const char *bas
     if (rc == HOODIE_OK) rc = hoodie_hmap_init(&c->raw_idx, 1024);
     if (rc == HOODIE_OK) rc = part_open(&m, s, base_path, partition);
     c->mdt_tl = m.tl;
-    c->rli = !strcmp(partition, "record_index");
+    c->si = !strncmp(partition, "secondary_index_", 16);
+    c->rli = c->si || !strcmp(partition, "record_index");
     c->raw = !c->rli;
     const hoodie_file_slice *sl = NULL;
     for (size_t g = 0; rc == HOODIE_OK && g < m.v->group_count; g++)
@@ -1624,4 +1625,32 @@ int hoodie_mdt_si_value(const hoodie_field *f, const hoodie_array *a, int64_t ro
         return hoodie_buf_append(out, p, n) < 0 ? -1 : 1;
     }
     return hoodie_buf_printf(out, "%lld", (long long)hoodie_array_int_at(f, a, row)) < 0 ? -1 : 1;
+}
+
+hoodie_status hoodie_mdt_si_group(const hoodie_storage *s, const char *base_path, const hoodie_timeline *data_tl,
+                                  const char *index, const char *file_id, hoodie_arena *a, const char ***keys,
+                                  size_t *n, size_t *n_seen)
+{
+    *keys = NULL;
+    *n = *n_seen = 0;
+    if (strncmp(index, "secondary_index_", 16))
+        return HOODIE_FAIL(HOODIE_EINVAL, "%s: '%s' is not a secondary index partition", base_path, index);
+    if (!s) s = hoodie_storage_default();
+    ctx c;
+    hoodie_status rc = group_read(&c, s, base_path, data_tl, index, file_id);
+    size_t k = 0;
+    const char **v = NULL;
+    if (rc == HOODIE_OK && !(v = malloc((c.n_rli + 1) * sizeof *v))) rc = HOODIE_NOMEM();
+    for (size_t i = 0; rc == HOODIE_OK && i < c.n_rli; i++) {
+        if (!c.rli_recs[i].live) continue;
+        if (!(v[k++] = hoodie_arena_strdup(a, c.rli_recs[i].key))) rc = HOODIE_NOMEM();
+    }
+    if (rc == HOODIE_OK) {
+        if (k) qsort(v, k, sizeof *v, strp_cmp);
+        *keys = v, *n = k, *n_seen = c.n_rli;
+    } else {
+        free(v);
+    }
+    ctx_dispose(&c);
+    return rc;
 }

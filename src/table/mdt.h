@@ -249,6 +249,16 @@ hoodie_status hoodie_mdt_secondary_entries(const hoodie_storage *s, const char *
                                            const hoodie_timeline *data_tl, const char *index, hoodie_arena *a,
                                            hoodie_mdt_si_entry **out, size_t *n);
 
+/**
+ * The live keys of file group `file_id` of secondary index partition `index` (its latest slice, the blocks that
+ * count), sorted (*keys an array to free, the strings in `a`; for the metadata table's compaction). *n_seen: the
+ * keys its slice had at all.
+ * @return HOODIE_OK; HOODIE_ENOTFOUND (no such partition or file group); HOODIE_ECORRUPT; ...
+ */
+hoodie_status hoodie_mdt_si_group(const hoodie_storage *s, const char *base_path, const hoodie_timeline *data_tl,
+                                  const char *index, const char *file_id, hoodie_arena *a, const char ***keys,
+                                  size_t *n, size_t *n_seen);
+
 /** 1 if secondary index values of columns of type `t` are rendered by hoodie_mdt_si_value (strings, integers):
  *  Java's toString() of other types (floating point, decimals, dates) is not reproduced. */
 int hoodie_mdt_si_type_ok(const hoodie_type *t);

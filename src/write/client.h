@@ -9,6 +9,7 @@
 #include "hoodie/table.h"
 #include "hoodie/writer.h"
 #include "model/batch.h"
+#include "write/commit.h"
 
 /* Called with each batch of current records (its arrays may be taken: the caller disposes of what is left); a
  * failure stops (that status is returned). */
@@ -22,6 +23,9 @@ typedef struct hoodie_write_hooks {
      */
     hoodie_status (*current)(hoodie_table *t, const char *const *keys, size_t n, hoodie_write_records_fn each,
                              void *ctx);
+    /* The (record key, value) pairs of file groups before and after the write (write/commit.h), for the table's
+     * secondary indexes. NULL: not available (the indexes are dropped). */
+    hoodie_write_si_read_fn secondary;
 } hoodie_write_hooks;
 
 /** hoodie_table_write with `hooks` (NULL: none). */

@@ -23,6 +23,20 @@
 #include "table/instant.h"
 #include "table/timeline.h"
 
+/** One (record key, value) pair of column `column` (an index into the columns asked for) of a secondary index. */
+typedef hoodie_status (*hoodie_write_pair_fn)(void *ctx, size_t column, const char *key, size_t key_len,
+                                             const char *value, size_t value_len);
+/**
+ * The (record key, value) pairs of columns[0..n_columns) in the file groups groups[0..n_groups) (each
+ * "partition\x01file id") of the table at base_path as it reads through storage `s` (its latest snapshot, merged
+ * as a snapshot read merges; the metadata table not used), each non-null value rendered as a secondary index holds
+ * it (table/mdt.h hoodie_mdt_si_value), passed to `each`. Supplied by the layer above (it needs the read layer).
+ */
+typedef hoodie_status (*hoodie_write_si_read_fn)(const hoodie_storage *s, const char *base_path,
+                                                const char *const *groups, size_t n_groups,
+                                                const char *const *columns, size_t n_columns,
+                                                hoodie_write_pair_fn each, void *ctx);
+
 /** An instant being written. Stack-embedded: zero it, hoodie_write__begin, ..., hoodie_write__txn_dispose. */
 typedef struct hoodie_write_txn {
     const hoodie_storage *s;   /* borrowed */
@@ -42,6 +56,10 @@ typedef struct hoodie_write_txn {
     /* the writer found the keys it updated in the record index (hoodie.index.type=RECORD_INDEX): the keys of its
      * log files' data blocks are held there, none needs putting back */
     int rli_located;
+    /* a write of records (not a table service): its changes of the secondary indexes are read back through
+     * si_read (NULL: the write cannot keep them; they are dropped) */
+    int data_write;
+    hoodie_write_si_read_fn si_read;
 } hoodie_write_txn;
 
 /** Marker IO types. */

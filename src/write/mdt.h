@@ -19,12 +19,17 @@
  * the statistics of the log files its append handles or a log compaction wrote (hoodie_write_txn.log_stats, from the
  * rows written), and tombstones of the files a clean removed; other log files (partial updates', the LSM layout's)
  * get none (readers do not prune a file without statistics).
- * Other MDT partitions (record_index, secondary and expression indexes, partition_stats, bloom_filters) are dropped
- * from hoodie.table.metadata.partitions and their folders removed, as Hudi drops an index: hoodie does not
- * maintain them, and a stale record index would make Spark's next upsert write duplicates. Readers see an MDT deltacommit only once the table's own instant completed (table/mdt.h), so a
+ * The record_index partition is kept (mdt_rli.c) for tables whose keys hoodie sees in its files, and with it the
+ * secondary indexes of layout V1 on a string or integer column (mdt_si.c): a write's deltacommit has a log per
+ * file group of each index whose entries changed (a DELETE_BLOCK of the old "<value>$<key>" keys, an
+ * HFILE_DATA_BLOCK of the new), found as Hudi 1.0 finds them, by reading the file groups the write touched before
+ * it and after it (hoodie_write_txn.si_read, from the layer above); the table services change no value and write
+ * none. Other MDT partitions (expression indexes, partition_stats, bloom_filters, secondary indexes hoodie cannot
+ * render values of) are dropped from hoodie.table.metadata.partitions and their folders removed, as Hudi drops an
+ * index: a stale index would mislead Spark's readers and writers. Readers see an MDT deltacommit only once the table's own instant completed (table/mdt.h), so a
  * crash between the two leaves the table as it was; the recovery that rolls the instant back rolls the MDT's back.
  * Every hoodie.metadata.compact.max.delta.commits (10) deltacommits, instant T first compacts the files partition
- * and column_stats' file groups
+ * and the index partitions' file groups
  * (a compaction instant after every time on both timelines, as Hudi 1.x picks it: plan, base HFile with the
  * merged listing, its bloom filter and min/max keys, commit), as Hudi compacts before the deltacommit that is due; not while the MDT has a pending instant or the table a pending
  * instant with an MDT deltacommit. T's recovery also removes a compaction requested after T left pending. After a compaction,

@@ -32,16 +32,22 @@ static hoodie_status remove_if_exists(const hoodie_storage *s, const char *path)
 
 /* ---- the MDT as hoodie keeps it ---- */
 
-/* hoodie.table.metadata.partitions lists only partitions hoodie keeps: files, and column_stats and record_index
- * (sorted, as Hudi lists them). */
+/* hoodie.table.metadata.partitions lists only partitions hoodie keeps: files, and column_stats, record_index and
+ * secondary indexes (hoodie_write__mdt_prepare lists only those it can keep). */
 static int only_kept(const hoodie_table_config *cfg)
 {
-    static const char *const kept[] = { "files", "column_stats,files", "files,record_index",
-                                        "column_stats,files,record_index" };
     const char *v = hoodie_table_config_get(cfg, "hoodie.table.metadata.partitions");
-    for (size_t i = 0; v && i < sizeof kept / sizeof kept[0]; i++)
-        if (!strcmp(v, kept[i])) return 1;
-    return 0;
+    int files = 0;
+    for (const char *p = v; p && *p;) {
+        const char *e = strchr(p, ',');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (n == 5 && !memcmp(p, "files", 5)) files = 1;
+        else if (!(n == 12 && !memcmp(p, CS_PART, 12)) && !(n == 12 && !memcmp(p, RLI_PART, 12)) &&
+                 !(n > 16 && !memcmp(p, SI_PART_PREFIX, 16)))
+            return 0;
+        p = e ? e + 1 : p + n;
+    }
+    return files;
 }
 
 int hoodie_write__mdt_mode(const hoodie_table_config *cfg)
@@ -246,6 +252,96 @@ static void rli_conf_free(group_set *gs)
     free(gs);
 }
 
+/* Whether top-level field `column` of the table's schema (hoodie.table.create.schema) has values hoodie renders as
+ * Java's toString() does for a secondary index: string, int or long (null unions aside, no logical type). */
+static int si_column_ok(const hoodie_table_config *cfg, const char *column)
+{
+    const char *js = hoodie_table_config_get(cfg, "hoodie.table.create.schema");
+    json_error_t je;
+    json_t *root = js ? json_loads(js, 0, &je) : NULL;
+    json_t *fields = json_object_get(root, "fields"), *f;
+    size_t i;
+    int ok = 0;
+    json_array_foreach (fields, i, f) {
+        if (!json_is_string(json_object_get(f, "name")) || strcmp(json_string_value(json_object_get(f, "name")), column))
+            continue;
+        json_t *t = json_object_get(f, "type"), *br, *one = NULL;
+        size_t k;
+        if (json_is_array(t)) {
+            json_array_foreach (t, k, br) {
+                if (json_is_string(br) && !strcmp(json_string_value(br), "null")) continue;
+                if (one) { one = NULL; break; } /* a union of two types */
+                one = br;
+            }
+        } else {
+            one = t;
+        }
+        if (json_is_object(one) && !json_object_get(one, "logicalType")) one = json_object_get(one, "type");
+        const char *name = json_string_value(one);
+        ok = name && (!strcmp(name, "string") || !strcmp(name, "int") || !strcmp(name, "long"));
+        break;
+    }
+    json_decref(root);
+    return ok;
+}
+
+static void si_conf_free(si_conf *c)
+{
+    for (size_t i = 0; c && i < c->n; i++) {
+        free(c->v[i].name), free(c->v[i].column), free(c->v[i].prefix);
+        free(c->v[i].gs.first);
+    }
+    if (c) free(c->v);
+    free(c);
+}
+
+/* *out: the secondary indexes hoodie keeps (mdt_int.h si_conf), or NULL: none. They need the record index kept
+ * (Hudi builds them on it; hoodie's keeping of it rules out the tables whose keys it would not see). */
+static hoodie_status si_conf_load(const hoodie_storage *s, const char *base_path, const hoodie_table_config *cfg,
+                                  const group_set *rli, si_conf **out)
+{
+    *out = NULL;
+    const char *listed = hoodie_table_config_get(cfg, "hoodie.table.metadata.partitions");
+    if (!rli || !listed || !strstr(listed, SI_PART_PREFIX)) return HOODIE_OK;
+    hoodie_arena *a = NULL;
+    hoodie_mdt_secondary *defs = NULL;
+    size_t n = 0;
+    si_conf *c = calloc(1, sizeof *c);
+    hoodie_status rc = c ? hoodie_arena_new(&a, NULL, 4096) : HOODIE_NOMEM();
+    if (rc == HOODIE_OK) rc = hoodie_mdt_secondary_indexes(s, base_path, cfg, a, &defs, &n);
+    if (rc == HOODIE_ECORRUPT) { hoodie_error_clear(); rc = HOODIE_OK; n = 0; } /* unreadable: not kept */
+    if (rc == HOODIE_OK && n && !(c->v = calloc(n, sizeof *c->v))) rc = HOODIE_NOMEM();
+    for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
+        if (!si_column_ok(cfg, defs[i].column)) continue;
+        si_index *x = &c->v[c->n];
+        x->name = strdup(defs[i].name), x->column = strdup(defs[i].column);
+        x->prefix = malloc(strlen(defs[i].name) + 2);
+        if (!x->name || !x->column || !x->prefix) {
+            free(x->name), free(x->column), free(x->prefix);
+            rc = HOODIE_NOMEM();
+            break;
+        }
+        size_t k = 0;
+        for (const char *p = defs[i].name; *p; p++) x->prefix[k++] = *p == '_' ? '-' : *p;
+        x->prefix[k++] = '-', x->prefix[k] = '\0';
+        int ok = 0;
+        rc = scan_groups(s, base_path, x->name, x->prefix, &x->gs, &ok);
+        if (rc == HOODIE_OK && ok) c->n++;
+        else free(x->name), free(x->column), free(x->prefix), free(x->gs.first), memset(x, 0, sizeof *x);
+    }
+    hoodie_arena_free(a);
+    if (rc == HOODIE_OK && c->n) *out = c, c = NULL;
+    si_conf_free(c);
+    return rc;
+}
+
+static int si_kept(const si_conf *si, const char *name)
+{
+    for (size_t i = 0; si && i < si->n; i++)
+        if (!strcmp(si->v[i].name, name)) return 1;
+    return 0;
+}
+
 hoodie_status hoodie_write__rli_kept(const hoodie_storage *s, const char *base_path, const hoodie_table_config *cfg,
                                      int *kept)
 {
@@ -285,38 +381,56 @@ hoodie_status hoodie_write__cs_columns(const hoodie_storage *s, const char *base
     return rc;
 }
 
-typedef struct dirs_ctx { char **names; size_t n; int oom; int keep_cs, keep_rli; } dirs_ctx;
+typedef struct dirs_ctx { char **names; size_t n; int oom; int keep_cs, keep_rli; const si_conf *si; } dirs_ctx;
 
 static int dirs_cb(const hoodie_dirent *e, void *payload)
 {
     dirs_ctx *c = payload;
     if (!e->is_dir || !strcmp(e->name, ".hoodie") || !strcmp(e->name, "files")) return 0;
     if ((c->keep_cs && !strcmp(e->name, CS_PART)) || (c->keep_rli && !strcmp(e->name, RLI_PART))) return 0;
+    if (si_kept(c->si, e->name)) return 0;
     return c->oom = push_name(&c->names, &c->n, e->name);
 }
 
-/* The partitions hoodie keeps of the MDT of cfg: the value of hoodie.table.metadata.partitions. */
+static int name_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The partitions hoodie keeps of the MDT of cfg: *want the value of hoodie.table.metadata.partitions (sorted, as
+ * Hudi lists them), *si the secondary indexes kept (NULL: none). */
 static hoodie_status kept_partitions(const hoodie_storage *s, const char *base_path, const hoodie_table_config *cfg,
-                                     int *keep_cs, int *keep_rli, const char **want)
+                                     int *keep_cs, int *keep_rli, si_conf **si, hoodie_buf *want)
 {
     cs_conf *cs = NULL;
     group_set *rli = NULL;
+    *si = NULL;
     hoodie_status rc = cs_conf_load(s, base_path, cfg, &cs);
     if (rc == HOODIE_OK) rc = rli_conf_load(s, base_path, cfg, &rli);
+    if (rc == HOODIE_OK) rc = si_conf_load(s, base_path, cfg, rli, si);
     *keep_cs = cs != NULL, *keep_rli = rli != NULL;
     cs_conf_dispose(cs);
     rli_conf_free(rli);
-    *want = *keep_cs ? (*keep_rli ? "column_stats,files,record_index" : "column_stats,files")
-                     : (*keep_rli ? "files,record_index" : "files");
+    size_t n = 0;
+    char **names = calloc(4 + (*si ? (*si)->n : 0), sizeof *names);
+    if (rc == HOODIE_OK && !names) rc = HOODIE_NOMEM();
+    if (rc == HOODIE_OK) {
+        names[n++] = "files";
+        if (*keep_cs) names[n++] = CS_PART;
+        if (*keep_rli) names[n++] = RLI_PART;
+        for (size_t i = 0; *si && i < (*si)->n; i++) names[n++] = (*si)->v[i].name;
+        qsort(names, n, sizeof *names, name_cmp);
+    }
+    for (size_t i = 0; rc == HOODIE_OK && i < n; i++)
+        if (hoodie_buf_printf(want, "%s%s", i ? "," : "", names[i]) < 0) rc = HOODIE_NOMEM();
+    free(names);
     return rc;
 }
 
 /* Remove the MDT partitions hoodie.properties does not list any more (but files). */
-static hoodie_status remove_unlisted(const hoodie_storage *s, const char *base_path, int keep_cs, int keep_rli)
+static hoodie_status remove_unlisted(const hoodie_storage *s, const char *base_path, int keep_cs, int keep_rli,
+                                     const si_conf *si)
 {
     char *mdt = hoodie_mdtw__mdt_path(base_path);
     if (!mdt) return HOODIE_NOMEM();
-    dirs_ctx d = { NULL, 0, 0, keep_cs, keep_rli };
+    dirs_ctx d = { NULL, 0, 0, keep_cs, keep_rli, si };
     hoodie_status rc = s->list(s->ctx, mdt, dirs_cb, &d);
     if (rc == HOODIE_OK && d.oom) rc = HOODIE_NOMEM();
     for (size_t i = 0; rc == HOODIE_OK && i < d.n; i++) {
@@ -340,16 +454,18 @@ hoodie_status hoodie_write__mdt_prepare(const hoodie_storage *s, const char *bas
         return hoodie_write__drop_metadata_table(s, base_path, cfg, changed);
     /* the partitions hoodie does not keep: out of hoodie.properties first (readers stop using them), then gone */
     int keep_cs, keep_rli;
-    const char *want;
-    hoodie_status rc = kept_partitions(s, base_path, cfg, &keep_cs, &keep_rli, &want);
-    if (rc < 0) return rc;
+    si_conf *si = NULL;
+    hoodie_buf want = HOODIE_BUF_INIT;
+    hoodie_status rc = kept_partitions(s, base_path, cfg, &keep_cs, &keep_rli, &si, &want);
     const char *have = hoodie_table_config_get(cfg, "hoodie.table.metadata.partitions");
     const char *inflight = hoodie_table_config_get(cfg, "hoodie.table.metadata.partitions.inflight");
-    if (!have || strcmp(have, want) || (inflight && *inflight)) {
-        rc = hoodie_write__set_mdt_partitions(s, base_path, cfg, want);
+    if (rc == HOODIE_OK && (!have || strcmp(have, (const char *)want.data) || (inflight && *inflight))) {
+        rc = hoodie_write__set_mdt_partitions(s, base_path, cfg, (const char *)want.data);
         if (rc == HOODIE_OK && changed) *changed = 1;
     }
-    if (rc == HOODIE_OK) rc = remove_unlisted(s, base_path, keep_cs, keep_rli);
+    if (rc == HOODIE_OK) rc = remove_unlisted(s, base_path, keep_cs, keep_rli, si);
+    si_conf_free(si);
+    hoodie_buf_dispose(&want);
     return rc;
 }
 
@@ -361,6 +477,9 @@ void hoodie_mdtw__changes_dispose(changes *c)
     cs_conf_dispose(c->csc);
     rli_conf_free(c->rli);
     free(c->rc.v);
+    for (size_t i = 0; c->sic && c->si && i < c->si->n; i++) free(c->sic[i].v);
+    free(c->sic);
+    si_conf_free(c->si);
     free(c->cs);
     hoodie_arena_free(c->a);
     for (size_t i = 0; i < c->n; i++) free(c->v[i].partition), free(c->v[i].name);
@@ -726,15 +845,30 @@ hoodie_status hoodie_mdtw__build_rli_hfile(const hoodie_mdt_rlirec *recs, size_t
     return rc;
 }
 
+/* The HFile of secondary index keys[0..n) (sorted; live entries); `file_name`: a base file's, NULL for a log
+ * block's. */
+hoodie_status hoodie_mdtw__build_si_hfile(const char *const *keys, size_t n, const hoodie_buf *schema,
+                                          const char *file_name, hoodie_buf *out, int64_t *records)
+{
+    cells cl;
+    memset(&cl, 0, sizeof cl);
+    hoodie_status rc = hoodie_mdtw__si_encode(&cl.vals, 0, file_name); /* every entry's value: these bytes */
+    for (size_t i = 0; rc == HOODIE_OK && i < n; i++) rc = cells_push(&cl, keys[i], 0);
+    *records = (int64_t)cl.n;
+    if (rc == HOODIE_OK) rc = write_cells(&cl, schema, file_name, out);
+    cells_dispose(&cl);
+    return rc;
+}
+
 /* A DELETE_BLOCK of instant t removing keys[0..n) from the record index, appended to out. */
-static hoodie_status rli_delete_block(hoodie_buf *out, const char *t, const hoodie_buf *schema,
-                                      const char *const *keys, size_t n)
+static hoodie_status part_delete_block(hoodie_buf *out, const char *t, const hoodie_buf *schema, const char *part,
+                                       const char *const *keys, size_t n)
 {
     hoodie_hlog_delete *d = calloc(n + 1, sizeof *d);
     if (!d) return HOODIE_NOMEM();
     for (size_t i = 0; i < n; i++) {
         d[i].record_key = keys[i];
-        d[i].partition_path = RLI_PART;
+        d[i].partition_path = part; /* the index's partition, as Hudi's MDT writer names it */
         d[i].ord_type = HOODIE_HLOG_ORD_INT;
     }
     hoodie_hlog_header_entry h[2] = { { HOODIE_HLOG_INSTANT_TIME, t, strlen(t) },
@@ -800,7 +934,8 @@ int hoodie_write__mdt_compact_after = COMPACT_AFTER;
 static int kept_partition(void *ctx, const char *partition)
 {
     (void)ctx;
-    return !strcmp(partition, "files") || !strcmp(partition, CS_PART) || !strcmp(partition, RLI_PART);
+    return !strcmp(partition, "files") || !strcmp(partition, CS_PART) || !strcmp(partition, RLI_PART) ||
+           !strncmp(partition, SI_PART_PREFIX, strlen(SI_PART_PREFIX));
 }
 
 /* The live listing as records: __all_partitions__ and one record per partition. */
@@ -841,13 +976,19 @@ hoodie_status hoodie_write__cs_base_hfile(const hoodie_mdt_csrec *recs, size_t n
     return rc;
 }
 
-hoodie_status hoodie_write__rli_delete_block(hoodie_buf *out, const char *t, const char *const *keys, size_t n)
+hoodie_status hoodie_mdtw__delete_block(hoodie_buf *out, const char *t, const char *part, const char *const *keys,
+                                        size_t n)
 {
     hoodie_buf schema = HOODIE_BUF_INIT;
     hoodie_status rc = hoodie_mdtw__schema_with_meta(&schema);
-    if (rc == HOODIE_OK) rc = rli_delete_block(out, t, &schema, keys, n);
+    if (rc == HOODIE_OK) rc = part_delete_block(out, t, &schema, part, keys, n);
     hoodie_buf_dispose(&schema);
     return rc;
+}
+
+hoodie_status hoodie_write__rli_delete_block(hoodie_buf *out, const char *t, const char *const *keys, size_t n)
+{
+    return hoodie_mdtw__delete_block(out, t, RLI_PART, keys, n);
 }
 
 hoodie_status hoodie_write__rli_base_hfile(const hoodie_mdt_rlirec *recs, size_t n, const char *file_name,
@@ -908,6 +1049,7 @@ typedef struct cgroup {
     /* the records of a column_stats or record_index group, read: its base HFile is built from them */
     const hoodie_mdt_csrec *cs;
     const hoodie_mdt_rlirec *rl;
+    const char **si_keys; /* a secondary index group's live keys (malloc) */
     size_t n;
 } cgroup;
 
@@ -925,6 +1067,7 @@ static hoodie_status cgroup_build(void *ctx, size_t i)
     if (g->none) return HOODIE_OK;
     if (g->cs) return hoodie_mdtw__build_cs_hfile(g->cs, g->n, b->schema, name, &g->f.bytes, &g->records);
     if (g->rl) return hoodie_mdtw__build_rli_hfile(g->rl, g->n, b->schema, name, &g->f.bytes, &g->records);
+    if (g->si_keys) return hoodie_mdtw__build_si_hfile(g->si_keys, g->n, b->schema, name, &g->f.bytes, &g->records);
     return HOODIE_OK; /* the files partition's: built as it was read */
 }
 
@@ -966,7 +1109,8 @@ static int plan_op(json_t *ops, const cgroup *g)
  */
 static hoodie_status compact_if_due(const hoodie_write_txn *dtx, const char *mdt, const hoodie_table_config *mc,
                                     const hoodie_timeline *mtl, const cs_conf *csc, const group_set *rli,
-                                    char base_instant[HOODIE_INSTANT_TIME_MAX + 1], int *compacted)
+                                    const si_conf *si, char base_instant[HOODIE_INSTANT_TIME_MAX + 1],
+                                    int *compacted)
 {
     const char *t = dtx->inst.requested;
     *compacted = 0;
@@ -993,6 +1137,7 @@ static hoodie_status compact_if_due(const hoodie_write_txn *dtx, const char *mdt
     hoodie_status trc = hoodie_write__new_time(c_time, dtx->utc, max);
     if (trc < 0) { hoodie_timeline_free(dtl); return trc; }
     size_t n_cs = csc ? csc->n_groups : 0, n_rli = rli ? rli->n_groups : 0, ng = 1 + n_cs + n_rli;
+    for (size_t x = 0; si && x < si->n; x++) ng += si->v[x].gs.n_groups;
     hoodie_mdt_listing *l = NULL;
     hoodie_fsview *v = NULL;
     hoodie_arena *a = NULL;
@@ -1013,10 +1158,17 @@ static hoodie_status compact_if_due(const hoodie_write_txn *dtx, const char *mdt
     if (rc == HOODIE_OK) rc = hoodie_mdtw__schema_with_meta(&schema);
     for (size_t i = 0; rc == HOODIE_OK && i < ng; i++) {
         cgroup *g = &gs[i];
-        g->part = !i ? "files" : i <= n_cs ? CS_PART : RLI_PART;
+        const si_index *sx = NULL; /* a secondary index's group: which index */
+        size_t sg = i - 1 - n_cs - n_rli;
+        for (size_t x = 0; i > n_cs + n_rli && si && x < si->n && !sx; x++) {
+            if (sg < si->v[x].gs.n_groups) sx = &si->v[x];
+            else sg -= si->v[x].gs.n_groups;
+        }
+        g->part = !i ? "files" : i <= n_cs ? CS_PART : !sx ? RLI_PART : sx->name;
         if (!i) snprintf(g->file_id, sizeof g->file_id, "%s", FILES_GROUP);
         else if (i <= n_cs) snprintf(g->file_id, sizeof g->file_id, CS_PREFIX "%04u-0", (unsigned)(i - 1));
-        else snprintf(g->file_id, sizeof g->file_id, RLI_PREFIX "%04u-0", (unsigned)(i - 1 - n_cs));
+        else if (!sx) snprintf(g->file_id, sizeof g->file_id, RLI_PREFIX "%04u-0", (unsigned)(i - 1 - n_cs));
+        else snprintf(g->file_id, sizeof g->file_id, "%s%04u-0", sx->prefix, (unsigned)sg);
         for (size_t k = 0; k < v->group_count; k++)
             if (!strcmp(v->groups[k].partition, g->part) && !strcmp(v->groups[k].file_id, g->file_id))
                 g->sl = hoodie_file_group_latest(&v->groups[k]);
@@ -1031,6 +1183,10 @@ static hoodie_status compact_if_due(const hoodie_write_txn *dtx, const char *mdt
             hoodie_mdt_csrec *recs;
             rc = hoodie_mdt_cs_group(dtx->s, dtx->base_path, dtl, g->file_id, a, &recs, &g->n);
             g->cs = recs;
+        } else if (sx) {
+            size_t seen;
+            rc = hoodie_mdt_si_group(dtx->s, dtx->base_path, dtl, sx->name, g->file_id, a, &g->si_keys, &g->n, &seen);
+            if (rc == HOODIE_OK && !seen && !g->sl->base) g->none = 1; /* as the record index's */
         } else {
             hoodie_mdt_rlirec *recs;
             size_t seen;
@@ -1107,7 +1263,7 @@ done:
     hoodie_timeline_free(dtl);
     hoodie_buf_dispose(&schema);
     hoodie_buf_dispose(&meta);
-    for (size_t i = 0; gs && i < ng; i++) hoodie_mdtw__out_file_dispose(&gs[i].f);
+    for (size_t i = 0; gs && i < ng; i++) hoodie_mdtw__out_file_dispose(&gs[i].f), free(gs[i].si_keys);
     free(gs);
     free(sts);
     hoodie_arena_free(a);
@@ -1286,7 +1442,7 @@ static hoodie_status rli_log(dc_log *l, const char *t, int64_t t_ms, size_t grou
         if (rc == HOODIE_OK)
             rc = hoodie_hlog_write_block(&l->f.bytes, HOODIE_HLOG_HFILE_DATA_BLOCK, h, 2, hfile.data, hfile.len);
     }
-    if (rc == HOODIE_OK && nd) rc = rli_delete_block(&l->f.bytes, t, schema, dels, nd);
+    if (rc == HOODIE_OK && nd) rc = part_delete_block(&l->f.bytes, t, schema, RLI_PART, dels, nd);
     if (rc == HOODIE_OK) rc = hoodie_file_name_log(&l->f.name, l->file_id, t, 1, LOG_TOKEN);
     hoodie_buf_dispose(&ri);
     hoodie_buf_dispose(&hfile);
@@ -1387,6 +1543,7 @@ static hoodie_status write_deltacommit(const hoodie_write_txn *dtx, changes *c)
     hoodie_buf schema = HOODIE_BUF_INIT, hfile = HOODIE_BUF_INIT, meta = HOODIE_BUF_INIT;
     size_t n_groups = c->csc ? c->csc->n_groups : 0, n_rli = c->rli ? c->rli->n_groups : 0, n_logs = 0;
     size_t max_logs = 1 + n_groups + n_rli;
+    for (size_t i = 0; c->si && i < c->si->n; i++) max_logs += c->si->v[i].gs.n_groups;
     dc_log *logs = calloc(max_logs, sizeof *logs);
     hoodie_wstat *ws = calloc(2 * max_logs + 2, sizeof *ws);
     const char **log_names = calloc(max_logs, sizeof *log_names);
@@ -1399,7 +1556,7 @@ static hoodie_status write_deltacommit(const hoodie_write_txn *dtx, changes *c)
     char base_instant[HOODIE_INSTANT_TIME_MAX + 1];
     snprintf(base_instant, sizeof base_instant, "%s", lastc ? lastc->requested : "00000000000000000");
     int compacted = 0;
-    HOODIE_TRY_GOTO(rc, compact_if_due(dtx, mdt, mc, mtl, c->csc, c->rli, base_instant, &compacted), done);
+    HOODIE_TRY_GOTO(rc, compact_if_due(dtx, mdt, mc, mtl, c->csc, c->rli, c->si, base_instant, &compacted), done);
     HOODIE_TRY_GOTO(rc, hoodie_mdtw__schema_with_meta(&schema), done);
 
     /* the files partition's log, then column_stats' (a log per file group with records) */
@@ -1448,6 +1605,38 @@ static hoodie_status write_deltacommit(const hoodie_write_txn *dtx, changes *c)
         if (rc == HOODIE_OK) rc = hoodie_mdtw__run2(jobs.n, rli_job_run, &jobs);
         free(jobs.v);
         free(idx), free(at);
+        if (rc < 0) goto done;
+    }
+
+    /* secondary indexes: a log per file group whose keys changed, its additions then its removals */
+    for (size_t x = 0; c->sic && x < c->si->n; x++) {
+        const si_index *si = &c->si->v[x];
+        const si_changes *ch = &c->sic[x];
+        for (size_t i = 0; rc == HOODIE_OK && i < ch->n;) {
+            size_t g = ch->v[i].group, e = i, na = 0, nd = 0;
+            while (e < ch->n && ch->v[e].group == g) e++;
+            const char **adds = calloc(e - i + 1, sizeof *adds), **dels = calloc(e - i + 1, sizeof *dels);
+            if (!adds || !dels) rc = HOODIE_NOMEM();
+            for (size_t k = i; rc == HOODIE_OK && k < e; k++) {
+                if (ch->v[k].add) adds[na++] = ch->v[k].key;
+                else dels[nd++] = ch->v[k].key;
+            }
+            dc_log *l = &logs[n_logs++];
+            l->part = si->name;
+            snprintf(l->file_id, sizeof l->file_id, "%s%04u-0", si->prefix, (unsigned)g);
+            snprintf(l->prev, sizeof l->prev, "%s", lastc || compacted ? base_instant : si->gs.first[g]);
+            l->records = (int64_t)na, l->deletes = (int64_t)nd;
+            hfile.len = 0;
+            int64_t recs;
+            if (rc == HOODIE_OK && na) rc = hoodie_mdtw__build_si_hfile(adds, na, &schema, NULL, &hfile, &recs);
+            if (rc == HOODIE_OK && na)
+                rc = hoodie_hlog_write_block(&l->f.bytes, HOODIE_HLOG_HFILE_DATA_BLOCK, h, 2, hfile.data, hfile.len);
+            if (rc == HOODIE_OK && nd) rc = part_delete_block(&l->f.bytes, t, &schema, si->name, dels, nd);
+            if (rc == HOODIE_OK) rc = hoodie_file_name_log(&l->f.name, l->file_id, t, 1, LOG_TOKEN);
+            free(adds);
+            free(dels);
+            i = e;
+        }
         if (rc < 0) goto done;
     }
 
@@ -1534,8 +1723,9 @@ hoodie_status hoodie_write__mdt_apply(const hoodie_write_txn *tx, const void *co
         rc = hoodie_table_config_load(&cfg, tx->s, tx->base_path, 0);
         if (rc == HOODIE_OK) rc = cs_conf_load(tx->s, tx->base_path, cfg, &c.csc);
         if (rc == HOODIE_OK) rc = rli_conf_load(tx->s, tx->base_path, cfg, &c.rli);
+        if (rc == HOODIE_OK) rc = si_conf_load(tx->s, tx->base_path, cfg, c.rli, &c.si);
         hoodie_table_config_free(cfg);
-        if (rc < 0) return rc;
+        if (rc < 0) { hoodie_mdtw__changes_dispose(&c); return rc; }
     }
     switch (tx->inst.action) {
     case HOODIE_ACTION_COMMIT:
@@ -1562,8 +1752,15 @@ hoodie_status hoodie_write__mdt_apply(const hoodie_write_txn *tx, const void *co
     }
     case HOODIE_ACTION_RESTORE:
         return drop_for(tx->s, tx->base_path);
-    default:
-        return HOODIE_OK; /* savepoints and the like change no file */
+    default: /* savepoints and the like change no file */
+        hoodie_mdtw__changes_dispose(&c);
+        return HOODIE_OK;
+    }
+    /* the secondary indexes: a write of records changes them (the services move records or none) */
+    if (rc == HOODIE_OK && c.si && tx->data_write) {
+        if (!c.a) rc = hoodie_arena_new(&c.a, NULL, 65536);
+        if (rc == HOODIE_OK && !(c.sic = calloc(c.si->n, sizeof *c.sic))) rc = HOODIE_NOMEM();
+        if (rc == HOODIE_OK) rc = hoodie_mdtw__si_changes(tx, c.si, content, len, c.a, c.sic);
     }
     /* the log files' statistics the writer collected (base files' come from their footers) */
     for (size_t i = 0; rc == HOODIE_OK && c.csc && i < tx->n_log_stats; i++) rc = cs_push(&c, &tx->log_stats[i]);
@@ -1607,12 +1804,30 @@ static int inst_cb(const hoodie_dirent *e, void *payload)
     return 0;
 }
 
-/* The files of `instant` in the partitions hoodie keeps (files, column_stats, record_index), then its markers. */
+typedef struct si_dirs { char **names; size_t n; int oom; } si_dirs;
+
+static int si_dirs_cb(const hoodie_dirent *e, void *payload)
+{
+    si_dirs *d = payload;
+    if (!e->is_dir || strncmp(e->name, SI_PART_PREFIX, strlen(SI_PART_PREFIX))) return 0;
+    return d->oom = push_name(&d->names, &d->n, e->name);
+}
+
+/* The files of `instant` in the partitions hoodie keeps (files, column_stats, record_index, secondary indexes),
+ * then its markers. */
 static hoodie_status remove_files_of(const hoodie_storage *s, const char *mdt, const char *instant)
 {
-    static const char *const parts[3] = { "files", CS_PART, RLI_PART };
-    hoodie_status rc = HOODIE_OK;
-    for (int p = 0; rc == HOODIE_OK && p < 3; p++) {
+    si_dirs sd = { NULL, 0, 0 };
+    hoodie_status rc = s->list(s->ctx, mdt, si_dirs_cb, &sd);
+    if (rc == HOODIE_OK && sd.oom) rc = HOODIE_NOMEM();
+    size_t n_parts = 3 + sd.n;
+    const char **parts = rc == HOODIE_OK ? calloc(n_parts, sizeof *parts) : NULL;
+    if (rc == HOODIE_OK && !parts) rc = HOODIE_NOMEM();
+    if (parts) {
+        parts[0] = "files", parts[1] = CS_PART, parts[2] = RLI_PART;
+        for (size_t i = 0; i < sd.n; i++) parts[3 + i] = sd.names[i];
+    }
+    for (size_t p = 0; rc == HOODIE_OK && p < n_parts; p++) {
         inst_ctx ic = { instant, NULL, 0, 0 };
         hoodie_buf dir = HOODIE_BUF_INIT;
         rc = hoodie_buf_printf(&dir, "%s/%s", mdt, parts[p]);
@@ -1635,6 +1850,9 @@ static hoodie_status remove_files_of(const hoodie_storage *s, const char *mdt, c
         if (rc == HOODIE_OK) rc = hoodie_storage_remove_tree(s, (const char *)p.data);
         hoodie_buf_dispose(&p);
     }
+    for (size_t i = 0; i < sd.n; i++) free(sd.names[i]);
+    free(sd.names);
+    free(parts);
     return rc;
 }
 

@@ -22,6 +22,7 @@
 #define CS_PREFIX "col-stats-"
 #define RLI_PART "record_index"
 #define RLI_PREFIX "record-index-"
+#define SI_PART_PREFIX "secondary_index_"
 #define MAX_GROUPS 10000
 
 typedef char group_first[HOODIE_INSTANT_TIME_MAX + 1];
@@ -43,6 +44,34 @@ typedef struct cs_conf {
     size_t n_groups;
     group_first *first;
 } cs_conf;
+
+/* The secondary indexes the MDT keeps (table/mdt.h hoodie_mdt_secondary_indexes, layout V1, on a string or
+ * integer column, with the record index kept): each one's partition, column, file id prefix (the partition name
+ * with '-' for '_', then '-': secondary-index-name-idx-) and file groups. */
+typedef struct si_index {
+    char *name;
+    char *column;
+    char *prefix;
+    group_set gs;
+} si_index;
+
+typedef struct si_conf {
+    si_index *v;
+    size_t n;
+} si_conf;
+
+/* A change of a secondary index by an instant: its key ("<escaped value>$<escaped record key>") added or removed,
+ * and the key's file group. */
+typedef struct si_change {
+    const char *key;
+    uint32_t group;
+    int add;
+} si_change;
+
+typedef struct si_changes {
+    si_change *v;
+    size_t n, cap;
+} si_changes;
 
 typedef struct fchange {
     char *partition; /* "." for the base path */
@@ -67,6 +96,9 @@ typedef struct changes {
     /* record_index (when kept): keys added or removed */
     group_set *rli;
     hoodie_rli_changes rc;
+    /* secondary indexes (when kept): each one's changes (si->n of them), sorted by group and key */
+    si_conf *si;
+    si_changes *sic;
 } changes;
 
 typedef struct out_file {
@@ -99,6 +131,24 @@ hoodie_status hoodie_mdtw__build_cs_hfile(const hoodie_mdt_csrec *recs, size_t n
                                           const char *file_name, hoodie_buf *out, int64_t *records);
 hoodie_status hoodie_mdtw__build_rli_hfile(const hoodie_mdt_rlirec *recs, size_t n, const hoodie_buf *schema,
                                            const char *file_name, hoodie_buf *out, int64_t *records);
+/* The head of a HoodieMetadataRecord value: the meta fields (null, but _hoodie_file_name: `base_file`, a base
+ * file's name, or NULL for a log block's record), key "" (the HFile row is the key) and `type`. */
+hoodie_status hoodie_mdtw__record_head(hoodie_buf *out, int type, const char *base_file);
+/* A DELETE_BLOCK of instant t removing keys[0..n) from MDT partition `part` (the partitionPath of each key). */
+hoodie_status hoodie_mdtw__delete_block(hoodie_buf *out, const char *t, const char *part, const char *const *keys,
+                                        size_t n);
+hoodie_status hoodie_mdtw__build_si_hfile(const char *const *keys, size_t n, const hoodie_buf *schema,
+                                          const char *file_name, hoodie_buf *out, int64_t *records);
+/* A secondary index value (HoodieMetadataRecord of type 7, SecondaryIndexMetadata {isDeleted}); `base_file`: a
+ * base file's name (its records name it), NULL for a log block's. */
+hoodie_status hoodie_mdtw__si_encode(hoodie_buf *out, int deleted, const char *base_file);
+/* What instant `tx` (completing with `content`) changes in each secondary index of `c`: out[i] for c->v[i], keys in
+ * `a`, sorted by (group, key). The file groups it wrote or replaced are read before it and after (through a view in
+ * which it completed) with tx->si_read; a record whose value changed has its old key removed and its new one
+ * added, a record gone its key removed, a new record its key added. */
+hoodie_status hoodie_mdtw__si_changes(const hoodie_write_txn *tx, const si_conf *c, const void *content, size_t len,
+                                     hoodie_arena *a, si_changes *out);
+
 /* The record index's changes by file group (of n_groups): *idx their indices, each group's in arrival order, and
  * *end (n_groups) where each group's end in *idx (both malloc). */
 hoodie_status hoodie_mdtw__rli_by_group(const hoodie_rli_changes *c, size_t n_groups, uint32_t **idx, size_t **end);

@@ -4,6 +4,7 @@
  * fileIdEncoding, position}, inside a HoodieMetadataRecord of type 5.
  */
 #include "write/mdt.h"
+#include "write/mdt_int.h"
 #include "hoodie/parquet.h"
 #include "format/avro/binary.h"
 #include "format/hlog/hlog.h"
@@ -111,7 +112,7 @@ hoodie_status hoodie_write__rli_info(hoodie_buf *out, const char *partition, con
     return hoodie_buf_putc(out, 0);                        /* position: null */
 }
 
-hoodie_status hoodie_write__rli_encode(hoodie_buf *out, const uint8_t *ri, size_t ri_len, const char *base_file)
+hoodie_status hoodie_mdtw__record_head(hoodie_buf *out, int type, const char *base_file)
 {
     static const uint8_t nulls[4] = { 0, 0, 0, 0 }; /* commit time, sequence number, record key, partition path */
     HOODIE_TRY(hoodie_buf_append(out, nulls, 4));
@@ -122,7 +123,12 @@ hoodie_status hoodie_write__rli_encode(hoodie_buf *out, const uint8_t *ri, size_
         HOODIE_TRY(hoodie_buf_putc(out, 0));
     }
     HOODIE_TRY(hoodie_buf_putc(out, 0)); /* key "" (the HFile row is the key) */
-    HOODIE_TRY(hoodie_avro_write_long(out, RLI_TYPE));
+    return hoodie_avro_write_long(out, type);
+}
+
+hoodie_status hoodie_write__rli_encode(hoodie_buf *out, const uint8_t *ri, size_t ri_len, const char *base_file)
+{
+    HOODIE_TRY(hoodie_mdtw__record_head(out, RLI_TYPE, base_file));
     static const uint8_t none[3] = { 0, 0, 0 }; /* filesystemMetadata, BloomFilterMetadata, ColumnStatsMetadata */
     HOODIE_TRY(hoodie_buf_append(out, none, 3));
     HOODIE_TRY(hoodie_avro_write_long(out, 1)); /* recordIndexMetadata */

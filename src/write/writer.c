@@ -1263,6 +1263,8 @@ commit: /* commit metadata */
         w.tx.log_stats = w.log_stats;
         w.tx.n_log_stats = w.n_log_stats;
         w.tx.rli_located = w.o.record_index;
+        w.tx.data_write = 1;
+        w.tx.si_read = w.hooks ? w.hooks->secondary : NULL;
         if (rc == HOODIE_OK) rc = commit_checked(&w, meta.data, meta.len);
         hoodie_buf_dispose(&meta);
         free(extra);

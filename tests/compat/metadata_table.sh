@@ -143,8 +143,8 @@ run "archive, earlier compaction" 0 "$HOODIE" archive "$a" --min-commits 1 --max
 check_eq "archive, earlier compaction: 2 instants" "1" "$(grep -c ' 2 instant(s)' "$tmp/out")"
 check_eq "archive, earlier compaction: from it on" "20260101054330718" "$(timeline_first "$a")"
 
-# writes keep the files partition in step (the other partitions dropped): after an upsert, a delete, a rollback
-# of the last write, validate finds nothing and reads through it equal listing's
+# writes keep the metadata table in step (files, column_stats, record_index and the secondary index): after an
+# upsert, a delete, a rollback of the last write, validate finds nothing and reads through it equal listing's
 wr=$tmp/write
 cp -r "$T" "$wr" && chmod -R u+w "$wr"
 printf '%s\n%s\n%s\n' 'id,name,isActive,byteField,shortField,intField,longField,floatField,doubleField,decimalField,dateField,timestampField,binaryField' \
@@ -161,12 +161,16 @@ in_step() {
         grep -q "^record_index: [1-9][0-9]* key(s) of the snapshot checked; 0 difference(s)$" "$tmp/out" &&
             ok || bad "$1: record_index: $(cat "$tmp/out")"
     fi
+    if grep -q '^hoodie.table.metadata.partitions=.*secondary_index_name_idx' "$wr/.hoodie/hoodie.properties"; then
+        grep -q "^secondary indexes: 1 checked, [0-9]* (record key, value) pair(s) of the snapshot; 0 difference(s)$" "$tmp/out" &&
+            ok || bad "$1: secondary index: $(cat "$tmp/out")"
+    fi
     check_eq "$1: reads through it" "$("$HOODIE" read "$wr" --format csv 2>&1)" "$("$HOODIE" read "$wr" --format csv --metadata-table 2>&1)"
 }
 run "write: upsert" 0 "$HOODIE" write "$wr" --op upsert --input "$tmp/up.csv"
 in_step "write: upsert"
-check_eq "write: files, column_stats and record_index listed" "hoodie.table.metadata.partitions=column_stats,files,record_index" "$(grep '^hoodie.table.metadata.partitions=' "$wr/.hoodie/hoodie.properties")"
-check_eq "write: other partitions removed" "column_stats files record_index" "$(ls "$wr/.hoodie/metadata" | tr '\n' ' ' | sed 's/ $//')"
+check_eq "write: files, column_stats, record_index and the secondary index listed" "hoodie.table.metadata.partitions=column_stats,files,record_index,secondary_index_name_idx" "$(grep '^hoodie.table.metadata.partitions=' "$wr/.hoodie/hoodie.properties")"
+check_eq "write: no partition removed" "column_stats files record_index secondary_index_name_idx" "$(ls "$wr/.hoodie/metadata" | tr '\n' ' ' | sed 's/ $//')"
 last=$("$HOODIE" timeline "$wr" | tail -1 | awk '{print $1}')
 check_eq "write: a deltacommit of the same instant" "1" "$(ls "$wr/.hoodie/metadata/.hoodie/timeline" | grep -c "^${last}_.*\.deltacommit$")"
 check_eq "write: its log file" "1" "$(ls -a "$wr/.hoodie/metadata/files" | grep -c "^\.files-0000-0_${last}\.log\.1_0-1-0$")"
@@ -180,6 +184,19 @@ fg7=$("$HOODIE" read "$wr" --columns _hoodie_record_key,_hoodie_file_name --form
 check_eq "write: key 7 indexed where it went" "$(printf '7\t.\t%s' "$fg7")" "$(grep '^7' "$tmp/out" | cut -f1-3)"
 check_eq "write: key 4 where Spark indexed it" "$(printf '4\t.\tccfdc9b6-b2d0-438f-a236-40b797bf07ea-0\t1767246196354')" "$(grep '^4' "$tmp/out")"
 check_eq "write: record_index log of group 5" "1" "$(ls -a "$wr/.hoodie/metadata/record_index" | grep -c "^\.record-index-0005-0_${last}\.log\.1_0-1-0$")"
+# the secondary index: Diana's entry moved to her new name (removed from group 0, where Spark put it), Grace's
+# added; logs of this instant as Spark writes them (a delete block of the old key, a data block of the new)
+run "write: secondary lookup" 0 "$HOODIE" metadata "$wr" lookup --secondary-index secondary_index_name_idx "Diana Updated" "Diana Again" Grace Alice
+check_eq "write: secondary lookup" "$(printf 'Diana Updated\t-\nDiana Again\t4\nGrace\t7\nAlice\t1')" "$(cat "$tmp/out")"
+check_eq "write: secondary index log of group 0" "1" "$(ls -a "$wr/.hoodie/metadata/secondary_index_name_idx" | grep -c "^\.secondary-index-name-idx-0000-0_${last}\.log\.1_0-1-0$")"
+check_eq "write: secondary index: filtered reads" "$(printf 'id,name\n4,Diana Again')" "$("$HOODIE" read "$wr" --columns id,name --filter "name = 'Diana Again'" --format csv --metadata-table)"
+# an update that loses to the stored record by the ordering field (longField) changes nothing
+printf '%s\n%s\n' 'id,name,isActive,byteField,shortField,intField,longField,floatField,doubleField,decimalField,dateField,timestampField,binaryField' \
+    '4,Diana Stale,true,1,500,45000,1,4.0,2.468,65432.12345,2023-04-04,2023-04-04 15:04:00+00,' > "$tmp/stale.csv"
+run "write: stale update" 0 "$HOODIE" write "$wr" --op upsert --input "$tmp/stale.csv"
+in_step "write: stale update"
+run "write: secondary lookup after the stale update" 0 "$HOODIE" metadata "$wr" lookup --secondary-index secondary_index_name_idx "Diana Stale" "Diana Again"
+check_eq "write: secondary index unchanged" "$(printf 'Diana Stale\t-\nDiana Again\t4')" "$(cat "$tmp/out")"
 # a filter pruned by them (--metadata-table) reads what a full scan reads
 check_eq "write: pruned by column_stats" "$("$HOODIE" read "$wr" --format csv --filter 'intField>=45000' 2>&1)" \
     "$("$HOODIE" read "$wr" --format csv --filter 'intField>=45000' --metadata-table 2>&1)"
@@ -209,7 +226,7 @@ check_eq "re-add: indexed in its file group again" "$(printf '4\t.\tccfdc9b6-b2d
 wr=$tmp/overwrite
 cp -r "$T" "$wr" && chmod -R u+w "$wr"
 run "insert_overwrite_table" 0 "$HOODIE" write "$wr" --op insert_overwrite_table --input "$tmp/up.csv"
-check_eq "insert_overwrite_table: record_index kept" "hoodie.table.metadata.partitions=column_stats,files,record_index" "$(grep '^hoodie.table.metadata.partitions=' "$wr/.hoodie/hoodie.properties")"
+check_eq "insert_overwrite_table: record_index kept" "hoodie.table.metadata.partitions=column_stats,files,record_index,secondary_index_name_idx" "$(grep '^hoodie.table.metadata.partitions=' "$wr/.hoodie/hoodie.properties")"
 in_step "insert_overwrite_table"
 run "insert_overwrite_table: lookup" 0 "$HOODIE" metadata "$wr" lookup 1 4 5 7
 fg=$("$HOODIE" read "$wr" --columns _hoodie_record_key,_hoodie_file_name --format csv | grep '^4,' | cut -d, -f2 | sed 's/_.*//')
@@ -377,7 +394,7 @@ grep -q "instant 20990101000000000 is pending" "$tmp/err" && ok || bad "init pen
 rb=$tmp/rbc
 cp -r "$T" "$rb" && chmod -R u+w "$rb"
 run "rollback after the compaction" 0 "$HOODIE" rollback "$rb" 20260101054337037
-check_eq "rollback after the compaction: kept" "hoodie.table.metadata.partitions=column_stats,files,record_index" "$(grep '^hoodie.table.metadata.partitions=' "$rb/.hoodie/hoodie.properties")"
+check_eq "rollback after the compaction: kept" "hoodie.table.metadata.partitions=column_stats,files,record_index,secondary_index_name_idx" "$(grep '^hoodie.table.metadata.partitions=' "$rb/.hoodie/hoodie.properties")"
 run "rollback after the compaction: validate" 0 "$HOODIE" metadata "$rb" validate
 grep -q " 0 difference(s) from storage" "$tmp/out" && ok || bad "rollback after the compaction: $(cat "$tmp/out")"
 # one the metadata table compacted since (the compaction moved after it): it can only be disabled

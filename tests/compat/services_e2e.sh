@@ -285,12 +285,13 @@ for exp in "$FIX"/expected/*.csv; do
 done
 
 # A table with a metadata table (Spark's, version 8): its services keep its files, column_stats and record_index
-# partitions in step (a deltacommit of each instant) and drop the other partitions
-# (hoodie.table.metadata.partitions=column_stats,files,record_index, their folders removed).
+# partitions and its secondary index in step (a deltacommit of each instant; the services change no secondary
+# value).
 md="$tmp/fx/mdt_basic_mor_avro_v8_nonpartitioned"
 if [ -d "$md" ]; then
-  check "metadata table: files, column_stats and record_index listed" grep -qx 'hoodie.table.metadata.partitions=column_stats,files,record_index' "$md/.hoodie/hoodie.properties"
-  check "metadata table: other partitions removed" test -e "$md/.hoodie/metadata/column_stats" -a -e "$md/.hoodie/metadata/record_index" -a ! -e "$md/.hoodie/metadata/secondary_index_name_idx"
+  check "metadata table: files, column_stats, record_index and the secondary index listed" grep -qx 'hoodie.table.metadata.partitions=column_stats,files,record_index,secondary_index_name_idx' "$md/.hoodie/hoodie.properties"
+  check "metadata table: its partitions kept" test -e "$md/.hoodie/metadata/column_stats" -a -e "$md/.hoodie/metadata/record_index" -a -e "$md/.hoodie/metadata/secondary_index_name_idx"
+  check "metadata table: its secondary index equals the snapshot's values" bash -c "'$HOODIE' metadata '$md' validate | grep -q '^secondary indexes: 1 checked, [1-9][0-9]* (record key, value) pair(s) of the snapshot; 0 difference(s)'"
   check "metadata table: no backup left" test ! -e "$md/.hoodie/hoodie.properties.backup"
   check "metadata table: the other keys unchanged" diff <(grep -v '^#\|^hoodie.table.metadata.partitions' "$FIX/tables/mdt_basic_mor_avro_v8_nonpartitioned/.hoodie/hoodie.properties") \
     <(grep -v '^#\|^hoodie.table.metadata.partitions' "$md/.hoodie/hoodie.properties")

@@ -454,8 +454,37 @@ static void assert_rli_in_step(const hoodie_storage *s, const hoodie_timeline *t
     free(csv);
 }
 
+/* The secondary index on name in step with the snapshot: an entry "name$key" for each record with a name (sorted
+ * lines both sides), and no other. */
+static void assert_si_in_step(const hoodie_storage *s, const hoodie_timeline *tl)
+{
+    static const char *const cols[] = { "_hoodie_record_key", "name" };
+    char *csv = scan_csv(s, cols, 2, 0);
+    hoodie_assert(csv != NULL);
+    hoodie_buf snap = HOODIE_BUF_INIT, idx = HOODIE_BUF_INIT;
+    for (char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        char *key = line + 1, *comma = strchr(key, ','), *end = comma ? strchr(comma, '\n') : NULL;
+        hoodie_assert(comma && end);
+        if (end == comma + 1) continue; /* no name: not indexed */
+        hoodie_assert_ok(hoodie_buf_printf(&snap, "%.*s$%.*s\n", (int)(end - comma - 1), comma + 1,
+                                           (int)(comma - key), key));
+    }
+    hoodie_arena *a;
+    hoodie_assert_ok(hoodie_arena_new(&a, NULL, 4096));
+    hoodie_mdt_si_entry *e;
+    size_t n;
+    hoodie_assert_ok(hoodie_mdt_secondary_entries(s, TBL, tl, "secondary_index_name_idx", a, &e, &n));
+    for (size_t i = 0; i < n; i++) hoodie_assert_ok(hoodie_buf_printf(&idx, "%s$%s\n", e[i].secondary, e[i].record_key));
+    char *x = sorted_lines(&snap), *y = sorted_lines(&idx);
+    hoodie_assert_equal_s(x, y);
+    free(x), free(y), free(e), free(csv);
+    hoodie_buf_dispose(&snap);
+    hoodie_buf_dispose(&idx);
+    hoodie_arena_free(a);
+}
+
 /* The metadata table lists exactly the files storage has, with their sizes, and has the statistics of its base
- * files; it keeps its files, column_stats and record_index partitions. */
+ * files; it keeps its files, column_stats and record_index partitions and the secondary index. */
 static void assert_mdt_in_step(const hoodie_storage *s)
 {
     hoodie_buf stor = HOODIE_BUF_INIT, md = HOODIE_BUF_INIT;
@@ -465,7 +494,7 @@ static void assert_mdt_in_step(const hoodie_storage *s)
     hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
     to.storage = s;
     hoodie_assert_ok(hoodie_table_open(&t, TBL, &to));
-    hoodie_assert_equal_s("column_stats,files,record_index",
+    hoodie_assert_equal_s("column_stats,files,record_index,secondary_index_name_idx",
                           hoodie_table_config_get(t->cfg, "hoodie.table.metadata.partitions"));
     hoodie_mdt_listing *l;
     hoodie_assert_ok(hoodie_mdt_files(&l, s, TBL, t->tl));
@@ -477,6 +506,7 @@ static void assert_mdt_in_step(const hoodie_storage *s)
     hoodie_assert_equal_s(a, b);
     assert_cs_in_step(s, t->tl, a);
     assert_rli_in_step(s, t->tl);
+    assert_si_in_step(s, t->tl);
     free(a), free(b);
     hoodie_mdt_listing_free(l);
     hoodie_table_free(t);
@@ -484,7 +514,7 @@ static void assert_mdt_in_step(const hoodie_storage *s)
     hoodie_buf_dispose(&md);
     hoodie_assert(s->exists(s->ctx, TBL "/.hoodie/metadata/column_stats") == 1);
     hoodie_assert(s->exists(s->ctx, TBL "/.hoodie/metadata/record_index") == 1);
-    hoodie_assert(s->exists(s->ctx, TBL "/.hoodie/metadata/secondary_index_name_idx") == 0);
+    hoodie_assert(s->exists(s->ctx, TBL "/.hoodie/metadata/secondary_index_name_idx") == 1);
     assert_reads_agree(s);
 }
 
@@ -774,7 +804,9 @@ HOODIE_TEST(write_mdt__column_stats_not_kept_unless_v1)
         hoodie_table_open_opts to = HOODIE_TABLE_OPEN_OPTS_INIT;
         to.storage = mem;
         hoodie_assert_ok(hoodie_table_open(&t, TBL, &to));
-        hoodie_assert_equal_s("files,record_index", hoodie_table_config_get(t->cfg, "hoodie.table.metadata.partitions"));
+        /* the secondary index's definition is V1 still in the first variant; gone with the file in the second */
+        hoodie_assert_equal_s(variant == 0 ? "files,record_index,secondary_index_name_idx" : "files,record_index",
+                              hoodie_table_config_get(t->cfg, "hoodie.table.metadata.partitions"));
         hoodie_table_free(t);
         hoodie_assert(mem->exists(mem->ctx, TBL "/.hoodie/metadata/column_stats") == 0);
         hoodie_assert(mem->exists(mem->ctx, TBL "/.hoodie/metadata/files") == 1);

@@ -86,6 +86,60 @@ HOODIE_TEST(write_mdt_rli__delete_block_as_spark_writes_it)
     hoodie_buf_dispose(&got);
 }
 
+/* Secondary index entries as Spark wrote them: a delete block of a removed key (Bob's, group 1), the value of an
+ * entry in a log block (Diana's new name, group 0), a compacted base HFile (Alice's, group 9) byte for byte. */
+#define SI_DIR SPARK_MDT "/.hoodie/metadata/secondary_index_name_idx/"
+HOODIE_TEST(write_mdt_si__entries_as_spark_writes_them)
+{
+    char rel[256];
+    hoodie_buf want = HOODIE_BUF_INIT, got = HOODIE_BUF_INIT;
+    snprintf(rel, sizeof rel, SI_DIR "%s", ".secondary-index-name-idx-0001-0_20260101054332333.log.1_0-112-352");
+    hoodie_assert_ok(hoodie_storage_read_all(hoodie_storage_posix(), hoodie_fixture(rel), &want));
+    hoodie_assert_ok(hoodie_mdtw__delete_block(&got, "20260101054332333", "secondary_index_name_idx",
+                                               (const char *const[]){ "Bob$2" }, 1));
+    hoodie_assert_equal_i((int)want.len, (int)got.len);
+    hoodie_assert(!memcmp(want.data, got.data, want.len));
+    hoodie_assert_equal_i(1, (int)hoodie_mdt_key_group("Bob$2", 10));
+
+    want.len = got.len = 0;
+    snprintf(rel, sizeof rel, SI_DIR "%s", ".secondary-index-name-idx-0000-0_20260101054337037.log.1_1-175-534");
+    hoodie_assert_ok(hoodie_storage_read_all(hoodie_storage_posix(), hoodie_fixture(rel), &want));
+    hoodie_hlog_iter it;
+    hoodie_hlog_block bl;
+    hoodie_assert_ok(hoodie_hlog_iter_init(&it, want.data, want.len, rel));
+    hoodie_assert_ok(hoodie_hlog_iter_next(&it, &bl));
+    hoodie_hfile *h;
+    hoodie_assert_ok(hoodie_hfile_open(&h, bl.content, (size_t)bl.content_len, rel));
+    hoodie_hfile_iter hi;
+    hoodie_hfile_iter_init(&hi, h);
+    hoodie_hfile_kv kv;
+    hoodie_assert_ok(hoodie_hfile_next(&hi, &kv));
+    hoodie_assert_equal_i((int)strlen("Diana Updated$4"), (int)kv.key_len);
+    hoodie_assert(!memcmp(kv.key, "Diana Updated$4", kv.key_len));
+    hoodie_assert_equal_i(0, (int)hoodie_mdt_key_group("Diana Updated$4", 10));
+    hoodie_assert_ok(hoodie_mdtw__si_encode(&got, 0, NULL));
+    hoodie_assert_equal_i((int)kv.value_len, (int)got.len);
+    hoodie_assert(!memcmp(kv.value, got.data, got.len));
+    hoodie_hfile_iter_dispose(&hi);
+    hoodie_hfile_free(h);
+    hoodie_hlog_iter_dispose(&it);
+
+    const char *base = "secondary-index-name-idx-0009-0_9-81-279_00000000000000003.hfile";
+    want.len = got.len = 0;
+    snprintf(rel, sizeof rel, SI_DIR "%s", base);
+    hoodie_assert_ok(hoodie_storage_read_all(hoodie_storage_posix(), hoodie_fixture(rel), &want));
+    hoodie_buf schema = HOODIE_BUF_INIT;
+    hoodie_assert_ok(hoodie_mdtw__schema_with_meta(&schema));
+    int64_t recs;
+    hoodie_assert_ok(hoodie_mdtw__build_si_hfile((const char *const[]){ "Alice$1" }, 1, &schema, base, &got, &recs));
+    hoodie_assert_equal_i(1, (int)recs);
+    hoodie_assert_equal_i((int)want.len, (int)got.len);
+    hoodie_assert(!memcmp(want.data, got.data, want.len));
+    hoodie_buf_dispose(&schema);
+    hoodie_buf_dispose(&want);
+    hoodie_buf_dispose(&got);
+}
+
 /* The reference order of the record index's changes: file group, then key, then arrival. */
 typedef struct ref_order {
     size_t group, i;

@@ -69,6 +69,11 @@ static hoodie_status secondary(const hoodie_storage *s, const char *base_path, c
     while (rc == HOODIE_OK) {
         hoodie_batch b;
         if ((rc = hoodie_read__scan_next(r, &b)) < 0) break;
+        for (int64_t i = 0; rc == HOODIE_OK && !n_columns && i < b.root.length; i++) { /* the keys alone */
+            size_t kl;
+            const uint8_t *k = hoodie_array_bytes_at(&b.root.children[0], i, &kl);
+            rc = each(ctx, 0, (const char *)k, kl, NULL, 0);
+        }
         for (size_t c = 1; rc == HOODIE_OK && c < b.schema.n_children; c++) {
             const hoodie_field *f = &b.schema.children[c];
             if (!hoodie_mdt_si_type_ok(&f->type)) {

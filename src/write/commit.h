@@ -30,7 +30,8 @@ typedef hoodie_status (*hoodie_write_pair_fn)(void *ctx, size_t column, const ch
  * The (record key, value) pairs of columns[0..n_columns) in the file groups groups[0..n_groups) (each
  * "partition\x01file id") of the table at base_path as it reads through storage `s` (its latest snapshot, merged
  * as a snapshot read merges; the metadata table not used), each non-null value rendered as a secondary index holds
- * it (table/mdt.h hoodie_mdt_si_value), passed to `each`. Supplied by the layer above (it needs the read layer).
+ * it (table/mdt.h hoodie_mdt_si_value), passed to `each`; with no columns, each live record key once (column 0,
+ * value NULL). Supplied by the layer above (it needs the read layer).
  */
 typedef hoodie_status (*hoodie_write_si_read_fn)(const hoodie_storage *s, const char *base_path,
                                                 const char *const *groups, size_t n_groups,

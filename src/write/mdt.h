@@ -245,10 +245,15 @@ struct hoodie_timeline;
  * partitionToReplaceFileIds, not clustering) removes every key the index holds in them (the index read whole:
  * Hudi reads the replaced partitions' base files instead, missing keys that live in log files only); a key the
  * same commit writes again is added (the record index log takes a key's addition over its removal).
+ * `contested` (NULL: removed like the others): the keys of DELETE_BLOCKs whose ordering value is not the natural
+ * one (absent or 0), which lose to a stored record with a greater ordering value under event-time ordering (the
+ * snapshot keeps the record): the caller removes those the table does not hold after the commit. Hudi removes
+ * them all, leaving a live record out of its index (the next upsert of the key would insert a duplicate).
  */
 hoodie_status hoodie_write__rli_changes(hoodie_rli_changes *c, const hoodie_storage *s, const char *base_path,
                                         const struct hoodie_timeline *tl, const struct hoodie_commit_meta *m,
-                                        int moved, int located, struct hoodie_arena *a);
+                                        int moved, int located, struct hoodie_arena *a,
+                                        hoodie_rli_changes *contested);
 
 /** A compaction's base HFile of record index entries (sorted by key), as HoodieAvroHFileWriter writes it. */
 hoodie_status hoodie_write__rli_base_hfile(const struct hoodie_mdt_rlirec *recs, size_t n, const char *file_name,

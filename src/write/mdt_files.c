@@ -477,6 +477,7 @@ void hoodie_mdtw__changes_dispose(changes *c)
     cs_conf_dispose(c->csc);
     rli_conf_free(c->rli);
     free(c->rc.v);
+    free(c->contested.v);
     for (size_t i = 0; c->sic && c->si && i < c->si->n; i++) free(c->sic[i].v);
     free(c->sic);
     si_conf_free(c->si);
@@ -603,7 +604,9 @@ static hoodie_status from_commit(changes *c, const void *content, size_t len, co
         if (!c->a) rc = hoodie_arena_new(&c->a, NULL, 65536);
         if (rc == HOODIE_OK) rc = hoodie_table_config_load(&cfg, c->s, c->base_path, 0);
         if (rc == HOODIE_OK) rc = hoodie_timeline_load(&tl, c->s, c->base_path, cfg);
-        if (rc == HOODIE_OK) rc = hoodie_write__rli_changes(&c->rc, c->s, c->base_path, tl, m, moved, located, c->a);
+        if (rc == HOODIE_OK)
+            rc = hoodie_write__rli_changes(&c->rc, c->s, c->base_path, tl, m, moved, located, c->a,
+                                           c->want_contested ? &c->contested : NULL);
         hoodie_timeline_free(tl);
         hoodie_table_config_free(cfg);
     }
@@ -1716,6 +1719,7 @@ hoodie_status hoodie_write__mdt_apply(const hoodie_write_txn *tx, const void *co
     memset(&c, 0, sizeof c);
     c.s = tx->s;
     c.base_path = tx->base_path;
+    c.want_contested = tx->data_write && tx->si_read;
     hoodie_status rc = HOODIE_OK;
     const char *what = tx->inst.requested;
     if (tx->inst.action != HOODIE_ACTION_ROLLBACK && tx->inst.action != HOODIE_ACTION_RESTORE) {
@@ -1756,6 +1760,7 @@ hoodie_status hoodie_write__mdt_apply(const hoodie_write_txn *tx, const void *co
         hoodie_mdtw__changes_dispose(&c);
         return HOODIE_OK;
     }
+    if (rc == HOODIE_OK && c.contested.n) rc = hoodie_mdtw__rli_contested(tx, &c, content, len);
     /* the secondary indexes: a write of records changes them (the services move records or none) */
     if (rc == HOODIE_OK && c.si && tx->data_write) {
         if (!c.a) rc = hoodie_arena_new(&c.a, NULL, 65536);

@@ -93,9 +93,12 @@ typedef struct changes {
     hoodie_arena *a;
     hoodie_mdt_csrec *cs;
     size_t n_cs, cap_cs;
-    /* record_index (when kept): keys added or removed */
+    /* record_index (when kept): keys added or removed; the keys of deletes that may have lost by the ordering
+     * field (want_contested: the instant can read the table after it), removed unless the table holds them */
     group_set *rli;
     hoodie_rli_changes rc;
+    int want_contested;
+    hoodie_rli_changes contested;
     /* secondary indexes (when kept): each one's changes (si->n of them), sorted by group and key */
     si_conf *si;
     si_changes *sic;
@@ -148,6 +151,14 @@ hoodie_status hoodie_mdtw__si_encode(hoodie_buf *out, int deleted, const char *b
  * added, a record gone its key removed, a new record its key added. */
 hoodie_status hoodie_mdtw__si_changes(const hoodie_write_txn *tx, const si_conf *c, const void *content, size_t len,
                                      hoodie_arena *a, si_changes *out);
+
+/* A change of the record index onto c (partition NULL: the key's removal; strings borrowed). */
+hoodie_status hoodie_mdtw__rli_push(hoodie_rli_changes *c, const char *key, const char *partition,
+                                    const char *file_id);
+/* The keys of c->contested (deletes of instant `tx`, completing with `content`, that may have lost by the
+ * ordering field) that the table does not hold after it (their file groups read through a view in which it
+ * completed), removed from the record index (onto c->rc). */
+hoodie_status hoodie_mdtw__rli_contested(const hoodie_write_txn *tx, changes *c, const void *content, size_t len);
 
 /* The record index's changes by file group (of n_groups): *idx their indices, each group's in arrival order, and
  * *end (n_groups) where each group's end in *idx (both malloc). */

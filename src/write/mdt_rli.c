@@ -192,6 +192,11 @@ static hoodie_status push(hoodie_rli_changes *c, const char *key, const char *pa
     return HOODIE_OK;
 }
 
+hoodie_status hoodie_mdtw__rli_push(hoodie_rli_changes *c, const char *key, const char *partition, const char *file_id)
+{
+    return push(c, key, partition, file_id);
+}
+
 /* The record keys of a PARQUET_DATA_BLOCK's embedded file onto `keys` (in `a`). */
 static hoodie_status parquet_keys(hoodie_rli_changes *keys, const hoodie_hlog_block *b, const char *path,
                                   hoodie_arena *a, const char *part, const char *fid)
@@ -260,10 +265,29 @@ static hoodie_status avro_keys(hoodie_rli_changes *keys, const hoodie_hlog_block
     return rc == HOODIE_ITEROVER ? HOODIE_OK : rc;
 }
 
-/* A log file the instant wrote: its DELETE_BLOCKs' keys leave the index (onto c), its data blocks' keys onto
- * `data` (updates in place, unless the index lost them to an earlier delete; NULL: not wanted). */
-static hoodie_status log_keys(hoodie_rli_changes *c, hoodie_rli_changes *data, const hoodie_storage *s,
-                              const char *path, hoodie_arena *a, const char *part, const char *fid)
+/* Whether a delete's ordering value is the natural one (absent or 0): such a delete wins over what came before. */
+static int delete_natural(const hoodie_hlog_delete *d)
+{
+    switch (d->ord_type) {
+    case HOODIE_HLOG_ORD_NULL: return 1;
+    case HOODIE_HLOG_ORD_FLOAT:
+    case HOODIE_HLOG_ORD_DOUBLE: return d->ord_d == 0;
+    case HOODIE_HLOG_ORD_BYTES:
+    case HOODIE_HLOG_ORD_STRING: return 0;
+    case HOODIE_HLOG_ORD_DECIMAL:
+        for (size_t i = 0; i < d->ord_len; i++)
+            if (d->ord_bytes[i]) return 0;
+        return 1;
+    default: return d->ord_i == 0;
+    }
+}
+
+/* A log file the instant wrote: its DELETE_BLOCKs' keys leave the index (onto c; onto `contested` when their
+ * ordering value may lose to the stored record's, and contested is not NULL), its data blocks' keys onto `data`
+ * (updates in place, unless the index lost them to an earlier delete; NULL: not wanted). */
+static hoodie_status log_keys(hoodie_rli_changes *c, hoodie_rli_changes *contested, hoodie_rli_changes *data,
+                              const hoodie_storage *s, const char *path, hoodie_arena *a, const char *part,
+                              const char *fid)
 {
     hoodie_buf bytes = HOODIE_BUF_INIT;
     HOODIE_TRY(hoodie_storage_read_all(s, path, &bytes));
@@ -278,8 +302,11 @@ static hoodie_status log_keys(hoodie_rli_changes *c, hoodie_rli_changes *data, c
         hoodie_hlog_delete *d;
         size_t n;
         rc = hoodie_hlog_delete_decode(&b, a, path, &d, &n);
-        for (size_t i = 0; rc == HOODIE_OK && i < n; i++)
-            if (d[i].record_key) rc = push(c, d[i].record_key, NULL, NULL);
+        for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
+            if (!d[i].record_key) continue;
+            if (contested && !delete_natural(&d[i])) rc = push(contested, d[i].record_key, part, fid);
+            else rc = push(c, d[i].record_key, NULL, NULL);
+        }
     }
     if (rc == HOODIE_ITEROVER) rc = HOODIE_OK;
     if (open) hoodie_hlog_iter_dispose(&it);
@@ -376,7 +403,7 @@ static hoodie_status replaced_keys(hoodie_rli_changes *c, const hoodie_storage *
 
 hoodie_status hoodie_write__rli_changes(hoodie_rli_changes *c, const hoodie_storage *s, const char *base_path,
                                         const hoodie_timeline *tl, const hoodie_commit_meta *m, int moved,
-                                        int located, hoodie_arena *a)
+                                        int located, hoodie_arena *a, hoodie_rli_changes *contested)
 {
     hoodie_status rc = HOODIE_OK;
     hoodie_buf p = HOODIE_BUF_INIT;
@@ -394,7 +421,8 @@ hoodie_status hoodie_write__rli_changes(hoodie_rli_changes *c, const hoodie_stor
         if (kind == HOODIE_FILE_LOG) { /* a log of updates and deletes */
             const char *fid = hoodie_arena_strdup(a, st->file_id), *pp = hoodie_arena_strdup(a, part);
             if (!fid || !pp) rc = HOODIE_NOMEM();
-            else if (!moved) rc = log_keys(c, located ? NULL : &data, s, (const char *)p.data, a, pp, fid);
+            else if (!moved)
+                rc = log_keys(c, contested, located ? NULL : &data, s, (const char *)p.data, a, pp, fid);
             continue;
         }
         if (kind != HOODIE_FILE_BASE) continue;

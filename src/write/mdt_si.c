@@ -91,6 +91,61 @@ static hoodie_status push_change(si_changes *out, const si_index *si, hoodie_are
     return HOODIE_OK;
 }
 
+/* tx->si_read of the table in a view in which instant `tx` completed with `content`. */
+static hoodie_status read_after(const hoodie_write_txn *tx, const void *content, size_t len,
+                                const char *const *groups, size_t n_groups, const char *const *cols, size_t n_cols,
+                                hoodie_write_pair_fn each, void *ctx)
+{
+    char *done_path = NULL;
+    hoodie_storage *view = NULL;
+    hoodie_status rc = hoodie_write__completed_preview((hoodie_write_txn *)tx, &done_path);
+    if (rc == HOODIE_OK) rc = hoodie_storage_overlay_new(&view, tx->s, done_path, content, len);
+    if (rc == HOODIE_OK) rc = tx->si_read(view, tx->base_path, groups, n_groups, cols, n_cols, each, ctx);
+    hoodie_storage_free(view);
+    free(done_path);
+    return rc;
+}
+
+static hoodie_status live_key(void *ctx, size_t column, const char *key, size_t key_len, const char *value,
+                              size_t value_len)
+{
+    (void)column, (void)value, (void)value_len;
+    side *sd = ctx;
+    const char *k = hoodie_arena_strndup(sd->a, key, key_len); /* the map borrows it */
+    uint64_t *slot;
+    int existed;
+    return k && hoodie_hmap_upsert(&sd->maps[0], k, key_len, &slot, &existed) == HOODIE_OK ? HOODIE_OK
+                                                                                           : HOODIE_NOMEM();
+}
+
+hoodie_status hoodie_mdtw__rli_contested(const hoodie_write_txn *tx, changes *c, const void *content, size_t len)
+{
+    const hoodie_rli_changes *k = &c->contested;
+    const char **groups = calloc(k->n + 1, sizeof *groups);
+    hoodie_hmap live = HOODIE_HMAP_INIT;
+    side sd = { &live, NULL, 0, 0, c->a };
+    size_t n = 0;
+    hoodie_status rc = groups ? hoodie_hmap_init(&live, k->n + 1) : HOODIE_NOMEM();
+    for (size_t i = 0; rc == HOODIE_OK && i < k->n; i++)
+        if (!(groups[n++] = hoodie_arena_sprintf(c->a, "%s\x01%s", k->v[i].partition, k->v[i].file_id)))
+            rc = HOODIE_NOMEM();
+    if (rc == HOODIE_OK) {
+        qsort(groups, n, sizeof *groups, str_cmp);
+        size_t u = 1;
+        for (size_t i = 1; i < n; i++)
+            if (strcmp(groups[i], groups[u - 1])) groups[u++] = groups[i];
+        n = u;
+    }
+    if (rc == HOODIE_OK) rc = read_after(tx, content, len, groups, n, NULL, 0, live_key, &sd);
+    for (size_t i = 0; rc == HOODIE_OK && i < k->n; i++)
+        if (!hoodie_hmap_get(&live, k->v[i].key, strlen(k->v[i].key)))
+            rc = hoodie_mdtw__rli_push(&c->rc, k->v[i].key, NULL, NULL);
+    if (rc < 0) hoodie_error__prefix("record index: deletes by the ordering field: ");
+    hoodie_hmap_dispose(&live);
+    free(groups);
+    return rc;
+}
+
 hoodie_status hoodie_mdtw__si_changes(const hoodie_write_txn *tx, const si_conf *c, const void *content, size_t len,
                                      hoodie_arena *a, si_changes *out)
 {
@@ -135,14 +190,9 @@ hoodie_status hoodie_mdtw__si_changes(const hoodie_write_txn *tx, const si_conf 
         if (rc == HOODIE_OK) rc = hoodie_hmap_init(&after.maps[i], 1024);
     }
     /* before: the table as it is (this instant pending); after: a view in which it completed */
-    char *done_path = NULL;
-    hoodie_storage *view = NULL;
     if (rc == HOODIE_OK && n_groups)
         rc = tx->si_read(tx->s, tx->base_path, groups, n_groups, cols, c->n, side_pair, &before);
-    if (rc == HOODIE_OK && n_groups) rc = hoodie_write__completed_preview((hoodie_write_txn *)tx, &done_path);
-    if (rc == HOODIE_OK && n_groups) rc = hoodie_storage_overlay_new(&view, tx->s, done_path, content, len);
-    if (rc == HOODIE_OK && n_groups)
-        rc = tx->si_read(view, tx->base_path, groups, n_groups, cols, c->n, side_pair, &after);
+    if (rc == HOODIE_OK && n_groups) rc = read_after(tx, content, len, groups, n_groups, cols, c->n, side_pair, &after);
     /* the differences, per index */
     hoodie_buf b = HOODIE_BUF_INIT;
     for (size_t i = 0; rc == HOODIE_OK && i < c->n; i++) {
@@ -166,8 +216,6 @@ hoodie_status hoodie_mdtw__si_changes(const hoodie_write_txn *tx, const si_conf 
     }
     if (rc < 0) hoodie_error__prefix("secondary indexes: ");
     hoodie_buf_dispose(&b);
-    hoodie_storage_free(view);
-    free(done_path);
     side_dispose(&before, c->n);
     side_dispose(&after, c->n);
     free(groups);

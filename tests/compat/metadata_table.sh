@@ -208,6 +208,23 @@ in_step "write: rollback"
 check_eq "write: rollback took the deltacommit" "0" "$(ls "$wr/.hoodie/metadata/.hoodie/timeline" | grep -c "^${last}")"
 check_eq "write: rollback, rows" "$(printf '1,Alice\n4,Diana Again\n5,Eve\n7,Grace')" \
     "$("$HOODIE" read "$wr" --format csv --columns id,name --metadata-table | tail -n +2 | sort)"
+# a delete whose ordering value (longField) is below the stored record's loses: the snapshot keeps Diana, and so
+# do the record index and the secondary index (Hudi's index would lose her); one above it wins, and both lose her
+wr=$tmp/contested
+cp -r "$T" "$wr" && chmod -R u+w "$wr"
+printf 'id,longField\n4,5\n' > "$tmp/del_lose.csv"
+printf 'id,longField\n4,999999999999\n' > "$tmp/del_win.csv"
+run "contested delete: loses" 0 "$HOODIE" write "$wr" --op delete --input "$tmp/del_lose.csv"
+in_step "contested delete: loses"
+check_eq "contested delete: loses, Diana read" "$(printf '1,Alice\n4,Diana Updated\n5,Eve')" "$("$HOODIE" read "$wr" --columns id,name --format csv | tail -n +2 | sort)"
+run "contested delete: loses, lookup" 0 "$HOODIE" metadata "$wr" lookup 4
+check_eq "contested delete: loses, still indexed" "$(printf '4\t.\tccfdc9b6-b2d0-438f-a236-40b797bf07ea-0')" "$(cut -f1-3 "$tmp/out")"
+run "contested delete: wins" 0 "$HOODIE" write "$wr" --op delete --input "$tmp/del_win.csv"
+in_step "contested delete: wins"
+run "contested delete: wins, lookup" 0 "$HOODIE" metadata "$wr" lookup 4
+check_eq "contested delete: wins, not indexed" "$(printf '4\t-')" "$(cat "$tmp/out")"
+run "contested delete: wins, secondary lookup" 0 "$HOODIE" metadata "$wr" lookup --secondary-index secondary_index_name_idx "Diana Updated"
+check_eq "contested delete: wins, not in the secondary index" "$(printf 'Diana Updated\t-')" "$(cat "$tmp/out")"
 # id 4 deleted (a delete block in a log), then updated back through a Parquet log block: the bloom index finds it
 # in the base file still, and the record index has it again
 wr=$tmp/readd

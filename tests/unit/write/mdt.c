@@ -566,6 +566,13 @@ HOODIE_TEST(write_mdt__spark_files_partition_kept_in_step)
     assert_mdt_in_step(mem);
     hoodie_assert_ok(write_op(mem, SPARK_HEAD "1,,,,,,,,,,,,\n", HOODIE_WRITE_DELETE));
     assert_mdt_in_step(mem);
+    /* a delete of id 5 whose ordering value (longField) is below the stored one loses: the record, its record
+     * index entry and its secondary index entry stay */
+    hoodie_assert_ok(write_op(mem, SPARK_HEAD "5,,,,,,3,,,,,,\n", HOODIE_WRITE_DELETE));
+    assert_mdt_in_step(mem);
+    r = spark_rows(mem, 1);
+    hoodie_assert(strstr(r, "\n5,Eve,1122334455\n") != NULL);
+    free(r);
     /* two more updates, then a log compaction of the slice: its new log file has statistics too */
     hoodie_assert_ok(write_op(mem, SPARK_UPSERT, HOODIE_WRITE_UPSERT));
     hoodie_assert_ok(write_op(mem, SPARK_UPSERT, HOODIE_WRITE_UPSERT));

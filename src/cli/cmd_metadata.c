@@ -22,7 +22,7 @@ static void metadata_usage(FILE *out)
             "usage: hoodie metadata TABLE partitions\n"
             "       hoodie metadata TABLE files [--partition P]\n"
             "       hoodie metadata TABLE validate\n"
-            "       hoodie metadata TABLE init [--record-index]\n"
+            "       hoodie metadata TABLE init [--record-index [--secondary-index COLUMN[=NAME]]...]\n"
             "       hoodie metadata TABLE lookup KEY...\n"
             "       hoodie metadata TABLE lookup --secondary-index NAME VALUE...\n"
             "\n"
@@ -44,7 +44,9 @@ static void metadata_usage(FILE *out)
             "              lists every data file, its column_stats partition holds every base file's statistics\n"
             "              (a table with a schema), and hoodie's writes and services keep both in step from then on;\n"
             "              --record-index: a record_index partition too, every live key where it is (kept in step\n"
-            "              likewise, insert_overwrite and delete_partition removing the replaced file groups' keys)\n");
+            "              likewise, insert_overwrite and delete_partition removing the replaced file groups' keys);\n"
+            "              --secondary-index COLUMN[=NAME]: a secondary index of a string or integer column too\n"
+            "              (partition secondary_index_NAME, NAME COLUMN_idx by default; kept in step by writes)\n");
 }
 
 typedef struct raw_list { char **names; uint64_t *sizes; size_t n, cap; int oom; } raw_list;
@@ -434,22 +436,57 @@ static int validate(hoodie_table *t, const hoodie_mdt_listing *l)
     return diffs || cs_diffs || rli_diffs || si_diffs ? 1 : CLI_OK;
 }
 
+/* A secondary index to create from `spec` ("COLUMN" or "COLUMN=NAME"): its partition name, column, and the keys of
+ * the snapshot's records with a value (in `a`; *out->keys an array to free). */
+static hoodie_status si_init_keys(hoodie_table *t, const char *spec, hoodie_arena *a, hoodie_si_init *out)
+{
+    const char *eq = strchr(spec, '=');
+    size_t cl = eq ? (size_t)(eq - spec) : strlen(spec);
+    const char *column = hoodie_arena_strndup(a, spec, cl);
+    const char *name = eq ? hoodie_arena_sprintf(a, "secondary_index_%s", eq + 1)
+                          : hoodie_arena_sprintf(a, "secondary_index_%.*s_idx", (int)cl, spec);
+    if (!column || !name) return HOODIE_NOMEM();
+    if (!cl || (eq && !eq[1]) || strchr(column, '.') || strpbrk(name, ",/ "))
+        return HOODIE_FAIL(HOODIE_EINVAL, "--secondary-index '%s': COLUMN (a top-level one) or COLUMN=NAME", spec);
+    si_pairs p = { NULL, 0, 0 };
+    hoodie_buf b = HOODIE_BUF_INIT;
+    hoodie_status rc = snapshot_values(t, column, a, &p);
+    const char **keys = rc == HOODIE_OK ? malloc((p.n + 1) * sizeof *keys) : NULL;
+    if (rc == HOODIE_OK && !keys) rc = HOODIE_NOMEM();
+    for (size_t i = 0; rc == HOODIE_OK && i < p.n; i++) {
+        b.len = 0;
+        rc = hoodie_mdt_si_escape(&b, p.v[i].secondary, strlen(p.v[i].secondary));
+        if (rc == HOODIE_OK && hoodie_buf_putc(&b, '$') < 0) rc = HOODIE_NOMEM();
+        if (rc == HOODIE_OK) rc = hoodie_mdt_si_escape(&b, p.v[i].record_key, strlen(p.v[i].record_key));
+        if (rc == HOODIE_OK && !(keys[i] = hoodie_arena_strndup(a, (const char *)b.data, b.len))) rc = HOODIE_NOMEM();
+    }
+    if (rc == HOODIE_OK) *out = (hoodie_si_init){ name, column, keys, p.n };
+    else free(keys);
+    if (rc < 0) hoodie_error__prefix("secondary index on %s: ", column);
+    free(p.v);
+    hoodie_buf_dispose(&b);
+    return rc;
+}
+
 int cmd_metadata(int argc, char **argv)
 {
     const char *table = NULL, *what = NULL, *only = NULL;
     int record_index = 0;
     const char *secondary = NULL;
+    const char **si_specs = calloc((size_t)argc + 1, sizeof *si_specs);
+    size_t n_si_specs = 0;
     const char **keys = calloc((size_t)argc + 1, sizeof *keys);
     size_t n_keys = 0;
-    if (!keys) return cli_fail(HOODIE_ENOMEM, NULL);
+    if (!keys || !si_specs) { free(keys), free(si_specs); return cli_fail(HOODIE_ENOMEM, NULL); }
     int code = -1;
     for (int i = 1; i < argc && code < 0; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { metadata_usage(stdout); code = CLI_OK; }
         else if (!strcmp(a, "--record-index")) record_index = 1;
         else if (!strcmp(a, "--secondary-index")) {
-            if (i + 1 >= argc) code = cli_usage("metadata: --secondary-index needs an index name");
-            else secondary = argv[++i];
+            if (i + 1 >= argc) code = cli_usage("metadata: --secondary-index needs an index name (lookup) or a column "
+                                                "(init)");
+            else secondary = si_specs[n_si_specs++] = argv[++i];
         } else if (!strcmp(a, "--partition")) {
             if (i + 1 >= argc) code = cli_usage("metadata: --partition needs a partition path");
             else only = argv[++i];
@@ -466,9 +503,13 @@ int cmd_metadata(int argc, char **argv)
     if (code < 0 && !strcmp(what, "lookup") && !n_keys) code = cli_usage("metadata: lookup needs keys");
     if (code < 0 && only && strcmp(what, "files")) code = cli_usage("metadata: --partition goes with files");
     if (code < 0 && record_index && strcmp(what, "init")) code = cli_usage("metadata: --record-index goes with init");
-    if (code < 0 && secondary && strcmp(what, "lookup"))
-        code = cli_usage("metadata: --secondary-index goes with lookup");
-    if (code >= 0) { free(keys); return code; }
+    if (code < 0 && secondary && strcmp(what, "lookup") && strcmp(what, "init"))
+        code = cli_usage("metadata: --secondary-index goes with lookup or init");
+    if (code < 0 && secondary && !strcmp(what, "lookup") && n_si_specs > 1)
+        code = cli_usage("metadata: lookup takes one --secondary-index");
+    if (code < 0 && n_si_specs && !strcmp(what, "init") && !record_index)
+        code = cli_usage("metadata: a secondary index needs the record index (--record-index)");
+    if (code >= 0) { free(keys), free(si_specs); return code; }
 
     hoodie_table *t = NULL;
     hoodie_status rc = hoodie_table_open(&t, table, NULL);
@@ -477,15 +518,24 @@ int cmd_metadata(int argc, char **argv)
         hoodie_arena *a = NULL;
         hoodie_rli_changes k = { NULL, 0, 0 };
         char mark[HOODIE_TIMELINE_MARK_MAX];
-        if (record_index) { /* the keys of the table as it is now (init checks it still is, under its lock) */
+        hoodie_si_init *si = calloc(n_si_specs + 1, sizeof *si);
+        if (!si) rc = HOODIE_NOMEM();
+        if (rc == HOODIE_OK && record_index) { /* the keys of the table as it is now (init checks it still is) */
             hoodie_write__timeline_mark(t->tl, mark);
             rc = hoodie_arena_new(&a, NULL, 65536);
             if (rc == HOODIE_OK) rc = snapshot_keys(t, a, &k);
         }
+        for (size_t i = 0; rc == HOODIE_OK && i < n_si_specs; i++) rc = si_init_keys(t, si_specs[i], a, &si[i]);
         if (rc == HOODIE_OK)
-            rc = hoodie_write__mdt_init_with(t->storage, t->base_path, &files, record_index ? &k : NULL, mark);
+            rc = hoodie_write__mdt_init_indexes(t->storage, t->base_path, &files, record_index ? &k : NULL, mark, si,
+                                                n_si_specs);
         if (rc == HOODIE_OK) printf("metadata table created: %lld file(s) listed\n", (long long)files);
         if (rc == HOODIE_OK && record_index) printf("record index: %zu key(s)\n", k.n);
+        for (size_t i = 0; rc == HOODIE_OK && i < n_si_specs; i++)
+            printf("%s on %s: %zu entries\n", si[i].name, si[i].column, si[i].n);
+        for (size_t i = 0; si && i < n_si_specs; i++) free((void *)si[i].keys);
+        free(si);
+        free(si_specs);
         free(k.v);
         hoodie_arena_free(a);
         hoodie_table_free(t);
@@ -553,5 +603,6 @@ int cmd_metadata(int argc, char **argv)
     }
     hoodie_table_free(t);
     free(keys);
+    free(si_specs);
     return code;
 }

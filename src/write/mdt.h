@@ -125,6 +125,25 @@ void hoodie_write__timeline_mark(const struct hoodie_timeline *tl, char out[HOOD
 hoodie_status hoodie_write__mdt_init_with(const hoodie_storage *s, const char *base_path, int64_t *files,
                                          const struct hoodie_rli_changes *keys, const char *mark);
 
+/** A secondary index to create with the metadata table: its partition (and index) name
+ *  ("secondary_index_<name>"), its column, and its keys ("<escaped value>$<escaped record key>", table/mdt.h), one
+ *  per record with a non-null value, any order. */
+typedef struct hoodie_si_init {
+    const char *name;
+    const char *column;
+    const char *const *keys;
+    size_t n;
+} hoodie_si_init;
+/**
+ * hoodie_write__mdt_init_with, and secondary indexes si[0..n_si) (they need `keys`, the record index): each one's
+ * definition added to the index definitions file, a deltacommit each (00000000000000003, ... after the record
+ * index's) with a base HFile per file group (as many as the record index gets for as many keys), listed in
+ * hoodie.table.metadata.partitions with the others. The keys must come from the same snapshot as `keys`.
+ */
+hoodie_status hoodie_write__mdt_init_indexes(const hoodie_storage *s, const char *base_path, int64_t *files,
+                                            const struct hoodie_rli_changes *keys, const char *mark,
+                                            const hoodie_si_init *si, size_t n_si);
+
 /** The metadata table's hoodie.properties text for the table named `name` (appended to out). */
 hoodie_status hoodie_write__mdt_props(hoodie_buf *out, const char *name);
 

@@ -252,11 +252,10 @@ static void rli_conf_free(group_set *gs)
     free(gs);
 }
 
-/* Whether top-level field `column` of the table's schema (hoodie.table.create.schema) has values hoodie renders as
- * Java's toString() does for a secondary index: string, int or long (null unions aside, no logical type). */
-static int si_column_ok(const hoodie_table_config *cfg, const char *column)
+/* Whether top-level field `column` of the table's Avro schema `js` has values hoodie renders as Java's toString()
+ * does for a secondary index: string, int or long (null unions aside, no logical type). */
+static int si_column_ok(const char *js, const char *column)
 {
-    const char *js = hoodie_table_config_get(cfg, "hoodie.table.create.schema");
     json_error_t je;
     json_t *root = js ? json_loads(js, 0, &je) : NULL;
     json_t *fields = json_object_get(root, "fields"), *f;
@@ -311,8 +310,19 @@ static hoodie_status si_conf_load(const hoodie_storage *s, const char *base_path
     if (rc == HOODIE_OK) rc = hoodie_mdt_secondary_indexes(s, base_path, cfg, a, &defs, &n);
     if (rc == HOODIE_ECORRUPT) { hoodie_error_clear(); rc = HOODIE_OK; n = 0; } /* unreadable: not kept */
     if (rc == HOODIE_OK && n && !(c->v = calloc(n, sizeof *c->v))) rc = HOODIE_NOMEM();
+    /* the table's schema (its latest commit's, else hoodie.table.create.schema): the columns' types */
+    char *schema = NULL;
+    if (rc == HOODIE_OK && n) {
+        hoodie_table *t = NULL;
+        hoodie_table_open_opts o = HOODIE_TABLE_OPEN_OPTS_INIT;
+        o.storage = s;
+        rc = hoodie_table_open(&t, base_path, &o);
+        if (rc == HOODIE_OK) rc = hoodie_table__schema(t, NULL, &schema);
+        if (rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); rc = HOODIE_OK; n = 0; } /* no schema: none kept */
+        hoodie_table_free(t);
+    }
     for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
-        if (!si_column_ok(cfg, defs[i].column)) continue;
+        if (!si_column_ok(schema, defs[i].column)) continue;
         si_index *x = &c->v[c->n];
         x->name = strdup(defs[i].name), x->column = strdup(defs[i].column);
         x->prefix = malloc(strlen(defs[i].name) + 2);
@@ -330,6 +340,7 @@ static hoodie_status si_conf_load(const hoodie_storage *s, const char *base_path
         else free(x->name), free(x->column), free(x->prefix), free(x->gs.first), memset(x, 0, sizeof *x);
     }
     hoodie_arena_free(a);
+    free(schema);
     if (rc == HOODIE_OK && c->n) *out = c, c = NULL;
     si_conf_free(c);
     return rc;

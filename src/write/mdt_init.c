@@ -31,6 +31,18 @@ static void base_stat(hoodie_wstat *st, const char *part, const char *fid, const
     st->has_runtime = 1;
 }
 
+/* Complete an initializing deltacommit of the MDT (BULK_INSERT) with the write statistics of its base files. */
+static hoodie_status bulk_complete(hoodie_write_txn *tx, const hoodie_wstat *sts, size_t n, hoodie_buf *meta)
+{
+    hoodie_kv extra = { "schema", hoodie_write__mdt_schema };
+    hoodie_commit_info ci;
+    memset(&ci, 0, sizeof ci);
+    ci.stats = sts, ci.stat_count = n, ci.extra = &extra, ci.extra_count = 1;
+    ci.operation_type = "BULK_INSERT";
+    HOODIE_TRY(hoodie_commit_encode(meta, &ci, 8));
+    return hoodie_write__complete(tx, meta->data, meta->len);
+}
+
 static int cs_rec_cmp(const void *a, const void *b)
 {
     const hoodie_mdt_csrec *x = a, *y = b;
@@ -181,27 +193,53 @@ static hoodie_status cs_init_columns(const hoodie_field *sch, json_t *arr)
  * The index definition of column_stats (written when the table has none; kept when it has one) and its columns
  * (*cols, malloc'd). *defs_key: 1 when hoodie.properties must name the definitions' file.
  */
-static hoodie_status cs_init_definition(const hoodie_storage *s, const char *base_path, const hoodie_table_config *cfg,
-                                        const hoodie_field *sch, char ***cols, size_t *n_cols, int *defs_key)
+/* The table's index definitions file: *path (malloc), *root (its JSON, or a new one with no definitions when there
+ * is none), *defs_key: hoodie.properties does not name it yet. */
+static hoodie_status defs_load(const hoodie_storage *s, const char *base_path, const hoodie_table_config *cfg,
+                               char **path, json_t **root, int *defs_key)
 {
     const char *rel = hoodie_table_config_get(cfg, INDEX_DEFS_KEY);
     *defs_key = !rel || !*rel;
     if (*defs_key) rel = INDEX_DEFS_PATH;
-    char *path = hoodie_write__path(base_path, rel);
-    if (!path) return HOODIE_NOMEM();
-    hoodie_buf text = HOODIE_BUF_INIT, out = HOODIE_BUF_INIT;
-    json_t *root = NULL;
-    hoodie_status rc = hoodie_storage_read_all(s, path, &text);
+    *root = NULL;
+    if (!(*path = hoodie_write__path(base_path, rel))) return HOODIE_NOMEM();
+    hoodie_buf text = HOODIE_BUF_INIT;
+    hoodie_status rc = hoodie_storage_read_all(s, *path, &text);
     if (rc == HOODIE_OK) {
         json_error_t je;
-        root = json_loadb((const char *)text.data, text.len, 0, &je);
-        if (!root || !json_is_object(json_object_get(root, "indexDefinitions")))
-            rc = HOODIE_CORRUPT("%s: not an index definitions file (%s)", path, root ? "no indexDefinitions" : je.text);
+        *root = json_loadb((const char *)text.data, text.len, 0, &je);
+        if (!*root || !json_is_object(json_object_get(*root, "indexDefinitions")))
+            rc = HOODIE_CORRUPT("%s: not an index definitions file (%s)", *path,
+                                *root ? "no indexDefinitions" : je.text);
     } else if (rc == HOODIE_ENOTFOUND) {
         hoodie_error_clear();
-        rc = (root = json_object()) && !json_object_set_new(root, "indexDefinitions", json_object()) ? HOODIE_OK
-                                                                                                      : HOODIE_NOMEM();
+        rc = (*root = json_object()) && !json_object_set_new(*root, "indexDefinitions", json_object())
+                 ? HOODIE_OK : HOODIE_NOMEM();
     }
+    hoodie_buf_dispose(&text);
+    return rc;
+}
+
+/* `root` written to `path` as Jackson writes it (replacing the file). */
+static hoodie_status defs_store(const hoodie_storage *s, const char *path, const json_t *root)
+{
+    hoodie_buf out = HOODIE_BUF_INIT;
+    hoodie_status rc = jackson(&out, root, 0);
+    if (rc == HOODIE_OK) {
+        rc = s->remove(s->ctx, path);
+        if (rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); rc = HOODIE_OK; }
+    }
+    if (rc == HOODIE_OK) rc = hoodie_storage_write_all(s, path, 0, out.data, out.len);
+    hoodie_buf_dispose(&out);
+    return rc;
+}
+
+static hoodie_status cs_init_definition(const hoodie_storage *s, const char *base_path, const hoodie_table_config *cfg,
+                                        const hoodie_field *sch, char ***cols, size_t *n_cols, int *defs_key)
+{
+    char *path = NULL;
+    json_t *root = NULL;
+    hoodie_status rc = defs_load(s, base_path, cfg, &path, &root, defs_key);
     json_t *defs = rc == HOODIE_OK ? json_object_get(root, "indexDefinitions") : NULL;
     json_t *def = defs ? json_object_get(defs, CS_PART) : NULL;
     if (rc == HOODIE_OK && !def) { /* a new definition, as Hudi 1.0 writes it */
@@ -219,12 +257,7 @@ static hoodie_status cs_init_definition(const hoodie_storage *s, const char *bas
             rc = HOODIE_NOMEM();
         else fields = NULL, def = json_object_get(defs, CS_PART);
         json_decref(fields);
-        if (rc == HOODIE_OK) rc = jackson(&out, root, 0);
-        if (rc == HOODIE_OK) {
-            rc = s->remove(s->ctx, path);
-            if (rc == HOODIE_ENOTFOUND) { hoodie_error_clear(); rc = HOODIE_OK; }
-        }
-        if (rc == HOODIE_OK) rc = hoodie_storage_write_all(s, path, 0, out.data, out.len);
+        if (rc == HOODIE_OK) rc = defs_store(s, path, root);
     }
     json_t *f = rc == HOODIE_OK ? json_object_get(def, "sourceFields") : NULL;
     size_t n = json_array_size(f);
@@ -236,10 +269,8 @@ static hoodie_status cs_init_definition(const hoodie_storage *s, const char *bas
         if (!((*cols)[*n_cols] = strdup(name))) rc = HOODIE_NOMEM();
         else (*n_cols)++;
     }
-    if (rc < 0) hoodie_error__prefix("%s: ", path);
+    if (rc < 0) hoodie_error__prefix("%s: ", path ? path : base_path);
     json_decref(root);
-    hoodie_buf_dispose(&text);
-    hoodie_buf_dispose(&out);
     free(path);
     return rc;
 }
@@ -296,15 +327,7 @@ static hoodie_status cs_init_partition(const hoodie_storage *s, const char *base
         base_stat(&sts[g], CS_PART, fids[g], &outs[g], records);
     }
     free(sorted);
-    if (rc == HOODIE_OK) {
-        hoodie_kv extra = { "schema", hoodie_write__mdt_schema };
-        hoodie_commit_info ci;
-        memset(&ci, 0, sizeof ci);
-        ci.stats = sts, ci.stat_count = CS_INIT_GROUPS, ci.extra = &extra, ci.extra_count = 1;
-        ci.operation_type = "BULK_INSERT";
-        rc = hoodie_commit_encode(&meta, &ci, 8);
-    }
-    if (rc == HOODIE_OK) rc = hoodie_write__complete(&tx, meta.data, meta.len);
+    if (rc == HOODIE_OK) rc = bulk_complete(&tx, sts, CS_INIT_GROUPS, &meta);
     c.csc = NULL; /* borrowed */
     hoodie_mdtw__changes_dispose(&c);
     hoodie_write__txn_dispose(&tx);
@@ -447,15 +470,7 @@ static hoodie_status rli_init_partition(const hoodie_storage *s, const char *bas
                                HOODIE_MARKER_CREATE, &outs[g].rel);
         base_stat(&sts[g], RLI_PART, fids[g], &outs[g], records);
     }
-    if (rc == HOODIE_OK) {
-        hoodie_kv extra = { "schema", hoodie_write__mdt_schema };
-        hoodie_commit_info ci;
-        memset(&ci, 0, sizeof ci);
-        ci.stats = sts, ci.stat_count = ng, ci.extra = &extra, ci.extra_count = 1;
-        ci.operation_type = "BULK_INSERT";
-        rc = hoodie_commit_encode(&meta, &ci, 8);
-    }
-    if (rc == HOODIE_OK) rc = hoodie_write__complete(&tx, meta.data, meta.len);
+    if (rc == HOODIE_OK) rc = bulk_complete(&tx, sts, ng, &meta);
     hoodie_write__txn_dispose(&tx);
     for (size_t g = 0; outs && g < ng; g++) hoodie_mdtw__out_file_dispose(&outs[g]);
     free(outs);
@@ -474,8 +489,100 @@ static hoodie_status rli_init_partition(const hoodie_storage *s, const char *bas
     return rc;
 }
 
+/* ---- secondary indexes at initialization ---- */
+
+/* The definitions of the secondary indexes si[0..n) added to the table's index definitions file (as Hudi 1.0 writes
+ * one: name, type secondary_index, function identity, the column, no options). *defs_key as defs_load's. */
+static hoodie_status si_init_definitions(const hoodie_storage *s, const char *base_path,
+                                         const hoodie_table_config *cfg, const hoodie_si_init *si, size_t n,
+                                         int *defs_key)
+{
+    char *path = NULL;
+    json_t *root = NULL;
+    hoodie_status rc = defs_load(s, base_path, cfg, &path, &root, defs_key);
+    json_t *defs = rc == HOODIE_OK ? json_object_get(root, "indexDefinitions") : NULL;
+    for (size_t i = 0; rc == HOODIE_OK && i < n; i++) {
+        json_t *def = json_object(), *fields = json_array();
+        if (!def || !fields || json_array_append_new(fields, json_string(si[i].column)) < 0 ||
+            json_object_set_new(def, "indexName", json_string(si[i].name)) < 0 ||
+            json_object_set_new(def, "indexType", json_string("secondary_index")) < 0 ||
+            json_object_set_new(def, "indexFunction", json_string("identity")) < 0 ||
+            json_object_set_new(def, "sourceFields", fields) < 0 ||
+            json_object_set_new(def, "indexOptions", json_object()) < 0 ||
+            json_object_set_new(defs, si[i].name, def) < 0) {
+            rc = HOODIE_NOMEM();
+            break;
+        }
+    }
+    if (rc == HOODIE_OK) rc = defs_store(s, path, root);
+    if (rc < 0) hoodie_error__prefix("%s: ", path ? path : base_path);
+    json_decref(root);
+    free(path);
+    return rc;
+}
+
+static int strp_cmp(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+/* A secondary index for a new MDT: deltacommit `t` (BULK_INSERT) with a base HFile per file group (as many as the
+ * record index would have for as many keys) of its keys. */
+static hoodie_status si_init_partition(const hoodie_storage *s, const char *mdt, const hoodie_table_config *mc,
+                                       const char *t, const hoodie_si_init *si)
+{
+    size_t ng = rli_init_groups(si->n);
+    hoodie_write_txn tx;
+    memset(&tx, 0, sizeof tx);
+    hoodie_buf schema = HOODIE_BUF_INIT, meta = HOODIE_BUF_INIT, prefix = HOODIE_BUF_INIT;
+    out_file *outs = calloc(ng, sizeof *outs);
+    hoodie_wstat *sts = calloc(ng, sizeof *sts);
+    char (*fids)[160] = calloc(ng, sizeof *fids);
+    size_t *count = calloc(ng + 1, sizeof *count), *at = calloc(ng + 1, sizeof *at);
+    const char **keys = malloc((si->n + 1) * sizeof *keys);
+    hoodie_status rc = outs && sts && fids && count && at && keys ? HOODIE_OK : HOODIE_NOMEM();
+    for (const char *p = si->name; rc == HOODIE_OK && *p; p++) /* secondary_index_x_idx -> secondary-index-x-idx- */
+        if (hoodie_buf_putc(&prefix, *p == '_' ? '-' : *p) < 0) rc = HOODIE_NOMEM();
+    if (rc == HOODIE_OK && (hoodie_buf_putc(&prefix, '-') < 0 || hoodie_buf_cstr(&prefix) < 0)) rc = HOODIE_NOMEM();
+    if (rc == HOODIE_OK && prefix.len + 8 > sizeof fids[0])
+        rc = HOODIE_FAIL(HOODIE_EINVAL, "secondary index name '%s' too long", si->name);
+    /* the keys by file group (a counting sort), each group's sorted */
+    for (size_t i = 0; rc == HOODIE_OK && i < si->n; i++) count[hoodie_mdt_key_group(si->keys[i], ng)]++;
+    for (size_t g = 1; rc == HOODIE_OK && g <= ng; g++) at[g] = at[g - 1] + count[g - 1];
+    for (size_t i = 0; rc == HOODIE_OK && i < si->n; i++) keys[at[hoodie_mdt_key_group(si->keys[i], ng)]++] = si->keys[i];
+    for (size_t g = 0; rc == HOODIE_OK && g < ng; g++) at[g] -= count[g];
+    if (rc == HOODIE_OK) rc = hoodie_mdtw__schema_with_meta(&schema);
+    if (rc == HOODIE_OK) rc = hoodie_write__partition_metadata(s, mdt, si->name, t);
+    if (rc == HOODIE_OK) rc = hoodie_mdtw__mdt_begin(&tx, s, mdt, mc, t, HOODIE_ACTION_DELTACOMMIT, "", 0);
+    if (rc == HOODIE_OK) rc = hoodie_write__inflight(&tx, NULL, 0);
+    for (size_t g = 0; rc == HOODIE_OK && g < ng; g++) {
+        const char **gk = keys + at[g];
+        if (count[g]) qsort(gk, count[g], sizeof *gk, strp_cmp);
+        for (size_t i = 1; rc == HOODIE_OK && i < count[g]; i++)
+            if (!strcmp(gk[i - 1], gk[i]))
+                rc = HOODIE_FAIL(HOODIE_EINVAL, "secondary index %s: key '%s' twice (a record key in two file "
+                                 "groups?)", si->name, gk[i]);
+        snprintf(fids[g], sizeof fids[g], "%s%04u-0", (const char *)prefix.data, (unsigned)g);
+        int64_t records = 0;
+        if (rc == HOODIE_OK) rc = hoodie_file_name_base(&outs[g].name, fids[g], LOG_TOKEN, t, "hfile");
+        if (rc == HOODIE_OK)
+            rc = hoodie_mdtw__build_si_hfile(gk, count[g], &schema, (const char *)outs[g].name.data, &outs[g].bytes,
+                                             &records);
+        if (rc == HOODIE_OK)
+            rc = hoodie_mdtw__put_part_file(&tx, mdt, si->name, (const char *)outs[g].name.data, &outs[g].bytes,
+                                            HOODIE_MARKER_CREATE, &outs[g].rel);
+        base_stat(&sts[g], si->name, fids[g], &outs[g], records);
+    }
+    if (rc == HOODIE_OK) rc = bulk_complete(&tx, sts, ng, &meta);
+    hoodie_write__txn_dispose(&tx);
+    for (size_t g = 0; outs && g < ng; g++) hoodie_mdtw__out_file_dispose(&outs[g]);
+    free(outs), free(sts), free(fids), free(count), free(at), free(keys);
+    hoodie_buf_dispose(&schema);
+    hoodie_buf_dispose(&meta);
+    hoodie_buf_dispose(&prefix);
+    return rc;
+}
+
 static hoodie_status init_locked(const hoodie_storage *s, const char *base_path, int64_t *files_out,
-                                 const hoodie_rli_changes *keys, const char *mark)
+                                 const hoodie_rli_changes *keys, const char *mark, const hoodie_si_init *si,
+                                 size_t n_si)
 {
     hoodie_table_config *cfg = NULL;
     hoodie_timeline *tl = NULL;
@@ -553,12 +660,36 @@ static hoodie_status init_locked(const hoodie_storage *s, const char *base_path,
     if (rc == HOODIE_OK && keys)
         rc = rli_init_partition(s, base_path, mdt, cfg, tl, mc, cs_made ? "00000000000000002" : "00000000000000001",
                                 keys);
+    /* secondary indexes, when asked for (on the record index: Hudi's too), an instant each after those */
+    int si_defs_key = 0;
+    if (rc == HOODIE_OK && n_si && !keys)
+        rc = HOODIE_FAIL(HOODIE_EINVAL, "%s: secondary indexes need the record index", base_path);
+    if (rc == HOODIE_OK && n_si) rc = si_init_definitions(s, base_path, cfg, si, n_si, &si_defs_key);
+    for (size_t i = 0; rc == HOODIE_OK && i < n_si; i++) {
+        char t[18];
+        snprintf(t, sizeof t, "%017u", (unsigned)(2 + cs_made + i));
+        rc = si_init_partition(s, mdt, mc, t, &si[i]);
+    }
     /* last: the table lists it (readers and writers take it from here on) */
-    const char *parts = cs_made ? (keys ? "column_stats,files,record_index" : "column_stats,files")
-                                : (keys ? "files,record_index" : "files");
+    hoodie_buf parts = HOODIE_BUF_INIT;
+    const char **names = calloc(3 + n_si + 1, sizeof *names);
+    size_t n_names = 0;
+    if (rc == HOODIE_OK && !names) rc = HOODIE_NOMEM();
+    if (rc == HOODIE_OK) {
+        names[n_names++] = "files";
+        if (cs_made) names[n_names++] = CS_PART;
+        if (keys) names[n_names++] = RLI_PART;
+        for (size_t i = 0; i < n_si; i++) names[n_names++] = si[i].name;
+        qsort(names, n_names, sizeof *names, strp_cmp);
+    }
+    for (size_t i = 0; rc == HOODIE_OK && i < n_names; i++)
+        if (hoodie_buf_printf(&parts, "%s%s", i ? "," : "", names[i]) < 0) rc = HOODIE_NOMEM();
+    free(names);
     if (rc == HOODIE_OK)
-        rc = hoodie_write__set_mdt_partitions_with(s, base_path, cfg, parts,
-                                                   defs_key && cs_made ? INDEX_DEFS_KEY : NULL, INDEX_DEFS_PATH);
+        rc = hoodie_write__set_mdt_partitions_with(s, base_path, cfg, (const char *)parts.data,
+                                                   (defs_key && cs_made) || si_defs_key ? INDEX_DEFS_KEY : NULL,
+                                                   INDEX_DEFS_PATH);
+    hoodie_buf_dispose(&parts);
     if (rc == HOODIE_OK && files_out) *files_out = (int64_t)ch.n;
     hoodie_write__txn_dispose(&tx);
     hoodie_mdtw__changes_dispose(&ch);
@@ -583,10 +714,17 @@ hoodie_status hoodie_write__mdt_init(const hoodie_storage *s, const char *base_p
 hoodie_status hoodie_write__mdt_init_with(const hoodie_storage *s, const char *base_path, int64_t *files,
                                          const hoodie_rli_changes *keys, const char *mark)
 {
+    return hoodie_write__mdt_init_indexes(s, base_path, files, keys, mark, NULL, 0);
+}
+
+hoodie_status hoodie_write__mdt_init_indexes(const hoodie_storage *s, const char *base_path, int64_t *files,
+                                            const hoodie_rli_changes *keys, const char *mark,
+                                            const hoodie_si_init *si, size_t n_si)
+{
     s = hoodie_storage__or_default(s);
     hoodie_table_lock lock;
     HOODIE_TRY(hoodie_write__lock(&lock, s, base_path, -1));
-    hoodie_status rc = init_locked(s, base_path, files, keys, mark);
+    hoodie_status rc = init_locked(s, base_path, files, keys, mark, si, n_si);
     if (rc < 0) hoodie_error__prefix("creating the metadata table: ");
     if (hoodie_write__unlock(&lock) < 0 && rc == HOODIE_OK) hoodie_error_clear();
     return rc;

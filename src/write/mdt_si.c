@@ -91,6 +91,30 @@ static hoodie_status push_change(si_changes *out, const si_index *si, hoodie_are
     return HOODIE_OK;
 }
 
+/* The after side of a write's pairs, compared with the before side's as they come. */
+typedef struct after_ctx {
+    const side *before;
+    uint8_t *seen; /* by index into before->vals: the key has a pair after */
+    si_changes *out;
+    const si_conf *c;
+    hoodie_arena *a;
+    hoodie_buf *b;
+} after_ctx;
+
+static hoodie_status after_pair(void *ctx, size_t column, const char *key, size_t key_len, const char *value,
+                                size_t value_len)
+{
+    after_ctx *x = ctx;
+    const uint64_t *was = hoodie_hmap_get(&x->before->maps[column], key, key_len);
+    const char *ov = was ? x->before->vals[*was] : NULL;
+    if (was) x->seen[*was] = 1;
+    if (ov && strlen(ov) == value_len && !memcmp(ov, value, value_len)) return HOODIE_OK;
+    const char *k = hoodie_arena_strndup(x->a, key, key_len), *v = hoodie_arena_strndup(x->a, value, value_len);
+    if (!k || !v) return HOODIE_NOMEM();
+    if (ov) HOODIE_TRY(push_change(&x->out[column], &x->c->v[column], x->a, x->b, ov, k, 0));
+    return push_change(&x->out[column], &x->c->v[column], x->a, x->b, v, k, 1);
+}
+
 /* tx->si_read of the table in a view in which instant `tx` completed with `content`. */
 static hoodie_status read_after(const hoodie_write_txn *tx, const void *content, size_t len,
                                 const char *const *groups, size_t n_groups, const char *const *cols, size_t n_cols,
@@ -181,43 +205,31 @@ hoodie_status hoodie_mdtw__si_changes(const hoodie_write_txn *tx, const si_conf 
         n_groups = u;
     }
     for (size_t i = 0; i < c->n; i++) cols[i] = c->v[i].column;
-    side before = { NULL, NULL, 0, 0, a }, after = { NULL, NULL, 0, 0, a };
-    if (rc == HOODIE_OK && (!(before.maps = calloc(c->n, sizeof *before.maps)) ||
-                            !(after.maps = calloc(c->n, sizeof *after.maps))))
-        rc = HOODIE_NOMEM();
-    for (size_t i = 0; rc == HOODIE_OK && i < c->n; i++) {
-        rc = hoodie_hmap_init(&before.maps[i], 1024);
-        if (rc == HOODIE_OK) rc = hoodie_hmap_init(&after.maps[i], 1024);
-    }
-    /* before: the table as it is (this instant pending); after: a view in which it completed */
+    side before = { NULL, NULL, 0, 0, a };
+    if (rc == HOODIE_OK && !(before.maps = calloc(c->n, sizeof *before.maps))) rc = HOODIE_NOMEM();
+    for (size_t i = 0; rc == HOODIE_OK && i < c->n; i++) rc = hoodie_hmap_init(&before.maps[i], 1024);
+    /* before: the table as it is (this instant pending), kept; after: a view in which it completed, each pair
+     * compared with the one before as it comes */
     if (rc == HOODIE_OK && n_groups)
         rc = tx->si_read(tx->s, tx->base_path, groups, n_groups, cols, c->n, side_pair, &before);
-    if (rc == HOODIE_OK && n_groups) rc = read_after(tx, content, len, groups, n_groups, cols, c->n, side_pair, &after);
-    /* the differences, per index */
     hoodie_buf b = HOODIE_BUF_INIT;
+    after_ctx x = { &before, calloc(before.n + 1, 1), out, c, a, &b };
+    if (rc == HOODIE_OK && !x.seen) rc = HOODIE_NOMEM();
+    if (rc == HOODIE_OK && n_groups) rc = read_after(tx, content, len, groups, n_groups, cols, c->n, after_pair, &x);
+    /* the pairs gone, then each index's changes in order */
     for (size_t i = 0; rc == HOODIE_OK && i < c->n; i++) {
-        const hoodie_hmap *bm = &before.maps[i], *am = &after.maps[i];
-        for (size_t s = 0; rc == HOODIE_OK && s < am->cap; s++) {
-            const hoodie_hmap_entry *e = &am->slots[s];
-            if (!e->key) continue;
-            const char *key = (const char *)e->key; /* NUL-terminated: the arena's copy */
-            const uint64_t *was = hoodie_hmap_get(bm, e->key, e->key_len);
-            const char *nv = after.vals[e->value], *ov = was ? before.vals[*was] : NULL;
-            if (ov && !strcmp(ov, nv)) continue;
-            if (ov) rc = push_change(&out[i], &c->v[i], a, &b, ov, key, 0);
-            if (rc == HOODIE_OK) rc = push_change(&out[i], &c->v[i], a, &b, nv, key, 1);
-        }
-        for (size_t s = 0; rc == HOODIE_OK && s < bm->cap; s++) {
-            const hoodie_hmap_entry *e = &bm->slots[s];
-            if (!e->key || hoodie_hmap_get(am, e->key, e->key_len)) continue;
+        const hoodie_hmap *bm = &before.maps[i];
+        for (size_t k = 0; rc == HOODIE_OK && k < bm->cap; k++) {
+            const hoodie_hmap_entry *e = &bm->slots[k];
+            if (!e->key || x.seen[e->value]) continue;
             rc = push_change(&out[i], &c->v[i], a, &b, before.vals[e->value], (const char *)e->key, 0);
         }
         if (rc == HOODIE_OK && out[i].n) qsort(out[i].v, out[i].n, sizeof *out[i].v, change_cmp);
     }
     if (rc < 0) hoodie_error__prefix("secondary indexes: ");
     hoodie_buf_dispose(&b);
+    free(x.seen);
     side_dispose(&before, c->n);
-    side_dispose(&after, c->n);
     free(groups);
     free(cols);
     hoodie_commit_meta_free(m);

@@ -1510,6 +1510,7 @@ int hoodie_mdt_si_split(const char *key, size_t len, hoodie_arena *a, const char
 }
 
 typedef struct si_collect {
+    int want_entries;              /* 1: collect (value, record key) entries, 0: record keys */
     hoodie_arena *a;
     const char **keys;             /* hoodie_mdt_secondary_keys */
     hoodie_mdt_si_entry *entries;  /* hoodie_mdt_secondary_entries */
@@ -1525,7 +1526,7 @@ static hoodie_status si_each(ctx *c, void *arg)
         if (!r->live) continue;
         if (k->n == k->cap) {
             size_t nc = k->cap ? k->cap * 2 : 256;
-            if (k->keys) {
+            if (!k->want_entries) {
                 const char **p = realloc(k->keys, nc * sizeof *p);
                 if (!p) return HOODIE_NOMEM();
                 k->keys = p;
@@ -1540,7 +1541,7 @@ static hoodie_status si_each(ctx *c, void *arg)
         if (hoodie_mdt_si_split(r->key, strlen(r->key), k->a, &e.secondary, &e.record_key) < 0)
             return HOODIE_CORRUPT("%s: secondary index key '%s' without a '$' between value and record key", k->what,
                                   r->key);
-        if (k->keys) k->keys[k->n++] = e.record_key;
+        if (!k->want_entries) k->keys[k->n++] = e.record_key;
         else k->entries[k->n++] = e;
     }
     return HOODIE_OK;
@@ -1555,9 +1556,9 @@ hoodie_status hoodie_mdt_secondary_keys(const hoodie_storage *s, const char *bas
     *keys = NULL;
     *n_keys = 0;
     const char **pre = calloc(n_values + 1, sizeof *pre);
-    si_collect k = { a, calloc(1, sizeof(char *)), NULL, 0, 1, index };
+    si_collect k = { 0, a, NULL, NULL, 0, 0, index };
     hoodie_buf b = HOODIE_BUF_INIT;
-    hoodie_status rc = pre && k.keys ? HOODIE_OK : HOODIE_NOMEM();
+    hoodie_status rc = pre ? HOODIE_OK : HOODIE_NOMEM();
     for (size_t i = 0; rc == HOODIE_OK && i < n_values; i++) {
         b.len = 0;
         rc = hoodie_mdt_si_escape(&b, values[i], strlen(values[i]));
@@ -1601,7 +1602,7 @@ hoodie_status hoodie_mdt_secondary_entries(const hoodie_storage *s, const char *
 {
     *out = NULL;
     *n = 0;
-    si_collect k = { a, NULL, NULL, 0, 0, index };
+    si_collect k = { 1, a, NULL, NULL, 0, 0, index };
     groups_want w = { index, NULL, 1, NULL, 0 };
     hoodie_status rc = index_groups(s, base_path, data_tl, &w, si_each, &k);
     if (rc == HOODIE_OK && k.n) qsort(k.entries, k.n, sizeof *k.entries, si_entry_cmp);

@@ -104,7 +104,7 @@ static hoodie_status state_path(hoodie_write_txn *tx, hoodie_instant_state st, c
     return *out ? HOODIE_OK : HOODIE_NOMEM();
 }
 
-static hoodie_status load_max(hoodie_write_txn *tx, char max[HOODIE_INSTANT_TIME_MAX + 1])
+static hoodie_status load_max(const hoodie_write_txn *tx, char max[HOODIE_INSTANT_TIME_MAX + 1])
 {
     hoodie_timeline *tl = NULL;
     HOODIE_TRY(hoodie_timeline_load_dir(&tl, tx->s, tx->timeline_dir, tx->layout));
@@ -266,7 +266,7 @@ hoodie_status hoodie_write__complete_unlocked(hoodie_write_txn *tx, const void *
     return rc;
 }
 
-hoodie_status hoodie_write__completed_preview(hoodie_write_txn *tx, char **path_out)
+hoodie_status hoodie_write__completed_preview(const hoodie_write_txn *tx, char **path_out)
 {
     char max[HOODIE_INSTANT_TIME_MAX + 1], c[18];
     *path_out = NULL;

@@ -114,7 +114,7 @@ hoodie_status hoodie_write__complete_unlocked(hoodie_write_txn *tx, const void *
  * every time on the timeline, not kept), into a malloc'ed *path_out. Nothing is written: for a view of the table
  * as it will be (the pre-commit check, storage/overlay.h).
  */
-hoodie_status hoodie_write__completed_preview(hoodie_write_txn *tx, char **path_out);
+hoodie_status hoodie_write__completed_preview(const hoodie_write_txn *tx, char **path_out);
 
 /** Full path of `rel` under the base path into a malloc'ed string (NULL on OOM). */
 char *hoodie_write__path(const char *base_path, const char *rel);

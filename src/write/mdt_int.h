@@ -116,6 +116,19 @@ typedef struct rli_ref {
     hoodie_rli_change ch; /* copied: read in sorted order, not chased */
 } rli_ref;
 
+/* mdt_conf.c: `name` appended to the malloc'ed array *names (1: out of memory, as a listing callback's stop). */
+int hoodie_mdtw__push_name(char ***names, size_t *n, const char *name);
+/* The partitions hoodie keeps, as configured for the table of `cfg` (*out NULL: not kept). */
+hoodie_status hoodie_mdtw__cs_conf_load(const hoodie_storage *s, const char *base_path, const hoodie_table_config *cfg,
+                                        cs_conf **out);
+void hoodie_mdtw__cs_conf_dispose(cs_conf *c);
+hoodie_status hoodie_mdtw__rli_conf_load(const hoodie_storage *s, const char *base_path,
+                                         const hoodie_table_config *cfg, group_set **out);
+void hoodie_mdtw__rli_conf_free(group_set *gs);
+hoodie_status hoodie_mdtw__si_conf_load(const hoodie_storage *s, const char *base_path, const hoodie_table_config *cfg,
+                                        const group_set *rli, si_conf **out);
+void hoodie_mdtw__si_conf_free(si_conf *c);
+
 /* The MDT's folder under base_path (malloc). */
 char *hoodie_mdtw__mdt_path(const char *base_path);
 void hoodie_mdtw__changes_dispose(changes *c);

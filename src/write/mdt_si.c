@@ -122,7 +122,7 @@ static hoodie_status read_after(const hoodie_write_txn *tx, const void *content,
 {
     char *done_path = NULL;
     hoodie_storage *view = NULL;
-    hoodie_status rc = hoodie_write__completed_preview((hoodie_write_txn *)tx, &done_path);
+    hoodie_status rc = hoodie_write__completed_preview(tx, &done_path);
     if (rc == HOODIE_OK) rc = hoodie_storage_overlay_new(&view, tx->s, done_path, content, len);
     if (rc == HOODIE_OK) rc = tx->si_read(view, tx->base_path, groups, n_groups, cols, n_cols, each, ctx);
     hoodie_storage_free(view);
